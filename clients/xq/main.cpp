@@ -1,0 +1,210 @@
+// xq: the command line face of the rules library (perft, judge, legal, fen, notate).
+// Scripts depend on the output contract: perft's last line is the total alone; judge's last line is
+// "ongoing", "red-wins REASON", "black-wins REASON" or "draw REASON".
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rules/fen.h"
+#include "rules/game.h"
+#include "rules/jieqi.h"
+#include "rules/perft.h"
+
+namespace po = boost::program_options;
+using namespace xq;
+
+namespace {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* const kUsage =
+    "usage: xq COMMAND [options]\n"
+    "commands:\n"
+    "  perft   --variant xiangqi|jieqi [--fen FEN] --depth N [--hidden a0=P,b0=C,...] [--seed S] [--divide]\n"
+    "  judge   --variant xiangqi|jieqi [--rules cxa|axf|computer] [--fen FEN] --moves \"m1 m2 ...\" [--labels]\n"
+    "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
+    "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
+    "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
+    "Without --fen the variant's start position is used. Jieqi moves of face-down pieces take the\n"
+    "revealed identity as a suffix (a3a4P) unless --hidden fixes identities.\n";
+
+Variant parse_variant(const std::string& v) {
+  if (v == "xiangqi") return Variant::Xiangqi;
+  if (v == "jieqi") return Variant::Jieqi;
+  throw UsageError("unknown --variant '" + v + "' (expected xiangqi or jieqi)");
+}
+
+std::vector<std::string> split_moves(const std::string& s) {
+  std::vector<std::string> out;
+  std::string m;
+  for (char c : s) {
+    if (c == ' ' || c == ',' || c == '\t' || c == '\n') {
+      if (!m.empty()) out.push_back(m), m.clear();
+    } else {
+      m += c;
+    }
+  }
+  if (!m.empty()) out.push_back(m);
+  return out;
+}
+
+struct Common {
+  Variant variant;
+  Position pos;
+};
+
+Common load(const po::variables_map& vm) {
+  Common c;
+  c.variant = parse_variant(vm["variant"].as<std::string>());
+  std::string fen = vm.count("fen") ? vm["fen"].as<std::string>()
+                                    : (c.variant == Variant::Jieqi ? kJieqiStartFen : kXiangqiStartFen);
+  c.pos = parse_fen(fen, c.variant);
+  if (vm.count("hidden")) {
+    try {
+      apply_hidden_list(c.pos, vm["hidden"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--hidden: ") + e.what());
+    }
+  }
+  return c;
+}
+
+char reveal_letter(Color c, PieceType t) {
+  char l = piece_letter(t);
+  return c == Color::Red ? l : static_cast<char>(l + 32);
+}
+
+int cmd_perft(const po::variables_map& vm) {
+  Common c = load(vm);
+  if (!vm.count("depth")) throw UsageError("perft needs --depth N");
+  int depth = vm["depth"].as<int>();
+  if (depth < 0 || depth > 12) throw UsageError("--depth must be between 0 and 12");
+  if (!c.pos.identities_known()) assign_from_pool(c.pos, vm["seed"].as<uint64_t>());
+  if (vm.count("divide") && depth >= 1) {
+    uint64_t total = 0;
+    for (auto& [m, n] : perft_divide(c.pos, depth)) {
+      std::string name = to_iccs(m);
+      if (m.reveal != NoType) name += reveal_letter(c.pos.side_to_move(), m.reveal);
+      std::cout << name << ": " << n << "\n";
+      total += n;
+    }
+    std::cout << total << "\n";
+  } else {
+    std::cout << perft(c.pos, depth) << "\n";
+  }
+  return 0;
+}
+
+int cmd_legal(const po::variables_map& vm) {
+  Common c = load(vm);
+  MoveList list;
+  c.pos.generate_legal(list);
+  for (const Move& m : list) std::cout << to_iccs(m) << "\n";
+  return 0;
+}
+
+// Plays --moves on a RulesGame; prints an error naming the move and returns false if one fails.
+bool play_moves(RulesGame& game, const po::variables_map& vm, bool stop_at_end) {
+  if (!vm.count("moves")) return true;
+  for (const std::string& mv : split_moves(vm["moves"].as<std::string>())) {
+    if (stop_at_end && game.result().over()) break;
+    std::string why;
+    if (game.play(mv, &why) != RulesGame::MoveError::None) {
+      std::cerr << "error: illegal move '" << mv << "' at ply " << game.moves().size() + 1 << ": " << why << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+GameRules rules_from(const po::variables_map& vm, Variant v) {
+  GameRules r = GameRules::defaults(v);
+  std::string name = vm["rules"].as<std::string>();
+  auto rs = parse_ruleset(name);
+  if (!rs) throw UsageError("unknown --rules '" + name + "' (expected cxa, axf or computer)");
+  r.ruleset = *rs;
+  if (vm.count("move-limit")) r.move_limit_plies = vm["move-limit"].as<int>();
+  return r;
+}
+
+int cmd_judge(const po::variables_map& vm) {
+  Common c = load(vm);
+  RulesGame game(rules_from(vm, c.variant), c.pos);
+  if (!play_moves(game, vm, true)) return 2;
+  if (vm.count("labels") && game.repetition())
+    for (size_t i = 0; i < game.repetition()->labels.size(); ++i)
+      std::cout << "label " << i + 1 << ": " << game.repetition()->labels[i].describe() << "\n";
+  const Result& r = game.result();
+  std::cout << (r.over() ? outcome_name(r.outcome) + " " + r.reason : "ongoing") << "\n";
+  return 0;
+}
+
+int cmd_fen(const po::variables_map& vm) {
+  Common c = load(vm);
+  RulesGame game(rules_from(vm, c.variant), c.pos);
+  if (!play_moves(game, vm, false)) return 2;
+  std::cout << to_fen(game.position()) << "\n";
+  return 0;
+}
+
+int cmd_notate(const po::variables_map& vm) {
+  Common c = load(vm);
+  RulesGame game(rules_from(vm, c.variant), c.pos);
+  if (!play_moves(game, vm, false)) return 2;
+  for (const PlayedMove& pm : game.moves())
+    std::cout << to_iccs(pm.move) << " " << pm.wxf << " " << pm.chinese << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::cout << kUsage;
+    return argc < 2 ? 1 : 0;
+  }
+  const std::string command = argv[1];
+  po::options_description opts("options");
+  opts.add_options()("help,h", "show usage")
+      ("variant", po::value<std::string>()->default_value("xiangqi"), "xiangqi or jieqi")
+      ("fen", po::value<std::string>(), "position (default: the start position)")
+      ("depth", po::value<int>(), "perft depth")
+      ("hidden", po::value<std::string>(), "fixed Jieqi identities: a0=P,b0=C,... (uppercase Red)")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed for identities drawn from the FEN pool")
+      ("divide", "perft: print the count below each root move")
+      ("rules", po::value<std::string>()->default_value("cxa"), "repetition ruleset: cxa, axf or computer")
+      ("move-limit", po::value<int>(), "plies without capture before the automatic draw (0 = off)")
+      ("moves", po::value<std::string>(), "moves in ICCS, separated by spaces")
+      ("labels", "judge: print the labels of a repetition window");
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc - 1, argv + 1).options(opts).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (command == "perft") return cmd_perft(vm);
+    if (command == "judge") return cmd_judge(vm);
+    if (command == "legal") return cmd_legal(vm);
+    if (command == "fen") return cmd_fen(vm);
+    if (command == "notate") return cmd_notate(vm);
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const FenError& e) {
+    std::cerr << "error: bad FEN: " << e.what() << "\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const po::error& e) {
+    std::cerr << "error: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+}

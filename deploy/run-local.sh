@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up everything, starts a local redis-server (data in ./var/redis) and runs the game server
+# with the web client at http://localhost:8080.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash deploy/setup.sh
+
+mkdir -p var/redis
+REDIS_PORT="${REDIS_PORT:-6379}"
+if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$PWD/var/redis" --appendonly yes --daemonize yes \
+    --pidfile "$PWD/var/redis/redis.pid" >/dev/null
+fi
+
+SECRET_FILE=var/server-secret
+[ -f "$SECRET_FILE" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRET_FILE"
+ADMIN_FILE=var/admin-token
+[ -f "$ADMIN_FILE" ] || head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ADMIN_FILE"
+echo "admin token: $(cat "$ADMIN_FILE")  (also in $ADMIN_FILE)"
+echo "web client:  http://localhost:${PORT:-8080}"
+
+exec ./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
+  --secret "$(cat "$SECRET_FILE")" --admin-token "$(cat "$ADMIN_FILE")" --static-dir clients/web/dist

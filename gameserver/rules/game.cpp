@@ -1,0 +1,183 @@
+#include "game.h"
+
+#include <algorithm>
+
+#include "notation.h"
+
+namespace xq {
+
+std::string outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::RedWins: return "red-wins";
+    case Outcome::BlackWins: return "black-wins";
+    case Outcome::Draw: return "draw";
+    default: return "ongoing";
+  }
+}
+
+std::string visibility_name(CaptureVisibility v) {
+  switch (v) {
+    case CaptureVisibility::Nobody: return "nobody";
+    case CaptureVisibility::Both: return "both";
+    default: return "capturer";
+  }
+}
+
+bool parse_visibility(const std::string& s, CaptureVisibility& out) {
+  if (s == "capturer") out = CaptureVisibility::Capturer;
+  else if (s == "nobody") out = CaptureVisibility::Nobody;
+  else if (s == "both") out = CaptureVisibility::Both;
+  else return false;
+  return true;
+}
+
+GameRules GameRules::defaults(Variant v) {
+  GameRules r;
+  r.variant = v;
+  if (v == Variant::Jieqi) {
+    r.move_limit_plies = 80;
+    r.counted_checks_per_side = -1;
+  }
+  return r;
+}
+
+RulesGame::RulesGame(GameRules rules, Position start)
+    : rules_(rules), start_(start), pos_(start), irreversible_start_(start) {
+  rules_.variant = start.variant();
+  hashes_.push_back(pos_.hash());
+  plies_since_capture_ = pos_.halfmove_clock;
+  if (!pos_.has_legal_move())
+    result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
+}
+
+std::vector<Move> RulesGame::legal_moves() const {
+  MoveList list;
+  pos_.generate_legal(list);
+  return {list.begin(), list.end()};
+}
+
+bool RulesGame::can_mate(Color c) const {
+  for (Square s = 0; s < kSquares; ++s) {
+    Piece p = pos_.at(s);
+    if (!p || color_of(p) != c || type_of(p) == King) continue;
+    if (rules_.variant == Variant::Jieqi) return true;  // revealed advisors/elephants can attack
+    PieceType t = type_of(p);
+    if (t == Rook || t == Horse || t == Cannon || t == Pawn) return true;
+  }
+  return false;
+}
+
+RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* message) {
+  auto fail = [&](const std::string& why) {
+    if (message) *message = why;
+    return MoveError::BadFormat;
+  };
+  if (iccs.size() < 4 || iccs.size() > 6) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
+  Square from = parse_square(iccs, 0), to = parse_square(iccs, 2);
+  if (from == kNoSquare || to == kNoSquare) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
+  Move m{static_cast<uint8_t>(from), static_cast<uint8_t>(to), NoType};
+  if (iccs.size() >= 5) {
+    PieceType t = piece_type_from_letter(iccs[4]);
+    if (t == NoType || t == King) return fail("move '" + iccs + "' has a bad identity suffix");
+    m.reveal = t;
+  }
+  MoveError e = play(m, message);
+  if (e != MoveError::None && message) *message = "move '" + iccs + "': " + *message;
+  return e;
+}
+
+RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
+  auto fail = [&](MoveError e, const std::string& why) {
+    if (message) *message = why;
+    return e;
+  };
+  if (result_.over()) return fail(MoveError::GameOver, "the game is over");
+  if (m.from >= kSquares || m.to >= kSquares) return fail(MoveError::BadFormat, "square off the board");
+  Piece moved = pos_.at(m.from);
+  if (!moved) return fail(MoveError::Illegal, "no piece on " + square_name(m.from));
+  if (color_of(moved) != pos_.side_to_move()) return fail(MoveError::Illegal, "the piece on " + square_name(m.from) + " is not the side to move's");
+  if (!pos_.is_pseudo_legal(m)) return fail(MoveError::Illegal, "that piece cannot move there");
+  if (!pos_.is_legal(m)) return fail(MoveError::Illegal, "it would leave the king in check or facing the other king");
+  const Color mover = pos_.side_to_move();
+  if (is_dark(moved)) {
+    if (pos_.identity(m.from) != NoType) {
+      m.reveal = pos_.identity(m.from);  // the server's secret decides; a client suffix is ignored
+    } else {
+      if (m.reveal == NoType) return fail(MoveError::BadFormat, "a face-down piece moves: its identity must be given, e.g. a3a4P");
+      if (pos_.pool()[index(mover)][m.reveal] == 0) return fail(MoveError::Illegal, "no face-down piece of that type is left");
+    }
+  } else {
+    m.reveal = NoType;
+  }
+
+  PlayedMove pm;
+  pm.move = m;
+  pm.mover = mover;
+  pm.moved = moved;
+  pm.captured = pos_.at(m.to);
+  pm.captured_identity = pos_.identity(m.to);
+  pm.chinese = to_chinese(pos_, m);
+  pm.wxf = to_wxf(pos_, m);
+  const bool was_in_check = pos_.in_check();
+  pos_.make(m);
+  pm.gives_check = pos_.in_check();
+  moves_.push_back(pm);
+
+  // Natural move limit: per side, checks beyond the cap and the replies to them do not count.
+  if (pm.captured) {
+    plies_since_capture_ = 0;
+    checks_since_capture_[0] = checks_since_capture_[1] = 0;
+  } else {
+    const int cap = rules_.counted_checks_per_side;
+    bool excess_check = cap >= 0 && pm.gives_check && ++checks_since_capture_[index(mover)] > cap;
+    bool answers_excess = cap >= 0 && was_in_check && checks_since_capture_[index(opposite(mover))] > cap;
+    if (!excess_check && !answers_excess) ++plies_since_capture_;
+  }
+  pos_.halfmove_clock = plies_since_capture_;
+
+  if (pm.captured || is_dark(moved)) {  // irreversible: no repetition can reach back past it
+    irreversible_start_ = pos_;
+    irreversible_index_ = moves_.size();
+    hashes_.assign(1, pos_.hash());
+  } else {
+    hashes_.push_back(pos_.hash());
+  }
+  adjudicate_after_move();
+  return MoveError::None;
+}
+
+void RulesGame::adjudicate_after_move() {
+  const Color mover = opposite(pos_.side_to_move());
+  if (!pos_.has_legal_move()) {
+    result_ = Result::win(mover, pos_.in_check() ? "checkmate" : "stalemate");
+    return;
+  }
+  const uint64_t h = hashes_.back();
+  if (std::count(hashes_.begin(), hashes_.end(), h) >= 3) {
+    size_t first = static_cast<size_t>(std::find(hashes_.begin(), hashes_.end(), h) - hashes_.begin());
+    std::vector<Move> since;
+    for (size_t i = irreversible_index_; i < moves_.size(); ++i) since.push_back(moves_[i].move);
+    repetition_ = judge_repetition(irreversible_start_, since, first, rules_.ruleset, rules_.adjudication);
+    has_repetition_ = true;
+    switch (repetition_.outcome) {
+      case RepetitionVerdict::Outcome::RedLoses: result_ = {Outcome::BlackWins, repetition_.reason}; break;
+      case RepetitionVerdict::Outcome::BlackLoses: result_ = {Outcome::RedWins, repetition_.reason}; break;
+      default: result_ = {Outcome::Draw, repetition_.reason.empty() ? "repetition_draw" : repetition_.reason};
+    }
+    return;
+  }
+  if (rules_.move_limit_plies > 0 && plies_since_capture_ >= rules_.move_limit_plies) {
+    result_ = {Outcome::Draw, "move_limit"};
+    return;
+  }
+  bool dead = true;
+  for (Square s = 0; s < kSquares && dead; ++s) {
+    Piece p = pos_.at(s);
+    if (!p || type_of(p) == King) continue;
+    PieceType t = type_of(p);
+    if (rules_.variant == Variant::Jieqi || t == Rook || t == Horse || t == Cannon || t == Pawn) dead = false;
+  }
+  if (dead) result_ = {Outcome::Draw, "dead_material"};
+}
+
+}  // namespace xq

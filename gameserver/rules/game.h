@@ -1,0 +1,100 @@
+// One game under the rules: the authoritative position (Jieqi identities included), the move
+// history, and the end-of-game tests after every move (mate/stalemate, repetition adjudication,
+// natural move limit, dead material). No clocks or network here; the server wraps this.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "adjudication.h"
+#include "position.h"
+
+namespace xq {
+
+enum class Outcome : uint8_t { Ongoing, RedWins, BlackWins, Draw };
+std::string outcome_name(Outcome o);  // "ongoing", "red-wins", "black-wins", "draw"
+
+struct Result {
+  Outcome outcome = Outcome::Ongoing;
+  // checkmate | stalemate | perpetual_check | perpetual_chase | perpetual_mate_threat |
+  // repetition_draw | move_limit | dead_material | resignation | timeout | timeout_draw |
+  // agreement | abort | adjudication | forfeit
+  std::string reason;
+  bool over() const { return outcome != Outcome::Ongoing; }
+  static Result win(Color winner, std::string why) {
+    return {winner == Color::Red ? Outcome::RedWins : Outcome::BlackWins, std::move(why)};
+  }
+};
+
+// Who learns the identity of a captured face-down Jieqi piece before the game ends.
+enum class CaptureVisibility : uint8_t { Capturer, Nobody, Both };
+std::string visibility_name(CaptureVisibility v);  // "capturer", "nobody", "both"
+bool parse_visibility(const std::string& s, CaptureVisibility& out);
+
+struct GameRules {
+  Variant variant = Variant::Xiangqi;
+  Ruleset ruleset = Ruleset::Cxa;
+  int move_limit_plies = 120;        // plies without capture before the automatic draw (0 = off)
+  int counted_checks_per_side = 10;  // checks beyond this per side do not advance the count (-1 = all count)
+  CaptureVisibility capture_visibility = CaptureVisibility::Capturer;
+  AdjudicationOptions adjudication;
+  static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks
+};
+
+struct PlayedMove {
+  Move move;                          // reveal set when a face-down piece moved
+  Color mover = Color::Red;
+  Piece moved = kEmpty;               // the piece as it stood before the move (dark bit kept)
+  Piece captured = kEmpty;            // the captured piece as it stood (dark bit kept)
+  PieceType captured_identity = NoType;  // true identity of a captured face-down piece
+  bool gives_check = false;
+  std::string chinese;                // 炮二平五 (face-down pieces named by their positional type)
+  std::string wxf;                    // C2=5
+};
+
+class RulesGame {
+ public:
+  enum class MoveError { None, GameOver, BadFormat, Illegal };
+
+  // For Jieqi every face-down piece of `start` must have a known identity.
+  RulesGame(GameRules rules, Position start);
+
+  const GameRules& rules() const { return rules_; }
+  const Position& start() const { return start_; }
+  const Position& position() const { return pos_; }
+  const Result& result() const { return result_; }
+  const std::vector<PlayedMove>& moves() const { return moves_; }
+  // Labels of the repetition window that ended the game, if it ended that way.
+  const RepetitionVerdict* repetition() const { return has_repetition_ ? &repetition_ : nullptr; }
+
+  // Plays an ICCS move ("h2e2"; a Jieqi reveal suffix is accepted and ignored: the server decides
+  // the identity). On error `message` says why.
+  MoveError play(const std::string& iccs, std::string* message = nullptr);
+  MoveError play(Move m, std::string* message = nullptr);
+  // Ends the game for a reason outside the board (resignation, timeout, agreement, abort…).
+  void finish(Result r) { if (!result_.over()) result_ = std::move(r); }
+
+  std::vector<Move> legal_moves() const;
+  // Material that could ever mate: Xiangqi any R/N/C/P; Jieqi any piece besides the king.
+  bool can_mate(Color c) const;
+
+  int plies_since_capture() const { return plies_since_capture_; }
+
+ private:
+  void adjudicate_after_move();
+
+  GameRules rules_;
+  Position start_;
+  Position pos_;
+  Result result_;
+  std::vector<PlayedMove> moves_;
+  // Since the last irreversible move (capture or reveal): its position, hashes after each ply.
+  Position irreversible_start_;
+  size_t irreversible_index_ = 0;  // index into moves_ of the first move after it
+  std::vector<uint64_t> hashes_;   // hashes_[0] = irreversible_start_, then after each move
+  int plies_since_capture_ = 0;
+  int checks_since_capture_[2] = {0, 0};
+  RepetitionVerdict repetition_;
+  bool has_repetition_ = false;
+};
+
+}  // namespace xq

@@ -1,0 +1,113 @@
+#include "notation.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace xq {
+
+namespace {
+
+const char* const kRedNumerals[10] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+const char* const kBlackNumerals[10] = {"", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+
+// Files are numbered from each player's right: Red's file a is 9, Black's file a is 1.
+int file_number(Color c, Square s) { return c == Color::Red ? 9 - file_of(s) : file_of(s) + 1; }
+// How far "forward" (towards the enemy) a square is for colour c.
+int forwardness(Color c, Square s) { return c == Color::Red ? rank_of(s) : 9 - rank_of(s); }
+
+bool moves_diagonally(PieceType t) { return t == Advisor || t == Elephant || t == Horse; }
+
+char wxf_letter(PieceType t) {
+  switch (t) {
+    case King: return 'K';
+    case Advisor: return 'A';
+    case Elephant: return 'E';
+    case Horse: return 'H';
+    case Rook: return 'R';
+    case Cannon: return 'C';
+    case Pawn: return 'P';
+    default: return '?';
+  }
+}
+
+struct Parts {
+  Color color;
+  PieceType type;
+  // Tandem pieces on one file: rank of the mover among them counted from the front (0-based) and
+  // how many there are; 1 = no tandem.
+  int order = 0, count = 1;
+  int from_file;  // file number of the origin
+  char direction;  // '+', '-', '='
+  int amount;      // ranks moved or destination file number
+};
+
+Parts analyse(const Position& pos, Move m) {
+  Piece p = pos.at(m.from);
+  Parts parts{color_of(p), type_of(p), 0, 1, 0, '=', 0};
+  const Color c = parts.color;
+  parts.from_file = file_number(c, m.from);
+  // Tandem detection: same colour and displayed type on the origin file. Xiangqi advisors and
+  // elephants never need it (their direction already tells them apart).
+  bool tandem_matters = !(pos.variant() == Variant::Xiangqi && (parts.type == Advisor || parts.type == Elephant));
+  if (tandem_matters) {
+    std::vector<Square> same;
+    for (int r = 0; r < kRanks; ++r) {
+      Square s = make_square(file_of(m.from), r);
+      Piece q = pos.at(s);
+      if (q && color_of(q) == c && type_of(q) == parts.type) same.push_back(s);
+    }
+    if (same.size() > 1) {
+      std::sort(same.begin(), same.end(), [&](Square a, Square b) { return forwardness(c, a) > forwardness(c, b); });
+      parts.count = static_cast<int>(same.size());
+      parts.order = static_cast<int>(std::find(same.begin(), same.end(), Square(m.from)) - same.begin());
+    }
+  }
+  int gain = forwardness(c, m.to) - forwardness(c, m.from);
+  if (gain == 0) {
+    parts.direction = '=';
+    parts.amount = file_number(c, m.to);
+  } else {
+    parts.direction = gain > 0 ? '+' : '-';
+    parts.amount = moves_diagonally(parts.type) ? file_number(c, m.to) : std::abs(gain);
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::string chinese_piece_name(Color c, PieceType t) {
+  static const char* const red[] = {"", "帅", "仕", "相", "马", "车", "炮", "兵"};
+  static const char* const black[] = {"", "将", "士", "象", "马", "车", "炮", "卒"};
+  return (c == Color::Red ? red : black)[t & 7];
+}
+
+std::string to_chinese(const Position& before, Move m) {
+  Parts p = analyse(before, m);
+  const char* const* numerals = p.color == Color::Red ? kRedNumerals : kBlackNumerals;
+  std::string out;
+  if (p.count == 1) {
+    out = chinese_piece_name(p.color, p.type) + numerals[p.from_file];
+  } else {
+    static const char* const two[] = {"前", "后"};
+    static const char* const three[] = {"前", "中", "后"};
+    static const char* const many[] = {"一", "二", "三", "四", "五"};
+    const char* marker = p.count == 2 ? two[p.order] : p.count == 3 ? three[p.order] : many[std::min(p.order, 4)];
+    out = std::string(marker) + chinese_piece_name(p.color, p.type);
+  }
+  out += p.direction == '+' ? "进" : p.direction == '-' ? "退" : "平";
+  out += numerals[p.amount];
+  return out;
+}
+
+std::string to_wxf(const Position& before, Move m) {
+  Parts p = analyse(before, m);
+  std::string out(1, wxf_letter(p.type));
+  if (p.count == 1) out += static_cast<char>('0' + p.from_file);
+  else if (p.count == 2) out += p.order == 0 ? '+' : '-';
+  else out += static_cast<char>('a' + p.order);  // a = frontmost of three or more
+  out += p.direction;
+  out += static_cast<char>('0' + p.amount);
+  return out;
+}
+
+}  // namespace xq

@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "rules/fen.h"
+
+using namespace xq;
+
+TEST(Fen, StartPositionsRoundTrip) {
+  EXPECT_EQ(to_fen(parse_fen(kXiangqiStartFen, Variant::Xiangqi)), kXiangqiStartFen);
+  EXPECT_EQ(to_fen(parse_fen(kJieqiStartFen, Variant::Jieqi)), kJieqiStartFen);
+  EXPECT_EQ(to_fen(Position::xiangqi_start()), kXiangqiStartFen);
+  EXPECT_EQ(to_fen(Position::jieqi_start()), kJieqiStartFen);
+}
+
+TEST(Fen, ShortFormAndRedAsR) {
+  Position p = parse_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", Variant::Xiangqi);
+  EXPECT_EQ(to_fen(p), kXiangqiStartFen);
+  Position q = parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 r", Variant::Xiangqi);
+  EXPECT_EQ(q.side_to_move(), Color::Red);
+  Position b = parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 b - - 7 30", Variant::Xiangqi);
+  EXPECT_EQ(b.side_to_move(), Color::Black);
+  EXPECT_EQ(b.halfmove_clock, 7);
+  EXPECT_EQ(b.fullmove_number, 30);
+}
+
+TEST(Fen, AcceptsHorseAndElephantAliases) {
+  Position p = parse_fen("4k4/9/9/9/9/9/9/9/9/2EKH4 w", Variant::Xiangqi);
+  EXPECT_EQ(type_of(p.at(parse_square("c0"))), Elephant);
+  EXPECT_EQ(type_of(p.at(parse_square("e0"))), Horse);
+}
+
+TEST(Fen, JieqiPoolDerivedWhenMissing) {
+  Position p = parse_fen("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w", Variant::Xiangqi);
+  EXPECT_EQ(p.variant(), Variant::Jieqi);
+  EXPECT_EQ(pool_to_string(p.pool()), "R2A2C2P5N2B2r2a2c2p5n2b2");
+}
+
+class BadFen : public ::testing::TestWithParam<const char*> {};
+TEST_P(BadFen, IsRejectedWithAMessage) {
+  try {
+    parse_fen(GetParam(), Variant::Xiangqi);
+    FAIL() << "accepted: " << GetParam();
+  } catch (const FenError& e) {
+    EXPECT_GT(std::string(e.what()).size(), 5u);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadFen,
+    ::testing::Values("", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w",     // 9 ranks
+                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR/9 w",  // 11 ranks
+                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",  // 8 files
+                      "rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",  // 10 files
+                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAZABNR w",  // bad letter
+                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",  // bad side
+                      "4k4/9/9/9/9/9/9/9/9/9 w",                                        // no red king
+                      "4k4/9/9/9/9/9/9/9/9/3KK4 w",                                      // two kings
+                      "4k4/9/9/9/9/9/9/9/9/K8 w",                                        // king outside palace
+                      "4k4/9/9/9/9/9/9/9/9/4K4 w",                                       // facing kings, black in check
+                      "4k4/9/9/9/9/9/9/9/9/3K1PPPPPP w",                                 // pawns behind start
+                      "4k4/9/9/9/4X4/9/9/9/9/3K5 w",                                     // dark piece off its square
+                      "4k4/9/9/9/9/9/9/9/9/3XK4 w A0",                                   // pool smaller than dark count
+                      "4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1",                               // bad counters
+                      "RRRk5/9/9/9/9/9/9/9/9/3K5 w"));                                   // too many rooks
+
+TEST(Fen, SquaresParse) {
+  EXPECT_EQ(parse_square("a0"), 0);
+  EXPECT_EQ(parse_square("i9"), 89);
+  EXPECT_EQ(parse_square("j0"), kNoSquare);
+  EXPECT_EQ(parse_square("a"), kNoSquare);
+  EXPECT_EQ(square_name(parse_square("e7")), "e7");
+}

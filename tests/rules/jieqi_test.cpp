@@ -1,0 +1,184 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "rules/fen.h"
+#include "rules/game.h"
+#include "rules/jieqi.h"
+#include "rules/perft.h"
+#include "rules/view.h"
+
+using namespace xq;
+
+namespace {
+
+std::set<std::string> legal_set(const std::string& fen) {
+  Position p = parse_fen(fen, Variant::Jieqi);
+  MoveList list;
+  p.generate_legal(list);
+  std::set<std::string> out;
+  for (const Move& m : list) out.insert(to_iccs(m));
+  return out;
+}
+
+// jieqi-rules.md §11.4
+const char* const kFixedAssignment =
+    "a0=P,b0=C,c0=R,d0=N,f0=A,g0=P,h0=B,i0=R,b2=A,h2=N,a3=C,c3=P,e3=B,g3=P,i3=P,"
+    "a9=n,b9=r,c9=p,d9=b,f9=c,g9=a,h9=p,i9=c,b7=r,h7=a,a6=p,c6=b,e6=n,g6=p,i6=p";
+
+}  // namespace
+
+TEST(JieqiPerft, StartPositionHas44Moves) {
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  EXPECT_EQ(perft(p, 1), 44u);
+}
+
+TEST(JieqiPerft, FixedAssignmentDepths1To3) {
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_hidden_list(p, kFixedAssignment);
+  ASSERT_TRUE(p.identities_known());
+  EXPECT_EQ(perft(p, 1), 44u);
+  EXPECT_EQ(perft(p, 2), 1926u);
+  EXPECT_EQ(perft(p, 3), 73579u);
+  EXPECT_EQ(to_fen(p), kJieqiStartFen) << "make/unmake must restore the position";
+}
+
+TEST(JieqiPerft, BrightJieqiAllRevealed) {
+  Position p = parse_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - 0 1", Variant::Jieqi);
+  const uint64_t expected[] = {46, 2098, 91350, 3958056};
+  for (int d = 1; d <= 4; ++d) EXPECT_EQ(perft(p, d), expected[d - 1]) << "depth " << d;
+}
+
+struct UnitCase {
+  const char* fen;
+  std::set<std::string> moves;
+};
+
+class JieqiUnitPositions : public ::testing::TestWithParam<UnitCase> {};
+
+TEST_P(JieqiUnitPositions, LegalMovesMatchTheSpec) { EXPECT_EQ(legal_set(GetParam().fen), GetParam().moves); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Spec11_2, JieqiUnitPositions,
+    ::testing::Values(UnitCase{"5k3/9/9/9/9/9/9/9/9/3XK4 w A1 0 1", {"e0e1", "d0e1"}},
+                      UnitCase{"5k3/9/9/9/9/9/9/9/9/3AK4 w - 0 1", {"d0c1", "d0e1", "e0e1"}},
+                      UnitCase{"4k4/9/9/9/4B4/9/9/9/9/3K5 w - 0 1", {"e5c3", "e5g3", "e5c7", "e5g7", "d0e0", "d0d1"}},
+                      UnitCase{"4k4/9/9/9/9/9/9/9/9/1B1K5 w - 0 1", {"b0d2", "d0d1"}},
+                      UnitCase{"4k4/9/9/9/9/9/9/9/9/P2K5 w - 0 1", {"a0a1", "d0d1"}},
+                      UnitCase{"4k4/9/9/9/4P4/9/9/9/9/3K5 w - 0 1", {"e5d5", "e5f5", "e5e6", "d0e0", "d0d1"}},
+                      UnitCase{"P3k4/9/9/9/9/9/9/9/9/3K5 w - 0 1", {"a9b9", "d0d1"}},
+                      UnitCase{"3k5/9/9/9/9/9/9/9/9/r2XK4 w A1 0 1", {"e0e1", "e0f0"}},
+                      UnitCase{"4k4/9/9/9/9/4r4/9/9/9/3XKX3 w A2 0 1", {"d0e1", "f0e1"}}));
+
+TEST(JieqiCommitment, VerifiesAndRejectsTampering) {
+  Assignment a = draw_assignment();
+  std::string salt = random_hex(16);
+  std::string c = commitment(a, salt);
+  EXPECT_EQ(c.size(), 64u);
+  EXPECT_TRUE(verify_commitment(c, a.to_string(), salt));
+  // Swap two different identities of Red: a changed assignment must not verify.
+  std::string tampered = a.to_string();
+  for (size_t i = 1; i < 15; ++i)
+    if (tampered[i] != tampered[0]) {
+      std::swap(tampered[0], tampered[i]);
+      break;
+    }
+  EXPECT_FALSE(verify_commitment(c, tampered, salt));
+  EXPECT_FALSE(verify_commitment(c, a.to_string(), salt + "00"));
+  EXPECT_FALSE(verify_commitment(c, "not an assignment", salt));
+}
+
+TEST(JieqiCommitment, DrawnAssignmentsAreValidAndVary) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 50; ++i) {
+    Assignment a = draw_assignment();
+    EXPECT_NO_THROW(Assignment::from_string(a.to_string()));
+    seen.insert(a.to_string());
+  }
+  EXPECT_GT(seen.size(), 45u);
+}
+
+TEST(JieqiCommitment, AssignmentRoundTripsThroughPosition) {
+  Assignment a = draw_assignment();
+  Position p = Position::jieqi_start();
+  apply_assignment(p, a);
+  for (Color c : {Color::Red, Color::Black})
+    for (int i = 0; i < 15; ++i) EXPECT_EQ(p.identity(dark_squares(c)[i]), a.types[index(c) * 15 + i]);
+}
+
+namespace {
+
+// Red's a3 pawn-square piece (a cannon) takes on a6's file after the a-file pieces move out.
+RulesGame capture_game(CaptureVisibility v) {
+  GameRules rules = GameRules::defaults(Variant::Jieqi);
+  rules.capture_visibility = v;
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_hidden_list(p, kFixedAssignment);
+  RulesGame g(rules, p);
+  // b2 (dark cannon square, really an advisor) captures b9 (dark, really a black rook) via b7?
+  // Use a simpler capture: Red's dark cannon on h2 (really a horse) jumps over h7 to h9.
+  EXPECT_EQ(g.play("h2h9"), RulesGame::MoveError::None);
+  return g;
+}
+
+}  // namespace
+
+TEST(JieqiViews, CapturerOnlyVisibility) {
+  RulesGame g = capture_game(CaptureVisibility::Capturer);
+  ASSERT_EQ(g.moves().size(), 1u);
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Red).iccs, "h2h9Np");  // revealed horse, captured pawn identity
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Black).iccs, "h2h9N");
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Spectator).iccs, "h2h9N");
+  EXPECT_EQ(view_of(g, Viewer::Red).captured.at(0).type, Pawn);
+  EXPECT_EQ(view_of(g, Viewer::Black).captured.at(0).type, NoType);
+  EXPECT_EQ(view_of(g, Viewer::Spectator).captured.at(0).type, NoType);
+  // The capturer's pool no longer counts the captured pawn; the owner's still does.
+  EXPECT_NE(view_of(g, Viewer::Red).fen, view_of(g, Viewer::Black).fen);
+  EXPECT_EQ(view_of(g, Viewer::Black).fen, view_of(g, Viewer::Spectator).fen);
+}
+
+TEST(JieqiViews, NobodyVisibility) {
+  RulesGame g = capture_game(CaptureVisibility::Nobody);
+  for (Viewer v : {Viewer::Red, Viewer::Black, Viewer::Spectator}) {
+    EXPECT_EQ(view_of_move(g, 0, v).iccs, "h2h9N");
+    EXPECT_EQ(view_of(g, v).captured.at(0).type, NoType);
+  }
+}
+
+TEST(JieqiViews, BothVisibility) {
+  RulesGame g = capture_game(CaptureVisibility::Both);
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Red).iccs, "h2h9Np");
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Black).iccs, "h2h9Np");
+  EXPECT_EQ(view_of_move(g, 0, Viewer::Spectator).iccs, "h2h9N");  // spectators wait for the end
+}
+
+TEST(JieqiViews, EverythingPublicAtTheEnd) {
+  RulesGame g = capture_game(CaptureVisibility::Nobody);
+  g.finish(Result::win(Color::Red, "resignation"));
+  for (Viewer v : {Viewer::Red, Viewer::Black, Viewer::Spectator}) EXPECT_EQ(view_of_move(g, 0, v).iccs, "h2h9Np");
+}
+
+TEST(JieqiViews, NoViewLeaksFaceDownIdentities) {
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_assignment(p, draw_assignment());
+  RulesGame g(GameRules::defaults(Variant::Jieqi), p);
+  for (Viewer v : {Viewer::Red, Viewer::Black, Viewer::Spectator}) EXPECT_EQ(view_of(g, v).fen, kJieqiStartFen);
+}
+
+TEST(JieqiGame, RevealDecidedByServerNotClient) {
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_hidden_list(p, kFixedAssignment);
+  RulesGame g(GameRules::defaults(Variant::Jieqi), p);
+  ASSERT_EQ(g.play("a3a4R"), RulesGame::MoveError::None);  // a3 is really a cannon
+  EXPECT_EQ(type_of(g.position().at(parse_square("a4"))), Cannon);
+  EXPECT_FALSE(is_dark(g.position().at(parse_square("a4"))));
+}
+
+TEST(JieqiGame, UnknownIdentityNeedsSuffixFromPool) {
+  RulesGame g(GameRules::defaults(Variant::Jieqi), parse_fen(kJieqiStartFen, Variant::Jieqi));
+  EXPECT_EQ(g.play("a3a4"), RulesGame::MoveError::BadFormat);
+  EXPECT_EQ(g.play("a3a4K"), RulesGame::MoveError::BadFormat);
+  EXPECT_EQ(g.play("a3a4P"), RulesGame::MoveError::None);
+  EXPECT_EQ(type_of(g.position().at(parse_square("a4"))), Pawn);
+}
