@@ -1,12 +1,67 @@
+// Speed figures of the rules library (recorded in docs/benchmarks.md).
 #include <benchmark/benchmark.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include "rules/fen.h"
+#include "rules/game.h"
+#include "rules/jieqi.h"
 #include "rules/perft.h"
 
-static void BM_PerftStartDepth4(benchmark::State& state) {
-  xq::Position p = xq::parse_fen(xq::kXiangqiStartFen, xq::Variant::Xiangqi);
-  for (auto _ : state) benchmark::DoNotOptimize(xq::perft(p, 4));
+using namespace xq;
+
+static void BM_PerftXiangqiStart(benchmark::State& state) {
+  Position p = parse_fen(kXiangqiStartFen, Variant::Xiangqi);
+  const int depth = static_cast<int>(state.range(0));
+  uint64_t nodes = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(nodes = perft(p, depth));
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_PerftStartDepth4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PerftXiangqiStart)->Arg(4)->Arg(5)->Unit(benchmark::kMillisecond);
+
+// A deterministic 200-ply game of random legal moves (restarted if it ends early), so the
+// benchmark measures what the server does per move: legality, make, mate/stalemate test,
+// repetition lookup, move limit, dead material, notation.
+static std::vector<std::string> random_game(Variant v, int plies, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (;;) {
+    Position start = v == Variant::Jieqi ? parse_fen(kJieqiStartFen, v) : parse_fen(kXiangqiStartFen, v);
+    if (v == Variant::Jieqi) assign_from_pool(start, rng());
+    GameRules rules = GameRules::defaults(v);
+    rules.move_limit_plies = 0;
+    RulesGame g(rules, start);
+    std::vector<std::string> moves;
+    while (static_cast<int>(moves.size()) < plies && !g.result().over()) {
+      auto legal = g.legal_moves();
+      Move m = legal[rng() % legal.size()];
+      moves.push_back(to_iccs(m));
+      g.play(m);
+    }
+    if (static_cast<int>(moves.size()) == plies) return moves;
+  }
+}
+
+static void BM_Play200PlyGame(benchmark::State& state) {
+  const Variant v = state.range(0) ? Variant::Jieqi : Variant::Xiangqi;
+  auto moves = random_game(v, 200, 42);
+  Position start = v == Variant::Jieqi ? parse_fen(kJieqiStartFen, v) : parse_fen(kXiangqiStartFen, v);
+  if (v == Variant::Jieqi) {
+    std::mt19937_64 rng(42);
+    assign_from_pool(start, rng());
+  }
+  GameRules rules = GameRules::defaults(v);
+  rules.move_limit_plies = 0;
+  for (auto _ : state) {
+    RulesGame g(rules, start);
+    for (const auto& m : moves) g.play(m);
+    benchmark::DoNotOptimize(g.result());
+  }
+  state.counters["time/move"] = benchmark::Counter(static_cast<double>(moves.size()),
+                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_Play200PlyGame)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -1,0 +1,79 @@
+// The xq tool's output contract, checked by running the real binary.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+  int exit_code;
+  std::string out;  // stdout and stderr
+  std::string last_line() const {
+    std::string s = out;
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    auto nl = s.rfind('\n');
+    return nl == std::string::npos ? s : s.substr(nl + 1);
+  }
+};
+
+CliRun xq(const std::string& args) {
+  std::string cmd = std::string(XQ_BINARY) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  CliRun r{-1, ""};
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), f)) r.out.append(buf.data(), n);
+  int status = pclose(f);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST(XqCli, PerftLastLineIsTheTotal) {
+  CliRun r = xq("perft --variant xiangqi --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1' --depth 3");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.last_line(), "79666");
+  CliRun d = xq("perft --variant xiangqi --depth 2 --divide");
+  EXPECT_EQ(d.last_line(), "1920");
+  EXPECT_NE(d.out.find("a0a1: 44"), std::string::npos) << d.out;
+}
+
+TEST(XqCli, JieqiPerftWithHiddenAndSeed) {
+  CliRun r = xq("perft --variant jieqi --depth 2 --hidden "
+             "'a0=P,b0=C,c0=R,d0=N,f0=A,g0=P,h0=B,i0=R,b2=A,h2=N,a3=C,c3=P,e3=B,g3=P,i3=P,"
+             "a9=n,b9=r,c9=p,d9=b,f9=c,g9=a,h9=p,i9=c,b7=r,h7=a,a6=p,c6=b,e6=n,g6=p,i6=p'");
+  EXPECT_EQ(r.last_line(), "1926");
+  CliRun a = xq("perft --variant jieqi --depth 2 --seed 7"), b = xq("perft --variant jieqi --depth 2 --seed 7");
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.last_line(), b.last_line()) << "the same seed draws the same identities";
+  CliRun bad = xq("perft --variant jieqi --depth 1 --hidden 'e4=P'");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("e4"), std::string::npos);
+}
+
+TEST(XqCli, JudgeReportsTheFirstEndingMove) {
+  CliRun mate = xq("judge --variant xiangqi --fen '3k5/R8/9/9/9/9/9/9/9/1R2K4 w' --moves 'b0b9 d9d8'");
+  EXPECT_EQ(mate.exit_code, 0);
+  EXPECT_EQ(mate.last_line(), "red-wins checkmate");
+  CliRun ongoing = xq("judge --variant xiangqi --moves 'h2e2 h9g7'");
+  EXPECT_EQ(ongoing.last_line(), "ongoing");
+  CliRun illegal = xq("judge --variant xiangqi --moves 'h2e2 h9h5'");
+  EXPECT_NE(illegal.exit_code, 0);
+  EXPECT_NE(illegal.out.find("h9h5"), std::string::npos) << illegal.out;
+}
+
+TEST(XqCli, LegalAndFen) {
+  CliRun legal = xq("legal --variant jieqi --fen '5k3/9/9/9/9/9/9/9/9/3XK4 w A1 0 1'");
+  EXPECT_EQ(legal.out, "d0e1\ne0e1\n");
+  CliRun fen = xq("fen --variant xiangqi --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w' --moves 'h2e2'");
+  EXPECT_EQ(fen.last_line(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+  CliRun bad = xq("fen --variant xiangqi --fen 'rnbakabnr/9/9 w'");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("bad FEN"), std::string::npos);
+  CliRun flag = xq("perft --variant shogi --depth 1");
+  EXPECT_NE(flag.exit_code, 0);
+  EXPECT_NE(flag.out.find("shogi"), std::string::npos);
+}
