@@ -45,7 +45,7 @@ PieceCounts parse_pool(const std::string& s) {
     if (t == NoType || t == King) throw FenError("bad piece letter '" + std::string(1, l) + "' in the Jieqi pool field");
     Color c = std::isupper(static_cast<unsigned char>(l)) ? Color::Red : Color::Black;
     size_t j = ++i;
-    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    while (j < s.size() && j - i < 2 && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
     int n = j == i ? 1 : std::stoi(s.substr(i, j - i));
     if (n > kMaxCount[t]) throw FenError("too many '" + std::string(1, l) + "' in the Jieqi pool field");
     pool[index(c)][t] = static_cast<uint8_t>(pool[index(c)][t] + n);

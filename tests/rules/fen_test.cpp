@@ -68,3 +68,37 @@ TEST(Fen, SquaresParse) {
   EXPECT_EQ(parse_square("a"), kNoSquare);
   EXPECT_EQ(square_name(parse_square("e7")), "e7");
 }
+
+// Mutated FENs: the parser either accepts (and then round-trips) or throws FenError; nothing else.
+TEST(Fen, MutationsNeverCrashAndAcceptedOnesRoundTrip) {
+  const std::string seeds[] = {kXiangqiStartFen, kJieqiStartFen, "3k5/9/9/9/9/9/9/9/4A4/3KN4 w - - 0 1",
+                               "4k4/9/9/9/9/4r4/9/9/9/3XKX3 w A2 0 1"};
+  const std::string alphabet = "0123456789/ -wbrRkKaAbBnNcCpPxXeEhHz";
+  uint64_t state = 12345;
+  auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL, state >> 33; };
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string f = seeds[next() % 4];
+    int edits = 1 + next() % 3;
+    for (int e = 0; e < edits; ++e) {
+      size_t pos = next() % (f.size() + 1);
+      switch (next() % 3) {
+        case 0: if (pos < f.size()) f.erase(pos, 1); break;
+        case 1: f.insert(pos, 1, alphabet[next() % alphabet.size()]); break;
+        default: if (pos < f.size()) f[pos] = alphabet[next() % alphabet.size()];
+      }
+    }
+    for (Variant v : {Variant::Xiangqi, Variant::Jieqi}) {
+      try {
+        Position p = parse_fen(f, v);
+        ++accepted;
+        Position q = parse_fen(to_fen(p), p.variant());
+        EXPECT_EQ(to_fen(q), to_fen(p)) << f;
+        MoveList list;
+        p.generate_legal(list);  // must not crash on any accepted position
+      } catch (const FenError&) {
+      }
+    }
+  }
+  EXPECT_GT(accepted, 100);
+}
