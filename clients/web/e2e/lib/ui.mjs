@@ -1,0 +1,76 @@
+// Page-level steps written the way a person uses the client: fill, click, tap.
+
+export const T = 15_000; // generous per-step timeout on a shared 2-core machine
+
+export async function newPlayer(ctx, name, opts = {}) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const base = ctx.base;
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`     [${name} pageerror] ${e.message}`));
+  await page.goto(`${base}/`);
+  await page.fill('[data-testid=guest-name]', name);
+  await page.click('[data-testid=guest-login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // Counts link drops seen by the page, so tests can tell a reconnect really happened.
+  await page.evaluate(() => {
+    window.__drops = 0;
+    window.__xq.conn.onStatus((s) => {
+      if (s === 'reconnecting') window.__drops++;
+    });
+  });
+  return { name, context, page };
+}
+
+// Creates a seek from the lobby form; returns when the seek shows as ours.
+export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10 } = {}) {
+  await p.page.selectOption('[data-testid=seek-variant]', variant === 'jieqi' ? '2' : '1');
+  await p.page.selectOption('[data-testid=seek-color]', color === 'red' ? '1' : color === 'black' ? '2' : '0');
+  await p.page.fill('[data-testid=seek-minutes]', String(minutes));
+  await p.page.click('[data-testid=create-seek]');
+  await p.page.waitForSelector('[data-testid=seek-list] li.mine', { timeout: T });
+}
+
+export async function acceptSeekOf(p, ownerName) {
+  const row = p.page.locator('[data-testid=seek-list] li', { hasText: ownerName });
+  await row.locator('[data-testid=accept-seek]').click({ timeout: T });
+}
+
+export async function waitForGame(p) {
+  await p.page.waitForSelector('[data-testid=game-page]', { timeout: T });
+  return p.page.getAttribute('[data-testid=game-page]', 'data-game-id');
+}
+
+export const moveCount = (p) => p.page.locator('[data-testid=move-list] li').count();
+
+export async function waitForMoves(p, n) {
+  await p.page.waitForFunction((k) => document.querySelectorAll('[data-testid=move-list] li').length >= k, n, { timeout: T });
+}
+
+// Plays from→to by clicking the two squares (or tapping on a touch context).
+export async function playMove(p, iccs, { tap = false } = {}) {
+  const from = `[data-square=${iccs.slice(0, 2)}]`;
+  const to = `[data-square=${iccs.slice(2, 4)}]`;
+  if (tap) await p.page.tap(from);
+  else await p.page.click(from);
+  await p.page.waitForSelector(`[data-hint=${iccs.slice(2, 4)}]`, { timeout: T });
+  if (tap) await p.page.tap(to);
+  else await p.page.click(to);
+}
+
+export async function lastIccs(p) {
+  return p.page.locator('[data-testid=move-list] li').last().getAttribute('data-iccs');
+}
+
+// Pieces on the board as "e0:rK" strings ("rX" = face down), sorted.
+export async function boardPieces(p) {
+  return p.page.$$eval('g.piece', (gs) => gs.map((g) => `${g.getAttribute('data-at')}:${g.getAttribute('data-piece')}`).sort());
+}
+
+export async function resultText(p) {
+  await p.page.waitForSelector('[data-testid=result]', { timeout: T });
+  return (await p.page.textContent('[data-testid=result]')).trim();
+}
+
+export const drops = (p) => p.page.evaluate(() => window.__drops);
+

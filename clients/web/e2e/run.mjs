@@ -1,0 +1,65 @@
+// End-to-end tests: a real redis-server and game server on free ports, Debian's headless Chromium,
+// browser contexts playing as people do. Usage: node e2e/run.mjs [name-filter]
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch } from './lib/browser.mjs';
+import { runAll } from './lib/harness.mjs';
+import { WEB_DIR, startServers } from './lib/servers.mjs';
+import './tests.mjs';
+
+const shots = join(WEB_DIR, 'test-results/screenshots');
+const docsShots = join(WEB_DIR, '../../docs/screenshots');
+
+async function main() {
+  if (!existsSync(join(WEB_DIR, 'dist/index.html'))) {
+    console.log('e2e: clients/web/dist is missing; run "npm run build" first');
+    console.log('0 passed, 1 failed');
+    return 1;
+  }
+  let servers;
+  try {
+    servers = await startServers();
+  } catch (e) {
+    console.log(`e2e: ${e.message}`);
+    console.log('0 passed, 1 failed');
+    return 1;
+  }
+  let browser, close;
+  try {
+    ({ browser, close } = await launch());
+  } catch (e) {
+    await servers.stop();
+    console.log(`e2e: cannot start ${'Chromium'}: ${e.message}`);
+    console.log('0 passed, 1 failed');
+    return 1;
+  }
+  mkdirSync(shots, { recursive: true });
+  const ctx = {
+    base: servers.base,
+    restartGameServer: () => servers.restartGameServer(),
+    browser,
+    shots,
+    // The screenshots a person can look at without running anything: one desktop, one phone.
+    publish(file, as) {
+      mkdirSync(docsShots, { recursive: true });
+      copyFileSync(join(shots, file), join(docsShots, as));
+    },
+    async onFailure(name) {
+      console.log(`     server log tail:\n${servers.log.slice(-30).join('').replace(/^/gm, '       ')}`);
+      for (const [i, c] of ctx.contexts.entries()) {
+        for (const p of c.pages()) await p.screenshot({ path: join(shots, `FAILED-${name.replace(/\W+/g, '_').slice(0, 40)}-${i}.png`) }).catch(() => {});
+      }
+    },
+  };
+  let r;
+  try {
+    r = await runAll(ctx, { only: process.argv[2] });
+  } finally {
+    await close().catch(() => {});
+    await servers.stop();
+  }
+  console.log(`${r.passed} passed, ${r.failed} failed`);
+  return r.failed || r.passed === 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

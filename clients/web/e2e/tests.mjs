@@ -1,0 +1,335 @@
+// The end-to-end scenarios. Each opens its own browser contexts (one per person).
+import { join } from 'node:path';
+import { assert, assertEqual, test } from './lib/harness.mjs';
+import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, waitForGame, waitForMoves } from './lib/ui.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function startGame(ctx, red, black, variant) {
+  await createSeek(red, { variant, color: 'red' });
+  await black.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red.name}") [data-testid=accept-seek]`, { timeout: T });
+  await acceptSeekOf(black, red.name);
+  const [a, b] = await Promise.all([waitForGame(red), waitForGame(black)]);
+  assertEqual(a, b, 'both players are in the same game');
+  assertEqual(await red.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'seek owner plays red');
+  return a;
+}
+
+async function watch(spectator, gameId) {
+  // From the lobby's live-games list, the way a visitor finds a game.
+  const link = spectator.page.locator(`[data-testid=game-list] li[data-game="${gameId}"] [data-testid=watch-game]`);
+  await link.click({ timeout: T });
+  await spectator.page.waitForSelector(`[data-testid=game-page][data-game-id="${gameId}"]`, { timeout: T });
+  assertEqual(await spectator.page.getAttribute('[data-testid=game-page]', 'data-you'), 'spectator', 'watcher is a spectator');
+}
+
+const iccsList = (p) => p.page.$$eval('[data-testid=move-list] li', (ls) => ls.map((l) => l.getAttribute('data-iccs')));
+
+// A cooperative mate: the double cannons on the centre file (verified with `xq judge`).
+const MATE = ['h2e2', 'i9i8', 'e2e6', 'i8i9', 'b2b5', 'i9i8', 'b5e5'];
+
+test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and catch-up; replay; record', async (ctx) => {
+  const red = await newPlayer(ctx, 'Alice');
+  const black = await newPlayer(ctx, 'Bob');
+  const spec = await newPlayer(ctx, 'Sam');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await watch(spec, id);
+
+  for (let i = 0; i < MATE.length; i++) {
+    const mover = i % 2 === 0 ? red : black;
+    if (i === 3) {
+      // Red's network drops; Black moves meanwhile; Red must catch up after reconnecting.
+      await red.context.setOffline(true);
+      await red.page.evaluate(() => window.__xq.conn.dropForTest());
+      await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+      assert((await red.page.textContent('[data-testid=link-status]')).length > 0, 'reconnecting banner has text');
+      await playMove(black, MATE[i]);
+      await waitForMoves(black, i + 1);
+      await sleep(600);
+      assertEqual(await moveCount(red), i, 'offline red has not seen the move yet');
+      await red.context.setOffline(false);
+      await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+      await waitForMoves(red, i + 1);
+      continue;
+    }
+    if (i === 4) {
+      // Red moves while offline: the move waits, is sent once on reconnect, and is not doubled.
+      await red.context.setOffline(true);
+      await red.page.evaluate(() => window.__xq.conn.dropForTest());
+      await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+      await playMove(red, MATE[i]);
+      await sleep(600);
+      assertEqual(await moveCount(black), i, 'black has not received the offline move');
+      await red.context.setOffline(false);
+      await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+      await waitForMoves(black, i + 1);
+      continue;
+    }
+    await playMove(mover, MATE[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1), waitForMoves(spec, i + 1)]);
+  }
+
+  const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);
+  for (const r of results) assert(/Red wins: checkmate/.test(r), `result says "Red wins: checkmate" (got "${r}")`);
+  for (const p of [red, black, spec]) assertEqual(await iccsList(p), MATE, `${p.name}'s move list (no lost or doubled moves)`);
+  assertEqual(await lastIccs(spec), 'b5e5', 'spectator saw the mating move');
+  assert(await red.page.$('[data-check]'), 'the mated king is highlighted');
+  assert((await red.page.$$('[data-last-move]')).length === 2, 'last move is highlighted');
+  const zh = await red.page.$$eval('[data-testid=move-list] li .zh', (e) => e.map((x) => x.textContent));
+  assertEqual(zh[0], '炮二平五', 'Chinese notation of the first move');
+
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-xiangqi-checkmate.png'), animations: 'disabled' });
+  ctx.publish('desktop-xiangqi-checkmate.png', 'desktop-game.png');
+
+  // Replay: step back to the start and forward again on the spectator's page.
+  await spec.page.click('[data-testid=replay-first]');
+  assertEqual((await boardPieces(spec)).length, 32, 'start position in the replay');
+  assertEqual(await spec.page.textContent('[data-testid=replay-ply]'), `0/${MATE.length}`, 'replay counter');
+  await spec.page.click('[data-testid=replay-next]');
+  assert((await boardPieces(spec)).includes('e2:rC'), 'replay after 1 ply shows the cannon on e2');
+  await spec.page.click('[data-testid=replay-last]');
+  assertEqual(await spec.page.textContent('[data-testid=replay-ply]'), `${MATE.length}/${MATE.length}`, 'back at the end');
+
+  // The record download link serves the server's record.
+  const href = await spec.page.getAttribute('[data-testid=download-record]', 'href');
+  const rec = await (await fetch(new URL(href, ctx.base))).json();
+  assertEqual(rec.moves.map((m) => m.iccs), MATE, 'downloaded record moves');
+
+  // Someone arriving later opens the finished game by its link and steps through it.
+  const late = await newPlayer(ctx, 'Lee');
+  await late.page.goto(`${ctx.base}/#/game/${id}`);
+  assert(/Red wins: checkmate/.test(await resultText(late)), 'a late visitor sees the result');
+  await late.page.click('[data-testid=replay-first]');
+  await late.page.click('[data-testid=replay-next]');
+  await late.page.click('[data-testid=replay-next]');
+  assertEqual(await late.page.textContent('[data-testid=replay-ply]'), `2/${MATE.length}`, 'late visitor steps through');
+  assert((await boardPieces(late)).includes('i8:bR'), 'position after 2 plies');
+});
+
+test('jieqi: hidden identities never reach the spectator; resignation; commitment verifies', async (ctx) => {
+  const red = await newPlayer(ctx, 'Rita');
+  const black = await newPlayer(ctx, 'Bao');
+  const spec = await newPlayer(ctx, 'Sue');
+  const id = await startGame(ctx, red, black, 'jieqi');
+  await watch(spec, id);
+  assertEqual((await boardPieces(spec)).filter((p) => p.endsWith('X')).length, 30, 'spectator sees 30 face-down pieces');
+
+  // Dark cannons capture dark pieces on both sides, then two pawn steps.
+  const moves = ['b2b9', 'h7h0', 'a3a4', 'a6a5'];
+  const spectatorCaptures = [];
+  for (let i = 0; i < moves.length; i++) {
+    const mover = i % 2 === 0 ? red : black;
+    await playMove(mover, moves[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1), waitForMoves(spec, i + 1)]);
+    // The reveal is shown where it happens, to everyone (the moved piece turns face up).
+    const to = moves[i].slice(2, 4);
+    for (const p of [red, black, spec]) {
+      const g = p.page.locator(`g.piece[data-at=${to}]`);
+      assert(!(await g.getAttribute('data-piece')).endsWith('X'), `${p.name}: the piece on ${to} is face up`);
+      assert((await g.getAttribute('class')).includes('revealed'), `${p.name}: the reveal on ${to} is marked`);
+    }
+    await spec.page.waitForFunction((k) => document.querySelectorAll('[data-testid=move-list] li').length === k, i + 1);
+    // The public board is the same for all three; only the capturer knows a captured dark piece.
+    const [pr, pb, ps] = await Promise.all([boardPieces(red), boardPieces(black), boardPieces(spec)]);
+    assertEqual(ps, pr, `spectator board = red board after ${moves[i]}`);
+    assertEqual(ps, pb, `spectator board = black board after ${moves[i]}`);
+    const caps = await spec.page.$$eval('[data-captured][data-was-dark="1"]', (e) => e.map((x) => x.getAttribute('data-captured')));
+    spectatorCaptures.push(...caps);
+    for (const c of caps) assert(c.endsWith('?'), `spectator sees a captured dark piece only as "?" (got ${c})`);
+    // Nothing in the spectator's page may name a face-down piece: every piece the spectator sees
+    // with an identity must be face up on the players' boards too (compared above), and no
+    // captured face-down piece carries a letter.
+    const named = await spec.page.$$eval('[data-captured]', (e) => e.filter((x) => x.getAttribute('data-was-dark') === '1' && !x.textContent.includes('?')).length);
+    assertEqual(named, 0, 'no captured face-down piece is named for the spectator');
+    // A move's ICCS may carry the mover's reveal (public) but never the identity it captured.
+    const specMoves = await spec.page.$$eval('[data-testid=move-list] li', (ls) => ls.map((l) => [l.getAttribute('data-iccs'), l.getAttribute('data-reveal')]));
+    for (const [m, rv] of specMoves) assert(m.length === 4 + (rv ? 1 : 0), `spectator's move "${m}" carries only its public reveal "${rv}"`);
+  }
+  assert(spectatorCaptures.length > 0, 'the spectator saw captures of face-down pieces');
+  // The capturer knows what it took; the owner and the spectator do not.
+  const redKnows = await red.page.$$eval('[data-testid=captured-black] [data-captured]', (e) => e.map((x) => x.getAttribute('data-captured')));
+  const blackSees = await black.page.$$eval('[data-testid=captured-black] [data-captured]', (e) => e.map((x) => x.getAttribute('data-captured')));
+  assertEqual((await iccsList(black))[0].length, 5, `black's view of move 1 has the reveal but not the captured piece (${(await iccsList(black))[0]})`);
+  assertEqual((await iccsList(red))[0].length, 6, `red's view of move 1 also names the piece it captured (${(await iccsList(red))[0]})`);
+  assert(redKnows.length === 1 && !redKnows[0].endsWith('?'), `red (capturer) knows the piece it took: ${redKnows}`);
+  assertEqual(blackSees, ['b?'], 'black (owner) does not learn its captured dark piece');
+  const commitment = (await spec.page.textContent('[data-testid=commitment-hash]')).trim();
+  assert(/^[0-9a-f]{64}$/.test(commitment), `commitment shown from the start (${commitment})`);
+  assert(!(await spec.page.$('[data-testid=assignment]')), 'assignment not shown before the end');
+
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);
+  for (const r of results) assert(/Red wins: resignation/.test(r), `result says "Red wins: resignation" (got "${r}")`);
+
+  // At the end the secret is public and the browser checks it against the commitment.
+  for (const p of [red, black, spec]) {
+    await p.page.waitForSelector('[data-testid=commit-verdict]', { timeout: T });
+    assertEqual(await p.page.getAttribute('[data-testid=commit-verdict]', 'data-verdict'), 'ok', `${p.name}: commitment verifies`);
+  }
+  const assignment = (await spec.page.textContent('[data-testid=assignment]')).trim();
+  assertEqual(assignment.length, 30, 'assignment has 30 letters');
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-resigned.png'), animations: 'disabled' });
+  ctx.publish('desktop-jieqi-resigned.png', 'desktop-jieqi.png');
+});
+
+test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Pho', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const desk = await newPlayer(ctx, 'Desk');
+  await createSeek(desk, { variant: 'xiangqi', color: 'black' });
+  await phone.page.waitForSelector('[data-testid=seek-list] li:has-text("Desk") [data-testid=accept-seek]', { timeout: T });
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby.png'), animations: 'disabled' });
+  await phone.page.tap('[data-testid=seek-list] li:has-text("Desk") [data-testid=accept-seek]');
+  await Promise.all([waitForGame(phone), waitForGame(desk)]);
+  assertEqual(await phone.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'phone plays red');
+
+  await playMove(phone, 'h2e2', { tap: true });
+  await waitForMoves(desk, 1);
+  assertEqual(await lastIccs(desk), 'h2e2', 'the tapped move arrived');
+
+  // Black drags its horse h9→g7 with the mouse.
+  const box = async (sq) => desk.page.locator(`[data-square=${sq}]`).boundingBox();
+  const a = await box('h9');
+  const b = await box('g7');
+  await desk.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await desk.page.mouse.down();
+  await desk.page.mouse.move((a.x + b.x) / 2 + a.width / 2, (a.y + b.y) / 2 + a.height / 2, { steps: 5 });
+  await desk.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await desk.page.mouse.up();
+  await waitForMoves(phone, 2);
+  assertEqual(await lastIccs(phone), 'h9g7', 'the dragged move arrived');
+
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  const boardBox = await phone.page.locator('svg.board').boundingBox();
+  assert(boardBox.width >= 360, `board uses the phone's width (${boardBox.width}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-game.png'), animations: 'disabled' });
+  ctx.publish('phone-game.png', 'phone-game.png');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-game-full.png'), fullPage: true, animations: 'disabled' });
+});
+
+test('draw offer: decline, then offer and accept; language toggle', async (ctx) => {
+  const red = await newPlayer(ctx, 'Dora');
+  const black = await newPlayer(ctx, 'Dan');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await red.page.click('[data-testid=offer-draw]');
+  await black.page.waitForSelector('[data-testid=decline-draw]', { timeout: T });
+  await black.page.click('[data-testid=decline-draw]');
+  await red.page.waitForSelector('[data-testid=draw-offer]', { state: 'detached', timeout: T });
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await black.page.click('[data-testid=offer-draw]');
+  await red.page.waitForSelector('[data-testid=accept-draw]', { timeout: T });
+  await red.page.click('[data-testid=accept-draw]');
+  for (const p of [red, black]) assert(/Draw: agreement/.test(await resultText(p)), `${p.name} sees the agreed draw`);
+  await red.page.click('[data-testid=lang-toggle]');
+  const zh = await resultText(red);
+  assert(/和棋/.test(zh), `Chinese result text (${zh})`);
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
+});
+
+test('tournament and admin routes are placeholders without invented data', async (ctx) => {
+  const p = await newPlayer(ctx, 'Tia');
+  await p.page.goto(`${ctx.base}/#/tournaments`);
+  await p.page.waitForSelector('[data-testid=coming-later]', { timeout: T });
+  await p.page.goto(`${ctx.base}/#/admin`);
+  await p.page.waitForSelector('[data-testid=coming-later]', { timeout: T });
+});
+
+test('abort before moving; claim victory once the opponent is gone', async (ctx) => {
+  const red = await newPlayer(ctx, 'Abe');
+  const black = await newPlayer(ctx, 'Cid');
+  await startGame(ctx, red, black, 'xiangqi');
+  await red.page.click('[data-testid=abort]');
+  for (const p of [red, black]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
+
+  await red.page.goto(`${ctx.base}/#/`);
+  await black.page.goto(`${ctx.base}/#/`);
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await black.page.close(); // Black leaves: its only connection goes away
+  await red.page.click('[data-testid=claim-victory]');
+  await red.page.waitForSelector('.side-col .error', { timeout: T }); // too early: refused, with a reason
+  await sleep(3500); // the test server allows a claim after 3 s of absence
+  await red.page.click('[data-testid=claim-victory]');
+  const r = await resultText(red);
+  assert(/Red wins: forfeit/.test(r), `claim wins by forfeit (got "${r}")`);
+});
+
+test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/`);
+  const name = `user_${Date.now() % 100000}`;
+  await page.fill('[data-testid=account-name]', name);
+  await page.fill('[data-testid=account-password]', 'secret-pw-1');
+  await page.click('[data-testid=register]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  assert((await page.textContent('[data-testid=user-name]')).includes(name), 'registered and signed in');
+  await page.click('[data-testid=sign-out]');
+  await page.waitForSelector('[data-testid=account-name]', { timeout: T });
+  await page.fill('[data-testid=account-name]', name);
+  await page.fill('[data-testid=account-password]', 'wrong-password');
+  await page.click('[data-testid=login]');
+  await page.waitForSelector('.sign-in .error', { timeout: T });
+  await page.fill('[data-testid=account-password]', 'secret-pw-1');
+  await page.click('[data-testid=login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // A reload resumes the session with the stored token.
+  await page.reload();
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+
+  const guest = await newPlayer(ctx, 'Gus');
+  const other = await newPlayer(ctx, 'Oli');
+  await page.fill('[data-testid=challenge-name]', 'guest-Gus');
+  await page.click('[data-testid=challenge]');
+  await guest.page.waitForSelector(`[data-testid=seek-list] li:has-text("${name}") [data-testid=accept-seek]`, { timeout: T });
+  await sleep(2500); // one lobby refresh later the bystander still does not see it
+  assertEqual(await other.page.locator(`[data-testid=seek-list] li:has-text("${name}")`).count(), 0, 'challenge hidden from others');
+  await acceptSeekOf(guest, name);
+  const [a, b] = await Promise.all([waitForGame({ page }), waitForGame(guest)]);
+  assertEqual(a, b, 'challenge started a game between the two');
+});
+
+test('game server restart mid-game: clients reconnect, resume and go on without lost or doubled moves', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ray');
+  const black = await newPlayer(ctx, 'Bea');
+  await startGame(ctx, red, black, 'jieqi');
+  await playMove(red, 'a3a4');
+  await waitForMoves(black, 1);
+  await playMove(black, 'a6a5');
+  await waitForMoves(red, 2);
+  const before = await boardPieces(red);
+  await ctx.restartGameServer();
+  for (const p of [red, black]) {
+    await p.page.waitForFunction(() => window.__drops > 0 && window.__xq.link === 'open', null, { timeout: T });
+    assert((await drops(p)) >= 1, `${p.name} lost the link and reconnected`);
+  }
+  assertEqual(await boardPieces(red), before, 'same position after the restart');
+  await playMove(red, 'i3i4');
+  await Promise.all([waitForMoves(red, 3), waitForMoves(black, 3)]);
+  const [lr, lb] = await Promise.all([iccsList(red), iccsList(black)]);
+  assertEqual(lr.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'red move list');
+  assertEqual(lb.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'black move list');
+  assertEqual(await boardPieces(red), await boardPieces(black), 'both boards agree');
+});
+
+test('time runs out: the server flags the side to move; both see the result and 0:00', async (ctx) => {
+  const red = await newPlayer(ctx, 'Tim');
+  const black = await newPlayer(ctx, 'Tom');
+  await createSeek(red, { variant: 'xiangqi', color: 'red', minutes: 0.05 }); // 3 s
+  await black.page.waitForSelector('[data-testid=seek-list] li:has-text("Tim") [data-testid=accept-seek]', { timeout: T });
+  await acceptSeekOf(black, 'Tim');
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const p of [red, black]) {
+    const r = await resultText(p);
+    assert(/Black wins: time out/.test(r), `${p.name} sees the flag (got "${r}")`);
+    assertEqual(await p.page.getAttribute('[data-testid=clock-red]', 'data-ms'), '0', `${p.name}: red clock at zero`);
+  }
+});

@@ -1,0 +1,292 @@
+// Client-side state of one game for this viewer, fed by the server's GameState / GameEvent pushes.
+// Versions make it exact across reconnects: an event is applied only if it is the next one; a gap
+// asks the server for a Sync from the last version seen. A move made here stays "pending" under
+// its client_move_id until the server's MOVE event (or an error) settles it, and is re-sent after a
+// reconnect; the server acks a re-sent id instead of playing it twice.
+import { Disconnected, RequestError, type Connection } from '../net/connection';
+import { ErrorCode, EventKind, Outcome, Side, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
+import { applyMove, boardFen, parseFen, parseIccs, type Color, type PieceType, type Position } from '../rules/board';
+import { errorText } from '../i18n';
+import { Observable } from '../store';
+import { fetchRecord } from './record';
+
+export interface Captured {
+  owner: Color;
+  type: string; // '' = a face-down piece this viewer may not know
+  wasDark: boolean;
+}
+
+export interface ClockView {
+  red: number;
+  black: number;
+  running: Color | null;
+  at: number; // performance.now() when these numbers were true
+}
+
+export interface Pending {
+  iccs: string;
+  clientMoveId: string;
+  ply: number; // plies on the server board when it was made
+  sent: boolean;
+}
+
+const sideColor = (s: number | null | undefined): Color | null => (s === Side.RED ? 'r' : s === Side.BLACK ? 'b' : null);
+
+function newMoveId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Math.random().toString(36).slice(2) + Date.now().toString(36);
+}
+
+export class GameModel extends Observable {
+  loaded = false;
+  error = '';
+  version = 0;
+  state: GameState | null = null;
+  fen = '';
+  moves: MoveView[] = [];
+  captured: Captured[] = [];
+  clock: ClockView = { red: 0, black: 0, running: null, at: 0 };
+  drawOfferBy: Color | null = null;
+  result: GameResult | null = null;
+  pending: Pending | null = null;
+  archived = false; // shown from the stored record: the game is no longer live on the server
+
+  private offs: (() => void)[] = [];
+  private syncing = false;
+
+  constructor(private conn: Connection, readonly id: string, initial?: GameState) {
+    super();
+    this.offs.push(conn.onMessage((m) => this.onMessage(m)));
+    this.offs.push(conn.onReady(() => void this.resync()));
+    if (initial) this.applyState(initial);
+    if (conn.status === 'open') void (initial ? Promise.resolve() : this.watch());
+  }
+
+  dispose() {
+    for (const off of this.offs) off();
+  }
+
+  get you(): Color | null {
+    return sideColor(this.state?.you);
+  }
+  get over(): boolean {
+    return !!this.result && this.result.outcome !== Outcome.ONGOING;
+  }
+  get jieqi(): boolean {
+    return this.state?.variant === 2;
+  }
+  get red(): Player | null | undefined {
+    return this.state?.red;
+  }
+  get black(): Player | null | undefined {
+    return this.state?.black;
+  }
+
+  // The position to draw: the server's, plus our own move while it is on its way.
+  get position(): Position {
+    const pos = parseFen(this.fen || this.state?.startFen || '9/9/9/9/9/9/9/9/9/9 w - - 0 1');
+    if (this.pending) {
+      const m = parseIccs(this.pending.iccs);
+      if (m) return applyMove(pos, m);
+    }
+    return pos;
+  }
+
+  // Board after `ply` plies, rebuilt from the start position and the moves (for the replay).
+  positionAt(ply: number): Position {
+    if (ply >= this.moves.length) return this.position;
+    let pos = parseFen(this.state?.startFen || '');
+    for (const mv of this.moves.slice(0, ply)) {
+      const m = parseIccs(mv.iccs);
+      if (m) pos = applyMove(pos, m, (mv.reveal || m.reveal || null) as PieceType | null);
+    }
+    return pos;
+  }
+
+  myTurn(): boolean {
+    return !this.over && !!this.you && this.position.turn === this.you && !this.pending;
+  }
+
+  async watch() {
+    try {
+      await this.conn.request({ watchGame: { gameId: this.id } });
+    } catch (e) {
+      if (e instanceof RequestError) {
+        // Not live (any more): a finished game is still served as a record for the replay.
+        const st = e.code === ErrorCode.UNKNOWN_GAME ? await fetchRecord(this.id).catch(() => null) : null;
+        if (st) {
+          this.archived = true;
+          this.applyState(st);
+          return;
+        }
+        this.error = errorText(e);
+        this.changed();
+      }
+    }
+  }
+
+  private async resync() {
+    if (!this.loaded) return this.watch();
+    if (this.archived) return;
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
+    } catch (e) {
+      if (e instanceof RequestError) {
+        this.error = errorText(e);
+        this.changed();
+      }
+    } finally {
+      this.syncing = false;
+    }
+    this.resendPending();
+  }
+
+  private onMessage(m: ServerMessage) {
+    const st = m.body === 'gameStarted' ? m.gameStarted : m.body === 'gameState' ? m.gameState : null;
+    if (st && st.gameId === this.id) {
+      this.applyState(st as GameState);
+      return;
+    }
+    if (m.body === 'gameEvent' && m.gameEvent?.gameId === this.id) this.applyEvent(m.gameEvent as GameEvent);
+  }
+
+  applyState(st: GameState) {
+    this.state = st;
+    this.loaded = true;
+    this.error = '';
+    this.version = Number(st.version);
+    this.fen = st.fen;
+    this.moves = [...st.moves];
+    this.captured = st.captured.map((c) => ({ owner: sideColor(c.owner) ?? 'r', type: c.type, wasDark: c.wasDark }));
+    this.setClock(st.clock, true);
+    this.drawOfferBy = sideColor(st.drawOfferBy);
+    this.result = st.result ?? null;
+    this.settlePending();
+    this.changed();
+  }
+
+  private applyEvent(ev: GameEvent) {
+    const v = Number(ev.version);
+    if (!this.loaded || v <= this.version) return; // old or duplicate
+    if (v > this.version + 1) {
+      void this.resync(); // a gap: ask for what we missed instead of guessing
+      return;
+    }
+    this.version = v;
+    const mover = sideColor(ev.side);
+    switch (ev.kind) {
+      case EventKind.MOVE: {
+        const mv = ev.move!;
+        const before = parseFen(this.fen);
+        const m = parseIccs(mv.iccs);
+        if (m) {
+          const victim = before.board[m.to];
+          if (mv.capture && victim)
+            this.captured.push({ owner: victim.color, type: victim.type === 'X' ? mv.capturedType : victim.type, wasDark: victim.type === 'X' });
+        }
+        this.moves.push(mv as MoveView);
+        // Live events carry the viewer's FEN; inside a catch-up batch we rebuild it from the move.
+        if (ev.fen) this.fen = ev.fen;
+        else if (m) {
+          const after = applyMove(before, m, (mv.reveal || m.reveal || null) as PieceType | null);
+          this.fen = fenOf(after, this.fen);
+        }
+        if (this.drawOfferBy && this.drawOfferBy !== mover) this.drawOfferBy = null;
+        if (this.pending && mover === this.you) this.pending = null;
+        break;
+      }
+      case EventKind.DRAW_OFFERED:
+        this.drawOfferBy = mover;
+        break;
+      case EventKind.DRAW_DECLINED:
+        this.drawOfferBy = null;
+        break;
+      case EventKind.GAME_ENDED:
+        this.result = ev.result ?? null;
+        this.pending = null;
+        if (ev.fen) this.fen = ev.fen;
+        // The end reveals everything to everyone: fetch the full final state.
+        void this.watch();
+        break;
+    }
+    if (ev.clock) this.setClock(ev.clock, !!Number(ev.clock.serverTimeMs));
+    this.changed();
+  }
+
+  private setClock(c: GameState['clock'], live: boolean) {
+    if (!c) return;
+    // The reading is about half a round trip old when it arrives.
+    this.clock = {
+      red: c.redMs,
+      black: c.blackMs,
+      running: live && !this.over ? sideColor(c.running) : null,
+      at: performance.now() - this.conn.rttMs / 2,
+    };
+  }
+
+  // Remaining time as shown now: the running side loses the time since the server measured it.
+  clockNow(color: Color): number {
+    const base = color === 'r' ? this.clock.red : this.clock.black;
+    if (this.clock.running !== color || this.over) return base;
+    return Math.max(0, base - (performance.now() - this.clock.at));
+  }
+
+  move(iccs: string) {
+    if (!this.myTurn()) return;
+    this.pending = { iccs, clientMoveId: newMoveId(), ply: this.moves.length, sent: false };
+    this.changed();
+    this.sendPending();
+  }
+
+  private sendPending() {
+    const p = this.pending;
+    if (!p || this.conn.status !== 'open') return;
+    p.sent = true;
+    this.conn
+      .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2) } })
+      .catch((e) => {
+        if (e instanceof Disconnected) return; // re-sent after the resync
+        if (this.pending === p) {
+          this.pending = null;
+          this.error = errorText(e);
+          this.changed();
+        }
+      });
+  }
+
+  // After a state or sync: drop the pending move if the server already has it, else send it again.
+  private settlePending() {
+    const p = this.pending;
+    if (!p) return;
+    if (this.moves.length > p.ply || this.over) this.pending = null;
+  }
+
+  private resendPending() {
+    this.settlePending();
+    if (this.pending) this.sendPending();
+    this.changed();
+  }
+
+  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory') {
+    this.error = '';
+    try {
+      await this.conn.request({ [kind]: { gameId: this.id } });
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    this.changed();
+  }
+
+  clearError() {
+    this.error = '';
+    this.changed();
+  }
+}
+
+// Rebuilds a FEN for an intermediate position: only the board and side matter to this client.
+function fenOf(pos: Position, prevFen: string): string {
+  const rest = prevFen.trim().split(/\s+/).slice(2);
+  return [boardFen(pos.board), pos.turn === 'r' ? 'w' : 'b', ...rest].join(' ');
+}

@@ -1,0 +1,213 @@
+// One WebSocket to the game server: binary Protobuf envelopes, requests matched to answers by
+// request_id, automatic reconnect with capped exponential backoff, and re-authentication with the
+// stored session token before anyone else is told the link is back.
+import { ErrorCode, decodeServer, pb, type ClientBody, type Player, type ServerMessage } from './proto';
+
+export type LinkStatus = 'connecting' | 'open' | 'reconnecting';
+
+export class RequestError extends Error {
+  constructor(public code: number, message: string) {
+    super(message || ErrorCode[code] || 'error');
+  }
+}
+
+// Thrown to pending requests when the socket closes: the caller decides whether to retry.
+export class Disconnected extends Error {
+  constructor() {
+    super('disconnected');
+  }
+}
+
+type Pending = { resolve: (m: ServerMessage) => void; reject: (e: Error) => void };
+type Listener = (m: ServerMessage) => void;
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const PING_EVERY_MS = 5_000;
+const PING_TIMEOUT_MS = 6_000;
+
+export class Connection {
+  status: LinkStatus = 'connecting';
+  token: string | null = localStorage.getItem('xq.token');
+  user: Player | null = null; // who the session belongs to, once signed in
+  rttMs = 0;
+
+  private ws: WebSocket | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private listeners = new Set<Listener>();
+  private statusListeners = new Set<(s: LinkStatus) => void>();
+  private readyListeners = new Set<() => void>();
+  private attempt = 0;
+  private pingTimer: number | undefined;
+
+  constructor(private url: string) {
+    this.open();
+    // Going online again should not wait for the backoff timer.
+    window.addEventListener('online', () => {
+      if (this.status !== 'open') this.open();
+    });
+  }
+
+  onMessage(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  onStatus(fn: (s: LinkStatus) => void): () => void {
+    this.statusListeners.add(fn);
+    return () => this.statusListeners.delete(fn);
+  }
+  // Called after every (re)connect once the session is re-established: resubscribe here.
+  onReady(fn: () => void): () => void {
+    this.readyListeners.add(fn);
+    return () => this.readyListeners.delete(fn);
+  }
+
+  // Login answers carry the token and the user; keep both for the next reconnect.
+  signedIn(m: ServerMessage) {
+    if (m.reply?.token) this.setToken(m.reply.token);
+    if (m.reply?.user) this.user = m.reply.user as Player;
+    for (const fn of this.statusListeners) fn(this.status);
+  }
+
+  signOut() {
+    this.setToken(null);
+    this.user = null;
+    this.ws?.close();
+  }
+
+  setToken(token: string | null) {
+    this.token = token;
+    if (token) localStorage.setItem('xq.token', token);
+    else localStorage.removeItem('xq.token');
+  }
+
+  // Sends a request and resolves with the server's direct answer; an Error answer rejects.
+  // With waitForLink the request is held until the link is (back) up, e.g. a sign-in clicked
+  // while the first connection is still being made.
+  request(body: ClientBody, opts: { waitForLink?: boolean } = {}): Promise<ServerMessage> {
+    if (this.status === 'open') return this.send(body);
+    if (!opts.waitForLink) return Promise.reject(new Disconnected());
+    return new Promise((resolve, reject) => {
+      const off = this.onReady(() => {
+        off();
+        this.send(body).then(resolve, reject);
+      });
+    });
+  }
+
+  private send(body: ClientBody): Promise<ServerMessage> {
+    const requestId = this.nextId++;
+    const frame = pb.ClientMessage.encode({ ...body, requestId }).finish();
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Disconnected());
+        return;
+      }
+      this.pending.set(requestId, { resolve, reject });
+      this.ws.send(frame);
+    });
+  }
+
+  // Test hook and "reconnect now" button: drop the socket as a network failure would.
+  dropForTest() {
+    this.ws?.close();
+  }
+
+  private setStatus(s: LinkStatus) {
+    this.status = s;
+    for (const fn of this.statusListeners) fn(s);
+  }
+
+  private open() {
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    const ws = new WebSocket(this.url);
+    ws.binaryType = 'arraybuffer';
+    this.ws = ws;
+    ws.onopen = () => void this.onOpen(ws);
+    ws.onmessage = (ev) => this.onFrame(ev.data);
+    ws.onclose = () => this.onClose(ws);
+    ws.onerror = () => ws.close();
+  }
+
+  private async onOpen(ws: WebSocket) {
+    if (ws !== this.ws) return;
+    this.attempt = 0;
+    // Resume the session before anything else goes out, so resubscriptions are authenticated.
+    if (this.token) {
+      try {
+        const r = await this.send({ hello: { token: this.token } });
+        if (r.reply?.user) this.user = r.reply.user as Player;
+        if (r.reply?.token) this.setToken(r.reply.token);
+      } catch (e) {
+        if (e instanceof RequestError) {
+          this.setToken(null);
+          this.user = null;
+        }
+        else return; // socket died again; onClose schedules the next try
+      }
+    }
+    this.setStatus('open');
+    this.startPings();
+    for (const fn of this.readyListeners) fn();
+  }
+
+  private onFrame(data: unknown) {
+    if (!(data instanceof ArrayBuffer)) return;
+    let m: ServerMessage;
+    try {
+      m = decodeServer(new Uint8Array(data));
+    } catch {
+      return;
+    }
+    const id = Number(m.requestId);
+    const p = id ? this.pending.get(id) : undefined;
+    if (p) {
+      this.pending.delete(id);
+      if (m.body === 'error' && m.error) p.reject(new RequestError(m.error.code, m.error.message));
+      else p.resolve(m);
+      // Full states that answer a request (watch, sync) are also game news for the listeners.
+      if (m.body === 'reply' || m.body === 'error' || m.body === 'pong') return;
+    }
+    for (const fn of this.listeners) fn(m);
+  }
+
+  private onClose(ws: WebSocket) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    window.clearInterval(this.pingTimer);
+    for (const p of this.pending.values()) p.reject(new Disconnected());
+    this.pending.clear();
+    this.setStatus('reconnecting');
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt++;
+    // Jitter spreads the reconnects of many clients after a server restart.
+    window.setTimeout(() => this.open(), base + Math.random() * base * 0.5);
+  }
+
+  private startPings() {
+    window.clearInterval(this.pingTimer);
+    const ping = async () => {
+      const t0 = performance.now();
+      const ws = this.ws;
+      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is dropped and redialled.
+      const deadline = window.setTimeout(() => {
+        if (ws === this.ws) ws?.close();
+      }, PING_TIMEOUT_MS);
+      try {
+        await this.request({ ping: { clientTimeMs: Date.now() } });
+        this.rttMs = performance.now() - t0;
+      } catch {
+        /* the close handler deals with it */
+      } finally {
+        window.clearTimeout(deadline);
+      }
+    };
+    void ping();
+    this.pingTimer = window.setInterval(ping, PING_EVERY_MS);
+  }
+}
+
+export function defaultUrl(): string {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${location.host}/ws`;
+}

@@ -1,0 +1,197 @@
+// The board in SVG: grid, river, palace, traditional pieces, face-down Jieqi pieces, last-move and
+// check marks, legal-move dots. Moves by click/tap (select, then target) or by dragging; pointer
+// events cover mouse, pen and touch alike.
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { fileOf, rankOf, sq, squareName, type Color, type Piece, type Position, type Square } from '../rules/board';
+import { legalTargets } from '../rules/movegen';
+
+const CELL = 60;
+const MARGIN = 46; // room for the file numbers outside the pieces
+const W = MARGIN * 2 + CELL * 8;
+const H = MARGIN * 2 + CELL * 9;
+const R = 26;
+
+export const PIECE_CHARS: Record<Color, Record<string, string>> = {
+  r: { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵' },
+  b: { K: '將', A: '士', B: '象', N: '馬', R: '車', C: '砲', P: '卒' },
+};
+
+export interface BoardProps {
+  position: Position;
+  orientation: Color; // the side drawn at the bottom
+  lastMove?: { from: Square; to: Square } | null;
+  checkSquare?: Square | null;
+  revealSquare?: Square | null; // a Jieqi piece just turned face up here: animate the flip
+  movable?: Color | null; // the side the user may move now, null = view only
+  onMove?: (from: Square, to: Square) => void;
+}
+
+export function Board({ position, orientation, lastMove, checkSquare, revealSquare, movable, onMove }: BoardProps) {
+  const svg = useRef<SVGSVGElement>(null);
+  const [selected, setSelected] = useState<Square | null>(null);
+  const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
+
+  const flip = orientation === 'b';
+  const toXY = (s: Square) => {
+    const col = flip ? 8 - fileOf(s) : fileOf(s);
+    const row = flip ? rankOf(s) : 9 - rankOf(s);
+    return { x: MARGIN + col * CELL, y: MARGIN + row * CELL };
+  };
+  const canMove = (s: Square) => !!movable && position.board[s]?.color === movable && position.turn === movable;
+  const sel = selected !== null && canMove(selected) ? selected : null;
+  const targets = useMemo(() => (sel !== null ? legalTargets(position, sel) : []), [position, sel]);
+
+  const pointToSvg = (e: PointerEvent) => {
+    const m = svg.current?.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  };
+  const squareAt = (x: number, y: number): Square | null => {
+    const col = Math.round((x - MARGIN) / CELL);
+    const row = Math.round((y - MARGIN) / CELL);
+    if (col < 0 || col > 8 || row < 0 || row > 9) return null;
+    return flip ? sq(8 - col, row) : sq(col, 9 - row);
+  };
+
+  const tryMove = (from: Square, to: Square) => {
+    if (!legalTargets(position, from).includes(to)) return false;
+    setSelected(null);
+    onMove?.(from, to);
+    return true;
+  };
+
+  const onDown = (e: PointerEvent) => {
+    if (!movable) return;
+    const p = pointToSvg(e);
+    const s = squareAt(p.x, p.y);
+    if (s === null) return;
+    if (canMove(s)) {
+      (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+      setDrag({ from: s, x: p.x, y: p.y, active: false, reselect: s === sel });
+      setSelected(s);
+    } else if (sel !== null) {
+      if (!tryMove(sel, s)) setSelected(null);
+    }
+  };
+  const onMoveEv = (e: PointerEvent) => {
+    if (!drag) return;
+    const p = pointToSvg(e);
+    const far = Math.hypot(p.x - drag.x, p.y - drag.y) > 8;
+    if (far || drag.active) setDrag({ ...drag, x: p.x, y: p.y, active: true });
+  };
+  const onUp = (e: PointerEvent) => {
+    if (!drag) return;
+    const p = pointToSvg(e);
+    const s = squareAt(p.x, p.y);
+    if (drag.active) {
+      if (s !== null && s !== drag.from) tryMove(drag.from, s);
+    } else if (drag.reselect) setSelected(null); // a second tap on the selected piece lets go
+    setDrag(null);
+  };
+
+  const pieces: preact.JSX.Element[] = [];
+  let lifted: preact.JSX.Element | null = null;
+  position.board.forEach((pc, s) => {
+    if (!pc) return;
+    const dragging = !!drag?.active && drag.from === s;
+    const { x, y } = dragging ? { x: drag!.x, y: drag!.y } : toXY(s);
+    const g = <PieceGlyph key={`p${s}`} piece={pc} x={x} y={y} square={squareName(s)} selected={s === sel} lifted={dragging} revealed={s === revealSquare} />;
+    if (dragging) lifted = g;
+    else pieces.push(g);
+  });
+
+  return (
+    <svg
+      ref={svg}
+      class="board"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label="board"
+      data-orientation={orientation}
+      onPointerDown={onDown}
+      onPointerMove={onMoveEv}
+      onPointerUp={onUp}
+      onPointerCancel={() => setDrag(null)}
+    >
+      <rect x="0" y="0" width={W} height={H} rx="8" class="board-bg" />
+      <Grid flip={flip} />
+      {lastMove &&
+        [lastMove.from, lastMove.to].map((s) => {
+          const { x, y } = toXY(s);
+          return <rect key={`lm${s}`} class="last-move" data-last-move={squareName(s)} x={x - CELL / 2 + 3} y={y - CELL / 2 + 3} width={CELL - 6} height={CELL - 6} rx="6" />;
+        })}
+      {checkSquare != null && (() => {
+        const { x, y } = toXY(checkSquare);
+        return <circle class="check" data-check={squareName(checkSquare)} cx={x} cy={y} r={R + 6} />;
+      })()}
+      {pieces}
+      {targets.map((s) => {
+        const { x, y } = toXY(s);
+        return position.board[s] ? (
+          <circle key={`t${s}`} class="hint capture" data-hint={squareName(s)} cx={x} cy={y} r={R + 2} />
+        ) : (
+          <circle key={`t${s}`} class="hint" data-hint={squareName(s)} cx={x} cy={y} r="9" />
+        );
+      })}
+      {lifted}
+      {/* Invisible hit areas on top: they name the squares for tests and assistive tech. */}
+      {Array.from({ length: 90 }, (_, s) => {
+        const { x, y } = toXY(s);
+        return <rect key={`h${s}`} class="hit" data-square={squareName(s)} x={x - CELL / 2} y={y - CELL / 2} width={CELL} height={CELL} />;
+      })}
+    </svg>
+  );
+}
+
+function PieceGlyph(props: { piece: Piece; x: number; y: number; square: string; selected: boolean; lifted: boolean; revealed: boolean }) {
+  const { piece, x, y, square, selected, lifted, revealed } = props;
+  const dark = piece.type === 'X';
+  const cls = `piece ${piece.color === 'r' ? 'red' : 'black'}${dark ? ' dark' : ''}${selected ? ' selected' : ''}${lifted ? ' lifted' : ''}${revealed && !dark ? ' revealed' : ''}`;
+  // A face-down piece carries no identity at all in the DOM: only its colour.
+  return (
+    <g class={cls} data-piece={`${piece.color}${dark ? 'X' : piece.type}`} data-at={square} transform={`translate(${x} ${y})`}>
+      <g class="face">
+      <circle r={R} class="piece-body" />
+      <circle r={R - 4} class="piece-ring" />
+      {dark ? <text class="piece-back" dy="0.35em">?</text> : <text dy="0.35em">{PIECE_CHARS[piece.color][piece.type]}</text>}
+      </g>
+    </g>
+  );
+}
+
+function Grid({ flip }: { flip: boolean }) {
+  const lines: preact.JSX.Element[] = [];
+  const x0 = MARGIN;
+  const y0 = MARGIN;
+  for (let row = 0; row < 10; row++) lines.push(<line key={`r${row}`} x1={x0} y1={y0 + row * CELL} x2={x0 + 8 * CELL} y2={y0 + row * CELL} />);
+  for (let col = 0; col < 9; col++) {
+    if (col === 0 || col === 8) lines.push(<line key={`c${col}`} x1={x0 + col * CELL} y1={y0} x2={x0 + col * CELL} y2={y0 + 9 * CELL} />);
+    else {
+      lines.push(<line key={`ct${col}`} x1={x0 + col * CELL} y1={y0} x2={x0 + col * CELL} y2={y0 + 4 * CELL} />);
+      lines.push(<line key={`cb${col}`} x1={x0 + col * CELL} y1={y0 + 5 * CELL} x2={x0 + col * CELL} y2={y0 + 9 * CELL} />);
+    }
+  }
+  for (const top of [0, 7]) {
+    lines.push(<line key={`pa${top}`} x1={x0 + 3 * CELL} y1={y0 + top * CELL} x2={x0 + 5 * CELL} y2={y0 + (top + 2) * CELL} />);
+    lines.push(<line key={`pb${top}`} x1={x0 + 5 * CELL} y1={y0 + top * CELL} x2={x0 + 3 * CELL} y2={y0 + (top + 2) * CELL} />);
+  }
+  const riverY = y0 + 4.5 * CELL;
+  // Files numbered the traditional way: Red counts 九…一 from its left, Black 1…9 from its left.
+  const redNums = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
+  const bottomNums = flip ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : redNums;
+  const topNums = flip ? [...redNums].reverse() : ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  return (
+    <g class="grid">
+      {lines}
+      <text class="river" x={x0 + 2 * CELL} y={riverY} dy="0.35em">楚 河</text>
+      <text class="river" x={x0 + 6 * CELL} y={riverY} dy="0.35em">漢 界</text>
+      {bottomNums.map((n, i) => (
+        <text key={`bn${i}`} class="file-num" x={x0 + i * CELL} y={H - 3}>{n}</text>
+      ))}
+      {topNums.map((n, i) => (
+        <text key={`tn${i}`} class="file-num" x={x0 + i * CELL} y={13}>{n}</text>
+      ))}
+    </g>
+  );
+}

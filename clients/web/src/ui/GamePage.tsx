@@ -1,0 +1,176 @@
+// Game page for players and spectators alike: board, clocks, actions, draw offers, result, move
+// list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
+import { useEffect, useState } from 'preact/hooks';
+import type { GameModel } from '../game/model';
+import { t, useLang } from '../i18n';
+import { Variant } from '../net/proto';
+import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
+import { useObservable } from '../store';
+import { Board } from './Board';
+import { Captured } from './Captured';
+import { Clock } from './Clock';
+import { Commitment } from './Commitment';
+import { MoveList } from './MoveList';
+import { resultText, tcText } from './format';
+
+export function GamePage({ game }: { game: GameModel }) {
+  useObservable(game);
+  useLang();
+  const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
+  const [flipped, setFlipped] = useState(false);
+  const [confirmResign, setConfirmResign] = useState(false);
+
+  // Arrow keys step through the moves on desktop.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
+      const n = game.moves.length;
+      const cur = viewPly ?? n;
+      if (e.key === 'ArrowLeft') setViewPly(Math.max(0, cur - 1));
+      else if (e.key === 'ArrowRight') setViewPly(cur + 1 >= n ? null : cur + 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [game, viewPly]);
+
+  if (!game.loaded) {
+    return <p class={game.error ? 'error' : 'muted'}>{game.error ? `${t('unknownGame')} (${game.error})` : t('loading')}</p>;
+  }
+
+  const you = game.you;
+  const n = game.moves.length;
+  const ply = viewPly !== null && viewPly < n ? viewPly : n;
+  const live = ply === n;
+  const position = live ? game.position : game.positionAt(ply);
+  const bottom: Color = (you ?? 'r') === 'r' ? (flipped ? 'b' : 'r') : flipped ? 'r' : 'b';
+  const top: Color = bottom === 'r' ? 'b' : 'r';
+
+  // Last move and check marks follow the position shown (the pending move counts as the last).
+  let lastMove: { from: Square; to: Square } | null = null;
+  let check = false;
+  if (live && game.pending) lastMove = parseIccs(game.pending.iccs);
+  else if (ply > 0) {
+    lastMove = parseIccs(game.moves[ply - 1].iccs);
+    check = game.moves[ply - 1].check;
+  }
+  const revealSquare = !game.pending && ply > 0 && game.moves[ply - 1].reveal ? lastMove?.to ?? null : null;
+  let checkSquare: Square | null = null;
+  if (check) checkSquare = position.board.findIndex((p) => p?.type === 'K' && p.color === position.turn);
+
+  const movable = live && game.myTurn() ? you : null;
+  const playing = !!you && !game.over;
+  const st = game.state!;
+  const player = (c: Color) => (c === 'r' ? game.red : game.black);
+
+  let status: string;
+  if (game.over && game.result) status = resultText(game.result);
+  else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
+  else if (game.pending) status = t('sending');
+  else status = position.turn === you ? t('yourTurn') : t('theirTurn');
+
+  const bar = (c: Color) => (
+    <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
+      <span class="side-dot" />
+      <span class="name">
+        {player(c)?.name}
+        {you === c ? ` (${t('you')})` : ''}
+      </span>
+      <Clock game={game} color={c} />
+    </div>
+  );
+
+  return (
+    <div class="game-page" data-testid="game-page" data-game-id={game.id} data-you={you ?? 'spectator'} data-over={game.over ? '1' : '0'}>
+      <div class="board-col">
+        {bar(top)}
+        <Board
+          position={position}
+          orientation={bottom}
+          lastMove={lastMove}
+          checkSquare={checkSquare}
+          revealSquare={revealSquare}
+          movable={movable}
+          onMove={(from, to) => game.move(iccsOf({ from, to }))}
+        />
+        {bar(bottom)}
+      </div>
+      <aside class="side-col">
+        <div class="panel info">
+          <div class="meta">
+            <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+            <span class="tag">{tcText(st.timeControl)}</span>
+            <span class="tag">{st.ruleset.toUpperCase()}</span>
+          </div>
+          <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
+            {status}
+          </p>
+          {game.drawOfferBy && !game.over && (
+            <div class="draw-offer" data-testid="draw-offer">
+              {game.drawOfferBy === you ? t('youOfferedDraw') : t('drawOffered', { side: game.drawOfferBy === 'r' ? t('red') : t('black') })}
+              {playing && game.drawOfferBy !== you && (
+                <>
+                  <button class="primary" data-testid="accept-draw" onClick={() => void game.action('acceptDraw')}>{t('acceptDraw')}</button>
+                  <button data-testid="decline-draw" onClick={() => void game.action('declineDraw')}>{t('declineDraw')}</button>
+                </>
+              )}
+            </div>
+          )}
+          {playing && (
+            <div class="actions">
+              {confirmResign ? (
+                <>
+                  <button class="danger" data-testid="confirm-resign" onClick={() => { setConfirmResign(false); void game.action('resign'); }}>{t('confirmResign')}</button>
+                  <button onClick={() => setConfirmResign(false)}>{t('cancel')}</button>
+                </>
+              ) : (
+                <button data-testid="resign" onClick={() => setConfirmResign(true)}>{t('resign')}</button>
+              )}
+              <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
+              {n < 2 && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
+              <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+            </div>
+          )}
+          {game.error && (
+            <p class="error" role="alert" onClick={() => game.clearError()}>{game.error}</p>
+          )}
+          <div class="actions small">
+            <button onClick={() => setFlipped(!flipped)}>{t('flip')}</button>
+          </div>
+        </div>
+        <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
+        <Captured game={game} />
+        {st.variant === Variant.JIEQI && <Commitment game={game} />}
+        <Downloads game={game} />
+      </aside>
+    </div>
+  );
+}
+
+function Downloads({ game }: { game: GameModel }) {
+  const text = () => {
+    const lines = [
+      `[Game "${game.id}"]`,
+      `[Red "${game.red?.name ?? ''}"]`,
+      `[Black "${game.black?.name ?? ''}"]`,
+      `[Result "${game.result ? resultText(game.result) : ''}"]`,
+      ...game.moves.map((m) => `${m.ply}. ${m.iccs} ${m.chinese}`),
+    ];
+    return URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/plain;charset=utf-8' }));
+  };
+  return (
+    <div class="panel downloads">
+      <a class="button" data-testid="download-record" href={`/api/games/${encodeURIComponent(game.id)}`} download={`${game.id}.json`}>{t('download')}</a>
+      <a
+        class="button"
+        href="#"
+        onClick={(e) => {
+          const a = e.currentTarget;
+          a.href = text();
+          a.download = `${game.id}.txt`;
+        }}
+      >
+        {t('downloadText')}
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+// Lobby: open seeks (accept / cancel own), create a seek or a direct challenge, live games to watch.
+import { useEffect, useState } from 'preact/hooks';
+import type { App } from '../app';
+import { errorText, t } from '../i18n';
+import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
+import { tcText } from './format';
+
+const POLL_MS = 2000;
+
+export function LobbyPage({ app }: { app: App }) {
+  const [seeks, setSeeks] = useState<Seek[]>([]);
+  const [games, setGames] = useState<GameSummary[]>([]);
+  const [error, setError] = useState('');
+  const [gameId, setGameId] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    const refresh = async () => {
+      if (app.conn.status !== 'open') return;
+      try {
+        const [s, g] = await Promise.all([app.conn.request({ listSeeks: {} }), app.conn.request({ listGames: {} })]);
+        if (!live) return;
+        setSeeks((s.seeks?.seeks ?? []) as Seek[]);
+        setGames((g.games?.games ?? []) as GameSummary[]);
+      } catch {
+        /* shown by the link banner; the next poll retries */
+      }
+    };
+    // Pushed lists (if the server sends them) update at once; polling covers the rest.
+    const off = app.conn.onMessage((m) => {
+      if (m.body === 'seeks' && m.seeks) setSeeks(m.seeks.seeks as Seek[]);
+      if (m.body === 'games' && m.games) setGames(m.games.games as GameSummary[]);
+    });
+    void refresh();
+    const timer = window.setInterval(refresh, POLL_MS);
+    const offReady = app.conn.onReady(() => void refresh());
+    return () => {
+      live = false;
+      off();
+      offReady();
+      window.clearInterval(timer);
+    };
+  }, [app]);
+
+  const me = app.user?.userId;
+  const act = async (body: Parameters<App['conn']['request']>[0]) => {
+    setError('');
+    try {
+      const r = await app.conn.request(body);
+      if (r.reply?.gameId && body.acceptSeek) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
+      const s = await app.conn.request({ listSeeks: {} });
+      setSeeks((s.seeks?.seeks ?? []) as Seek[]);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+
+  return (
+    <div class="lobby">
+      <section class="panel">
+        <h2>{t('openSeeks')}</h2>
+        {seeks.length === 0 && <p class="muted">{t('noSeeks')}</p>}
+        <ul class="list" data-testid="seek-list">
+          {seeks.map((s) => {
+            const mine = s.owner?.userId === me;
+            return (
+              <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'} class={mine ? 'mine' : ''}>
+                <span class="who">{s.owner?.name}</span>
+                <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+                <span class="tag">{tcText(s.timeControl)}</span>
+                <span class="tag">{seekColorText(s.color, mine)}</span>
+                {mine ? (
+                  <>
+                    <span class="muted">{t('waitingForOpponent')}</span>
+                    <button onClick={() => void act({ cancelSeek: { seekId: s.seekId } })}>{t('cancel')}</button>
+                  </>
+                ) : (
+                  <button class="primary" data-testid="accept-seek" onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
+                    {t('accept')}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+      <SeekForm onSubmit={(body) => void act(body)} />
+      <section class="panel">
+        <h2>{t('liveGames')}</h2>
+        {games.length === 0 && <p class="muted">{t('noGames')}</p>}
+        <ul class="list" data-testid="game-list">
+          {games.map((g) => (
+            <li key={g.gameId} data-game={g.gameId}>
+              <span class="who">
+                {g.red?.name} {t('vs')} {g.black?.name}
+              </span>
+              <span class="tag">{g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+              <span class="tag">{tcText(g.timeControl)}</span>
+              <span class="muted">{t('plies', { n: g.plies })}</span>
+              <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('watch')}</a>
+            </li>
+          ))}
+        </ul>
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (gameId.trim()) app.navigate(`#/game/${encodeURIComponent(gameId.trim())}`);
+          }}
+        >
+          <input placeholder={t('openGame')} value={gameId} onInput={(e) => setGameId(e.currentTarget.value)} />
+          <button>{t('go')}</button>
+        </form>
+      </section>
+      {error && <p class="error" role="alert">{error}</p>}
+    </div>
+  );
+}
+
+// The seek's colour as the reader would play it: the owner's own colour, or the other one.
+function seekColorText(color: number, mine: boolean): string {
+  if (color !== Side.RED && color !== Side.BLACK) return t('random');
+  const ownerRed = color === Side.RED;
+  const side = ownerRed === mine ? t('red') : t('black');
+  return mine ? side : t('youPlay', { side });
+}
+
+function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['request']>[0]) => void }) {
+  const [variant, setVariant] = useState<number>(Variant.XIANGQI);
+  const [minutes, setMinutes] = useState(10);
+  const [inc, setInc] = useState(5);
+  const [color, setColor] = useState<number>(Side.SIDE_NONE);
+  const [ruleset, setRuleset] = useState('cxa');
+  const [opponent, setOpponent] = useState('');
+  const spec = () => ({
+    variant,
+    timeControl: { initialMs: Math.round(minutes * 60_000), incrementMs: Math.round(inc * 1000) },
+    color,
+    ruleset,
+  });
+  return (
+    <section class="panel">
+      <h2>{t('createSeek')}</h2>
+      <form
+        class="seek-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit({ createSeek: spec() });
+        }}
+      >
+        <label>
+          {t('variant')}
+          <select data-testid="seek-variant" value={variant} onChange={(e) => setVariant(Number(e.currentTarget.value))}>
+            <option value={Variant.XIANGQI}>{t('xiangqi')}</option>
+            <option value={Variant.JIEQI}>{t('jieqi')}</option>
+          </select>
+        </label>
+        <label>
+          {t('minutes')}
+          <input data-testid="seek-minutes" type="number" min="0.05" max="360" step="any" value={minutes} onInput={(e) => setMinutes(Number(e.currentTarget.value))} />
+        </label>
+        <label>
+          {t('increment')}
+          <input type="number" min="0" max="60" value={inc} onInput={(e) => setInc(Number(e.currentTarget.value))} />
+        </label>
+        <label>
+          {t('color')}
+          <select data-testid="seek-color" value={color} onChange={(e) => setColor(Number(e.currentTarget.value))}>
+            <option value={Side.SIDE_NONE}>{t('random')}</option>
+            <option value={Side.RED}>{t('red')}</option>
+            <option value={Side.BLACK}>{t('black')}</option>
+          </select>
+        </label>
+        <label>
+          {t('ruleset')}
+          <select value={ruleset} onChange={(e) => setRuleset(e.currentTarget.value)}>
+            <option value="cxa">CXA 中国象棋协会</option>
+            <option value="axf">AXF 亚洲象联</option>
+            <option value="computer">Computer 电脑规则</option>
+          </select>
+        </label>
+        <div class="row">
+          <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
+        </div>
+        <div class="row">
+          <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
+          <button data-testid="challenge" type="button" disabled={!opponent.trim()} onClick={() => onSubmit({ challenge: { userName: opponent.trim(), ...spec() } })}>
+            {t('challenge')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

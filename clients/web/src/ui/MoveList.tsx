@@ -1,0 +1,46 @@
+// Move list in Chinese notation and ICCS; clicking a move (or the step buttons) shows that position.
+import { useEffect, useRef } from 'preact/hooks';
+import type { GameModel } from '../game/model';
+import { t } from '../i18n';
+
+export function MoveList({ game, ply, onSelect }: { game: GameModel; ply: number; onSelect: (ply: number) => void }) {
+  const n = game.moves.length;
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    // Scroll the list itself only: scrollIntoView would also scroll the page on a phone.
+    const box = list.current;
+    const cur = box?.querySelector<HTMLElement>('.current');
+    if (box && cur) {
+      if (cur.offsetTop < box.scrollTop) box.scrollTop = cur.offsetTop;
+      else if (cur.offsetTop + cur.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = cur.offsetTop + cur.offsetHeight - box.clientHeight;
+    }
+  }, [ply, n]);
+  return (
+    <div class="panel moves">
+      <h3>{t('moves')}</h3>
+      <ol class="move-list" ref={list} data-testid="move-list">
+        {game.moves.map((m) => (
+          <li
+            key={m.ply}
+            class={`${m.ply % 2 ? 'red' : 'black'} ${m.ply === ply ? 'current' : ''}`}
+            data-ply={m.ply}
+            data-iccs={m.iccs}
+            data-reveal={m.reveal}
+            onClick={() => onSelect(m.ply)}
+          >
+            <span class="num">{m.ply % 2 ? `${(m.ply + 1) / 2}.` : ''}</span>
+            <span class="zh">{m.chinese}</span>
+            <span class="iccs">{m.iccs}</span>
+          </li>
+        ))}
+      </ol>
+      <div class="replay-controls" data-testid="replay-controls">
+        <button aria-label={t('first')} data-testid="replay-first" disabled={ply === 0} onClick={() => onSelect(0)}>«</button>
+        <button aria-label={t('prev')} data-testid="replay-prev" disabled={ply === 0} onClick={() => onSelect(Math.max(0, ply - 1))}>◀</button>
+        <span class="ply" data-testid="replay-ply">{ply}/{n}</span>
+        <button aria-label={t('next')} data-testid="replay-next" disabled={ply >= n} onClick={() => onSelect(ply + 1)}>▶</button>
+        <button aria-label={t('last')} data-testid="replay-last" disabled={ply >= n} onClick={() => onSelect(n)}>»</button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// Page frame: header with navigation, language toggle and the user; the link state banner; the page.
+import type { App } from '../app';
+import { setLang, t, useLang } from '../i18n';
+import { useObservable } from '../store';
+import { GamePage } from './GamePage';
+import { LobbyPage } from './LobbyPage';
+import { ComingLater } from './ComingLater';
+import { SignIn } from './SignIn';
+
+export function Shell({ app }: { app: App }) {
+  useObservable(app);
+  const l = useLang();
+  const user = app.user;
+  const r = app.route;
+  let page;
+  if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
+  else if (r.page === 'game') page = <GamePage key={r.id} game={app.game(r.id)} />;
+  else if (r.page === 'tournaments') page = <ComingLater title={t('tournaments')} />;
+  else if (r.page === 'admin') page = <ComingLater title={t('admin')} />;
+  else page = <LobbyPage app={app} />;
+
+  return (
+    <div class="shell" data-lang={l}>
+      <header class="top">
+        <a class="brand" href="#/">{t('appTitle')}</a>
+        <nav>
+          <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
+          <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
+          <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>
+        </nav>
+        <div class="right">
+          <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
+          {user && (
+            <span class="user" data-testid="user-name">
+              {user.name}
+              {user.guest ? ` (${t('guest')})` : ''}
+            </span>
+          )}
+          {user && (
+            <button class="link" data-testid="sign-out" onClick={() => { app.conn.signOut(); app.notify(); }}>{t('signOut')}</button>
+          )}
+        </div>
+      </header>
+      <div class={`link-status ${app.link}`} data-testid="link-status" data-state={app.link} role="status" aria-live="polite">
+        {app.link === 'reconnecting' ? t('reconnecting') : app.link === 'connecting' ? t('connecting') : ''}
+      </div>
+      <main>{page}</main>
+    </div>
+  );
+}

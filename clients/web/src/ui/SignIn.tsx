@@ -1,0 +1,58 @@
+// Sign in as a guest (one tap) or with an account (log in / register).
+import { useState } from 'preact/hooks';
+import type { App } from '../app';
+import { errorText, t } from '../i18n';
+
+export function SignIn({ app }: { app: App }) {
+  const [guestName, setGuestName] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const run = async (body: Parameters<App['conn']['request']>[0]) => {
+    setBusy(true);
+    setError('');
+    try {
+      app.conn.signedIn(await app.conn.request(body, { waitForLink: true }));
+      app.notify();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel sign-in">
+      <h2>{t('signIn')}</h2>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run({ loginGuest: { name: guestName.trim() } });
+        }}
+      >
+        <input data-testid="guest-name" placeholder={t('guestName')} value={guestName} maxLength={20} onInput={(e) => setGuestName(e.currentTarget.value)} />
+        <button class="primary" data-testid="guest-login" disabled={busy}>{t('playAsGuest')}</button>
+      </form>
+      <form
+        class="account"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run({ login: { name, password } });
+        }}
+      >
+        <input data-testid="account-name" placeholder={t('userName')} autocomplete="username" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <div class="row">
+          <button data-testid="login" disabled={busy || !name || !password}>{t('login')}</button>
+          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => void run({ register: { name, password } })}>
+            {t('register')}
+          </button>
+        </div>
+      </form>
+      {error && <p class="error" role="alert">{error}</p>}
+    </section>
+  );
+}

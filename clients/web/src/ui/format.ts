@@ -1,0 +1,29 @@
+// Small display helpers shared by the pages.
+import { reasonText, t } from '../i18n';
+import { Outcome, type GameResult } from '../net/proto';
+
+export function tcText(tc: { initialMs?: number; incrementMs?: number } | null | undefined): string {
+  if (!tc) return '';
+  const ms = tc.initialMs ?? 0;
+  const inc = Math.round((tc.incrementMs ?? 0) / 1000);
+  if (ms < 60_000) return `${Math.round(ms / 1000)}s+${inc}`;
+  const min = ms / 60_000;
+  return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
+}
+
+// 9:05 above a minute, 0:09.3 in the last ten seconds (tenths matter then).
+export function clockText(ms: number): string {
+  const total = Math.max(0, ms);
+  const m = Math.floor(total / 60_000);
+  const s = Math.floor((total % 60_000) / 1000);
+  if (total < 10_000) return `${m}:${String(s).padStart(2, '0')}.${Math.floor((total % 1000) / 100)}`;
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+// "Black wins: perpetual check".
+export function resultText(r: GameResult): string {
+  const head =
+    r.outcome === Outcome.RED_WINS ? t('redWins') : r.outcome === Outcome.BLACK_WINS ? t('blackWins') : r.outcome === Outcome.DRAW ? t('draw') : t('aborted');
+  if (r.outcome === Outcome.ABORTED) return head;
+  return r.reason ? `${head}${t('resultSep')}${reasonText(r.reason)}` : head;
+}

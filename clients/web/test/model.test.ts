@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { GameModel } from '../src/game/model';
+import { verifyCommitment, sha256Hex } from '../src/game/commitment';
+import { stateFromRecord } from '../src/game/record';
+import { pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
+import { clockText } from '../src/ui/format';
+import { XIANGQI_START } from '../src/rules/board';
+
+// A stand-in for the socket: records requests, lets the test push server messages.
+class FakeConn {
+  status = 'open';
+  rttMs = 40;
+  sent: ClientBody[] = [];
+  private msg = new Set<(m: ServerMessage) => void>();
+  onMessage(fn: (m: ServerMessage) => void) {
+    this.msg.add(fn);
+    return () => this.msg.delete(fn);
+  }
+  onReady() {
+    return () => {};
+  }
+  request(body: ClientBody) {
+    this.sent.push(body);
+    return new Promise<ServerMessage>(() => {});
+  }
+  push(body: object) {
+    const m = decodeServer(pb.ServerMessage.encode(body).finish());
+    for (const fn of this.msg) fn(m);
+  }
+}
+
+const state = (over: object = {}) => ({
+  gameId: 'g1',
+  version: 0,
+  variant: 1,
+  red: { userId: 'u1', name: 'A' },
+  black: { userId: 'u2', name: 'B' },
+  you: 1,
+  startFen: XIANGQI_START,
+  fen: XIANGQI_START,
+  clock: { redMs: 60000, blackMs: 60000, running: 1, serverTimeMs: 1 },
+  result: { outcome: 0 },
+  ...over,
+});
+
+function setup() {
+  const conn = new FakeConn();
+  const g = new GameModel(conn as never, 'g1');
+  conn.push({ gameState: state() });
+  return { conn, g };
+}
+
+describe('GameModel', () => {
+  it('applies events in order, ignores duplicates, resyncs on a gap', () => {
+    const { conn, g } = setup();
+    expect(g.loaded).toBe(true);
+    expect(g.myTurn()).toBe(true);
+    g.move('h2e2');
+    const sent = conn.sent.find((b) => b.move)!;
+    expect(sent.move!.iccs).toBe('h2e2');
+    expect(sent.move!.clientMoveId).toBeTruthy();
+    expect(sent.move!.clientLagMs).toBe(20);
+    expect(g.pending).not.toBeNull();
+    expect(g.position.board[2 * 9 + 4]?.type).toBe('C'); // shown at once on e2
+    const ev = { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'h2e2', chinese: '炮二平五' }, clientMoveId: sent.move!.clientMoveId };
+    conn.push({ gameEvent: ev });
+    conn.push({ gameEvent: ev }); // duplicate delivery
+    expect(g.moves.length).toBe(1);
+    expect(g.pending).toBeNull();
+    expect(g.position.turn).toBe('b');
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: 2, side: 2 } });
+    expect(g.version).toBe(1);
+    expect(conn.sent.some((b) => b.sync && b.sync.lastVersion === 1)).toBe(true);
+  });
+
+  it('tracks captures, draw offers and the end', () => {
+    const { conn, g } = setup();
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'b2b9', capture: true } } });
+    expect(g.captured).toEqual([{ owner: 'b', type: 'N', wasDark: false }]);
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: 2, side: 1 } });
+    expect(g.drawOfferBy).toBe('r');
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: 1, side: 2, move: { ply: 2, iccs: 'a9a8' } } });
+    expect(g.drawOfferBy).toBeNull();
+    conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: 4, result: { outcome: 2, reason: 'resignation' } } });
+    expect(g.over).toBe(true);
+    expect(g.myTurn()).toBe(false);
+  });
+
+  it('runs the clock of the side to move only', () => {
+    const { g } = setup();
+    expect(g.clockNow('b')).toBe(60000);
+    expect(g.clockNow('r')).toBeLessThanOrEqual(60000);
+  });
+});
+
+describe('helpers', () => {
+  it('formats clocks', () => {
+    expect(clockText(605_000)).toBe('10:05');
+    expect(clockText(9_340)).toBe('0:09.3');
+    expect(clockText(-5)).toBe('0:00.0');
+  });
+  it('verifies a commitment the way the server computes it', async () => {
+    const a = 'PCRNAPBRANCPBPPnrpbcaphrancbpp';
+    const salt = '00ff';
+    const c = await sha256Hex(`jieqi-commit-v1|${a}|${salt}`);
+    expect(await verifyCommitment(c, a, salt)).toBe(true);
+    expect(await verifyCommitment(c, a.replace('P', 'R'), salt)).toBe(false);
+  });
+  it('rebuilds a finished game from its archived record', () => {
+    const st = stateFromRecord({
+      id: 'x', variant: 'xiangqi', result: 'red-wins', reason: 'checkmate',
+      moves: [{ ply: 1, iccs: 'h2e2' }, { ply: 2, iccs: 'h9g7' }, { ply: 3, iccs: 'e2e6' }],
+      red: { user_id: 'a', name: 'A', guest: true }, black: { user_id: 'b', name: 'B', guest: true },
+    });
+    expect(st.moves.length).toBe(3);
+    expect(st.captured).toEqual([{ owner: 2, type: 'P', wasDark: false }]);
+    expect(st.result?.outcome).toBe(1);
+  });
+});
