@@ -1,0 +1,290 @@
+#include "pairing/swiss.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <tuple>
+
+#include "pairing/explain.h"
+#include "pairing/invariants.h"
+#include "pairing/matching.h"
+#include "pairing/round1.h"
+
+namespace xq::pairing {
+namespace {
+
+int bits_for(std::uint64_t max_value) {
+  int b = 1;
+  while ((1ULL << b) <= max_value && b < 63) ++b;
+  return b;
+}
+
+// Above this many players only pairs whose score groups are close get an
+// edge (with a full-graph retry if that leaves players unpaired); exact
+// optimality is tested up to 12 players, where the full graph is always used.
+constexpr int kSparseThreshold = 128;
+constexpr int kSparseWindow = 3;
+
+template <int L>
+std::vector<int> solve_packed(int nv, const std::vector<std::pair<int, int>>& ends,
+                              const std::vector<std::vector<std::uint64_t>>& fields,
+                              const std::vector<int>& offsets, int total_bits) {
+  std::vector<MatchEdge<Wide<L>>> edges;
+  edges.reserve(ends.size());
+  Wide<L> big;
+  big.add_field(1, total_bits);
+  for (std::size_t k = 0; k < ends.size(); ++k) {
+    Wide<L> pen;
+    for (std::size_t f = 0; f < offsets.size(); ++f) pen.add_field(fields[k][f], offsets[f]);
+    edges.push_back({ends[k].first, ends[k].second, big - pen});
+  }
+  return max_weight_matching<Wide<L>>(nv, edges, true, true);
+}
+
+}  // namespace
+
+PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable) {
+  PairingProblem pp;
+  const int rounds_done = static_cast<int>(ev.rounds.size());
+  pp.round = rounds_done + 1;
+  pp.st = compute_states(ev, rounds_done);
+  for (int p = 0; p < static_cast<int>(ev.players.size()); ++p)
+    if (is_available(ev, pp.st, p, pp.round, unavailable)) pp.players.push_back(p);
+  std::sort(pp.players.begin(), pp.players.end(), [&](int a, int b) {
+    if (pp.st[a].score != pp.st[b].score) return pp.st[a].score > pp.st[b].score;
+    return number_before(ev, a, b);
+  });
+  for (int p : pp.players) {
+    int s = pp.st[p].score;
+    if (pp.group_score.empty() || pp.group_score.back() != s) {
+      pp.group_score.push_back(s);
+      pp.group_size.push_back(0);
+    }
+    pp.group.push_back(static_cast<int>(pp.group_score.size()) - 1);
+    pp.group_pos.push_back(pp.group_size.back()++);
+    pp.pref.push_back(colour_pref(pp.st[p]));
+  }
+  const int n = static_cast<int>(pp.players.size());
+  pp.needs_bye = n % 2 == 1;
+  const int count_bits = bits_for(static_cast<std::uint64_t>(n) + 2);
+  auto add = [&](const std::string& name, int bits) {
+    pp.field_names.push_back(name);
+    pp.field_bits.push_back(bits);
+    return static_cast<int>(pp.field_names.size()) - 1;
+  };
+  const bool hard = ev.settings.colour_rules_hard;
+  pp.f_bye_repeat = add("bye_repeat", bits_for(static_cast<std::uint64_t>(rounds_done) + 2));
+  if (hard) pp.f_colour_abs = add("colour_absolute", count_bits);
+  pp.f_bye_level = add("bye_level", bits_for(pp.group_score.size() + 1));
+  const int groups = static_cast<int>(pp.group_score.size());
+  pp.f_boundary0 = static_cast<int>(pp.field_names.size());
+  // Per score group, top-down: how many of its players float down, then how
+  // far below the next group they go (同分 first, else 近分, top group first).
+  for (int g = 0; g + 1 < groups; ++g) {
+    add("downfloats_from_" + std::to_string(pp.group_score[g]), bits_for(static_cast<std::uint64_t>(n) / 2 + 1));
+    add("extra_gap_from_" + std::to_string(pp.group_score[g]),
+        bits_for(static_cast<std::uint64_t>(n / 2 + 1) * static_cast<std::uint64_t>(groups)));
+  }
+  if (!hard) pp.f_colour_abs = add("colour_absolute", count_bits);
+  pp.f_colour_strong = add("colour_strong_unmet", count_bits);
+  pp.f_colour_mild = add("colour_mild_unmet", count_bits);
+  pp.f_float1 = add("float_repeat_last_round", count_bits);
+  pp.f_float2 = add("float_repeat_two_rounds_ago", count_bits);
+  // Among equals the bye goes to the highest pairing number (the 空号 habit).
+  pp.f_bye_number = add("bye_not_highest_number", count_bits);
+  pp.f_order = add("off_group_order", count_bits);
+  return pp;
+}
+
+bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j) {
+  int a = pp.players[i], b = pp.players[j];
+  if (pp.st[a].met.count(b)) return false;
+  for (auto [x, y] : ev.settings.forbidden)
+    if ((x == a && y == b) || (x == b && y == a)) return false;
+  return true;
+}
+
+std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j) {
+  std::vector<std::uint64_t> f(pp.field_names.size(), 0);
+  int a = pp.players[i], b = pp.players[j];
+  if (ev.settings.games_per_round == 1) {
+    const Settings& set = ev.settings;
+    const int half_max = (pp.round - 1) * set.win_points;  // 50% of the maximum so far, times two
+    const bool topscorers = set.relax_colour_last_round_topscorers && pp.round == set.rounds &&
+                            2 * pp.st[a].score > half_max && 2 * pp.st[b].score > half_max;
+    ColourChoice c = allocate_colours(ev, pp.st, a, b, pp.round);
+    for (int k = 0; k < 2; ++k) {
+      int loc = k == 0 ? i : j;
+      int p = pp.players[loc];
+      Colour got = p == c.red ? Colour::Red : Colour::Black;
+      if (!topscorers && colour_violates(pp.st[p], got)) f[pp.f_colour_abs]++;
+      const ColourPref& pr = pp.pref[loc];
+      if (pr.due != Colour::None && pr.due != got) {
+        if (pr.strength >= PrefStrength::Strong)
+          f[pp.f_colour_strong]++;
+        else
+          f[pp.f_colour_mild]++;
+      }
+    }
+  }
+  int gi = pp.group[i], gj = pp.group[j];
+  if (gi == gj) {
+    // Off the group order (see GroupOrder). Deliberately coarse: any top-half
+    // player against any bottom-half one is equally fine; finer costs remove
+    // the ties that keep the matching fast on big groups.
+    int lo = std::min(pp.group_pos[i], pp.group_pos[j]), hi = std::max(pp.group_pos[i], pp.group_pos[j]);
+    bool fits;
+    if (ev.settings.group_order == GroupOrder::Adjacent) {
+      fits = lo % 2 == 0 && hi == lo + 1;
+    } else {
+      int half = pp.group_size[gi] / 2;
+      fits = lo < half && hi >= half;
+    }
+    f[pp.f_order] = fits ? 0 : 1;
+  }
+  if (gi != gj) {
+    int hi = gi < gj ? i : j, lo = hi == i ? j : i;
+    int top = std::min(gi, gj);
+    f[pp.f_boundary0 + 2 * top]++;
+    f[pp.f_boundary0 + 2 * top + 1] += static_cast<std::uint64_t>(std::abs(gi - gj) - 1);
+    auto repeat = [&](int loc, int dir) {
+      const auto& rs = pp.st[pp.players[loc]].rounds;
+      int n = static_cast<int>(rs.size());
+      if (n >= 1 && rs[n - 1].float_dir == dir) f[pp.f_float1]++;
+      if (n >= 2 && rs[n - 2].float_dir == dir) f[pp.f_float2]++;
+    };
+    repeat(hi, -1);
+    repeat(lo, +1);
+  }
+  return f;
+}
+
+std::vector<std::uint64_t> bye_fields(const PairingProblem& pp, int i) {
+  std::vector<std::uint64_t> f(pp.field_names.size(), 0);
+  const PlayerState& s = pp.st[pp.players[i]];
+  f[pp.f_bye_repeat] = static_cast<std::uint64_t>(s.byes) + (s.forfeit_win ? 1 : 0);
+  f[pp.f_bye_level] = static_cast<std::uint64_t>(pp.group_score.size() - 1 - pp.group[i]);
+  f[pp.f_bye_number] = static_cast<std::uint64_t>(pp.players.size() - 1 - i);
+  return f;
+}
+
+std::vector<std::uint64_t> round_objective(const Event& ev, const PairingProblem& pp,
+                                           const std::vector<std::pair<int, int>>& pairs, int bye) {
+  std::vector<std::uint64_t> sum(pp.field_names.size(), 0);
+  for (auto [i, j] : pairs) {
+    auto f = pair_fields(ev, pp, i, j);
+    for (std::size_t k = 0; k < f.size(); ++k) sum[k] += f[k];
+  }
+  if (bye >= 0) {
+    auto f = bye_fields(pp, bye);
+    for (std::size_t k = 0; k < f.size(); ++k) sum[k] += f[k];
+  }
+  return sum;
+}
+
+void order_boards(const Event& ev, const std::vector<PlayerState>& st, std::vector<Board>& boards) {
+  auto key = [&](const Board& b) {
+    if (b.b == kBye) return std::make_tuple(1, 0, 0, ev.players[b.a].number);
+    int sa = st[b.a].score, sb = st[b.b].score;
+    return std::make_tuple(0, -std::max(sa, sb), -(sa + sb),
+                           std::min(ev.players[b.a].number, ev.players[b.b].number));
+  };
+  std::stable_sort(boards.begin(), boards.end(),
+                   [&](const Board& x, const Board& y) { return key(x) < key(y); });
+}
+
+namespace {
+
+// Rounds 2+ (and a round 1 whose fixed scheme cannot avoid a forbidden pair).
+bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& res) {
+  const int n = static_cast<int>(pp.players.size());
+  if (n == 0) return true;
+  const int nv = n + (pp.needs_bye ? 1 : 0);
+  // Field offsets: the last field is least significant.
+  std::vector<int> offsets(pp.field_bits.size());
+  int total = 0;
+  for (int k = static_cast<int>(pp.field_bits.size()) - 1; k >= 0; --k) {
+    offsets[k] = total;
+    total += pp.field_bits[k];
+  }
+  std::vector<int> mate;
+  for (bool sparse : {n > kSparseThreshold, false}) {
+    std::vector<std::pair<int, int>> ends;
+    std::vector<std::vector<std::uint64_t>> fields;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) {
+        if (sparse && pp.group[j] - pp.group[i] > kSparseWindow) break;
+        if (!pair_allowed(ev, pp, i, j)) continue;
+        ends.emplace_back(i, j);
+        fields.push_back(pair_fields(ev, pp, i, j));
+      }
+    if (pp.needs_bye)
+      for (int i = 0; i < n; ++i) {
+        ends.emplace_back(i, n);
+        fields.push_back(bye_fields(pp, i));
+      }
+    const int need = total + 5;  // headroom for doubling inside the solver and the sign
+    if (need <= 64) mate = solve_packed<1>(nv, ends, fields, offsets, total);
+    else if (need <= 128) mate = solve_packed<2>(nv, ends, fields, offsets, total);
+    else if (need <= 256) mate = solve_packed<4>(nv, ends, fields, offsets, total);
+    else if (need <= 512) mate = solve_packed<8>(nv, ends, fields, offsets, total);
+    else if (need <= 1024) mate = solve_packed<16>(nv, ends, fields, offsets, total);
+    else {
+      res.error = "too many score groups for the weight width";
+      return false;
+    }
+    bool perfect = std::all_of(mate.begin(), mate.end(), [](int m) { return m >= 0; });
+    if (perfect) break;
+    if (!sparse) {
+      res.error = "no legal pairing exists: every pairing repeats a meeting or a forbidden pair";
+      return false;
+    }
+  }
+  std::vector<std::pair<int, int>> pairs;
+  int bye = -1;
+  for (int i = 0; i < n; ++i) {
+    if (mate[i] == n) {
+      bye = i;
+      res.record.boards.push_back({pp.players[i], kBye, {}});
+    } else if (mate[i] > i) {
+      pairs.emplace_back(i, mate[i]);
+      ColourChoice c = allocate_colours(ev, pp.st, pp.players[i], pp.players[mate[i]], pp.round);
+      res.record.boards.push_back({c.red, c.black, {}});
+    }
+  }
+  res.objective = round_objective(ev, pp, pairs, bye);
+  return true;
+}
+
+bool has_forbidden(const Event& ev, const std::vector<Board>& boards) {
+  for (const Board& b : boards)
+    for (auto [x, y] : ev.settings.forbidden)
+      if ((x == b.a && y == b.b) || (x == b.b && y == b.a)) return true;
+  return false;
+}
+
+}  // namespace
+
+PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable) {
+  PairingResult res;
+  PairingProblem pp = make_problem(ev, unavailable);
+  res.round = pp.round;
+  res.record.unavailable = unavailable;
+  std::sort(res.record.unavailable.begin(), res.record.unavailable.end());
+  if (pp.round == 1) {
+    res.record.boards = round1_boards(ev, pp);
+    if (has_forbidden(ev, res.record.boards)) {
+      res.record.boards.clear();
+      if (!matching_boards(ev, pp, res)) return res;
+    }
+  } else if (!matching_boards(ev, pp, res)) {
+    return res;
+  }
+  order_boards(ev, pp.st, res.record.boards);
+  res.explain = explain_round(ev, pp, res.record);
+  if (ev.settings.self_check) res.violations = check_round(ev, res.record);
+  res.ok = res.violations.empty();
+  if (!res.ok) res.error = "invariant violated: " + res.violations.front();
+  return res;
+}
+
+}  // namespace xq::pairing

@@ -1,0 +1,62 @@
+#pragma once
+// Chinese Swiss pairing (积分编排制) for one round, as a maximum-weight
+// matching whose edge weights pack lexicographic criteria (spec §6.3).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pairing/colour.h"
+#include "pairing/state.h"
+#include "pairing/types.h"
+
+namespace xq::pairing {
+
+// The pairing problem of one round, built from (history, settings, unavailable).
+struct PairingProblem {
+  int round = 0;                  // 1-based round being paired
+  std::vector<PlayerState> st;    // all players, after round-1 rounds
+  std::vector<int> players;       // available player ids: score desc, pairing number asc
+  std::vector<int> group;         // per local index: score group (0 = top)
+  std::vector<int> group_pos;     // per local index: position inside its score group
+  std::vector<int> group_size;    // per group: number of players
+  std::vector<int> group_score;   // score of each group
+  std::vector<ColourPref> pref;   // per local index
+  bool needs_bye = false;
+  // Objective fields, most significant first; each is a sum over the
+  // round's pairs, never exceeding its bit width.
+  std::vector<std::string> field_names;
+  std::vector<int> field_bits;
+  int f_bye_repeat = 0, f_colour_abs = 0, f_bye_level = 0, f_boundary0 = 0;
+  int f_colour_strong = 0, f_colour_mild = 0, f_float1 = 0, f_float2 = 0, f_bye_number = 0, f_order = 0;
+};
+
+PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable);
+
+// Hard constraints: no rematch, no forbidden pair (local indices).
+bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j);
+// Objective fields of one pair / of the bye (local indices).
+std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j);
+std::vector<std::uint64_t> bye_fields(const PairingProblem& pp, int i);
+// Sum of fields for a whole round; pairs/bye in local indices (bye = -1 if none).
+std::vector<std::uint64_t> round_objective(const Event& ev, const PairingProblem& pp,
+                                           const std::vector<std::pair<int, int>>& pairs, int bye);
+
+struct PairingResult {
+  bool ok = false;
+  std::string error;
+  int round = 0;
+  Round record;                      // boards in board order (no results yet) + unavailable
+  std::vector<std::string> explain;  // one line per board, for the arbiter
+  std::vector<std::uint64_t> objective;  // rounds 2+: field sums (see PairingProblem)
+  std::vector<std::string> violations;   // invariant checker output (empty when fine)
+};
+
+// Pairs round ev.rounds.size()+1. `unavailable` = players absent this round.
+// Pure: the same (ev, unavailable) always gives the same result.
+PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable = {});
+
+// Board order used for every round: higher max score, higher sum, lower
+// pairing number; the bye last.
+void order_boards(const Event& ev, const std::vector<PlayerState>& st, std::vector<Board>& boards);
+
+}  // namespace xq::pairing

@@ -1,0 +1,39 @@
+// The Redis streams and keys through which the matchmaker and the game servers talk, in one place.
+//
+//   xq:mm:commands      STREAM  API → matchmaker. Fields: id (unique command id), body (JSON with "cmd").
+//                               Consumer group "matchmaker".
+//   xq:mm:reply:{id}    LIST    matchmaker → API: one JSON reply per command ({"ok":true,…} or
+//                               {"ok":false,"code":…,"message":…}); expires after a minute.
+//   xq:games:create     STREAM  matchmaker → game servers. Fields: game_id, body (JSON game spec).
+//                               Consumer group "gameservers"; creation is idempotent by game_id.
+//   xq:games:results    STREAM  game servers → matchmaker. Fields: game_id, body (JSON: event_id,
+//                               outcome red-wins|black-wins|draw|aborted, reason, red_fouls,
+//                               black_fouls). Consumer group "matchmaker".
+//   xq:mm:notify        PUBSUB  live notices for connected players (new round, your game is ready,
+//                               standings changed): JSON {event_id, kind, users, game_id, text}.
+//   xq:mm:event:{id}    STRING  the tournament as JSON (tournament_json.h).
+//   xq:mm:events        ZSET    event ids scored by creation time (ms).
+//   xq:mm:club:{id}     STRING  club JSON {id, name, organisers[], members[]}.
+//   xq:mm:clubs         SET     club ids.
+//   xq:mm:pools         SET     names of quick-pairing pools ("jieqi:900000+0").
+//   xq:mm:pool:{name}   HASH    user id → JSON {rating, joined_ms, name}.
+#pragma once
+#include <string>
+
+namespace xq::bus {
+
+inline const std::string kCommands = "xq:mm:commands";
+inline const std::string kGameCreate = "xq:games:create";
+inline const std::string kGameResults = "xq:games:results";
+inline const std::string kNotify = "xq:mm:notify";
+inline const std::string kEvents = "xq:mm:events";
+inline const std::string kClubs = "xq:mm:clubs";
+inline const std::string kPools = "xq:mm:pools";
+inline const std::string kMatchmakerGroup = "matchmaker";
+inline const std::string kGameserverGroup = "gameservers";
+inline std::string reply(const std::string& command_id) { return "xq:mm:reply:" + command_id; }
+inline std::string event(const std::string& id) { return "xq:mm:event:" + id; }
+inline std::string club(const std::string& id) { return "xq:mm:club:" + id; }
+inline std::string pool(const std::string& name) { return "xq:mm:pool:" + name; }
+
+}  // namespace xq::bus

@@ -1,0 +1,49 @@
+// matchmaker: Swiss tournaments, clubs and quick-pairing pools. State in Redis; talks to the game
+// servers only through Redis streams (matchmaker/service/bus.h).
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <iostream>
+
+#include "service.h"
+
+namespace po = boost::program_options;
+
+namespace {
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description opts("matchmaker options");
+  opts.add_options()("help,h", "show this help")
+      ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL redis://host:port/db")
+      ("consumer", po::value<std::string>()->default_value("mm-1"), "consumer name in the Redis stream groups")
+      ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, opts), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "error: " << e.what() << "\n" << opts;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    gs::Redis redis(vm["redis"].as<std::string>());
+    xq::mm::ServiceOptions options;
+    options.consumer = vm["consumer"].as<std::string>();
+    options.pool_interval_ms = vm["pool-interval-ms"].as<int>();
+    xq::mm::MatchmakerService service(redis, options);
+    std::cerr << "matchmaker: running (redis " << vm["redis"].as<std::string>() << ")\n";
+    service.run(g_stop);
+  } catch (const std::exception& e) {
+    std::cerr << "matchmaker: fatal: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,372 @@
+#include "service.h"
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <map>
+#include <iostream>
+#include <thread>
+
+#include "bus.h"
+#include "tournament_json.h"
+
+namespace xq::mm {
+
+namespace json = boost::json;
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+std::string str_field(const json::object& o, const char* k) {
+  auto* v = o.if_contains(k);
+  if (!v || !v->is_string()) throw TournamentError("bad_request", std::string("missing string field '") + k + "'");
+  return std::string(v->as_string());
+}
+
+int int_field(const json::object& o, const char* k, int def) {
+  auto* v = o.if_contains(k);
+  return v && v->is_number() ? static_cast<int>(v->to_number<int64_t>()) : def;
+}
+
+json::value error_reply(const std::string& code, const std::string& message) {
+  return json::object{{"ok", false}, {"code", code}, {"message", message}};
+}
+
+// Remembers the last command ids applied to an event so a redelivered command is not applied twice.
+bool already_applied(Tournament& t, const std::string& id) {
+  return std::find(t.applied.begin(), t.applied.end(), id) != t.applied.end();
+}
+void remember(Tournament& t, const std::string& id) {
+  t.applied.push_back(id);
+  if (t.applied.size() > 200) t.applied.erase(t.applied.begin());
+}
+
+}  // namespace
+
+MatchmakerService::MatchmakerService(gs::Redis& redis, ServiceOptions options) : redis_(redis), options_(std::move(options)) {
+  ensure_groups();
+}
+
+void MatchmakerService::ensure_groups() {
+  for (const auto& stream : {bus::kCommands, bus::kGameResults}) {
+    try {
+      redis_.command({"XGROUP", "CREATE", stream, bus::kMatchmakerGroup, "0", "MKSTREAM"});
+    } catch (const gs::RedisError& e) {
+      if (std::string(e.what()).find("BUSYGROUP") == std::string::npos) throw;
+    }
+  }
+}
+
+bool MatchmakerService::load(const std::string& event_id, Tournament& t) {
+  gs::RedisReply r = redis_.command({"GET", bus::event(event_id)});
+  if (r.type != gs::RedisReply::Type::String) return false;
+  t = tournament_from_json(json::parse(r.str));
+  return true;
+}
+
+void MatchmakerService::save(Tournament& t) {
+  ++t.version;
+  redis_.command({"SET", bus::event(t.cfg.id), json::serialize(to_json(t))});
+}
+
+void MatchmakerService::request_game(const Tournament& t, const GameSlot& slot) {
+  auto user = [&](int p) {
+    return json::object{{"user_id", t.user_ids.at(p)}, {"name", t.ev.players.at(p).name}};
+  };
+  json::object spec{{"game_id", slot.game_id},
+                     {"event_id", t.cfg.id},
+                     {"round", slot.round},
+                     {"board", slot.board + 1},
+                     {"variant", t.cfg.variant},
+                     {"ruleset", t.cfg.ruleset},
+                     {"capture_visibility", t.cfg.capture_visibility},
+                     {"initial_ms", t.cfg.initial_ms},
+                     {"increment_ms", t.cfg.increment_ms},
+                     {"no_show_ms", t.cfg.no_show_ms},
+                     {"rated", true},
+                     {"red", user(slot.red)},
+                     {"black", user(slot.black)}};
+  redis_.command({"XADD", bus::kGameCreate, "*", "game_id", slot.game_id, "body", json::serialize(spec)});
+}
+
+void MatchmakerService::publish_effects(const Tournament& t, const Effects& fx) {
+  for (const auto& slot : fx.create) request_game(t, slot);
+  for (const auto& slot : fx.create) {
+    json::object n{{"event_id", t.cfg.id}, {"kind", "game_ready"}, {"game_id", slot.game_id},
+                   {"users", json::array{json::string(t.user_ids.at(slot.red)), json::string(t.user_ids.at(slot.black))}}};
+    redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
+  }
+  for (const auto& text : fx.notices) {
+    json::object n{{"event_id", t.cfg.id}, {"kind", "notice"}, {"text", text}};
+    redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
+  }
+}
+
+json::value MatchmakerService::handle_command(const std::string& command_id, const json::value& body) {
+  try {
+    if (!body.is_object()) return error_reply("bad_request", "a command is a JSON object");
+    const auto& o = body.as_object();
+    const std::string cmd = str_field(o, "cmd");
+    if (cmd == "create_event") {
+      EventConfig cfg = config_from_json(o.at("event"));
+      Tournament existing;
+      if (load(cfg.id, existing)) {
+        if (already_applied(existing, command_id)) return json::object{{"ok", true}, {"event_id", cfg.id}};
+        return error_reply("exists", "an event with id '" + cfg.id + "' exists");
+      }
+      Tournament t = create_tournament(cfg);
+      remember(t, command_id);
+      save(t);
+      redis_.command({"ZADD", bus::kEvents, std::to_string(now_ms()), cfg.id});
+      return json::object{{"ok", true}, {"event_id", cfg.id}};
+    }
+    if (cmd == "pool_join" || cmd == "pool_leave") {
+      const std::string pool = str_field(o, "pool"), user = str_field(o, "user_id");
+      if (cmd == "pool_leave") {
+        redis_.command({"HDEL", bus::pool(pool), user});
+        return json::object{{"ok", true}};
+      }
+      json::object entry{{"rating", int_field(o, "rating", 1500)}, {"joined_ms", now_ms()},
+                         {"name", o.contains("name") ? o.at("name") : json::value(user)}};
+      redis_.command({"SADD", bus::kPools, pool});
+      redis_.command({"HSETNX", bus::pool(pool), user, json::serialize(entry)});
+      return json::object{{"ok", true}};
+    }
+    if (cmd == "create_club" || cmd == "club_add_member" || cmd == "club_add_organiser") {
+      const std::string club_id = str_field(o, "club_id");
+      gs::RedisReply r = redis_.command({"GET", bus::club(club_id)});
+      json::object club;
+      if (r.type == gs::RedisReply::Type::String) club = json::parse(r.str).as_object();
+      else if (cmd != "create_club") return error_reply("unknown_club", "no club '" + club_id + "'");
+      if (cmd == "create_club") {
+        if (!club.empty()) return error_reply("exists", "a club with id '" + club_id + "' exists");
+        club = {{"id", club_id}, {"name", o.contains("name") ? o.at("name") : json::value(club_id)},
+                {"organisers", json::array{json::value(str_field(o, "user_id"))}}, {"members", json::array{}}};
+        redis_.command({"SADD", bus::kClubs, club_id});
+      } else {
+        auto& list = club[cmd == "club_add_member" ? "members" : "organisers"].as_array();
+        json::value u(str_field(o, "user_id"));
+        if (std::find(list.begin(), list.end(), u) == list.end()) list.push_back(u);
+      }
+      redis_.command({"SET", bus::club(club_id), json::serialize(club)});
+      return json::object{{"ok", true}};
+    }
+
+    // Commands on an existing event.
+    const std::string event_id = str_field(o, "event_id");
+    Tournament t;
+    if (!load(event_id, t)) return error_reply("unknown_event", "no event '" + event_id + "'");
+    if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
+    Effects fx;
+    if (cmd == "join") {
+      if (t.cfg.access == "members") {
+        gs::RedisReply r = redis_.command({"GET", bus::club(t.cfg.club_id)});
+        bool member = false;
+        if (r.type == gs::RedisReply::Type::String) {
+          auto club = json::parse(r.str).as_object();
+          json::value u(str_field(o, "user_id"));
+          for (const char* k : {"members", "organisers"})
+            for (const auto& m : club.at(k).as_array()) member = member || m == u;
+        }
+        if (!member) return error_reply("not_member", "this event is open to club members only");
+      }
+      fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"),
+                int_field(o, "rating", 1500), o.contains("join_code") ? str_field(o, "join_code") : "");
+    } else if (cmd == "withdraw") {
+      fx = withdraw(t, str_field(o, "user_id"));
+    } else if (cmd == "start") {
+      fx = start(t);
+    } else if (cmd == "pair_round") {
+      fx = pair_next_round(t);
+    } else if (cmd == "start_round") {
+      fx = start_round(t);
+    } else if (cmd == "repair") {
+      fx = repair(t);
+    } else if (cmd == "pause") {
+      fx = pause(t);
+    } else if (cmd == "resume") {
+      fx = resume(t);
+    } else if (cmd == "edit_pairing") {
+      std::vector<std::pair<int, int>> boards;
+      for (const auto& b : o.at("boards").as_array())
+        boards.emplace_back(static_cast<int>(b.as_array().at(0).to_number<int64_t>()),
+                            static_cast<int>(b.as_array().at(1).to_number<int64_t>()));
+      fx = edit_pairing(t, boards);
+    } else if (cmd == "correct_result") {
+      fx = correct_result(t, str_field(o, "game_id"), int_field(o, "red_points", 0), int_field(o, "black_points", 0));
+    } else {
+      return error_reply("unknown_command", "unknown command '" + cmd + "'");
+    }
+    remember(t, command_id);
+    save(t);  // durable before anything is announced
+    publish_effects(t, fx);
+    json::array warnings;
+    for (auto& w : fx.warnings) warnings.push_back(json::string(w));
+    return json::object{{"ok", true}, {"warnings", warnings}};
+  } catch (const TournamentError& e) {
+    return error_reply(e.code, e.what());
+  } catch (const std::exception& e) {
+    return error_reply("bad_request", e.what());
+  }
+}
+
+void MatchmakerService::handle_result(const std::string& game_id, const json::value& body) {
+  const auto& o = body.as_object();
+  const std::string event_id = str_field(o, "event_id");
+  Tournament t;
+  if (!load(event_id, t)) {
+    std::cerr << "matchmaker: result for unknown event " << event_id << "\n";
+    return;
+  }
+  const std::string outcome = str_field(o, "outcome");
+  const std::string reason = o.contains("reason") ? str_field(o, "reason") : "";
+  const auto& s = t.ev.settings;
+  int red = s.draw_points, black = s.draw_points;
+  if (outcome == "red-wins") red = s.win_points, black = s.loss_points;
+  else if (outcome == "black-wins") red = s.loss_points, black = s.win_points;
+  bool forfeit = reason == "forfeit" || reason == "no_show" || reason == "double_forfeit";
+  if (reason == "double_forfeit") red = black = 0;
+  if (outcome == "aborted") {
+    // An aborted tournament game is played again under a new id? Keep it simple and honest: the
+    // organiser decides; record it as a double forfeit so the event does not hang.
+    red = black = 0;
+    forfeit = true;
+  }
+  Effects fx = record_result(t, game_id, red, black, forfeit, int_field(o, "red_fouls", 0), int_field(o, "black_fouls", 0), reason);
+  save(t);
+  publish_effects(t, fx);
+  json::object n{{"event_id", t.cfg.id}, {"kind", "standings"}, {"text", "standings changed"}};
+  redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
+}
+
+void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool& any) {
+  // XREADGROUP reply: [[stream, [[id, [k, v, …]], …]], …]
+  for (const auto& stream : reply.elements) {
+    if (stream.elements.size() < 2) continue;
+    const std::string& name = stream.elements[0].str;
+    for (const auto& entry : stream.elements[1].elements) {
+      if (entry.elements.size() < 2) continue;
+      const std::string& entry_id = entry.elements[0].str;
+      std::string id, body, game_id;
+      const auto& kv = entry.elements[1].elements;
+      for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+        if (kv[i].str == "id") id = kv[i + 1].str;
+        else if (kv[i].str == "body") body = kv[i + 1].str;
+        else if (kv[i].str == "game_id") game_id = kv[i + 1].str;
+      }
+      any = true;
+      try {
+        if (name == bus::kCommands) {
+          json::value parsed;
+          boost::system::error_code ec;
+          parsed = json::parse(body, ec);
+          json::value answer = ec ? error_reply("bad_request", "command body is not JSON") : handle_command(id, parsed);
+          if (!id.empty()) {
+            redis_.command({"RPUSH", bus::reply(id), json::serialize(answer)});
+            redis_.command({"EXPIRE", bus::reply(id), "60"});
+          }
+        } else {
+          handle_result(game_id, json::parse(body));
+        }
+      } catch (const gs::RedisError&) {
+        throw;  // leave the entry pending; it is handled again after Redis comes back
+      } catch (const std::exception& e) {
+        std::cerr << "matchmaker: dropping bad entry " << entry_id << " on " << name << ": " << e.what() << "\n";
+      }
+      redis_.command({"XACK", name, bus::kMatchmakerGroup, entry_id});
+    }
+  }
+}
+
+void MatchmakerService::poll(int block_ms) {
+  bool any = false;
+  // Entries delivered to this consumer before a crash and never acknowledged come first.
+  gs::RedisReply pending = redis_.command({"XREADGROUP", "GROUP", bus::kMatchmakerGroup, options_.consumer, "COUNT", "100",
+                                           "STREAMS", bus::kCommands, bus::kGameResults, "0", "0"});
+  handle_stream_entries(pending, any);
+  if (any) return;
+  gs::RedisReply fresh = redis_.command({"XREADGROUP", "GROUP", bus::kMatchmakerGroup, options_.consumer, "COUNT", "100",
+                                         "BLOCK", std::to_string(block_ms), "STREAMS", bus::kCommands,
+                                         bus::kGameResults, ">", ">"});
+  handle_stream_entries(fresh, any);
+}
+
+void MatchmakerService::run_pools(int64_t now) {
+  gs::RedisReply pools = redis_.command({"SMEMBERS", bus::kPools});
+  for (const auto& p : pools.elements) {
+    const std::string& name = p.str;
+    gs::RedisReply all = redis_.command({"HGETALL", bus::pool(name)});
+    std::vector<PoolEntry> entries;
+    std::map<std::string, std::string> names;
+    for (size_t i = 0; i + 1 < all.elements.size(); i += 2) {
+      auto o = json::parse(all.elements[i + 1].str).as_object();
+      entries.push_back({all.elements[i].str, int_field(o, "rating", 1500), o.at("joined_ms").to_number<int64_t>()});
+      names[all.elements[i].str] = o.contains("name") && o.at("name").is_string() ? std::string(o.at("name").as_string()) : all.elements[i].str;
+    }
+    // Pool name: "<variant>:<initial_ms>+<increment_ms>".
+    auto colon = name.find(':'), plus = name.find('+');
+    if (colon == std::string::npos || plus == std::string::npos) continue;
+    const std::string variant = name.substr(0, colon);
+    for (const PoolPair& pair : match_pool(entries, now, options_.pool_policy)) {
+      // Remove both first: if one already left, put the other back untouched.
+      gs::RedisReply removed = redis_.command({"HDEL", bus::pool(name), pair.red, pair.black});
+      if (removed.integer != 2) continue;
+      std::string game_id = "q" + std::to_string(now) + "-" + std::to_string(std::hash<std::string>{}(pair.red + pair.black) % 100000);
+      json::object spec{{"game_id", game_id},
+                        {"variant", variant},
+                        {"ruleset", "cxa"},
+                        {"initial_ms", std::stoll(name.substr(colon + 1, plus - colon - 1))},
+                        {"increment_ms", std::stoll(name.substr(plus + 1))},
+                        {"rated", true},
+                        {"red", json::object{{"user_id", pair.red}, {"name", names[pair.red]}}},
+                        {"black", json::object{{"user_id", pair.black}, {"name", names[pair.black]}}}};
+      redis_.command({"XADD", bus::kGameCreate, "*", "game_id", game_id, "body", json::serialize(spec)});
+      json::object n{{"kind", "game_ready"}, {"game_id", game_id}, {"pool", name},
+                     {"users", json::array{json::string(pair.red), json::string(pair.black)}}};
+      redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
+    }
+  }
+}
+
+void MatchmakerService::reconcile() {
+  gs::RedisReply ids = redis_.command({"ZRANGE", bus::kEvents, "0", "-1"});
+  for (const auto& id : ids.elements) {
+    Tournament t;
+    if (!load(id.str, t) || t.stage != Stage::Running) continue;
+    for (const auto& slot : t.games) {
+      if (slot.finished) continue;
+      gs::RedisReply exists = redis_.command({"EXISTS", "xq:game:" + slot.game_id + ":meta"});
+      if (exists.integer == 0) request_game(t, slot);  // creation is idempotent on the game server
+    }
+  }
+}
+
+void MatchmakerService::run(const std::atomic<bool>& stop) {
+  bool reconciled = false;
+  while (!stop.load()) {
+    try {
+      if (!reconciled) {
+        reconcile();
+        reconciled = true;
+      }
+      poll(500);
+      int64_t now = now_ms();
+      if (now - last_pool_run_ms_ >= options_.pool_interval_ms) {
+        run_pools(now);
+        last_pool_run_ms_ = now;
+      }
+    } catch (const gs::RedisError& e) {
+      std::cerr << "matchmaker: redis error: " << e.what() << "; retrying\n";
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      reconciled = false;
+      try {
+        ensure_groups();
+      } catch (const std::exception&) {
+      }
+    }
+  }
+}
+
+}  // namespace xq::mm

@@ -1,0 +1,52 @@
+// The matchmaker process: reads commands and game results from Redis streams, applies them to the
+// pure tournament/pool logic, stores the state back and asks game servers for games. It never
+// touches sockets. Every step is idempotent, so a crash at any point loses nothing and pairs nothing
+// twice: the state is saved before the stream entry is acknowledged, results and commands already
+// applied are recognised, and game creation is idempotent by game id.
+#pragma once
+#include <atomic>
+#include <boost/json/value.hpp>
+#include <cstdint>
+#include <string>
+
+#include "pool.h"
+#include "store/redis.h"
+#include "tournament.h"
+
+namespace xq::mm {
+
+struct ServiceOptions {
+  std::string consumer = "mm-1";
+  int pool_interval_ms = 2000;
+  PoolPolicy pool_policy;
+};
+
+class MatchmakerService {
+ public:
+  MatchmakerService(gs::Redis& redis, ServiceOptions options);
+  // Runs until `stop` becomes true. Processes entries left pending by a previous run first.
+  void run(const std::atomic<bool>& stop);
+  // One pass: read and handle whatever is waiting (blocking at most block_ms). For tests/tools.
+  void poll(int block_ms);
+  void run_pools(int64_t now_ms);
+  // Re-requests games of running events that no game server has created yet (after a crash).
+  void reconcile();
+
+ private:
+  void ensure_groups();
+  void handle_stream_entries(const gs::RedisReply& reply, bool& any);
+  boost::json::value handle_command(const std::string& command_id, const boost::json::value& body);
+  void handle_result(const std::string& game_id, const boost::json::value& body);
+  bool load(const std::string& event_id, Tournament& t);
+  void save(Tournament& t);
+  void publish_effects(const Tournament& t, const Effects& fx);
+  void request_game(const Tournament& t, const GameSlot& slot);
+
+  gs::Redis& redis_;
+  ServiceOptions options_;
+  int64_t last_pool_run_ms_ = 0;
+};
+
+int64_t now_ms();
+
+}  // namespace xq::mm

@@ -1,0 +1,387 @@
+#include "tournament.h"
+
+#include <algorithm>
+#include <set>
+
+#include "pairing/invariants.h"
+
+namespace xq::mm {
+
+namespace {
+
+using pairing::kBye;
+
+[[noreturn]] void fail(const std::string& code, const std::string& msg) { throw TournamentError(code, msg); }
+
+void require_stage(const Tournament& t, std::initializer_list<Stage> ok, const char* what) {
+  if (std::find(ok.begin(), ok.end(), t.stage) == ok.end())
+    fail("bad_state", std::string(what) + " is not possible while the event is " + stage_name(t.stage));
+}
+
+GameSlot* find_slot(Tournament& t, const std::string& game_id) {
+  for (auto& s : t.games)
+    if (s.game_id == game_id) return &s;
+  return nullptr;
+}
+
+bool slot_exists(const Tournament& t, const std::string& game_id) {
+  return std::any_of(t.games.begin(), t.games.end(), [&](const GameSlot& s) { return s.game_id == game_id; });
+}
+
+int paired_rounds(const Tournament& t) { return static_cast<int>(t.ev.rounds.size()); }
+
+// A round is complete when every board has all its games and every game slot of it is finished.
+bool round_complete(const Tournament& t, int round) {
+  if (round < 1 || round > paired_rounds(t) || round > t.rounds_started) return false;
+  const auto& r = t.ev.rounds[round - 1];
+  for (const auto& b : r.boards)
+    if (b.b != kBye && static_cast<int>(b.games.size()) < t.ev.settings.games_per_round) return false;
+  for (const auto& s : t.games)
+    if (s.round == round && !s.finished) return false;
+  return true;
+}
+
+int complete_rounds(const Tournament& t) {
+  int n = 0;
+  while (n < paired_rounds(t) && round_complete(t, n + 1)) ++n;
+  return n;
+}
+
+bool playoff_decided(const Tournament& t) { return !t.has_playoff || !pairing::playoff_places(t.playoff).empty(); }
+
+std::vector<int> playoff_players(const Tournament& t) {
+  return t.has_playoff ? t.playoff.seeds : std::vector<int>{};
+}
+
+GameSlot knockout_slot(const Tournament& t, const std::string& name, const pairing::KnockoutGame& g, int round) {
+  GameSlot s;
+  s.game_id = t.cfg.id + "-ko-" + name;
+  s.round = round;
+  s.knockout = name;
+  s.red = g.red;
+  s.black = g.black;
+  return s;
+}
+
+// Creates the knockout games that can be played now and are not created yet.
+void sync_playoff_slots(Tournament& t, Effects& fx) {
+  if (!t.has_playoff) return;
+  const int semis_round = t.cfg.playoff_after_round + 1;
+  auto add = [&](GameSlot s) {
+    if (slot_exists(t, s.game_id)) return;
+    t.games.push_back(s);
+    fx.create.push_back(s);
+  };
+  for (size_t i = 0; i < t.playoff.semifinals.size(); ++i)
+    add(knockout_slot(t, "sf" + std::to_string(i + 1), t.playoff.semifinals[i], semis_round));
+  bool semis_done = std::all_of(t.playoff.semifinals.begin(), t.playoff.semifinals.end(),
+                                [](const pairing::KnockoutGame& g) { return g.decided(); });
+  if (semis_done && t.playoff.final_game.red >= 0) {
+    int round = t.playoff.semifinals.empty() ? semis_round : semis_round + 1;
+    add(knockout_slot(t, "final", t.playoff.final_game, round));
+    if (t.playoff.third_place.red >= 0) add(knockout_slot(t, "third", t.playoff.third_place, round));
+  }
+}
+
+void maybe_finish(Tournament& t, Effects& fx) {
+  if (t.stage == Stage::Finished) return;
+  if (paired_rounds(t) < t.ev.settings.rounds || complete_rounds(t) < t.ev.settings.rounds) return;
+  if (!playoff_decided(t)) return;
+  for (const auto& s : t.games)
+    if (!s.finished) return;
+  t.stage = Stage::Finished;
+  fx.notices.push_back("event finished");
+}
+
+// After a round completes: start the play-off if due, then pair/start the next round.
+void advance(Tournament& t, Effects& fx) {
+  const int done = complete_rounds(t);
+  if (!t.has_playoff && t.cfg.playoff_after_round > 0 && done >= t.cfg.playoff_after_round) {
+    auto seeds = pairing::playoff_seeds(pairing::compute_standings(t.ev, t.cfg.playoff_after_round), t.cfg.playoff_size);
+    if (static_cast<int>(seeds.size()) == t.cfg.playoff_size) {
+      t.playoff = pairing::start_playoff(seeds);
+      t.has_playoff = true;
+      fx.notices.push_back("play-off started");
+    }
+  }
+  sync_playoff_slots(t, fx);
+  if (t.stage == Stage::Running && t.cfg.auto_rounds && done == paired_rounds(t) &&
+      paired_rounds(t) < t.ev.settings.rounds) {
+    Effects more = pair_next_round(t);
+    Effects started = start_round(t);
+    for (auto* src : {&more, &started}) {
+      fx.create.insert(fx.create.end(), src->create.begin(), src->create.end());
+      fx.notices.insert(fx.notices.end(), src->notices.begin(), src->notices.end());
+      fx.warnings.insert(fx.warnings.end(), src->warnings.begin(), src->warnings.end());
+    }
+  }
+  maybe_finish(t, fx);
+}
+
+}  // namespace
+
+const char* stage_name(Stage s) {
+  switch (s) {
+    case Stage::Registration: return "registration";
+    case Stage::Running: return "running";
+    case Stage::Paused: return "paused";
+    default: return "finished";
+  }
+}
+
+Stage parse_stage(const std::string& s) {
+  if (s == "running") return Stage::Running;
+  if (s == "paused") return Stage::Paused;
+  if (s == "finished") return Stage::Finished;
+  return Stage::Registration;
+}
+
+std::string game_id_for(const std::string& event_id, int round, int board, int index) {
+  return event_id + "-r" + std::to_string(round) + "-b" + std::to_string(board + 1) + "-g" + std::to_string(index + 1);
+}
+
+Tournament create_tournament(EventConfig cfg) {
+  if (cfg.id.empty()) fail("bad_request", "an event needs an id");
+  if (cfg.variant != "xiangqi" && cfg.variant != "jieqi") fail("bad_request", "variant must be xiangqi or jieqi");
+  if (cfg.ruleset != "cxa" && cfg.ruleset != "axf" && cfg.ruleset != "computer")
+    fail("bad_request", "ruleset must be cxa, axf or computer");
+  if (cfg.pairing.rounds < 1 || cfg.pairing.rounds > 30) fail("bad_request", "rounds must be 1..30");
+  if (cfg.pairing.games_per_round != 1 && cfg.pairing.games_per_round != 2)
+    fail("bad_request", "games per round must be 1 or 2");
+  if (cfg.playoff_after_round < 0 || cfg.playoff_after_round > cfg.pairing.rounds)
+    fail("bad_request", "the play-off must start after a Swiss round");
+  if (cfg.playoff_after_round > 0 && cfg.playoff_size != 2 && cfg.playoff_size != 4)
+    fail("bad_request", "the play-off takes the top 2 or 4");
+  if (cfg.access == "code" && cfg.join_code.empty()) fail("bad_request", "a join code is needed for access=code");
+  if (cfg.pairing.tiebreaks.empty())
+    cfg.pairing.tiebreaks = pairing::tiebreak_preset(cfg.variant == "jieqi" ? "jieqi" : "cxa-14.3.1");
+  Tournament t;
+  cfg.pairing.name = cfg.name;
+  t.ev.settings = cfg.pairing;
+  t.cfg = std::move(cfg);
+  return t;
+}
+
+int player_of(const Tournament& t, const std::string& user_id) {
+  auto it = std::find(t.user_ids.begin(), t.user_ids.end(), user_id);
+  return it == t.user_ids.end() ? -1 : static_cast<int>(it - t.user_ids.begin());
+}
+
+Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,
+             const std::string& join_code) {
+  Effects fx;
+  if (t.stage == Stage::Finished) fail("closed", "the event is over");
+  if (t.stage != Stage::Registration && paired_rounds(t) >= t.cfg.late_join_until_round)
+    fail("closed", "late registration has closed");
+  if (t.cfg.access == "code" && join_code != t.cfg.join_code) fail("bad_code", "wrong join code");
+  if (player_of(t, user_id) >= 0) fail("already_joined", "already registered");
+  pairing::Player p;
+  p.name = name;
+  p.rating = rating;
+  if (t.stage != Stage::Registration) {
+    p.join_round = paired_rounds(t) + 1;
+    int top = 0;
+    for (const auto& q : t.ev.players) top = std::max(top, q.number);
+    p.number = top + 1;
+  }
+  t.ev.players.push_back(p);
+  t.user_ids.push_back(user_id);
+  fx.notices.push_back(name + " joined");
+  return fx;
+}
+
+Effects withdraw(Tournament& t, const std::string& user_id) {
+  Effects fx;
+  int p = player_of(t, user_id);
+  if (p < 0) fail("not_joined", "not registered in this event");
+  if (t.stage == Stage::Finished) fail("closed", "the event is over");
+  if (t.stage == Stage::Registration) {
+    t.ev.players.erase(t.ev.players.begin() + p);
+    t.user_ids.erase(t.user_ids.begin() + p);
+  } else {
+    // Results stay; the player is not paired from the next unpaired round on.
+    t.ev.players[p].withdrawn_round = paired_rounds(t) + 1;
+  }
+  fx.notices.push_back(user_id + " withdrew");
+  return fx;
+}
+
+Effects start(Tournament& t) {
+  require_stage(t, {Stage::Registration}, "starting");
+  if (t.ev.players.size() < 2) fail("bad_state", "an event needs at least two players");
+  pairing::assign_pairing_numbers(t.ev);
+  t.stage = Stage::Running;
+  Effects fx = pair_next_round(t);
+  fx.notices.insert(fx.notices.begin(), "event started");
+  if (t.cfg.auto_rounds) {
+    Effects s = start_round(t);
+    fx.create = s.create;
+    fx.notices.insert(fx.notices.end(), s.notices.begin(), s.notices.end());
+  }
+  return fx;
+}
+
+Effects pair_next_round(Tournament& t) {
+  require_stage(t, {Stage::Running, Stage::Paused}, "pairing");
+  Effects fx;
+  if (paired_rounds(t) >= t.ev.settings.rounds) fail("bad_state", "every round has been paired");
+  if (paired_rounds(t) > t.rounds_started) fail("bad_state", "the paired round has not started yet");
+  if (complete_rounds(t) < paired_rounds(t)) fail("bad_state", "the current round is not finished");
+  pairing::PairingResult res = pairing::pair_round(t.ev, playoff_players(t));
+  if (!res.ok) fail("pairing_failed", "round " + std::to_string(paired_rounds(t) + 1) + " cannot be paired: " + res.error);
+  t.ev.rounds.push_back(res.record);
+  t.explain.push_back(res.explain);
+  for (auto& v : res.violations) fx.warnings.push_back(v);
+  fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired");
+  return fx;
+}
+
+Effects start_round(Tournament& t) {
+  require_stage(t, {Stage::Running}, "starting a round");
+  Effects fx;
+  const int r = paired_rounds(t);
+  if (r == t.rounds_started) fail("bad_state", "no paired round is waiting to start");
+  const auto& boards = t.ev.rounds[r - 1].boards;
+  for (size_t b = 0; b < boards.size(); ++b) {
+    if (boards[b].b == kBye) continue;
+    GameSlot s;
+    s.game_id = game_id_for(t.cfg.id, r, static_cast<int>(b), 0);
+    s.round = r;
+    s.board = static_cast<int>(b);
+    s.red = boards[b].a;
+    s.black = boards[b].b;
+    t.games.push_back(s);
+    fx.create.push_back(s);
+  }
+  t.rounds_started = r;
+  sync_playoff_slots(t, fx);
+  fx.notices.push_back("round " + std::to_string(r) + " started");
+  return fx;
+}
+
+Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards) {
+  require_stage(t, {Stage::Running, Stage::Paused}, "editing a pairing");
+  const int r = paired_rounds(t);
+  if (r == t.rounds_started) fail("bad_state", "only a paired round that has not started can be edited");
+  Effects fx;
+  std::set<int> seen;
+  pairing::Round edited;
+  edited.unavailable = t.ev.rounds[r - 1].unavailable;
+  for (auto [a, b] : boards) {
+    const int n = static_cast<int>(t.ev.players.size());
+    if (a < 0 || a >= n || (b != kBye && (b < 0 || b >= n)) || a == b) fail("bad_request", "bad player id on a board");
+    if (!seen.insert(a).second || (b != kBye && !seen.insert(b).second)) fail("bad_request", "a player is on two boards");
+    edited.boards.push_back({a, b, {}});
+  }
+  pairing::Event before = t.ev;
+  before.rounds.pop_back();
+  fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
+  t.ev.rounds[r - 1] = edited;
+  t.explain[r - 1] = {"edited by the organiser"};
+  fx.notices.push_back("round " + std::to_string(r) + " pairing edited");
+  return fx;
+}
+
+Effects repair(Tournament& t) {
+  const int r = paired_rounds(t);
+  if (r == 0 || r == t.rounds_started) fail("bad_state", "only a paired round that has not started can be re-paired");
+  t.ev.rounds.pop_back();
+  t.explain.pop_back();
+  return pair_next_round(t);
+}
+
+Effects pause(Tournament& t) {
+  require_stage(t, {Stage::Running}, "pausing");
+  t.stage = Stage::Paused;
+  return {{}, {"event paused"}, {}};
+}
+
+Effects resume(Tournament& t) {
+  require_stage(t, {Stage::Paused}, "resuming");
+  t.stage = Stage::Running;
+  Effects fx{{}, {"event resumed"}, {}};
+  Effects more;
+  advance(t, more);
+  fx.create = more.create;
+  fx.notices.insert(fx.notices.end(), more.notices.begin(), more.notices.end());
+  return fx;
+}
+
+Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
+                      int red_fouls, int black_fouls, const std::string& reason) {
+  Effects fx;
+  GameSlot* s = find_slot(t, game_id);
+  if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
+  if (s->finished) return fx;  // a result delivered twice is applied once
+  s->finished = true;
+  s->red_points = red_points;
+  s->black_points = black_points;
+  s->forfeit = forfeit;
+  s->reason = reason;
+  const GameSlot slot = *s;  // t.games may grow below
+  if (!slot.knockout.empty()) {
+    if (slot.knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
+    else if (slot.knockout == "sf2") pairing::record_semifinal(t.playoff, 1, red_points, black_points);
+    else if (slot.knockout == "final") pairing::record_final(t.playoff, red_points, black_points);
+    else pairing::record_third_place(t.playoff, red_points, black_points);
+  } else {
+    auto& board = t.ev.rounds.at(slot.round - 1).boards.at(slot.board);
+    if (static_cast<int>(board.games.size()) <= slot.index) board.games.resize(slot.index + 1);
+    // Side a is red in game 1 and black in game 2 (colours swapped).
+    const bool a_red = slot.index % 2 == 0;
+    auto& g = board.games[slot.index];
+    g.a_points = a_red ? red_points : black_points;
+    g.b_points = a_red ? black_points : red_points;
+    g.a_fouls = a_red ? red_fouls : black_fouls;
+    g.b_fouls = a_red ? black_fouls : red_fouls;
+    g.forfeit = forfeit;
+    if (slot.index + 1 < t.ev.settings.games_per_round) {
+      GameSlot next;
+      next.game_id = game_id_for(t.cfg.id, slot.round, slot.board, slot.index + 1);
+      next.round = slot.round;
+      next.board = slot.board;
+      next.index = slot.index + 1;
+      next.red = slot.black;
+      next.black = slot.red;
+      if (!slot_exists(t, next.game_id)) {
+        t.games.push_back(next);
+        fx.create.push_back(next);
+      }
+    }
+  }
+  advance(t, fx);
+  return fx;
+}
+
+Effects correct_result(Tournament& t, const std::string& game_id, int red_points, int black_points) {
+  GameSlot* s = find_slot(t, game_id);
+  if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
+  if (!s->finished) fail("bad_state", "the game has no result to correct yet");
+  if (!s->knockout.empty()) fail("bad_state", "knockout results cannot be corrected after the fact");
+  s->red_points = red_points;
+  s->black_points = black_points;
+  s->reason = "corrected";
+  auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
+  const bool a_red = s->index % 2 == 0;
+  g.a_points = a_red ? red_points : black_points;
+  g.b_points = a_red ? black_points : red_points;
+  return {{}, {"result of " + game_id + " corrected"}, {}};
+}
+
+pairing::Standings standings(const Tournament& t) { return pairing::compute_standings(t.ev, complete_rounds(t)); }
+
+std::vector<int> final_ranking(const Tournament& t) {
+  std::vector<int> out;
+  if (t.has_playoff) out = pairing::playoff_places(t.playoff);
+  for (const auto& row : standings(t).rows)
+    if (std::find(out.begin(), out.end(), row.player) == out.end()) out.push_back(row.player);
+  return out;
+}
+
+const GameSlot* current_game(const Tournament& t, int player) {
+  for (const auto& s : t.games)
+    if (!s.finished && (s.red == player || s.black == player)) return &s;
+  return nullptr;
+}
+
+}  // namespace xq::mm

@@ -1,0 +1,110 @@
+// One tournament's whole life as a pure state machine: registration, pairing numbers, rounds,
+// results, two-game rounds, play-offs, final ranking. Commands go in, effects (games to create,
+// notices) come out; the service around it only stores the state in Redis and moves messages.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pairing/playoff.h"
+#include "pairing/swiss.h"
+#include "pairing/tiebreaks.h"
+#include "pairing/types.h"
+
+namespace xq::mm {
+
+enum class Stage { Registration, Running, Paused, Finished };
+const char* stage_name(Stage s);
+Stage parse_stage(const std::string& s);
+
+struct EventConfig {
+  std::string id, name, club_id, organiser;
+  std::string variant = "xiangqi";             // xiangqi | jieqi
+  std::string ruleset = "cxa";                 // cxa | axf | computer
+  std::string capture_visibility = "capturer";  // Jieqi: capturer | nobody | both
+  uint32_t initial_ms = 900000, increment_ms = 0;
+  uint32_t no_show_ms = 600000;   // a player who has not moved by then loses by forfeit
+  std::string access = "open";    // open | members | code
+  std::string join_code;
+  bool auto_rounds = true;        // pair and start the next round as soon as one ends
+  int late_join_until_round = 1;  // players may join while fewer rounds than this have started
+  int playoff_after_round = 0;    // 0 = no play-off; else top `playoff_size` play a knockout after it
+  int playoff_size = 4;
+  int64_t start_ms = 0;           // informational start time
+  pairing::Settings pairing;
+};
+
+// A game the tournament needs played (a Swiss game or a knockout game).
+struct GameSlot {
+  std::string game_id;
+  int round = 0;        // 1-based round it belongs to
+  int board = -1;       // board index in the round (-1 for knockout games)
+  int index = 0;        // game index on the board (two-game rounds: 0, 1)
+  std::string knockout; // "", "sf1", "sf2", "final", "third"
+  int red = -1, black = -1;  // player ids
+  bool finished = false;
+  int red_points = 0, black_points = 0;
+  bool forfeit = false;
+  std::string reason;
+};
+
+struct Tournament {
+  EventConfig cfg;
+  Stage stage = Stage::Registration;
+  pairing::Event ev;
+  std::vector<std::string> user_ids;  // player id → user id
+  std::vector<GameSlot> games;
+  std::vector<std::vector<std::string>> explain;  // per paired round, one line per board
+  int rounds_started = 0;             // rounds whose games were created
+  bool has_playoff = false;
+  pairing::Playoff playoff;
+  std::vector<std::string> applied;   // recent command ids (idempotency)
+  uint64_t version = 0;
+};
+
+struct TournamentError : std::runtime_error {
+  std::string code;  // stable: closed, already_joined, not_joined, bad_code, bad_state, unknown_game, bad_request
+  TournamentError(std::string c, const std::string& msg) : std::runtime_error(msg), code(std::move(c)) {}
+};
+
+struct Effects {
+  std::vector<GameSlot> create;      // games to create on a game server
+  std::vector<std::string> notices;  // human-readable: "round 2 paired", "event finished", …
+  std::vector<std::string> warnings; // e.g. rematches in an edited pairing
+};
+
+Tournament create_tournament(EventConfig cfg);
+int player_of(const Tournament& t, const std::string& user_id);  // -1 if not registered
+
+Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,
+             const std::string& join_code = "");
+Effects withdraw(Tournament& t, const std::string& user_id);
+// Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
+Effects start(Tournament& t);
+// Pairs the next round without starting it (organisers may edit it before start_round).
+Effects pair_next_round(Tournament& t);
+// Creates the games of the paired but unstarted round.
+Effects start_round(Tournament& t);
+// Replaces the boards of the paired, unstarted round (player ids; b = pairing::kBye for a bye).
+Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards);
+// Drops the paired, unstarted round and pairs it again.
+Effects repair(Tournament& t);
+Effects pause(Tournament& t);
+Effects resume(Tournament& t);
+// A game result from a game server (points 2/1/0; forfeit = not played over the board).
+Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
+                      int red_fouls, int black_fouls, const std::string& reason);
+// Organiser correction of a finished game (by game id); standings follow.
+Effects correct_result(Tournament& t, const std::string& game_id, int red_points, int black_points);
+
+// Standings after the rounds played so far (every tiebreak column).
+pairing::Standings standings(const Tournament& t);
+// Final ranking (player ids): play-off places first when there is a play-off.
+std::vector<int> final_ranking(const Tournament& t);
+// The game a player should play now, if any.
+const GameSlot* current_game(const Tournament& t, int player);
+
+std::string game_id_for(const std::string& event_id, int round, int board, int index);
+
+}  // namespace xq::mm

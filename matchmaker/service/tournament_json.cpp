@@ -1,0 +1,324 @@
+#include "tournament_json.h"
+
+#include <boost/json.hpp>
+
+#include "pairing/round1.h"
+
+namespace xq::mm {
+
+namespace json = boost::json;
+
+namespace {
+
+int64_t get_int(const json::object& o, const char* key, int64_t def) {
+  auto* v = o.if_contains(key);
+  if (!v) return def;
+  if (v->is_int64()) return v->as_int64();
+  if (v->is_uint64()) return static_cast<int64_t>(v->as_uint64());
+  if (v->is_double()) return static_cast<int64_t>(v->as_double());
+  throw TournamentError("bad_request", std::string("field '") + key + "' must be a number");
+}
+
+bool get_bool(const json::object& o, const char* key, bool def) {
+  auto* v = o.if_contains(key);
+  if (!v) return def;
+  if (!v->is_bool()) throw TournamentError("bad_request", std::string("field '") + key + "' must be true or false");
+  return v->as_bool();
+}
+
+std::string get_str(const json::object& o, const char* key, const std::string& def) {
+  auto* v = o.if_contains(key);
+  if (!v) return def;
+  if (!v->is_string()) throw TournamentError("bad_request", std::string("field '") + key + "' must be a string");
+  return std::string(v->as_string());
+}
+
+const std::vector<std::pair<const char*, pairing::Tiebreak>> kTiebreakNames = {
+    {"opp_score", pairing::Tiebreak::OppScore},         {"progressive", pairing::Tiebreak::Progressive},
+    {"sonneborn_berger", pairing::Tiebreak::SonnebornBerger}, {"wins", pairing::Tiebreak::Wins},
+    {"black_wins", pairing::Tiebreak::BlackWins},       {"black_games", pairing::Tiebreak::BlackGames},
+    {"fouls", pairing::Tiebreak::Fouls},                {"head_to_head", pairing::Tiebreak::HeadToHead},
+    {"prev_round_score", pairing::Tiebreak::PrevRoundScore}, {"drop_early_rounds", pairing::Tiebreak::DropEarlyRounds},
+    {"prev_round_rank", pairing::Tiebreak::PrevRoundRank}, {"lot", pairing::Tiebreak::Lot}};
+
+const char* tiebreak_key(pairing::Tiebreak t) {
+  for (auto& [k, v] : kTiebreakNames)
+    if (v == t) return k;
+  return "lot";
+}
+
+pairing::Tiebreak parse_tiebreak(const std::string& s) {
+  for (auto& [k, v] : kTiebreakNames)
+    if (s == k) return v;
+  throw TournamentError("bad_request", "unknown tiebreak '" + s + "'");
+}
+
+json::object settings_json(const pairing::Settings& s) {
+  json::array tbs, forbidden;
+  for (auto t : s.tiebreaks) tbs.push_back(json::string(tiebreak_key(t)));
+  for (auto [a, b] : s.forbidden) forbidden.push_back(json::array{a, b});
+  return {{"rounds", s.rounds},
+          {"games_per_round", s.games_per_round},
+          {"win_points", s.win_points},
+          {"draw_points", s.draw_points},
+          {"loss_points", s.loss_points},
+          {"round1", pairing::round1_mode_name(s.round1)},
+          {"seed", s.seed},
+          {"colour_rules_hard", s.colour_rules_hard},
+          {"forfeit_counts_as_met", s.forfeit_counts_as_met},
+          {"bye_blocked_by_forfeit_win", s.bye_blocked_by_forfeit_win},
+          {"max_forfeits", s.max_forfeits},
+          {"relax_colour_last_round_topscorers", s.relax_colour_last_round_topscorers},
+          {"forbidden", forbidden},
+          {"tiebreaks", tbs},
+          {"bye_opp", static_cast<int>(s.bye_opp)},
+          {"forfeit_opp_as_bye", s.forfeit_opp_as_bye},
+          {"absent_as_bye", s.absent_as_bye},
+          {"bye_counts_as_win", s.bye_counts_as_win}};
+}
+
+pairing::Settings settings_from(const json::object& o) {
+  pairing::Settings s;
+  s.rounds = static_cast<int>(get_int(o, "rounds", s.rounds));
+  s.games_per_round = static_cast<int>(get_int(o, "games_per_round", s.games_per_round));
+  s.win_points = static_cast<int>(get_int(o, "win_points", s.win_points));
+  s.draw_points = static_cast<int>(get_int(o, "draw_points", s.draw_points));
+  s.loss_points = static_cast<int>(get_int(o, "loss_points", s.loss_points));
+  std::string r1 = get_str(o, "round1", "adjacent");
+  if (r1 != "adjacent" && r1 != "adjacent-alternating" && r1 != "fold" && r1 != "random")
+    throw TournamentError("bad_request", "round1 must be adjacent, adjacent-alternating, fold or random");
+  s.round1 = pairing::parse_round1_mode(r1);
+  s.seed = static_cast<uint64_t>(get_int(o, "seed", 0));
+  s.colour_rules_hard = get_bool(o, "colour_rules_hard", s.colour_rules_hard);
+  s.forfeit_counts_as_met = get_bool(o, "forfeit_counts_as_met", s.forfeit_counts_as_met);
+  s.bye_blocked_by_forfeit_win = get_bool(o, "bye_blocked_by_forfeit_win", s.bye_blocked_by_forfeit_win);
+  s.max_forfeits = static_cast<int>(get_int(o, "max_forfeits", s.max_forfeits));
+  s.relax_colour_last_round_topscorers = get_bool(o, "relax_colour_last_round_topscorers", s.relax_colour_last_round_topscorers);
+  if (auto* f = o.if_contains("forbidden"))
+    for (auto& pair : f->as_array())
+      s.forbidden.emplace_back(static_cast<int>(pair.as_array().at(0).to_number<int64_t>()),
+                               static_cast<int>(pair.as_array().at(1).to_number<int64_t>()));
+  if (auto* p = o.if_contains("tiebreak_preset")) s.tiebreaks = pairing::tiebreak_preset(std::string(p->as_string()));
+  if (auto* t = o.if_contains("tiebreaks"))
+    for (auto& name : t->as_array()) s.tiebreaks.push_back(parse_tiebreak(std::string(name.as_string())));
+  s.bye_opp = static_cast<pairing::ByeOppPolicy>(get_int(o, "bye_opp", static_cast<int>(s.bye_opp)));
+  s.forfeit_opp_as_bye = get_bool(o, "forfeit_opp_as_bye", s.forfeit_opp_as_bye);
+  s.absent_as_bye = get_bool(o, "absent_as_bye", s.absent_as_bye);
+  s.bye_counts_as_win = get_bool(o, "bye_counts_as_win", s.bye_counts_as_win);
+  return s;
+}
+
+json::object knockout_json(const pairing::KnockoutGame& g) {
+  return {{"red", g.red}, {"black", g.black}, {"winner", g.winner}, {"loser", g.loser}};
+}
+
+pairing::KnockoutGame knockout_from(const json::value& v) {
+  const auto& o = v.as_object();
+  pairing::KnockoutGame g;
+  g.red = static_cast<int>(get_int(o, "red", -1));
+  g.black = static_cast<int>(get_int(o, "black", -1));
+  g.winner = static_cast<int>(get_int(o, "winner", -1));
+  g.loser = static_cast<int>(get_int(o, "loser", -1));
+  return g;
+}
+
+}  // namespace
+
+json::value config_to_json(const EventConfig& c) {
+  return json::object{{"id", c.id},
+                      {"name", c.name},
+                      {"club_id", c.club_id},
+                      {"organiser", c.organiser},
+                      {"variant", c.variant},
+                      {"ruleset", c.ruleset},
+                      {"capture_visibility", c.capture_visibility},
+                      {"initial_ms", c.initial_ms},
+                      {"increment_ms", c.increment_ms},
+                      {"no_show_ms", c.no_show_ms},
+                      {"access", c.access},
+                      {"join_code", c.join_code},
+                      {"auto_rounds", c.auto_rounds},
+                      {"late_join_until_round", c.late_join_until_round},
+                      {"playoff_after_round", c.playoff_after_round},
+                      {"playoff_size", c.playoff_size},
+                      {"start_ms", c.start_ms},
+                      {"pairing", settings_json(c.pairing)}};
+}
+
+EventConfig config_from_json(const json::value& v) {
+  if (!v.is_object()) throw TournamentError("bad_request", "event settings must be a JSON object");
+  const auto& o = v.as_object();
+  EventConfig c;
+  c.id = get_str(o, "id", "");
+  c.name = get_str(o, "name", c.id);
+  c.club_id = get_str(o, "club_id", "");
+  c.organiser = get_str(o, "organiser", "");
+  c.variant = get_str(o, "variant", c.variant);
+  c.ruleset = get_str(o, "ruleset", c.ruleset);
+  c.capture_visibility = get_str(o, "capture_visibility", c.capture_visibility);
+  c.initial_ms = static_cast<uint32_t>(get_int(o, "initial_ms", c.initial_ms));
+  c.increment_ms = static_cast<uint32_t>(get_int(o, "increment_ms", c.increment_ms));
+  c.no_show_ms = static_cast<uint32_t>(get_int(o, "no_show_ms", c.no_show_ms));
+  c.access = get_str(o, "access", c.access);
+  c.join_code = get_str(o, "join_code", "");
+  c.auto_rounds = get_bool(o, "auto_rounds", c.auto_rounds);
+  c.late_join_until_round = static_cast<int>(get_int(o, "late_join_until_round", c.late_join_until_round));
+  c.playoff_after_round = static_cast<int>(get_int(o, "playoff_after_round", 0));
+  c.playoff_size = static_cast<int>(get_int(o, "playoff_size", 4));
+  c.start_ms = get_int(o, "start_ms", 0);
+  if (auto* p = o.if_contains("pairing")) {
+    if (!p->is_object()) throw TournamentError("bad_request", "'pairing' must be an object");
+    c.pairing = settings_from(p->as_object());
+  }
+  return c;
+}
+
+json::value to_json(const Tournament& t) {
+  json::array players, rounds, games, explain, user_ids, applied;
+  for (const auto& p : t.ev.players)
+    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"number", p.number},
+                                   {"join_round", p.join_round}, {"withdrawn_round", p.withdrawn_round}});
+  for (const auto& r : t.ev.rounds) {
+    json::array boards;
+    for (const auto& b : r.boards) {
+      json::array gs;
+      for (const auto& g : b.games)
+        gs.push_back(json::object{{"a", g.a_points}, {"b", g.b_points}, {"forfeit", g.forfeit},
+                                  {"a_fouls", g.a_fouls}, {"b_fouls", g.b_fouls}});
+      boards.push_back(json::object{{"a", b.a}, {"b", b.b}, {"games", gs}});
+    }
+    json::array unavailable;
+    for (int u : r.unavailable) unavailable.push_back(u);
+    rounds.push_back(json::object{{"boards", boards}, {"unavailable", unavailable}});
+  }
+  for (const auto& s : t.games)
+    games.push_back(json::object{{"game_id", s.game_id}, {"round", s.round}, {"board", s.board}, {"index", s.index},
+                                 {"knockout", s.knockout}, {"red", s.red}, {"black", s.black},
+                                 {"finished", s.finished}, {"red_points", s.red_points},
+                                 {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason}});
+  for (const auto& lines : t.explain) {
+    json::array a;
+    for (const auto& l : lines) a.push_back(json::string(l));
+    explain.push_back(a);
+  }
+  for (const auto& u : t.user_ids) user_ids.push_back(json::string(u));
+  for (const auto& a : t.applied) applied.push_back(json::string(a));
+  json::object o{{"config", config_to_json(t.cfg)}, {"stage", stage_name(t.stage)}, {"players", players},
+                 {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain},
+                 {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
+  if (t.has_playoff) {
+    json::array seeds, semis;
+    for (int s : t.playoff.seeds) seeds.push_back(s);
+    for (const auto& g : t.playoff.semifinals) semis.push_back(knockout_json(g));
+    o["playoff"] = json::object{{"seeds", seeds}, {"semifinals", semis}, {"final", knockout_json(t.playoff.final_game)},
+                                {"third", knockout_json(t.playoff.third_place)}};
+  }
+  return o;
+}
+
+Tournament tournament_from_json(const json::value& v) {
+  const auto& o = v.as_object();
+  Tournament t;
+  t.cfg = config_from_json(o.at("config"));
+  t.ev.settings = t.cfg.pairing;
+  t.ev.settings.name = t.cfg.name;
+  t.stage = parse_stage(std::string(o.at("stage").as_string()));
+  for (const auto& pv : o.at("players").as_array()) {
+    const auto& p = pv.as_object();
+    pairing::Player pl;
+    pl.name = get_str(p, "name", "");
+    pl.rating = static_cast<int>(get_int(p, "rating", 0));
+    pl.number = static_cast<int>(get_int(p, "number", 0));
+    pl.join_round = static_cast<int>(get_int(p, "join_round", 1));
+    pl.withdrawn_round = static_cast<int>(get_int(p, "withdrawn_round", 0));
+    t.ev.players.push_back(pl);
+  }
+  for (const auto& u : o.at("user_ids").as_array()) t.user_ids.emplace_back(u.as_string());
+  for (const auto& rv : o.at("rounds").as_array()) {
+    pairing::Round r;
+    for (const auto& bv : rv.at("boards").as_array()) {
+      const auto& b = bv.as_object();
+      pairing::Board board;
+      board.a = static_cast<int>(get_int(b, "a", -1));
+      board.b = static_cast<int>(get_int(b, "b", -1));
+      for (const auto& gv : b.at("games").as_array()) {
+        const auto& g = gv.as_object();
+        pairing::Game game;
+        game.a_points = static_cast<int>(get_int(g, "a", 0));
+        game.b_points = static_cast<int>(get_int(g, "b", 0));
+        game.forfeit = get_bool(g, "forfeit", false);
+        game.a_fouls = static_cast<int>(get_int(g, "a_fouls", 0));
+        game.b_fouls = static_cast<int>(get_int(g, "b_fouls", 0));
+        board.games.push_back(game);
+      }
+      r.boards.push_back(board);
+    }
+    for (const auto& u : rv.at("unavailable").as_array()) r.unavailable.push_back(static_cast<int>(u.to_number<int64_t>()));
+    t.ev.rounds.push_back(r);
+  }
+  for (const auto& sv : o.at("games").as_array()) {
+    const auto& s = sv.as_object();
+    GameSlot g;
+    g.game_id = get_str(s, "game_id", "");
+    g.round = static_cast<int>(get_int(s, "round", 0));
+    g.board = static_cast<int>(get_int(s, "board", -1));
+    g.index = static_cast<int>(get_int(s, "index", 0));
+    g.knockout = get_str(s, "knockout", "");
+    g.red = static_cast<int>(get_int(s, "red", -1));
+    g.black = static_cast<int>(get_int(s, "black", -1));
+    g.finished = get_bool(s, "finished", false);
+    g.red_points = static_cast<int>(get_int(s, "red_points", 0));
+    g.black_points = static_cast<int>(get_int(s, "black_points", 0));
+    g.forfeit = get_bool(s, "forfeit", false);
+    g.reason = get_str(s, "reason", "");
+    t.games.push_back(g);
+  }
+  for (const auto& lines : o.at("explain").as_array()) {
+    std::vector<std::string> l;
+    for (const auto& s : lines.as_array()) l.emplace_back(s.as_string());
+    t.explain.push_back(l);
+  }
+  t.rounds_started = static_cast<int>(get_int(o, "rounds_started", 0));
+  for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
+  t.version = static_cast<uint64_t>(get_int(o, "version", 0));
+  if (auto* po = o.if_contains("playoff")) {
+    t.has_playoff = true;
+    for (const auto& s : po->at("seeds").as_array()) t.playoff.seeds.push_back(static_cast<int>(s.to_number<int64_t>()));
+    for (const auto& g : po->at("semifinals").as_array()) t.playoff.semifinals.push_back(knockout_from(g));
+    t.playoff.final_game = knockout_from(po->at("final"));
+    t.playoff.third_place = knockout_from(po->at("third"));
+  }
+  return t;
+}
+
+json::value standings_json(const Tournament& t) {
+  pairing::Standings st = standings(t);
+  json::array columns, rows;
+  for (auto tb : t.ev.settings.tiebreaks) columns.push_back(json::string(tiebreak_key(tb)));
+  for (const auto& r : st.rows) {
+    json::array tbv, running;
+    for (const auto& s : r.tiebreak_values) tbv.push_back(json::string(s));
+    for (int s : r.running) running.push_back(s);
+    rows.push_back(json::object{{"player", r.player},
+                                {"user_id", t.user_ids.at(r.player)},
+                                {"name", t.ev.players.at(r.player).name},
+                                {"number", t.ev.players.at(r.player).number},
+                                {"rank", r.rank},
+                                {"score", r.score},
+                                {"opp_score", r.opp_score},
+                                {"progressive", r.progressive},
+                                {"sonneborn_berger_x2", r.sb2},
+                                {"wins", r.wins},
+                                {"black_wins", r.black_wins},
+                                {"black_games", r.black_games},
+                                {"fouls", r.fouls},
+                                {"running", running},
+                                {"withdrawn", r.withdrawn},
+                                {"tiebreaks", tbv}});
+  }
+  json::array ranking;
+  for (int p : final_ranking(t)) ranking.push_back(p);
+  return json::object{{"after_round", st.after_round}, {"columns", columns}, {"rows", rows}, {"final_ranking", ranking}};
+}
+
+}  // namespace xq::mm

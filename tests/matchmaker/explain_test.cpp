@@ -1,0 +1,50 @@
+#include "pairing/explain.h"
+
+#include <gtest/gtest.h>
+
+#include "helpers.h"
+#include "pairing/swiss.h"
+
+using namespace xq::pairing;
+using namespace xq::pairing::test;
+
+TEST(Explain, NamesScoreGroupFloatAndColourReason) {
+  Event ev = players_event(6);
+  ev.rounds.push_back({{game(0, 1, 2), game(2, 3, 2), game(4, 5, 1)}, {}});
+  // Scores: P1 2, P3 2, P5 1, P6 1, P2 0, P4 0.
+  ev.rounds.push_back({{game(0, 2, 2), game(4, 5, 1), game(3, 1, 1)}, {}});
+  // After round 2: P1 4 alone on top; P5, P6 met twice (drew) -> they must split.
+  auto r = pair_round(ev);
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_EQ(r.explain.size(), r.record.boards.size());
+  EXPECT_NE(r.explain[0].find("Board 1:"), std::string::npos);
+  EXPECT_NE(r.explain[0].find("nobody else is on 4"), std::string::npos) << r.explain[0];
+  bool colour_reason = false;
+  for (auto& line : r.explain) colour_reason |= line.find("Colours:") != std::string::npos;
+  EXPECT_TRUE(colour_reason);
+}
+
+TEST(Explain, ByeLine) {
+  Event ev = players_event(5);
+  ev.rounds.push_back({{game(0, 1, 2), game(2, 3, 2), bye(4)}, {}});
+  auto r = pair_round(ev);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_NE(r.explain.back().find("gets the bye"), std::string::npos);
+}
+
+TEST(Jieqi, TwoGameRoundsAlternateGameOneColour) {
+  Event ev = players_event(4, 2);
+  ev.settings.tiebreaks = tiebreak_preset("jieqi");
+  // Round 1: P1 red in game 1 vs P2; P3 red vs P4. Round points 0-4.
+  ev.rounds.push_back({{Board{0, 1, {Game{2, 0}, Game{1, 1}}}, Board{2, 3, {Game{0, 2}, Game{0, 2}}}}, {}});
+  auto r = pair_round(ev);
+  ASSERT_TRUE(r.ok) << r.error;
+  // Scores: P1 3, P2 1, P3 0, P4 4.
+  for (const Board& b : r.record.boards) {
+    // Both had red in game 1 or both black: higher rank / parity rule; else the
+    // one who had black in game 1 last round now starts red.
+    bool a_red_before = b.a == 0 || b.a == 2;
+    bool b_red_before = b.b == 0 || b.b == 2;
+    if (a_red_before != b_red_before) EXPECT_FALSE(a_red_before);
+  }
+}

@@ -1,0 +1,193 @@
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <map>
+
+#include "tournament.h"
+#include "tournament_json.h"
+
+using namespace xq::mm;
+
+namespace {
+
+EventConfig config(int rounds, int games_per_round = 1) {
+  EventConfig c;
+  c.id = "ev1";
+  c.name = "Test open";
+  c.pairing.rounds = rounds;
+  c.pairing.games_per_round = games_per_round;
+  c.pairing.seed = 7;
+  return c;
+}
+
+Tournament with_players(EventConfig c, int n) {
+  Tournament t = create_tournament(c);
+  for (int i = 0; i < n; ++i) join(t, "u" + std::to_string(i), "Player " + std::to_string(i), 2000 - i * 10);
+  return t;
+}
+
+// Plays every created game: the player with the lower id wins (a deterministic "strength").
+std::vector<GameSlot> play_all(Tournament& t, std::vector<GameSlot> pending, int* games_played = nullptr) {
+  std::vector<GameSlot> all;
+  while (!pending.empty()) {
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    all.push_back(g);
+    bool red_wins = g.red < g.black;
+    Effects fx = record_result(t, g.game_id, red_wins ? 2 : 0, red_wins ? 0 : 2, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), fx.create.begin(), fx.create.end());
+    if (games_played) ++*games_played;
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST(Tournament, SwissEventRunsToTheEnd) {
+  Tournament t = with_players(config(5), 9);
+  Effects fx = start(t);
+  EXPECT_EQ(t.stage, Stage::Running);
+  EXPECT_EQ(fx.create.size(), 4u) << "9 players: 4 games and a bye";
+  int played = 0;
+  play_all(t, fx.create, &played);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_EQ(t.ev.rounds.size(), 5u);
+  EXPECT_EQ(played, 20);
+  // Points: 2 per game plus 2 per bye.
+  int total = 0;
+  for (auto& row : standings(t).rows) total += row.score;
+  EXPECT_EQ(total, 20 * 2 + 5 * 2);
+  // Nobody met anybody twice.
+  std::set<std::pair<int, int>> met;
+  for (auto& r : t.ev.rounds)
+    for (auto& b : r.boards)
+      if (b.b >= 0) EXPECT_TRUE(met.insert({std::min(b.a, b.b), std::max(b.a, b.b)}).second);
+  auto ranking = final_ranking(t);
+  EXPECT_EQ(ranking.size(), 9u);
+  EXPECT_EQ(ranking.front(), 0) << "the strongest player wins every game";
+}
+
+TEST(Tournament, TwoGameRoundsSwapColours) {
+  Tournament t = with_players(config(3, 2), 4);
+  Effects fx = start(t);
+  ASSERT_EQ(fx.create.size(), 2u);
+  GameSlot g1 = fx.create[0];
+  Effects after = record_result(t, g1.game_id, 2, 0, false, 0, 0, "checkmate");
+  ASSERT_EQ(after.create.size(), 1u);
+  EXPECT_EQ(after.create[0].red, g1.black);
+  EXPECT_EQ(after.create[0].black, g1.red);
+  EXPECT_EQ(after.create[0].index, 1);
+  EXPECT_EQ(t.ev.rounds.size(), 1u) << "the round is not over before both games of every board";
+  std::vector<GameSlot> rest = {fx.create[1], after.create[0]};
+  play_all(t, rest);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  for (auto& r : t.ev.rounds)
+    for (auto& b : r.boards) EXPECT_EQ(b.games.size(), 2u);
+  // A round is worth 0-4: each board's two games sum to 4 points.
+  for (auto& row : standings(t).rows) EXPECT_LE(row.score, 3 * 4);
+}
+
+TEST(Tournament, DuplicateAndUnknownResults) {
+  Tournament t = with_players(config(2), 4);
+  Effects fx = start(t);
+  record_result(t, fx.create[0].game_id, 1, 1, false, 0, 0, "agreement");
+  Tournament copy = t;
+  Effects again = record_result(t, fx.create[0].game_id, 2, 0, false, 0, 0, "checkmate");
+  EXPECT_TRUE(again.create.empty());
+  EXPECT_EQ(boost::json::serialize(to_json(t)), boost::json::serialize(to_json(copy))) << "a repeated result changes nothing";
+  EXPECT_THROW(record_result(t, "nope", 2, 0, false, 0, 0, ""), TournamentError);
+}
+
+TEST(Tournament, RegistrationRules) {
+  EventConfig c = config(3);
+  c.access = "code";
+  c.join_code = "secret";
+  Tournament t = create_tournament(c);
+  EXPECT_THROW(join(t, "a", "A", 1500, "wrong"), TournamentError);
+  join(t, "a", "A", 1500, "secret");
+  EXPECT_THROW(join(t, "a", "A", 1500, "secret"), TournamentError);
+  EXPECT_THROW(start(t), TournamentError) << "one player cannot start an event";
+  join(t, "b", "B", 1500, "secret");
+  join(t, "c", "C", 1500, "secret");
+  withdraw(t, "c");
+  EXPECT_EQ(t.ev.players.size(), 2u);
+  start(t);
+  EXPECT_THROW(join(t, "d", "D", 1500, "secret"), TournamentError) << "late join closes after round 1 is paired";
+  EXPECT_THROW(create_tournament([] { EventConfig e = config(3); e.variant = "chess"; return e; }()), TournamentError);
+}
+
+TEST(Tournament, LateJoinAndWithdrawal) {
+  EventConfig c = config(4);
+  c.late_join_until_round = 3;
+  Tournament t = with_players(c, 6);
+  Effects fx = start(t);
+  join(t, "late", "Late", 1500);
+  EXPECT_EQ(t.ev.players.back().join_round, 2);
+  withdraw(t, "u5");
+  auto games = play_all(t, fx.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  int late = player_of(t, "late"), gone = player_of(t, "u5");
+  for (size_t r = 0; r < t.ev.rounds.size(); ++r)
+    for (auto& b : t.ev.rounds[r].boards) {
+      if (r == 0) EXPECT_TRUE(b.a != late && b.b != late);
+      if (r >= 1) EXPECT_TRUE(b.a != gone && b.b != gone) << "withdrawn players are not paired again";
+    }
+}
+
+TEST(Tournament, PlayoffAfterSwissStage) {
+  EventConfig c = config(4);
+  c.playoff_after_round = 2;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 8);
+  Effects fx = start(t);
+  play_all(t, fx.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  ASSERT_TRUE(t.has_playoff);
+  EXPECT_EQ(t.playoff.seeds.size(), 4u);
+  // The top four did not play Swiss rounds 3 and 4.
+  for (int r = 2; r < 4; ++r)
+    for (auto& b : t.ev.rounds[r].boards)
+      for (int s : t.playoff.seeds) EXPECT_TRUE(b.a != s && b.b != s);
+  auto ranking = final_ranking(t);
+  auto places = xq::pairing::playoff_places(t.playoff);
+  ASSERT_EQ(places.size(), 4u);
+  EXPECT_TRUE(std::equal(places.begin(), places.end(), ranking.begin()));
+  int knockout_games = 0;
+  for (auto& g : t.games) knockout_games += !g.knockout.empty();
+  EXPECT_EQ(knockout_games, 4);
+}
+
+TEST(Tournament, OrganiserEditsAndCorrections) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 4);
+  start(t);
+  EXPECT_EQ(t.rounds_started, 0) << "manual rounds wait for the organiser";
+  Effects started = start_round(t);
+  ASSERT_EQ(started.create.size(), 2u);
+  for (auto& g : started.create) record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate");
+  pair_next_round(t);
+  // Edit round 2 into a rematch of round 1: allowed, with a warning.
+  auto& r1 = t.ev.rounds[0].boards;
+  Effects edit = edit_pairing(t, {{r1[0].a, r1[0].b}, {r1[1].a, r1[1].b}});
+  EXPECT_FALSE(edit.warnings.empty());
+  repair(t);
+  Effects s2 = start_round(t);
+  ASSERT_EQ(s2.create.size(), 2u);
+  correct_result(t, started.create[0].game_id, 0, 2);
+  EXPECT_EQ(t.ev.rounds[0].boards[0].games[0].a_points + t.ev.rounds[0].boards[0].games[0].b_points, 2);
+}
+
+TEST(Tournament, JsonRoundTrip) {
+  EventConfig c = config(4, 2);
+  c.playoff_after_round = 2;
+  c.pairing.forbidden = {{0, 1}};
+  Tournament t = with_players(c, 8);
+  Effects fx = start(t);
+  record_result(t, fx.create[0].game_id, 2, 0, false, 1, 0, "checkmate");
+  std::string a = boost::json::serialize(to_json(t));
+  Tournament back = tournament_from_json(boost::json::parse(a));
+  EXPECT_EQ(boost::json::serialize(to_json(back)), a);
+  auto st = standings_json(t);
+  EXPECT_EQ(st.at("rows").as_array().size(), 8u);
+}
