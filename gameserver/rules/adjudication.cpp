@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <iostream>
 #include <set>
 
 namespace xq {
@@ -25,6 +27,11 @@ std::optional<Ruleset> parse_ruleset(std::string_view s) {
 }
 
 namespace {
+
+bool trace() {
+  static const bool on = std::getenv("ADJ_TRACE") != nullptr;
+  return on;
+}
 
 const char* chinese_type(PieceType t) {
   switch (t) {
@@ -111,19 +118,73 @@ int see(Scratch& s, Move m, int depth = 0) {
   return gain - best;
 }
 
+// Is the piece on t pinned to its own king (would its king be attacked with t emptied)?
+bool pinned(Scratch& s, Square t) {
+  Piece p = s.p.at(t);
+  s.p.put(t, kEmpty);
+  bool r = s.p.in_check(color_of(p));
+  s.p.put(t, p);
+  return r;
+}
+
+// Can the (enemy) piece on t capture the attacker on a without losing material by it, while not
+// being pinned? The side to move of `s` is the attacker's side and is restored.
+bool victim_hits_back(Scratch& s, Square t, Square a) {
+  const Color us = s.side(), them = opposite(us);
+  if (!s.p.attacks(t, a) || pinned(s, t)) return false;
+  s.set_side(them);
+  bool ok = s.p.is_legal(mv(t, a)) && see(s, mv(t, a)) >= 0;
+  s.set_side(us);
+  return ok;
+}
+
+// The material the side to move wins by capture `c` when the opponent then answers with its best
+// capture anywhere on the board (a recapture or a counter-capture of a hanging piece), each
+// judged by exchange evaluation; the opponent may also decline.
+int net_gain(Scratch& s, Move c) {
+  int gain = value_of(s.p.at(c.to), c.to);
+  Piece cap = s.play(c);
+  MoveList replies;
+  s.p.generate_legal(replies);
+  int best = 0;
+  for (Move r : replies) {
+    if (!s.p.at(r.to)) continue;
+    best = std::max(best, see(s, r));
+  }
+  s.undo(c, cap);
+  return gain - best;
+}
+
 // A threat against one enemy piece (the side to move of the probe position is the attacker).
 struct Threat {
   int gain = 0;  // > 0: the attacker wins material on this square
   Square attacker = kNoSquare;
+  std::array<int8_t, 8> winners{};  // squares of all first capturers that win material
+  int n_winners = 0;
   bool unrooted = false, joint = false, under_protected = false;
+  bool via_check = false;  // won by a check first (抽将得子)
+  bool attacked = false;   // some legal capture of the target exists (even a losing one)
 };
 
-// Evaluates the capture threats of the side to move against every enemy piece. `hit_back_cxa`:
-// a piece that can capture its attacker back is chased only when the attacker gains more than the
-// victim would by hitting back (CXA; a rooted chariot attacking an unrooted one chases it); else
-// (AXF/computer) same-type attacks the victim can answer by capturing are exchange offers.
-// Attacks by the king and by pawns are never chases (they may chase freely).
-void direct_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
+bool forced_mate(Scratch& s, int plies, bool checks_only);
+
+// A capture that lets the opponent force mate at once (by checks, within a few plies) gains
+// nothing: the target is effectively protected by the mate threat.
+constexpr int kRefutingMatePlies = 5;
+bool capture_allows_mate(Scratch& s, Move c) {
+  Piece cap = s.play(c);
+  bool mate = forced_mate(s, kRefutingMatePlies, true);
+  s.undo(c, cap);
+  return mate;
+}
+
+// Evaluates the capture threats of the side to move against every enemy piece (gain by the
+// exchange evaluation). Attacks by the king and by pawns are never chases (they may chase freely).
+// `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
+// its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
+// counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
+void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
+                    bool real_only = true) {
   const Color us = s.side(), them = opposite(us);
   std::vector<Move> caps, recaps;
   for (Square t = 0; t < kSquares; ++t) {
@@ -133,6 +194,27 @@ void direct_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
     if (type_of(victim) == Pawn && !crossed_river(them, t)) continue;  // uncrossed pawns are no targets
     legal_captures_onto(s.p, t, caps);
     int n_attackers = static_cast<int>(caps.size());
+    // Same-type mutual attack (chariot v chariot, horse v horse …) is an exchange offer (兑):
+    // such an attacker does not count (it is lifted off the board for this target) unless the
+    // victim cannot really hit back at it. The others may still chase the victim.
+    std::vector<std::pair<Square, Piece>> lifted;
+    if (exchange_filter) {
+      for (Move c : caps)
+        if (type_of(s.p.at(c.from)) == type_of(victim) && victim_hits_back(s, t, c.from))
+          lifted.emplace_back(c.from, s.p.at(c.from));
+      for (auto& [sq, pc] : lifted) s.p.put(sq, kEmpty);
+      if (!lifted.empty()) {
+        legal_captures_onto(s.p, t, caps);
+        n_attackers = static_cast<int>(caps.size());
+      }
+    }
+    struct Restore {
+      Scratch& s;
+      std::vector<std::pair<Square, Piece>>& l;
+      ~Restore() {
+        for (auto& [sq, pc] : l) s.p.put(sq, pc);
+      }
+    } restore{s, lifted};
     Threat best;
     int best_single = -1000000;
     bool any_rooted = false;
@@ -148,19 +230,17 @@ void direct_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
       n_defenders = std::max(n_defenders, static_cast<int>(recaps.size()));
       if (type_of(a) == King || type_of(a) == Pawn) continue;
       int g = see(s, c);
+      // A capture after which the opponent wins more elsewhere (a hanging piece of ours) is no
+      // real threat; an equal counter-capture does not cancel it.
+      if (real_only && g > 0 && net_gain(s, c) < 0) g = 0;
+      if (trace()) std::cerr << "      cap " << to_iccs(c) << " see " << g << " hit " << victim_hits_back(s, t, c.from) << "\n";
       if (g <= 0) continue;
-      // Can the victim hit back at the attacker?
-      s.set_side(them);
-      bool hit_back = s.p.attacks(t, c.from) && s.p.is_legal(mv(t, c.from));
-      int theirs = hit_back ? see(s, mv(t, c.from)) : 0;
-      s.set_side(us);
-      if (hit_back) {
-        if (rs == Ruleset::Cxa) {
-          if (g <= theirs) continue;
-        } else if (type_of(a) == type_of(victim)) {
-          continue;
-        }
-      }
+      // Can the victim hit back at the attacker? Then the move offers an exchange (兑) or a
+      // sacrifice rather than a chase, unless the victim is pinned to its king (even by the
+      // attacker itself) and so cannot really answer.
+      if (exchange_filter && victim_hits_back(s, t, c.from)) continue;
+      if (real_only && capture_allows_mate(s, c)) continue;
+      if (best.n_winners < 8) best.winners[best.n_winners++] = static_cast<int8_t>(c.from);
       int single = value_of(victim, t) - (rooted ? value_of(a, t) : 0);
       best_single = std::max(best_single, single);
       if (g > best.gain) {
@@ -168,37 +248,41 @@ void direct_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
         best.attacker = c.from;
       }
     }
+    out[t].attacked = !caps.empty();
     if (best.gain <= 0) continue;
+    best.attacked = true;
     best.unrooted = !any_rooted;
     best.joint = !best.unrooted && best_single <= 0;
     best.under_protected = !best.unrooted && n_attackers > n_defenders && best.joint;
     out[t] = best;
+    if (trace() && exchange_filter) std::cerr << "    direct " << square_name(best.attacker) << "x" << square_name(t) << " gain " << best.gain << "\n";
   }
 }
 
 // Check-then-capture threats (抽将得子, CXA): the side to move gives check and, whatever the
 // reply, wins material by a capture afterwards. Adds the best such target to `out` when it beats
 // the direct threat there.
-void check_capture_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
+void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   const Color us = s.side(), them = opposite(us);
+  if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   MoveList ours;
   s.p.generate_legal(ours);
   std::array<Threat, kSquares> after{};
   for (Move c : ours) {
+    if (s.p.at(c.to)) continue;  // a capturing check is a direct threat on its victim
     Piece cap_c = s.play(c);
     if (!s.p.in_check(them)) {
       s.undo(c, cap_c);
       continue;
     }
-    int v_c = cap_c ? value_of(cap_c, c.to) : 0;
     MoveList replies;
     s.p.generate_legal(replies);
     int worst = 1000000;
     Square worst_target = kNoSquare;
     for (Move r : replies) {
       Piece cap_r = s.play(r);
-      int v = v_c - (cap_r ? value_of(cap_r, r.to) : 0);
-      direct_threats(s, rs, after);
+      int v = -(cap_r ? value_of(cap_r, r.to) : 0);
+      direct_threats(s, after, false);
       int best = 0;
       Square bt = kNoSquare;
       for (Square t = 0; t < kSquares; ++t)
@@ -208,6 +292,7 @@ void check_capture_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>&
       Square target = bt;
       if (bt != kNoSquare && bt == r.to) target = r.from;
       v += best;
+      if (trace()) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
       if (v < worst) worst = v, worst_target = (best > 0 ? target : kNoSquare);
       if (worst <= 0) break;
     }
@@ -219,35 +304,38 @@ void check_capture_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>&
       Threat t;
       t.gain = worst;
       t.attacker = c.from;
+      t.via_check = true;
       out[worst_target] = t;
+      if (trace()) std::cerr << "    checkcap " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
     }
   }
 }
 
-void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out) {
-  direct_threats(s, rs, out);
-  if (rs == Ruleset::Cxa) check_capture_threats(s, rs, out);
+void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
+  direct_threats(s, out, true, real_only);
+  if (rs == Ruleset::Cxa) check_capture_threats(s, out);
 }
 
-// Can the side to move force mate (or stalemate, which also loses) within `plies` plies (odd)?
-bool forced_mate(Scratch& s, int plies) {
-  const Color us = s.side(), them = opposite(us);
+// Can the side to move force mate within `plies` plies (odd)? A side left without a legal move
+// loses in Xiangqi (checkmate or stalemate). With `checks_only` every attacking move must check.
+bool forced_mate(Scratch& s, int plies, bool checks_only) {
+  const Color them = opposite(s.side());
   MoveList ours;
   s.p.generate_legal(ours);
   for (Move m : ours) {
     Piece cap = s.play(m);
     bool check = s.p.in_check(them);
     bool mated = false;
-    if (check || plies > 1) {
-      if (!s.p.has_legal_move()) {
-        mated = check;  // only a mate counts as the threat (a stalemate is not 杀)
+    if (check || (plies > 1 && !checks_only)) {
+      MoveList replies;
+      s.p.generate_legal(replies);
+      if (replies.size == 0) {
+        mated = true;
       } else if (plies >= 3) {
-        MoveList replies;
-        s.p.generate_legal(replies);
         mated = true;
         for (Move r : replies) {
           Piece cr = s.play(r);
-          bool ok = forced_mate(s, plies - 2);
+          bool ok = forced_mate(s, plies - 2, checks_only);
           s.undo(r, cr);
           if (!ok) {
             mated = false;
@@ -262,20 +350,22 @@ bool forced_mate(Scratch& s, int plies) {
   return false;
 }
 
-// The mate threat of `us` in `pos` as if it were `us` to move (the opponent passes).
-bool mate_threat(const Position& pos, Color us, int plies) {
-  if (plies <= 0) return false;
+// The mate threat of `us` in `pos` as if it were `us` to move (the opponent passes): a forced mate
+// within options.kill_search_plies plies, or by uninterrupted checks within kill_check_plies.
+bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
   if (pos.in_check(opposite(us))) return false;  // not a threat but a check
   Scratch s(pos);
   s.set_side(us);
   if (s.p.in_check(us)) return false;
-  return forced_mate(s, plies | 1);
+  if (o.kill_search_plies > 0 && forced_mate(s, o.kill_search_plies | 1, false)) return true;
+  return o.kill_check_plies > 0 && forced_mate(s, o.kill_check_plies | 1, true);
 }
 
-void threats_for(const Position& pos, Color us, Ruleset rs, std::array<Threat, kSquares>& out) {
+void threats_for(const Position& pos, Color us, Ruleset rs, std::array<Threat, kSquares>& out,
+                 bool real_only = true) {
   Scratch s(pos);
   s.set_side(us);
-  all_threats(s, rs, out);
+  all_threats(s, rs, out, real_only);
 }
 
 // Infers the move that led from `prev` to `pos` (one piece moved, possibly capturing).
@@ -295,8 +385,8 @@ bool infer_move(const Position& prev, const Position& pos, Move& out) {
 
 // Full labeller with identities. `ids` maps squares of `before` to piece ids (nullptr = square).
 // `previous`/`prev_move`: the position before the opponent's last move and that move.
-MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Position* previous,
-                         const Move* prev_move, const int* ids, const AdjudicationOptions& options) {
+static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Position* previous,
+                                const Move* prev_move, const int* ids, const AdjudicationOptions& options) {
   MoveLabel label;
   const Color us = before.side_to_move(), them = opposite(us);
   Position after = before;
@@ -310,42 +400,85 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
 
   // Threats after the move.
   std::array<Threat, kSquares> now{}, base{};
+  if (trace()) std::cerr << "  label " << to_iccs(m) << " now:\n";
   threats_for(after, us, rs, now);
-  // Baseline: threats before the move (or, for a check evasion under CXA, before the check).
-  const bool use_previous = rs == Ruleset::Cxa && evasion && previous && prev_move;
-  if (use_previous) {
-    threats_for(*previous, us, rs, base);
-    // Map squares of `previous` to squares of `before`.
-    std::array<Threat, kSquares> mapped{};
-    for (Square s = 0; s < kSquares; ++s) {
-      Square d = s == prev_move->from ? prev_move->to : s;
-      if (s == prev_move->to) continue;  // captured there
-      mapped[d] = base[s];
+  if (trace()) std::cerr << "  base:\n";
+  // The same threats with the moved piece lifted off the board.
+  std::array<Threat, kSquares> without_mover{};
+  {
+    Position lifted = after;
+    lifted.put(m.to, kEmpty);
+    if (king_move) without_mover = now;  // the king takes part in no threat
+    else threats_for(lifted, us, rs, without_mover, false);
+  }
+  // Baseline: threats before the move. Under CXA a move that answers a forcing move (a check, or
+  // a mate threat) only chases what was not already threatened before that forcing move
+  // (26.1.4), so the position before the opponent's last move is a second baseline.
+  threats_for(before, us, rs, base);
+  const bool answering = rs == Ruleset::Cxa && previous && prev_move &&
+                         (evasion || mate_threat(before, them, options));
+  if (rs == Ruleset::Cxa && evasion) {
+    // A threat that stood right after the opponent's check — e.g. its checking move unguarded one
+    // of its pieces — is brought upon itself, not created by the evasion (参考图21/22, 24.18):
+    // judge it with the checking pieces lifted off the board, where our captures are legal.
+    Position lifted = before;
+    std::vector<Square> checkers;
+    before.attackers(before.king_square(us), them, checkers);
+    for (Square c : checkers) lifted.put(c, kEmpty);
+    if (!lifted.in_check(us)) {
+      std::array<Threat, kSquares> own{};
+      threats_for(lifted, us, rs, own);
+      for (Square t = 0; t < kSquares; ++t)
+        if (lifted.at(t)) base[t].gain = std::max(base[t].gain, own[t].gain);
     }
-    base = mapped;
-  } else {
-    threats_for(before, us, rs, base);
+  }
+  if (answering) {
+    std::array<Threat, kSquares> old{};
+    threats_for(*previous, us, rs, old);
+    // Map squares of `previous` to squares of `before`.
+    for (Square s = 0; s < kSquares; ++s) {
+      if (s == prev_move->to) continue;  // captured there
+      Square d = s == prev_move->from ? prev_move->to : s;
+      base[d].gain = std::max(base[d].gain, old[s].gain);
+    }
   }
   for (Square t = 0; t < kSquares; ++t) {
     if (now[t].gain <= 0) continue;
     Square t_before = t;  // enemy pieces do not move with our move
-    if (base[t_before].gain >= now[t].gain) continue;  // not new
+    // New: not threatened (as much) before, or the moved piece takes part in the threat (it
+    // would be smaller without it) — a piece that moves and attacks chases, as in Pikafish.
+    if (base[t_before].gain >= now[t].gain && without_mover[t].gain >= now[t].gain) continue;
     ChaseTarget c;
     c.piece_id = ids ? ids[t_before] : t_before;
     c.square = t;
     c.type = type_of(after.at(t));
     c.unrooted = now[t].unrooted;
-    c.joint = now[t].joint;
+    // Joint chase also when the moved piece helps another piece that already attacks the target
+    // to win it (e.g. by pinning its defender); merely opening a line or becoming a cannon's screen
+    // is a discovered chase by one piece.
+    bool mover_captures = false;
+    for (int i = 0; i < now[t].n_winners; ++i) mover_captures |= now[t].winners[i] == m.to;
+    c.joint = now[t].joint ||
+              (!mover_captures && without_mover[t].attacked && without_mover[t].gain < now[t].gain);
     c.under_protected = now[t].under_protected;
     label.chases.push_back(c);
   }
-  if (rs == Ruleset::Cxa && !label.check) {
-    if (mate_threat(after, us, options.kill_search_plies)) {
-      bool existed = use_previous && mate_threat(*previous, us, options.kill_search_plies);
-      label.kill = !existed;
-    }
+  // A mate threat counts even when it answers a check and existed before (图19: a block that
+  // keeps a mate threat is 杀); only the general's own evasion is excused (26.1.3, above).
+  if (rs == Ruleset::Cxa && !label.check) label.kill = mate_threat(after, us, options);
+  // A mate threat by checks subsumes the material its checks would win on the way.
+  if (label.kill) {
+    std::vector<ChaseTarget> kept;
+    for (const ChaseTarget& c : label.chases)
+      if (!now[c.square].via_check) kept.push_back(c);
+    label.chases = std::move(kept);
   }
   return label;
+}
+
+bool has_forced_mate(const Position& pos, int plies, bool checks_only) {
+  Scratch s(pos);
+  return plies > 0 && forced_mate(s, plies | 1, checks_only);
 }
 
 MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Position* previous,
@@ -356,15 +489,18 @@ MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Posi
 }
 
 std::string MoveLabel::describe() const {
-  if (check) return "将";
-  if (kill) return "杀";
-  if (chases.empty()) return "闲";
-  std::string s = "捉(";
-  for (size_t i = 0; i < chases.size(); ++i) {
-    if (i) s += ",";
-    s += chinese_type(chases[i].type);
+  std::string s;
+  if (check) s += "将";
+  if (kill) s += s.empty() ? "杀" : "+杀";
+  if (!chases.empty()) {
+    s += s.empty() ? "捉(" : "+捉(";
+    for (size_t i = 0; i < chases.size(); ++i) {
+      if (i) s += ",";
+      s += chinese_type(chases[i].type);
+    }
+    s += ")";
   }
-  return s + ")";
+  return s.empty() ? "闲" : s;
 }
 
 namespace {
@@ -377,7 +513,9 @@ struct SideSummary {
   bool any_kill = false;
   bool pure_chase_only = true;  // every move is a chase that is neither check nor kill
   bool any_pure_chase = false;
+  bool any_chase = false;  // a non-checking move that chases
   bool mild = false;
+  std::vector<size_t> pure_chase_labels;  // indices into the verdict's labels
   std::optional<std::set<int>> chase_common;      // ⋂ targets of all moves (chase_same)
   std::optional<std::set<int>> chase_common_axf;  // same, check moves with targets included
   std::optional<std::set<int>> pure_chase_common; // ⋂ targets of chase-only moves (CXA)
@@ -402,19 +540,44 @@ void intersect(std::optional<std::set<int>>& acc, const std::vector<ChaseTarget>
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,
                                    Ruleset ruleset, const AdjudicationOptions& options) {
   RepetitionVerdict v;
-  Position pos = start;
-  std::array<int, kSquares> ids{};
-  for (Square s = 0; s < kSquares; ++s) ids[s] = s;
-  Position prev;
-  Move prev_move{};
-  bool have_prev = false;
+  // Replay: positions before every ply, and the piece identities (start squares) on each.
+  std::vector<Position> pos;
+  std::vector<std::array<int, kSquares>> ids;
+  pos.reserve(moves.size() + 1);
+  ids.reserve(moves.size() + 1);
+  pos.push_back(start);
+  ids.emplace_back();
+  for (Square s = 0; s < kSquares; ++s) ids[0][s] = start.at(s) ? s : -1;
+  for (Move m : moves) {
+    Position next = pos.back();
+    next.make(m);
+    std::array<int, kSquares> id = ids.back();
+    id[m.to] = id[m.from];
+    id[m.from] = -1;
+    pos.push_back(std::move(next));
+    ids.push_back(id);
+  }
   SideSummary side[2];
-  for (size_t i = 0; i < moves.size(); ++i) {
+  for (size_t i = window_begin; i < moves.size(); ++i) {
     Move m = moves[i];
-    Color mover = pos.side_to_move();
-    if (i >= window_begin) {
-      MoveLabel l = label_move_ids(pos, m, ruleset, have_prev ? &prev : nullptr, have_prev ? &prev_move : nullptr,
-                                   ids.data(), options);
+    Color mover = pos[i].side_to_move();
+    {
+      // Context: the position before the opponent's last move. For the very first ply of the
+      // record use the same point of the second loop, so both loops are labelled alike.
+      const Position* previous = nullptr;
+      const Move* prev_move = nullptr;
+      if (i > 0) {
+        previous = &pos[i - 1];
+        prev_move = &moves[i - 1];
+      } else {
+        for (size_t j = i + 1; j < moves.size(); ++j)
+          if (pos[j].hash() == pos[i].hash() && pos[j] == pos[i]) {
+            previous = &pos[j - 1];
+            prev_move = &moves[j - 1];
+            break;
+          }
+      }
+      MoveLabel l = label_move_ids(pos[i], m, ruleset, previous, prev_move, ids[i].data(), options);
       SideSummary& ss = side[index(mover)];
       ++ss.moves;
       bool chase = !l.chases.empty();
@@ -429,23 +592,27 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
       else intersect(ss.chase_common_axf, l.chases);
       bool pure_chase = chase && !l.check && !l.kill;
       if (!pure_chase) ss.pure_chase_only = false;
+      if (chase && !l.check) ss.any_chase = true;
       if (pure_chase) {
         ss.any_pure_chase = true;
         intersect(ss.pure_chase_common, l.chases);
-        bool move_mild = true;
-        for (const auto& c : l.chases)
-          if (!(c.joint || c.under_protected)) move_mild = false;
-        if (move_mild) ss.mild = true;
+        ss.pure_chase_labels.push_back(v.labels.size());
       }
       v.labels.push_back(std::move(l));
     }
-    prev = pos;
-    prev_move = m;
-    have_prev = true;
-    // Identities follow the moved piece.
-    ids[m.to] = ids[m.from];
-    ids[m.from] = -1;
-    pos.make(m);
+  }
+  // Severity (CXA): a side is mild when one of its chase-only moves chases the common target(s)
+  // only jointly (联合捉) or as an under-protected piece (捉少根子).
+  for (SideSummary& ss : side) {
+    for (size_t li : ss.pure_chase_labels) {
+      bool move_mild = true, any = false;
+      for (const ChaseTarget& c : v.labels[li].chases) {
+        if (ss.pure_chase_common && !ss.pure_chase_common->count(c.piece_id)) continue;
+        any = true;
+        if (!(c.joint || c.under_protected)) move_mild = false;
+      }
+      if (any && move_mild) ss.mild = true;
+    }
   }
   auto chase_same = [&](const SideSummary& s, bool axf) {
     if (s.moves == 0) return false;
@@ -478,8 +645,6 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
     if (s.moves == 0 || !s.all_forcing) return false;
     if (s.pure_chase_only && !options.cxa_count_pure_chase) return false;
     if (s.any_pure_chase) {
-      int n = 0;
-      (void)n;
       // Chasing different pieces in turn is allowed: the chase-only moves must share a target.
       if (!s.pure_chase_common || s.pure_chase_common->empty()) return false;
     }
@@ -488,14 +653,14 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
   bool rf = forbidden(red), bf = forbidden(black);
   if (rf != bf) {
     const SideSummary& s = rf ? red : black;
-    lose(rf ? Color::Red : Color::Black, s, s.any_pure_chase);
+    lose(rf ? Color::Red : Color::Black, s, s.any_chase);
     return v;
   }
   if (rf && bf && red.mild != black.mild) {
     // Severe v mild: the severe side must change.
     bool red_severe = !red.mild;
     const SideSummary& s = red_severe ? red : black;
-    lose(red_severe ? Color::Red : Color::Black, s, s.any_pure_chase);
+    lose(red_severe ? Color::Red : Color::Black, s, s.any_chase);
   }
   return v;
 }

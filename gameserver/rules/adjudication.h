@@ -1,6 +1,32 @@
 // Repetition adjudication: per-move labels (check / mate threat / chase with target identities) and
 // the verdict of a repeated cycle under the CXA (default), AXF and computer rulesets.
-// Spec: shared/specs/xiangqi-rules.md §2, §3, §5, §7.
+// Spec: shared/specs/xiangqi-rules.md §2, §3, §5, §7; Jieqi: jieqi-rules.md §6.
+//
+// How a move is labelled (adjudication.cpp):
+// * 将 check: the enemy general is attacked after the move (direct, discovered, facing generals).
+// * 杀 kill (CXA only): with the opponent passing, the mover could force mate (see the options).
+// * 捉 chase: a threat, created by the move, to win material from a non-general piece (pawns only
+//   after crossing the river; a face-down Jieqi piece counts as its positional type, and attacks
+//   as it too). "Win" = exchange evaluation on the square with values R 9, N 4, C 4, A 2, E 2,
+//   crossed P 2, uncrossed P 1; captures must be legal, so pinned pieces neither protect nor
+//   capture. A threat does not count when
+//   - the first capturer would be the general or a pawn (they may chase freely; a king or pawn
+//     move that uncovers another piece's threat does chase);
+//   - the victim can take that attacker back without loss and is not pinned (兑 / offer); pieces
+//     of the victim's own type that it can take are ignored as attackers altogether (兑);
+//   - the capture lets the opponent win more elsewhere, or mate by checks within 5 plies.
+//   Under CXA a check that wins material after any reply (抽将得子) is a threat too.
+//   "Created by the move": the threat is larger than before the move, or the moved piece takes
+//   part in it. Under CXA, when the move answers a check (26.1.4) or a mate threat, threats that
+//   existed before the opponent's last move do not count; a general's move answering a check is
+//   always idle (26.1.3).
+// * Target kinds: unrooted (no legal recapture), joint (the capture needs a second piece of ours
+//   to pay off, or the moved piece helps another attacker e.g. by pinning a defender),
+//   under-protected (joint with more attackers than defenders).
+//
+// Verdicts follow §5 step 3–4. CXA severity (both sides forbidden): a side is "mild" when one of
+// its chase-only moves chases only joint / under-protected targets, else "severe"; severe v mild
+// → the severe side loses, otherwise draw.
 #pragma once
 #include <optional>
 #include <string>
@@ -17,7 +43,11 @@ std::optional<Ruleset> parse_ruleset(std::string_view s);  // accepts the names 
 
 struct AdjudicationOptions {
   bool cxa_count_pure_chase = true;  // decision: pure perpetual chase (长捉) loses under CXA too
-  int kill_search_plies = 3;         // depth of the mate-threat (杀) search, CXA only
+  // Mate threat (杀, CXA only): the mover could force mate if the opponent passed — within
+  // kill_search_plies plies with any moves (3 = mate in 2), or within kill_check_plies plies when
+  // every attacking move checks (连将杀). 0 disables the respective search.
+  int kill_search_plies = 3;
+  int kill_check_plies = 7;
 };
 
 // One chased enemy piece.
@@ -35,7 +65,9 @@ struct MoveLabel {
   bool kill = false;   // 杀 (mate threat)
   std::vector<ChaseTarget> chases;  // 捉; empty = not a chase
   bool is_idle() const { return !check && !kill && chases.empty(); }
-  // Short Chinese description used in records and tests: "将", "杀", "捉(车)", "闲", …
+  // Short Chinese description used in records and tests: "闲" for an idle move, otherwise the
+  // parts that apply joined by '+', in the order 将, 杀, 捉(<target types>): e.g. "将", "杀",
+  // "捉(车)", "捉(马,炮)", "将+捉(兵)", "杀+捉(车)". Type names: 车 马 炮 象 士 兵 (both colours).
   std::string describe() const;
 };
 
@@ -43,6 +75,8 @@ struct RepetitionVerdict {
   enum class Outcome { Draw, RedLoses, BlackLoses };
   Outcome outcome = Outcome::Draw;
   // perpetual_check | perpetual_chase | perpetual_mate_threat | repetition_draw
+  // (the loser's window moves: all checks → perpetual_check; some non-checking chase →
+  // perpetual_chase; else (kills, with or without checks) → perpetual_mate_threat)
   std::string reason = "repetition_draw";
   std::vector<MoveLabel> labels;  // one per window move, in order
 };
@@ -50,13 +84,19 @@ struct RepetitionVerdict {
 // `start` is the position after the last irreversible move (capture or reveal); `moves` are all
 // plies played since. The last move completes the third occurrence of a position; the window is
 // moves[window_begin..] (from the first occurrence to the third). Plies before the window are
-// context (e.g. whether a window move answers a check).
+// context (e.g. whether a window move answers a check). Chase target ids are the squares the
+// pieces stood on in `start`. Typical cost: about a millisecond per window move.
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,
                                    Ruleset ruleset, const AdjudicationOptions& options = {});
 
 // Label one move played from `before` (legal). `previous` is the position before the opponent's
-// last move when known (CXA check-evasion rule), else nullptr.
+// last move when known (CXA check-evasion rule), else nullptr. Chase target ids are the squares
+// of the targets in `before`.
 MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Position* previous = nullptr,
                      const AdjudicationOptions& options = {});
+
+// Can the side to move of `pos` force mate (or stalemate) within `plies` plies (odd; 1 = mate in
+// one)? With `checks_only` every move of the attacker must give check. Exposed for tools/tests.
+bool has_forced_mate(const Position& pos, int plies, bool checks_only = false);
 
 }  // namespace xq
