@@ -64,4 +64,19 @@ static void BM_Play200PlyGame(benchmark::State& state) {
 }
 BENCHMARK(BM_Play200PlyGame)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
+// A move that completes a third repetition: labelling the 8-ply window and judging it (spec F1,
+// a cannon chasing a rook), i.e. the worst case of one move's adjudication.
+static void BM_JudgeRepetitionWindow(benchmark::State& state) {
+  const char* fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w";
+  const std::vector<std::string> moves = {"c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2", "b7a7", "b2a2"};
+  Position start = parse_fen(fen, Variant::Xiangqi);
+  for (auto _ : state) {
+    RulesGame g(GameRules::defaults(Variant::Xiangqi), start);
+    for (const auto& m : moves) g.play(m);
+    benchmark::DoNotOptimize(g.result());
+    if (!g.result().over()) state.SkipWithError("the repetition did not end the game");
+  }
+}
+BENCHMARK(BM_JudgeRepetitionWindow)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();
