@@ -1,0 +1,143 @@
+#include "auth/auth.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <boost/json.hpp>
+#include <cctype>
+#include <stdexcept>
+
+#include "rules/jieqi.h"
+#include "store/keys.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+std::string hex(const unsigned char* p, size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += d[p[i] >> 4];
+    s += d[p[i] & 15];
+  }
+  return s;
+}
+
+std::string unhex(const std::string& h) {
+  std::string out;
+  if (h.size() % 2) return out;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) {
+    auto v = [](char c) { return std::isdigit((unsigned char)c) ? c - '0' : (c | 32) - 'a' + 10; };
+    out += static_cast<char>(v(h[i]) * 16 + v(h[i + 1]));
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower((unsigned char)c));
+  return s;
+}
+
+bool equal_ct(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+}  // namespace
+
+bool valid_user_name(const std::string& name) {
+  if (name.size() < 3 || name.size() > 20) return false;
+  for (char c : name)
+    if (!std::isalnum((unsigned char)c) && c != '_' && c != '-') return false;
+  return true;
+}
+
+Auth::Auth(Redis& redis, std::string secret, int64_t ttl) : redis_(redis), secret_(std::move(secret)), ttl_ms_(ttl) {
+  if (secret_.size() < 16) throw std::invalid_argument("secret must have at least 16 characters");
+}
+
+std::string Auth::hash_password(const std::string& password, const std::string& salt_hex) {
+  std::string salt = unhex(salt_hex);
+  unsigned char out[32];
+  if (EVP_PBE_scrypt(password.data(), password.size(), reinterpret_cast<const unsigned char*>(salt.data()),
+                     salt.size(), 1 << 14, 8, 1, 64ull << 20, out, sizeof out) != 1)
+    throw std::runtime_error("scrypt failed");
+  return hex(out, sizeof out);
+}
+
+User Auth::make_guest(const std::string& wanted) {
+  User u;
+  u.id = "g-" + xq::random_hex(8);
+  u.name = valid_user_name(wanted) ? "guest-" + wanted : "guest-" + u.id.substr(2, 6);
+  u.guest = true;
+  return u;
+}
+
+Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out) {
+  if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
+  if (lower(name).rfind("guest", 0) == 0) return Error::BadRequest;  // guest names are reserved
+  std::string salt = xq::random_hex(16);
+  User u{"u-" + xq::random_hex(8), name, false};
+  json::object rec{{"id", u.id}, {"name", name}, {"salt", salt}, {"hash", hash_password(password, salt)}};
+  auto r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
+  if (r.type == RedisReply::Type::Nil) return Error::NameTaken;
+  out = u;
+  return Error::None;
+}
+
+Auth::Error Auth::login(const std::string& name, const std::string& password, User& out) {
+  if (!valid_user_name(name)) return Error::BadCredentials;
+  auto r = redis_.command({"GET", keys::user(lower(name))});
+  if (r.type != RedisReply::Type::String) return Error::BadCredentials;
+  auto rec = json::parse(r.str).as_object();
+  std::string salt = json::value_to<std::string>(rec.at("salt"));
+  if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash"))))
+    return Error::BadCredentials;
+  out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
+  if (banned(out.id)) return Error::Banned;
+  return Error::None;
+}
+
+std::string Auth::issue_token(const User& u, int64_t now_ms) const {
+  std::string payload = "v1|" + u.id + "|" + u.name + "|" + (u.guest ? "g" : "r") + "|" + std::to_string(now_ms + ttl_ms_);
+  unsigned char mac[32];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), secret_.data(), static_cast<int>(secret_.size()),
+       reinterpret_cast<const unsigned char*>(payload.data()), payload.size(), mac, &len);
+  return hex(reinterpret_cast<const unsigned char*>(payload.data()), payload.size()) + "." + hex(mac, len);
+}
+
+std::optional<User> Auth::verify_token(const std::string& token, int64_t now_ms) const {
+  auto dot = token.find('.');
+  if (dot == std::string::npos || token.size() > 1024) return std::nullopt;
+  std::string payload = unhex(token.substr(0, dot));
+  unsigned char mac[32];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), secret_.data(), static_cast<int>(secret_.size()),
+       reinterpret_cast<const unsigned char*>(payload.data()), payload.size(), mac, &len);
+  if (!equal_ct(hex(mac, len), token.substr(dot + 1))) return std::nullopt;
+  // v1|id|name|g|exp
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= payload.size(); ++i)
+    if (i == payload.size() || payload[i] == '|') {
+      parts.push_back(payload.substr(start, i - start));
+      start = i + 1;
+    }
+  if (parts.size() != 5 || parts[0] != "v1") return std::nullopt;
+  try {
+    if (std::stoll(parts[4]) < now_ms) return std::nullopt;
+  } catch (...) {
+    return std::nullopt;
+  }
+  return User{parts[1], parts[2], parts[3] == "g"};
+}
+
+bool Auth::banned(const std::string& user_id) {
+  return redis_.command({"SISMEMBER", keys::kBanned, user_id}).integer == 1;
+}
+void Auth::ban(const std::string& user_id) { redis_.command({"SADD", keys::kBanned, user_id}); }
+
+}  // namespace gs

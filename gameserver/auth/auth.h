@@ -1,0 +1,45 @@
+// Accounts and session tokens. Guests get a random id; registered accounts store an scrypt hash
+// in Redis. Tokens are "payload.hmac" with HMAC-SHA256 over the payload under the server secret,
+// so any server holding the secret can check them without a lookup.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "store/redis.h"
+
+namespace gs {
+
+struct User {
+  std::string id;    // "g-…" for guests, "u-…" for registered users
+  std::string name;
+  bool guest = true;
+};
+
+class Auth {
+ public:
+  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned };
+
+  Auth(Redis& redis, std::string secret, int64_t token_ttl_ms = 30LL * 24 * 3600 * 1000);
+
+  User make_guest(const std::string& wanted_name);
+  Error register_user(const std::string& name, const std::string& password, User& out);
+  Error login(const std::string& name, const std::string& password, User& out);
+
+  std::string issue_token(const User& u, int64_t now_ms) const;
+  std::optional<User> verify_token(const std::string& token, int64_t now_ms) const;
+
+  bool banned(const std::string& user_id);
+  void ban(const std::string& user_id);
+
+  // scrypt (N=2^14, r=8, p=1) of the password with the salt, hex. Exposed for tests.
+  static std::string hash_password(const std::string& password, const std::string& salt_hex);
+
+ private:
+  Redis& redis_;
+  std::string secret_;
+  int64_t ttl_ms_;
+};
+
+bool valid_user_name(const std::string& name);
+
+}  // namespace gs

@@ -1,0 +1,58 @@
+#include "game/clock.h"
+
+#include <algorithm>
+
+namespace gs {
+
+LagPolicy LagPolicy::for_time_control(const TimeControl& tc) {
+  LagPolicy p;
+  // Roughly: games under a minute get a tenth of the refill of longer ones.
+  Millis estimate = tc.initial_ms + 40 * tc.increment_ms;
+  if (estimate < 60'000) p.gain_per_move_ms = 10 + estimate / 1000;
+  else p.gain_per_move_ms = std::min<Millis>(250, 70 + estimate / 6000);
+  p.start_quota_ms = 3 * p.gain_per_move_ms;
+  p.max_quota_ms = 7 * p.gain_per_move_ms;
+  return p;
+}
+
+Clock::Clock(TimeControl tc) : tc_(tc), lag_(LagPolicy::for_time_control(tc)) {
+  remaining_[0] = remaining_[1] = tc.initial_ms;
+  quota_[0] = quota_[1] = lag_.start_quota_ms;
+}
+
+void Clock::start(xq::Color side, Millis now) {
+  side_ = side;
+  running_ = true;
+  turn_start_ = now;
+}
+
+void Clock::stop(Millis now) {
+  if (!running_) return;
+  remaining_[xq::index(side_)] = remaining(side_, now);
+  running_ = false;
+}
+
+Millis Clock::press(Millis now, Millis reported_lag_ms) {
+  int i = xq::index(side_);
+  Millis elapsed = std::max<Millis>(0, now - turn_start_);
+  Millis comp = std::clamp<Millis>(reported_lag_ms, 0, std::min(quota_[i], elapsed));
+  last_comp_ = comp;
+  quota_[i] = std::min(lag_.max_quota_ms, quota_[i] - comp + lag_.gain_per_move_ms);
+  remaining_[i] = remaining_[i] - (elapsed - comp) + tc_.increment_ms;
+  Millis left = remaining_[i];
+  start(xq::opposite(side_), now);
+  return left;
+}
+
+Millis Clock::remaining(xq::Color side, Millis now) const {
+  Millis r = remaining_[xq::index(side)];
+  if (running_ && side == side_) r -= std::max<Millis>(0, now - turn_start_);
+  return r;
+}
+
+void Clock::set_remaining(Millis red_ms, Millis black_ms) {
+  remaining_[0] = red_ms;
+  remaining_[1] = black_ms;
+}
+
+}  // namespace gs

@@ -1,0 +1,64 @@
+// Chess clock arithmetic for one game: sudden death or Fischer increment, bounded lag
+// compensation. Time is passed in (milliseconds from any monotonic origin) so tests use fake time.
+#pragma once
+#include <cstdint>
+
+#include "rules/types.h"
+
+namespace gs {
+
+using Millis = int64_t;
+
+struct TimeControl {
+  Millis initial_ms = 0;
+  Millis increment_ms = 0;  // Fischer; 0 = sudden death
+};
+
+// Lag compensation quota: each move may be credited the client's reported lag, but only out of a
+// quota that refills slowly, so a lying client gains at most a bounded amount of time.
+struct LagPolicy {
+  Millis gain_per_move_ms = 100;  // quota refill per own move
+  Millis start_quota_ms = 300;
+  Millis max_quota_ms = 700;
+  // Smaller for very fast games so compensation never dominates the time control.
+  static LagPolicy for_time_control(const TimeControl& tc);
+};
+
+class Clock {
+ public:
+  explicit Clock(TimeControl tc);
+
+  const TimeControl& time_control() const { return tc_; }
+  // Starts `side`'s time at `now`. Used at game start and when resuming after a restart.
+  void start(xq::Color side, Millis now);
+  void stop(Millis now);  // freezes both clocks (game over)
+  bool running() const { return running_; }
+  xq::Color side_running() const { return side_; }
+
+  // The running side finished its move at `now`: charge elapsed time minus compensated lag, add
+  // the increment, start the opponent. Returns the mover's remaining time after the move.
+  Millis press(Millis now, Millis reported_lag_ms = 0);
+
+  Millis remaining(xq::Color side, Millis now) const;  // may be negative (flag fell)
+  // When the running side's flag falls (if nothing happens before); meaningless if !running().
+  Millis flag_deadline() const { return turn_start_ + remaining_[xq::index(side_)]; }
+  bool flagged(Millis now) const { return running_ && remaining(side_, now) <= 0; }
+
+  // Restores stored remaining times (replay/recovery) without running the clock.
+  void set_remaining(Millis red_ms, Millis black_ms);
+  Millis stored(xq::Color side) const { return remaining_[xq::index(side)]; }
+  Millis quota(xq::Color side) const { return quota_[xq::index(side)]; }
+  Millis last_compensation() const { return last_comp_; }  // lag credited by the last press
+
+ private:
+  TimeControl tc_;
+  LagPolicy lag_;
+  Millis remaining_[2];
+  Millis quota_[2];
+  xq::Color side_ = xq::Color::Red;
+  bool running_ = false;
+  Millis turn_start_ = 0;
+  Millis last_comp_ = 0;
+};
+
+}  // namespace gs

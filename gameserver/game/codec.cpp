@@ -1,0 +1,152 @@
+#include "game/codec.h"
+
+#include <boost/json.hpp>
+
+#include "rules/fen.h"
+#include "rules/view.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+json::object player_json(const PlayerInfo& p) {
+  return {{"user_id", p.user_id}, {"name", p.name}, {"guest", p.guest}};
+}
+PlayerInfo player_from(const json::value& v) {
+  auto& o = v.as_object();
+  return {json::value_to<std::string>(o.at("user_id")), json::value_to<std::string>(o.at("name")),
+          o.at("guest").as_bool()};
+}
+std::string str(const json::object& o, const char* k) {
+  auto it = o.find(k);
+  return it == o.end() ? std::string() : json::value_to<std::string>(it->value());
+}
+int64_t num(const json::object& o, const char* k) {
+  auto it = o.find(k);
+  return it == o.end() ? 0 : it->value().to_number<int64_t>();
+}
+
+}  // namespace
+
+std::string encode_config(const GameConfig& c) {
+  json::object o{{"id", c.id},
+                 {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
+                 {"ruleset", c.ruleset},
+                 {"capture_visibility", c.capture_visibility},
+                 {"initial_ms", c.tc.initial_ms},
+                 {"increment_ms", c.tc.increment_ms},
+                 {"red", player_json(c.red)},
+                 {"black", player_json(c.black)},
+                 {"assignment", c.assignment},
+                 {"salt", c.salt},
+                 {"commitment", c.commitment},
+                 {"created_at_ms", c.created_at_ms}};
+  return json::serialize(o);
+}
+
+GameConfig decode_config(const std::string& text) {
+  auto v = json::parse(text);
+  auto& o = v.as_object();
+  GameConfig c;
+  c.id = str(o, "id");
+  c.variant = str(o, "variant") == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+  c.ruleset = str(o, "ruleset");
+  c.capture_visibility = str(o, "capture_visibility");
+  c.tc.initial_ms = num(o, "initial_ms");
+  c.tc.increment_ms = num(o, "increment_ms");
+  c.red = player_from(o.at("red"));
+  c.black = player_from(o.at("black"));
+  c.assignment = str(o, "assignment");
+  c.salt = str(o, "salt");
+  c.commitment = str(o, "commitment");
+  c.created_at_ms = num(o, "created_at_ms");
+  return c;
+}
+
+static const char* kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::Move: return "move";
+    case EventKind::DrawOffered: return "draw_offered";
+    case EventKind::DrawDeclined: return "draw_declined";
+    case EventKind::Ended: return "ended";
+  }
+  return "?";
+}
+
+std::string encode_event(const GameEvent& e) {
+  json::object o{{"v", e.version},
+                 {"k", kind_name(e.kind)},
+                 {"side", e.side == xq::Color::Red ? "red" : "black"},
+                 {"red_ms", e.red_ms},
+                 {"black_ms", e.black_ms},
+                 {"at", e.at_ms}};
+  if (e.kind == EventKind::Move) {
+    o["iccs"] = e.iccs;
+    o["cmid"] = e.client_move_id;
+    o["lag"] = e.lag_ms;
+  }
+  if (e.kind == EventKind::Ended) {
+    o["outcome"] = xq::outcome_name(e.outcome);
+    o["reason"] = e.reason;
+  }
+  return json::serialize(o);
+}
+
+GameEvent decode_event(const std::string& text) {
+  auto v = json::parse(text);
+  auto& o = v.as_object();
+  GameEvent e;
+  e.version = static_cast<uint64_t>(num(o, "v"));
+  std::string k = str(o, "k");
+  if (k == "move") e.kind = EventKind::Move;
+  else if (k == "draw_offered") e.kind = EventKind::DrawOffered;
+  else if (k == "draw_declined") e.kind = EventKind::DrawDeclined;
+  else if (k == "ended") e.kind = EventKind::Ended;
+  else throw std::runtime_error("unknown event kind " + k);
+  e.side = str(o, "side") == "black" ? xq::Color::Black : xq::Color::Red;
+  e.red_ms = num(o, "red_ms");
+  e.black_ms = num(o, "black_ms");
+  e.at_ms = num(o, "at");
+  e.iccs = str(o, "iccs");
+  e.client_move_id = str(o, "cmid");
+  e.lag_ms = num(o, "lag");
+  std::string oc = str(o, "outcome");
+  e.outcome = oc == "red-wins"    ? xq::Outcome::RedWins
+              : oc == "black-wins" ? xq::Outcome::BlackWins
+              : oc == "draw"       ? xq::Outcome::Draw
+                                   : xq::Outcome::Ongoing;
+  e.reason = str(o, "reason");
+  return e;
+}
+
+std::string archive_record(const GameSession& s) {
+  const GameConfig& c = s.config();
+  json::object o = json::parse(encode_config(c)).as_object();
+  // Finished games are public in full, so the view of any viewer is the whole truth.
+  const bool done = s.over();
+  xq::Viewer viewer = xq::Viewer::Spectator;
+  json::array moves;
+  const auto& clocks = s.ply_clocks();
+  for (size_t i = 0; i < s.plies(); ++i) {
+    xq::MoveView mv = xq::view_of_move(s.rules_game(), i, viewer);
+    json::object m{{"ply", i + 1}, {"iccs", mv.iccs}, {"chinese", mv.chinese}, {"wxf", mv.wxf}};
+    if (i < clocks.size()) {
+      m["red_ms"] = clocks[i].first;
+      m["black_ms"] = clocks[i].second;
+    }
+    moves.push_back(std::move(m));
+  }
+  o["moves"] = std::move(moves);
+  o["result"] = xq::outcome_name(s.result().outcome);
+  o["reason"] = s.result().reason;
+  o["version"] = s.version();
+  if (!done) {  // a live game's record (admin/API) must not leak the secret
+    o.erase("assignment");
+    o.erase("salt");
+  }
+  o["fen"] = xq::view_of(s.rules_game(), viewer).fen;
+  return json::serialize(o);
+}
+
+}  // namespace gs

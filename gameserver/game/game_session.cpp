@@ -1,0 +1,216 @@
+#include "game/game_session.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "rules/jieqi.h"
+
+namespace gs {
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::Ok: return "ok";
+    case Status::Duplicate: return "duplicate";
+    case Status::NotYourTurn: return "not_your_turn";
+    case Status::Illegal: return "illegal_move";
+    case Status::GameOver: return "game_over";
+    case Status::OfferNotAllowed: return "offer_not_allowed";
+    case Status::AbortNotAllowed: return "abort_not_allowed";
+  }
+  return "?";
+}
+
+xq::GameRules GameConfig::rules() const {
+  xq::GameRules r = xq::GameRules::defaults(variant);
+  auto rs = xq::parse_ruleset(ruleset.empty() ? "cxa" : ruleset);
+  if (!rs) throw std::invalid_argument("unknown ruleset: " + ruleset);
+  r.ruleset = *rs;
+  if (variant == xq::Variant::Jieqi &&
+      !xq::parse_visibility(capture_visibility.empty() ? "capturer" : capture_visibility, r.capture_visibility))
+    throw std::invalid_argument("unknown capture visibility: " + capture_visibility);
+  return r;
+}
+
+static xq::Position start_position(const GameConfig& c) {
+  if (c.variant == xq::Variant::Xiangqi) return xq::Position::xiangqi_start();
+  if (c.assignment.empty()) throw std::invalid_argument("jieqi game without assignment");
+  xq::Position p = xq::Position::jieqi_start();
+  xq::apply_assignment(p, xq::Assignment::from_string(c.assignment));
+  return p;
+}
+
+GameSession::GameSession(GameConfig config)
+    : config_(std::move(config)), game_(config_.rules(), start_position(config_)), clock_(config_.tc) {}
+
+void GameSession::start_clock(Millis now) {
+  if (!over()) clock_.start(game_.position().side_to_move(), now);
+}
+
+GameEvent& GameSession::push(EventKind kind, xq::Color side, std::vector<GameEvent>& out) {
+  GameEvent e;
+  e.version = events_.size() + 1;
+  e.kind = kind;
+  e.side = side;
+  e.red_ms = clock_.stored(xq::Color::Red);
+  e.black_ms = clock_.stored(xq::Color::Black);
+  e.at_ms = wall_ms_;
+  events_.push_back(e);
+  out.push_back(e);
+  return events_.back();
+}
+
+void GameSession::finish(xq::Result r, Millis now, std::vector<GameEvent>& out) {
+  game_.finish(std::move(r));  // keeps an earlier board result (mate, repetition…)
+  clock_.stop(now);
+  offer_by_.reset();
+  GameEvent& e = push(EventKind::Ended, xq::Color::Red, out);
+  e.outcome = game_.result().outcome;
+  e.reason = game_.result().reason;
+  out.back() = e;
+}
+
+std::optional<uint64_t> GameSession::find_client_move(xq::Color side, const std::string& id) const {
+  if (id.empty()) return std::nullopt;
+  auto& m = client_moves_[xq::index(side)];
+  auto it = m.find(id);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+
+void GameSession::apply_move_bookkeeping(xq::Color mover) {
+  // An offer lapses when the side it was made to moves instead of answering.
+  if (offer_by_ && *offer_by_ != mover) offer_by_.reset();
+  may_offer_again_[xq::index(xq::opposite(mover))] = true;
+}
+
+Status GameSession::move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
+                         Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message) {
+  if (find_client_move(side, client_move_id)) return Status::Duplicate;
+  if (over()) return Status::GameOver;
+  if (check_flag(now, out)) return Status::GameOver;
+  if (game_.position().side_to_move() != side) return Status::NotYourTurn;
+  if (iccs.size() < 4 || iccs.size() > 5) {
+    if (message) *message = "expected ICCS like h2e2";
+    return Status::Illegal;
+  }
+  auto err = game_.play(iccs, message);
+  if (err == xq::RulesGame::MoveError::GameOver) return Status::GameOver;
+  if (err != xq::RulesGame::MoveError::None) return Status::Illegal;
+
+  clock_.press(now, reported_lag_ms);
+  Millis credited = clock_.last_compensation();
+  ply_clocks_.emplace_back(clock_.stored(xq::Color::Red), clock_.stored(xq::Color::Black));
+  apply_move_bookkeeping(side);
+  GameEvent& e = push(EventKind::Move, side, out);
+  e.iccs = iccs.substr(0, 4);
+  e.ply = plies();
+  e.client_move_id = client_move_id;
+  e.lag_ms = credited;
+  out.back() = e;
+  if (!client_move_id.empty()) client_moves_[xq::index(side)][client_move_id] = e.version;
+  if (game_.result().over()) finish(game_.result(), now, out);
+  return Status::Ok;
+}
+
+bool GameSession::can_offer(xq::Color side) const {
+  int me = offers_[xq::index(side)], them = offers_[xq::index(xq::opposite(side))];
+  // "Not more than twice as often as the opponent": with no offers from the opponent, two.
+  return may_offer_again_[xq::index(side)] && me + 1 <= 2 * std::max(1, them) && offer_by_ != side;
+}
+
+Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (offer_by_ && *offer_by_ != side) return accept_draw(side, now, out);  // crossing offers agree
+  if (!can_offer(side)) return Status::OfferNotAllowed;
+  offers_[xq::index(side)]++;
+  may_offer_again_[xq::index(side)] = false;
+  offer_by_ = side;
+  push(EventKind::DrawOffered, side, out);
+  return Status::Ok;
+}
+
+Status GameSession::accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (!offer_by_ || *offer_by_ == side) return Status::OfferNotAllowed;
+  finish({xq::Outcome::Draw, "agreement"}, now, out);
+  return Status::Ok;
+}
+
+Status GameSession::decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (!offer_by_ || *offer_by_ == side) return Status::OfferNotAllowed;
+  offer_by_.reset();
+  push(EventKind::DrawDeclined, side, out);
+  return Status::Ok;
+}
+
+Status GameSession::resign(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  finish(xq::Result::win(xq::opposite(side), "resignation"), now, out);
+  return Status::Ok;
+}
+
+Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+  (void)side;
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (plies() >= 2) return Status::AbortNotAllowed;
+  finish({xq::Outcome::Draw, "abort"}, now, out);
+  return Status::Ok;
+}
+
+Status GameSession::end(xq::Result r, Millis now, std::vector<GameEvent>& out) {
+  if (over()) return Status::GameOver;
+  finish(std::move(r), now, out);
+  return Status::Ok;
+}
+
+bool GameSession::check_flag(Millis now, std::vector<GameEvent>& out) {
+  if (over() || !clock_.flagged(now)) return false;
+  xq::Color loser = clock_.side_running();
+  clock_.stop(now);
+  clock_.set_remaining(loser == xq::Color::Red ? 0 : clock_.stored(xq::Color::Red),
+                       loser == xq::Color::Black ? 0 : clock_.stored(xq::Color::Black));
+  xq::Color winner = xq::opposite(loser);
+  if (game_.can_mate(winner)) finish(xq::Result::win(winner, "timeout"), now, out);
+  else finish({xq::Outcome::Draw, "timeout_draw"}, now, out);
+  return true;
+}
+
+std::optional<Millis> GameSession::flag_deadline() const {
+  if (over() || !clock_.running()) return std::nullopt;
+  return clock_.flag_deadline();
+}
+
+void GameSession::replay(const GameEvent& e) {
+  if (e.version != events_.size() + 1) throw std::runtime_error("event version gap");
+  switch (e.kind) {
+    case EventKind::Move: {
+      if (game_.position().side_to_move() != e.side) throw std::runtime_error("replayed move out of turn");
+      std::string msg;
+      if (game_.play(e.iccs, &msg) != xq::RulesGame::MoveError::None)
+        throw std::runtime_error("replayed move rejected: " + e.iccs + " " + msg);
+      clock_.set_remaining(e.red_ms, e.black_ms);
+      ply_clocks_.emplace_back(e.red_ms, e.black_ms);
+      apply_move_bookkeeping(e.side);
+      if (!e.client_move_id.empty()) client_moves_[xq::index(e.side)][e.client_move_id] = e.version;
+      break;
+    }
+    case EventKind::DrawOffered:
+      offers_[xq::index(e.side)]++;
+      may_offer_again_[xq::index(e.side)] = false;
+      offer_by_ = e.side;
+      break;
+    case EventKind::DrawDeclined:
+      offer_by_.reset();
+      break;
+    case EventKind::Ended:
+      game_.finish({e.outcome, e.reason});
+      clock_.set_remaining(e.red_ms, e.black_ms);
+      offer_by_.reset();
+      break;
+  }
+  events_.push_back(e);
+  if (e.kind == EventKind::Move) events_.back().ply = plies();
+}
+
+}  // namespace gs

@@ -1,0 +1,130 @@
+// The state machine of one live game: moves, clocks, draw offers, abort, resignation, time
+// forfeit, versioned events. Pure: no sockets, no Redis, no threads; time is passed in. The server
+// drives one GameSession from one strand and persists the events it returns.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game/clock.h"
+#include "rules/game.h"
+
+namespace gs {
+
+struct PlayerInfo {
+  std::string user_id;
+  std::string name;
+  bool guest = false;
+};
+
+struct GameConfig {
+  std::string id;
+  xq::Variant variant = xq::Variant::Xiangqi;
+  std::string ruleset = "cxa";
+  std::string capture_visibility = "capturer";  // Jieqi only
+  TimeControl tc;
+  PlayerInfo red, black;
+  // Jieqi secret (never sent to clients before the end) and its public commitment.
+  std::string assignment, salt, commitment;
+  int64_t created_at_ms = 0;  // wall clock, informational
+
+  xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility
+};
+
+enum class EventKind : uint8_t { Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4 };
+
+// One versioned event. Moves store what is needed to replay them exactly (iccs, clocks after).
+struct GameEvent {
+  uint64_t version = 0;
+  EventKind kind = EventKind::Move;
+  xq::Color side = xq::Color::Red;  // mover, offerer, decliner; for Ended: unused
+  std::string iccs;                 // Move
+  size_t ply = 0;                   // Move: 1-based ply number (derived, not stored)
+  std::string client_move_id;       // Move
+  Millis red_ms = 0, black_ms = 0;  // clocks right after the event
+  Millis lag_ms = 0;                // Move: compensated lag credited
+  int64_t at_ms = 0;                // wall time, stamped by the server
+  xq::Outcome outcome = xq::Outcome::Ongoing;  // Ended
+  std::string reason;                          // Ended
+};
+
+enum class Status {
+  Ok,
+  Duplicate,  // this client_move_id was already played: acknowledge, don't replay
+  NotYourTurn,
+  Illegal,
+  GameOver,
+  OfferNotAllowed,
+  AbortNotAllowed,
+};
+const char* status_name(Status s);
+
+class GameSession {
+ public:
+  // Builds the start position (Jieqi: applies config.assignment). Throws std::invalid_argument on
+  // a bad config.
+  explicit GameSession(GameConfig config);
+
+  const GameConfig& config() const { return config_; }
+  const xq::RulesGame& rules_game() const { return game_; }
+  const xq::Result& result() const { return game_.result(); }
+  bool over() const { return game_.result().over(); }
+  uint64_t version() const { return events_.size(); }
+  const std::vector<GameEvent>& events() const { return events_; }
+  const Clock& clock() const { return clock_; }
+  std::optional<xq::Color> draw_offer_by() const { return offer_by_; }
+  // Clocks after each ply (index = ply - 1).
+  const std::vector<std::pair<Millis, Millis>>& ply_clocks() const { return ply_clocks_; }
+  // Index of the Move event for each ply (index = ply - 1).
+  size_t plies() const { return game_.moves().size(); }
+
+  // Wall-clock time stamped on events created from now on (informational: records, archives).
+  void set_wall_time(int64_t ms) { wall_ms_ = ms; }
+
+  // Starts the clock of the side to move (game start, or resuming after a reload: the time no
+  // server ran is charged to nobody).
+  void start_clock(Millis now);
+
+  // Each operation appends the events it produced to `out` (and to the history). An error status
+  // changed nothing, except that a fallen flag may have ended the game first (then `out` holds the
+  // Ended event and the status is GameOver): callers persist and publish `out` in every case.
+  Status move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
+              Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message = nullptr);
+  // Version of the Move event played with this client_move_id, if any.
+  std::optional<uint64_t> find_client_move(xq::Color side, const std::string& client_move_id) const;
+  Status offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  Status accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  Status decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  Status resign(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).
+  Status end(xq::Result result, Millis now, std::vector<GameEvent>& out);
+  // Ends the game if the running side's flag has fallen at `now`. Returns true if it did.
+  bool check_flag(Millis now, std::vector<GameEvent>& out);
+  // When to call check_flag next, if the game is running.
+  std::optional<Millis> flag_deadline() const;
+
+  // Re-applies a stored event (recovery). Throws std::runtime_error if it does not fit.
+  void replay(const GameEvent& e);
+
+ private:
+  bool can_offer(xq::Color side) const;
+  void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
+  GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);
+  void apply_move_bookkeeping(xq::Color mover);
+
+  GameConfig config_;
+  xq::RulesGame game_;
+  Clock clock_;
+  std::vector<GameEvent> events_;
+  std::vector<std::pair<Millis, Millis>> ply_clocks_;
+  std::map<std::string, uint64_t> client_moves_[2];
+  std::optional<xq::Color> offer_by_;
+  int offers_[2] = {0, 0};
+  int64_t wall_ms_ = 0;
+  bool may_offer_again_[2] = {true, true};  // false from an offer until the opponent moves
+};
+
+}  // namespace gs

@@ -1,0 +1,45 @@
+// Open seeks and direct challenges (a challenge is a seek only its target can see and accept).
+// Plain data structure; the hub serialises access.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "auth/auth.h"
+#include "game/clock.h"
+#include "rules/types.h"
+
+namespace gs {
+
+struct SeekSpec {
+  xq::Variant variant = xq::Variant::Xiangqi;
+  TimeControl tc;
+  std::optional<xq::Color> color;  // the owner's colour; nullopt = random
+  std::string ruleset = "cxa";
+  std::string capture_visibility = "capturer";  // Jieqi only
+};
+
+struct SeekEntry {
+  std::string id;
+  User owner;
+  SeekSpec spec;
+  std::string target_user_id;  // non-empty: a challenge
+};
+
+class Lobby {
+ public:
+  std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "");
+  bool cancel(const std::string& id, const std::string& user_id);
+  std::optional<SeekEntry> find(const std::string& id) const;
+  // Removes and returns the seek if `taker` may accept it.
+  std::optional<SeekEntry> take(const std::string& id, const std::string& taker_user_id);
+  std::vector<SeekEntry> visible_to(const std::string& user_id) const;
+  void remove_user(const std::string& user_id);  // owner went offline
+  void restore(const SeekEntry& e) { seeks_[e.id] = e; }  // undo take() when a game could not start
+
+ private:
+  std::map<std::string, SeekEntry> seeks_;
+};
+
+}  // namespace gs

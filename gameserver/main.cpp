@@ -1,0 +1,72 @@
+// gameserver: the WebSocket game server process. See docs/ARCHITECTURE-gameserver.md.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "auth/auth.h"
+#include "net/http_server.h"
+#include "net/runtime.h"
+#include "server/hub.h"
+#include "server/metrics.h"
+#include "store/redis.h"
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+  std::string listen, redis_url, secret;
+  gs::ServerOptions opt;
+  int threads = 2;
+  po::options_description desc("gameserver options");
+  desc.add_options()
+      ("help,h", "show this help")
+      ("listen", po::value(&listen)->default_value("127.0.0.1:8080"), "host:port to serve /ws, /api, /metrics, /healthz and static files")
+      ("redis", po::value(&redis_url)->default_value("redis://127.0.0.1:6379/0"), "Redis URL redis://host:port/db")
+      ("secret", po::value(&secret), "token signing secret (>= 16 chars; or env XQ_SECRET)")
+      ("admin-token", po::value(&opt.admin_token), "bearer token for /api/admin (or env XQ_ADMIN_TOKEN; empty = admin API off)")
+      ("static-dir", po::value(&opt.static_dir)->default_value("clients/web/dist"), "directory of the web client")
+      ("threads", po::value(&threads)->default_value(2), "I/O threads")
+      ("max-frame", po::value(&opt.max_frame_bytes)->default_value(opt.max_frame_bytes), "largest accepted WebSocket frame (bytes)")
+      ("rate", po::value(&opt.rate_per_second)->default_value(opt.rate_per_second), "frames per second allowed per connection (sustained)")
+      ("burst", po::value(&opt.rate_burst)->default_value(opt.rate_burst), "frames allowed in a burst per connection")
+      ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n" << desc;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (secret.empty() && std::getenv("XQ_SECRET")) secret = std::getenv("XQ_SECRET");
+  if (opt.admin_token.empty() && std::getenv("XQ_ADMIN_TOKEN")) opt.admin_token = std::getenv("XQ_ADMIN_TOKEN");
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos) {
+    std::cerr << "--listen must be host:port\n";
+    return 2;
+  }
+  try {
+    gs::Runtime runtime(threads);
+    gs::Redis redis(redis_url);
+    if (!redis.ping()) {
+      std::cerr << "cannot reach Redis at " << redis_url << "\n";
+      return 1;
+    }
+    gs::Auth auth(redis, secret);
+    gs::Metrics metrics;
+    gs::Hub hub(runtime, redis, auth, metrics, opt);
+    gs::HttpServer server(runtime, hub, listen.substr(0, colon), static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));
+    size_t resumed = hub.recover();
+    server.start();
+    server.stop_on_signals();
+    std::cout << "gameserver listening on " << listen.substr(0, colon) << ":" << server.port() << " (resumed "
+              << resumed << " games)" << std::endl;
+    runtime.run();
+  } catch (const std::exception& e) {
+    std::cerr << "gameserver: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,206 @@
+#include "net/http_server.h"
+
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <atomic>
+#include <deque>
+#include <iostream>
+
+#include "net/runtime.h"
+#include "server/game_actor.h"
+#include "server/http_api.h"
+#include "server/hub.h"
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+namespace gs {
+namespace {
+
+std::atomic<uint64_t> g_next_connection_id{1};
+constexpr size_t kMaxQueuedFrames = 2048;  // a client this far behind is dropped
+
+class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
+ public:
+  WsSession(tcp::socket&& socket, Hub& hub, std::string remote)
+      : Connection(g_next_connection_id++, std::move(remote)), ws_(std::move(socket)), hub_(hub) {}
+
+  void run(http::request<http::string_body> req) {
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.read_message_max(hub_.options().hard_frame_bytes);
+    ws_.binary(true);
+    ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
+      if (ec) return;
+      self->opened_ = true;
+      self->hub_.on_open(self);
+      self->do_read();
+    });
+  }
+
+  void send(std::string frame) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
+      if (self->closed_) return;
+      if (self->queue_.size() >= kMaxQueuedFrames) return self->close_now();
+      self->queue_.push_back(std::move(f));
+      if (!self->writing_) self->do_write();
+    });
+  }
+
+  void close() override {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] { self->close_now(); });
+  }
+
+ private:
+  void do_read() {
+    ws_.async_read(buf_, [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec) return finish();
+    std::string data = beast::buffers_to_string(buf_.data());
+    buf_.consume(buf_.size());
+    auto self = shared_from_this();
+    if (!ws_.got_binary()) send_error(*this, 0, xq::v1::BAD_FRAME, "binary frames only", hub_.metrics());
+    else hub_.on_frame(self, data);
+    do_read();
+  }
+
+  void do_write() {
+    writing_ = true;
+    ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return self->finish();
+      self->queue_.pop_front();
+      if (self->queue_.empty()) self->writing_ = false;
+      else self->do_write();
+    });
+  }
+
+  void close_now() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) { self->finish(); });
+  }
+
+  void finish() {
+    closed_ = true;
+    if (opened_ && !finished_) {
+      finished_ = true;
+      hub_.on_close(shared_from_this());
+    }
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  Hub& hub_;
+  beast::flat_buffer buf_;
+  std::deque<std::string> queue_;
+  bool writing_ = false, closed_ = false, opened_ = false, finished_ = false;
+};
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(tcp::socket&& socket, Hub& hub) : stream_(std::move(socket)), hub_(hub) {}
+  void run() {
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->do_read(); });
+  }
+
+ private:
+  void do_read() {
+    req_ = {};
+    stream_.expires_after(std::chrono::seconds(30));
+    http::async_read(stream_, buf_, req_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec) {
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      return;
+    }
+    std::string target(req_.target());
+    if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
+      std::string remote;
+      beast::error_code e2;
+      auto ep = stream_.socket().remote_endpoint(e2);
+      if (!e2) remote = ep.address().to_string() + ":" + std::to_string(ep.port());
+      stream_.expires_never();
+      std::make_shared<WsSession>(stream_.release_socket(), hub_, remote)->run(std::move(req_));
+      return;
+    }
+    std::string token(req_[http::field::authorization]);
+    if (token.rfind("Bearer ", 0) == 0) token = token.substr(7);
+    if (token.empty()) token = std::string(req_["X-Admin-Token"]);
+    HttpResult r = handle_http(hub_, std::string(req_.method_string()), target, req_.body(), token);
+    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status), req_.version());
+    res->set(http::field::server, "xq-gameserver");
+    res->set(http::field::content_type, r.content_type);
+    res->keep_alive(req_.keep_alive());
+    if (req_.method() != http::verb::head) res->body() = std::move(r.body);
+    res->prepare_payload();
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
+      if (ec) return;
+      if (!res->keep_alive()) {
+        beast::error_code ignored;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return;
+      }
+      self->do_read();
+    });
+  }
+
+  beast::tcp_stream stream_;
+  Hub& hub_;
+  beast::flat_buffer buf_;
+  http::request<http::string_body> req_;
+};
+
+}  // namespace
+
+struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
+  Runtime& rt;
+  asio::io_context& ioc;
+  Hub& hub;
+  tcp::acceptor acceptor;
+  asio::signal_set signals;
+
+  Impl(Runtime& r, Hub& h, const std::string& host, uint16_t port)
+      : rt(r), ioc(*static_cast<asio::io_context*>(r.io_context())), hub(h), acceptor(ioc), signals(ioc) {
+    tcp::endpoint ep(asio::ip::make_address(host), port);
+    acceptor.open(ep.protocol());
+    acceptor.set_option(asio::socket_base::reuse_address(true));
+    acceptor.bind(ep);
+    acceptor.listen(asio::socket_base::max_listen_connections);
+  }
+
+  void accept() {
+    acceptor.async_accept(asio::make_strand(ioc), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
+      if (!ec) std::make_shared<HttpSession>(std::move(s), self->hub)->run();
+      if (self->acceptor.is_open()) self->accept();
+    });
+  }
+};
+
+HttpServer::HttpServer(Runtime& rt, Hub& hub, const std::string& host, uint16_t port)
+    : impl_(std::make_shared<Impl>(rt, hub, host, port)) {}
+HttpServer::~HttpServer() = default;
+uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+void HttpServer::start() { impl_->accept(); }
+
+void HttpServer::stop_on_signals() {
+  impl_->signals.add(SIGINT);
+  impl_->signals.add(SIGTERM);
+  impl_->signals.async_wait([impl = impl_](beast::error_code, int) {
+    beast::error_code ignored;
+    impl->acceptor.close(ignored);
+    impl->rt.stop();
+  });
+}
+
+}  // namespace gs

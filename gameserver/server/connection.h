@@ -1,0 +1,40 @@
+// A client connection as the game logic sees it: something to send frames to. Implemented by the
+// WebSocket session (net/); tests and logic never see Beast.
+#pragma once
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "auth/auth.h"
+
+namespace gs {
+
+class Connection {
+ public:
+  explicit Connection(uint64_t id, std::string remote) : id_(id), remote_(std::move(remote)) {}
+  virtual ~Connection() = default;
+
+  // Queues one binary frame; thread-safe, never blocks. Dropped if the connection is closed.
+  virtual void send(std::string frame) = 0;
+  virtual void close() = 0;  // thread-safe
+
+  uint64_t id() const { return id_; }
+  const std::string& remote() const { return remote_; }
+  std::optional<User> user() const {
+    std::lock_guard l(mu_);
+    return user_;
+  }
+  void set_user(User u) {
+    std::lock_guard l(mu_);
+    user_ = std::move(u);
+  }
+
+ private:
+  const uint64_t id_;
+  const std::string remote_;
+  mutable std::mutex mu_;
+  std::optional<User> user_;
+};
+
+}  // namespace gs

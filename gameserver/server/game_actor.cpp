@@ -1,0 +1,298 @@
+#include "server/game_actor.h"
+
+#include <iostream>
+
+#include "game/codec.h"
+#include "server/views.h"
+
+namespace gs {
+namespace v1 = xq::v1;
+
+void send_message(Connection& c, const v1::ServerMessage& m, Metrics& metrics) {
+  metrics.frames_out_total++;
+  c.send(m.SerializeAsString());
+}
+
+void send_error(Connection& c, uint64_t request_id, v1::ErrorCode code, const std::string& message, Metrics& metrics,
+                const std::string& game_id) {
+  v1::ServerMessage m;
+  m.set_request_id(request_id);
+  m.mutable_error()->set_code(code);
+  m.mutable_error()->set_message(message);
+  m.mutable_error()->set_game_id(game_id);
+  metrics.error(code);
+  send_message(c, m, metrics);
+}
+
+GameActor::GameActor(Deps deps, GameSession session)
+    : deps_(std::move(deps)), config_(session.config()), session_(std::move(session)), strand_(deps_.runtime) {
+  plies_ = static_cast<uint32_t>(session_.plies());
+  finished_ = session_.over();
+}
+
+void GameActor::post(std::function<void(GameActor&)> fn) {
+  strand_.post([self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
+}
+
+void GameActor::start() {
+  {
+    std::string rec = archive_record(session_);
+    std::lock_guard l(record_mu_);
+    record_ = std::move(rec);
+  }
+  // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
+  session_.start_clock(steady_ms());
+  // Players count as absent until one of their connections subscribes (claim_victory timing).
+  for (auto& g : gone_since_) g = steady_ms();
+  after_change();
+}
+
+static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Color::Black : xq::Color::Red; }
+
+void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
+                          uint64_t last_version) {
+  subs_[c->id()] = Sub{c, v};
+  if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
+    gone_since_[xq::index(side_of(v))] = 0;
+    announce_presence(side_of(v), true);
+  }
+  const Millis now = steady_ms();
+  const int64_t wall = wall_ms();
+  const uint64_t version = session_.version();
+  v1::ServerMessage m;
+  m.set_request_id(request_id);
+  if (g == Greeting::Sync && last_version <= version && version - last_version <= deps_.options.max_catchup_events) {
+    // Catch-up: the missed events, in order, the last one with the current FEN and clock.
+    for (uint64_t ver = last_version + 1; ver <= version; ++ver) {
+      v1::ServerMessage ev;
+      *ev.mutable_game_event() = event_for(session_, session_.events()[ver - 1], v, ver == version, now, wall);
+      send_message(*c, ev, deps_.metrics);
+    }
+  } else if (g == Greeting::None) {
+    // silent: a player acting from a connection that had not asked for the game yet
+  } else {
+    v1::GameState* st = g == Greeting::Started ? m.mutable_game_started() : m.mutable_game_state();
+    *st = state_for(session_, v, now, wall);
+    st->set_red_present(gone_since_[0] == 0);
+    st->set_black_present(gone_since_[1] == 0);
+    send_message(*c, m, deps_.metrics);
+  }
+  if (request_id != 0) {
+    v1::ServerMessage r;
+    r.set_request_id(request_id);
+    r.mutable_reply()->set_game_id(config_.id);
+    r.mutable_reply()->set_version(version);
+    send_message(*c, r, deps_.metrics);
+  }
+}
+
+void GameActor::unsubscribe(uint64_t connection_id) {
+  auto it = subs_.find(connection_id);
+  if (it == subs_.end()) return;
+  xq::Viewer v = it->second.viewer;
+  subs_.erase(it);
+  if (v == xq::Viewer::Spectator) return;
+  for (const auto& [id, s] : subs_)
+    if (s.viewer == v) return;
+  gone_since_[xq::index(side_of(v))] = steady_ms();
+  announce_presence(side_of(v), false);
+}
+
+void GameActor::announce_presence(xq::Color side, bool present) {
+  if (session_.over()) return;
+  v1::ServerMessage m;
+  auto* p = m.mutable_presence();
+  p->set_game_id(config_.id);
+  p->set_side(to_side(side));
+  p->set_present(present);
+  p->set_claim_after_ms(static_cast<uint32_t>(deps_.options.claim_after_ms));
+  std::string bytes = m.SerializeAsString();
+  for (const auto& [id, s] : subs_)
+    if (auto c = s.conn.lock()) {
+      deps_.metrics.frames_out_total++;
+      c->send(bytes);
+    }
+}
+
+static v1::ErrorCode code_of(Status s) {
+  switch (s) {
+    case Status::NotYourTurn: return v1::NOT_YOUR_TURN;
+    case Status::Illegal: return v1::ILLEGAL_MOVE;
+    case Status::GameOver: return v1::GAME_OVER;
+    case Status::OfferNotAllowed: return v1::OFFER_NOT_ALLOWED;
+    case Status::AbortNotAllowed: return v1::ABORT_NOT_ALLOWED;
+    default: return v1::INTERNAL;
+  }
+}
+
+void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const v1::ClientMessage& m,
+                       int64_t received_ms) {
+  const uint64_t rid = m.request_id();
+  if (v == xq::Viewer::Spectator) return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", deps_.metrics, config_.id);
+  const xq::Color side = side_of(v);
+  const Millis now = steady_ms();
+  auto reply = [&](uint64_t version, bool duplicate) {
+    v1::ServerMessage r;
+    r.set_request_id(rid);
+    r.mutable_reply()->set_game_id(config_.id);
+    r.mutable_reply()->set_version(version);
+    r.mutable_reply()->set_duplicate(duplicate);
+    send_message(*c, r, deps_.metrics);
+  };
+
+  if (m.has_move()) {
+    if (auto ver = session_.find_client_move(side, m.move().client_move_id())) return reply(*ver, true);
+  }
+
+  GameSession backup = session_;  // restored if the events cannot be made durable
+  session_.set_wall_time(wall_ms());
+  std::vector<GameEvent> out;
+  std::string message;
+  Status st = Status::Ok;
+  switch (m.body_case()) {
+    case v1::ClientMessage::kMove:
+      st = session_.move(side, m.move().iccs(), m.move().client_move_id(), now, m.move().client_lag_ms(), out, &message);
+      break;
+    case v1::ClientMessage::kResign: st = session_.resign(side, now, out); break;
+    case v1::ClientMessage::kOfferDraw: st = session_.offer_draw(side, now, out); break;
+    case v1::ClientMessage::kAcceptDraw: st = session_.accept_draw(side, now, out); break;
+    case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out); break;
+    case v1::ClientMessage::kAbort: st = session_.abort(side, now, out); break;
+    case v1::ClientMessage::kClaimVictory: {
+      xq::Color opp = xq::opposite(side);
+      int64_t gone = gone_since_[xq::index(opp)];
+      if (session_.over()) st = Status::GameOver;
+      else if (gone == 0 || now - gone < deps_.options.claim_after_ms)
+        return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
+      else st = session_.end(xq::Result::win(side, "forfeit"), now, out);
+      break;
+    }
+    default: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "not a game action", deps_.metrics, config_.id);
+  }
+
+  if (!out.empty() && !commit(out)) {
+    session_ = std::move(backup);
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
+  }
+  if (st == Status::Ok) {
+    // A move is acknowledged with the version of its Move event (a game end may follow it).
+    uint64_t version = session_.version();
+    for (const auto& e : out)
+      if (e.kind == EventKind::Move) version = e.version;
+    reply(version, false);
+    if (m.has_move()) {
+      deps_.metrics.moves_total++;
+      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - received_ms) / 1000.0);
+    }
+  } else {
+    send_error(*c, rid, code_of(st), message.empty() ? status_name(st) : message, deps_.metrics, config_.id);
+  }
+  publish(out);
+  after_change();
+}
+
+bool GameActor::admin_end(xq::Result r) {
+  GameSession backup = session_;
+  session_.set_wall_time(wall_ms());
+  std::vector<GameEvent> out;
+  if (session_.end(std::move(r), steady_ms(), out) != Status::Ok) return false;
+  if (!commit(out)) {
+    session_ = std::move(backup);
+    return false;
+  }
+  publish(out);
+  after_change();
+  return true;
+}
+
+std::string GameActor::record_json() const {
+  std::lock_guard l(record_mu_);
+  return record_;
+}
+
+bool GameActor::commit(const std::vector<GameEvent>& events) {
+  try {
+    deps_.store.append(session_, events);
+    // Refresh the HTTP record before anyone hears of the events.
+    std::string rec = archive_record(session_);
+    std::lock_guard l(record_mu_);
+    record_ = std::move(rec);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "game " << config_.id << ": store failed: " << e.what() << '\n';
+    return false;
+  }
+}
+
+void GameActor::publish(const std::vector<GameEvent>& events) {
+  if (events.empty()) return;
+  const Millis now = steady_ms();
+  const int64_t wall = wall_ms();
+  // Render each event once per kind of viewer, then send the same bytes to every such viewer.
+  std::map<std::pair<int, uint64_t>, std::string> cache;
+  for (auto it = subs_.begin(); it != subs_.end();) {
+    auto conn = it->second.conn.lock();
+    if (!conn) {
+      it = subs_.erase(it);
+      continue;
+    }
+    for (size_t i = 0; i < events.size(); ++i) {
+      auto key = std::make_pair(static_cast<int>(it->second.viewer), events[i].version);
+      auto c = cache.find(key);
+      if (c == cache.end()) {
+        v1::ServerMessage m;
+        *m.mutable_game_event() = event_for(session_, events[i], it->second.viewer, i + 1 == events.size(), now, wall);
+        c = cache.emplace(key, m.SerializeAsString()).first;
+      }
+      deps_.metrics.frames_out_total++;
+      conn->send(c->second);
+    }
+    ++it;
+  }
+}
+
+void GameActor::after_change() {
+  plies_ = static_cast<uint32_t>(session_.plies());
+  if (!session_.over()) return arm_timer();
+  if (!finished_.exchange(true)) {
+    deps_.metrics.games_finished_total++;
+    deps_.metrics.live_games--;
+  }
+  if (!archived_) {
+    try {
+      deps_.store.archive(session_);
+      archived_ = true;
+    } catch (const std::exception& e) {
+      // The Ended event is durable; the next start archives the game.
+      std::cerr << "game " << config_.id << ": archive failed: " << e.what() << '\n';
+    }
+  }
+  auto self = shared_from_this();
+  strand_.set_timer(steady_ms() + deps_.options.finished_linger_ms, [self] {
+    if (self->deps_.on_retired) self->deps_.on_retired(self->config_.id);
+  });
+}
+
+void GameActor::arm_timer() {
+  auto deadline = session_.flag_deadline();
+  if (!deadline) return strand_.cancel_timer();
+  auto self = shared_from_this();
+  strand_.set_timer(*deadline + 1, [self] { self->on_timer(); });
+}
+
+void GameActor::on_timer() {
+  GameSession backup = session_;
+  session_.set_wall_time(wall_ms());
+  std::vector<GameEvent> out;
+  if (!session_.check_flag(steady_ms(), out)) return arm_timer();
+  if (!commit(out)) {
+    session_ = std::move(backup);
+    auto self = shared_from_this();
+    strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
+    return;
+  }
+  publish(out);
+  after_change();
+}
+
+}  // namespace gs

@@ -1,0 +1,83 @@
+// One live game on the server: a GameSession driven by its own strand, its flag timer, its
+// subscribers (players' and spectators' connections) and its persistence. Every method except
+// the constructor, config() and the atomics must run on the strand (use post()).
+#pragma once
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <memory>
+#include <optional>
+
+#include "game/game_session.h"
+#include "net/runtime.h"
+#include "rules/view.h"
+#include "server/connection.h"
+#include "server/metrics.h"
+#include "server/options.h"
+#include "store/game_store.h"
+#include "xq.pb.h"
+
+namespace gs {
+
+class GameActor : public std::enable_shared_from_this<GameActor> {
+ public:
+  struct Deps {
+    Runtime& runtime;
+    GameStore& store;
+    Metrics& metrics;
+    const ServerOptions& options;
+    std::function<void(const std::string& game_id)> on_retired;  // may be dropped from memory
+  };
+
+  GameActor(Deps deps, GameSession session);
+
+  const GameConfig& config() const { return config_; }
+  uint32_t plies() const { return plies_; }
+  bool finished() const { return finished_; }
+  void post(std::function<void(GameActor&)> fn);
+
+  // --- on the strand ---
+  void start();  // starts (or resumes) the clock and the flag timer
+  // Sends the viewer what it needs: game_started/game_state, or the events after last_version.
+  enum class Greeting { None, Started, State, Sync };
+  void subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
+                 uint64_t last_version = 0);
+  void unsubscribe(uint64_t connection_id);
+  void handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m,
+              int64_t received_ms);
+  bool admin_end(xq::Result r);  // adjudicate/abort by an admin
+  std::string record_json() const;  // thread-safe: refreshed after every change
+  size_t subscriber_count() const { return subs_.size(); }
+
+ private:
+  bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
+  void publish(const std::vector<GameEvent>& events);
+  void after_change();
+  void arm_timer();
+  void announce_presence(xq::Color side, bool present);
+  void on_timer();
+
+  Deps deps_;
+  const GameConfig config_;
+  GameSession session_;
+  Strand strand_;
+  struct Sub {
+    std::weak_ptr<Connection> conn;
+    xq::Viewer viewer;
+  };
+  std::map<uint64_t, Sub> subs_;
+  int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
+  bool archived_ = false;
+  std::atomic<uint32_t> plies_{0};
+  std::atomic<bool> finished_{false};
+  mutable std::mutex record_mu_;
+  std::string record_;
+};
+
+// Frames for one connection: helpers shared by the hub and the actors.
+void send_message(Connection& c, const xq::v1::ServerMessage& m, Metrics& metrics);
+void send_error(Connection& c, uint64_t request_id, xq::v1::ErrorCode code, const std::string& message,
+                Metrics& metrics, const std::string& game_id = "");
+
+}  // namespace gs

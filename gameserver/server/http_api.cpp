@@ -1,0 +1,127 @@
+#include "server/http_api.h"
+
+#include <openssl/crypto.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "server/hub.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+HttpResult json_error(int status, const std::string& msg) {
+  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : path) {
+    if (c == '/') {
+      if (!cur.empty()) parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) parts.push_back(cur);
+  return parts;
+}
+
+std::string mime_of(const std::string& path) {
+  auto ends = [&](const char* ext) {
+    std::string e(ext);
+    return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends(".html")) return "text/html; charset=utf-8";
+  if (ends(".js") || ends(".mjs")) return "text/javascript";
+  if (ends(".css")) return "text/css";
+  if (ends(".json")) return "application/json";
+  if (ends(".svg")) return "image/svg+xml";
+  if (ends(".png")) return "image/png";
+  if (ends(".wasm")) return "application/wasm";
+  if (ends(".ico")) return "image/x-icon";
+  return "application/octet-stream";
+}
+
+const char* kPlaceholder =
+    "<!doctype html><html><head><meta charset=\"utf-8\"><title>xq game server</title></head><body>"
+    "<h1>Jieqi / Xiangqi game server</h1><p>The web client is not installed (build clients/web and pass "
+    "<code>--static-dir clients/web/dist</code>). WebSocket endpoint: <code>/ws</code>.</p></body></html>";
+
+HttpResult static_file(const std::string& dir, std::string path) {
+  if (path.find("..") != std::string::npos || path.find('\0') != std::string::npos) return json_error(400, "bad path");
+  if (path.empty() || path == "/") path = "/index.html";
+  if (!dir.empty()) {
+    std::ifstream f(dir + path, std::ios::binary);
+    if (f) {
+      std::ostringstream ss;
+      ss << f.rdbuf();
+      return {200, mime_of(path), ss.str()};
+    }
+  }
+  if (path == "/index.html") return {200, "text/html; charset=utf-8", kPlaceholder};
+  return json_error(404, "not found");
+}
+
+bool admin_ok(const Hub& hub, const std::string& given) {
+  const std::string& want = hub.options().admin_token;
+  return !want.empty() && given.size() == want.size() && CRYPTO_memcmp(given.data(), want.data(), want.size()) == 0;
+}
+
+}  // namespace
+
+HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
+                       const std::string& admin_token) {
+  std::string path = target.substr(0, target.find('?'));
+  if (path == "/healthz") {
+    bool ok = hub.redis_ok();
+    return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
+  }
+  if (path == "/metrics") return {200, "text/plain; version=0.0.4", hub.metrics().render()};
+  auto parts = split_path(path);
+  if (parts.empty() || parts[0] != "api") {
+    if (method != "GET" && method != "HEAD") return json_error(405, "method not allowed");
+    return static_file(hub.options().static_dir, path);
+  }
+  try {
+    // Public API
+    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
+    if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
+      auto rec = hub.game_record(parts[2]);
+      if (!rec) return json_error(404, "unknown game");
+      return {200, "application/json", *rec};
+    }
+    if (parts.size() >= 2 && parts[1] == "admin") {
+      if (!admin_ok(hub, admin_token)) return json_error(401, "admin token required");
+      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
+      if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
+        return {200, "application/json", hub.connections_json()};
+      if (parts.size() == 5 && parts[2] == "games" && method == "POST") {
+        std::string outcome = "abort", reason;
+        if (parts[4] == "adjudicate") {
+          auto v = json::parse(body.empty() ? "{}" : body).as_object();
+          outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
+          reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
+        } else if (parts[4] != "abort") {
+          return json_error(404, "unknown action");
+        }
+        if (!hub.admin_end_game(parts[3], outcome, reason)) return json_error(409, "no such live game or bad outcome");
+        return {200, "application/json", "{\"ok\":true}"};
+      }
+      if (parts.size() == 5 && parts[2] == "users" && parts[4] == "ban" && method == "POST") {
+        hub.ban(parts[3]);
+        return {200, "application/json", "{\"ok\":true}"};
+      }
+    }
+  } catch (const std::exception& e) {
+    return json_error(400, e.what());
+  }
+  return json_error(404, "not found");
+}
+
+}  // namespace gs

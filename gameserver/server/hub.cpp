@@ -1,0 +1,533 @@
+#include "server/hub.h"
+
+#include <boost/json.hpp>
+#include <iostream>
+
+#include "rules/jieqi.h"
+#include "server/views.h"
+#include "store/keys.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace v1 = xq::v1;
+
+Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
+    : rt_(rt), redis_(redis), store_(redis), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
+
+std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
+  bool live = !s.over();
+  auto actor = std::make_shared<GameActor>(
+      GameActor::Deps{rt_, store_, metrics_, options_,
+                      [this](const std::string& id) {
+                        std::lock_guard l(mu_);
+                        games_.erase(id);
+                      }},
+      std::move(s));
+  if (live) metrics_.live_games++;
+  return actor;
+}
+
+size_t Hub::recover() {
+  size_t n = 0;
+  for (const auto& id : store_.live_game_ids()) {
+    try {
+      GameSession s = store_.load(id);
+      if (s.over()) {  // ended but not archived before the crash
+        store_.archive(s);
+        continue;
+      }
+      auto actor = make_actor(std::move(s));
+      {
+        std::lock_guard l(mu_);
+        games_[id] = actor;
+      }
+      actor->post([](GameActor& a) { a.start(); });
+      ++n;
+    } catch (const std::exception& e) {
+      std::cerr << "recover " << id << ": " << e.what() << '\n';
+    }
+  }
+  return n;
+}
+
+void Hub::on_open(const std::shared_ptr<Connection>& c) {
+  metrics_.connections++;
+  metrics_.connections_total++;
+  std::lock_guard l(mu_);
+  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}};
+}
+
+void Hub::on_close(const std::shared_ptr<Connection>& c) {
+  metrics_.connections--;
+  std::set<std::string> games;
+  bool user_gone = false;
+  auto u = c->user();
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it != conns_.end()) {
+      games = std::move(it->second.games);
+      conns_.erase(it);
+    }
+    if (u) {
+      auto& set = user_conns_[u->id];
+      set.erase(c->id());
+      if (set.empty()) {
+        user_conns_.erase(u->id);
+        lobby_.remove_user(u->id);  // seeks die with their owner's last connection
+        user_gone = true;
+      }
+    }
+  }
+  for (const auto& gid : games)
+    if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
+  if (user_gone) push_seeks();
+}
+
+bool Hub::take_token(uint64_t conn_id) {
+  std::lock_guard l(mu_);
+  auto it = conns_.find(conn_id);
+  if (it == conns_.end()) return false;
+  auto& ci = it->second;
+  int64_t now = steady_ms();
+  ci.tokens = std::min(options_.rate_burst, ci.tokens + (now - ci.last_refill_ms) * options_.rate_per_second / 1000.0);
+  ci.last_refill_ms = now;
+  if (ci.tokens < 1) return false;
+  ci.tokens -= 1;
+  return true;
+}
+
+void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
+  send_error(*c, 0, v1::TOO_LARGE, "frame of " + std::to_string(size) + " bytes exceeds " +
+                                       std::to_string(options_.max_frame_bytes), metrics_);
+}
+
+void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes) {
+  metrics_.frames_in_total++;
+  const int64_t t0 = steady_ms();
+  if (bytes.size() > options_.max_frame_bytes) return on_too_large(c, bytes.size());
+  if (!take_token(c->id())) return send_error(*c, 0, v1::RATE_LIMITED, "slow down", metrics_);
+  v1::ClientMessage m;
+  if (!m.ParseFromString(bytes)) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
+  try {
+    dispatch(c, m, t0);
+  } catch (const RedisError& e) {
+    send_error(*c, m.request_id(), v1::STORAGE_UNAVAILABLE, "storage unavailable", metrics_);
+  } catch (const std::exception& e) {
+    std::cerr << "dispatch: " << e.what() << '\n';
+    send_error(*c, m.request_id(), v1::INTERNAL, "internal error", metrics_);
+  }
+}
+
+void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const User& u) {
+  auto old = c->user();
+  c->set_user(u);
+  {
+    std::lock_guard l(mu_);
+    if (old && old->id != u.id) user_conns_[old->id].erase(c->id());
+    user_conns_[u.id].insert(c->id());
+  }
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
+  r.mutable_reply()->mutable_user()->set_user_id(u.id);
+  r.mutable_reply()->mutable_user()->set_name(u.name);
+  r.mutable_reply()->mutable_user()->set_guest(u.guest);
+  send_message(*c, r, metrics_);
+}
+
+static const std::string& game_id_of(const v1::ClientMessage& m) {
+  switch (m.body_case()) {
+    case v1::ClientMessage::kWatchGame: return m.watch_game().game_id();
+    case v1::ClientMessage::kSync: return m.sync().game_id();
+    case v1::ClientMessage::kMove: return m.move().game_id();
+    case v1::ClientMessage::kResign: return m.resign().game_id();
+    case v1::ClientMessage::kOfferDraw: return m.offer_draw().game_id();
+    case v1::ClientMessage::kAcceptDraw: return m.accept_draw().game_id();
+    case v1::ClientMessage::kDeclineDraw: return m.decline_draw().game_id();
+    case v1::ClientMessage::kAbort: return m.abort().game_id();
+    case v1::ClientMessage::kClaimVictory: return m.claim_victory().game_id();
+    default: {
+      static const std::string empty;
+      return empty;
+    }
+  }
+}
+
+static void fill_seek(v1::Seek* p, const SeekEntry& s) {
+  p->set_seek_id(s.id);
+  p->mutable_owner()->set_user_id(s.owner.id);
+  p->mutable_owner()->set_name(s.owner.name);
+  p->mutable_owner()->set_guest(s.owner.guest);
+  p->set_variant(to_variant(s.spec.variant));
+  p->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(s.spec.tc.initial_ms));
+  p->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(s.spec.tc.increment_ms));
+  p->set_color(s.spec.color ? to_side(*s.spec.color) : v1::SIDE_NONE);
+  p->set_ruleset(s.spec.ruleset);
+  p->set_capture_visibility(s.spec.capture_visibility);
+}
+
+void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
+  const uint64_t rid = m.request_id();
+  using C = v1::ClientMessage;
+  switch (m.body_case()) {
+    case C::kPing: {
+      v1::ServerMessage r;
+      r.set_request_id(rid);
+      r.mutable_pong()->set_client_time_ms(m.ping().client_time_ms());
+      r.mutable_pong()->set_server_time_ms(static_cast<uint64_t>(wall_ms()));
+      return send_message(*c, r, metrics_);
+    }
+    case C::kHello: {
+      auto u = auth_.verify_token(m.hello().token(), wall_ms());
+      if (!u) return send_error(*c, rid, v1::BAD_TOKEN, "invalid or expired token", metrics_);
+      if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
+      return login_reply(c, rid, *u);
+    }
+    case C::kLoginGuest: return login_reply(c, rid, auth_.make_guest(m.login_guest().name()));
+    case C::kRegister: {
+      User u;
+      auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
+      if (err == Auth::Error::NameTaken) return send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
+      if (err != Auth::Error::None)
+        return send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
+      return login_reply(c, rid, u);
+    }
+    case C::kLogin: {
+      User u;
+      auto err = auth_.login(m.login().name(), m.login().password(), u);
+      if (err == Auth::Error::Banned) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
+      if (err != Auth::Error::None) return send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
+      return login_reply(c, rid, u);
+    }
+    case C::BODY_NOT_SET: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "empty or unknown message", metrics_);
+    default: break;
+  }
+
+  auto u = c->user();
+  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "log in first", metrics_);
+  switch (m.body_case()) {
+    case C::kCreateSeek:
+    case C::kChallenge: return create_seek(c, *u, m);
+    case C::kCancelSeek: {
+      bool ok;
+      {
+        std::lock_guard l(mu_);
+        ok = lobby_.cancel(m.cancel_seek().seek_id(), u->id);
+      }
+      if (!ok) return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
+      v1::ServerMessage r;
+      r.set_request_id(rid);
+      r.mutable_reply()->set_seek_id(m.cancel_seek().seek_id());
+      send_message(*c, r, metrics_);
+      return push_seeks();
+    }
+    case C::kAcceptSeek: return accept_seek(c, *u, m);
+    case C::kListSeeks: {
+      v1::ServerMessage r;
+      r.set_request_id(rid);
+      auto* list = r.mutable_seeks();
+      std::lock_guard l(mu_);
+      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(list->add_seeks(), s);
+      return send_message(*c, r, metrics_);
+    }
+    case C::kListGames: {
+      v1::ServerMessage r;
+      r.set_request_id(rid);
+      std::lock_guard l(mu_);
+      for (const auto& [id, a] : games_) {
+        if (a->finished()) continue;
+        auto* g = r.mutable_games()->add_games();
+        g->set_game_id(id);
+        g->set_variant(to_variant(a->config().variant));
+        g->mutable_red()->set_user_id(a->config().red.user_id);
+        g->mutable_red()->set_name(a->config().red.name);
+        g->mutable_black()->set_user_id(a->config().black.user_id);
+        g->mutable_black()->set_name(a->config().black.name);
+        g->set_plies(a->plies());
+        g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(a->config().tc.initial_ms));
+        g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(a->config().tc.increment_ms));
+      }
+      return send_message(*c, r, metrics_);
+    }
+    default: return game_request(c, *u, m, t0);
+  }
+}
+
+static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side color, const std::string& ruleset,
+                       const std::string& visibility, SeekSpec& out, std::string& why) {
+  xq::CaptureVisibility vis;
+  if (!visibility.empty() && !xq::parse_visibility(visibility, vis)) {
+    why = "capture_visibility: capturer | nobody | both";
+    return false;
+  }
+  out.capture_visibility = visibility.empty() ? "capturer" : visibility;
+  if (tc.initial_ms() < 1000 || tc.initial_ms() > 6u * 3600 * 1000 || tc.increment_ms() > 120'000) {
+    why = "time control: initial 1 s..6 h, increment <= 120 s";
+    return false;
+  }
+  if (!ruleset.empty() && !xq::parse_ruleset(ruleset)) {
+    why = "unknown ruleset";
+    return false;
+  }
+  out.variant = var == v1::JIEQI ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+  out.tc = {tc.initial_ms(), tc.increment_ms()};
+  if (color == v1::RED) out.color = xq::Color::Red;
+  else if (color == v1::BLACK) out.color = xq::Color::Black;
+  out.ruleset = ruleset.empty() ? "cxa" : ruleset;
+  return true;
+}
+
+void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
+  const uint64_t rid = m.request_id();
+  SeekSpec spec;
+  std::string why, target_id;
+  bool ok = m.has_create_seek()
+                ? parse_spec(m.create_seek().time_control(), m.create_seek().variant(), m.create_seek().color(),
+                             m.create_seek().ruleset(), m.create_seek().capture_visibility(), spec, why)
+                : parse_spec(m.challenge().time_control(), m.challenge().variant(), m.challenge().color(),
+                             m.challenge().ruleset(), m.challenge().capture_visibility(), spec, why);
+  if (!ok) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  if (m.has_challenge()) {
+    // The target must be online; the challenge is a seek only they can see and accept.
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_)
+      if (auto cc = ci.conn.lock(); cc && cc->user() && cc->user()->name == m.challenge().user_name())
+        target_id = cc->user()->id;
+    if (target_id.empty() || target_id == u.id) why = "user not online";
+  }
+  if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  std::string id;
+  {
+    std::lock_guard l(mu_);
+    id = lobby_.add(u, spec, target_id);
+  }
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(*c, r, metrics_);
+  push_seeks();
+}
+
+void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
+  std::optional<SeekEntry> seek;
+  {
+    std::lock_guard l(mu_);
+    seek = lobby_.take(m.accept_seek().seek_id(), u.id);
+  }
+  if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
+  try {
+    start_game(*seek, u, c, m.request_id());
+  } catch (...) {
+    std::lock_guard l(mu_);  // the game could not be created: the seek stays open
+    lobby_.restore(*seek);
+    throw;
+  }
+  push_seeks();
+}
+
+void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid) {
+  GameConfig cfg;
+  cfg.id = xq::random_hex(8);
+  cfg.variant = seek.spec.variant;
+  cfg.ruleset = seek.spec.ruleset;
+  cfg.capture_visibility = seek.spec.capture_visibility;
+  cfg.tc = seek.spec.tc;
+  xq::Color owner_color = seek.spec.color ? *seek.spec.color
+                                          : ((xq::random_hex(1)[1] & 1) ? xq::Color::Red : xq::Color::Black);
+  PlayerInfo owner{seek.owner.id, seek.owner.name, seek.owner.guest}, other{taker.id, taker.name, taker.guest};
+  cfg.red = owner_color == xq::Color::Red ? owner : other;
+  cfg.black = owner_color == xq::Color::Red ? other : owner;
+  if (cfg.variant == xq::Variant::Jieqi) {
+    // The identities come from the OS CSPRNG; the commitment is public from the start.
+    xq::Assignment a = xq::draw_assignment();
+    cfg.assignment = a.to_string();
+    cfg.salt = xq::random_hex(16);
+    cfg.commitment = xq::commitment(a, cfg.salt);
+  }
+  cfg.created_at_ms = wall_ms();
+  GameSession session(cfg);
+  store_.create(cfg);  // throws RedisError → STORAGE_UNAVAILABLE; nothing started
+  auto actor = make_actor(std::move(session));
+  metrics_.games_started_total++;
+  std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
+  {
+    std::lock_guard l(mu_);
+    games_[cfg.id] = actor;
+    for (auto* p : {&cfg.red, &cfg.black}) {
+      auto it = user_conns_.find(p->user_id);
+      if (it == user_conns_.end()) continue;
+      for (auto id : it->second) {
+        auto ci = conns_.find(id);
+        if (ci == conns_.end()) continue;
+        if (auto cc = ci->second.conn.lock()) {
+          ci->second.games.insert(cfg.id);
+          players.emplace_back(cc, p == &cfg.red ? xq::Viewer::Red : xq::Viewer::Black);
+        }
+      }
+    }
+  }
+  actor->post([players](GameActor& a) {
+    a.start();
+    for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
+  });
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_game_id(cfg.id);
+  send_message(*c, r, metrics_);
+}
+
+void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0) {
+  const uint64_t rid = m.request_id();
+  const std::string& gid = game_id_of(m);
+  if (gid.empty()) return send_error(*c, rid, v1::UNKNOWN_GAME, "game_id missing", metrics_);
+  auto actor = find_game(gid);
+  if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
+  if (!actor) return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
+  xq::Viewer viewer = viewer_for(actor->config(), u.id);
+  bool was_subscribed;
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;
+    was_subscribed = !it->second.games.insert(gid).second;
+  }
+  if (m.has_watch_game()) {
+    return actor->post([c, viewer, rid](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::State, rid); });
+  }
+  if (m.has_sync()) {
+    uint64_t last = m.sync().last_version();
+    return actor->post(
+        [c, viewer, rid, last](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::Sync, rid, last); });
+  }
+  if (viewer == xq::Viewer::Spectator) {
+    return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", metrics_, gid);
+  }
+  actor->post([c, viewer, m, t0, was_subscribed](GameActor& a) {
+    if (!was_subscribed) a.subscribe(c, viewer, GameActor::Greeting::None, 0);
+    a.handle(c, viewer, m, t0);
+  });
+}
+
+// A game no longer (or not) in memory: a finished one is rebuilt from its stored events and sent
+// as a full state; a live one hosted elsewhere is unknown here.
+void Hub::send_stored_game(const std::shared_ptr<Connection>& c, const User& u, const std::string& gid, uint64_t rid) {
+  std::optional<GameSession> s;
+  try {
+    if (redis_.command({"EXISTS", keys::game_meta(gid)}).integer == 1) s.emplace(store_.load(gid));
+  } catch (const RedisError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "load " << gid << ": " << e.what() << '\n';
+  }
+  if (!s || !s->over()) return send_error(*c, rid, v1::UNKNOWN_GAME, "no such game here", metrics_, gid);
+  v1::ServerMessage m;
+  m.set_request_id(rid);
+  *m.mutable_game_state() = state_for(*s, viewer_for(s->config(), u.id), steady_ms(), wall_ms());
+  send_message(*c, m, metrics_);
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_game_id(gid);
+  r.mutable_reply()->set_version(s->version());
+  send_message(*c, r, metrics_);
+}
+
+void Hub::push_seeks() {
+  std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_) {
+      auto cc = ci.conn.lock();
+      if (!cc) continue;
+      auto u = cc->user();
+      if (!u) continue;
+      v1::ServerMessage m;
+      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
+      if (!m.has_seeks()) m.mutable_seeks();
+      out.emplace_back(cc, m.SerializeAsString());
+    }
+  }
+  for (auto& [c, bytes] : out) {
+    metrics_.frames_out_total++;
+    c->send(std::move(bytes));
+  }
+}
+
+std::shared_ptr<GameActor> Hub::find_game(const std::string& id) {
+  std::lock_guard l(mu_);
+  auto it = games_.find(id);
+  return it == games_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<Connection>> Hub::connections_of(const std::string& user_id) {
+  std::vector<std::shared_ptr<Connection>> out;
+  std::lock_guard l(mu_);
+  auto it = user_conns_.find(user_id);
+  if (it == user_conns_.end()) return out;
+  for (auto id : it->second)
+    if (auto ci = conns_.find(id); ci != conns_.end())
+      if (auto cc = ci->second.conn.lock()) out.push_back(cc);
+  return out;
+}
+
+std::optional<std::string> Hub::game_record(const std::string& id) {
+  if (auto a = find_game(id)) {
+    std::string rec = a->record_json();
+    if (!rec.empty()) return rec;
+  }
+  return store_.archived(id);
+}
+
+std::string Hub::live_games_json() {
+  json::array arr;
+  std::lock_guard l(mu_);
+  for (const auto& [id, a] : games_) {
+    const auto& c = a->config();
+    arr.push_back(json::object{{"id", id},
+                               {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
+                               {"red", c.red.name},
+                               {"black", c.black.name},
+                               {"plies", a->plies()},
+                               {"finished", a->finished()}});
+  }
+  return json::serialize(json::object{{"games", arr}});
+}
+
+std::string Hub::connections_json() {
+  json::array arr;
+  std::lock_guard l(mu_);
+  for (const auto& [id, ci] : conns_) {
+    auto cc = ci.conn.lock();
+    if (!cc) continue;
+    auto u = cc->user();
+    json::array games;
+    for (const auto& g : ci.games) games.push_back(json::string(g));
+    arr.push_back(json::object{{"id", id},
+                               {"remote", cc->remote()},
+                               {"user", u ? u->name : ""},
+                               {"user_id", u ? u->id : ""},
+                               {"games", games}});
+  }
+  return json::serialize(json::object{{"connections", arr}});
+}
+
+bool Hub::admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason) {
+  auto a = find_game(id);
+  if (!a || a->finished()) return false;
+  xq::Result r;
+  if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
+  else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
+  else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
+  else if (outcome == "abort") r = {xq::Outcome::Draw, "abort"};
+  else return false;
+  a->post([r](GameActor& g) { g.admin_end(r); });
+  return true;
+}
+
+void Hub::ban(const std::string& user_id) {
+  auth_.ban(user_id);
+  for (auto& c : connections_of(user_id)) c->close();
+}
+
+}  // namespace gs

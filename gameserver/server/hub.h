@@ -1,0 +1,84 @@
+// The server's brain between the network and the games: authenticates connections, runs the
+// lobby, creates games and routes game requests to their actors. Thread-safe (one mutex for its
+// maps; game state itself lives on the actors' strands).
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "auth/auth.h"
+#include "lobby/lobby.h"
+#include "net/runtime.h"
+#include "server/connection.h"
+#include "server/game_actor.h"
+#include "server/metrics.h"
+#include "server/options.h"
+#include "store/game_store.h"
+
+namespace gs {
+
+class Hub {
+ public:
+  Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options);
+
+  // Reloads every live game from Redis (replaying its events) and restarts its clock.
+  // Returns the number of games resumed.
+  size_t recover();
+
+  // --- called by the transport ---
+  void on_open(const std::shared_ptr<Connection>& c);
+  void on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes);
+  void on_too_large(const std::shared_ptr<Connection>& c, size_t size);
+  void on_close(const std::shared_ptr<Connection>& c);
+
+  // --- HTTP API and admin (JSON text) ---
+  std::optional<std::string> game_record(const std::string& id);  // live or archived
+  std::string live_games_json();
+  std::string connections_json();
+  // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.
+  bool admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason);
+  void ban(const std::string& user_id);  // also closes the user's connections
+  bool redis_ok() { return redis_.ping(); }
+
+  const ServerOptions& options() const { return options_; }
+  Metrics& metrics() { return metrics_; }
+
+ private:
+  struct ConnInfo {
+    std::weak_ptr<Connection> conn;
+    double tokens = 0;
+    int64_t last_refill_ms = 0;
+    std::set<std::string> games;  // games this connection is subscribed to
+  };
+
+  void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms);
+  void login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const User& u);
+  void create_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
+  void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
+  void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
+  void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
+                    int64_t received_ms);
+  void push_seeks();
+  void send_stored_game(const std::shared_ptr<Connection>& c, const User& u, const std::string& gid, uint64_t rid);
+  std::shared_ptr<GameActor> find_game(const std::string& id);
+  std::vector<std::shared_ptr<Connection>> connections_of(const std::string& user_id);
+  std::shared_ptr<GameActor> make_actor(GameSession s);
+  bool take_token(uint64_t conn_id);
+
+  Runtime& rt_;
+  Redis& redis_;
+  GameStore store_;
+  Auth& auth_;
+  Metrics& metrics_;
+  ServerOptions options_;
+
+  std::mutex mu_;
+  std::map<uint64_t, ConnInfo> conns_;
+  std::map<std::string, std::set<uint64_t>> user_conns_;
+  std::map<std::string, std::shared_ptr<GameActor>> games_;
+  Lobby lobby_;
+};
+
+}  // namespace gs

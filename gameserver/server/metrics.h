@@ -1,0 +1,34 @@
+// Process-wide counters exported at /metrics in the Prometheus text format. Lock-free counters;
+// the histogram uses fixed buckets.
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace gs {
+
+class Metrics {
+ public:
+  std::atomic<int64_t> connections{0};
+  std::atomic<int64_t> connections_total{0};
+  std::atomic<int64_t> live_games{0};
+  std::atomic<int64_t> games_started_total{0};
+  std::atomic<int64_t> games_finished_total{0};
+  std::atomic<int64_t> moves_total{0};
+  std::atomic<int64_t> frames_in_total{0};
+  std::atomic<int64_t> frames_out_total{0};
+
+  void error(int code);  // counts an error sent to a client, by ErrorCode number
+  void observe_move_latency(double seconds);
+  std::string render() const;
+
+ private:
+  static constexpr std::array<double, 10> kBuckets{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0};
+  std::array<std::atomic<int64_t>, kBuckets.size() + 1> bucket_counts_{};
+  std::atomic<int64_t> latency_count_{0};
+  std::atomic<int64_t> latency_sum_us_{0};
+  std::array<std::atomic<int64_t>, 64> errors_{};
+};
+
+}  // namespace gs

@@ -1,0 +1,20 @@
+// Tunables of the server, filled from the command line (main.cpp).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace gs {
+
+struct ServerOptions {
+  size_t max_frame_bytes = 8 * 1024;        // larger frames get TOO_LARGE (connection kept)
+  size_t hard_frame_bytes = 1024 * 1024;    // larger frames close the connection (Beast limit)
+  double rate_per_second = 20;              // token bucket refill per connection
+  double rate_burst = 40;                   // token bucket size
+  int64_t claim_after_ms = 30'000;          // opponent gone this long → claim_victory allowed
+  uint64_t max_catchup_events = 100;        // larger gaps get a full state instead
+  int64_t finished_linger_ms = 10 * 60'000; // finished games stay in memory for late syncs
+  std::string admin_token;
+  std::string static_dir;
+};
+
+}  // namespace gs

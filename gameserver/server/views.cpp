@@ -1,0 +1,145 @@
+#include "server/views.h"
+
+#include "rules/fen.h"
+
+namespace gs {
+namespace v1 = xq::v1;
+
+xq::Viewer viewer_for(const GameConfig& c, const std::string& user_id) {
+  if (user_id == c.red.user_id) return xq::Viewer::Red;
+  if (user_id == c.black.user_id) return xq::Viewer::Black;
+  return xq::Viewer::Spectator;
+}
+
+v1::Side to_side(xq::Color c) { return c == xq::Color::Red ? v1::RED : v1::BLACK; }
+v1::Variant to_variant(xq::Variant v) { return v == xq::Variant::Jieqi ? v1::JIEQI : v1::XIANGQI; }
+
+static std::string letter(xq::PieceType t) { return t == xq::NoType ? "" : std::string(1, xq::piece_letter(t)); }
+
+static void fill_player(v1::Player* p, const PlayerInfo& i) {
+  p->set_user_id(i.user_id);
+  p->set_name(i.name);
+  p->set_guest(i.guest);
+}
+
+static void fill_move(v1::MoveView* m, const GameSession& s, size_t ply, xq::Viewer v) {
+  xq::MoveView mv = xq::view_of_move(s.rules_game(), ply - 1, v);
+  m->set_ply(static_cast<uint32_t>(ply));
+  m->set_iccs(mv.iccs);
+  m->set_chinese(mv.chinese);
+  m->set_wxf(mv.wxf);
+  m->set_check(mv.check);
+  m->set_reveal(letter(mv.reveal));
+  m->set_capture(mv.captured);
+  m->set_captured_type(letter(mv.captured_type));
+  const auto& clocks = s.ply_clocks();
+  if (ply - 1 < clocks.size()) {
+    m->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, clocks[ply - 1].first)));
+    m->set_black_ms(static_cast<uint32_t>(std::max<Millis>(0, clocks[ply - 1].second)));
+  }
+}
+
+static void fill_live_clock(v1::ClockState* c, const GameSession& s, Millis now, int64_t wall) {
+  const Clock& k = s.clock();
+  c->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, k.remaining(xq::Color::Red, now))));
+  c->set_black_ms(static_cast<uint32_t>(std::max<Millis>(0, k.remaining(xq::Color::Black, now))));
+  c->set_running(k.running() && !s.over() ? to_side(k.side_running()) : v1::SIDE_NONE);
+  c->set_server_time_ms(static_cast<uint64_t>(wall));
+}
+
+static v1::Outcome to_outcome(const xq::Result& r) {
+  if (r.reason == "abort") return v1::ABORTED;
+  switch (r.outcome) {
+    case xq::Outcome::RedWins: return v1::RED_WINS;
+    case xq::Outcome::BlackWins: return v1::BLACK_WINS;
+    case xq::Outcome::Draw: return v1::DRAW;
+    default: return v1::ONGOING;
+  }
+}
+
+static void fill_result(v1::GameResult* out, const GameSession& s) {
+  out->set_outcome(to_outcome(s.result()));
+  out->set_reason(s.result().reason);
+  // The secret is published only once the game is over.
+  if (s.over() && s.config().variant == xq::Variant::Jieqi) {
+    out->set_assignment(s.config().assignment);
+    out->set_salt(s.config().salt);
+  }
+}
+
+v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t wall) {
+  const GameConfig& c = s.config();
+  v1::GameState st;
+  st.set_game_id(c.id);
+  st.set_version(s.version());
+  st.set_variant(to_variant(c.variant));
+  st.set_ruleset(c.ruleset);
+  st.mutable_time_control()->set_initial_ms(static_cast<uint32_t>(c.tc.initial_ms));
+  st.mutable_time_control()->set_increment_ms(static_cast<uint32_t>(c.tc.increment_ms));
+  fill_player(st.mutable_red(), c.red);
+  fill_player(st.mutable_black(), c.black);
+  st.set_you(v == xq::Viewer::Red ? v1::RED : v == xq::Viewer::Black ? v1::BLACK : v1::SIDE_NONE);
+  // Jieqi: the public start FEN (all face-down); the real start position holds the identities.
+  st.set_start_fen(c.variant == xq::Variant::Jieqi ? xq::kJieqiStartFen : xq::kXiangqiStartFen);
+  xq::GameView gv = xq::view_of(s.rules_game(), v);
+  st.set_fen(gv.fen);
+  for (size_t ply = 1; ply <= s.plies(); ++ply) fill_move(st.add_moves(), s, ply, v);
+  for (const auto& cp : gv.captured) {
+    auto* p = st.add_captured();
+    p->set_owner(to_side(cp.owner));
+    p->set_type(letter(cp.type));
+    p->set_was_dark(cp.was_dark);
+  }
+  fill_live_clock(st.mutable_clock(), s, now, wall);
+  if (auto by = s.draw_offer_by()) st.set_draw_offer_by(to_side(*by));
+  fill_result(st.mutable_result(), s);
+  if (c.variant == xq::Variant::Jieqi) {
+    st.set_commitment(c.commitment);
+    st.set_capture_visibility(c.capture_visibility);
+  }
+  return st;
+}
+
+v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, bool latest, Millis now, int64_t wall) {
+  v1::GameEvent out;
+  out.set_game_id(s.config().id);
+  out.set_version(e.version);
+  out.set_side(to_side(e.side));
+  switch (e.kind) {
+    case EventKind::Move:
+      out.set_kind(v1::GameEvent::MOVE);
+      fill_move(out.mutable_move(), s, e.ply, v);
+      if ((v == xq::Viewer::Red && e.side == xq::Color::Red) || (v == xq::Viewer::Black && e.side == xq::Color::Black))
+        out.set_client_move_id(e.client_move_id);
+      break;
+    case EventKind::DrawOffered: out.set_kind(v1::GameEvent::DRAW_OFFERED); break;
+    case EventKind::DrawDeclined: out.set_kind(v1::GameEvent::DRAW_DECLINED); break;
+    case EventKind::Ended:
+      out.set_kind(v1::GameEvent::GAME_ENDED);
+      out.set_side(v1::SIDE_NONE);
+      fill_result(out.mutable_result(), s);
+      break;
+  }
+  if (latest) {
+    out.set_fen(xq::view_of(s.rules_game(), v).fen);
+    fill_live_clock(out.mutable_clock(), s, now, wall);
+  } else {
+    out.mutable_clock()->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, e.red_ms)));
+    out.mutable_clock()->set_black_ms(static_cast<uint32_t>(std::max<Millis>(0, e.black_ms)));
+  }
+  return out;
+}
+
+v1::GameSummary summary_of(const GameSession& s) {
+  v1::GameSummary g;
+  g.set_game_id(s.config().id);
+  g.set_variant(to_variant(s.config().variant));
+  fill_player(g.mutable_red(), s.config().red);
+  fill_player(g.mutable_black(), s.config().black);
+  g.set_plies(static_cast<uint32_t>(s.plies()));
+  g.mutable_time_control()->set_initial_ms(static_cast<uint32_t>(s.config().tc.initial_ms));
+  g.mutable_time_control()->set_increment_ms(static_cast<uint32_t>(s.config().tc.increment_ms));
+  return g;
+}
+
+}  // namespace gs

@@ -1,0 +1,64 @@
+#include "store/game_store.h"
+
+#include "game/codec.h"
+#include "store/keys.h"
+
+namespace gs {
+
+void GameStore::create(const GameConfig& c) {
+  redis_.command({"SET", keys::game_meta(c.id), encode_config(c)});
+  redis_.command({"SADD", keys::kLiveGames, c.id});
+}
+
+// Appends only if the list has the expected length: a second server (or a replayed request) can
+// never interleave events of one game.
+static const char* kAppendScript = R"lua(
+local n = redis.call('LLEN', KEYS[1])
+if n ~= tonumber(ARGV[1]) then return redis.error_reply('version conflict: have ' .. n) end
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+redis.call('SET', KEYS[2], ARGV[2])
+return n + #ARGV - 2
+)lua";
+
+void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events) {
+  if (events.empty()) return;
+  const auto& id = s.config().id;
+  std::string snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
+                     ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
+                     ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
+                     xq::outcome_name(s.result().outcome) + "\"}";
+  std::vector<std::string> args{"EVAL", kAppendScript, "2", keys::game_events(id), keys::game_snap(id),
+                                std::to_string(events.front().version - 1), snap};
+  for (const auto& e : events) args.push_back(encode_event(e));
+  redis_.command(args);
+}
+
+void GameStore::archive(const GameSession& s) {
+  const auto& id = s.config().id;
+  redis_.command({"SET", keys::archive(id), archive_record(s)});
+  int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
+  redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
+  redis_.command({"SREM", keys::kLiveGames, id});
+}
+
+std::vector<std::string> GameStore::live_game_ids() {
+  std::vector<std::string> ids;
+  for (auto& e : redis_.command({"SMEMBERS", keys::kLiveGames}).elements) ids.push_back(e.str);
+  return ids;
+}
+
+GameSession GameStore::load(const std::string& id) {
+  auto meta = redis_.command({"GET", keys::game_meta(id)});
+  if (meta.type != RedisReply::Type::String) throw std::runtime_error("game " + id + " has no meta");
+  GameSession s(decode_config(meta.str));
+  for (auto& e : redis_.command({"LRANGE", keys::game_events(id), "0", "-1"}).elements) s.replay(decode_event(e.str));
+  return s;
+}
+
+std::optional<std::string> GameStore::archived(const std::string& id) {
+  auto r = redis_.command({"GET", keys::archive(id)});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  return r.str;
+}
+
+}  // namespace gs

@@ -1,0 +1,29 @@
+// Every Redis key this server uses, in one place. All keys share the prefix "xq:".
+//
+//   xq:game:{id}:meta     STRING  game config JSON (players, variant, ruleset, time control,
+//                                 Jieqi assignment + salt + commitment). Written once at creation.
+//   xq:game:{id}:events   LIST    event JSON, index i = version i+1. Appended (with the snapshot)
+//                                 by one Lua script that checks the expected length, so an event is
+//                                 durable before any client hears of it.
+//   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result}: what a
+//                                 restart or an admin needs at a glance; the events are the truth.
+//   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
+//   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
+//   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
+//   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
+//   xq:banned             SET     banned user ids.
+#pragma once
+#include <string>
+
+namespace gs::keys {
+
+inline std::string game_meta(const std::string& id) { return "xq:game:" + id + ":meta"; }
+inline std::string game_events(const std::string& id) { return "xq:game:" + id + ":events"; }
+inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
+inline const std::string kLiveGames = "xq:games:live";
+inline const std::string kFinishedGames = "xq:games:finished";
+inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
+inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
+inline const std::string kBanned = "xq:banned";
+
+}  // namespace gs::keys

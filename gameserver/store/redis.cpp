@@ -1,0 +1,101 @@
+#include "store/redis.h"
+
+#include <hiredis/hiredis.h>
+
+#include <sys/time.h>
+
+namespace gs {
+
+Redis::Redis(std::string url) {
+  // redis://host:port/db
+  std::string rest = url.rfind("redis://", 0) == 0 ? url.substr(8) : url;
+  auto slash = rest.find('/');
+  if (slash != std::string::npos) {
+    std::string db = rest.substr(slash + 1);
+    if (!db.empty()) db_ = std::stoi(db);
+    rest = rest.substr(0, slash);
+  }
+  auto colon = rest.rfind(':');
+  if (colon != std::string::npos) {
+    port_ = std::stoi(rest.substr(colon + 1));
+    rest = rest.substr(0, colon);
+  }
+  host_ = rest.empty() ? "127.0.0.1" : rest;
+}
+
+Redis::~Redis() {
+  if (ctx_) redisFree(ctx_);
+}
+
+void Redis::connect_locked() {
+  if (ctx_ && !ctx_->err) return;
+  if (ctx_) redisFree(ctx_);
+  timeval tv{2, 0};
+  ctx_ = redisConnectWithTimeout(host_.c_str(), port_, tv);
+  if (!ctx_ || ctx_->err) {
+    std::string why = ctx_ ? ctx_->errstr : "allocation failed";
+    if (ctx_) redisFree(ctx_);
+    ctx_ = nullptr;
+    throw RedisError("redis connect " + host_ + ":" + std::to_string(port_) + ": " + why);
+  }
+  redisSetTimeout(ctx_, tv);
+  if (db_ != 0) {
+    auto* r = static_cast<redisReply*>(redisCommand(ctx_, "SELECT %d", db_));
+    if (r) freeReplyObject(r);
+  }
+}
+
+static RedisReply convert(const redisReply* r) {
+  RedisReply out;
+  switch (r->type) {
+    case REDIS_REPLY_INTEGER: out.type = RedisReply::Type::Int; out.integer = r->integer; break;
+    case REDIS_REPLY_STRING: out.type = RedisReply::Type::String; out.str.assign(r->str, r->len); break;
+    case REDIS_REPLY_STATUS: out.type = RedisReply::Type::Status; out.str.assign(r->str, r->len); break;
+    case REDIS_REPLY_ARRAY:
+      out.type = RedisReply::Type::Array;
+      for (size_t i = 0; i < r->elements; ++i) out.elements.push_back(convert(r->element[i]));
+      break;
+    default: out.type = RedisReply::Type::Nil;
+  }
+  return out;
+}
+
+RedisReply Redis::command(const std::vector<std::string>& args) {
+  std::lock_guard lock(mu_);
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  for (auto& a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  // One retry: the first failure may just be a connection that went stale.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    connect_locked();
+    auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
+    if (!r) {
+      redisFree(ctx_);
+      ctx_ = nullptr;
+      if (attempt == 1) throw RedisError("redis connection lost");
+      continue;
+    }
+    if (r->type == REDIS_REPLY_ERROR) {
+      std::string msg(r->str, r->len);
+      freeReplyObject(r);
+      throw RedisError("redis: " + msg);
+    }
+    RedisReply out = convert(r);
+    freeReplyObject(r);
+    return out;
+  }
+  throw RedisError("unreachable");
+}
+
+bool Redis::ping() {
+  try {
+    return command({"PING"}).str == "PONG";
+  } catch (const RedisError&) {
+    return false;
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,65 @@
+// Clock arithmetic with fake time: sudden death, Fischer increment, flag, lag quota.
+#include "game/clock.h"
+
+#include <gtest/gtest.h>
+
+using gs::Clock;
+using gs::TimeControl;
+using xq::Color;
+
+TEST(Clock, SuddenDeathChargesOnlyTheRunningSide) {
+  Clock c(TimeControl{60'000, 0});
+  c.start(Color::Red, 1000);
+  EXPECT_EQ(c.remaining(Color::Red, 6000), 55'000);
+  EXPECT_EQ(c.remaining(Color::Black, 6000), 60'000);
+  EXPECT_EQ(c.press(6000), 55'000);
+  EXPECT_EQ(c.side_running(), Color::Black);
+  EXPECT_EQ(c.remaining(Color::Red, 9000), 55'000);
+  EXPECT_EQ(c.remaining(Color::Black, 9000), 57'000);
+}
+
+TEST(Clock, FischerIncrementAddedAfterOwnMove) {
+  Clock c(TimeControl{25 * 60'000, 5'000});
+  c.start(Color::Red, 0);
+  EXPECT_EQ(c.press(10'000), 25 * 60'000 - 10'000 + 5'000);
+  EXPECT_EQ(c.press(12'000), 25 * 60'000 - 2'000 + 5'000);
+}
+
+TEST(Clock, FlagFallsAtDeadline) {
+  Clock c(TimeControl{1'000, 0});
+  c.start(Color::Red, 500);
+  EXPECT_EQ(c.flag_deadline(), 1'500);
+  EXPECT_FALSE(c.flagged(1'499));
+  EXPECT_TRUE(c.flagged(1'500));
+  c.stop(1'600);
+  EXPECT_FALSE(c.flagged(5'000));  // a stopped clock never flags
+  EXPECT_EQ(c.stored(Color::Red), -100);
+}
+
+TEST(Clock, LagCompensationIsBoundedByQuota) {
+  Clock c(TimeControl{10 * 60'000, 0});
+  const gs::Millis start_quota = c.quota(Color::Red);
+  ASSERT_GT(start_quota, 0);
+  c.start(Color::Red, 0);
+  // A client claiming 10 s of lag gets at most its quota back.
+  EXPECT_EQ(c.press(20'000, 10'000), 10 * 60'000 - 20'000 + start_quota);
+  EXPECT_EQ(c.last_compensation(), start_quota);
+  EXPECT_LT(c.quota(Color::Red), start_quota);
+  // Compensation never exceeds the time actually elapsed.
+  c.press(20'050);  // black
+  c.press(20'060, 10'000);
+  EXPECT_LE(c.last_compensation(), 10);
+}
+
+TEST(Clock, QuotaRefillsButIsCapped) {
+  Clock c(TimeControl{10 * 60'000, 0});
+  c.start(Color::Red, 0);
+  gs::Millis t = 0;
+  for (int i = 0; i < 50; ++i) {
+    t += 1000;
+    c.press(t);  // no lag claimed: the quota only grows
+  }
+  gs::Millis cap = gs::LagPolicy::for_time_control(c.time_control()).max_quota_ms;
+  EXPECT_EQ(c.quota(Color::Red), cap);
+  EXPECT_EQ(c.quota(Color::Black), cap);
+}

@@ -1,0 +1,175 @@
+// The game state machine without network or Redis: moves, turn order, idempotent client move ids,
+// draw-offer rules, abort window, resignation, time forfeit, replay.
+#include "game/game_session.h"
+
+#include <gtest/gtest.h>
+
+#include "game/codec.h"
+#include "rules/jieqi.h"
+
+using namespace gs;
+using xq::Color;
+
+namespace {
+
+GameConfig xiangqi(Millis initial = 60'000, Millis inc = 0) {
+  GameConfig c;
+  c.id = "g1";
+  c.variant = xq::Variant::Xiangqi;
+  c.tc = {initial, inc};
+  c.red = {"u-red", "red", false};
+  c.black = {"u-black", "black", false};
+  return c;
+}
+
+struct Fixture {
+  GameSession s;
+  std::vector<GameEvent> ev;
+  Millis now = 0;
+  explicit Fixture(GameConfig c) : s(std::move(c)) { s.start_clock(0); }
+  Status move(Color side, const char* iccs, const char* id = "") {
+    now += 100;
+    return s.move(side, iccs, id, now, 0, ev);
+  }
+};
+
+}  // namespace
+
+TEST(GameSession, MovesAlternateAndAreVersioned) {
+  Fixture f(xiangqi());
+  EXPECT_EQ(f.move(Color::Black, "h9g7"), Status::NotYourTurn);
+  EXPECT_EQ(f.move(Color::Red, "h2e2", "m1"), Status::Ok);
+  EXPECT_EQ(f.s.version(), 1u);
+  EXPECT_EQ(f.move(Color::Red, "b2e2"), Status::NotYourTurn);
+  EXPECT_EQ(f.move(Color::Black, "h9h5"), Status::Illegal);
+  EXPECT_EQ(f.move(Color::Black, "zz"), Status::Illegal);
+  for (const char* bad : {"z9z0", "a0a0", "j0j1", "a0a10", "", "h9g7h9g7", "\xff\xfe\xfd\xfc"})
+    EXPECT_EQ(f.move(Color::Black, bad), Status::Illegal) << bad;
+  EXPECT_EQ(f.move(Color::Black, "h9g7", "m1"), Status::Ok);  // ids are per player
+  EXPECT_EQ(f.s.version(), 2u);
+  ASSERT_EQ(f.ev.size(), 2u);
+  EXPECT_EQ(f.ev[1].version, 2u);
+  EXPECT_EQ(f.ev[1].ply, 2u);
+  EXPECT_EQ(f.ev[1].iccs, "h9g7");
+}
+
+TEST(GameSession, ResentClientMoveIdIsNotReplayed) {
+  Fixture f(xiangqi());
+  ASSERT_EQ(f.move(Color::Red, "h2e2", "abc"), Status::Ok);
+  EXPECT_EQ(f.move(Color::Red, "h2e2", "abc"), Status::Duplicate);
+  EXPECT_EQ(f.s.find_client_move(Color::Red, "abc"), std::optional<uint64_t>(1));
+  EXPECT_EQ(f.s.plies(), 1u);
+}
+
+TEST(GameSession, ClockChargesMoverAndFlagEndsGame) {
+  Fixture f(xiangqi(1'000));
+  f.now = 300;
+  ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", f.now, 0, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.clock().stored(Color::Red), 700);
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300));
+  EXPECT_FALSE(f.s.check_flag(1'299, f.ev));
+  EXPECT_TRUE(f.s.check_flag(1'300, f.ev));
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::RedWins);
+  EXPECT_EQ(f.s.result().reason, "timeout");
+  EXPECT_EQ(f.ev.back().kind, EventKind::Ended);
+  EXPECT_FALSE(f.s.flag_deadline());
+}
+
+TEST(GameSession, LateMoveLosesOnTime) {
+  Fixture f(xiangqi(1'000));
+  std::vector<GameEvent> out;
+  EXPECT_EQ(f.s.move(Color::Red, "h2e2", "", 5'000, 0, out), Status::GameOver);
+  ASSERT_EQ(out.size(), 1u);  // the flag event must still be stored and published
+  EXPECT_EQ(out[0].reason, "timeout");
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins);
+}
+
+TEST(GameSession, DrawOfferRules) {
+  Fixture f(xiangqi());
+  EXPECT_EQ(f.s.accept_draw(Color::Black, 1, f.ev), Status::OfferNotAllowed);  // nothing offered
+  EXPECT_EQ(f.s.offer_draw(Color::Red, 1, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, 2, f.ev), Status::OfferNotAllowed);  // already standing
+  EXPECT_EQ(f.s.accept_draw(Color::Red, 2, f.ev), Status::OfferNotAllowed);  // own offer
+  EXPECT_EQ(f.s.decline_draw(Color::Black, 3, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, 4, f.ev), Status::OfferNotAllowed);  // opponent has not moved
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::OfferNotAllowed);  // still not
+  ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::Ok);  // 2nd offer; black offered 0
+  // The offer lapses when the side it was made to moves instead of answering.
+  ASSERT_EQ(f.move(Color::Red, "h0g2"), Status::Ok);
+  EXPECT_TRUE(f.s.draw_offer_by());
+  ASSERT_EQ(f.move(Color::Black, "i9h9"), Status::Ok);
+  EXPECT_FALSE(f.s.draw_offer_by());
+  // A third offer would be more than twice as many as black's zero.
+  ASSERT_EQ(f.move(Color::Red, "i0h0"), Status::Ok);
+  ASSERT_EQ(f.move(Color::Black, "b9c7"), Status::Ok);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::OfferNotAllowed);
+  // Black may still offer (1 <= 2 * 2); red accepts.
+  EXPECT_EQ(f.s.offer_draw(Color::Black, f.now, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.accept_draw(Color::Red, f.now, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::Draw);
+  EXPECT_EQ(f.s.result().reason, "agreement");
+}
+
+TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
+  {
+    Fixture f(xiangqi());
+    ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+    EXPECT_EQ(f.s.abort(Color::Black, f.now, f.ev), Status::Ok);
+    EXPECT_EQ(f.s.result().reason, "abort");
+  }
+  Fixture f(xiangqi());
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
+  EXPECT_EQ(f.s.abort(Color::Red, f.now, f.ev), Status::AbortNotAllowed);
+}
+
+TEST(GameSession, ResignAndNothingAfter) {
+  Fixture f(xiangqi());
+  EXPECT_EQ(f.s.resign(Color::Red, 1, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins);
+  EXPECT_EQ(f.s.result().reason, "resignation");
+  EXPECT_EQ(f.move(Color::Red, "h2e2"), Status::GameOver);
+  EXPECT_EQ(f.s.resign(Color::Black, 2, f.ev), Status::GameOver);
+}
+
+TEST(GameSession, ReplayOfStoredEventsRebuildsTheSameGame) {
+  GameConfig cfg = xiangqi();
+  Fixture f(cfg);
+  ASSERT_EQ(f.move(Color::Red, "h2e2", "a"), Status::Ok);
+  ASSERT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::Ok);
+  ASSERT_EQ(f.move(Color::Black, "h9g7", "b"), Status::Ok);
+  ASSERT_EQ(f.s.resign(Color::Black, f.now, f.ev), Status::Ok);
+
+  GameSession r(decode_config(encode_config(cfg)));
+  for (const auto& e : f.s.events()) r.replay(decode_event(encode_event(e)));
+  EXPECT_EQ(r.version(), f.s.version());
+  EXPECT_EQ(r.plies(), 2u);
+  EXPECT_EQ(r.result().reason, "resignation");
+  EXPECT_EQ(r.find_client_move(Color::Black, "b"), std::optional<uint64_t>(3));
+  EXPECT_EQ(r.ply_clocks(), f.s.ply_clocks());
+}
+
+TEST(GameSession, ReplayRejectsAGap) {
+  Fixture f(xiangqi());
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
+  GameSession r(xiangqi());
+  EXPECT_THROW(r.replay(f.s.events()[1]), std::runtime_error);
+}
+
+TEST(GameSession, JieqiFlagFallLosesWhenTheOpponentCanMate) {
+  // (The draw case, bare kings, cannot arise from the start position quickly; RulesGame::can_mate
+  // is tested with the rules library.)
+  GameConfig c = xiangqi(1'000);
+  c.variant = xq::Variant::Jieqi;
+  xq::Assignment a = xq::draw_assignment();
+  c.assignment = a.to_string();
+  c.salt = xq::random_hex(16);
+  c.commitment = xq::commitment(a, c.salt);
+  Fixture f(c);
+  EXPECT_TRUE(f.s.check_flag(2'000, f.ev));
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins);
+  EXPECT_EQ(f.s.result().reason, "timeout");
+}

@@ -1,0 +1,659 @@
+// End-to-end tests: a real redis-server, the real gameserver binary, real WebSocket clients.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "rules/fen.h"
+#include "rules/jieqi.h"
+#include "rules/position.h"
+#include "test_server.h"
+#include "ws_client.h"
+
+using namespace xq::v1;
+
+namespace {
+
+TestServers* g_servers = nullptr;
+
+struct Client {
+  std::unique_ptr<WsClient> ws;
+  std::string token, user_id, name;
+};
+
+ClientMessage login_guest_msg(const std::string& name) {
+  ClientMessage m;
+  m.mutable_login_guest()->set_name(name);
+  return m;
+}
+
+Client guest(const std::string& name) {
+  Client p;
+  p.ws = std::make_unique<WsClient>(g_servers->port());
+  auto r = p.ws->request(login_guest_msg(name));
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  p.token = r.reply().token();
+  p.user_id = r.reply().user().user_id();
+  p.name = r.reply().user().name();
+  return p;
+}
+
+void reconnect(Client& p) {
+  p.ws = std::make_unique<WsClient>(g_servers->port());
+  ClientMessage m;
+  m.mutable_hello()->set_token(p.token);
+  auto r = p.ws->request(m);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
+}
+
+bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) {
+  return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == k;
+}
+
+std::optional<ServerMessage> wait_event(Client& p, const std::string& gid, GameEvent::Kind k, int ms = 3000) {
+  return p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, k); }, ms);
+}
+
+// red seeks as red, black accepts; both must receive game_started.
+std::string start_game(Client& red, Client& black, Variant v = XIANGQI, uint32_t initial_ms = 300'000,
+                       uint32_t inc_ms = 0) {
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(v);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+  seek.mutable_create_seek()->mutable_time_control()->set_increment_ms(inc_ms);
+  seek.mutable_create_seek()->set_color(RED);
+  auto r = red.ws->request(seek);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(r.reply().seek_id());
+  auto a = black.ws->request(acc);
+  EXPECT_TRUE(a.has_reply()) << a.DebugString();
+  std::string gid = a.reply().game_id();
+  for (Client* p : {&red, &black}) {
+    auto st = p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
+    EXPECT_TRUE(st.has_value()) << "no game_started for " << p->name;
+    if (st) EXPECT_EQ(st->game_started().you(), p == &red ? RED : BLACK);
+  }
+  return gid;
+}
+
+ServerMessage move(Client& p, const std::string& gid, const std::string& iccs, const std::string& cmid = "") {
+  ClientMessage m;
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs(iccs);
+  m.mutable_move()->set_client_move_id(cmid);
+  return p.ws->request(m);
+}
+
+ServerMessage action(Client& p, const std::string& gid, const char* what) {
+  ClientMessage m;
+  std::string w = what;
+  GameAction* a = w == "resign"         ? m.mutable_resign()
+                  : w == "offer_draw"   ? m.mutable_offer_draw()
+                  : w == "accept_draw"  ? m.mutable_accept_draw()
+                  : w == "decline_draw" ? m.mutable_decline_draw()
+                  : w == "abort"        ? m.mutable_abort()
+                                        : m.mutable_claim_victory();
+  a->set_game_id(gid);
+  return p.ws->request(m);
+}
+
+ErrorCode error_of(const ServerMessage& s) { return s.has_error() ? s.error().code() : ERROR_UNSPECIFIED; }
+
+// A known 7-ply mate (found by search with the rules library): the rook mates on b8.
+const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+
+}  // namespace
+
+class GameServer : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { g_servers = new TestServers(); }
+  static void TearDownTestSuite() {
+    delete g_servers;
+    g_servers = nullptr;
+  }
+};
+
+TEST_F(GameServer, XiangqiGameToCheckmateIsArchived) {
+  Client red = guest("mate_red"), black = guest("mate_black");
+  std::string gid = start_game(red, black);
+  for (size_t i = 0; i < kMate.size(); ++i) {
+    Client& p = i % 2 == 0 ? red : black;
+    auto r = move(p, gid, kMate[i], "c" + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << kMate[i] << ": " << r.DebugString();
+    EXPECT_EQ(r.reply().version(), i + 1);
+    // The opponent sees the move with the same version.
+    Client& o = i % 2 == 0 ? black : red;
+    auto ev = o.ws->wait_for([&](const ServerMessage& s) {
+      return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == i + 1;
+    });
+    ASSERT_TRUE(ev);
+    EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), kMate[i]);
+    EXPECT_EQ(ev->game_event().version(), i + 1);
+    EXPECT_TRUE(ev->game_event().client_move_id().empty());  // ids are echoed only to the mover
+  }
+  for (Client* p : {&red, &black}) {
+    auto end = wait_event(*p, gid, GameEvent::GAME_ENDED);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->game_event().result().outcome(), RED_WINS);
+    EXPECT_EQ(end->game_event().result().reason(), "checkmate");
+  }
+  EXPECT_EQ(error_of(move(black, gid, "h9g7")), GAME_OVER);
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/games/" + gid, body), 200);
+  EXPECT_NE(body.find("\"result\":\"red-wins\""), std::string::npos) << body;
+  EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos);
+  EXPECT_NE(body.find("b1b8"), std::string::npos);
+  EXPECT_NE(body.find("red_ms"), std::string::npos);
+}
+
+TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
+  Client red = guest("err_red"), black = guest("err_black"), other = guest("err_other");
+  std::string gid = start_game(red, black);
+  EXPECT_EQ(error_of(move(black, gid, "h9g7")), NOT_YOUR_TURN);
+  EXPECT_EQ(error_of(move(red, gid, "a0a5")), ILLEGAL_MOVE);  // through its own pawn
+  EXPECT_EQ(error_of(move(red, gid, "garbage")), ILLEGAL_MOVE);
+  EXPECT_EQ(error_of(move(other, gid, "h2e2")), NOT_YOUR_GAME);
+  EXPECT_EQ(error_of(move(red, "no-such-game", "h2e2")), UNKNOWN_GAME);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  EXPECT_EQ(error_of(action(red, gid, "accept_draw")), OFFER_NOT_ALLOWED);
+}
+
+TEST_F(GameServer, FlagFallsWithNobodySending) {
+  Client red = guest("flag_red"), black = guest("flag_black");
+  std::string gid = start_game(red, black, XIANGQI, 1000);
+  for (Client* p : {&red, &black}) {
+    auto end = wait_event(*p, gid, GameEvent::GAME_ENDED, 4000);
+    ASSERT_TRUE(end) << "flag did not fall";
+    EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+    EXPECT_EQ(end->game_event().result().reason(), "timeout");
+    EXPECT_EQ(end->game_event().clock().red_ms(), 0u);
+  }
+}
+
+TEST_F(GameServer, DrawByAgreement) {
+  Client red = guest("draw_red"), black = guest("draw_black");
+  std::string gid = start_game(red, black);
+  ASSERT_TRUE(action(red, gid, "offer_draw").has_reply());
+  auto offer = wait_event(black, gid, GameEvent::DRAW_OFFERED);
+  ASSERT_TRUE(offer);
+  EXPECT_EQ(offer->game_event().side(), RED);
+  EXPECT_EQ(error_of(action(red, gid, "offer_draw")), OFFER_NOT_ALLOWED);
+  ASSERT_TRUE(action(black, gid, "accept_draw").has_reply());
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), DRAW);
+  EXPECT_EQ(end->game_event().result().reason(), "agreement");
+}
+
+TEST_F(GameServer, Resign) {
+  Client red = guest("res_red"), black = guest("res_black");
+  std::string gid = start_game(red, black, XIANGQI, 60'000, 2'000);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(action(black, gid, "resign").has_reply());
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), RED_WINS);
+  EXPECT_EQ(end->game_event().result().reason(), "resignation");
+}
+
+TEST_F(GameServer, AbortOnlyBeforeBothMoved) {
+  Client red = guest("ab_red"), black = guest("ab_black");
+  std::string gid = start_game(red, black);
+  ASSERT_TRUE(action(black, gid, "abort").has_reply());
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), ABORTED);
+
+  std::string gid2 = start_game(red, black);
+  ASSERT_TRUE(move(red, gid2, "h2e2").has_reply());
+  ASSERT_TRUE(move(black, gid2, "h9g7").has_reply());
+  EXPECT_EQ(error_of(action(red, gid2, "abort")), ABORT_NOT_ALLOWED);
+}
+
+TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives) {
+  WsClient c(g_servers->port());
+  auto expect_error = [&](ErrorCode code) {
+    auto m = c.wait_for([](const ServerMessage& s) { return s.has_error(); });
+    ASSERT_TRUE(m) << "no error frame";
+    EXPECT_EQ(m->error().code(), code) << m->DebugString();
+  };
+  c.send_raw(std::string("\xff\xff\xff\xff garbage", 12));
+  expect_error(BAD_FRAME);
+  c.send_raw("hello as text", false);
+  expect_error(BAD_FRAME);
+  c.send_raw(std::string(64 * 1024, '\x08'));
+  expect_error(TOO_LARGE);
+  ClientMessage empty;
+  empty.set_request_id(7);
+  c.send(empty);
+  expect_error(UNKNOWN_MESSAGE);
+  ClientMessage mv;
+  mv.mutable_move()->set_game_id("x");
+  mv.mutable_move()->set_iccs("h2e2");
+  EXPECT_EQ(error_of(c.request(mv)), NOT_AUTHENTICATED);
+  ClientMessage hello;
+  hello.mutable_hello()->set_token("00.11");
+  EXPECT_EQ(error_of(c.request(hello)), BAD_TOKEN);
+  ASSERT_FALSE(c.closed());
+
+  // Flood: far beyond the burst; some frames must be refused, the connection stays usable.
+  ClientMessage ping;
+  ping.mutable_ping()->set_client_time_ms(1);
+  for (int i = 0; i < 100; ++i) c.send(ping);
+  bool limited = false;
+  while (auto m = c.next(500))
+    if (m->has_error() && m->error().code() == RATE_LIMITED) limited = true;
+  EXPECT_TRUE(limited);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto pong = c.request(ping);
+  EXPECT_TRUE(pong.has_pong());
+
+  // Beyond the hard limit the server closes the connection (1009) and carries on.
+  WsClient huge(g_servers->port());
+  huge.send_raw(std::string(2 * 1024 * 1024, 'x'));
+  EXPECT_FALSE(huge.next(2000));
+  EXPECT_TRUE(huge.closed());
+  EXPECT_TRUE(c.request(ping).has_pong());
+
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/healthz", body), 200);
+  ASSERT_EQ(g_servers->http_get("/metrics", body), 200);
+  EXPECT_NE(body.find("xq_errors_total{code=\"TOO_LARGE\"}"), std::string::npos) << body;
+  EXPECT_NE(body.find("xq_move_latency_seconds_bucket"), std::string::npos);
+}
+
+TEST_F(GameServer, ReconnectAndResentMoveIsAckedNotReplayed) {
+  Client red = guest("rc_red"), black = guest("rc_black");
+  std::string gid = start_game(red, black);
+  auto r1 = move(red, gid, "h2e2", "red-1");
+  ASSERT_TRUE(r1.has_reply());
+  red.ws.reset();  // connection drops (e.g. the ack was lost)
+  ASSERT_TRUE(move(black, gid, "h9g7", "black-1").has_reply());
+
+  reconnect(red);
+  auto again = move(red, gid, "h2e2", "red-1");  // resend of the unacknowledged move
+  ASSERT_TRUE(again.has_reply()) << again.DebugString();
+  EXPECT_TRUE(again.reply().duplicate());
+  EXPECT_EQ(again.reply().version(), 1u);
+
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  sync.mutable_sync()->set_last_version(1);
+  auto sr = red.ws->request(sync);
+  ASSERT_TRUE(sr.has_reply());
+  EXPECT_EQ(sr.reply().version(), 2u);
+  auto missed = wait_event(red, gid, GameEvent::MOVE);
+  ASSERT_TRUE(missed);
+  EXPECT_EQ(missed->game_event().version(), 2u);
+  EXPECT_EQ(missed->game_event().move().iccs(), "h9g7");
+  EXPECT_FALSE(missed->game_event().fen().empty());  // the last catch-up event carries the position
+
+  auto r3 = move(red, gid, "h0g2", "red-2");
+  ASSERT_TRUE(r3.has_reply());
+  EXPECT_EQ(r3.reply().version(), 3u);
+
+  // A sync from too far back (or a fresh client) gets the full state.
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(black.ws->request(watch).has_reply());
+  auto st = black.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().moves_size(), 3);
+  EXPECT_EQ(st->game_state().version(), 3u);
+}
+
+TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
+  Client red = guest("k9_red"), black = guest("k9_black");
+  std::string gid = start_game(red, black, XIANGQI, 120'000);
+  for (size_t i = 0; i < 4; ++i)
+    ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i], "k" + std::to_string(i)).has_reply());
+  auto v4 = red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; });
+  ASSERT_TRUE(v4);
+  const uint32_t red_ms_before = v4->game_event().clock().red_ms();
+  g_servers->crash_gameserver();
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // time with no server: charged to nobody
+  g_servers->start_gameserver();
+  reconnect(red);
+  reconnect(black);
+  for (Client* p : {&red, &black}) {
+    ClientMessage sync;
+    sync.mutable_sync()->set_game_id(gid);
+    sync.mutable_sync()->set_last_version(4);
+    auto r = p->ws->request(sync);
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), 4u);
+  }
+  {
+    ClientMessage watch;
+    watch.mutable_watch_game()->set_game_id(gid);
+    ASSERT_TRUE(red.ws->request(watch).has_reply());
+    auto st = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->game_state().moves_size(), 4);
+    EXPECT_EQ(st->game_state().clock().running(), RED);
+    // Red's clock lost at most the moments around the restart, not the 800 ms of downtime.
+    EXPECT_GT(st->game_state().clock().red_ms() + 400, red_ms_before);
+  }
+  // A move acknowledged before the crash is recognised after it.
+  auto dup = move(black, gid, kMate[3], "k3");
+  ASSERT_TRUE(dup.has_reply());
+  EXPECT_TRUE(dup.reply().duplicate());
+  for (size_t i = 4; i < kMate.size(); ++i) {
+    auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "k" + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), i + 1);
+  }
+  auto end = wait_event(black, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().reason(), "checkmate");
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/games/" + gid, body), 200);
+  for (const auto& mv : kMate) EXPECT_NE(body.find(mv), std::string::npos) << mv;
+
+  // A finished game is not reloaded as live, but can still be watched (rebuilt from Redis).
+  g_servers->crash_gameserver();
+  g_servers->start_gameserver();
+  Client late = guest("k9_late");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  auto wr = late.ws->request(watch);
+  ASSERT_TRUE(wr.has_reply()) << wr.DebugString();
+  auto st = late.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().moves_size(), static_cast<int>(kMate.size()));
+  EXPECT_EQ(st->game_state().result().reason(), "checkmate");
+  EXPECT_EQ(st->game_state().clock().running(), SIDE_NONE);
+}
+
+TEST_F(GameServer, ClaimVictoryOnlyAfterTheOpponentLeft) {
+  Client red = guest("cl_red"), black = guest("cl_black");
+  std::string gid = start_game(red, black);
+  EXPECT_EQ(error_of(action(black, gid, "claim_victory")), CLAIM_NOT_ALLOWED);  // red is connected
+  red.ws.reset();
+  auto gone = black.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_presence() && s.presence().game_id() == gid && !s.presence().present(); });
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(gone->presence().side(), RED);
+  EXPECT_FALSE(gone->presence().present());
+  EXPECT_EQ(gone->presence().claim_after_ms(), 500u);
+  EXPECT_EQ(error_of(action(black, gid, "claim_victory")), CLAIM_NOT_ALLOWED);  // too early
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the test server allows after 500 ms
+  ASSERT_TRUE(action(black, gid, "claim_victory").has_reply());
+  auto end = wait_event(black, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(end->game_event().result().reason(), "forfeit");
+}
+
+TEST_F(GameServer, RedisOutageRefusesMovesInsteadOfLosingThem) {
+  TestServers own;  // a private Redis to kill
+  struct Swap {
+    TestServers* saved;
+    ~Swap() { g_servers = saved; }
+  } restore{g_servers};
+  g_servers = &own;
+  Client red = guest("ro_red"), black = guest("ro_black");
+  std::string gid = start_game(red, black);
+  ASSERT_TRUE(move(red, gid, "h2e2", "x1").has_reply());
+  own.crash_redis();
+  EXPECT_EQ(error_of(move(black, gid, "h9g7", "y1")), STORAGE_UNAVAILABLE);
+  EXPECT_EQ(error_of(move(black, gid, "h9g7", "y1")), STORAGE_UNAVAILABLE);  // not marked as played
+  std::string body;
+  EXPECT_EQ(own.http_get("/healthz", body), 503);
+  ClientMessage ping;
+  ping.mutable_ping()->set_client_time_ms(5);
+  EXPECT_TRUE(black.ws->request(ping).has_pong());
+}
+
+TEST_F(GameServer, AccountsAndDirectChallenge) {
+  Client alice;
+  alice.ws = std::make_unique<WsClient>(g_servers->port());
+  ClientMessage reg;
+  reg.mutable_register_()->set_name("alice_acct");
+  reg.mutable_register_()->set_password("correct horse");
+  auto r = alice.ws->request(reg);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_FALSE(r.reply().user().guest());
+  EXPECT_EQ(error_of(alice.ws->request(reg)), NAME_TAKEN);
+  ClientMessage login;
+  login.mutable_login()->set_name("alice_acct");
+  login.mutable_login()->set_password("wrong password");
+  EXPECT_EQ(error_of(alice.ws->request(login)), BAD_CREDENTIALS);
+  login.mutable_login()->set_password("correct horse");
+  auto l = alice.ws->request(login);
+  ASSERT_TRUE(l.has_reply());
+  EXPECT_EQ(l.reply().user().user_id(), r.reply().user().user_id());
+  alice.user_id = l.reply().user().user_id();
+
+  Client bob = guest("ch_bob"), carol = guest("ch_carol");
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(bob.name);
+  ch.mutable_challenge()->set_variant(JIEQI);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  ch.mutable_challenge()->set_capture_visibility("both");
+  auto cr = alice.ws->request(ch);
+  ASSERT_TRUE(cr.has_reply()) << cr.DebugString();
+  const std::string seek_id = cr.reply().seek_id();
+  ClientMessage list;
+  list.mutable_list_seeks();
+  auto bob_list = bob.ws->request(list);
+  ASSERT_EQ(bob_list.seeks().seeks_size(), 1);
+  EXPECT_EQ(bob_list.seeks().seeks(0).capture_visibility(), "both");
+  auto carol_list = carol.ws->request(list);
+  for (const auto& sk : carol_list.seeks().seeks()) EXPECT_NE(sk.seek_id(), seek_id);
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(seek_id);
+  EXPECT_EQ(error_of(carol.ws->request(acc)), UNKNOWN_SEEK);  // not for carol
+  auto a = bob.ws->request(acc);
+  ASSERT_TRUE(a.has_reply());
+  auto st = alice.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_started().capture_visibility(), "both");
+  EXPECT_FALSE(st->game_started().commitment().empty());
+  ClientMessage bad;
+  bad.mutable_challenge()->set_user_name("nobody_online");
+  bad.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
+}
+
+TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
+  Client red = guest("adm_red"), black = guest("adm_black");
+  std::string gid = start_game(red, black);
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body), 401);
+  ASSERT_EQ(g_servers->http_get("/api/admin/games", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(gid), std::string::npos);
+  ASSERT_EQ(g_servers->http_get("/api/admin/connections", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(red.user_id), std::string::npos);
+  ASSERT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"black-wins"})", body,
+                                 TestServers::kAdminToken),
+            200)
+      << body;
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(end->game_event().result().reason(), "adjudication");
+
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + red.user_id + "/ban", "", body, TestServers::kAdminToken), 200);
+  EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 1000));
+  EXPECT_TRUE(red.ws->closed());
+  red.ws = std::make_unique<WsClient>(g_servers->port());
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(red.token);
+  EXPECT_EQ(error_of(red.ws->request(hello)), BANNED);
+}
+
+TEST_F(GameServer, ManyConcurrentGamesAllFinish) {
+  // Several pairs play at once from separate threads: the hub and actors run on two io threads.
+  constexpr int kPairs = 12;
+  std::vector<std::thread> threads;
+  std::atomic<int> finished{0};
+  for (int t = 0; t < kPairs; ++t) {
+    threads.emplace_back([t, &finished] {
+      Client red = guest("cc_r" + std::to_string(t)), black = guest("cc_b" + std::to_string(t));
+      std::string gid = start_game(red, black);
+      for (size_t i = 0; i < kMate.size(); ++i) {
+        auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "m" + std::to_string(i));
+        if (!r.has_reply()) return;
+      }
+      if (wait_event(red, gid, GameEvent::GAME_ENDED) && wait_event(black, gid, GameEvent::GAME_ENDED)) finished++;
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(finished.load(), kPairs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jieqi secrecy: decode every frame a spectator and each player receive and check that no hidden
+// identity appears before the end.
+
+namespace {
+
+std::map<int, char> board_of(const std::string& fen) {
+  std::map<int, char> b;
+  int rank = 9, file = 0;
+  for (char c : fen) {
+    if (c == ' ') break;
+    if (c == '/') {
+      --rank;
+      file = 0;
+    } else if (c >= '1' && c <= '9') {
+      file += c - '0';
+    } else {
+      b[rank * 9 + file] = c;
+      ++file;
+    }
+  }
+  return b;
+}
+
+int darks(const std::map<int, char>& b) {
+  int n = 0;
+  for (auto& [sq, c] : b) n += (c == 'X' || c == 'x');
+  return n;
+}
+
+int square_of(const std::string& iccs, size_t at) { return (iccs[at + 1] - '0') * 9 + (iccs[at] - 'a'); }
+
+// Checks one viewer's frames: every FEN shows exactly the dark pieces it should, a captured dark
+// piece's identity is shown only to the capturer, and no assignment/salt before the end.
+void audit(const std::vector<ServerMessage>& frames, const std::string& gid, Side viewer, const std::string& assignment,
+           const std::string& salt) {
+  std::string fen;
+  bool ended = false;
+  int checked_moves = 0;
+  // The move that ends the game is rendered after the end, when everything is public.
+  uint64_t end_version = UINT64_MAX;
+  for (const auto& f : frames)
+    if (f.has_game_event() && f.game_event().kind() == GameEvent::GAME_ENDED) end_version = f.game_event().version();
+  for (const auto& f : frames) {
+    std::string bytes = f.SerializeAsString();
+    if (f.has_game_event() && f.game_event().kind() == GameEvent::GAME_ENDED) ended = true;
+    if (!ended) {
+      ASSERT_EQ(bytes.find(assignment), std::string::npos) << "assignment leaked to viewer " << viewer;
+      ASSERT_EQ(bytes.find(salt), std::string::npos) << "salt leaked to viewer " << viewer;
+    }
+    if (f.has_game_started() && f.game_started().game_id() == gid) fen = f.game_started().fen();
+    if (f.has_game_state() && f.game_state().game_id() == gid) fen = f.game_state().fen();
+    if (!f.has_game_event() || f.game_event().game_id() != gid) continue;
+    const GameEvent& e = f.game_event();
+    if (e.kind() == GameEvent::GAME_ENDED) continue;
+    if (e.kind() != GameEvent::MOVE || fen.empty() || e.version() + 1 == end_version) continue;
+    auto before = board_of(fen);
+    const std::string& iccs = e.move().iccs();
+    int from = square_of(iccs, 0), to = square_of(iccs, 2);
+    bool moved_dark = before.count(from) && (before[from] == 'X' || before[from] == 'x');
+    bool captured_dark = before.count(to) && (before[to] == 'X' || before[to] == 'x');
+    auto after = board_of(e.fen());
+    EXPECT_EQ(darks(after), darks(before) - (moved_dark ? 1 : 0) - (captured_dark ? 1 : 0))
+        << "dark piece count wrong for viewer " << viewer << " after " << iccs;
+    if (captured_dark) {
+      bool capturer = (viewer == RED && e.side() == RED) || (viewer == BLACK && e.side() == BLACK);
+      if (!capturer) EXPECT_EQ(e.move().captured_type(), "") << "captured identity leaked to viewer " << viewer;
+    }
+    // A revealed piece shows its identity on the board, everything else stays dark.
+    if (moved_dark) EXPECT_FALSE(e.move().reveal().empty());
+    fen = e.fen();
+    ++checked_moves;
+  }
+  EXPECT_GT(checked_moves, 10);
+  EXPECT_TRUE(ended);
+}
+
+}  // namespace
+
+TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
+  Client red = guest("jq_red"), black = guest("jq_black"), fan = guest("jq_fan");
+  std::string gid = start_game(red, black, JIEQI);
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+
+  std::string fen, commitment, live_record;
+  uint64_t seed = 12345, version = 0;
+  bool over = false;
+  for (int ply = 0; ply < 40 && !over; ++ply) {
+    Client& p = ply % 2 == 0 ? red : black;
+    if (ply == 10) ASSERT_EQ(g_servers->http_get("/api/games/" + gid, live_record), 200);
+    if (version == 0) {
+      fen = xq::kJieqiStartFen;
+    } else {  // each side moves from its own view of the position
+      auto ev = p.ws->wait_for([&](const ServerMessage& s) {
+        return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().version() == version;
+      });
+      ASSERT_TRUE(ev);
+      fen = ev->game_event().fen();
+    }
+    xq::Position pos = xq::parse_fen(fen, xq::Variant::Jieqi);
+    xq::MoveList ml;
+    pos.generate_legal(ml);
+    ASSERT_GT(ml.size, 0);
+    // Prefer captures (to exercise captured-piece secrecy), else a pseudo-random move.
+    std::vector<xq::Move> caps;
+    for (auto m : ml)
+      if (pos.at(m.to) != xq::kEmpty && xq::type_of(pos.at(m.to)) != xq::King) caps.push_back(m);
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    xq::Move m = !caps.empty() ? caps[(seed >> 33) % caps.size()] : ml.moves[(seed >> 33) % ml.size];
+    auto r = move(p, gid, xq::to_iccs(m), "j" + std::to_string(ply));
+    ASSERT_TRUE(r.has_reply()) << xq::to_iccs(m) << " " << r.DebugString();
+    version = r.reply().version();
+    auto last = p.ws->wait_for([&](const ServerMessage& s) {
+      return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().version() == version;
+    });
+    ASSERT_TRUE(last);
+    // A game end is sent right after the move that caused it.
+    over = p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 20).has_value();
+  }
+  if (!over) ASSERT_TRUE(action(red, gid, "resign").has_reply());
+  for (Client* p : {&red, &black, &fan})
+    if (!p->ws->history().empty()) {
+      bool seen = false;
+      for (const auto& f : p->ws->history()) seen = seen || is_event(f, gid, GameEvent::GAME_ENDED);
+      if (!seen) ASSERT_TRUE(wait_event(*p, gid, GameEvent::GAME_ENDED)) << p->name;
+    }
+
+  // The end reveals the secret, and it matches the commitment published at the start.
+  std::string assignment, salt;
+  for (const auto& f : fan.ws->history())
+    if (f.has_game_event() && f.game_event().kind() == GameEvent::GAME_ENDED) {
+      assignment = f.game_event().result().assignment();
+      salt = f.game_event().result().salt();
+    }
+  for (const auto& f : red.ws->history())
+    if (f.has_game_started()) commitment = f.game_started().commitment();
+  ASSERT_EQ(assignment.size(), 30u);
+  ASSERT_FALSE(salt.empty());
+  EXPECT_TRUE(xq::verify_commitment(commitment, assignment, salt));
+  if (!live_record.empty()) {  // the HTTP record of a live game holds no secret either
+    EXPECT_EQ(live_record.find(assignment), std::string::npos);
+    EXPECT_EQ(live_record.find(salt), std::string::npos);
+  }
+
+  audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt);
+  audit(red.ws->history(), gid, RED, assignment, salt);
+  audit(black.ws->history(), gid, BLACK, assignment, salt);
+}

@@ -1,0 +1,153 @@
+#include "test_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <thread>
+
+#include "store/redis.h"
+
+uint16_t free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+void Process::start(const std::vector<std::string>& argv, const std::string& log_path) {
+  pid_ = fork();
+  if (pid_ == 0) {
+    int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+}
+
+void Process::kill_hard() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+void Process::terminate() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGTERM);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+static bool can_connect(uint16_t port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return ok;
+}
+
+static void wait_port(uint16_t port, const char* what) {
+  for (int i = 0; i < 200; ++i) {
+    if (can_connect(port)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  throw std::runtime_error(std::string(what) + " did not start");
+}
+
+TestServers::TestServers() {
+  char tmpl[] = "/tmp/xq-gs-test-XXXXXX";
+  dir_ = mkdtemp(tmpl);
+  redis_port_ = free_port();
+  redis_url_ = "redis://127.0.0.1:" + std::to_string(redis_port_) + "/0";
+  redis_.start({"redis-server", "--port", std::to_string(redis_port_), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", dir_},
+               dir_ + "/redis.log");
+  wait_port(redis_port_, "redis-server");
+  start_gameserver();
+}
+
+void TestServers::start_gameserver() {
+  if (gs_port_ == 0) gs_port_ = free_port();
+  game_.start({GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis", redis_url_, "--secret",
+               "integration-test-secret-0123456789", "--admin-token", kAdminToken, "--static-dir", dir_,
+               "--claim-after-ms", "500"},
+              dir_ + "/gameserver.log");
+  wait_port(gs_port_, "gameserver");
+}
+
+TestServers::~TestServers() {
+  game_.terminate();
+  redis_.kill_hard();
+  // XQ_TEST_KEEP_LOGS=1 keeps the logs (e.g. sanitizer reports from the server) for inspection.
+  if (std::getenv("XQ_TEST_KEEP_LOGS")) {
+    std::fprintf(stderr, "test server logs kept in %s\n", dir_.c_str());
+    return;
+  }
+  std::string cmd = "rm -rf '" + dir_ + "'";
+  if (std::system(cmd.c_str()) != 0) {
+  }
+}
+
+static int http(uint16_t port, const std::string& request, std::string& body) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  if (write(fd, request.data(), request.size()) < 0) {
+  }
+  std::string resp;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) resp.append(buf, static_cast<size_t>(n));
+  close(fd);
+  auto sp = resp.find(' ');
+  auto hdr_end = resp.find("\r\n\r\n");
+  if (sp == std::string::npos || hdr_end == std::string::npos) return -1;
+  body = resp.substr(hdr_end + 4);
+  return std::atoi(resp.c_str() + sp + 1);
+}
+
+int TestServers::http_get(const std::string& path, std::string& body, const std::string& bearer) {
+  std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
+  return http(gs_port_, req + "\r\n", body);
+}
+
+int TestServers::http_post(const std::string& path, const std::string& payload, std::string& body,
+                           const std::string& bearer) {
+  std::string req = "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n";
+  if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
+  req += "Content-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
+  return http(gs_port_, req, body);
+}

@@ -1,0 +1,44 @@
+// Real processes for the integration tests: a throwaway redis-server and the gameserver binary,
+// each on a free port, killed at the end.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+uint16_t free_port();
+
+class Process {
+ public:
+  Process() = default;
+  ~Process() { kill_hard(); }
+  void start(const std::vector<std::string>& argv, const std::string& log_path);
+  void kill_hard();   // SIGKILL, like a crash
+  void terminate();   // SIGTERM and wait
+  bool running() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+class TestServers {
+ public:
+  TestServers();  // starts redis + gameserver; throws if they do not come up
+  ~TestServers();
+  void start_gameserver();
+  void crash_gameserver() { game_.kill_hard(); }
+  void crash_redis() { redis_.kill_hard(); }
+  uint16_t port() const { return gs_port_; }
+  const std::string& redis_url() const { return redis_url_; }
+  // GET over HTTP/1.1; returns status and fills body.
+  int http_get(const std::string& path, std::string& body, const std::string& bearer = "");
+  int http_post(const std::string& path, const std::string& payload, std::string& body, const std::string& bearer = "");
+  static constexpr const char* kAdminToken = "test-admin-token";
+
+ private:
+  std::string dir_;
+  uint16_t redis_port_ = 0, gs_port_ = 0;
+  std::string redis_url_;
+  Process redis_, game_;
+};
