@@ -1,18 +1,20 @@
-// gameserver: the WebSocket game server process. See docs/ARCHITECTURE-gameserver.md.
+// gameserver: the WebSocket game server process. See docs/ARCHITECTURE.md.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <unistd.h>
 
 #include "auth/auth.h"
 #include "net/http_server.h"
 #include "net/runtime.h"
 #include "server/hub.h"
+#include "server/matchmaker_bridge.h"
 #include "server/metrics.h"
 #include "store/redis.h"
 
 namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
-  std::string listen, redis_url, secret;
+  std::string listen, redis_url, secret, node_id;
   gs::ServerOptions opt;
   int threads = 2;
   po::options_description desc("gameserver options");
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
       ("admin-token", po::value(&opt.admin_token), "bearer token for /api/admin (or env XQ_ADMIN_TOKEN; empty = admin API off)")
       ("static-dir", po::value(&opt.static_dir)->default_value("clients/web/dist"), "directory of the web client")
       ("threads", po::value(&threads)->default_value(2), "I/O threads")
+      ("node-id", po::value(&node_id), "name of this node in the Redis stream groups (default: host-pid)")
       ("max-frame", po::value(&opt.max_frame_bytes)->default_value(opt.max_frame_bytes), "largest accepted WebSocket frame (bytes)")
       ("rate", po::value(&opt.rate_per_second)->default_value(opt.rate_per_second), "frames per second allowed per connection (sustained)")
       ("burst", po::value(&opt.rate_burst)->default_value(opt.rate_burst), "frames allowed in a burst per connection")
@@ -56,9 +59,17 @@ int main(int argc, char** argv) {
     }
     gs::Auth auth(redis, secret);
     gs::Metrics metrics;
+    opt.redis_url = redis_url;
     gs::Hub hub(runtime, redis, auth, metrics, opt);
     gs::HttpServer server(runtime, hub, listen.substr(0, colon), static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));
     size_t resumed = hub.recover();
+    if (node_id.empty()) {
+      char host[256] = {0};
+      gethostname(host, sizeof host - 1);
+      node_id = std::string(host) + "-" + std::to_string(getpid());
+    }
+    gs::MatchmakerBridge bridge(hub, redis_url, node_id);  // tournament and quick-pairing games
+    bridge.start();
     server.start();
     server.stop_on_signals();
     std::cout << "gameserver listening on " << listen.substr(0, colon) << ":" << server.port() << " (resumed "

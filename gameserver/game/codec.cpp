@@ -41,7 +41,11 @@ std::string encode_config(const GameConfig& c) {
                  {"assignment", c.assignment},
                  {"salt", c.salt},
                  {"commitment", c.commitment},
-                 {"created_at_ms", c.created_at_ms}};
+                 {"created_at_ms", c.created_at_ms},
+                 {"event_id", c.event_id},
+                 {"round", c.round},
+                 {"board", c.board},
+                 {"no_show_ms", c.no_show_ms}};
   return json::serialize(o);
 }
 
@@ -61,6 +65,10 @@ GameConfig decode_config(const std::string& text) {
   c.salt = str(o, "salt");
   c.commitment = str(o, "commitment");
   c.created_at_ms = num(o, "created_at_ms");
+  if (o.contains("event_id")) c.event_id = str(o, "event_id");
+  c.round = static_cast<int>(num(o, "round"));
+  c.board = static_cast<int>(num(o, "board"));
+  c.no_show_ms = num(o, "no_show_ms");
   return c;
 }
 

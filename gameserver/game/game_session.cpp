@@ -153,7 +153,7 @@ Status GameSession::resign(xq::Color side, Millis now, std::vector<GameEvent>& o
 Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& out) {
   (void)side;
   if (over() || check_flag(now, out)) return Status::GameOver;
-  if (plies() >= 2) return Status::AbortNotAllowed;
+  if (plies() >= 2 || config_.tournament()) return Status::AbortNotAllowed;
   finish({xq::Outcome::Draw, "abort"}, now, out);
   return Status::Ok;
 }
@@ -173,6 +173,19 @@ bool GameSession::check_flag(Millis now, std::vector<GameEvent>& out) {
   xq::Color winner = xq::opposite(loser);
   if (game_.can_mate(winner)) finish(xq::Result::win(winner, "timeout"), now, out);
   else finish({xq::Outcome::Draw, "timeout_draw"}, now, out);
+  return true;
+}
+
+std::optional<int64_t> GameSession::no_show_deadline_wall() const {
+  if (over() || config_.no_show_ms <= 0 || plies() >= 2) return std::nullopt;
+  return config_.created_at_ms + config_.no_show_ms;
+}
+
+bool GameSession::check_no_show(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out) {
+  auto deadline = no_show_deadline_wall();
+  if (!deadline || wall_now < *deadline) return false;
+  if (plies() == 0) finish(black_seen ? xq::Result::win(xq::Color::Black, "forfeit") : xq::Result{xq::Outcome::Draw, "double_forfeit"}, now, out);
+  else finish(xq::Result::win(xq::Color::Red, "forfeit"), now, out);
   return true;
 }
 

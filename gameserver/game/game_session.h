@@ -28,7 +28,12 @@ struct GameConfig {
   PlayerInfo red, black;
   // Jieqi secret (never sent to clients before the end) and its public commitment.
   std::string assignment, salt, commitment;
-  int64_t created_at_ms = 0;  // wall clock, informational
+  int64_t created_at_ms = 0;  // wall clock; also the start of the tournament no-show time
+  // Tournament games (created by the matchmaker): no abort, no claims, no-show forfeits.
+  std::string event_id;       // "" = not a tournament game
+  int round = 0, board = 0;   // informational
+  int64_t no_show_ms = 0;     // 0 = no no-show rule
+  bool tournament() const { return !event_id.empty(); }
 
   xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility
 };
@@ -105,6 +110,13 @@ class GameSession {
   bool check_flag(Millis now, std::vector<GameEvent>& out);
   // When to call check_flag next, if the game is running.
   std::optional<Millis> flag_deadline() const;
+  // Tournament no-show: the wall-clock time (ms) at which a side that has not made its first move
+  // loses by forfeit, while that can still happen.
+  std::optional<int64_t> no_show_deadline_wall() const;
+  // Ends the game by forfeit when the no-show time has passed: Red has not moved → Red loses, or
+  // both lose (double_forfeit, scored 0-0) when Black never came either; Black has not moved → Black
+  // loses. Returns true if it ended the game.
+  bool check_no_show(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out);
 
   // Re-applies a stored event (recovery). Throws std::runtime_error if it does not fit.
   void replay(const GameEvent& e);

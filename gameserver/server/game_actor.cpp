@@ -1,5 +1,6 @@
 #include "server/game_actor.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "game/codec.h"
@@ -52,6 +53,7 @@ static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Col
 void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
                           uint64_t last_version) {
   subs_[c->id()] = Sub{c, v};
+  if (v != xq::Viewer::Spectator) ever_present_[xq::index(side_of(v))] = true;
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
     announce_presence(side_of(v), true);
@@ -162,6 +164,9 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
       xq::Color opp = xq::opposite(side);
       int64_t gone = gone_since_[xq::index(opp)];
       if (session_.over()) st = Status::GameOver;
+      else if (config_.tournament())
+        return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "no claims in tournament games: an absent player's clock runs",
+                          deps_.metrics, config_.id);
       else if (gone == 0 || now - gone < deps_.options.claim_after_ms)
         return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
       else st = session_.end(xq::Result::win(side, "forfeit"), now, out);
@@ -275,6 +280,10 @@ void GameActor::after_change() {
 
 void GameActor::arm_timer() {
   auto deadline = session_.flag_deadline();
+  if (auto no_show = session_.no_show_deadline_wall()) {
+    Millis at = steady_ms() + std::max<int64_t>(0, *no_show - wall_ms());
+    if (!deadline || at < *deadline) deadline = at;
+  }
   if (!deadline) return strand_.cancel_timer();
   auto self = shared_from_this();
   strand_.set_timer(*deadline + 1, [self] { self->on_timer(); });
@@ -284,7 +293,9 @@ void GameActor::on_timer() {
   GameSession backup = session_;
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
-  if (!session_.check_flag(steady_ms(), out)) return arm_timer();
+  const bool ended = session_.check_no_show(wall_ms(), ever_present_[xq::index(xq::Color::Black)], steady_ms(), out) ||
+                     session_.check_flag(steady_ms(), out);
+  if (!ended) return arm_timer();
   if (!commit(out)) {
     session_ = std::move(backup);
     auto self = shared_from_this();

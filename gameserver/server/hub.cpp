@@ -349,6 +349,80 @@ void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared
   cfg.created_at_ms = wall_ms();
   GameSession session(cfg);
   store_.create(cfg);  // throws RedisError → STORAGE_UNAVAILABLE; nothing started
+  launch(cfg, std::move(session));
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_game_id(cfg.id);
+  send_message(*c, r, metrics_);
+}
+
+static xq::Variant variant_from(const std::string& v) {
+  if (v == "jieqi") return xq::Variant::Jieqi;
+  if (v == "xiangqi") return xq::Variant::Xiangqi;
+  throw std::invalid_argument("variant must be xiangqi or jieqi");
+}
+
+bool Hub::create_scheduled_game(const std::string& spec_json) {
+  auto v = json::parse(spec_json);
+  const auto& o = v.as_object();
+  auto str = [&](const json::object& obj, const char* k, const char* def) {
+    auto* p = obj.if_contains(k);
+    return p && p->is_string() ? std::string(p->as_string()) : std::string(def);
+  };
+  auto num = [&](const char* k, int64_t def) {
+    auto* p = o.if_contains(k);
+    return p && p->is_number() ? p->to_number<int64_t>() : def;
+  };
+  GameConfig cfg;
+  cfg.id = str(o, "game_id", "");
+  if (cfg.id.empty() || cfg.id.size() > 100) throw std::invalid_argument("bad game id");
+  cfg.variant = variant_from(str(o, "variant", "xiangqi"));
+  cfg.ruleset = str(o, "ruleset", "cxa");
+  cfg.capture_visibility = str(o, "capture_visibility", "capturer");
+  cfg.tc = {num("initial_ms", 900000), num("increment_ms", 0)};
+  for (auto [key, player] : {std::pair{"red", &cfg.red}, std::pair{"black", &cfg.black}}) {
+    const auto& p = o.at(key).as_object();
+    player->user_id = str(p, "user_id", "");
+    player->name = str(p, "name", player->user_id.c_str());
+    player->guest = player->user_id.rfind("g-", 0) == 0;
+    if (player->user_id.empty()) throw std::invalid_argument("a player has no user id");
+  }
+  cfg.event_id = str(o, "event_id", "");
+  cfg.round = static_cast<int>(num("round", 0));
+  cfg.board = static_cast<int>(num("board", 0));
+  cfg.no_show_ms = cfg.event_id.empty() ? 0 : num("no_show_ms", 0);
+  if (cfg.variant == xq::Variant::Jieqi) {
+    xq::Assignment a = xq::draw_assignment();
+    cfg.assignment = a.to_string();
+    cfg.salt = xq::random_hex(16);
+    cfg.commitment = xq::commitment(a, cfg.salt);
+  }
+  cfg.created_at_ms = wall_ms();
+  GameSession session(cfg);  // validates ruleset and visibility
+  if (!store_.create_if_absent(cfg)) return false;
+  launch(cfg, std::move(session));
+  push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id,
+              cfg.red.name + " – " + cfg.black.name);
+  return true;
+}
+
+void Hub::push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,
+                      const std::string& game_id, const std::string& text) {
+  v1::ServerMessage m;
+  auto* n = m.mutable_notice();
+  n->set_kind(kind);
+  n->set_event_id(event_id);
+  n->set_game_id(game_id);
+  n->set_text(text);
+  std::string bytes = m.SerializeAsString();
+  for (const auto& u : user_ids)
+    for (auto& c : connections_of(u)) {
+      metrics_.frames_out_total++;
+      c->send(bytes);
+    }
+}
+
+void Hub::launch(const GameConfig& cfg, GameSession session) {
   auto actor = make_actor(std::move(session));
   metrics_.games_started_total++;
   std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
@@ -372,10 +446,6 @@ void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared
     a.start();
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
-  v1::ServerMessage r;
-  r.set_request_id(rid);
-  r.mutable_reply()->set_game_id(cfg.id);
-  send_message(*c, r, metrics_);
 }
 
 void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0) {

@@ -42,6 +42,16 @@ class Hub {
   void ban(const std::string& user_id);  // also closes the user's connections
   bool redis_ok() { return redis_.ping(); }
 
+  // --- matchmaker (tournaments, quick pairing) ---
+  // Creates a game the matchmaker asked for (JSON spec, matchmaker/service/service.cpp
+  // request_game). Idempotent by game id. Returns false if it existed already; throws on a bad spec.
+  bool create_scheduled_game(const std::string& spec_json);
+  // Pushes a Notice to every connection of these users on this node.
+  void push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,
+                   const std::string& game_id, const std::string& text);
+  Auth& auth() { return auth_; }
+  Redis& redis() { return redis_; }
+
   const ServerOptions& options() const { return options_; }
   Metrics& metrics() { return metrics_; }
 
@@ -58,6 +68,8 @@ class Hub {
   void create_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
   void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
+  // Registers a created game's actor, starts it and greets its connected players.
+  void launch(const GameConfig& cfg, GameSession session);
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms);
   void push_seeks();

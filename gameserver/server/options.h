@@ -15,6 +15,7 @@ struct ServerOptions {
   int64_t finished_linger_ms = 10 * 60'000; // finished games stay in memory for late syncs
   std::string admin_token;
   std::string static_dir;
+  std::string redis_url;  // for connections of their own (blocking reads: matchmaker replies)
 };
 
 }  // namespace gs

@@ -1,5 +1,7 @@
 #include "store/game_store.h"
 
+#include <boost/json.hpp>
+
 #include "game/codec.h"
 #include "store/keys.h"
 
@@ -39,6 +41,29 @@ void GameStore::archive(const GameSession& s) {
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
   redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
   redis_.command({"SREM", keys::kLiveGames, id});
+  if (s.config().tournament()) {
+    const xq::Result& r = s.result();
+    // Fouls: recorded rule violations (forbidden repetition, forfeits).
+    auto foul = [&](xq::Color c) {
+      bool lost = (c == xq::Color::Red ? r.outcome == xq::Outcome::BlackWins : r.outcome == xq::Outcome::RedWins);
+      bool violation = r.reason.rfind("perpetual_", 0) == 0 || r.reason == "forfeit";
+      return (lost && violation) || r.reason == "double_forfeit" ? 1 : 0;
+    };
+    boost::json::object body{{"event_id", s.config().event_id},
+                             {"outcome", r.reason == "abort" ? "aborted" : xq::outcome_name(r.outcome)},
+                             {"reason", r.reason},
+                             {"red_fouls", foul(xq::Color::Red)},
+                             {"black_fouls", foul(xq::Color::Black)},
+                             {"plies", s.plies()}};
+    redis_.command({"XADD", keys::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
+  }
+}
+
+bool GameStore::create_if_absent(const GameConfig& c) {
+  auto r = redis_.command({"SET", keys::game_meta(c.id), encode_config(c), "NX"});
+  if (r.type == RedisReply::Type::Nil) return false;
+  redis_.command({"SADD", keys::kLiveGames, c.id});
+  return true;
 }
 
 std::vector<std::string> GameStore::live_game_ids() {

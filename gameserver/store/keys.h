@@ -12,6 +12,8 @@
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
 //   xq:banned             SET     banned user ids.
+//   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
+//                                 matchmaker/service/bus.h (the streams' one description).
 #pragma once
 #include <string>
 
@@ -25,5 +27,13 @@ inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
 inline const std::string kBanned = "xq:banned";
+// Streams shared with the matchmaker (full list: matchmaker/service/bus.h).
+inline const std::string kGameCreate = "xq:games:create";
+inline const std::string kGameResults = "xq:games:results";
+inline const std::string kGameserverGroup = "gameservers";
+inline const std::string kMatchmakerNotify = "xq:mm:notify";
+inline const std::string kMatchmakerCommands = "xq:mm:commands";
+inline std::string matchmaker_reply(const std::string& id) { return "xq:mm:reply:" + id; }
+inline std::string tournament(const std::string& id) { return "xq:mm:event:" + id; }
 
 }  // namespace gs::keys

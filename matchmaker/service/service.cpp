@@ -3,10 +3,12 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <map>
+#include <set>
 #include <iostream>
 #include <thread>
 
 #include "bus.h"
+#include "pairing/trf.h"
 #include "tournament_json.h"
 
 namespace xq::mm {
@@ -68,7 +70,27 @@ bool MatchmakerService::load(const std::string& event_id, Tournament& t) {
 
 void MatchmakerService::save(Tournament& t) {
   ++t.version;
-  redis_.command({"SET", bus::event(t.cfg.id), json::serialize(to_json(t))});
+  const std::string key = bus::event(t.cfg.id);
+  // The state first; then the views the API serves (derived, so rewriting them is harmless).
+  redis_.command({"SET", key, json::serialize(to_json(t))});
+  redis_.command({"MSET", key + ":public", json::serialize(public_json(t)), key + ":standings",
+                  json::serialize(standings_json(t)), key + ":crosstable", json::serialize(crosstable_json(t)),
+                  key + ":trf", pairing::export_trf(t.ev)});
+}
+
+bool MatchmakerService::may_organise(const Tournament& t, const json::object& cmd) {
+  if (auto* a = cmd.if_contains("admin"); a && a->is_bool() && a->as_bool()) return true;
+  auto* u = cmd.if_contains("caller");  // set by the API from the verified session token
+  if (!u || !u->is_string()) return false;
+  const std::string user(u->as_string());
+  if (!t.cfg.organiser.empty() && user == t.cfg.organiser) return true;
+  if (t.cfg.club_id.empty()) return false;
+  gs::RedisReply r = redis_.command({"GET", bus::club(t.cfg.club_id)});
+  if (r.type != gs::RedisReply::Type::String) return false;
+  json::value club = json::parse(r.str);  // keep it alive while iterating
+  for (const auto& o : club.as_object().at("organisers").as_array())
+    if (o.is_string() && o.as_string() == user) return true;
+  return false;
 }
 
 void MatchmakerService::request_game(const Tournament& t, const GameSlot& slot) {
@@ -111,6 +133,12 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     const std::string cmd = str_field(o, "cmd");
     if (cmd == "create_event") {
       EventConfig cfg = config_from_json(o.at("event"));
+      if (o.contains("caller")) cfg.organiser = str_field(o, "caller");
+      if (!cfg.club_id.empty()) {
+        Tournament probe;
+        probe.cfg.club_id = cfg.club_id;
+        if (!may_organise(probe, o)) return error_reply("forbidden", "only the club's organisers create its events");
+      }
       Tournament existing;
       if (load(cfg.id, existing)) {
         if (already_applied(existing, command_id)) return json::object{{"ok", true}, {"event_id", cfg.id}};
@@ -140,10 +168,15 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       json::object club;
       if (r.type == gs::RedisReply::Type::String) club = json::parse(r.str).as_object();
       else if (cmd != "create_club") return error_reply("unknown_club", "no club '" + club_id + "'");
+      if (cmd != "create_club") {
+        Tournament probe;
+        probe.cfg.club_id = club_id;
+        if (!may_organise(probe, o)) return error_reply("forbidden", "only the club's organisers may do that");
+      }
       if (cmd == "create_club") {
         if (!club.empty()) return error_reply("exists", "a club with id '" + club_id + "' exists");
         club = {{"id", club_id}, {"name", o.contains("name") ? o.at("name") : json::value(club_id)},
-                {"organisers", json::array{json::value(str_field(o, "user_id"))}}, {"members", json::array{}}};
+                {"organisers", json::array{json::value(str_field(o, "caller"))}}, {"members", json::array{}}};
         redis_.command({"SADD", bus::kClubs, club_id});
       } else {
         auto& list = club[cmd == "club_add_member" ? "members" : "organisers"].as_array();
@@ -160,6 +193,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     if (!load(event_id, t)) return error_reply("unknown_event", "no event '" + event_id + "'");
     if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
     Effects fx;
+    static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
+                                                            "resume", "edit_pairing", "correct_result"};
+    if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
+      return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
       if (t.cfg.access == "members") {
         gs::RedisReply r = redis_.command({"GET", bus::club(t.cfg.club_id)});

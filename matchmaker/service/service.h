@@ -39,6 +39,7 @@ class MatchmakerService {
   void handle_result(const std::string& game_id, const boost::json::value& body);
   bool load(const std::string& event_id, Tournament& t);
   void save(Tournament& t);
+  bool may_organise(const Tournament& t, const boost::json::object& cmd);
   void publish_effects(const Tournament& t, const Effects& fx);
   void request_game(const Tournament& t, const GameSlot& slot);
 

@@ -107,8 +107,18 @@ void advance(Tournament& t, Effects& fx) {
   sync_playoff_slots(t, fx);
   if (t.stage == Stage::Running && t.cfg.auto_rounds && done == paired_rounds(t) &&
       paired_rounds(t) < t.ev.settings.rounds) {
-    Effects more = pair_next_round(t);
-    Effects started = start_round(t);
+    Effects more, started;
+    try {
+      more = pair_next_round(t);
+      started = start_round(t);
+    } catch (const TournamentError& e) {
+      if (e.code != "pairing_failed") throw;
+      // The result stands; the organiser pairs this round by hand (edit_pairing) and resumes.
+      t.stage = Stage::Paused;
+      fx.warnings.push_back(e.what());
+      fx.notices.push_back(std::string("paused: ") + e.what() + "; the organiser must pair the round by hand");
+      return;
+    }
     for (auto* src : {&more, &started}) {
       fx.create.insert(fx.create.end(), src->create.begin(), src->create.end());
       fx.notices.insert(fx.notices.end(), src->notices.begin(), src->notices.end());
@@ -261,8 +271,15 @@ Effects start_round(Tournament& t) {
 
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards) {
   require_stage(t, {Stage::Running, Stage::Paused}, "editing a pairing");
+  if (paired_rounds(t) == t.rounds_started) {
+    // No round waiting: this is a manual pairing of the next round (e.g. when no legal automatic
+    // pairing exists); the boards are checked below like an edit.
+    if (complete_rounds(t) < paired_rounds(t)) fail("bad_state", "the current round is not finished");
+    if (paired_rounds(t) >= t.ev.settings.rounds) fail("bad_state", "every round has been paired");
+    t.ev.rounds.push_back(pairing::Round{{}, playoff_players(t)});
+    t.explain.push_back({});
+  }
   const int r = paired_rounds(t);
-  if (r == t.rounds_started) fail("bad_state", "only a paired round that has not started can be edited");
   Effects fx;
   std::set<int> seen;
   pairing::Round edited;
@@ -301,7 +318,8 @@ Effects resume(Tournament& t) {
   t.stage = Stage::Running;
   Effects fx{{}, {"event resumed"}, {}};
   Effects more;
-  advance(t, more);
+  if (paired_rounds(t) > t.rounds_started && t.cfg.auto_rounds) more = start_round(t);
+  else advance(t, more);
   fx.create = more.create;
   fx.notices.insert(fx.notices.end(), more.notices.begin(), more.notices.end());
   return fx;

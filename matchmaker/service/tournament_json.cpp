@@ -291,6 +291,63 @@ Tournament tournament_from_json(const json::value& v) {
   return t;
 }
 
+json::value public_json(const Tournament& t) {
+  json::value all = to_json(t);
+  json::object& o = all.as_object();
+  o.erase("applied");
+  o["config"].as_object().erase("join_code");
+  // Players with their user ids side by side, rounds with board numbers and explain lines.
+  json::array players;
+  for (size_t i = 0; i < t.ev.players.size(); ++i) {
+    const auto& p = t.ev.players[i];
+    players.push_back(json::object{{"player", i}, {"user_id", t.user_ids[i]}, {"name", p.name}, {"rating", p.rating},
+                                   {"number", p.number}, {"join_round", p.join_round},
+                                   {"withdrawn_round", p.withdrawn_round}});
+  }
+  o["players"] = players;
+  json::array rounds;
+  for (size_t r = 0; r < t.ev.rounds.size(); ++r) {
+    json::array boards;
+    const auto& rb = t.ev.rounds[r].boards;
+    for (size_t b = 0; b < rb.size(); ++b) {
+      json::array games;
+      for (const auto& g : rb[b].games)
+        games.push_back(json::object{{"a_points", g.a_points}, {"b_points", g.b_points}, {"forfeit", g.forfeit}});
+      std::string explain = r < t.explain.size() && b < t.explain[r].size() ? t.explain[r][b] : "";
+      boards.push_back(json::object{{"board", b + 1}, {"a", rb[b].a}, {"b", rb[b].b}, {"bye", rb[b].b == pairing::kBye},
+                                    {"games", games}, {"explain", explain}});
+    }
+    rounds.push_back(json::object{{"round", r + 1}, {"started", static_cast<int>(r) < t.rounds_started}, {"boards", boards}});
+  }
+  o["rounds"] = rounds;
+  o["rounds_paired"] = t.ev.rounds.size();
+  return all;
+}
+
+json::value crosstable_json(const Tournament& t) {
+  const int n = static_cast<int>(t.ev.players.size());
+  std::vector<json::array> cells(n);
+  for (const auto& r : t.ev.rounds) {
+    std::vector<json::object> row(n, json::object{{"opponent", -1}, {"colour", ""}, {"points", 0}});
+    for (const auto& b : r.boards) {
+      int pa = 0, pb = 0;
+      for (const auto& g : b.games) pa += g.a_points, pb += g.b_points;
+      if (b.b == pairing::kBye) {
+        row[b.a] = {{"opponent", pairing::kBye}, {"colour", ""}, {"points", t.ev.settings.win_points * t.ev.settings.games_per_round}};
+        continue;
+      }
+      row[b.a] = {{"opponent", b.b}, {"colour", "red"}, {"points", pa}};
+      row[b.b] = {{"opponent", b.a}, {"colour", "black"}, {"points", pb}};
+    }
+    for (int p = 0; p < n; ++p) cells[p].push_back(row[p]);
+  }
+  json::array rows;
+  for (int p = 0; p < n; ++p)
+    rows.push_back(json::object{{"player", p}, {"name", t.ev.players[p].name}, {"number", t.ev.players[p].number},
+                                {"rounds", cells[p]}});
+  return json::object{{"rows", rows}};
+}
+
 json::value standings_json(const Tournament& t) {
   pairing::Standings st = standings(t);
   json::array columns, rows;

@@ -191,3 +191,60 @@ TEST(Tournament, JsonRoundTrip) {
   auto st = standings_json(t);
   EXPECT_EQ(st.at("rows").as_array().size(), 8u);
 }
+
+TEST(Tournament, ThreeForfeitsRemoveAPlayer) {
+  EventConfig c = config(7);
+  c.pairing.max_forfeits = 3;
+  Tournament t = with_players(c, 9);
+  Effects fx = start(t);
+  const int absent = 8;
+  std::vector<GameSlot> pending = fx.create;
+  while (!pending.empty()) {
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    bool red_absent = g.red == absent, black_absent = g.black == absent;
+    Effects more;
+    if (red_absent || black_absent)
+      more = record_result(t, g.game_id, red_absent ? 0 : 2, red_absent ? 2 : 0, true, 0, 0, "forfeit");
+    else
+      more = record_result(t, g.game_id, g.red < g.black ? 2 : 0, g.red < g.black ? 0 : 2, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), more.create.begin(), more.create.end());
+  }
+  EXPECT_EQ(t.stage, Stage::Finished);
+  int forfeits = 0;
+  for (auto& r : t.ev.rounds)
+    for (auto& b : r.boards) {
+      bool in = (b.a == absent || b.b == absent) && b.b != xq::pairing::kBye;
+      if (in) {
+        EXPECT_LT(forfeits, 3) << "paired again after three forfeits";
+        ++forfeits;
+      }
+    }
+  EXPECT_EQ(forfeits, 3);
+}
+
+TEST(Tournament, UnpairableRoundPausesAndKeepsTheResult) {
+  // Four players, four rounds: after three rounds everybody has met everybody.
+  Tournament t = with_players(config(4), 4);
+  Effects fx = start(t);
+  std::vector<GameSlot> pending = fx.create;
+  std::string last_game;
+  while (!pending.empty()) {
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    last_game = g.game_id;
+    Effects more = record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), more.create.begin(), more.create.end());
+  }
+  ASSERT_EQ(t.ev.rounds.size(), 3u);
+  EXPECT_EQ(t.stage, Stage::Paused) << "round 4 has no legal pairing";
+  for (auto& g : t.games) EXPECT_TRUE(g.finished) << "every result was kept";
+  // The organiser pairs round 4 by hand (a rematch, with a warning) and resumes.
+  auto& r1 = t.ev.rounds[0].boards;
+  Effects edit = edit_pairing(t, {{r1[0].b, r1[0].a}, {r1[1].b, r1[1].a}});
+  EXPECT_FALSE(edit.warnings.empty());
+  Effects resumed = resume(t);
+  EXPECT_EQ(resumed.create.size(), 2u);
+  for (auto& g : resumed.create) record_result(t, g.game_id, 1, 1, false, 0, 0, "agreement");
+  EXPECT_EQ(t.stage, Stage::Finished);
+}

@@ -1,0 +1,140 @@
+#include "server/matchmaker_bridge.h"
+
+#include <hiredis/hiredis.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "server/hub.h"
+#include "store/keys.h"
+#include "store/redis.h"
+
+namespace json = boost::json;
+
+namespace gs {
+
+MatchmakerBridge::MatchmakerBridge(Hub& hub, std::string redis_url, std::string node_id)
+    : hub_(hub), redis_url_(std::move(redis_url)), node_id_(std::move(node_id)) {}
+
+MatchmakerBridge::~MatchmakerBridge() { stop(); }
+
+void MatchmakerBridge::start() {
+  requests_ = std::thread([this] { consume_game_requests(); });
+  notices_ = std::thread([this] { forward_notices(); });
+}
+
+void MatchmakerBridge::stop() {
+  stop_ = true;
+  if (int fd = notice_fd_.load(); fd >= 0) ::shutdown(fd, SHUT_RDWR);  // wakes the blocked subscriber
+  if (requests_.joinable()) requests_.join();
+  if (notices_.joinable()) notices_.join();
+}
+
+void MatchmakerBridge::consume_game_requests() {
+  std::unique_ptr<Redis> redis;
+  bool group_ready = false;
+  while (!stop_) {
+    try {
+      if (!redis) redis = std::make_unique<Redis>(redis_url_);
+      if (!group_ready) {
+        try {
+          redis->command({"XGROUP", "CREATE", keys::kGameCreate, keys::kGameserverGroup, "0", "MKSTREAM"});
+        } catch (const RedisError& e) {
+          if (std::string(e.what()).find("BUSYGROUP") == std::string::npos) throw;
+        }
+        group_ready = true;
+      }
+      // Our own unacknowledged entries first (a crash between create and ack), then new ones.
+      for (const char* from : {"0", ">"}) {
+        std::vector<std::string> cmd{"XREADGROUP", "GROUP", keys::kGameserverGroup, node_id_, "COUNT", "50"};
+        if (std::string(from) == ">") cmd.insert(cmd.end(), {"BLOCK", "1000"});
+        cmd.insert(cmd.end(), {"STREAMS", keys::kGameCreate, from});
+        RedisReply r = redis->command(cmd);
+        for (const auto& stream : r.elements) {
+          if (stream.elements.size() < 2) continue;
+          for (const auto& entry : stream.elements[1].elements) {
+            if (entry.elements.size() < 2) continue;
+            std::string body;
+            const auto& kv = entry.elements[1].elements;
+            for (size_t i = 0; i + 1 < kv.size(); i += 2)
+              if (kv[i].str == "body") body = kv[i + 1].str;
+            try {
+              hub_.create_scheduled_game(body);
+            } catch (const RedisError&) {
+              throw;  // not acknowledged: retried when Redis is back
+            } catch (const std::exception& e) {
+              std::cerr << "gameserver: dropping bad game request " << entry.elements[0].str << ": " << e.what() << '\n';
+            }
+            redis->command({"XACK", keys::kGameCreate, keys::kGameserverGroup, entry.elements[0].str});
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "gameserver: matchmaker requests: " << e.what() << "; retrying\n";
+      redis.reset();
+      group_ready = false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+  }
+}
+
+void MatchmakerBridge::forward_notices() {
+  // Parse redis://host:port/db like the Redis client does.
+  std::string rest = redis_url_.substr(redis_url_.find("//") == std::string::npos ? 0 : redis_url_.find("//") + 2);
+  std::string hostport = rest.substr(0, rest.find('/'));
+  std::string host = hostport.substr(0, hostport.find(':'));
+  int port = hostport.find(':') == std::string::npos ? 6379 : std::stoi(hostport.substr(hostport.find(':') + 1));
+  while (!stop_) {
+    timeval connect_tv{1, 0};
+    redisContext* ctx = redisConnectWithTimeout(host.c_str(), port, connect_tv);
+    if (!ctx || ctx->err) {
+      if (ctx) redisFree(ctx);
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      continue;
+    }
+    // Blocking reads without a timeout (hiredis cannot resume a reply after one); stop() shuts the
+    // socket down to end the read.
+    timeval no_timeout{0, 0};
+    redisSetTimeout(ctx, no_timeout);
+    notice_fd_ = ctx->fd;
+    if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
+    if (auto* r = static_cast<redisReply*>(redisCommand(ctx, "SUBSCRIBE %s", keys::kMatchmakerNotify.c_str()))) freeReplyObject(r);
+    while (!stop_) {
+      void* raw = nullptr;
+      if (redisGetReply(ctx, &raw) != REDIS_OK) break;
+      auto* reply = static_cast<redisReply*>(raw);
+      if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements == 3 && reply->element[2]->type == REDIS_REPLY_STRING) {
+        try {
+          auto v = json::parse(std::string(reply->element[2]->str, reply->element[2]->len)).as_object();
+          auto get = [&](const char* k) {
+            auto* p = v.if_contains(k);
+            return p && p->is_string() ? std::string(p->as_string()) : std::string();
+          };
+          std::string kind = get("kind"), event_id = get("event_id");
+          std::vector<std::string> users;
+          if (kind != "game_ready" && !event_id.empty()) {
+            // Event news goes to the event's players; their ids are in the stored event.
+            RedisReply ev = hub_.redis().command({"GET", keys::tournament(event_id)});
+            if (ev.type == RedisReply::Type::String) {
+              json::value stored = json::parse(ev.str);  // keep it alive while iterating
+              for (const auto& u : stored.as_object().at("user_ids").as_array()) users.emplace_back(u.as_string());
+            }
+          }
+          // game_ready is sent by the node that creates the game (it knows the game exists).
+          if (!users.empty()) hub_.push_notice(users, kind, event_id, get("game_id"), get("text"));
+        } catch (const std::exception& e) {
+          std::cerr << "gameserver: bad notice: " << e.what() << '\n';
+        }
+      }
+      if (reply) freeReplyObject(reply);
+    }
+    notice_fd_ = -1;
+    redisFree(ctx);
+    if (!stop_) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,224 @@
+#include "server/tournament_api.h"
+
+#include <openssl/crypto.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+
+#include "rules/jieqi.h"
+#include "server/hub.h"
+#include "store/keys.h"
+#include "store/redis.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+HttpResult error(int status, const std::string& code, const std::string& message) {
+  return {status, "application/json", json::serialize(json::object{{"error", message}, {"code", code}})};
+}
+
+HttpResult ok_json(const std::string& body) { return {200, "application/json", body}; }
+
+int64_t now_wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+int status_for(const std::string& code) {
+  if (code == "unknown_event" || code == "unknown_game" || code == "unknown_club") return 404;
+  if (code == "forbidden" || code == "not_member" || code == "bad_code") return 403;
+  if (code == "bad_request") return 400;
+  return 409;
+}
+
+// Sends a command to the matchmaker and waits for its answer (on a connection of its own, because
+// BLPOP blocks).
+HttpResult submit(const std::string& redis_url, json::object cmd) {
+  const std::string id = xq::random_hex(12);
+  Redis r(redis_url);
+  r.command({"XADD", keys::kMatchmakerCommands, "*", "id", id, "body", json::serialize(cmd)});
+  for (int attempt = 0; attempt < 6; ++attempt) {  // about 6 s in all
+    RedisReply reply = r.command({"BLPOP", keys::matchmaker_reply(id), "1"});
+    if (reply.type != RedisReply::Type::Array || reply.elements.size() < 2) continue;
+    auto answer = json::parse(reply.elements[1].str).as_object();
+    if (answer.contains("ok") && answer.at("ok").as_bool()) return ok_json(json::serialize(answer));
+    std::string code = answer.contains("code") ? std::string(answer.at("code").as_string()) : "error";
+    std::string msg = answer.contains("message") ? std::string(answer.at("message").as_string()) : code;
+    return error(status_for(code), code, msg);
+  }
+  return error(504, "timeout", "the tournament service did not answer (is the matchmaker running?)");
+}
+
+std::optional<std::string> get_string(Redis& r, const std::string& key) {
+  RedisReply v = r.command({"GET", key});
+  if (v.type != RedisReply::Type::String) return std::nullopt;
+  return v.str;
+}
+
+bool valid_id(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  return true;
+}
+
+}  // namespace
+
+HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
+                                 const std::string& body, const std::string& token) {
+  Redis& redis = hub.redis();
+  const std::string& admin = hub.options().admin_token;
+  const bool is_admin = !admin.empty() && token.size() == admin.size() &&
+                        CRYPTO_memcmp(token.data(), admin.data(), admin.size()) == 0;
+  std::optional<User> user = is_admin ? std::nullopt : hub.auth().verify_token(token, now_wall_ms());
+  auto need_user = [&]() -> std::optional<HttpResult> {
+    if (!user && !is_admin) return error(401, "unauthorized", "log in first (Authorization: Bearer <session token>)");
+    if (user && hub.auth().banned(user->id)) return error(403, "forbidden", "banned");
+    return std::nullopt;
+  };
+  json::object in;
+  if (method == "POST" && !body.empty()) {
+    boost::system::error_code ec;
+    auto v = json::parse(body, ec);
+    if (ec || !v.is_object()) return error(400, "bad_request", "the body must be a JSON object");
+    in = v.as_object();
+  }
+  auto command = [&](const std::string& cmd) {
+    json::object c = in;
+    c["cmd"] = cmd;
+    if (user) c["caller"] = user->id;
+    c["admin"] = is_admin;
+    return c;
+  };
+  const std::string& kind = parts[1];
+
+  if (kind == "events") {
+    if (parts.size() == 2 && method == "GET") {
+      json::array out;
+      for (const auto& id : redis.command({"ZREVRANGE", "xq:mm:events", "0", "199"}).elements) {
+        auto pub = get_string(redis, keys::tournament(id.str) + ":public");
+        if (!pub) continue;
+        auto o = json::parse(*pub).as_object();
+        const auto& cfg = o.at("config").as_object();
+        out.push_back(json::object{{"id", id.str}, {"name", cfg.at("name")}, {"variant", cfg.at("variant")},
+                                   {"stage", o.at("stage")}, {"players", o.at("players").as_array().size()},
+                                   {"rounds", cfg.at("pairing").as_object().at("rounds")},
+                                   {"rounds_paired", o.at("rounds_paired")}});
+      }
+      return ok_json(json::serialize(out));
+    }
+    if (parts.size() == 2 && method == "POST") {
+      if (auto e = need_user()) return *e;
+      json::object cmd = command("create_event");
+      json::object ev = in;
+      if (!ev.contains("id") || !ev.at("id").is_string()) ev["id"] = "ev-" + xq::random_hex(6);
+      if (!valid_id(std::string(ev.at("id").as_string()))) return error(400, "bad_request", "event ids use A-Z a-z 0-9 - _");
+      cmd = json::object{{"cmd", "create_event"}, {"event", ev}, {"admin", is_admin}};
+      if (user) cmd["caller"] = user->id;
+      return submit(hub.options().redis_url, cmd);
+    }
+    if (parts.size() < 3 || !valid_id(parts[2])) return error(404, "unknown_event", "no such event");
+    const std::string key = keys::tournament(parts[2]);
+    if (method == "GET") {
+      std::string view = parts.size() == 3 ? ":public" : ":" + parts[3];
+      if (parts.size() == 4 && parts[3] == "next") {
+        if (auto e = need_user()) return *e;
+        auto pub = get_string(redis, key + ":public");
+        if (!pub) return error(404, "unknown_event", "no such event");
+        auto o = json::parse(*pub).as_object();
+        int me = -1;
+        const auto& users = o.at("user_ids").as_array();
+        for (size_t i = 0; i < users.size(); ++i)
+          if (user && users[i].as_string() == user->id) me = static_cast<int>(i);
+        for (const auto& g : o.at("games").as_array()) {
+          const auto& s = g.as_object();
+          if (me < 0 || s.at("finished").as_bool()) continue;
+          int red = static_cast<int>(s.at("red").to_number<int64_t>()), black = static_cast<int>(s.at("black").to_number<int64_t>());
+          if (red != me && black != me) continue;
+          int opp = red == me ? black : red;
+          return ok_json(json::serialize(json::object{{"game_id", s.at("game_id")}, {"round", s.at("round")},
+                                                      {"board", s.at("board").to_number<int64_t>() + 1},
+                                                      {"colour", red == me ? "red" : "black"},
+                                                      {"opponent", o.at("players").as_array().at(opp)}}));
+        }
+        return ok_json("{}");
+      }
+      if (parts.size() > 4 || (parts.size() == 4 && parts[3] != "standings" && parts[3] != "crosstable" && parts[3] != "trf"))
+        return error(404, "not_found", "unknown event view");
+      auto v = get_string(redis, key + view);
+      if (!v) return error(404, "unknown_event", "no such event");
+      if (view == ":trf") return {200, "text/plain; charset=utf-8", *v};
+      return ok_json(*v);
+    }
+    if (method != "POST" || parts.size() != 4) return error(405, "bad_request", "method not allowed");
+    if (auto e = need_user()) return *e;
+    static const std::map<std::string, std::string> kActions = {
+        {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
+        {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
+        {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
+        {"correct", "correct_result"}};
+    auto it = kActions.find(parts[3]);
+    if (it == kActions.end()) return error(404, "not_found", "unknown event action");
+    json::object cmd = command(it->second);
+    cmd["event_id"] = parts[2];
+    if (it->second == "join" || it->second == "withdraw") {
+      if (!user) return error(400, "bad_request", "join and withdraw need a player's session token");
+      cmd["user_id"] = user->id;
+      cmd["name"] = user->name;
+    }
+    return submit(hub.options().redis_url, cmd);
+  }
+
+  if (kind == "clubs") {
+    if (parts.size() == 2 && method == "POST") {
+      if (auto e = need_user()) return *e;
+      if (!in.contains("club_id") || !in.at("club_id").is_string() || !valid_id(std::string(in.at("club_id").as_string())))
+        return error(400, "bad_request", "club_id: A-Z a-z 0-9 - _");
+      return submit(hub.options().redis_url, command("create_club"));
+    }
+    if (parts.size() == 3 && method == "GET") {
+      if (!valid_id(parts[2])) return error(404, "unknown_club", "no such club");
+      auto v = get_string(redis, "xq:mm:club:" + parts[2]);
+      return v ? ok_json(*v) : error(404, "unknown_club", "no such club");
+    }
+    if (parts.size() == 4 && method == "POST" && (parts[3] == "members" || parts[3] == "organisers")) {
+      if (auto e = need_user()) return *e;
+      json::object cmd = command(parts[3] == "members" ? "club_add_member" : "club_add_organiser");
+      cmd["club_id"] = parts[2];
+      return submit(hub.options().redis_url, cmd);
+    }
+    return error(404, "not_found", "unknown club endpoint");
+  }
+
+  if (kind == "pools") {
+    if (parts.size() == 2 && method == "GET") {
+      json::array out;
+      for (const auto& p : redis.command({"SMEMBERS", "xq:mm:pools"}).elements)
+        out.push_back(json::object{{"pool", p.str}, {"waiting", redis.command({"HLEN", "xq:mm:pool:" + p.str}).integer}});
+      return ok_json(json::serialize(out));
+    }
+    if (parts.size() == 5 && method == "POST" && (parts[4] == "join" || parts[4] == "leave")) {
+      if (auto e = need_user()) return *e;
+      if (!user) return error(400, "bad_request", "pools need a player's session token");
+      const std::string& variant = parts[2];
+      const std::string& tc = parts[3];
+      auto plus = tc.find('+');
+      if ((variant != "xiangqi" && variant != "jieqi") || plus == std::string::npos ||
+          tc.find_first_not_of("0123456789+") != std::string::npos || plus == 0 || plus + 1 == tc.size() || tc.size() > 20)
+        return error(400, "bad_request", "pool path: /api/pools/{xiangqi|jieqi}/{initial_ms}+{increment_ms}/join");
+      long long initial = std::stoll(tc.substr(0, plus)), inc = std::stoll(tc.substr(plus + 1));
+      if (initial < 1000 || initial > 6LL * 3600 * 1000 || inc > 120000)
+        return error(400, "bad_request", "time control: initial 1 s..6 h, increment <= 120 s");
+      json::object cmd = command(parts[4] == "join" ? "pool_join" : "pool_leave");
+      cmd["pool"] = variant + ":" + tc;
+      cmd["user_id"] = user->id;
+      cmd["name"] = user->name;
+      return submit(hub.options().redis_url, cmd);
+    }
+    return error(404, "not_found", "unknown pool endpoint");
+  }
+  return error(404, "not_found", "not found");
+}
+
+}  // namespace gs

@@ -1,0 +1,402 @@
+// The three seed regulations run online end to end: real redis-server, the real game server and
+// the real matchmaker processes; scripted players log in over WebSocket, join through the HTTP API
+// and play every game (a few moves, then a resignation or an agreed draw). The test keeps its own
+// ledger of what it played and checks the published standings against scores, wins, 累进分 and
+// 对手分 computed from that ledger. The Jieqi event also survives a kill -9 of the matchmaker.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "test_server.h"
+#include "ws_client.h"
+
+namespace json = boost::json;
+using xq::v1::ClientMessage;
+using xq::v1::ServerMessage;
+
+namespace {
+
+struct Player {
+  std::string name, user_id, token;
+  std::unique_ptr<WsClient> ws;
+  int strength = 0;      // lower = stronger: the stronger player wins every decided game
+  bool no_show_from = 0;  // unused
+};
+
+struct Ledger {
+  int red_points = 0, black_points = 0;
+};
+
+class SeedEvent : public ::testing::Test {
+ protected:
+  void SetUp() override { start_matchmaker(); }
+
+  void start_matchmaker() {
+    matchmaker_.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--consumer", "mm-test"},
+                      "/tmp/xq-mm-e2e-" + std::to_string(getpid()) + ".log");
+  }
+
+  json::value get(const std::string& path, const std::string& bearer = "") {
+    std::string body;
+    int status = servers_.http_get(path, body, bearer);
+    EXPECT_EQ(status, 200) << path << ": " << body;
+    return json::parse(body);
+  }
+
+  json::value post(const std::string& path, const json::value& payload, const std::string& bearer, int want = 200) {
+    std::string body;
+    int status = servers_.http_post(path, json::serialize(payload), body, bearer);
+    EXPECT_EQ(status, want) << path << ": " << body;
+    return json::parse(body.empty() ? "{}" : body);
+  }
+
+  void add_players(int n, const std::string& prefix) {
+    for (int i = 0; i < n; ++i) {
+      Player p;
+      p.ws = std::make_unique<WsClient>(servers_.port());
+      ClientMessage m;
+      m.mutable_login_guest()->set_name(prefix + std::to_string(i));
+      ServerMessage r = p.ws->request(m);
+      ASSERT_TRUE(r.has_reply()) << r.DebugString();
+      p.token = r.reply().token();
+      p.user_id = r.reply().user().user_id();
+      p.name = r.reply().user().name();
+      p.strength = i;
+      players_.push_back(std::move(p));
+    }
+  }
+
+  Player& by_user(const std::string& user_id) {
+    for (auto& p : players_)
+      if (p.user_id == user_id) return p;
+    throw std::runtime_error("unknown user " + user_id);
+  }
+
+  void create_and_join(const json::object& settings) {
+    event_id_ = std::string(settings.at("id").as_string());
+    post("/api/events", settings, TestServers::kAdminToken);
+    for (auto& p : players_) post("/api/events/" + event_id_ + "/join", json::object{}, p.token);
+    post("/api/events/" + event_id_ + "/start", json::object{}, TestServers::kAdminToken);
+  }
+
+  bool game_exists(const std::string& game_id) {
+    std::string body;
+    return servers_.http_get("/api/games/" + game_id, body) == 200;
+  }
+
+  void act(Player& p, ClientMessage m) {
+    ServerMessage r = p.ws->request(m);
+    ASSERT_TRUE(r.has_reply()) << p.name << ": " << r.DebugString();
+  }
+
+  // Plays one game by script: each side makes one move, then the weaker side resigns, or every
+  // sixth game is drawn by agreement. Returns the points it expects.
+  Ledger play(const json::object& slot, bool jieqi) {
+    const std::string id(slot.at("game_id").as_string());
+    const auto& users = public_.at("user_ids").as_array();
+    Player& red = by_user(std::string(users.at(slot.at("red").to_number<int64_t>()).as_string()));
+    Player& black = by_user(std::string(users.at(slot.at("black").to_number<int64_t>()).as_string()));
+    auto move = [&](Player& p, const char* iccs) {
+      ClientMessage m;
+      m.mutable_move()->set_game_id(id);
+      m.mutable_move()->set_iccs(iccs);
+      m.mutable_move()->set_client_move_id(id + iccs);
+      act(p, m);
+    };
+    move(red, jieqi ? "a3a4" : "h2e2");  // flank moves: whatever is revealed cannot check
+    move(black, jieqi ? "i6i5" : "h9g7");
+    if (std::hash<std::string>{}(id) % 6 == 0) {
+      ClientMessage offer, accept;
+      offer.mutable_offer_draw()->set_game_id(id);
+      accept.mutable_accept_draw()->set_game_id(id);
+      act(red, offer);
+      act(black, accept);
+      return {1, 1};
+    }
+    bool red_wins = red.strength < black.strength;
+    ClientMessage resign;
+    resign.mutable_resign()->set_game_id(id);
+    act(red_wins ? black : red, resign);
+    return red_wins ? Ledger{2, 0} : Ledger{0, 2};
+  }
+
+  // Drives the event to its end. `absent`: user ids that never play (no-shows). `between_rounds`
+  // is called once when the given number of rounds is complete.
+  void run(bool jieqi, const std::set<std::string>& absent = {}, int crash_after_rounds = 0) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    bool crashed = false;
+    while (std::chrono::steady_clock::now() < deadline) {
+      public_ = get("/api/events/" + event_id_).as_object();
+      if (public_.at("stage").as_string() == "finished") return;
+      if (crash_after_rounds && !crashed && complete_rounds() >= crash_after_rounds) {
+        matchmaker_.kill_hard();  // like a crash: no shutdown
+        crashed = true;
+        // Results of games finished while it is down must wait in the stream.
+        play_open_games(jieqi, absent);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        start_matchmaker();
+        continue;
+      }
+      if (!play_open_games(jieqi, absent)) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    FAIL() << "the event did not finish in time; stage " << public_.at("stage");
+  }
+
+  bool play_open_games(bool jieqi, const std::set<std::string>& absent) {
+    bool any = false;
+    const auto& users = public_.at("user_ids").as_array();
+    for (const auto& g : public_.at("games").as_array()) {
+      const auto& slot = g.as_object();
+      const std::string id(slot.at("game_id").as_string());
+      if (slot.at("finished").as_bool() || ledger_.count(id) || !game_exists(id)) continue;
+      std::string red(users.at(slot.at("red").to_number<int64_t>()).as_string());
+      std::string black(users.at(slot.at("black").to_number<int64_t>()).as_string());
+      if (absent.count(red) || absent.count(black)) {
+        // The present player does what a present player does: Red makes its first move (then the
+        // absent Black forfeits); a present Black is connected and waits (the absent Red forfeits).
+        if (!absent.count(red) && !no_show_moved_.count(id)) {
+          ClientMessage m;
+          m.mutable_move()->set_game_id(id);
+          m.mutable_move()->set_iccs(jieqi ? "a3a4" : "h2e2");
+          m.mutable_move()->set_client_move_id(id + "first");
+          act(by_user(red), m);
+          no_show_moved_.insert(id);
+          any = true;
+        }
+        continue;  // the server forfeits the absent player
+      }
+      ledger_[id] = play(slot, jieqi);
+      any = true;
+    }
+    return any;
+  }
+
+  int complete_rounds() {
+    int n = 0;
+    for (const auto& r : public_.at("rounds").as_array()) {
+      bool done = true;
+      for (const auto& g : public_.at("games").as_array())
+        if (g.at("round").to_number<int64_t>() == r.at("round").to_number<int64_t>() && !g.at("finished").as_bool())
+          done = false;
+      if (!done || !r.at("started").as_bool()) break;
+      ++n;
+    }
+    return n;
+  }
+
+  // Scores, wins, 累进分 and 对手分 from the games as played (the ledger for played games, the
+  // recorded forfeits for no-shows) and the published pairings, compared with the published standings.
+  void check_standings(int games_per_round, const std::set<int>& skip_rounds_of = {}) {
+    public_ = get("/api/events/" + event_id_).as_object();
+    json::value st_value = get("/api/events/" + event_id_ + "/standings");
+    const auto& st = st_value.as_object();
+    const auto& slots = public_.at("games").as_array();
+    const int n = static_cast<int>(public_.at("players").as_array().size());
+    const int rounds = static_cast<int>(public_.at("rounds").as_array().size());
+    std::vector<std::vector<int>> round_points(n, std::vector<int>(rounds, 0));
+    std::vector<std::vector<int>> opponent(n, std::vector<int>(rounds, -1));
+    std::vector<int> wins(n, 0);
+    std::vector<bool> had_bye(n, false);
+    for (const auto& g : slots) {
+      const auto& s = g.as_object();
+      if (!s.at("knockout").as_string().empty()) continue;
+      const std::string id(s.at("game_id").as_string());
+      int r = static_cast<int>(s.at("round").to_number<int64_t>()) - 1;
+      int red = static_cast<int>(s.at("red").to_number<int64_t>()), black = static_cast<int>(s.at("black").to_number<int64_t>());
+      Ledger l;
+      if (ledger_.count(id)) {
+        l = ledger_[id];
+        EXPECT_EQ(s.at("red_points").to_number<int64_t>(), l.red_points) << id;
+        EXPECT_EQ(s.at("black_points").to_number<int64_t>(), l.black_points) << id;
+      } else {
+        // A no-show game: the server decided it; it must be a forfeit.
+        EXPECT_TRUE(s.at("forfeit").as_bool()) << id << " was not played by the test, so it must be a forfeit";
+        l = {static_cast<int>(s.at("red_points").to_number<int64_t>()), static_cast<int>(s.at("black_points").to_number<int64_t>())};
+      }
+      round_points[red][r] += l.red_points;
+      round_points[black][r] += l.black_points;
+      opponent[red][r] = black;
+      opponent[black][r] = red;
+      if (!s.at("forfeit").as_bool()) {  // the wins column counts games won over the board
+        wins[red] += l.red_points == 2;
+        wins[black] += l.black_points == 2;
+      }
+    }
+    for (const auto& rv : public_.at("rounds").as_array())
+      for (const auto& b : rv.at("boards").as_array())
+        if (b.at("bye").as_bool()) {
+          int p = static_cast<int>(b.at("a").to_number<int64_t>());
+          round_points[p][rv.at("round").to_number<int64_t>() - 1] += 2 * games_per_round;
+          had_bye[p] = true;
+        }
+    std::vector<int> score(n, 0), progressive(n, 0);
+    for (int p = 0; p < n; ++p)
+      for (int r = 0; r < rounds; ++r) {
+        score[p] += round_points[p][r];
+        progressive[p] += score[p];
+      }
+    int checked_opp = 0;
+    for (const auto& rowv : st.at("rows").as_array()) {
+      const auto& row = rowv.as_object();
+      int p = static_cast<int>(row.at("player").to_number<int64_t>());
+      if (skip_rounds_of.count(p)) continue;
+      EXPECT_EQ(row.at("score").to_number<int64_t>(), score[p]) << "score of player " << p;
+      EXPECT_EQ(row.at("wins").to_number<int64_t>(), wins[p]) << "wins of player " << p;
+      EXPECT_EQ(row.at("progressive").to_number<int64_t>(), progressive[p]) << "累进分 of player " << p;
+      if (!had_bye[p]) {
+        int opp = 0;
+        for (int r = 0; r < rounds; ++r)
+          if (opponent[p][r] >= 0) opp += score[opponent[p][r]];
+        EXPECT_EQ(row.at("opp_score").to_number<int64_t>(), opp) << "对手分 of player " << p;
+        ++checked_opp;
+      }
+    }
+    EXPECT_GT(checked_opp, 0);
+    // Ranks follow scores.
+    int last = 1 << 30;
+    for (const auto& row : st.at("rows").as_array()) {
+      int s = static_cast<int>(row.at("score").to_number<int64_t>());
+      EXPECT_LE(s, last);
+      last = s;
+    }
+  }
+
+  // No two boards of the event met twice, and no round was paired twice (distinct game ids, one
+  // slot per board and game).
+  void check_pairings_unique() {
+    std::set<std::string> ids;
+    std::set<std::pair<int, int>> met;
+    for (const auto& g : public_.at("games").as_array()) EXPECT_TRUE(ids.insert(std::string(g.at("game_id").as_string())).second);
+    for (const auto& rv : public_.at("rounds").as_array())
+      for (const auto& b : rv.at("boards").as_array()) {
+        if (b.at("bye").as_bool()) continue;
+        bool played = false;  // a forfeit is not a meeting (FIDE; the pairing setting's default)
+        for (const auto& g : b.at("games").as_array()) played |= !g.at("forfeit").as_bool();
+        if (!played) continue;
+        int a = static_cast<int>(b.at("a").to_number<int64_t>()), c = static_cast<int>(b.at("b").to_number<int64_t>());
+        EXPECT_TRUE(met.insert({std::min(a, c), std::max(a, c)}).second) << "rematch " << a << "-" << c;
+      }
+  }
+
+  TestServers servers_;
+  Process matchmaker_;
+  std::vector<Player> players_;
+  std::string event_id_;
+  json::object public_;
+  std::map<std::string, Ledger> ledger_;
+  std::set<std::string> no_show_moved_;
+};
+
+}  // namespace
+
+// Seed 000: Jieqi, 7 rounds, two games per round with colours swapped, 2/1/0, tiebreaks 对手分 →
+// 累进分 → fouls → previous-round ranking, 15 min sudden death. The matchmaker is killed after round 3.
+TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
+  add_players(10, "jq");
+  create_and_join(json::object{{"id", "jieqi-2021"}, {"name", "九江市首届揭棋赛"}, {"variant", "jieqi"},
+                               {"initial_ms", 900000}, {"increment_ms", 0},
+                               {"pairing", json::object{{"rounds", 7}, {"games_per_round", 2}, {"round1", "random"},
+                                                        {"seed", 2021}, {"tiebreak_preset", "jieqi"}}}});
+  run(true, {}, 3);
+  public_ = get("/api/events/jieqi-2021").as_object();
+  EXPECT_EQ(public_.at("stage").as_string(), "finished");
+  ASSERT_EQ(public_.at("rounds").as_array().size(), 7u);
+  EXPECT_EQ(public_.at("games").as_array().size(), 7u * 5 * 2) << "every board played twice, nothing paired twice";
+  for (const auto& g : public_.at("games").as_array()) {
+    if (g.at("index").to_number<int64_t>() != 1) continue;
+    // Game 2 of a board has the colours of game 1 swapped.
+    for (const auto& h : public_.at("games").as_array())
+      if (h.at("round") == g.at("round") && h.at("board") == g.at("board") && h.at("index").to_number<int64_t>() == 0) {
+        EXPECT_EQ(h.at("red"), g.at("black"));
+        EXPECT_EQ(h.at("black"), g.at("red"));
+      }
+  }
+  check_pairings_unique();
+  check_standings(2);
+  json::value st_value = get("/api/events/jieqi-2021/standings");
+    const auto& st = st_value.as_object();
+  EXPECT_EQ(st.at("columns").as_array().size(), 5u);  // 对手分, 累进分, fouls, previous-round ranking, lot
+  EXPECT_EQ(st.at("rows").as_array()[0].at("player").to_number<int64_t>(), 0) << "the strongest player wins";
+}
+
+// Seed 001: Xiangqi open, 7 Swiss rounds, then the top 4 play a knockout while the rest play 2
+// more Swiss rounds; 25 min + 5 s; ranks 5+ by CXA 14.3.2.
+TEST_F(SeedEvent, OpenSevenSwissRoundsThenTopFourKnockout) {
+  add_players(16, "op");
+  create_and_join(json::object{{"id", "ningde-2019"}, {"name", "宁德市象棋公开赛"}, {"variant", "xiangqi"},
+                               {"initial_ms", 1500000}, {"increment_ms", 5000}, {"playoff_after_round", 7},
+                               {"playoff_size", 4},
+                               {"pairing", json::object{{"rounds", 9}, {"round1", "fold"}, {"seed", 2019},
+                                                        {"tiebreak_preset", "cxa-14.3.2"}}}});
+  run(false);
+  public_ = get("/api/events/ningde-2019").as_object();
+  ASSERT_TRUE(public_.contains("playoff"));
+  const auto& po = public_.at("playoff").as_object();
+  std::set<int64_t> seeds;
+  for (const auto& s : po.at("seeds").as_array()) seeds.insert(s.to_number<int64_t>());
+  ASSERT_EQ(seeds.size(), 4u);
+  // The top four did not play Swiss rounds 8 and 9.
+  for (const auto& rv : public_.at("rounds").as_array()) {
+    if (rv.at("round").to_number<int64_t>() <= 7) continue;
+    for (const auto& b : rv.at("boards").as_array()) {
+      EXPECT_FALSE(seeds.count(b.at("a").to_number<int64_t>()));
+      EXPECT_FALSE(seeds.count(b.at("b").to_number<int64_t>()));
+    }
+  }
+  int knockout = 0;
+  for (const auto& g : public_.at("games").as_array()) knockout += !g.at("knockout").as_string().empty();
+  EXPECT_EQ(knockout, 4);  // two semi-finals, the final and the 3rd-place game
+  json::value st_value = get("/api/events/ningde-2019/standings");
+    const auto& st = st_value.as_object();
+  const auto& ranking = st.at("final_ranking").as_array();
+  ASSERT_EQ(ranking.size(), 16u);
+  std::set<int64_t> top4;
+  for (int i = 0; i < 4; ++i) top4.insert(ranking[i].to_number<int64_t>());
+  EXPECT_EQ(top4, seeds) << "the knockout decides places 1-4";
+  EXPECT_EQ(ranking[0].to_number<int64_t>(), 0) << "the strongest player wins the knockout";
+  check_pairings_unique();
+}
+
+// Seed 002: senior event, 7 Swiss rounds, round 1 as 1-2, 4-3, 5-6 …, 20 min + 10 s. Thirteen players
+// (13 players: a bye every round); one player never shows up and is removed after three forfeits.
+TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
+  add_players(13, "sr");
+  create_and_join(json::object{{"id", "shangrao-2019"}, {"name", "上饶市老年象棋棋王赛"}, {"variant", "xiangqi"},
+                               {"initial_ms", 1200000}, {"increment_ms", 10000}, {"no_show_ms", 1500},
+                               {"pairing", json::object{{"rounds", 7}, {"round1", "adjacent-alternating"}, {"seed", 60},
+                                                        {"tiebreak_preset", "cxa-14.3.1"}, {"max_forfeits", 3}}}});
+  public_ = get("/api/events/shangrao-2019").as_object();
+  // Round 1 by pairing numbers: 1-2, 4-3, 5-6, 8-7, 9-10, 12-11 (red first), 13 has the bye.
+  std::map<int64_t, int64_t> number;  // player id → pairing number
+  for (const auto& p : public_.at("players").as_array()) number[p.at("player").to_number<int64_t>()] = p.at("number").to_number<int64_t>();
+  const auto& r1 = public_.at("rounds").as_array().at(0).at("boards").as_array();
+  std::set<std::pair<int64_t, int64_t>> boards;
+  for (const auto& b : r1)
+    if (!b.at("bye").as_bool()) boards.insert({number[b.at("a").to_number<int64_t>()], number[b.at("b").to_number<int64_t>()]});
+    else EXPECT_EQ(number[b.at("a").to_number<int64_t>()], 13);
+  EXPECT_EQ(boards, (std::set<std::pair<int64_t, int64_t>>{{1, 2}, {4, 3}, {5, 6}, {8, 7}, {9, 10}, {12, 11}}));
+  // The weakest player by strength (index 12) never plays.
+  const std::string absent = players_[12].user_id;
+  run(false, {absent});
+  public_ = get("/api/events/shangrao-2019").as_object();
+  EXPECT_EQ(public_.at("stage").as_string(), "finished");
+  int absent_id = -1;
+  for (const auto& p : public_.at("players").as_array())
+    if (p.at("user_id").as_string() == absent) absent_id = static_cast<int>(p.at("player").to_number<int64_t>());
+  int forfeits = 0, rounds_paired_after = 0;
+  for (const auto& rv : public_.at("rounds").as_array())
+    for (const auto& b : rv.at("boards").as_array()) {
+      bool in = b.at("a").to_number<int64_t>() == absent_id || b.at("b").to_number<int64_t>() == absent_id;
+      if (!in || b.at("bye").as_bool()) continue;
+      if (forfeits >= 3) ++rounds_paired_after;
+      for (const auto& g : b.at("games").as_array()) forfeits += g.at("forfeit").as_bool();
+    }
+  EXPECT_EQ(forfeits, 3) << "three forfeits, then removed";
+  EXPECT_EQ(rounds_paired_after, 0) << "not paired after the third forfeit";
+  check_pairings_unique();
+  check_standings(1);
+}
