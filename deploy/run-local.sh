@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up everything, starts a local redis-server (data in ./var/redis) and runs the game server
-# with the web client at http://localhost:8080.
+# Sets up everything, starts a local redis-server (data in ./var/redis), the matchmaker and the game
+# server with the web client at http://localhost:8080.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/setup.sh
@@ -19,5 +19,10 @@ ADMIN_FILE=var/admin-token
 echo "admin token: $(cat "$ADMIN_FILE")  (also in $ADMIN_FILE)"
 echo "web client:  http://localhost:${PORT:-8080}"
 
-exec ./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
+# The matchmaker (tournaments, quick pairing) runs beside the game server and stops with it.
+./build/bin/matchmaker --redis "redis://127.0.0.1:$REDIS_PORT/0" &
+MATCHMAKER_PID=$!
+trap 'kill $MATCHMAKER_PID 2>/dev/null || true' EXIT
+
+./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
   --secret "$(cat "$SECRET_FILE")" --admin-token "$(cat "$ADMIN_FILE")" --static-dir clients/web/dist

@@ -400,3 +400,32 @@ TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
   check_pairings_unique();
   check_standings(1);
 }
+
+// Quick pairing: two players wait in a Jieqi 3+2 pool; the matchmaker pairs them (ratings close)
+// and a game server starts the game; both players get game_started for the same game.
+class QuickPairing : public SeedEvent {};
+
+TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
+  add_players(3, "qp");
+  post("/api/pools/jieqi/180000+2000/join", json::object{{"rating", 1500}}, players_[0].token);
+  post("/api/pools/jieqi/180000+2000/join", json::object{{"rating", 1520}}, players_[1].token);
+  std::string game_id[2];
+  for (int i = 0; i < 2; ++i) {
+    auto started = players_[i].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 10000);
+    ASSERT_TRUE(started) << "player " << i << " got no game";
+    game_id[i] = started->game_started().game_id();
+    EXPECT_EQ(started->game_started().variant(), xq::v1::JIEQI);
+  }
+  EXPECT_EQ(game_id[0], game_id[1]);
+  // Both were taken out of the pool; a lone third player waits.
+  post("/api/pools/jieqi/180000+2000/join", json::object{}, players_[2].token);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  json::value pools = get("/api/pools");
+  ASSERT_EQ(pools.as_array().size(), 1u);
+  EXPECT_EQ(pools.as_array()[0].at("waiting").to_number<int64_t>(), 1);
+  EXPECT_FALSE(players_[2].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 300));
+  post("/api/pools/jieqi/180000+2000/leave", json::object{}, players_[2].token);
+  // Bad pool paths and missing tokens get clear errors.
+  post("/api/pools/chess/180000+2000/join", json::object{}, players_[2].token, 400);
+  post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);
+}
