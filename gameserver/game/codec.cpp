@@ -11,12 +11,14 @@ namespace gs {
 namespace {
 
 json::object player_json(const PlayerInfo& p) {
-  return {{"user_id", p.user_id}, {"name", p.name}, {"guest", p.guest}};
+  return {{"user_id", p.user_id}, {"name", p.name}, {"guest", p.guest}, {"rating", p.rating}};
 }
 PlayerInfo player_from(const json::value& v) {
   auto& o = v.as_object();
-  return {json::value_to<std::string>(o.at("user_id")), json::value_to<std::string>(o.at("name")),
-          o.at("guest").as_bool()};
+  PlayerInfo p{json::value_to<std::string>(o.at("user_id")), json::value_to<std::string>(o.at("name")),
+               o.at("guest").as_bool()};
+  if (auto it = o.find("rating"); it != o.end()) p.rating = static_cast<int>(it->value().to_number<int64_t>());
+  return p;
 }
 std::string str(const json::object& o, const char* k) {
   auto it = o.find(k);
@@ -45,7 +47,8 @@ std::string encode_config(const GameConfig& c) {
                  {"event_id", c.event_id},
                  {"round", c.round},
                  {"board", c.board},
-                 {"no_show_ms", c.no_show_ms}};
+                 {"no_show_ms", c.no_show_ms},
+                 {"rated", c.rated}};
   return json::serialize(o);
 }
 
@@ -69,6 +72,7 @@ GameConfig decode_config(const std::string& text) {
   c.round = static_cast<int>(num(o, "round"));
   c.board = static_cast<int>(num(o, "board"));
   c.no_show_ms = num(o, "no_show_ms");
+  if (auto it = o.find("rated"); it != o.end() && it->value().is_bool()) c.rated = it->value().as_bool();
   return c;
 }
 

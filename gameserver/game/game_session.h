@@ -17,6 +17,7 @@ struct PlayerInfo {
   std::string user_id;
   std::string name;
   bool guest = false;
+  int rating = 0;  // in the game's variant when the game started (display only)
 };
 
 struct GameConfig {
@@ -29,6 +30,7 @@ struct GameConfig {
   // Jieqi secret (never sent to clients before the end) and its public commitment.
   std::string assignment, salt, commitment;
   int64_t created_at_ms = 0;  // wall clock; also the start of the tournament no-show time
+  bool rated = false;  // the result updates both players' Glicko-2 ratings
   // Tournament games (created by the matchmaker): no abort, no claims, no-show forfeits.
   std::string event_id;       // "" = not a tournament game
   int round = 0, board = 0;   // informational

@@ -18,6 +18,8 @@ struct SeekSpec {
   std::optional<xq::Color> color;  // the owner's colour; nullopt = random
   std::string ruleset = "cxa";
   std::string capture_visibility = "capturer";  // Jieqi only
+  bool rated = false;
+  int rating_min = 0, rating_max = 0;  // 0 = no bound on the taker's rating
 };
 
 struct SeekEntry {

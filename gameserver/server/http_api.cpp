@@ -8,6 +8,7 @@
 
 #include "server/hub.h"
 #include "server/tournament_api.h"
+#include "store/rating_store.h"
 
 namespace json = boost::json;
 
@@ -99,6 +100,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token);
+    if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET")
+      return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
     if (parts.size() >= 2 && parts[1] == "admin") {
       if (!admin_ok(hub, admin_token)) return json_error(401, "admin token required");
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};

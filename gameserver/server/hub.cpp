@@ -1,11 +1,13 @@
 #include "server/hub.h"
 
 #include <boost/json.hpp>
+#include <cmath>
 #include <iostream>
 
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
+#include "store/rating_store.h"
 
 namespace json = boost::json;
 
@@ -166,6 +168,9 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s) {
   p->set_color(s.spec.color ? to_side(*s.spec.color) : v1::SIDE_NONE);
   p->set_ruleset(s.spec.ruleset);
   p->set_capture_visibility(s.spec.capture_visibility);
+  p->set_rated(s.spec.rated);
+  p->set_rating_min(static_cast<uint32_t>(s.spec.rating_min));
+  p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
 }
 
 void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
@@ -289,6 +294,17 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
                 : parse_spec(m.challenge().time_control(), m.challenge().variant(), m.challenge().color(),
                              m.challenge().ruleset(), m.challenge().capture_visibility(), spec, why);
   if (!ok) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  if (m.has_create_seek()) {
+    spec.rated = m.create_seek().rated();
+    spec.rating_min = static_cast<int>(std::min<uint32_t>(m.create_seek().rating_min(), 4000));
+    spec.rating_max = static_cast<int>(std::min<uint32_t>(m.create_seek().rating_max(), 4000));
+    if (spec.rating_min && spec.rating_max && spec.rating_min > spec.rating_max)
+      return send_error(*c, rid, v1::BAD_REQUEST, "rating range: min above max", metrics_);
+  } else {
+    spec.rated = m.challenge().rated();
+  }
+  if (spec.rated && u.guest)
+    return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: register or log in", metrics_);
   if (m.has_challenge()) {
     // The target must be online; the challenge is a seek only they can see and accept.
     std::lock_guard l(mu_);
@@ -317,6 +333,20 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     seek = lobby_.take(m.accept_seek().seek_id(), u.id);
   }
   if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
+  std::string refusal;
+  if (seek->spec.rated && u.guest) refusal = "rated games need an account: register or log in";
+  if (refusal.empty() && seek->spec.rated && (seek->spec.rating_min || seek->spec.rating_max)) {
+    int mine = static_cast<int>(std::lround(RatingStore(redis_).get(variant_name(seek->spec.variant), u.id).rating));
+    if ((seek->spec.rating_min && mine < seek->spec.rating_min) || (seek->spec.rating_max && mine > seek->spec.rating_max))
+      refusal = "your rating " + std::to_string(mine) + " is outside this seek's range";
+  }
+  if (!refusal.empty()) {
+    {
+      std::lock_guard l(mu_);
+      lobby_.restore(*seek);
+    }
+    return send_error(*c, m.request_id(), v1::BAD_REQUEST, refusal, metrics_);
+  }
   try {
     start_game(*seek, u, c, m.request_id());
   } catch (...) {
@@ -339,6 +369,8 @@ void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared
   PlayerInfo owner{seek.owner.id, seek.owner.name, seek.owner.guest}, other{taker.id, taker.name, taker.guest};
   cfg.red = owner_color == xq::Color::Red ? owner : other;
   cfg.black = owner_color == xq::Color::Red ? other : owner;
+  cfg.rated = seek.spec.rated;
+  fill_ratings(cfg);
   if (cfg.variant == xq::Variant::Jieqi) {
     // The identities come from the OS CSPRNG; the commitment is public from the start.
     xq::Assignment a = xq::draw_assignment();
@@ -391,6 +423,10 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   cfg.round = static_cast<int>(num("round", 0));
   cfg.board = static_cast<int>(num("board", 0));
   cfg.no_show_ms = cfg.event_id.empty() ? 0 : num("no_show_ms", 0);
+  // Rated when asked for and both players have accounts (guests' games never change ratings).
+  auto* rated = o.if_contains("rated");
+  cfg.rated = rated && rated->is_bool() && rated->as_bool() && !cfg.red.guest && !cfg.black.guest;
+  fill_ratings(cfg);
   if (cfg.variant == xq::Variant::Jieqi) {
     xq::Assignment a = xq::draw_assignment();
     cfg.assignment = a.to_string();
@@ -404,6 +440,12 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id,
               cfg.red.name + " – " + cfg.black.name);
   return true;
+}
+
+void Hub::fill_ratings(GameConfig& cfg) {
+  RatingStore ratings(redis_);
+  for (PlayerInfo* p : {&cfg.red, &cfg.black})
+    if (!p->guest) p->rating = static_cast<int>(std::lround(ratings.get(variant_name(cfg.variant), p->user_id).rating));
 }
 
 void Hub::push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,

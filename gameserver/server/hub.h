@@ -70,6 +70,7 @@ class Hub {
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
+  void fill_ratings(GameConfig& cfg);  // registered players' current ratings, for display
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms);
   void push_seeks();

@@ -4,10 +4,12 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <cmath>
 
 #include "rules/jieqi.h"
 #include "server/hub.h"
 #include "store/keys.h"
+#include "store/rating_store.h"
 #include "store/redis.h"
 
 namespace json = boost::json;
@@ -54,6 +56,16 @@ std::optional<std::string> get_string(Redis& r, const std::string& key) {
   RedisReply v = r.command({"GET", key});
   if (v.type != RedisReply::Type::String) return std::nullopt;
   return v.str;
+}
+
+// A registered player's rating in the event's variant (the pairing seeds use it).
+long current_rating(Redis& redis, const std::string& event_id, const User& u) {
+  std::string variant = "xiangqi";
+  if (auto pub = get_string(redis, keys::tournament(event_id) + ":public")) {
+    json::value v = json::parse(*pub);
+    variant = std::string(v.at("config").at("variant").as_string());
+  }
+  return std::lround(RatingStore(redis).get(variant, u.id).rating);
 }
 
 bool valid_id(const std::string& s) {
@@ -166,6 +178,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (!user) return error(400, "bad_request", "join and withdraw need a player's session token");
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;
+      if (!user->guest) cmd["rating"] = current_rating(redis, parts[2], *user);
     }
     return submit(hub.options().redis_url, cmd);
   }
@@ -214,6 +227,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       cmd["pool"] = variant + ":" + tc;
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;
+      // Pools match by the player's stored rating (guests: the newcomer's 1500).
+      cmd["rating"] = user->guest ? 1500 : std::lround(RatingStore(redis).get(variant, user->id).rating);
       return submit(hub.options().redis_url, cmd);
     }
     return error(404, "not_found", "unknown pool endpoint");

@@ -20,6 +20,7 @@ static void fill_player(v1::Player* p, const PlayerInfo& i) {
   p->set_user_id(i.user_id);
   p->set_name(i.name);
   p->set_guest(i.guest);
+  p->set_rating(i.rating);
 }
 
 static void fill_move(v1::MoveView* m, const GameSession& s, size_t ply, xq::Viewer v) {
@@ -78,6 +79,7 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
   st.mutable_time_control()->set_increment_ms(static_cast<uint32_t>(c.tc.increment_ms));
   fill_player(st.mutable_red(), c.red);
   fill_player(st.mutable_black(), c.black);
+  st.set_rated(c.rated);
   st.set_you(v == xq::Viewer::Red ? v1::RED : v == xq::Viewer::Black ? v1::BLACK : v1::SIDE_NONE);
   // Jieqi: the public start FEN (all face-down); the real start position holds the identities.
   st.set_start_fen(c.variant == xq::Variant::Jieqi ? xq::kJieqiStartFen : xq::kXiangqiStartFen);

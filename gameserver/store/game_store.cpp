@@ -4,6 +4,7 @@
 
 #include "game/codec.h"
 #include "store/keys.h"
+#include "store/rating_store.h"
 
 namespace gs {
 
@@ -41,6 +42,7 @@ void GameStore::archive(const GameSession& s) {
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
   redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
   redis_.command({"SREM", keys::kLiveGames, id});
+  RatingStore(redis_).apply(s);
   if (s.config().tournament()) {
     const xq::Result& r = s.result();
     // Fouls: recorded rule violations (forbidden repetition, forfeits).

@@ -1,6 +1,8 @@
 // End-to-end tests: a real redis-server, the real gameserver binary, real WebSocket clients.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -656,4 +658,70 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
   audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt);
   audit(red.ws->history(), gid, RED, assignment, salt);
   audit(black.ws->history(), gid, BLACK, assignment, salt);
+}
+
+// Rated games: accounts only, the optional rating range is enforced, and the result moves both
+// Glicko-2 ratings (stored per variant, served at /api/users/{id}/ratings).
+TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
+  auto account = [](const std::string& name) {
+    Client p;
+    p.ws = std::make_unique<WsClient>(g_servers->port());
+    ClientMessage m;
+    m.mutable_register_()->set_name(name);
+    m.mutable_register_()->set_password("secret-pass");
+    auto r = p.ws->request(m);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    p.token = r.reply().token();
+    p.user_id = r.reply().user().user_id();
+    p.name = r.reply().user().name();
+    return p;
+  };
+  Client red = account("rated_red"), black = account("rated_black"), visitor = guest("rated-guest");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  seek.mutable_create_seek()->set_rated(true);
+  EXPECT_EQ(error_of(visitor.ws->request(seek)), BAD_REQUEST) << "guests cannot create rated seeks";
+  seek.mutable_create_seek()->set_rating_min(1600);  // a newcomer (1500) is outside
+  auto narrow = red.ws->request(seek);
+  ASSERT_TRUE(narrow.has_reply());
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(narrow.reply().seek_id());
+  auto refused = black.ws->request(acc);
+  EXPECT_EQ(error_of(refused), BAD_REQUEST);
+  EXPECT_NE(refused.error().message().find("1500"), std::string::npos) << refused.DebugString();
+  EXPECT_EQ(error_of(visitor.ws->request(acc)), BAD_REQUEST) << "guests cannot take rated seeks";
+  ClientMessage cancel;
+  cancel.mutable_cancel_seek()->set_seek_id(narrow.reply().seek_id());
+  EXPECT_TRUE(red.ws->request(cancel).has_reply()) << "a refused taker leaves the seek open";
+
+  seek.mutable_create_seek()->set_rating_min(0);
+  auto open = red.ws->request(seek);
+  ASSERT_TRUE(open.has_reply());
+  acc.mutable_accept_seek()->set_seek_id(open.reply().seek_id());
+  auto a = black.ws->request(acc);
+  ASSERT_TRUE(a.has_reply()) << a.DebugString();
+  const std::string gid = a.reply().game_id();
+  auto started = red.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
+  ASSERT_TRUE(started);
+  EXPECT_TRUE(started->game_started().rated());
+  EXPECT_EQ(started->game_started().red().rating(), 1500);
+  for (size_t i = 0; i < kMate.size(); ++i) ASSERT_TRUE(move(i % 2 ? black : red, gid, kMate[i]).has_reply());
+  ASSERT_TRUE(wait_event(black, gid, GameEvent::GAME_ENDED));
+  std::string body;
+  // The game is archived (and rated) right after its end is published: poll briefly.
+  boost::json::value winner;
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_EQ(g_servers->http_get("/api/users/" + red.user_id + "/ratings", body), 200);
+    winner = boost::json::parse(body).at("xiangqi");
+    if (winner.at("games").to_number<int64_t>() > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_GT(winner.at("rating").to_number<int64_t>(), 1500);
+  EXPECT_EQ(winner.at("games").to_number<int64_t>(), 1);
+  ASSERT_EQ(g_servers->http_get("/api/users/" + black.user_id + "/ratings", body), 200);
+  auto loser = boost::json::parse(body);
+  EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
+  EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";
 }
