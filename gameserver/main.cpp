@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     }
     gs::Auth auth(redis, secret);
     gs::Metrics metrics;
+    redis.set_latency_observer([&metrics](double s) { metrics.observe_redis_latency(s); });
     opt.redis_url = redis_url;
     gs::Hub hub(runtime, redis, auth, metrics, opt);
     gs::HttpServer server(runtime, hub, listen.substr(0, colon), static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));

@@ -160,6 +160,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     case v1::ClientMessage::kAcceptDraw: st = session_.accept_draw(side, now, out); break;
     case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out); break;
     case v1::ClientMessage::kAbort: st = session_.abort(side, now, out); break;
+    case v1::ClientMessage::kClaimDraw:
     case v1::ClientMessage::kClaimVictory: {
       xq::Color opp = xq::opposite(side);
       int64_t gone = gone_since_[xq::index(opp)];
@@ -169,6 +170,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
                           deps_.metrics, config_.id);
       else if (gone == 0 || now - gone < deps_.options.claim_after_ms)
         return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
+      else if (m.has_claim_draw()) st = session_.end({xq::Outcome::Draw, "claimed_draw"}, now, out);
       else st = session_.end(xq::Result::win(side, "forfeit"), now, out);
       break;
     }

@@ -150,6 +150,8 @@ static const std::string& game_id_of(const v1::ClientMessage& m) {
     case v1::ClientMessage::kDeclineDraw: return m.decline_draw().game_id();
     case v1::ClientMessage::kAbort: return m.abort().game_id();
     case v1::ClientMessage::kClaimVictory: return m.claim_victory().game_id();
+    case v1::ClientMessage::kClaimDraw: return m.claim_draw().game_id();
+    case v1::ClientMessage::kUnwatchGame: return m.unwatch_game().game_id();
     default: {
       static const std::string empty;
       return empty;
@@ -504,6 +506,17 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;
     was_subscribed = !it->second.games.insert(gid).second;
+  }
+  if (m.has_unwatch_game()) {
+    {
+      std::lock_guard l(mu_);
+      if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.games.erase(gid);
+    }
+    actor->post([id = c->id()](GameActor& a) { a.unsubscribe(id); });
+    v1::ServerMessage r;
+    r.set_request_id(rid);
+    r.mutable_reply()->set_game_id(gid);
+    return send_message(*c, r, metrics_);
   }
   if (m.has_watch_game()) {
     return actor->post([c, viewer, rid](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::State, rid); });

@@ -18,6 +18,14 @@ void Metrics::observe_move_latency(double s) {
   latency_sum_us_ += static_cast<int64_t>(s * 1e6);
 }
 
+void Metrics::observe_redis_latency(double s) {
+  size_t i = 0;
+  while (i < kBuckets.size() && s > kBuckets[i]) ++i;
+  redis_counts_[i]++;
+  redis_count_++;
+  redis_sum_us_ += static_cast<int64_t>(s * 1e6);
+}
+
 std::string Metrics::render() const {
   std::ostringstream o;
   auto gauge = [&](const char* name, const char* help, const char* type, int64_t v) {
@@ -42,6 +50,17 @@ std::string Metrics::render() const {
   o << "xq_move_latency_seconds_bucket{le=\"+Inf\"} " << cum << '\n';
   o << "xq_move_latency_seconds_sum " << static_cast<double>(latency_sum_us_) / 1e6 << '\n';
   o << "xq_move_latency_seconds_count " << latency_count_ << '\n';
+  o << "# HELP xq_redis_latency_seconds Redis round trips of this server (commands and scripts).\n"
+       "# TYPE xq_redis_latency_seconds histogram\n";
+  cum = 0;
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    cum += redis_counts_[i];
+    o << "xq_redis_latency_seconds_bucket{le=\"" << kBuckets[i] << "\"} " << cum << '\n';
+  }
+  cum += redis_counts_[kBuckets.size()];
+  o << "xq_redis_latency_seconds_bucket{le=\"+Inf\"} " << cum << '\n';
+  o << "xq_redis_latency_seconds_sum " << static_cast<double>(redis_sum_us_) / 1e6 << '\n';
+  o << "xq_redis_latency_seconds_count " << redis_count_ << '\n';
   o << "# HELP xq_errors_total Errors sent to clients, by code.\n# TYPE xq_errors_total counter\n";
   for (size_t i = 0; i < errors_.size(); ++i)
     if (errors_[i] > 0)

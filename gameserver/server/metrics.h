@@ -21,6 +21,7 @@ class Metrics {
 
   void error(int code);  // counts an error sent to a client, by ErrorCode number
   void observe_move_latency(double seconds);
+  void observe_redis_latency(double seconds);  // one Redis round trip
   std::string render() const;
 
  private:
@@ -28,6 +29,9 @@ class Metrics {
   std::array<std::atomic<int64_t>, kBuckets.size() + 1> bucket_counts_{};
   std::atomic<int64_t> latency_count_{0};
   std::atomic<int64_t> latency_sum_us_{0};
+  std::array<std::atomic<int64_t>, kBuckets.size() + 1> redis_counts_{};
+  std::atomic<int64_t> redis_count_{0};
+  std::atomic<int64_t> redis_sum_us_{0};
   std::array<std::atomic<int64_t>, 64> errors_{};
 };
 

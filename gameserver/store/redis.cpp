@@ -4,6 +4,8 @@
 
 #include <sys/time.h>
 
+#include <chrono>
+
 namespace gs {
 
 Redis::Redis(std::string url) {
@@ -71,7 +73,9 @@ RedisReply Redis::command(const std::vector<std::string>& args) {
   // One retry: the first failure may just be a connection that went stale.
   for (int attempt = 0; attempt < 2; ++attempt) {
     connect_locked();
+    auto t0 = std::chrono::steady_clock::now();
     auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
+    if (observer_) observer_(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
       redisFree(ctx_);
       ctx_ = nullptr;

@@ -1,6 +1,7 @@
 // A small synchronous Redis client (hiredis) shared by threads: one connection behind a mutex,
 // reconnected on demand. Calls are short (local Redis), so blocking a strand briefly is fine.
 #pragma once
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -34,6 +35,8 @@ class Redis {
   // Runs one command (binary-safe arguments). Throws RedisError on connection or command error.
   RedisReply command(const std::vector<std::string>& args);
   bool ping();
+  // Called with the duration (seconds) of every round trip, e.g. to feed /metrics.
+  void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
 
  private:
   void connect_locked();
@@ -42,6 +45,7 @@ class Redis {
   int db_ = 0;
   std::mutex mu_;
   redisContext* ctx_ = nullptr;
+  std::function<void(double)> observer_;
 };
 
 }  // namespace gs

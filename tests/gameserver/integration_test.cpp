@@ -98,6 +98,8 @@ ServerMessage action(Client& p, const std::string& gid, const char* what) {
                   : w == "accept_draw"  ? m.mutable_accept_draw()
                   : w == "decline_draw" ? m.mutable_decline_draw()
                   : w == "abort"        ? m.mutable_abort()
+                  : w == "claim_draw"   ? m.mutable_claim_draw()
+                  : w == "unwatch"      ? m.mutable_unwatch_game()
                                         : m.mutable_claim_victory();
   a->set_game_id(gid);
   return p.ws->request(m);
@@ -724,4 +726,38 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   auto loser = boost::json::parse(body);
   EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";
+}
+
+TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
+  Client red = guest("cd_red"), black = guest("cd_black");
+  std::string gid = start_game(red, black);
+  EXPECT_EQ(error_of(action(red, gid, "claim_draw")), CLAIM_NOT_ALLOWED);  // black is connected
+  black.ws.reset();
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  ASSERT_TRUE(action(red, gid, "claim_draw").has_reply());
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), DRAW);
+  EXPECT_EQ(end->game_event().result().reason(), "claimed_draw");
+}
+
+TEST_F(GameServer, UnwatchStopsASpectatorsEvents) {
+  Client red = guest("uw_red"), black = guest("uw_black"), fan = guest("uw_fan");
+  std::string gid = start_game(red, black);
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(wait_event(fan, gid, GameEvent::MOVE));
+  ASSERT_TRUE(action(fan, gid, "unwatch").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 400)) << "no events after unwatching";
+}
+
+TEST_F(GameServer, MetricsIncludeRedisLatency) {
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/metrics", body), 200);
+  EXPECT_NE(body.find("xq_redis_latency_seconds_count"), std::string::npos);
+  EXPECT_NE(body.find("xq_move_latency_seconds_bucket"), std::string::npos);
+  EXPECT_NE(body.find("xq_live_games"), std::string::npos);
 }
