@@ -131,7 +131,12 @@ Position parse_fen(const std::string& fen, Variant variant) {
     const std::string& f = fields[i];
     if (is_number(f)) { numbers.push_back(f); continue; }
     if (!numbers.empty()) throw FenError("unexpected FEN field '" + f + "' after the move counters");
-    if (f == "-") continue;
+    if (f == "-") {
+      // Jieqi: "-" in the pool's place is an empty pool (what to_fen writes when nothing is
+      // hidden); with face-down pieces on the board it can only be a placeholder.
+      if (variant == Variant::Jieqi && i == 2 && dark_count[0] + dark_count[1] == 0) have_pool = true;
+      continue;
+    }
     if (variant != Variant::Jieqi || have_pool) throw FenError("unexpected FEN field '" + f + "'");
     pos.pool() = parse_pool(f);
     have_pool = true;

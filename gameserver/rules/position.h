@@ -10,10 +10,15 @@
 
 namespace xq {
 
+// Room for every move of any position the FEN parser accepts: in Jieqi, face-down pieces on a0/i0
+// and b2/h2 move as rooks and cannons beside two revealed rooks and cannons, and revealed advisors
+// and elephants roam, so counts above 128 occur (fuzzing found 131); the bound is far below 256.
 struct MoveList {
-  Move moves[128];
+  Move moves[256];
   int size = 0;
-  void push(Move m) { moves[size++] = m; }
+  void push(Move m) {
+    if (size < 256) moves[size++] = m;
+  }
   const Move* begin() const { return moves; }
   const Move* end() const { return moves + size; }
 };
