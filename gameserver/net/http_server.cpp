@@ -134,9 +134,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       std::make_shared<WsSession>(stream_.release_socket(), hub_, remote)->run(std::move(req_));
       return;
     }
-    std::string token(req_[http::field::authorization]);
-    if (token.rfind("Bearer ", 0) == 0) token = token.substr(7);
-    if (token.empty()) token = std::string(req_["X-Admin-Token"]);
+    // An explicit X-Admin-Token wins over a session token in Authorization.
+    std::string token(req_["X-Admin-Token"]);
+    if (token.empty()) {
+      token = std::string(req_[http::field::authorization]);
+      if (token.rfind("Bearer ", 0) == 0) token = token.substr(7);
+    }
     HttpResult r = handle_http(hub_, std::string(req_.method_string()), target, req_.body(), token);
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status), req_.version());
     res->set(http::field::server, "xq-gameserver");

@@ -1,19 +1,9 @@
 // The end-to-end scenarios. Each opens its own browser contexts (one per person).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function startGame(ctx, red, black, variant) {
-  await createSeek(red, { variant, color: 'red' });
-  await black.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red.name}") [data-testid=accept-seek]`, { timeout: T });
-  await acceptSeekOf(black, red.name);
-  const [a, b] = await Promise.all([waitForGame(red), waitForGame(black)]);
-  assertEqual(a, b, 'both players are in the same game');
-  assertEqual(await red.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'seek owner plays red');
-  return a;
-}
 
 async function watch(spectator, gameId) {
   // From the lobby's live-games list, the way a visitor finds a game.
@@ -228,14 +218,6 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   const zh = await resultText(red);
   assert(/和棋/.test(zh), `Chinese result text (${zh})`);
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
-});
-
-test('tournament and admin routes are placeholders without invented data', async (ctx) => {
-  const p = await newPlayer(ctx, 'Tia');
-  await p.page.goto(`${ctx.base}/#/tournaments`);
-  await p.page.waitForSelector('[data-testid=coming-later]', { timeout: T });
-  await p.page.goto(`${ctx.base}/#/admin`);
-  await p.page.waitForSelector('[data-testid=coming-later]', { timeout: T });
 });
 
 test('abort before moving; claim victory once the opponent is gone', async (ctx) => {

@@ -1,9 +1,11 @@
 // Application-wide state: the one connection, the signed-in user, the open game models, and the
-// hash route (#/, #/game/ID, #/tournaments, #/admin) so the server only has to serve index.html.
+// hash route (#/, #/game/ID, #/tournaments[/ID], #/admin) so the server only has to serve index.html;
+// tournament notices (game ready, event news) and the quick-pairing waiting state.
 import { GameModel } from './game/model';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
-import type { GameState } from './net/proto';
+import type { GameState, ServerMessage } from './net/proto';
 import { Observable } from './store';
+import { eventIdOfGame } from './tournament/logic';
 
 export type Route =
   | { page: 'lobby' }
@@ -14,16 +16,25 @@ export type Route =
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'game' && parts[1]) return { page: 'game', id: decodeURIComponent(parts[1]) };
-  if (parts[0] === 'tournaments') return { page: 'tournaments', id: parts[1] };
+  if (parts[0] === 'tournaments') return { page: 'tournaments', id: parts[1] ? decodeURIComponent(parts[1]) : undefined };
   if (parts[0] === 'admin') return { page: 'admin' };
   return { page: 'lobby' };
 }
+
+const READY_OFFER_DELAY_MS = 1500;
+
+export type Notice = { kind: string; eventId: string; gameId: string; text: string };
 
 export class App extends Observable {
   readonly conn: Connection;
   route: Route = parseRoute(location.hash);
   link: LinkStatus = 'connecting';
+  // A game of ours that is ready while we are busy elsewhere (offered in a banner, not forced).
+  readyGame: Notice | null = null;
+  // Tournament games we know of (game id → event id): no abort/claim there, a link back.
+  readonly eventOfGame = new Map<string, string>();
   private games = new Map<string, GameModel>();
+  private noticeListeners = new Set<(n: Notice) => void>();
 
   constructor(url = defaultUrl()) {
     super();
@@ -37,13 +48,92 @@ export class App extends Observable {
       if (m.body === 'gameStarted' && m.gameStarted) {
         const st = m.gameStarted as GameState;
         if (!this.games.has(st.gameId)) this.games.set(st.gameId, new GameModel(this.conn, st.gameId, st));
-        this.navigate(`#/game/${encodeURIComponent(st.gameId)}`);
+        this.pool = null;
+        // Never pull a player away from a game of theirs (still running, or just finished and its
+        // result on screen): offer the new one in a banner instead.
+        if (this.onOwnGamePage(st.gameId)) {
+          this.readyGame = { kind: 'game_ready', eventId: this.eventOfGame.get(st.gameId) ?? '', gameId: st.gameId, text: '' };
+          this.changed();
+        } else {
+          if (this.readyGame?.gameId === st.gameId) this.readyGame = null;
+          this.navigate(`#/game/${encodeURIComponent(st.gameId)}`);
+        }
       }
+      if (m.body === 'notice' && m.notice) this.onNotice(m);
     });
     window.addEventListener('hashchange', () => {
       this.route = parseRoute(location.hash);
+      if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
       this.changed();
     });
+  }
+
+  private onNotice(m: ServerMessage) {
+    const n: Notice = { kind: m.notice!.kind, eventId: m.notice!.eventId, gameId: m.notice!.gameId, text: m.notice!.text };
+    if (n.kind === 'game_ready' && n.gameId) {
+      if (n.eventId) this.eventOfGame.set(n.gameId, n.eventId);
+      this.pool = null;
+      // game_started normally follows at once and opens the game; offer it right away only when we
+      // are on a game of our own, else after a moment if it has not opened by then.
+      const offer = () => {
+        if (!(this.route.page === 'game' && this.route.id === n.gameId)) {
+          this.readyGame = n;
+          this.changed();
+        }
+      };
+      if (this.onOwnGamePage(n.gameId)) offer();
+      else window.setTimeout(offer, READY_OFFER_DELAY_MS);
+    }
+    for (const fn of this.noticeListeners) fn(n);
+  }
+
+  onNoticeMessage(fn: (n: Notice) => void): () => void {
+    this.noticeListeners.add(fn);
+    return () => this.noticeListeners.delete(fn);
+  }
+
+  private onOwnGamePage(id: string): boolean {
+    if (this.route.page !== 'game' || this.route.id === id) return false;
+    return !!this.games.get(this.route.id)?.you;
+  }
+
+  // The event a game belongs to: known from a notice or the event page, else read from the
+  // matchmaker's game ids ("<event>-r2-b1-g1", "<event>-ko-final") after a reload.
+  eventOf(gameId: string): string | undefined {
+    const known = this.eventOfGame.get(gameId);
+    if (known !== undefined) return known || undefined;
+    return eventIdOfGame(gameId);
+  }
+
+  openReadyGame() {
+    const n = this.readyGame;
+    this.readyGame = null;
+    if (n) this.navigate(`#/game/${encodeURIComponent(n.gameId)}`);
+    else this.changed();
+  }
+
+  dismissReadyGame() {
+    this.readyGame = null;
+    this.changed();
+  }
+
+  // The quick-pairing pool we wait in ("jieqi:180000+2000"), until a game starts or we leave; kept
+  // in sessionStorage so a reload still shows the waiting state (and its "stop looking" button).
+  get pool(): string | null {
+    return sessionStorage.getItem('xq.pool');
+  }
+  set pool(v: string | null) {
+    if (v) sessionStorage.setItem('xq.pool', v);
+    else sessionStorage.removeItem('xq.pool');
+  }
+
+  get adminToken(): string {
+    return sessionStorage.getItem('xq.adminToken') ?? '';
+  }
+  set adminToken(v: string) {
+    if (v) sessionStorage.setItem('xq.adminToken', v);
+    else sessionStorage.removeItem('xq.adminToken');
+    this.changed();
   }
 
   get user() {
@@ -53,6 +143,7 @@ export class App extends Observable {
   navigate(hash: string) {
     if (location.hash !== hash) location.hash = hash;
     this.route = parseRoute(hash);
+    if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
     this.changed();
   }
 

@@ -7,6 +7,9 @@ import { join, resolve } from 'node:path';
 
 export const WEB_DIR = resolve(import.meta.dirname, '../..');
 export const SERVER_BIN = resolve(WEB_DIR, process.env.XQ_GAMESERVER ?? '../../build/bin/gameserver');
+// The tournament/pool service; without it the tournament and pool tests are skipped (loudly).
+export const MATCHMAKER_BIN = resolve(WEB_DIR, process.env.XQ_MATCHMAKER ?? '../../build/bin/matchmaker');
+const ADMIN_TOKEN = 'e2e-admin-token';
 
 export function freePort() {
   return new Promise((res, rej) => {
@@ -84,23 +87,61 @@ export async function startServers() {
     '--listen', `127.0.0.1:${port}`,
     '--redis', `redis://127.0.0.1:${redisPort}/0`,
     '--secret', 'e2e-secret-0123456789abcdef',
-    '--admin-token', 'e2e-admin-token',
+    '--admin-token', ADMIN_TOKEN,
     '--static-dir', join(WEB_DIR, 'dist'),
     // Short claim wait so the "opponent gone" path is testable.
     '--claim-after-ms', '3000',
   ];
+  // The matchmaker only talks to Redis; started first so its stream groups exist.
+  const matchmaker = existsSync(MATCHMAKER_BIN)
+    ? start(MATCHMAKER_BIN, ['--redis', `redis://127.0.0.1:${redisPort}/0`, '--pool-interval-ms', '300'], 'matchmaker', log)
+    : null;
   let server = start(SERVER_BIN, args, 'gameserver', log);
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => (await fetch(`${base}/healthz`)).ok, `the game server at ${base}/healthz`);
   } catch (e) {
     await stop(server);
+    await stop(matchmaker);
     await stop(redis);
     throw new Error(`${e.message}\n${log.join('')}`);
   }
+  // Feature probes for tests that need more than the game server (see harness.mjs).
+  const get = async (path, headers = {}) => {
+    const res = await fetch(`${base}${path}`, { headers });
+    return { status: res.status, body: (await res.text()).slice(0, 160) };
+  };
+  const probes = {
+    async matchmaker() {
+      if (!matchmaker) return `matchmaker binary ${MATCHMAKER_BIN} (not built)`;
+      return matchmaker.exitCode === null && !matchmaker.signalCode ? '' : `matchmaker process exited (${matchmaker.exitCode ?? matchmaker.signalCode})`;
+    },
+    async events() {
+      const r = await get('/api/events');
+      return r.status === 200 && r.body.trimStart().startsWith('[') ? '' : `GET /api/events → ${r.status} ${r.body}`;
+    },
+    async pools() {
+      const r = await get('/api/pools');
+      return r.status === 200 && r.body.trimStart().startsWith('[') ? '' : `GET /api/pools → ${r.status} ${r.body}`;
+    },
+    async admin() {
+      const r = await get('/api/admin/games', { 'X-Admin-Token': ADMIN_TOKEN });
+      return r.status === 200 ? '' : `GET /api/admin/games (X-Admin-Token) → ${r.status} ${r.body}`;
+    },
+  };
   return {
     base,
     log,
+    adminToken: ADMIN_TOKEN,
+    async probe(need) {
+      const p = probes[need];
+      if (!p) return `unknown feature "${need}"`;
+      try {
+        return await p();
+      } catch (e) {
+        return `${need}: ${e.message}`;
+      }
+    },
     // Stops the game server and starts a new process on the same port and Redis (a deploy/crash).
     async restartGameServer() {
       await stop(server);
@@ -109,6 +150,7 @@ export async function startServers() {
     },
     async stop() {
       await stop(server);
+      await stop(matchmaker);
       await stop(redis);
       rmSync(dir, { recursive: true, force: true });
     },

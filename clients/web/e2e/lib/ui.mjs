@@ -31,6 +31,17 @@ export async function createSeek(p, { variant = 'xiangqi', color = 'red', minute
   await p.page.waitForSelector('[data-testid=seek-list] li.mine', { timeout: T });
 }
 
+// Red creates a seek, Black accepts it from the lobby; returns the game id both are in.
+export async function startGame(ctx, red, black, variant) {
+  await createSeek(red, { variant, color: 'red' });
+  await black.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red.name}") [data-testid=accept-seek]`, { timeout: T });
+  await acceptSeekOf(black, red.name);
+  const [a, b] = await Promise.all([waitForGame(red), waitForGame(black)]);
+  if (a !== b) throw new Error(`players are in different games: ${a} / ${b}`);
+  if ((await red.page.getAttribute('[data-testid=game-page]', 'data-you')) !== 'r') throw new Error('seek owner should play red');
+  return a;
+}
+
 export async function acceptSeekOf(p, ownerName) {
   const row = p.page.locator('[data-testid=seek-list] li', { hasText: ownerName });
   await row.locator('[data-testid=accept-seek]').click({ timeout: T });

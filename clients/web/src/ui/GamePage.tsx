@@ -13,7 +13,7 @@ import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { resultText, tcText } from './format';
 
-export function GamePage({ game }: { game: GameModel }) {
+export function GamePage({ game, eventId }: { game: GameModel; eventId?: string }) {
   useObservable(game);
   useLang();
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
@@ -100,6 +100,9 @@ export function GamePage({ game }: { game: GameModel }) {
             <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
             <span class="tag">{st.ruleset.toUpperCase()}</span>
+            {eventId && (
+              <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
+            )}
           </div>
           <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
             {status}
@@ -126,8 +129,9 @@ export function GamePage({ game }: { game: GameModel }) {
                 <button data-testid="resign" onClick={() => setConfirmResign(true)}>{t('resign')}</button>
               )}
               <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
-              {n < 2 && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
-              <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+              {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
+              {n < 2 && !eventId && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
+              {!eventId && <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>}
             </div>
           )}
           {game.error && (

@@ -1,9 +1,11 @@
-// Lobby: open seeks (accept / cancel own), create a seek or a direct challenge, live games to watch.
+// Lobby: open seeks (accept / cancel own), quick-pairing pools, create a seek or a direct challenge,
+// live games to watch.
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { tcText } from './format';
+import { PoolPanel } from './PoolPanel';
 
 const POLL_MS = 2000;
 
@@ -84,6 +86,7 @@ export function LobbyPage({ app }: { app: App }) {
           })}
         </ul>
       </section>
+      <PoolPanel app={app} />
       <SeekForm onSubmit={(body) => void act(body)} />
       <section class="panel">
         <h2>{t('liveGames')}</h2>

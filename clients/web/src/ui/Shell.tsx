@@ -1,10 +1,13 @@
-// Page frame: header with navigation, language toggle and the user; the link state banner; the page.
+// Page frame: header with navigation, language toggle and the user; the link state banner; the
+// "your game is ready" offer; the page.
 import type { App } from '../app';
 import { setLang, t, useLang } from '../i18n';
 import { useObservable } from '../store';
 import { GamePage } from './GamePage';
 import { LobbyPage } from './LobbyPage';
-import { ComingLater } from './ComingLater';
+import { AdminPage } from './AdminPage';
+import { EventPage } from './EventPage';
+import { TournamentsPage } from './TournamentsPage';
 import { SignIn } from './SignIn';
 
 export function Shell({ app }: { app: App }) {
@@ -13,10 +16,11 @@ export function Shell({ app }: { app: App }) {
   const user = app.user;
   const r = app.route;
   let page;
-  if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
-  else if (r.page === 'game') page = <GamePage key={r.id} game={app.game(r.id)} />;
-  else if (r.page === 'tournaments') page = <ComingLater title={t('tournaments')} />;
-  else if (r.page === 'admin') page = <ComingLater title={t('admin')} />;
+  // The admin dashboard needs the admin token, not a player session.
+  if (r.page === 'admin') page = <AdminPage app={app} />;
+  else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
+  else if (r.page === 'game') page = <GamePage key={r.id} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
+  else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
   else page = <LobbyPage app={app} />;
 
   return (
@@ -37,13 +41,20 @@ export function Shell({ app }: { app: App }) {
             </span>
           )}
           {user && (
-            <button class="link" data-testid="sign-out" onClick={() => { app.conn.signOut(); app.notify(); }}>{t('signOut')}</button>
+            <button class="link" data-testid="sign-out" onClick={() => { app.conn.signOut(); app.pool = null; app.notify(); }}>{t('signOut')}</button>
           )}
         </div>
       </header>
       <div class={`link-status ${app.link}`} data-testid="link-status" data-state={app.link} role="status" aria-live="polite">
         {app.link === 'reconnecting' ? t('reconnecting') : app.link === 'connecting' ? t('connecting') : ''}
       </div>
+      {user && app.readyGame && (
+        <div class="ready-game" data-testid="ready-game" data-game={app.readyGame.gameId} role="alert">
+          <span>{app.readyGame.eventId ? t('tournamentGameReady') : t('gameReady')}</span>
+          <button class="primary" data-testid="open-ready-game" onClick={() => app.openReadyGame()}>{t('openGameNow')}</button>
+          <button class="link" onClick={() => app.dismissReadyGame()}>{t('later')}</button>
+        </div>
+      )}
       <main>{page}</main>
     </div>
   );

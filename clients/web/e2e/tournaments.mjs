@@ -1,0 +1,495 @@
+// End-to-end scenarios for the tournament pages, quick pairing and the admin dashboard. They need
+// the matchmaker and the tournament/admin HTTP API; the runner skips them loudly when the server
+// under test lacks those (see harness.mjs).
+import { join } from 'node:path';
+import { assert, assertEqual, test } from './lib/harness.mjs';
+import { T, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+
+const EVENT = 'e2e-open';
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+// Our player behind a name the server shows (guests are "guest-<name>").
+const who = (players, shown) => players.find((p) => shown === p.name || shown.endsWith(`-${p.name}`));
+
+// The player's next game opens by itself (game_started) or through the "game ready" offer.
+async function enterNewGame(p, notId = '') {
+  const h = await p.page.waitForFunction(
+    (old) => {
+      const g = document.querySelector('[data-testid=game-page]');
+      if (g && g.getAttribute('data-game-id') !== old) return 'page';
+      if (document.querySelector('[data-testid=open-ready-game]')) return 'offer';
+      return false;
+    },
+    notId,
+    { timeout: 30_000 },
+  );
+  // (The offer may vanish because game_started opened the game meanwhile.)
+  if ((await h.jsonValue()) === 'offer') await p.page.click('[data-testid=open-ready-game]', { timeout: 2000 }).catch(() => {});
+  await p.page.waitForFunction((old) => {
+    const g = document.querySelector('[data-testid=game-page]');
+    return g && g.getAttribute('data-game-id') !== old && g.getAttribute('data-you') !== 'spectator';
+  }, notId, { timeout: T });
+  return {
+    id: await p.page.getAttribute('[data-testid=game-page]', 'data-game-id'),
+    you: await p.page.getAttribute('[data-testid=game-page]', 'data-you'),
+  };
+}
+
+// Plays one tournament round: every game is found from the players' pages, Red moves, Black
+// resigns. Returns [{round, red, black}] by player name.
+async function playRound(players, round, current) {
+  const games = new Map();
+  for (const p of players) {
+    const g = current.get(p.name);
+    if (!games.has(g.id)) games.set(g.id, {});
+    games.get(g.id)[g.you] = p;
+  }
+  assertEqual(games.size, players.length / 2, `round ${round}: ${players.length / 2} games`);
+  const out = [];
+  for (const [id, { r, b }] of games) {
+    assert(r && b, `game ${id} has a red and a black player among ours`);
+    assert(id.includes(`-r${round}-`), `game ${id} belongs to round ${round}`);
+    await playMove(r, 'h2e2');
+    await waitForMoves(b, 1);
+    await b.page.click('[data-testid=resign]');
+    await b.page.click('[data-testid=confirm-resign]');
+    for (const p of [r, b]) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees Red win game ${id}`);
+    out.push({ round, red: r.name, black: b.name });
+  }
+  return out;
+}
+
+// What the standings must say, computed from the games this test played (win 2, loss 0).
+function expectedStandings(results, names) {
+  const score = Object.fromEntries(names.map((n) => [n, 0]));
+  const rows = Object.fromEntries(names.map((n) => [n, { wins: 0, black_games: 0, black_wins: 0, running: [], opps: [], beaten: [] }]));
+  for (const round of [...new Set(results.map((r) => r.round))].sort()) {
+    for (const g of results.filter((x) => x.round === round)) {
+      score[g.red] += 2;
+      rows[g.red].wins++;
+      rows[g.black].black_games++;
+      rows[g.red].opps.push(g.black);
+      rows[g.black].opps.push(g.red);
+      rows[g.red].beaten.push(g.black);
+    }
+    for (const n of names) rows[n].running.push(score[n]);
+  }
+  const out = {};
+  for (const n of names) {
+    const r = rows[n];
+    out[n] = {
+      score: score[n],
+      opp_score: r.opps.reduce((s, o) => s + score[o], 0),
+      progressive: r.running.reduce((s, v) => s + v, 0),
+      sb: r.beaten.reduce((s, o) => s + score[o], 0),
+      wins: r.wins,
+      black_wins: r.black_wins,
+      black_games: r.black_games,
+      fouls: 0,
+    };
+  }
+  return out;
+}
+
+test('tournament: organiser creates a 4-player Swiss, players join, play two rounds from "your next game"; standings with every tiebreak', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newPlayer(ctx, 'Olga');
+  const players = [];
+  for (const n of ['Pia', 'Quan', 'Rui', 'Sol']) players.push(await newPlayer(ctx, n));
+
+  // The organiser creates the event with the form.
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'E2E Spring Open');
+  await org.page.fill('[data-testid=ev-id]', EVENT);
+  await org.page.fill('[data-testid=ev-minutes]', '2');
+  await org.page.fill('[data-testid=ev-increment]', '0');
+  await org.page.fill('[data-testid=ev-rounds]', '2');
+  await org.page.selectOption('[data-testid=ev-round1]', 'adjacent');
+  await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'jieqi');
+  await org.page.fill('[data-testid=ev-no-show]', '3');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${EVENT}][data-stage=registration]`, { timeout: T });
+  await org.page.waitForSelector('[data-testid=organiser] [data-testid=start-event]', { timeout: T });
+
+  // Players find it in the list and join from their own browsers.
+  for (const p of players) {
+    await p.page.goto(`${ctx.base}/#/tournaments`);
+    await p.page.click(`[data-testid=event-list] li[data-event=${EVENT}] [data-testid=open-event]`, { timeout: T });
+    await p.page.click('[data-testid=join-event]', { timeout: T });
+    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
+    assert(!(await p.page.$('[data-testid=organiser]')), `${p.name} has no organiser controls`);
+  }
+  await org.page.waitForFunction(() => document.querySelectorAll('[data-testid=player-list] li').length === 4, null, { timeout: 25_000 });
+
+  // Start: round 1 is paired and started; every player is taken to (or offered) their game.
+  await org.page.click('[data-testid=start-event]');
+  const round1 = new Map();
+  await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
+
+  // Back on the event page the pairings show round 1 and "your next game" points at the same game.
+  for (const p of players) {
+    await p.page.click('[data-testid=back-to-event]', { timeout: T });
+    await p.page.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+    assertEqual(await p.page.locator('[data-testid=pairings-round-1] tbody tr').count(), 2, `${p.name} sees 2 boards in round 1`);
+    await p.page.waitForSelector(`[data-testid=next-game][data-game="${round1.get(p.name).id}"]`, { timeout: T });
+    await p.page.click('[data-testid=next-game-link]');
+    await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${round1.get(p.name).id}"]`, { timeout: T });
+  }
+  const boards = await org.page.$$eval('[data-testid=pairings-round-1] tbody tr', (rows) =>
+    rows.map((r) => [r.querySelector('[data-testid=board-red]').textContent, r.querySelector('[data-testid=board-black]').textContent]));
+  for (const [redName, blackName] of boards) {
+    const red = who(players, redName);
+    const black = who(players, blackName);
+    assert(red && black, `board ${redName}–${blackName} pairs two of our players`);
+    assertEqual(round1.get(red.name).you, 'r', `${redName} is Red on the pairings page and in the game`);
+    assertEqual(round1.get(black.name).id, round1.get(red.name).id, `${redName} and ${blackName} are in the same game`);
+  }
+  assert((await org.page.locator('[data-testid=explain] li').count()) >= 1, "the arbiter's explain lines are shown");
+
+  const results = await playRound(players, 1, round1);
+
+  // Round 2 is paired and started by itself; the players are taken to their new games.
+  const round2 = new Map();
+  await Promise.all(players.map(async (p) => round2.set(p.name, await enterNewGame(p, round1.get(p.name).id))));
+  await org.page.waitForSelector(`[data-testid=event-page][data-rounds-paired="2"]`, { timeout: 30_000 });
+  results.push(...(await playRound(players, 2, round2)));
+
+  // The standings after round 2 carry every column, with the scores these games produced.
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="2"]', { timeout: 30_000 });
+  await org.page.waitForSelector(`[data-testid=event-page][data-stage=finished]`, { timeout: 30_000 });
+  for (const col of ['score', 'opp_score', 'progressive', 'sb', 'wins', 'black_wins', 'black_games', 'fouls']) {
+    assert(await org.page.$(`[data-testid=standings] th[data-col=${col}]`), `standings column ${col}`);
+  }
+  const api = await (await fetch(`${ctx.base}/api/events/${EVENT}/standings`)).json();
+  assert(api.columns.length > 0, 'the event has tiebreak columns');
+  assertEqual(await org.page.locator('[data-testid=standings] th.event-tb').count(), api.columns.length, "the event's own tiebreak columns");
+  const expected = expectedStandings(results, players.map((p) => p.name));
+  const shown = await org.page.$$eval('[data-testid=standings] tbody tr', (rows) =>
+    rows.map((r) => {
+      const v = (c) => r.querySelector(`td[data-col=${c}]`).textContent.trim();
+      return { name: r.getAttribute('data-player'), rank: Number(r.cells[0].textContent), score: Number(v('score')), opp_score: Number(v('opp_score')), progressive: Number(v('progressive')), sb: Number(v('sb')), wins: Number(v('wins')), black_wins: Number(v('black_wins')), black_games: Number(v('black_games')), fouls: Number(v('fouls')) };
+    }));
+  assertEqual(shown.length, 4, 'four standings rows');
+  for (const row of shown) {
+    const { name, rank, ...values } = row;
+    const p = who(players, name);
+    assert(p, `standings row ${name} is one of our players`);
+    assertEqual(values, expected[p.name], `standings of ${name} (rank ${rank})`);
+  }
+  const top = shown.find((r) => r.rank === 1);
+  assertEqual(top.score, 4, 'the winner of both games ranks first');
+  assertEqual(shown.find((r) => r.score === 0).rank, 4, 'the player who lost both ranks last');
+  assertEqual(await org.page.locator('[data-testid=crosstable] tbody tr').count(), 4, 'crosstable rows');
+  await org.page.click('[data-testid=round-tab-1]');
+  await org.page.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+  await org.page.click('[data-testid=round-tab-2]');
+
+  await org.page.screenshot({ path: join(ctx.shots, 'desktop-event.png'), fullPage: true, animations: 'disabled' });
+  ctx.publish('desktop-event.png', 'desktop-event.png');
+  const phone = await newPlayer(ctx, 'Vic', PHONE);
+  await phone.page.goto(`${ctx.base}/#/tournaments/${EVENT}`);
+  await phone.page.waitForSelector('[data-testid=standings][data-after-round="2"]', { timeout: T });
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal page scrolling on the phone (overflow ${overflow}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-event.png'), fullPage: true, animations: 'disabled' });
+  ctx.publish('phone-event.png', 'phone-event.png');
+  // The Chinese interface names the tiebreaks the way Chinese arbiters do.
+  await phone.page.tap('[data-testid=lang-toggle]');
+  for (const [col, zh] of [['opp_score', '对手分'], ['progressive', '累进分'], ['sb', '小分'], ['black_games', '后手局']]) {
+    const text = await phone.page.textContent(`[data-testid=standings] th[data-col=${col}]`);
+    assert(text.includes(zh), `Chinese standings header ${col}: ${text}`);
+  }
+  assert((await phone.page.textContent('[data-testid=pairings] h3')).includes('对阵'), 'Chinese pairings heading');
+});
+
+test('quick pairing: join a pool, leave, join again; a partner joins and the game starts for both', { needs: ['matchmaker', 'pools'] }, async (ctx) => {
+  const a = await newPlayer(ctx, 'Pat');
+  const b = await newPlayer(ctx, 'Kim');
+  const pool = 'xiangqi:180000+2000';
+  await a.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
+  await a.page.waitForSelector(`[data-testid=pool-waiting][data-pool="${pool}"]`, { timeout: T });
+  await a.page.click('[data-testid=pool-leave]');
+  await a.page.waitForSelector(`[data-testid=pool-join][data-pool="${pool}"]`, { timeout: T });
+  await a.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
+  await a.page.waitForSelector('[data-testid=pool-waiting]', { timeout: T });
+  // The other player sees someone waiting in that pool, and joins it.
+  await b.page.waitForSelector(`[data-testid=pool-join][data-pool="${pool}"]:has-text("1")`, { timeout: T });
+  await b.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
+  const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
+  assertEqual(ga, gb, 'both are in the same game');
+  const sides = [await a.page.getAttribute('[data-testid=game-page]', 'data-you'), await b.page.getAttribute('[data-testid=game-page]', 'data-you')].sort();
+  assertEqual(sides, ['b', 'r'], 'one plays red, the other black');
+});
+
+test('admin dashboard: token, live game and connections, metrics; abort; adjudicate; ban', { needs: ['admin'] }, async (ctx) => {
+  const ada = await newPlayer(ctx, 'Ada');
+  const ben = await newPlayer(ctx, 'Ben');
+  const cal = await newPlayer(ctx, 'Cal');
+  const g1 = await startGame(ctx, ada, ben, 'xiangqi');
+  await playMove(ada, 'h2e2');
+  await waitForMoves(ben, 1);
+
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  await admin.goto(`${ctx.base}/#/admin`);
+  // A wrong token is refused; the right one opens the dashboard.
+  await admin.fill('[data-testid=admin-token]', 'not-the-token');
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-denied]', { timeout: T });
+  await admin.click('[data-testid=admin-forget]');
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  const row = admin.locator(`[data-testid=admin-games] li[data-game="${g1}"]`);
+  await row.waitFor({ timeout: T });
+  assert(/Ada vs \S*Ben/.test(await row.textContent()), `the live game lists both players (${await row.textContent()})`);
+  for (const n of ['Ada', 'Ben', 'Cal']) await admin.waitForSelector(`[data-testid=admin-connections] tr[data-user$=${n}]`, { timeout: T });
+  const stat = async (id) => Number(await admin.textContent(`[data-metric=${id}] .value`));
+  await admin.waitForFunction(() => Number(document.querySelector('[data-metric=live_games] .value')?.textContent) >= 1, null, { timeout: T });
+  assert((await stat('connections')) >= 3, 'metrics count the connections');
+  assert((await stat('moves')) >= 1, 'metrics count the moves');
+  assert(await admin.$('[data-testid=errors-by-code], [data-testid=no-errors]'), 'errors by code shown');
+  assertEqual(await admin.evaluate(() => sessionStorage.getItem('xq.adminToken')), ctx.adminToken, 'token kept in sessionStorage');
+  assertEqual(await admin.evaluate(() => localStorage.getItem('xq.adminToken')), null, 'token not in localStorage');
+
+  // Abort the game: both players see it.
+  await row.locator('[data-testid=admin-abort]').click();
+  await row.locator('[data-testid=admin-abort-confirm]').click();
+  await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });
+  for (const p of [ada, ben]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
+
+  // Adjudicate another game.
+  await ada.page.goto(`${ctx.base}/#/`);
+  await cal.page.goto(`${ctx.base}/#/`);
+  const g2 = await startGame(ctx, ada, cal, 'xiangqi');
+  const row2 = admin.locator(`[data-testid=admin-games] li[data-game="${g2}"]`);
+  await row2.waitFor({ timeout: T });
+  await row2.locator('[data-testid=admin-outcome]').selectOption('black-wins');
+  await row2.locator('[data-testid=admin-adjudicate]').click();
+  for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
+
+  // Ban Ben: his connection is closed and his session no longer works.
+  await admin.click('[data-testid=admin-connections] tr[data-user$=Ben] [data-testid=ban-user]');
+  await admin.click('[data-testid=admin-connections] tr[data-user$=Ben] [data-testid=ban-confirm]');
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Ben is banned")', { timeout: T });
+  await ben.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
+  await admin.waitForFunction(() => !document.querySelector('[data-testid=admin-connections] tr[data-user$=Ben]'), null, { timeout: T });
+  await admin.screenshot({ path: join(ctx.shots, 'desktop-admin.png'), fullPage: true, animations: 'disabled' });
+});
+
+test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const id = 'e2e-ctl';
+  const org = await newPlayer(ctx, 'Orla');
+  const players = [];
+  for (const n of ['Anna', 'Boris', 'Cyra', 'Dima']) players.push(await newPlayer(ctx, n));
+  const xu = await newPlayer(ctx, 'Xuan');
+
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Club night');
+  await org.page.fill('[data-testid=ev-id]', id);
+  await org.page.fill('[data-testid=ev-minutes]', '2');
+  await org.page.fill('[data-testid=ev-rounds]', '2');
+  await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'custom');
+  await org.page.fill('[data-testid=ev-tiebreaks]', 'progressive, opp_score, lot');
+  await org.page.selectOption('[data-testid=ev-access]', 'code');
+  await org.page.fill('[data-testid=ev-join-code]', 'tea');
+  await org.page.uncheck('[data-testid=ev-auto-rounds]');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+
+  // A wrong code is refused with the reason; the right one registers.
+  for (const p of [...players, xu]) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    if (p === players[0]) {
+      await p.page.fill('[data-testid=join-code]', 'coffee');
+      await p.page.click('[data-testid=join-event]');
+      await p.page.waitForSelector('[data-testid=event-msg].error:has-text("Wrong join code")', { timeout: T });
+    }
+    await p.page.fill('[data-testid=join-code]', 'tea');
+    await p.page.click('[data-testid=join-event]');
+    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  }
+  // Xu withdraws again before the start.
+  await xu.page.click('[data-testid=withdraw]');
+  await xu.page.waitForSelector('[data-testid=join-event]', { timeout: T });
+
+  // Start: round 1 is paired but not started (no auto rounds).
+  await org.page.reload();
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: T });
+  const names = async () => org.page.$$eval('[data-testid=pairings-round-1] tbody tr', (rows) =>
+    rows.map((r) => [r.querySelector('[data-testid=board-red]').textContent, r.querySelector('[data-testid=board-black]').textContent]));
+  const before = await names();
+  assert(!before.flat().some((n) => n.endsWith('Xuan')), `the withdrawn player is not paired (${JSON.stringify(before)})`);
+
+  // Edit: swap the colours of board 1.
+  const edit = await org.page.inputValue('[data-testid=edit-boards]');
+  const pairs = edit.split(',').map((s) => s.trim());
+  const [a, b] = pairs[0].split('-');
+  pairs[0] = `${b}-${a}`;
+  await org.page.fill('[data-testid=edit-boards]', pairs.join(', '));
+  await org.page.click('[data-testid=save-pairing]');
+  await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+  await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][1], { timeout: T });
+
+  // Re-pair puts the engine's pairing back; pause and resume.
+  await org.page.click('[data-testid=repair]');
+  await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][0], { timeout: T });
+  await org.page.click('[data-testid=pause]');
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: T });
+  await org.page.click('[data-testid=resume]');
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
+
+  // Start the round by hand; the players play it.
+  await org.page.click('[data-testid=start-round]');
+  const round1 = new Map();
+  await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
+  const results = await playRound(players, 1, round1);
+
+  // No auto rounds: the organiser pairs round 2.
+  await org.page.waitForSelector('[data-testid=pair-round]:not([disabled])', { timeout: 30_000 });
+  await org.page.click('[data-testid=pair-round]');
+  await org.page.waitForSelector('[data-testid=event-page][data-rounds-paired="2"]', { timeout: T });
+
+  // The event's own tiebreak columns, in its order.
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: T });
+  const cols = await org.page.$$eval('[data-testid=standings] th.event-tb', (ths) => ths.map((th) => th.getAttribute('data-col')));
+  assertEqual(cols, ['tb-progressive', 'tb-opp_score', 'tb-lot'], 'custom tiebreak columns');
+
+  // Correct the first game of round 1 to a Black win; standings follow.
+  const g = results[0];
+  const scoreOf = async (n) => Number(await org.page.textContent(`[data-testid=standings] tbody tr[data-player$="${n}"] td[data-col=score]`));
+  assertEqual(await scoreOf(g.red), 2, `${g.red} won round 1`);
+  await org.page.selectOption('[data-testid=correct-game]', { index: 0 });
+  const chosen = await org.page.$eval('[data-testid=correct-game]', (s) => s.options[s.selectedIndex].textContent);
+  await org.page.selectOption('[data-testid=correct-red]', '0');
+  await org.page.selectOption('[data-testid=correct-black]', '2');
+  await org.page.click('[data-testid=correct-save]');
+  await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+  // Whichever game the first option is, its red player now has 0 and its black player 2.
+  const [redName, blackName] = chosen.replace(/^\S+\s/, '').split(' ')[0].split('–');
+  await org.page.waitForFunction(
+    ([r, b]) => {
+      const v = (n) => Number(document.querySelector(`[data-testid=standings] tbody tr[data-player="${n}"] td[data-col=score]`)?.textContent);
+      return v(r) === 0 && v(b) === 2;
+    },
+    [redName, blackName],
+    { timeout: T },
+  );
+});
+
+test('two-game round: the organiser plays too; game 2 swaps colours and is offered on the finished game page; board score 2–2', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const id = 'e2e-two';
+  const gia = await newPlayer(ctx, 'Gia');
+  const hal = await newPlayer(ctx, 'Hal');
+  await gia.page.goto(`${ctx.base}/#/tournaments`);
+  await gia.page.click('[data-testid=new-event]');
+  await gia.page.fill('[data-testid=ev-name]', 'Two-game match');
+  await gia.page.fill('[data-testid=ev-id]', id);
+  await gia.page.selectOption('[data-testid=ev-variant]', 'jieqi');
+  await gia.page.fill('[data-testid=ev-minutes]', '2');
+  await gia.page.fill('[data-testid=ev-rounds]', '1');
+  await gia.page.selectOption('[data-testid=ev-games-per-round]', '2');
+  await gia.page.click('[data-testid=create-event]');
+  await gia.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  await gia.page.click('[data-testid=join-event]');
+  await gia.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  await hal.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await hal.page.click('[data-testid=join-event]');
+  await hal.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  await gia.page.reload();
+  await gia.page.click('[data-testid=start-event]', { timeout: T });
+
+  const players = [gia, hal];
+  const g1 = new Map();
+  await Promise.all(players.map(async (p) => g1.set(p.name, await enterNewGame(p))));
+  assert(g1.get('Gia').id.endsWith('-g1'), `first game id ${g1.get('Gia').id}`);
+  // Jieqi: Red opens with a dark cannon move, Black resigns.
+  const [r1, b1] = g1.get('Gia').you === 'r' ? [gia, hal] : [hal, gia];
+  await playMove(r1, 'b2b9');
+  await waitForMoves(b1, 1);
+  await b1.page.click('[data-testid=resign]');
+  await b1.page.click('[data-testid=confirm-resign]');
+  for (const p of players) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees game 1's result`);
+
+  // Game 2 is offered on the finished game's page (not forced), with colours swapped.
+  const g2 = new Map();
+  for (const p of players) {
+    await p.page.waitForSelector('[data-testid=ready-game]', { timeout: 30_000 });
+    assert(await p.page.$('[data-testid=game-page][data-over="1"]'), `${p.name} still sees the finished game under the offer`);
+  }
+  await Promise.all(players.map(async (p) => g2.set(p.name, await enterNewGame(p, g1.get(p.name).id))));
+  assert(g2.get('Gia').id.endsWith('-g2'), `second game id ${g2.get('Gia').id}`);
+  assertEqual(g2.get('Gia').you, g1.get('Hal').you, 'colours are swapped in game 2');
+  const [r2, b2] = g2.get('Gia').you === 'r' ? [gia, hal] : [hal, gia];
+  await playMove(r2, 'b2b9');
+  await waitForMoves(b2, 1);
+  await b2.page.click('[data-testid=resign]');
+  await b2.page.click('[data-testid=confirm-resign]');
+  for (const p of players) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees game 2's result`);
+
+  // The board shows both games and a 2–2 match score; both players have 2 points.
+  await gia.page.click('[data-testid=back-to-event]');
+  await gia.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+  await gia.page.waitForSelector('[data-testid=board-game][data-finished="1"] >> nth=1', { timeout: T });
+  assertEqual((await gia.page.textContent('[data-testid=board-score]')).trim(), '2 – 2', 'match score');
+  const links = await gia.page.$$eval('[data-testid=board-game]', (as) => as.map((a) => a.textContent.trim()));
+  assertEqual(links, ['G1 2:0', 'G2 2:0'], 'both games with their results (Red–Black points)');
+  await gia.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: T });
+  const scores = await gia.page.$$eval('[data-testid=standings] td[data-col=score]', (tds) => tds.map((td) => Number(td.textContent)));
+  assertEqual(scores, [2, 2], 'both players have 2 points');
+  const blackGames = await gia.page.$$eval('[data-testid=standings] td[data-col=black_games]', (tds) => tds.map((td) => Number(td.textContent)));
+  assertEqual(blackGames, [1, 1], 'each played Black once');
+});
+
+test('play-off: after round 1 the top two play a final; the winner heads the final ranking', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const id = 'e2e-ko';
+  const org = await newPlayer(ctx, 'Omar');
+  const players = [];
+  for (const n of ['Ivy', 'Jon', 'Kai', 'Lea']) players.push(await newPlayer(ctx, n));
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Knockout finish');
+  await org.page.fill('[data-testid=ev-id]', id);
+  await org.page.fill('[data-testid=ev-minutes]', '2');
+  await org.page.fill('[data-testid=ev-rounds]', '1');
+  await org.page.check('[data-testid=ev-playoff]');
+  await org.page.fill('[data-testid=ev-playoff-after]', '1');
+  await org.page.selectOption('[data-testid=ev-playoff-size]', '2');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  for (const p of players) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    await p.page.click('[data-testid=join-event]');
+    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  }
+  await org.page.reload();
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  const round1 = new Map();
+  await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
+  const results = await playRound(players, 1, round1);
+
+  // The two winners (Red in round 1) are offered the final; they play it.
+  const finalists = results.map((r) => players.find((p) => p.name === r.red));
+  const fin = new Map();
+  await Promise.all(finalists.map(async (p) => fin.set(p.name, await enterNewGame(p, round1.get(p.name).id))));
+  const finalId = fin.get(finalists[0].name).id;
+  assertEqual(fin.get(finalists[1].name).id, finalId, 'both finalists are in the same game');
+  assert(finalId.includes('-ko-final'), `a knockout final (${finalId})`);
+  const [fr, fb] = fin.get(finalists[0].name).you === 'r' ? finalists : [finalists[1], finalists[0]];
+  await playMove(fr, 'h2e2');
+  await waitForMoves(fb, 1);
+  await fb.page.click('[data-testid=resign]');
+  await fb.page.click('[data-testid=confirm-resign]');
+  assert(/Red wins: resignation/.test(await resultText(fr)), 'the final is decided');
+
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+  await org.page.waitForSelector('[data-testid=playoff] li[data-knockout=final]', { timeout: T });
+  const winner = await org.page.getAttribute('[data-testid=playoff] li[data-knockout=final]', 'data-winner');
+  assert(who(players, winner) === fr, `the final's winner is ${fr.name} (page says ${winner})`);
+  const ranking = await org.page.textContent('[data-testid=final-ranking]');
+  assert(new RegExp(`1\\. \\S*${fr.name}.*2\\. \\S*${fb.name}`).test(ranking), `final ranking starts with the finalists: ${ranking}`);
+  await org.page.screenshot({ path: join(ctx.shots, 'desktop-event-playoff.png'), fullPage: true, animations: 'disabled' });
+});

@@ -1,0 +1,100 @@
+// Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
+import { BYE, type CrossCell, type EventDetail, type GameSlot, type StandingsRow } from './types';
+
+// The player id of a user in the event, or -1.
+export function playerOf(ev: EventDetail, userId: string | undefined): number {
+  if (!userId) return -1;
+  const ids = ev.user_ids ?? ev.players.map((p) => p.user_id ?? '');
+  return ids.indexOf(userId);
+}
+
+export function playerName(ev: EventDetail, id: number): string {
+  if (id === BYE) return '';
+  return ev.players[id]?.name ?? `#${id}`;
+}
+
+// The game slots of one board of a round, in game order.
+export function slotsOf(ev: EventDetail, round: number, board: number): GameSlot[] {
+  return ev.games.filter((g) => g.round === round && g.board === board && !g.knockout).sort((a, b) => a.index - b.index);
+}
+
+// Board points so far (a, b) summed over its finished games; null while none is finished.
+export function boardScore(ev: EventDetail, round: number, board: number): [number, number] | null {
+  const b = ev.rounds[round - 1]?.boards[board];
+  if (!b) return null;
+  if (b.games?.length) return [b.games.reduce((s, g) => s + (g.a_points ?? g.a ?? 0), 0), b.games.reduce((s, g) => s + (g.b_points ?? g.b ?? 0), 0)];
+  const done = slotsOf(ev, round, board).filter((g) => g.finished);
+  if (!done.length) return null;
+  let sa = 0;
+  let sb = 0;
+  for (const g of done) {
+    if (g.red === b.a) (sa += g.red_points), (sb += g.black_points);
+    else (sa += g.black_points), (sb += g.red_points);
+  }
+  return [sa, sb];
+}
+
+// "r" / "b" / "" from the API's colour ("red", "r", 1, "black", "b", -1 or 2).
+export function colourLetter(c: string | number | undefined | null): 'r' | 'b' | '' {
+  if (c === undefined || c === null) return '';
+  if (typeof c === 'number') return c === 1 ? 'r' : c === -1 || c === 2 ? 'b' : '';
+  const s = c.toLowerCase();
+  if (s.startsWith('r') || s === 'w') return 'r';
+  if (s.startsWith('b')) return 'b';
+  return '';
+}
+
+// Whether round r (1-based) has a result for player p: a bye, or a board with played games.
+export function hasResult(ev: EventDetail, r: number, p: number): boolean {
+  const b = ev.rounds[r - 1]?.boards.find((x) => x.a === p || x.b === p);
+  if (!b) return false;
+  return b.b === BYE || b.games?.length > 0 || slotsOf(ev, r, ev.rounds[r - 1].boards.indexOf(b)).some((g) => g.finished);
+}
+
+// "3b 2" = against number 3, with Black, 2 points; "+ 2" a bye; "–" not paired. Points are left
+// out while the game is unplayed (played = false).
+export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number) => number | undefined, played = true): string {
+  if (!cell) return '';
+  const pts = !played || cell.points === null || cell.points === undefined ? '' : String(cell.points);
+  if (cell.opponent === BYE) return `+ ${pts}`.trim();
+  if (cell.opponent < 0) return '–';
+  const n = numberOf(cell.opponent) ?? cell.opponent;
+  return `${n}${colourLetter(cell.colour)} ${pts}`.trim();
+}
+
+// Sonneborn–Berger (小分) from the doubled value the API sends.
+export function sbText(row: StandingsRow): string {
+  const v = row.sonneborn_berger_x2 / 2;
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
+// An event id from its name when the organiser leaves the id empty: "spring-open-k3f9".
+export function eventIdFrom(name: string, rand = Math.random()): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24);
+  const suffix = Math.floor(rand * 36 ** 4).toString(36).padStart(4, '0');
+  return slug ? `${slug}-${suffix}` : `event-${suffix}`;
+}
+
+// "0-1, 2-3" → [[0, 1], [2, 3]] (forbidden pairs, edited boards); throws on anything else.
+export function parsePairs(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const part of text.split(/[,;\n]+/).map((s) => s.trim()).filter(Boolean)) {
+    const m = part.match(/^(\d+)\s*[-–:\s]\s*(\d+|bye|-2|轮空)$/i);
+    if (!m) throw new Error(part);
+    out.push([Number(m[1]), /^\d+$/.test(m[2]) ? Number(m[2]) : BYE]);
+  }
+  return out;
+}
+
+export function poolName(variant: string, initialMs: number, incrementMs: number): string {
+  return `${variant}:${initialMs}+${incrementMs}`;
+}
+
+// The event of a matchmaker game id ("<event>-r2-b1-g1", "<event>-ko-final"), else undefined.
+export function eventIdOfGame(gameId: string): string | undefined {
+  return gameId.match(/^(.+)-(?:r\d+-b\d+-g\d+|ko-(?:sf1|sf2|final|third))$/)?.[1];
+}

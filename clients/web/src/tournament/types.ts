@@ -1,0 +1,105 @@
+// The tournament API's JSON shapes (docs/tournaments.md; matchmaker/service/tournament_json.cpp
+// writes them). Player ids are indexes into `players` / `user_ids`; a board's `b = -2` is a bye.
+
+export const BYE = -2;
+
+export type EventSummary = { id: string; name: string; variant: string; stage: string; players: number; rounds: number; rounds_paired: number };
+
+export type PairingSettings = {
+  rounds: number;
+  games_per_round: number;
+  round1: string;
+  seed?: number;
+  tiebreak_preset?: string;
+  tiebreaks?: string[];
+  max_forfeits: number;
+  forbidden?: [number, number][];
+  win_points: number;
+  draw_points: number;
+  loss_points: number;
+};
+
+export type EventConfig = {
+  id: string;
+  name: string;
+  club_id?: string;
+  organiser?: string;
+  variant: string;
+  ruleset: string;
+  capture_visibility?: string;
+  initial_ms: number;
+  increment_ms: number;
+  no_show_ms: number;
+  access: string;
+  join_code?: string;
+  auto_rounds: boolean;
+  late_join_until_round: number;
+  playoff_after_round: number;
+  playoff_size: number;
+  start_ms?: number;
+  pairing: PairingSettings;
+};
+
+export type EventPlayer = { player?: number; name: string; rating?: number; number?: number; join_round?: number; withdrawn_round?: number; user_id?: string };
+// The public event view names board points a_points/b_points and adds board numbers, a bye flag,
+// the explain line per board and a started flag per round; the raw state uses a/b. Both are read.
+export type BoardGame = { a?: number; b?: number; a_points?: number; b_points?: number; forfeit?: boolean; a_fouls?: number; b_fouls?: number };
+export type Board = { board?: number; a: number; b: number; bye?: boolean; games: BoardGame[]; explain?: string };
+export type Round = { round?: number; started?: boolean; boards: Board[]; unavailable?: number[] };
+export type GameSlot = {
+  game_id: string;
+  round: number;
+  board: number;
+  index: number;
+  knockout?: string;
+  red: number;
+  black: number;
+  finished: boolean;
+  red_points: number;
+  black_points: number;
+  forfeit?: boolean;
+  reason?: string;
+};
+export type KnockoutGame = { red: number; black: number; winner: number; loser: number };
+export type Playoff = { seeds: number[]; semifinals: KnockoutGame[]; final: KnockoutGame; third: KnockoutGame };
+
+export type EventDetail = {
+  config: EventConfig;
+  stage: string;
+  players: EventPlayer[];
+  user_ids?: string[];
+  rounds: Round[];
+  explain?: string[][];
+  games: GameSlot[];
+  rounds_started?: number;
+  rounds_paired?: number;
+  playoff?: Playoff | null;
+  version?: number;
+};
+
+export type StandingsRow = {
+  rank: number;
+  player: number;
+  user_id: string;
+  name: string;
+  number: number;
+  score: number;
+  opp_score: number;
+  progressive: number;
+  sonneborn_berger_x2: number;
+  wins: number;
+  black_wins: number;
+  black_games: number;
+  fouls: number;
+  running: number[];
+  withdrawn: boolean;
+  tiebreaks: (string | number)[];
+};
+export type Standings = { after_round: number; columns: string[]; rows: StandingsRow[]; final_ranking: number[] };
+
+export type CrossCell = { opponent: number; colour: string | number; points: number | null };
+export type Crosstable = { rows: { player: number; name: string; number: number; rounds: CrossCell[] }[] };
+
+export type NextGame = { game_id?: string; round?: number; board?: number; colour?: string | number; opponent?: string | number | EventPlayer };
+
+export type PoolInfo = { pool: string; waiting: number };

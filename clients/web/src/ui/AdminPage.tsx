@@ -1,0 +1,260 @@
+// Admin dashboard (#/admin): the admin token typed in by the operator (kept in sessionStorage only,
+// sent as X-Admin-Token), live games with abort/adjudicate, connections with ban, and the /metrics
+// numbers at a glance. Polls while open.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
+import type { App } from '../app';
+import { apiErrorText, t } from '../i18n';
+import { ApiError, api, apiText } from '../net/http';
+import { useObservable } from '../store';
+
+const POLL_MS = 3000;
+
+type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean };
+type AdminConn = { id: string | number; remote: string; user: string; user_id: string; games: string[] };
+
+export function AdminPage({ app }: { app: App }) {
+  useObservable(app);
+  const token = app.adminToken;
+  return token ? <Dashboard app={app} token={token} /> : <TokenForm app={app} />;
+}
+
+function TokenForm({ app }: { app: App }) {
+  const [v, setV] = useState('');
+  return (
+    <section class="panel sign-in" data-testid="admin-login">
+      <h2>{t('admin')}</h2>
+      <p class="muted">{t('adminTokenHelp')}</p>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (v.trim()) app.adminToken = v.trim();
+        }}
+      >
+        <input data-testid="admin-token" type="password" autocomplete="off" placeholder={t('adminToken')} value={v} onInput={(e) => setV(e.currentTarget.value)} />
+        <button class="primary" data-testid="admin-save">{t('useToken')}</button>
+      </form>
+    </section>
+  );
+}
+
+function Dashboard({ app, token }: { app: App; token: string }) {
+  const [games, setGames] = useState<AdminGame[]>([]);
+  const [conns, setConns] = useState<AdminConn[]>([]);
+  const [samples, setSamples] = useState<Sample[]>([]);
+  const [error, setError] = useState('');
+  const [msg, setMsg] = useState('');
+  const [denied, setDenied] = useState(false);
+  const auth = { adminToken: token };
+
+  const load = useCallback(async () => {
+    try {
+      const [g, c] = await Promise.all([
+        api<{ games: AdminGame[] }>('GET', '/api/admin/games', undefined, auth),
+        api<{ connections: AdminConn[] }>('GET', '/api/admin/connections', undefined, auth),
+      ]);
+      setGames(g.games ?? []);
+      setConns(c.connections ?? []);
+      setDenied(false);
+      setError('');
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) setDenied(true);
+      else setError(apiErrorText(e));
+    }
+    try {
+      setSamples(parsePrometheus(await apiText('/metrics')));
+    } catch {
+      /* metrics are optional */
+    }
+  }, [token]);
+
+  useEffect(() => {
+    void load();
+    const timer = window.setInterval(() => void load(), POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [load]);
+
+  const post = async (path: string, body: unknown, done: string) => {
+    setMsg('');
+    setError('');
+    try {
+      await api('POST', path, body, auth);
+      setMsg(done);
+      await load();
+    } catch (e) {
+      setError(apiErrorText(e));
+    }
+  };
+
+  const users = new Map<string, string>();
+  for (const c of conns) if (c.user_id) users.set(c.user_id, c.user);
+
+  return (
+    <div class="admin" data-testid="admin-dashboard">
+      <section class="panel">
+        <div class="row spread">
+          <h2>{t('admin')}</h2>
+          <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>
+        </div>
+        {denied && <p class="error" role="alert" data-testid="admin-denied">{t('adminDenied')}</p>}
+        {error && <p class="error" role="alert">{error}</p>}
+        {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
+      </section>
+      <Metrics samples={samples} conns={conns} users={users.size} />
+      <section class="panel" data-testid="admin-games">
+        <h3>{t('liveGames')} ({games.filter((g) => !g.finished).length})</h3>
+        {games.length === 0 && <p class="muted">{t('noGames')}</p>}
+        <ul class="list">
+          {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
+            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} />
+          ))}
+        </ul>
+      </section>
+      <section class="panel" data-testid="admin-connections">
+        <h3>{t('connections')} ({conns.length})</h3>
+        <div class="table-wrap">
+          <table class="grid-table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>{t('userName')}</th>
+                <th>{t('userId')}</th>
+                <th>{t('address')}</th>
+                <th>{t('games')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {conns.map((c) => (
+                <tr key={String(c.id)} data-user={c.user}>
+                  <td>{c.id}</td>
+                  <td>{c.user || <span class="muted">—</span>}</td>
+                  <td class="mono">{c.user_id}</td>
+                  <td class="mono">{c.remote}</td>
+                  <td>{(c.games ?? []).join(', ')}</td>
+                  <td>{c.user_id && <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/ban`, {}, t('userBanned', { name: c.user || c.user_id }))} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
+      </section>
+    </div>
+  );
+}
+
+function Metrics({ samples, conns, users }: { samples: Sample[]; conns: AdminConn[]; users: number }) {
+  const m = (n: string) => metric(samples, n);
+  const errors = byLabel(samples, 'xq_errors_total', 'code');
+  // Mean of a latency histogram in ms, or undefined before its first sample.
+  const mean = (h: string) => {
+    const n = m(`${h}_count`);
+    const s = m(`${h}_sum`);
+    return n && s !== undefined ? `${((s / n) * 1000).toFixed(1)} ms` : undefined;
+  };
+  const cell = (label: string, v: number | string | undefined, id: string) => (
+    <div class="stat" data-metric={id}>
+      <span class="value">{v === undefined ? '—' : v}</span>
+      <span class="label">{label}</span>
+    </div>
+  );
+  return (
+    <section class="panel" data-testid="metrics">
+      <h3>{t('metrics')}</h3>
+      <div class="stats">
+        {cell(t('m.connections'), m('xq_connections'), 'connections')}
+        {cell(t('m.users'), users, 'users')}
+        {cell(t('m.liveGames'), m('xq_live_games'), 'live_games')}
+        {cell(t('m.moves'), m('xq_moves_total'), 'moves')}
+        {cell(t('m.started'), m('xq_games_started_total'), 'games_started')}
+        {cell(t('m.finished'), m('xq_games_finished_total'), 'games_finished')}
+        {cell(t('m.connectionsTotal'), m('xq_connections_total'), 'connections_total')}
+        {cell(t('m.latency'), mean('xq_move_latency_seconds'), 'latency')}
+        {cell(t('m.redisLatency'), mean('xq_redis_latency_seconds'), 'redis_latency')}
+        {cell(t('m.framesIn'), m('xq_frames_in_total'), 'frames_in')}
+        {cell(t('m.framesOut'), m('xq_frames_out_total'), 'frames_out')}
+      </div>
+      <h4>{t('m.errors')}</h4>
+      {Object.keys(errors).length === 0 ? (
+        <p class="muted" data-testid="no-errors">{t('m.noErrors')}</p>
+      ) : (
+        <ul class="list errors" data-testid="errors-by-code">
+          {Object.entries(errors).map(([code, n]) => (
+            <li key={code} data-code={code}>
+              <span class="mono">{code}</span>
+              <span class="tag">{n}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="muted small">{t('m.source', { n: conns.length })}</p>
+    </section>
+  );
+}
+
+function AdminGameRow({ g, onAbort, onAdjudicate }: { g: AdminGame; onAbort: () => void; onAdjudicate: (outcome: string, reason: string) => void }) {
+  const [confirm, setConfirm] = useState(false);
+  const [outcome, setOutcome] = useState('red-wins');
+  const [reason, setReason] = useState('adjudication');
+  return (
+    <li data-game={g.id} data-finished={g.finished ? '1' : '0'} class={g.finished ? 'finished' : ''}>
+      <span class="who">
+        {g.red} {t('vs')} {g.black}
+      </span>
+      <span class="tag">{g.variant === 'jieqi' ? t('jieqi') : t('xiangqi')}</span>
+      <span class="muted">{t('plies', { n: g.plies })}</span>
+      {g.finished && <span class="tag">{t('gameOver')}</span>}
+      <a class="button" href={`#/game/${encodeURIComponent(g.id)}`}>{t('watch')}</a>
+      {!g.finished && (
+        <div class="row admin-actions">
+          {confirm ? (
+            <>
+              <button class="danger" data-testid="admin-abort-confirm" onClick={() => { setConfirm(false); onAbort(); }}>{t('confirmAbort')}</button>
+              <button onClick={() => setConfirm(false)}>{t('cancel')}</button>
+            </>
+          ) : (
+            <button data-testid="admin-abort" onClick={() => setConfirm(true)}>{t('abort')}</button>
+          )}
+          <select data-testid="admin-outcome" value={outcome} onChange={(e) => setOutcome(e.currentTarget.value)}>
+            <option value="red-wins">{t('redWins')}</option>
+            <option value="black-wins">{t('blackWins')}</option>
+            <option value="draw">{t('draw')}</option>
+          </select>
+          <input data-testid="admin-reason" value={reason} placeholder={t('reason')} onInput={(e) => setReason(e.currentTarget.value)} />
+          <button data-testid="admin-adjudicate" onClick={() => onAdjudicate(outcome, reason.trim())}>{t('adjudicate')}</button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function BanButton({ onBan }: { onBan: () => void }) {
+  const [confirm, setConfirm] = useState(false);
+  return confirm ? (
+    <span class="row">
+      <button class="danger" data-testid="ban-confirm" onClick={() => { setConfirm(false); onBan(); }}>{t('confirmBan')}</button>
+      <button onClick={() => setConfirm(false)}>{t('cancel')}</button>
+    </span>
+  ) : (
+    <button data-testid="ban-user" onClick={() => setConfirm(true)}>{t('ban')}</button>
+  );
+}
+
+function BanById({ onBan }: { onBan: (id: string) => void }) {
+  const [id, setId] = useState('');
+  return (
+    <form
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (id.trim()) onBan(id.trim());
+        setId('');
+      }}
+    >
+      <input data-testid="ban-id" placeholder={t('banById')} value={id} onInput={(e) => setId(e.currentTarget.value)} />
+      <button data-testid="ban-id-submit" disabled={!id.trim()}>{t('ban')}</button>
+    </form>
+  );
+}

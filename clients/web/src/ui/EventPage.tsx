@@ -1,0 +1,537 @@
+// One tournament (#/tournaments/ID): registration (join with an optional code, withdraw), "your next
+// game", pairings per round with the arbiter's explain lines, standings with every tiebreak column,
+// the crosstable, the play-off, and the organiser's controls. Refreshed on the server's notices for
+// this event, after a reconnect, and by a slow poll.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { App } from '../app';
+import { apiErrorText, t, type Key } from '../i18n';
+import { api } from '../net/http';
+import { boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
+import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings } from '../tournament/types';
+import { tcText } from './format';
+import { stageText, variantText } from './TournamentsPage';
+
+const POLL_MS = 10_000;
+
+type Data = { ev: EventDetail | null; standings: Standings | null; cross: Crosstable | null; next: NextGame | null; clubOrganisers: string[]; error: string };
+
+export function EventPage({ app, id }: { app: App; id: string }) {
+  const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], error: '' });
+  const [round, setRound] = useState<number | null>(null); // null = the latest paired round
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [news, setNews] = useState(''); // the latest event notice's text ("round 2 paired")
+  const enc = encodeURIComponent(id);
+
+  // Loads can overlap (poll, notice, reconnect): only the latest one is applied, and a failed
+  // reload keeps what is on screen.
+  const seq = useRef(0);
+  const load = useCallback(async () => {
+    const mySeq = ++seq.current;
+    const auth = { token: app.conn.token };
+    const [ev, st, cr, nx] = await Promise.allSettled([
+      api<EventDetail>('GET', `/api/events/${enc}`),
+      api<Standings>('GET', `/api/events/${enc}/standings`),
+      api<Crosstable>('GET', `/api/events/${enc}/crosstable`),
+      api<NextGame>('GET', `/api/events/${enc}/next`, undefined, auth),
+    ]);
+    const val = <T,>(r: PromiseSettledResult<T>) => (r.status === 'fulfilled' ? r.value : null);
+    const e = val(ev);
+    // Organisers of the event's club may run it too.
+    let club: string[] = [];
+    if (e?.config.club_id) {
+      club = await api<{ organisers?: string[] }>('GET', `/api/clubs/${encodeURIComponent(e.config.club_id)}`).then((c) => c.organisers ?? [], () => []);
+    }
+    if (mySeq !== seq.current) return;
+    if (e) for (const g of e.games ?? []) if (g.game_id) app.eventOfGame.set(g.game_id, id);
+    const error = ev.status === 'rejected' ? apiErrorText(ev.reason) : '';
+    setData((old) =>
+      e
+        ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, error: '' }
+        : { ...old, error },
+    );
+  }, [app, id]);
+
+  useEffect(() => {
+    void load();
+    const timer = window.setInterval(() => void load(), POLL_MS);
+    const offNotice = app.onNoticeMessage((n) => {
+      if (n.eventId !== id) return;
+      if (n.text && n.kind === 'notice') setNews(n.text);
+      void load();
+    });
+    const offReady = app.conn.onReady(() => void load());
+    return () => {
+      window.clearInterval(timer);
+      offNotice();
+      offReady();
+    };
+  }, [app, id, load]);
+
+  const ev = data.ev;
+  if (!ev) return <p class={data.error ? 'error' : 'muted'} data-testid="event-error">{data.error || t('loading')}</p>;
+
+  const me = playerOf(ev, app.user?.userId);
+  const mine = me >= 0 ? ev.players[me] : null;
+  const cfg = ev.config;
+  const uid = app.user?.userId;
+  const organises = !!uid && (cfg.organiser === uid || data.clubOrganisers.includes(uid));
+  const isOrganiser = organises || !!app.adminToken;
+  const paired = ev.rounds.length;
+  const shown = round ?? paired;
+
+  // Player actions use the session; organiser actions the session of the organiser, or the
+  // admin token for an administrator who is not the organiser.
+  const act = async (path: string, body?: unknown, organiser = false) => {
+    setBusy(true);
+    setMsg(null);
+    try {
+      const auth = organiser && app.adminToken && !organises ? { adminToken: app.adminToken } : { token: app.conn.token };
+      const r = await api<{ ok?: boolean; warnings?: string[] }>('POST', `/api/events/${enc}/${path}`, body ?? {}, auth);
+      const warnings = r?.warnings?.length ? ` ${t('warnings')}: ${r.warnings.join('; ')}` : '';
+      setMsg({ ok: true, text: `${t('done')}${warnings}` });
+      await load();
+    } catch (e) {
+      setMsg({ ok: false, text: apiErrorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="event-page" data-testid="event-page" data-event={id} data-stage={ev.stage} data-rounds-paired={paired}>
+      <section class="panel event-head">
+        <div class="row spread">
+          <h2 data-testid="event-name">{cfg.name || cfg.id}</h2>
+          <a class="button" href="#/tournaments">{t('allEvents')}</a>
+        </div>
+        <div class="meta">
+          <span class="tag">{variantText(cfg.variant)}</span>
+          <span class="tag">{(cfg.ruleset || '').toUpperCase()}</span>
+          <span class="tag">{tcText({ initialMs: cfg.initial_ms, incrementMs: cfg.increment_ms })}</span>
+          <span class="tag">{t('roundsOf', { n: paired, of: cfg.pairing?.rounds ?? '?' })}</span>
+          {(cfg.pairing?.games_per_round ?? 1) > 1 && <span class="tag">{t('nGamesPerRound', { n: cfg.pairing.games_per_round })}</span>}
+          <span class={`tag stage-${ev.stage}`} data-testid="event-stage">{stageText(ev.stage)}</span>
+          {cfg.access !== 'open' && <span class="tag">{t(`access.${cfg.access}` as Key)}</span>}
+        </div>
+        {news && <p class="event-notice" data-testid="event-notice" role="status">{news}</p>}
+        {data.error && <p class="error" role="alert">{data.error}</p>}
+        {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
+      </section>
+
+      <div class="event-main">
+        <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
+        {ev.playoff && <PlayoffView ev={ev} />}
+        <StandingsView ev={ev} standings={data.standings} me={me} />
+        <CrosstableView ev={ev} cross={data.cross} me={me} />
+      </div>
+
+      <aside class="event-side">
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} />
+        <Registration ev={ev} me={me} busy={busy} signedIn={!!app.user} onJoin={(code) => void act('join', code ? { join_code: code } : {})} onWithdraw={() => void act('withdraw')} />
+        {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
+        <section class="panel">
+          <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
+        </section>
+      </aside>
+    </div>
+  );
+}
+
+function NextGameView({ next, registered, stage }: { next: NextGame | null; registered: boolean; stage: string }) {
+  if (!registered) return null;
+  const has = !!next?.game_id;
+  const colour = colourLetter(next?.colour);
+  const o = next?.opponent;
+  const opponent = o === undefined || o === null ? '' : typeof o === 'object' ? o.name : String(o);
+  return (
+    <section class="panel next-game" data-testid="next-game" data-game={next?.game_id ?? ''}>
+      <h3>{t('yourNextGame')}</h3>
+      {has ? (
+        <>
+          <p>
+            {(next!.board ?? 0) > 0 ? t('roundBoard', { r: next!.round ?? '?', b: next!.board! }) : `${t('roundN', { n: next!.round ?? '?' })} · ${t('playoff')}`}
+            {colour && <> · {t('youPlay', { side: colour === 'r' ? t('red') : t('black') })}</>}
+            {opponent && <> · {t('vs')} <strong data-testid="next-opponent">{opponent}</strong></>}
+          </p>
+          <a class="button primary" data-testid="next-game-link" href={`#/game/${encodeURIComponent(next!.game_id!)}`}>{t('openGameNow')}</a>
+        </>
+      ) : (
+        <p class="muted">{stage === 'finished' ? t('eventFinished') : t('noGameNow')}</p>
+      )}
+    </section>
+  );
+}
+
+function Registration(props: { ev: EventDetail; me: number; busy: boolean; signedIn: boolean; onJoin: (code: string) => void; onWithdraw: () => void }) {
+  const { ev, me, busy } = props;
+  const [code, setCode] = useState('');
+  const cfg = ev.config;
+  const mine = me >= 0 ? ev.players[me] : null;
+  const withdrawn = !!mine?.withdrawn_round;
+  const canJoin = ev.stage === 'registration' || ((ev.stage === 'running' || ev.stage === 'paused') && (ev.rounds_started ?? ev.rounds.length) < cfg.late_join_until_round);
+  return (
+    <section class="panel" data-testid="registration">
+      <h3>{t('players')} ({ev.players.length})</h3>
+      <ol class="players" data-testid="player-list">
+        {byNumber(ev).map(([p, i]) => (
+          <li key={i} class={i === me ? 'me' : ''} data-player={p.name}>
+            {p.number ? <span class="num">{p.number}</span> : null}
+            <span>{p.name}</span>
+            {p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
+          </li>
+        ))}
+      </ol>
+      {props.signedIn && (!mine || withdrawn) && canJoin && (
+        <form
+          class="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            props.onJoin(code.trim());
+          }}
+        >
+          {cfg.access === 'code' && <input data-testid="join-code" placeholder={t('joinCode')} value={code} onInput={(e) => setCode(e.currentTarget.value)} />}
+          <button class="primary" data-testid="join-event" disabled={busy}>{t('join')}</button>
+        </form>
+      )}
+      {mine && !withdrawn && ev.stage !== 'finished' && (
+        <div class="row">
+          <span class="ok" data-testid="registered">{t('registered')}</span>
+          <button data-testid="withdraw" disabled={busy} onClick={props.onWithdraw}>{t('withdraw')}</button>
+        </div>
+      )}
+      {!mine && !canJoin && ev.stage !== 'finished' && <p class="muted">{t('registrationClosed')}</p>}
+    </section>
+  );
+}
+
+// Players in pairing-number order once numbers are drawn, else in registration order.
+function byNumber(ev: EventDetail): [EventPlayer, number][] {
+  return ev.players.map((p, i) => [p, i] as [EventPlayer, number]).sort((a, b) => (a[0].number || 1e9 + a[1]) - (b[0].number || 1e9 + b[1]));
+}
+
+function resultCell(g: GameSlot | undefined): string {
+  if (!g) return '';
+  if (!g.finished) return '…';
+  return `${g.red_points}:${g.black_points}`;
+}
+
+function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; me: number; onRound: (r: number) => void }) {
+  const paired = ev.rounds.length;
+  if (paired === 0) {
+    return (
+      <section class="panel" data-testid="pairings">
+        <h3>{t('pairings')}</h3>
+        <p class="muted">{t('notPairedYet')}</p>
+      </section>
+    );
+  }
+  const r = Math.min(Math.max(1, shown), paired);
+  const rd = ev.rounds[r - 1];
+  const started = rd.started ?? (ev.rounds_started ?? paired) >= r;
+  const explain = ev.explain?.[r - 1]?.length ? ev.explain[r - 1] : rd.boards.map((b) => b.explain ?? '').filter(Boolean);
+  const name = (p: number) => playerName(ev, p);
+  return (
+    <section class="panel" data-testid="pairings" data-round={r}>
+      <div class="row spread">
+        <h3>{t('pairings')}</h3>
+        <div class="round-tabs" role="tablist">
+          {ev.rounds.map((_, i) => (
+            <button key={i} role="tab" aria-selected={i + 1 === r} class={i + 1 === r ? 'primary' : ''} data-testid={`round-tab-${i + 1}`} onClick={() => onRound(i + 1)}>
+              {t('roundN', { n: i + 1 })}
+            </button>
+          ))}
+        </div>
+      </div>
+      {!started && <p class="muted">{t('pairedNotStarted')}</p>}
+      <div class="table-wrap">
+        <table class="grid-table" data-testid={`pairings-round-${r}`}>
+          <thead>
+            <tr>
+              <th>{t('boardShort')}</th>
+              <th class="red-h">{t('red')}</th>
+              <th>{t('score')}</th>
+              <th class="black-h">{t('black')}</th>
+              <th>{t('games')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rd.boards.map((b, i) => {
+              const slots = slotsOf(ev, r, i);
+              const sc = boardScore(ev, r, i);
+              const mineRow = b.a === me || b.b === me;
+              return (
+                <tr key={i} class={mineRow ? 'me' : ''} data-board={i + 1}>
+                  <td>{i + 1}</td>
+                  <td class="red-name" data-testid="board-red">{name(b.a)}</td>
+                  <td class="score" data-testid="board-score">{b.b === BYE ? t('bye') : sc ? `${sc[0]} – ${sc[1]}` : started ? '…' : ''}</td>
+                  <td class="black-name" data-testid="board-black">{b.b === BYE ? <span class="muted">{t('bye')}</span> : name(b.b)}</td>
+                  <td class="games">
+                    {slots.map((g) => (
+                      <a key={g.game_id} class="game-link" data-testid="board-game" data-game={g.game_id} data-finished={g.finished ? '1' : '0'} href={`#/game/${encodeURIComponent(g.game_id)}`} title={g.reason || ''}>
+                        {slots.length > 1 ? `${t('gameN', { n: g.index + 1 })} ` : ''}
+                        {resultCell(g)}
+                        {g.forfeit ? ` (${t('forfeitShort')})` : ''}
+                        {!g.finished && ` ${t('watch')}`}
+                      </a>
+                    ))}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {rd.unavailable && rd.unavailable.length > 0 && (
+        <p class="muted">{t('absent')}: {rd.unavailable.map(name).join(', ')}</p>
+      )}
+      {explain.length > 0 && (
+        <details class="explain" open data-testid="explain">
+          <summary>{t('arbiterNotes')}</summary>
+          <ul>
+            {explain.map((l, i) => (
+              <li key={i}>{l}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function PlayoffView({ ev }: { ev: EventDetail }) {
+  const p = ev.playoff!;
+  const name = (id: number) => (id >= 0 ? playerName(ev, id) : '?');
+  const slot = (ko: string) => ev.games.find((s) => s.knockout === ko);
+  const game = (label: string, g: KnockoutGame, ko: string) => {
+    const s = slot(ko);
+    return (
+      <li data-knockout={ko} data-winner={g.winner >= 0 ? name(g.winner) : ''}>
+        <span class="tag">{label}</span>
+        <span class="red-name">{name(g.red)}</span> {t('vs')} <span class="black-name">{name(g.black)}</span>
+        {g.winner >= 0 && <span>→ <strong>{name(g.winner)}</strong></span>}
+        {s && (
+          <a class="game-link" data-testid="board-game" href={`#/game/${encodeURIComponent(s.game_id)}`}>
+            {resultCell(s)}
+            {!s.finished && ` ${t('watch')}`}
+          </a>
+        )}
+      </li>
+    );
+  };
+  return (
+    <section class="panel" data-testid="playoff">
+      <h3>{t('playoff')}</h3>
+      <p class="muted">{t('seeds')}: {p.seeds.map(name).join(', ')}</p>
+      <ul class="list">
+        {p.semifinals.map((g, i) => game(`${t('semifinal')} ${i + 1}`, g, `sf${i + 1}`))}
+        {p.final && p.final.red >= 0 && game(t('final'), p.final, 'final')}
+        {p.third && p.third.red >= 0 && game(t('thirdPlace'), p.third, 'third')}
+      </ul>
+    </section>
+  );
+}
+
+// Every column the API gives, in the order of the Chinese rules' tables, then the event's own
+// tiebreaks in its order (the values that decide the ranking).
+function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Standings | null; me: number }) {
+  if (!standings || !standings.rows?.length) return null;
+  const cols = standings.columns ?? [];
+  return (
+    <section class="panel" data-testid="standings" data-after-round={standings.after_round}>
+      <h3>
+        {t('standings')} <span class="muted">{t('afterRound', { n: standings.after_round })}</span>
+      </h3>
+      <div class="table-wrap">
+        <table class="grid-table standings">
+          <thead>
+            <tr>
+              <th>{t('rank')}</th>
+              <th>{t('numberShort')}</th>
+              <th class="name">{t('player')}</th>
+              <th data-col="score">{t('score')}</th>
+              <th data-col="opp_score">{t('tb.opp_score')}</th>
+              <th data-col="progressive">{t('tb.progressive')}</th>
+              <th data-col="sb">{t('tb.sonneborn_berger')}</th>
+              <th data-col="wins">{t('tb.wins')}</th>
+              <th data-col="black_wins">{t('tb.black_wins')}</th>
+              <th data-col="black_games">{t('tb.black_games')}</th>
+              <th data-col="fouls">{t('tb.fouls')}</th>
+              {cols.map((c, i) => (
+                <th key={i} class="event-tb" data-col={`tb-${c}`} title={t('eventTiebreak')}>
+                  {i + 1}. {tiebreakName(c)}
+                </th>
+              ))}
+              <th data-col="running">{t('running')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {standings.rows.map((r) => (
+              <tr key={r.player} class={`${r.player === me ? 'me' : ''} ${r.withdrawn ? 'withdrawn' : ''}`} data-player={r.name}>
+                <td>{r.rank}</td>
+                <td>{r.number}</td>
+                <td class="name">{r.name}{r.withdrawn ? ` (${t('withdrawn')})` : ''}</td>
+                <td data-col="score"><strong>{r.score}</strong></td>
+                <td data-col="opp_score">{r.opp_score}</td>
+                <td data-col="progressive">{r.progressive}</td>
+                <td data-col="sb">{sbText(r)}</td>
+                <td data-col="wins">{r.wins}</td>
+                <td data-col="black_wins">{r.black_wins}</td>
+                <td data-col="black_games">{r.black_games}</td>
+                <td data-col="fouls">{r.fouls}</td>
+                {cols.map((c, i) => (
+                  <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
+                ))}
+                <td data-col="running" class="muted">{(r.running ?? []).join(' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {ev.stage === 'finished' && standings.final_ranking?.length > 0 && (
+        <p data-testid="final-ranking">
+          {t('finalRanking')}: {standings.final_ranking.map((p, i) => `${i + 1}. ${playerName(ev, p)}`).join(' · ')}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function tiebreakName(c: string): string {
+  const key = `tb.${c}` as Key;
+  return t(key) === key ? c : t(key);
+}
+
+function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable | null; me: number }) {
+  if (!cross || !cross.rows?.length) return null;
+  const n = Math.max(0, ...cross.rows.map((r) => r.rounds?.length ?? 0));
+  const numberOf = (p: number) => ev.players[p]?.number || cross.rows.find((r) => r.player === p)?.number;
+  return (
+    <section class="panel" data-testid="crosstable">
+      <h3>{t('crosstable')}</h3>
+      <div class="table-wrap">
+        <table class="grid-table">
+          <thead>
+            <tr>
+              <th>{t('numberShort')}</th>
+              <th class="name">{t('player')}</th>
+              {Array.from({ length: n }, (_, i) => (
+                <th key={i}>{t('roundShort', { n: i + 1 })}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {cross.rows.map((r) => (
+              <tr key={r.player} class={r.player === me ? 'me' : ''} data-player={r.name}>
+                <td>{r.number}</td>
+                <td class="name">{r.name}</td>
+                {Array.from({ length: n }, (_, i) => {
+                  const c = r.rounds?.[i];
+                  const col = colourLetter(c?.colour);
+                  return (
+                    <td key={i} class={col === 'r' ? 'red-cell' : col === 'b' ? 'black-cell' : ''}>{crossCellText(c, numberOf, hasResult(ev, i + 1, r.player))}</td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="muted small">{t('crosstableHelp')}</p>
+    </section>
+  );
+}
+
+function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (path: string, body?: unknown) => void }) {
+  const paired = ev.rounds.length;
+  const last = ev.rounds[paired - 1];
+  const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
+  const [boards, setBoards] = useState('');
+  const [editErr, setEditErr] = useState('');
+  const finished = ev.games.filter((g) => g.finished);
+  const [gameId, setGameId] = useState('');
+  const [redPts, setRedPts] = useState(0);
+  const [blackPts, setBlackPts] = useState(0);
+  const running = ev.stage === 'running';
+  const lastBoards = last ? last.boards.map((b) => `${b.a}-${b.b === BYE ? 'bye' : b.b}`).join(', ') : '';
+  const correctId = gameId || finished[0]?.game_id || '';
+  const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
+
+  return (
+    <section class="panel organiser" data-testid="organiser">
+      <h3>{t('organiser')}</h3>
+      <div class="actions">
+        {ev.stage === 'registration' && (
+          <button class="primary" data-testid="start-event" disabled={busy} onClick={() => act('start')}>{t('startEvent')}</button>
+        )}
+        {(running || ev.stage === 'paused') && (
+          <>
+            <button data-testid="pair-round" disabled={busy || unstarted} onClick={() => act('pair')}>{t('pairNextRound')}</button>
+            <button data-testid="start-round" disabled={busy || !unstarted} onClick={() => act('start-round')}>{t('startRound')}</button>
+            <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
+          </>
+        )}
+        {running && <button data-testid="pause" disabled={busy} onClick={() => act('pause')}>{t('pause')}</button>}
+        {ev.stage === 'paused' && <button data-testid="resume" disabled={busy} onClick={() => act('resume')}>{t('resume')}</button>}
+      </div>
+      {unstarted && (
+        <form
+          class="edit-pairing"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setEditErr('');
+            try {
+              act('edit-pairing', { boards: parsePairs(boards || lastBoards) });
+            } catch (err) {
+              setEditErr(t('badPairs', { text: (err as Error).message }));
+            }
+          }}
+        >
+          <label>
+            {t('editPairing', { n: paired })}
+            <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
+          </label>
+          <p class="muted small">{t('editPairingHelp')}</p>
+          <p class="muted small">{ev.players.map((p, i) => `${i}=${p.name}`).join(' · ')}</p>
+          <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
+          {editErr && <p class="error">{editErr}</p>}
+        </form>
+      )}
+      {finished.length > 0 && (
+        <form
+          class="correct"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act('correct', { game_id: correctId, red_points: redPts, black_points: blackPts });
+          }}
+        >
+          <label>
+            {t('correctResult')}
+            <select data-testid="correct-game" value={correctId} onChange={(e) => setGameId(e.currentTarget.value)}>
+              {finished.map((g) => (
+                <option key={g.game_id} value={g.game_id}>
+                  {t('roundShort', { n: g.round })}·{g.board >= 0 ? g.board + 1 : g.knockout} {playerName(ev, g.red)}–{playerName(ev, g.black)} {g.red_points}:{g.black_points}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div class="row">
+            <label class="inline">
+              {t('red')}
+              <select data-testid="correct-red" value={redPts} onChange={(e) => setRedPts(Number(e.currentTarget.value))}>
+                {[...new Set([pts.win_points, pts.draw_points, pts.loss_points])].map((v) => <option value={v}>{v}</option>)}
+              </select>
+            </label>
+            <label class="inline">
+              {t('black')}
+              <select data-testid="correct-black" value={blackPts} onChange={(e) => setBlackPts(Number(e.currentTarget.value))}>
+                {[...new Set([pts.win_points, pts.draw_points, pts.loss_points])].map((v) => <option value={v}>{v}</option>)}
+              </select>
+            </label>
+            <button data-testid="correct-save" disabled={busy || !correctId}>{t('save')}</button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

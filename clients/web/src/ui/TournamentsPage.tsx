@@ -1,0 +1,348 @@
+// Tournament list (#/tournaments) and the organiser's "create an event" form with every setting of
+// docs/tournaments.md. The event itself is EventPage (#/tournaments/ID).
+import { useEffect, useState } from 'preact/hooks';
+import type { App } from '../app';
+import { apiErrorText, t, type Key } from '../i18n';
+import { api } from '../net/http';
+import { eventIdFrom, parsePairs } from '../tournament/logic';
+import type { EventSummary } from '../tournament/types';
+
+const POLL_MS = 10_000;
+
+export function stageText(stage: string): string {
+  const key = `stage.${stage}` as Key;
+  return t(key) === key ? stage : t(key);
+}
+
+export function variantText(v: string): string {
+  return v === 'jieqi' ? t('jieqi') : t('xiangqi');
+}
+
+export function TournamentsPage({ app }: { app: App }) {
+  const [events, setEvents] = useState<EventSummary[] | null>(null);
+  const [error, setError] = useState('');
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const list = await api<EventSummary[] | { events: EventSummary[] }>('GET', '/api/events');
+        if (live) {
+          setEvents(Array.isArray(list) ? list : list.events ?? []);
+          setError('');
+        }
+      } catch (e) {
+        if (live) setError(apiErrorText(e));
+      }
+    };
+    void load();
+    const timer = window.setInterval(load, POLL_MS);
+    const off = app.onNoticeMessage((n) => n.kind === 'notice' && void load());
+    return () => {
+      live = false;
+      off();
+      window.clearInterval(timer);
+    };
+  }, [app]);
+
+  return (
+    <div class="tournaments">
+      <section class="panel">
+        <div class="row spread">
+          <h2>{t('tournaments')}</h2>
+          <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
+        </div>
+        {events === null && !error && <p class="muted">{t('loading')}</p>}
+        {events?.length === 0 && <p class="muted">{t('noEvents')}</p>}
+        <ul class="list" data-testid="event-list">
+          {(events ?? []).map((e) => (
+            <li key={e.id} data-event={e.id}>
+              <a class="who" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{e.name || e.id}</a>
+              <span class="tag">{variantText(e.variant)}</span>
+              <span class={`tag stage-${e.stage}`}>{stageText(e.stage)}</span>
+              <span class="muted">{t('nPlayers', { n: e.players })}</span>
+              <span class="muted">{t('roundsOf', { n: e.rounds_paired, of: e.rounds })}</span>
+              <a class="button" data-testid="open-event" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{t('open')}</a>
+            </li>
+          ))}
+        </ul>
+        {error && <p class="error" role="alert">{error}</p>}
+      </section>
+      {creating && <CreateEvent app={app} />}
+    </div>
+  );
+}
+
+// Every setting of POST /api/events. Times are entered in minutes/seconds, sent in ms.
+function CreateEvent({ app }: { app: App }) {
+  const [f, setF] = useState({
+    id: '',
+    name: '',
+    club_id: '',
+    variant: 'xiangqi',
+    ruleset: 'cxa',
+    capture_visibility: 'capturer',
+    minutes: 15,
+    increment: 0,
+    no_show_minutes: 10,
+    access: 'open',
+    join_code: '',
+    auto_rounds: true,
+    late_join_until_round: 1,
+    playoff: false,
+    playoff_after_round: 0,
+    playoff_size: 4,
+    start: '',
+    rounds: 7,
+    games_per_round: 1,
+    round1: 'adjacent-alternating',
+    seed: '',
+    tiebreak_mode: 'preset',
+    tiebreak_preset: 'jieqi',
+    tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
+    max_forfeits: 3,
+    forbidden: '',
+    win_points: 2,
+    draw_points: 1,
+    loss_points: 0,
+  });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof f) => (e: Event) => {
+    const el = e.currentTarget as HTMLInputElement;
+    const v = el.type === 'checkbox' ? el.checked : typeof f[k] === 'number' ? Number(el.value) : el.value;
+    setF({ ...f, [k]: v });
+  };
+
+  const submit = async () => {
+    setError('');
+    let forbidden: [number, number][] = [];
+    try {
+      forbidden = parsePairs(f.forbidden);
+    } catch (e) {
+      setError(t('badPairs', { text: (e as Error).message }));
+      return;
+    }
+    const pairing: Record<string, unknown> = {
+      rounds: f.rounds,
+      games_per_round: f.games_per_round,
+      round1: f.round1,
+      max_forfeits: f.max_forfeits,
+      win_points: f.win_points,
+      draw_points: f.draw_points,
+      loss_points: f.loss_points,
+    };
+    if (f.seed.trim()) pairing.seed = Number(f.seed);
+    if (forbidden.length) pairing.forbidden = forbidden;
+    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = f.tiebreak_preset;
+    else pairing.tiebreaks = f.tiebreaks.split(/[\s,]+/).filter(Boolean);
+    const body: Record<string, unknown> = {
+      id: f.id.trim() || eventIdFrom(f.name),
+      name: f.name.trim(),
+      variant: f.variant,
+      ruleset: f.ruleset,
+      initial_ms: Math.round(f.minutes * 60_000),
+      increment_ms: Math.round(f.increment * 1000),
+      no_show_ms: Math.round(f.no_show_minutes * 60_000),
+      access: f.access,
+      auto_rounds: f.auto_rounds,
+      late_join_until_round: f.late_join_until_round,
+      playoff_after_round: f.playoff ? f.playoff_after_round || f.rounds : 0,
+      playoff_size: f.playoff_size,
+      pairing,
+    };
+    if (f.club_id.trim()) body.club_id = f.club_id.trim();
+    if (f.variant === 'jieqi') body.capture_visibility = f.capture_visibility;
+    if (f.access === 'code') body.join_code = f.join_code;
+    if (f.start) body.start_ms = new Date(f.start).getTime();
+    setBusy(true);
+    try {
+      const r = await api<{ ok: boolean; event_id: string }>('POST', '/api/events', body, { token: app.conn.token });
+      app.navigate(`#/tournaments/${encodeURIComponent(r.event_id || String(body.id))}`);
+    } catch (e) {
+      setError(apiErrorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel">
+      <h2>{t('createEvent')}</h2>
+      <form
+        class="seek-form event-form"
+        data-testid="event-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label class="wide">
+          {t('eventName')}
+          <input data-testid="ev-name" required maxLength={80} value={f.name} onInput={set('name')} />
+        </label>
+        <label>
+          {t('eventId')}
+          <input data-testid="ev-id" placeholder={t('optional')} pattern="[A-Za-z0-9_\-]*" maxLength={40} value={f.id} onInput={set('id')} />
+        </label>
+        <label>
+          {t('clubId')}
+          <input value={f.club_id} placeholder={t('optional')} onInput={set('club_id')} />
+        </label>
+        <label>
+          {t('variant')}
+          <select data-testid="ev-variant" value={f.variant} onChange={set('variant')}>
+            <option value="xiangqi">{t('xiangqi')}</option>
+            <option value="jieqi">{t('jieqi')}</option>
+          </select>
+        </label>
+        <label>
+          {t('ruleset')}
+          <select data-testid="ev-ruleset" value={f.ruleset} onChange={set('ruleset')}>
+            <option value="cxa">CXA 中国象棋协会</option>
+            <option value="axf">AXF 亚洲象联</option>
+            <option value="computer">Computer 电脑规则</option>
+          </select>
+        </label>
+        {f.variant === 'jieqi' && (
+          <label>
+            {t('captureVisibility')}
+            <select value={f.capture_visibility} onChange={set('capture_visibility')}>
+              <option value="capturer">{t('cv.capturer')}</option>
+              <option value="nobody">{t('cv.nobody')}</option>
+              <option value="both">{t('cv.both')}</option>
+            </select>
+          </label>
+        )}
+        <label>
+          {t('minutes')}
+          <input data-testid="ev-minutes" type="number" min="0.05" max="360" step="any" value={f.minutes} onInput={set('minutes')} />
+        </label>
+        <label>
+          {t('increment')}
+          <input data-testid="ev-increment" type="number" min="0" max="60" value={f.increment} onInput={set('increment')} />
+        </label>
+        <label>
+          {t('rounds')}
+          <input data-testid="ev-rounds" type="number" min="1" max="30" value={f.rounds} onInput={set('rounds')} />
+        </label>
+        <label>
+          {t('gamesPerRound')}
+          <select data-testid="ev-games-per-round" value={f.games_per_round} onChange={set('games_per_round')}>
+            <option value={1}>1</option>
+            <option value={2}>2</option>
+          </select>
+        </label>
+        <label>
+          {t('round1Mode')}
+          <select data-testid="ev-round1" value={f.round1} onChange={set('round1')}>
+            {['adjacent', 'adjacent-alternating', 'fold', 'random'].map((m) => (
+              <option value={m}>{t(`r1.${m}` as Key)}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('tiebreaks')}
+          <select data-testid="ev-tiebreak-preset" value={f.tiebreak_mode === 'preset' ? f.tiebreak_preset : 'custom'} onChange={(e) => {
+            const v = e.currentTarget.value;
+            setF(v === 'custom' ? { ...f, tiebreak_mode: 'custom' } : { ...f, tiebreak_mode: 'preset', tiebreak_preset: v });
+          }}>
+            {['jieqi', 'cxa-14.3.1', 'cxa-14.3.2', 'senior'].map((p) => (
+              <option value={p}>{t(`tbp.${p}` as Key)}</option>
+            ))}
+            <option value="custom">{t('tbp.custom')}</option>
+          </select>
+        </label>
+        {f.tiebreak_mode === 'custom' && (
+          <label class="wide">
+            {t('tiebreakList')}
+            <input data-testid="ev-tiebreaks" value={f.tiebreaks} onInput={set('tiebreaks')} />
+          </label>
+        )}
+        <label>
+          {t('noShowMinutes')}
+          <input data-testid="ev-no-show" type="number" min="0.1" max="120" step="any" value={f.no_show_minutes} onInput={set('no_show_minutes')} />
+        </label>
+        <label>
+          {t('maxForfeits')}
+          <input type="number" min="0" max="30" value={f.max_forfeits} onInput={set('max_forfeits')} />
+        </label>
+        <label>
+          {t('access')}
+          <select data-testid="ev-access" value={f.access} onChange={set('access')}>
+            <option value="open">{t('access.open')}</option>
+            <option value="members">{t('access.members')}</option>
+            <option value="code">{t('access.code')}</option>
+          </select>
+        </label>
+        {f.access === 'code' && (
+          <label>
+            {t('joinCode')}
+            <input data-testid="ev-join-code" required value={f.join_code} onInput={set('join_code')} />
+          </label>
+        )}
+        <label>
+          {t('lateJoinUntil')}
+          <input type="number" min="0" max="30" value={f.late_join_until_round} onInput={set('late_join_until_round')} />
+        </label>
+        <label class="check">
+          <input data-testid="ev-auto-rounds" type="checkbox" checked={f.auto_rounds} onChange={set('auto_rounds')} />
+          {t('autoRounds')}
+        </label>
+        <label class="check">
+          <input data-testid="ev-playoff" type="checkbox" checked={f.playoff} onChange={set('playoff')} />
+          {t('playoff')}
+        </label>
+        {f.playoff && (
+          <>
+            <label>
+              {t('playoffAfter')}
+              <input data-testid="ev-playoff-after" type="number" min="1" max="30" value={f.playoff_after_round || f.rounds} onInput={set('playoff_after_round')} />
+            </label>
+            <label>
+              {t('playoffSize')}
+              <select data-testid="ev-playoff-size" value={f.playoff_size} onChange={set('playoff_size')}>
+                <option value={2}>2</option>
+                <option value={4}>4</option>
+              </select>
+            </label>
+          </>
+        )}
+        <details class="wide">
+          <summary>{t('moreSettings')}</summary>
+          <div class="seek-form">
+            <label>
+              {t('startTime')}
+              <input type="datetime-local" value={f.start} onInput={set('start')} />
+            </label>
+            <label>
+              {t('seed')}
+              <input type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
+            </label>
+            <label>
+              {t('winPoints')}
+              <input type="number" min="0" max="10" value={f.win_points} onInput={set('win_points')} />
+            </label>
+            <label>
+              {t('drawPoints')}
+              <input type="number" min="0" max="10" value={f.draw_points} onInput={set('draw_points')} />
+            </label>
+            <label>
+              {t('lossPoints')}
+              <input type="number" min="0" max="10" value={f.loss_points} onInput={set('loss_points')} />
+            </label>
+            <label class="wide">
+              {t('forbiddenPairs')}
+              <input placeholder="0-1, 2-3" value={f.forbidden} onInput={set('forbidden')} />
+            </label>
+          </div>
+        </details>
+        <div class="row">
+          <button class="primary" data-testid="create-event" disabled={busy || !f.name.trim()}>{t('createEvent')}</button>
+        </div>
+        {error && <p class="error wide" role="alert">{error}</p>}
+      </form>
+    </section>
+  );
+}

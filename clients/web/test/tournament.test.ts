@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
+import { boardScore, eventIdOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import type { EventDetail, StandingsRow } from '../src/tournament/types';
+
+const ev: EventDetail = {
+  config: {} as EventDetail['config'],
+  stage: 'running',
+  players: [{ name: 'A' }, { name: 'B' }, { name: 'C' }],
+  user_ids: ['u-a', 'u-b', 'u-c'],
+  rounds: [{ boards: [{ a: 1, b: 0, games: [] }, { a: 2, b: -2, games: [] }] }],
+  games: [
+    { game_id: 'e-r1-b1-g2', round: 1, board: 0, index: 1, red: 0, black: 1, finished: false, red_points: 0, black_points: 0 },
+    { game_id: 'e-r1-b1-g1', round: 1, board: 0, index: 0, red: 1, black: 0, finished: true, red_points: 2, black_points: 0 },
+  ],
+};
+
+describe('tournament helpers', () => {
+  it('finds the viewer and the slots of a board in game order', () => {
+    expect(playerOf(ev, 'u-c')).toBe(2);
+    expect(playerOf(ev, 'nobody')).toBe(-1);
+    expect(slotsOf(ev, 1, 0).map((g) => g.game_id)).toEqual(['e-r1-b1-g1', 'e-r1-b1-g2']);
+  });
+  it('sums board points from finished slots, from the board side a', () => {
+    expect(boardScore(ev, 1, 0)).toEqual([2, 0]);
+    expect(boardScore(ev, 1, 1)).toBeNull();
+    const played = { ...ev, rounds: [{ boards: [{ a: 1, b: 0, games: [{ a: 2, b: 0 }, { a: 1, b: 1 }] }] }] };
+    expect(boardScore(played, 1, 0)).toEqual([3, 1]);
+    const pub = { ...ev, rounds: [{ round: 1, started: true, boards: [{ board: 1, a: 1, b: 0, games: [{ a_points: 0, b_points: 2 }] }] }] };
+    expect(boardScore(pub, 1, 0)).toEqual([0, 2]);
+    expect(hasResult(pub, 1, 0)).toBe(true);
+    expect(hasResult(ev, 1, 2)).toBe(true); // bye
+    expect(hasResult({ ...ev, games: [] }, 1, 0)).toBe(false);
+  });
+  it('reads colours, crosstable cells and SB', () => {
+    expect([colourLetter('red'), colourLetter('b'), colourLetter(1), colourLetter(-1), colourLetter('')]).toEqual(['r', 'b', 'r', 'b', '']);
+    expect(crossCellText({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('2b 2');
+    expect(crossCellText({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('+ 2');
+    expect(crossCellText({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('–');
+    expect(crossCellText({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('2r');
+    expect(sbText({ sonneborn_berger_x2: 5 } as StandingsRow)).toBe('2.5');
+    expect(sbText({ sonneborn_berger_x2: 4 } as StandingsRow)).toBe('2');
+  });
+  it('parses board lists and makes ids', () => {
+    expect(parsePairs('0-1, 2-3;4 bye')).toEqual([[0, 1], [2, 3], [4, -2]]);
+    expect(parsePairs('')).toEqual([]);
+    expect(() => parsePairs('a-b')).toThrow();
+    expect(eventIdFrom('Spring Jieqi Open!', 0)).toBe('spring-jieqi-open-0000');
+    expect(eventIdFrom('春季赛', 0)).toBe('event-0000');
+    expect(poolName('jieqi', 180000, 2000)).toBe('jieqi:180000+2000');
+    expect(eventIdOfGame('spring-open-r2-b1-g2')).toBe('spring-open');
+    expect(eventIdOfGame('e2e-ko-ko-final')).toBe('e2e-ko');
+    expect(eventIdOfGame('q1764500000-123')).toBeUndefined();
+    expect(eventIdOfGame('4d9a759040e86d0c')).toBeUndefined();
+  });
+});
+
+describe('prometheus text', () => {
+  const text = `# HELP xq_connections Open WebSocket connections.
+# TYPE xq_connections gauge
+xq_connections 3
+xq_moves_total 41
+xq_move_latency_seconds_bucket{le="0.001"} 2
+xq_move_latency_seconds_bucket{le="+Inf"} 41
+xq_errors_total{code="ILLEGAL_MOVE"} 2
+xq_errors_total{code="RATE_LIMITED"} 5
+garbage line here
+`;
+  it('reads gauges, counters and labelled samples', () => {
+    const s = parsePrometheus(text);
+    expect(metric(s, 'xq_connections')).toBe(3);
+    expect(metric(s, 'xq_moves_total')).toBe(41);
+    expect(metric(s, 'xq_live_games')).toBeUndefined();
+    expect(byLabel(s, 'xq_errors_total', 'code')).toEqual({ ILLEGAL_MOVE: 2, RATE_LIMITED: 5 });
+    expect(byLabel(s, 'xq_move_latency_seconds_bucket', 'le')['+Inf']).toBe(41);
+  });
+});
