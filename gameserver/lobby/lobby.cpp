@@ -39,8 +39,8 @@ std::vector<SeekEntry> Lobby::visible_to(const std::string& user_id) const {
   return out;
 }
 
-void Lobby::remove_user(const std::string& user_id) {
-  std::erase_if(seeks_, [&](const auto& kv) { return kv.second.owner.id == user_id; });
+size_t Lobby::remove_user(const std::string& user_id) {
+  return std::erase_if(seeks_, [&](const auto& kv) { return kv.second.owner.id == user_id; });
 }
 
 }  // namespace gs

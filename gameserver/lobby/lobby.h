@@ -37,7 +37,7 @@ class Lobby {
   // Removes and returns the seek if `taker` may accept it.
   std::optional<SeekEntry> take(const std::string& id, const std::string& taker_user_id);
   std::vector<SeekEntry> visible_to(const std::string& user_id) const;
-  void remove_user(const std::string& user_id);  // owner went offline
+  size_t remove_user(const std::string& user_id);  // owner went offline; returns seeks removed
   void restore(const SeekEntry& e) { seeks_[e.id] = e; }  // undo take() when a game could not start
 
  private:

@@ -47,7 +47,8 @@ PieceCounts parse_pool(const std::string& s) {
     size_t j = ++i;
     while (j < s.size() && j - i < 2 && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
     int n = j == i ? 1 : std::stoi(s.substr(i, j - i));
-    if (n > kMaxCount[t]) throw FenError("too many '" + std::string(1, l) + "' in the Jieqi pool field");
+    // Counted together over repeated letters ("PPP" = P3), so no total can exceed the set.
+    if (pool[index(c)][t] + n > kMaxCount[t]) throw FenError("too many '" + std::string(1, l) + "' in the Jieqi pool field");
     pool[index(c)][t] = static_cast<uint8_t>(pool[index(c)][t] + n);
     i = j;
   }

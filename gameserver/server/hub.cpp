@@ -77,8 +77,9 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
       set.erase(c->id());
       if (set.empty()) {
         user_conns_.erase(u->id);
-        lobby_.remove_user(u->id);  // seeks die with their owner's last connection
-        user_gone = true;
+        // Seeks die with their owner's last connection. Only then does the seek list change: pushing
+        // it on every departure made a mass disconnect quadratic (and ran the server out of memory).
+        user_gone = lobby_.remove_user(u->id) > 0;
       }
     }
   }

@@ -1,6 +1,9 @@
 #include "store/game_store.h"
 
+#include <openssl/sha.h>
+
 #include <boost/json.hpp>
+#include <cstring>
 
 #include "game/codec.h"
 #include "store/keys.h"
@@ -30,10 +33,25 @@ void GameStore::append(const GameSession& s, const std::vector<GameEvent>& event
                      ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
                      ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
                      xq::outcome_name(s.result().outcome) + "\"}";
-  std::vector<std::string> args{"EVAL", kAppendScript, "2", keys::game_events(id), keys::game_snap(id),
+  // EVALSHA sends 40 bytes instead of the script on every move; EVAL loads it when Redis lacks it.
+  static const std::string sha = [] {
+    unsigned char md[SHA_DIGEST_LENGTH];
+    SHA1(reinterpret_cast<const unsigned char*>(kAppendScript), std::strlen(kAppendScript), md);
+    std::string hex;
+    for (unsigned char b : md) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
+    return hex;
+  }();
+  std::vector<std::string> args{"EVALSHA", sha, "2", keys::game_events(id), keys::game_snap(id),
                                 std::to_string(events.front().version - 1), snap};
   for (const auto& e : events) args.push_back(encode_event(e));
-  redis_.command(args);
+  try {
+    redis_.command(args);
+  } catch (const RedisError& e) {
+    if (std::string(e.what()).find("NOSCRIPT") == std::string::npos) throw;
+    args[0] = "EVAL";
+    args[1] = kAppendScript;
+    redis_.command(args);
+  }
 }
 
 void GameStore::archive(const GameSession& s) {

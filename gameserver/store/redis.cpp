@@ -4,11 +4,13 @@
 
 #include <sys/time.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace gs {
 
-Redis::Redis(std::string url) {
+Redis::Redis(std::string url, size_t connections) {
+  for (size_t i = 0; i < std::max<size_t>(1, connections); ++i) slots_.push_back(std::make_unique<Slot>());
   // redis://host:port/db
   std::string rest = url.rfind("redis://", 0) == 0 ? url.substr(8) : url;
   auto slash = rest.find('/');
@@ -26,10 +28,12 @@ Redis::Redis(std::string url) {
 }
 
 Redis::~Redis() {
-  if (ctx_) redisFree(ctx_);
+  for (auto& s : slots_)
+    if (s->ctx) redisFree(s->ctx);
 }
 
-void Redis::connect_locked() {
+void Redis::connect_locked(Slot& slot) {
+  redisContext*& ctx_ = slot.ctx;
   if (ctx_ && !ctx_->err) return;
   if (ctx_) redisFree(ctx_);
   timeval tv{2, 0};
@@ -63,7 +67,20 @@ static RedisReply convert(const redisReply* r) {
 }
 
 RedisReply Redis::command(const std::vector<std::string>& args) {
-  std::lock_guard lock(mu_);
+  // Take an idle connection if there is one; otherwise queue on one in turn.
+  const size_t n = slots_.size(), start = next_.fetch_add(1) % n;
+  for (size_t i = 0; i < n; ++i) {
+    Slot& s = *slots_[(start + i) % n];
+    std::unique_lock lock(s.mu, std::try_to_lock);
+    if (lock.owns_lock()) return command_on(s, args);
+  }
+  Slot& s = *slots_[start];
+  std::lock_guard lock(s.mu);
+  return command_on(s, args);
+}
+
+RedisReply Redis::command_on(Slot& slot, const std::vector<std::string>& args) {
+  redisContext*& ctx_ = slot.ctx;
   std::vector<const char*> argv;
   std::vector<size_t> lens;
   for (auto& a : args) {
@@ -72,7 +89,7 @@ RedisReply Redis::command(const std::vector<std::string>& args) {
   }
   // One retry: the first failure may just be a connection that went stale.
   for (int attempt = 0; attempt < 2; ++attempt) {
-    connect_locked();
+    connect_locked(slot);
     auto t0 = std::chrono::steady_clock::now();
     auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
     if (observer_) observer_(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

@@ -1,7 +1,12 @@
-// A small synchronous Redis client (hiredis) shared by threads: one connection behind a mutex,
-// reconnected on demand. Calls are short (local Redis), so blocking a strand briefly is fine.
+// A small synchronous Redis client (hiredis) shared by threads: a few connections, each behind its
+// own mutex and reconnected on demand, so several threads can wait on Redis at once (one connection
+// behind one mutex capped the whole server at one round trip at a time). Calls are short (local
+// Redis), so blocking a strand briefly is fine. A caller's successive commands complete in order
+// because each call waits for its reply.
 #pragma once
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -27,7 +32,7 @@ struct RedisReply {
 class Redis {
  public:
   // url: redis://host:port/db
-  explicit Redis(std::string url);
+  explicit Redis(std::string url, size_t connections = 4);
   ~Redis();
   Redis(const Redis&) = delete;
   Redis& operator=(const Redis&) = delete;
@@ -39,12 +44,17 @@ class Redis {
   void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
 
  private:
-  void connect_locked();
+  struct Slot {
+    std::mutex mu;
+    redisContext* ctx = nullptr;
+  };
+  void connect_locked(Slot& slot);
+  RedisReply command_on(Slot& slot, const std::vector<std::string>& args);
   std::string host_;
   int port_ = 6379;
   int db_ = 0;
-  std::mutex mu_;
-  redisContext* ctx_ = nullptr;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::atomic<size_t> next_{0};
   std::function<void(double)> observer_;
 };
 

@@ -53,3 +53,20 @@ TEST(FuzzRegressions, MoveGenerationBeyond128Moves) {
       },
       ::testing::ExitedWithCode(0), "");
 }
+
+// F3 (gameserver/rules/fen.cpp, parse_pool): the counts of repeated letters are added into a
+// uint8_t without a cap, so the sum wraps at 256: "P5" 52 times plus "P1" (261 pawns), or 261 x
+// "P", is read as 5 pawns and parse_fen accepts the FEN (the per-letter check only looks at each
+// single count, the board+pool check at the wrapped sum). fuzz_fen's pool oracle reports it
+// (tests/fuzz/crashes/fuzz_fen/pool_wraps_261_pawns). All must throw FenError.
+TEST(FuzzRegressions, JieqiPoolCountsDoNotWrapAround) {
+  std::string pawns;
+  for (int i = 0; i < 52; ++i) pawns += "P5";
+  pawns += "P1";
+  EXPECT_THROW(parse_pool(pawns), FenError);
+  EXPECT_THROW(parse_pool(std::string(261, 'P')), FenError);  // letters without counts wrap the same way
+  EXPECT_THROW(parse_fen("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2N2B2" + pawns +
+                             "r2a2c2p5n2b2 0 1",
+                         Variant::Jieqi),
+               FenError);
+}
