@@ -10,7 +10,8 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libhiredis-dev libprotobuf-dev protobuf-compiler libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei)
+  libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei
+  clang libclang-rt-14-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,6 +16,9 @@ export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2 --timeout 600
 
+# A short libFuzzer run of the FEN, move and protocol-envelope targets (clang; docs/fuzzing.md).
+bash tests/fuzz/run-short.sh
+
 if [ -f clients/web/package.json ] && grep -q '"test:e2e"' clients/web/package.json; then
   (cd clients/web && XQ_E2E_STRICT=1 npm run test:e2e)  # strict: a skipped browser test fails the run
 fi

@@ -146,7 +146,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     if (auto ver = session_.find_client_move(side, m.move().client_move_id())) return reply(*ver, true);
   }
 
-  GameSession backup = session_;  // restored if the events cannot be made durable
+  const uint64_t version_before = session_.version();  // rolled back to if the events cannot be made durable
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
   std::string message;
@@ -178,7 +178,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   }
 
   if (!out.empty() && !commit(out)) {
-    session_ = std::move(backup);
+    rollback(version_before);
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
   }
   if (st == Status::Ok) {
@@ -199,12 +199,12 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
 }
 
 bool GameActor::admin_end(xq::Result r) {
-  GameSession backup = session_;
+  const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
   if (session_.end(std::move(r), steady_ms(), out) != Status::Ok) return false;
   if (!commit(out)) {
-    session_ = std::move(backup);
+    rollback(version_before);
     return false;
   }
   publish(out);
@@ -220,15 +220,30 @@ std::string GameActor::record_json() const {
 bool GameActor::commit(const std::vector<GameEvent>& events) {
   try {
     deps_.store.append(session_, events);
-    // Refresh the HTTP record before anyone hears of the events.
-    std::string rec = archive_record(session_);
-    std::lock_guard l(record_mu_);
-    record_ = std::move(rec);
+    // The HTTP record (GET /api/games/{id}) is rebuilt from the whole game, so rebuilding it on
+    // every move made a move cost grow with the game's length. Refresh it at most twice a second
+    // while the game runs, and always at its end (a live record never holds a secret anyway).
+    const Millis now = steady_ms();
+    if (session_.over() || now - record_refreshed_ms_ >= 500) {
+      std::string rec = archive_record(session_);
+      record_refreshed_ms_ = now;
+      std::lock_guard l(record_mu_);
+      record_ = std::move(rec);
+    }
     return true;
   } catch (const std::exception& e) {
     std::cerr << "game " << config_.id << ": store failed: " << e.what() << '\n';
     return false;
   }
+}
+
+void GameActor::rollback(uint64_t version) {
+  // Rare (Redis failed): rebuild the session from its stored events instead of copying the whole
+  // game before every action. The side to move's clock restarts now from its stored value.
+  GameSession rebuilt(config_);
+  for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
+  rebuilt.start_clock(steady_ms());
+  session_ = std::move(rebuilt);
 }
 
 void GameActor::publish(const std::vector<GameEvent>& events) {
@@ -292,14 +307,14 @@ void GameActor::arm_timer() {
 }
 
 void GameActor::on_timer() {
-  GameSession backup = session_;
+  const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
   const bool ended = session_.check_no_show(wall_ms(), ever_present_[xq::index(xq::Color::Black)], steady_ms(), out) ||
                      session_.check_flag(steady_ms(), out);
   if (!ended) return arm_timer();
   if (!commit(out)) {
-    session_ = std::move(backup);
+    rollback(version_before);
     auto self = shared_from_this();
     strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
     return;

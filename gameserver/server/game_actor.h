@@ -53,6 +53,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
  private:
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   void publish(const std::vector<GameEvent>& events);
+  void rollback(uint64_t version);  // back to the state after event `version` (storage failed)
   void after_change();
   void arm_timer();
   void announce_presence(xq::Color side, bool present);
@@ -74,6 +75,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::atomic<bool> finished_{false};
   mutable std::mutex record_mu_;
   std::string record_;
+  Millis record_refreshed_ms_ = 0;
 };
 
 // Frames for one connection: helpers shared by the hub and the actors.

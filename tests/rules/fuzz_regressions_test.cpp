@@ -1,5 +1,5 @@
 // Regressions found by the libFuzzer targets in tests/fuzz (see docs/fuzzing.md). Each test holds
-// the minimal input of one finding; they fail until the rules library is fixed.
+// the minimal input of one finding (all fixed since).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -58,7 +58,7 @@ TEST(FuzzRegressions, MoveGenerationBeyond128Moves) {
 // uint8_t without a cap, so the sum wraps at 256: "P5" 52 times plus "P1" (261 pawns), or 261 x
 // "P", is read as 5 pawns and parse_fen accepts the FEN (the per-letter check only looks at each
 // single count, the board+pool check at the wrapped sum). fuzz_fen's pool oracle reports it
-// (tests/fuzz/crashes/fuzz_fen/pool_wraps_261_pawns). All must throw FenError.
+// (seed tests/fuzz/corpus/fuzz_fen/jieqi_pool_261_pawns). All must throw FenError.
 TEST(FuzzRegressions, JieqiPoolCountsDoNotWrapAround) {
   std::string pawns;
   for (int i = 0; i < 52; ++i) pawns += "P5";
