@@ -35,6 +35,7 @@ struct GameConfig {
   std::string event_id;       // "" = not a tournament game
   int round = 0, board = 0;   // informational
   int64_t no_show_ms = 0;     // 0 = no no-show rule
+  int64_t spectator_delay_ms = 0;  // spectators see the game this much later (tournament broadcasts)
   bool tournament() const { return !event_id.empty(); }
 
   xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility

@@ -58,6 +58,8 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     gone_since_[xq::index(side_of(v))] = 0;
     announce_presence(side_of(v), true);
   }
+  if (v == xq::Viewer::Spectator && config_.spectator_delay_ms > 0 && !session_.over())
+    return subscribe_delayed(c, g, request_id, last_version);
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   const uint64_t version = session_.version();
@@ -85,6 +87,61 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     r.mutable_reply()->set_game_id(config_.id);
     r.mutable_reply()->set_version(version);
     send_message(*c, r, deps_.metrics);
+  }
+}
+
+void GameActor::subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id,
+                                  uint64_t last_version) {
+  const Millis now = steady_ms();
+  const int64_t wall = wall_ms(), delay = config_.spectator_delay_ms;
+  const auto& events = session_.events();
+  const uint64_t version = session_.version();
+  // What a spectator may see now: the events older than the delay, replayed into a past game.
+  uint64_t visible = 0;
+  while (visible < version && events[visible].at_ms <= wall - delay) ++visible;
+  GameSession past(config_);
+  for (uint64_t i = 0; i < visible; ++i) past.replay(events[i]);
+  const xq::Viewer v = xq::Viewer::Spectator;
+  if (g == Greeting::Sync && last_version <= visible && visible - last_version <= deps_.options.max_catchup_events) {
+    for (uint64_t ver = last_version + 1; ver <= visible; ++ver) {
+      v1::ServerMessage ev;
+      *ev.mutable_game_event() = event_for(past, events[ver - 1], v, ver == visible, now, wall);
+      send_message(*c, ev, deps_.metrics);
+    }
+  } else if (g != Greeting::None) {
+    v1::ServerMessage m;
+    m.set_request_id(request_id);
+    *m.mutable_game_state() = state_for(past, v, now, wall);
+    send_message(*c, m, deps_.metrics);
+  }
+  // The newer events follow, each `delay` after it happened.
+  for (uint64_t ver = visible + 1; ver <= version; ++ver) {
+    v1::ServerMessage ev;
+    *ev.mutable_game_event() = event_for(session_, events[ver - 1], v, ver == version, now, wall);
+    delayed_.emplace(now + std::max<int64_t>(0, events[ver - 1].at_ms + delay - wall),
+                     std::make_pair(std::weak_ptr<Connection>(c), ev.SerializeAsString()));
+  }
+  if (request_id != 0) {
+    v1::ServerMessage r;
+    r.set_request_id(request_id);
+    r.mutable_reply()->set_game_id(config_.id);
+    r.mutable_reply()->set_version(visible);
+    send_message(*c, r, deps_.metrics);
+  }
+  arm_timer();
+}
+
+void GameActor::deliver_due() {
+  const Millis now = steady_ms();
+  while (!delayed_.empty() && delayed_.begin()->first <= now) {
+    auto node = delayed_.extract(delayed_.begin());
+    if (auto conn = node.mapped().first.lock()) {
+      // Only while it still watches this game.
+      if (subs_.count(conn->id())) {
+        deps_.metrics.frames_out_total++;
+        conn->send(std::move(node.mapped().second));
+      }
+    }
   }
 }
 
@@ -266,8 +323,12 @@ void GameActor::publish(const std::vector<GameEvent>& events) {
         *m.mutable_game_event() = event_for(session_, events[i], it->second.viewer, i + 1 == events.size(), now, wall);
         c = cache.emplace(key, m.SerializeAsString()).first;
       }
-      deps_.metrics.frames_out_total++;
-      conn->send(c->second);
+      if (it->second.viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0) {
+        delayed_.emplace(now + config_.spectator_delay_ms, std::make_pair(std::weak_ptr<Connection>(conn), c->second));
+      } else {
+        deps_.metrics.frames_out_total++;
+        conn->send(c->second);
+      }
     }
     ++it;
   }
@@ -289,24 +350,31 @@ void GameActor::after_change() {
       std::cerr << "game " << config_.id << ": archive failed: " << e.what() << '\n';
     }
   }
-  auto self = shared_from_this();
-  strand_.set_timer(steady_ms() + deps_.options.finished_linger_ms, [self] {
-    if (self->deps_.on_retired) self->deps_.on_retired(self->config_.id);
-  });
+  if (retire_at_ == 0) retire_at_ = steady_ms() + deps_.options.finished_linger_ms;
+  arm_timer();
 }
 
 void GameActor::arm_timer() {
-  auto deadline = session_.flag_deadline();
+  std::optional<Millis> deadline = session_.over() ? std::optional<Millis>(retire_at_) : session_.flag_deadline();
   if (auto no_show = session_.no_show_deadline_wall()) {
     Millis at = steady_ms() + std::max<int64_t>(0, *no_show - wall_ms());
     if (!deadline || at < *deadline) deadline = at;
   }
+  if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
   if (!deadline) return strand_.cancel_timer();
   auto self = shared_from_this();
   strand_.set_timer(*deadline + 1, [self] { self->on_timer(); });
 }
 
 void GameActor::on_timer() {
+  deliver_due();
+  if (session_.over()) {
+    if (steady_ms() >= retire_at_ && delayed_.empty()) {
+      if (deps_.on_retired) deps_.on_retired(config_.id);
+      return;
+    }
+    return arm_timer();
+  }
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;

@@ -54,6 +54,10 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   void publish(const std::vector<GameEvent>& events);
   void rollback(uint64_t version);  // back to the state after event `version` (storage failed)
+  // Delayed broadcast: a spectator's greeting shows the game as it stood spectator_delay_ms ago,
+  // and every later event reaches it that much after it happened.
+  void subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id, uint64_t last_version);
+  void deliver_due();
   void after_change();
   void arm_timer();
   void announce_presence(xq::Color side, bool present);
@@ -76,6 +80,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   mutable std::mutex record_mu_;
   std::string record_;
   Millis record_refreshed_ms_ = 0;
+  std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
+  Millis retire_at_ = 0;  // when a finished game leaves memory
 };
 
 // Frames for one connection: helpers shared by the hub and the actors.

@@ -93,6 +93,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   try {
     // Public API
     if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
+    if (parts.size() == 3 && parts[1] == "games" && method == "GET" && hub.record_withheld(parts[2]))
+      return json_error(403, "delayed broadcast: the record is available when the game ends");
     if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
       auto rec = hub.game_record(parts[2]);
       if (!rec) return json_error(404, "unknown game");

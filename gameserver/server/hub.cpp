@@ -1,6 +1,7 @@
 #include "server/hub.h"
 
 #include <boost/json.hpp>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -426,6 +427,7 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   cfg.round = static_cast<int>(num("round", 0));
   cfg.board = static_cast<int>(num("board", 0));
   cfg.no_show_ms = cfg.event_id.empty() ? 0 : num("no_show_ms", 0);
+  cfg.spectator_delay_ms = cfg.event_id.empty() ? 0 : std::clamp<int64_t>(num("spectator_delay_ms", 0), 0, 5 * 60'000);
   // Rated when asked for and both players have accounts (guests' games never change ratings).
   auto* rated = o.if_contains("rated");
   cfg.rated = rated && rated->is_bool() && rated->as_bool() && !cfg.red.guest && !cfg.black.guest;
@@ -595,6 +597,11 @@ std::vector<std::shared_ptr<Connection>> Hub::connections_of(const std::string& 
     if (auto ci = conns_.find(id); ci != conns_.end())
       if (auto cc = ci->second.conn.lock()) out.push_back(cc);
   return out;
+}
+
+bool Hub::record_withheld(const std::string& id) {
+  auto a = find_game(id);
+  return a && !a->finished() && a->config().spectator_delay_ms > 0;
 }
 
 std::optional<std::string> Hub::game_record(const std::string& id) {

@@ -35,6 +35,8 @@ class Hub {
 
   // --- HTTP API and admin (JSON text) ---
   std::optional<std::string> game_record(const std::string& id);  // live or archived
+  // A live game broadcast to spectators with a delay: its record waits for the end.
+  bool record_withheld(const std::string& id);
   std::string live_games_json();
   std::string connections_json();
   // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.

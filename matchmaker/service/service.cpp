@@ -107,6 +107,7 @@ void MatchmakerService::request_game(const Tournament& t, const GameSlot& slot) 
                      {"initial_ms", t.cfg.initial_ms},
                      {"increment_ms", t.cfg.increment_ms},
                      {"no_show_ms", t.cfg.no_show_ms},
+                     {"spectator_delay_ms", t.cfg.spectator_delay_ms},
                      {"rated", true},
                      {"red", user(slot.red)},
                      {"black", user(slot.black)}};

@@ -25,6 +25,7 @@ struct EventConfig {
   std::string capture_visibility = "capturer";  // Jieqi: capturer | nobody | both
   uint32_t initial_ms = 900000, increment_ms = 0;
   uint32_t no_show_ms = 600000;   // a player who has not moved by then loses by forfeit
+  uint32_t spectator_delay_ms = 0;  // spectators of the event's games see them this much later
   std::string access = "open";    // open | members | code
   std::string join_code;
   bool auto_rounds = true;        // pair and start the next round as soon as one ends

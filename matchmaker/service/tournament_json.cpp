@@ -135,6 +135,7 @@ json::value config_to_json(const EventConfig& c) {
                       {"initial_ms", c.initial_ms},
                       {"increment_ms", c.increment_ms},
                       {"no_show_ms", c.no_show_ms},
+                      {"spectator_delay_ms", c.spectator_delay_ms},
                       {"access", c.access},
                       {"join_code", c.join_code},
                       {"auto_rounds", c.auto_rounds},
@@ -159,6 +160,7 @@ EventConfig config_from_json(const json::value& v) {
   c.initial_ms = static_cast<uint32_t>(get_int(o, "initial_ms", c.initial_ms));
   c.increment_ms = static_cast<uint32_t>(get_int(o, "increment_ms", c.increment_ms));
   c.no_show_ms = static_cast<uint32_t>(get_int(o, "no_show_ms", c.no_show_ms));
+  c.spectator_delay_ms = static_cast<uint32_t>(get_int(o, "spectator_delay_ms", 0));
   c.access = get_str(o, "access", c.access);
   c.join_code = get_str(o, "join_code", "");
   c.auto_rounds = get_bool(o, "auto_rounds", c.auto_rounds);

@@ -11,6 +11,7 @@
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
+#include "store/redis.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -760,4 +761,44 @@ TEST_F(GameServer, MetricsIncludeRedisLatency) {
   EXPECT_NE(body.find("xq_redis_latency_seconds_count"), std::string::npos);
   EXPECT_NE(body.find("xq_move_latency_seconds_bucket"), std::string::npos);
   EXPECT_NE(body.find("xq_live_games"), std::string::npos);
+}
+
+// Tournament broadcast delay: a game requested by the matchmaker with spectator_delay_ms shows
+// spectators every move that much later (players are not delayed), and its HTTP record waits
+// for the end.
+TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
+  Client red = guest("dl_red"), black = guest("dl_black"), fan = guest("dl_fan");
+  boost::json::object spec{{"game_id", "delay-test-1"}, {"event_id", "ev-delay"}, {"variant", "xiangqi"},
+                           {"initial_ms", 600000}, {"spectator_delay_ms", 1500},
+                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "delay-test-1", "body", boost::json::serialize(spec)});
+  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
+  const std::string gid = started->game_started().game_id();
+  EXPECT_EQ(gid, "delay-test-1");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  EXPECT_TRUE(wait_event(black, gid, GameEvent::MOVE, 1000)) << "players are not delayed";
+  EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 700)) << "the spectator must not see the move yet";
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/api/games/" + gid, body), 403) << body;
+  auto late = wait_event(fan, gid, GameEvent::MOVE, 3000);
+  ASSERT_TRUE(late) << "the spectator sees the move after the delay";
+  EXPECT_EQ(late->game_event().move().iccs(), "h2e2");
+  // A spectator arriving now sees the position as it stood 1.5 s ago: after h2e2, before h9g7.
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  Client late_fan = guest("dl_late");
+  auto st = late_fan.ws->request(watch);
+  ASSERT_TRUE(st.has_reply());
+  EXPECT_EQ(st.reply().version(), 1u);
+  auto state = late_fan.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); }, 1000);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->game_state().moves_size(), 1);
+  EXPECT_TRUE(wait_event(late_fan, gid, GameEvent::MOVE, 3000)) << "then h9g7 arrives late";
+  // Tournament games cannot be aborted.
+  EXPECT_EQ(error_of(action(red, gid, "abort")), ABORT_NOT_ALLOWED);
 }
