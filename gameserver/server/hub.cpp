@@ -375,14 +375,7 @@ void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared
   cfg.black = owner_color == xq::Color::Red ? other : owner;
   cfg.rated = seek.spec.rated;
   fill_ratings(cfg);
-  if (cfg.variant == xq::Variant::Jieqi) {
-    // The identities come from the OS CSPRNG; the commitment is public from the start.
-    xq::Assignment a = xq::draw_assignment();
-    cfg.assignment = a.to_string();
-    cfg.salt = xq::random_hex(16);
-    cfg.commitment = xq::commitment(a, cfg.salt);
-  }
-  cfg.created_at_ms = wall_ms();
+  seal(cfg);
   GameSession session(cfg);
   store_.create(cfg);  // throws RedisError → STORAGE_UNAVAILABLE; nothing started
   launch(cfg, std::move(session));
@@ -432,19 +425,24 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   auto* rated = o.if_contains("rated");
   cfg.rated = rated && rated->is_bool() && rated->as_bool() && !cfg.red.guest && !cfg.black.guest;
   fill_ratings(cfg);
-  if (cfg.variant == xq::Variant::Jieqi) {
-    xq::Assignment a = xq::draw_assignment();
-    cfg.assignment = a.to_string();
-    cfg.salt = xq::random_hex(16);
-    cfg.commitment = xq::commitment(a, cfg.salt);
-  }
-  cfg.created_at_ms = wall_ms();
+  seal(cfg);
   GameSession session(cfg);  // validates ruleset and visibility
   if (!store_.create_if_absent(cfg)) return false;
   launch(cfg, std::move(session));
   push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id,
               cfg.red.name + " – " + cfg.black.name);
   return true;
+}
+
+void Hub::seal(GameConfig& cfg) {
+  if (cfg.variant == xq::Variant::Jieqi) {
+    // The identities come from the OS CSPRNG; the commitment is public from the start.
+    xq::Assignment a = xq::draw_assignment();
+    cfg.assignment = a.to_string();
+    cfg.salt = xq::random_hex(16);
+    cfg.commitment = xq::commitment(a, cfg.salt);
+  }
+  cfg.created_at_ms = wall_ms();
 }
 
 void Hub::fill_ratings(GameConfig& cfg) {

@@ -73,6 +73,7 @@ class Hub {
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings, for display
+  void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms);
   void push_seeks();
