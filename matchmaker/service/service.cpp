@@ -368,6 +368,21 @@ void MatchmakerService::run_pools(int64_t now) {
   }
 }
 
+void MatchmakerService::start_due_events(int64_t now) {
+  gs::RedisReply ids = redis_.command({"ZRANGE", bus::kEvents, "0", "-1"});
+  for (const auto& id : ids.elements) {
+    Tournament t;
+    if (!load(id.str, t) || !due_to_start(t, now)) continue;
+    try {
+      Effects fx = start(t);
+      save(t);
+      publish_effects(t, fx);
+    } catch (const TournamentError& e) {
+      std::cerr << "matchmaker: event " << id.str << " could not start at its start time: " << e.what() << "\n";
+    }
+  }
+}
+
 void MatchmakerService::reconcile() {
   gs::RedisReply ids = redis_.command({"ZRANGE", bus::kEvents, "0", "-1"});
   for (const auto& id : ids.elements) {
@@ -393,6 +408,7 @@ void MatchmakerService::run(const std::atomic<bool>& stop) {
       int64_t now = now_ms();
       if (now - last_pool_run_ms_ >= options_.pool_interval_ms) {
         run_pools(now);
+        start_due_events(now);
         last_pool_run_ms_ = now;
       }
     } catch (const gs::RedisError& e) {

@@ -31,6 +31,8 @@ class MatchmakerService {
   void run_pools(int64_t now_ms);
   // Re-requests games of running events that no game server has created yet (after a crash).
   void reconcile();
+  // Starts events whose start time has come.
+  void start_due_events(int64_t now_ms);
 
  private:
   void ensure_groups();

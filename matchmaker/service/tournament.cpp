@@ -231,6 +231,10 @@ Effects start(Tournament& t) {
   return fx;
 }
 
+bool due_to_start(const Tournament& t, int64_t now_ms) {
+  return t.stage == Stage::Registration && t.cfg.start_ms > 0 && now_ms >= t.cfg.start_ms && t.ev.players.size() >= 2;
+}
+
 Effects pair_next_round(Tournament& t) {
   require_stage(t, {Stage::Running, Stage::Paused}, "pairing");
   Effects fx;

@@ -83,6 +83,8 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
 Effects withdraw(Tournament& t, const std::string& user_id);
 // Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
 Effects start(Tournament& t);
+// An event with a start time starts by itself once that time has come (with at least two players).
+bool due_to_start(const Tournament& t, int64_t now_ms);
 // Pairs the next round without starting it (organisers may edit it before start_round).
 Effects pair_next_round(Tournament& t);
 // Creates the games of the paired but unstarted round.

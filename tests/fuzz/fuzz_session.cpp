@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/stubs/logging.h>  // protobuf 3.21 declares SetLogHandler here
 
 #include "fuzz_common.h"
 #include "game/codec.h"

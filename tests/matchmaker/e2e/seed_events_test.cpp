@@ -429,3 +429,19 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
   post("/api/pools/chess/180000+2000/join", json::object{}, players_[2].token, 400);
   post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);
 }
+
+// An event with a start time starts by itself (the matchmaker checks every pool interval).
+TEST_F(QuickPairing, EventStartsAtItsStartTime) {
+  add_players(2, "st");
+  const int64_t start = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count() + 1000;
+  post("/api/events", json::object{{"id", "timed"}, {"name", "Timed"}, {"start_ms", start}}, TestServers::kAdminToken);
+  for (auto& p : players_) post("/api/events/timed/join", json::object{}, p.token);
+  EXPECT_EQ(get("/api/events/timed").at("stage").as_string(), "registration");
+  std::string stage;
+  for (int i = 0; i < 50 && stage != "running"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stage = std::string(get("/api/events/timed").at("stage").as_string());
+  }
+  EXPECT_EQ(stage, "running");
+}

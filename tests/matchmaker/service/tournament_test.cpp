@@ -248,3 +248,18 @@ TEST(Tournament, UnpairableRoundPausesAndKeepsTheResult) {
   for (auto& g : resumed.create) record_result(t, g.game_id, 1, 1, false, 0, 0, "agreement");
   EXPECT_EQ(t.stage, Stage::Finished);
 }
+
+TEST(Tournament, StartsByItselfAtItsStartTime) {
+  EventConfig c = config(3);
+  c.start_ms = 1'000'000;
+  Tournament t = create_tournament(c);
+  join(t, "a", "A", 1500);
+  EXPECT_FALSE(due_to_start(t, 2'000'000)) << "one player is not enough";
+  join(t, "b", "B", 1500);
+  EXPECT_FALSE(due_to_start(t, 999'999));
+  EXPECT_TRUE(due_to_start(t, 1'000'000));
+  start(t);
+  EXPECT_FALSE(due_to_start(t, 2'000'000)) << "started once";
+  Tournament no_time = with_players(config(3), 4);
+  EXPECT_FALSE(due_to_start(no_time, 2'000'000)) << "without a start time the organiser starts it";
+}
