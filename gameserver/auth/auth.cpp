@@ -47,6 +47,22 @@ bool equal_ct(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+const char* role_name(Role r) {
+  switch (r) {
+    case Role::Organiser: return "organiser";
+    case Role::Admin: return "admin";
+    case Role::Player: break;
+  }
+  return "player";
+}
+
+std::optional<Role> parse_role(const std::string& s) {
+  if (s == "player") return Role::Player;
+  if (s == "organiser" || s == "organizer") return Role::Organiser;
+  if (s == "admin") return Role::Admin;
+  return std::nullopt;
+}
+
 bool valid_user_name(const std::string& name) {
   if (name.size() < 3 || name.size() > 20) return false;
   for (char c : name)
@@ -139,5 +155,31 @@ bool Auth::banned(const std::string& user_id) {
   return redis_.command({"SISMEMBER", keys::kBanned, user_id}).integer == 1;
 }
 void Auth::ban(const std::string& user_id) { redis_.command({"SADD", keys::kBanned, user_id}); }
+
+Role Auth::role_of(const User& u) {
+  if (u.guest) return Role::Player;
+  auto r = redis_.command({"HGET", keys::kRoles, u.id});
+  if (r.type != RedisReply::Type::String) return Role::Player;
+  return parse_role(r.str).value_or(Role::Player);
+}
+
+std::optional<User> Auth::find_user(const std::string& name) {
+  if (!valid_user_name(name)) return std::nullopt;
+  auto r = redis_.command({"GET", keys::user(lower(name))});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  json::value rec = json::parse(r.str);
+  return User{json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
+}
+
+Auth::Error Auth::set_role(const std::string& name, Role role, User& out) {
+  auto u = find_user(name);
+  if (!u) return Error::UnknownUser;
+  if (role == Role::Player)
+    redis_.command({"HDEL", keys::kRoles, u->id});
+  else
+    redis_.command({"HSET", keys::kRoles, u->id, role_name(role)});
+  out = *u;
+  return Error::None;
+}
 
 }  // namespace gs

@@ -9,6 +9,13 @@
 
 namespace gs {
 
+// What an account may do beyond playing. Organisers create events and clubs; admins also watch
+// over every game and account. Held in Redis (not in the token) so a grant or a demotion takes
+// effect at once; guests are always players.
+enum class Role { Player, Organiser, Admin };
+const char* role_name(Role r);
+std::optional<Role> parse_role(const std::string& s);
+
 struct User {
   std::string id;    // "g-…" for guests, "u-…" for registered users
   std::string name;
@@ -17,7 +24,7 @@ struct User {
 
 class Auth {
  public:
-  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned };
+  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser };
 
   Auth(Redis& redis, std::string secret, int64_t token_ttl_ms = 30LL * 24 * 3600 * 1000);
 
@@ -30,6 +37,12 @@ class Auth {
 
   bool banned(const std::string& user_id);
   void ban(const std::string& user_id);
+
+  Role role_of(const User& u);
+  // Grants a role to the registered account `name` (guests cannot hold one); `out` gets the account.
+  Error set_role(const std::string& name, Role role, User& out);
+  // The registered account called `name`, if any.
+  std::optional<User> find_user(const std::string& name);
 
   // scrypt (N=2^14, r=8, p=1) of the password with the salt, hex. Exposed for tests.
   static std::string hash_password(const std::string& password, const std::string& salt_hex);

@@ -1,11 +1,10 @@
 #include "server/http_api.h"
 
-#include <openssl/crypto.h>
-
 #include <boost/json.hpp>
 #include <fstream>
 #include <sstream>
 
+#include "server/caller.h"
 #include "server/hub.h"
 #include "server/tournament_api.h"
 #include "store/rating_store.h"
@@ -70,9 +69,10 @@ HttpResult static_file(const std::string& dir, std::string path) {
   return json_error(404, "not found");
 }
 
-bool admin_ok(const Hub& hub, const std::string& given) {
-  const std::string& want = hub.options().admin_token;
-  return !want.empty() && given.size() == want.size() && CRYPTO_memcmp(given.data(), want.data(), want.size()) == 0;
+HttpResult account_json(Hub& hub, const User& u) {
+  json::object o{{"user_id", u.id}, {"name", u.name}, {"role", role_name(hub.auth().role_of(u))},
+                 {"banned", hub.auth().banned(u.id)}};
+  return {200, "application/json", json::serialize(o)};
 }
 
 }  // namespace
@@ -105,7 +105,10 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET")
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
     if (parts.size() >= 2 && parts[1] == "admin") {
-      if (!admin_ok(hub, admin_token)) return json_error(401, "admin token required");
+      const Caller caller = identify_caller(hub, admin_token);
+      if (!caller.admin())
+        return json_error(caller.user ? 403 : 401, caller.user ? "the admin role is required"
+                                                               : "admin credential required (X-Admin-Token or an admin's session)");
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
@@ -120,6 +123,23 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         }
         if (!hub.admin_end_game(parts[3], outcome, reason)) return json_error(409, "no such live game or bad outcome");
         return {200, "application/json", "{\"ok\":true}"};
+      }
+      // Accounts by name: look one up, or grant a role ({"role": "player"|"organiser"|"admin"}).
+      if (parts.size() == 4 && parts[2] == "accounts" && method == "GET") {
+        auto u = hub.auth().find_user(parts[3]);
+        if (!u) return json_error(404, "no such account");
+        return account_json(hub, *u);
+      }
+      if (parts.size() == 5 && parts[2] == "accounts" && parts[4] == "role" && method == "POST") {
+        boost::system::error_code ec;
+        json::value v = json::parse(body, ec);
+        const json::string* wanted = !ec && v.is_object() && v.as_object().contains("role") ? v.as_object().at("role").if_string() : nullptr;
+        auto role = wanted ? parse_role(std::string(*wanted)) : std::nullopt;
+        if (!role) return json_error(400, "body: {\"role\": \"player\" | \"organiser\" | \"admin\"}");
+        User u;
+        if (hub.auth().set_role(parts[3], *role, u) != Auth::Error::None)
+          return json_error(404, "no such registered account (guests cannot hold a role)");
+        return account_json(hub, u);
       }
       if (parts.size() == 5 && parts[2] == "users" && parts[4] == "ban" && method == "POST") {
         hub.ban(parts[3]);

@@ -138,6 +138,7 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
   r.mutable_reply()->mutable_user()->set_name(u.name);
   r.mutable_reply()->mutable_user()->set_guest(u.guest);
+  r.mutable_reply()->set_role(role_name(auth_.role_of(u)));
   send_message(*c, r, metrics_);
 }
 

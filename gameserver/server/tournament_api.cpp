@@ -1,12 +1,11 @@
 #include "server/tournament_api.h"
 
-#include <openssl/crypto.h>
-
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
 
 #include "rules/jieqi.h"
+#include "server/caller.h"
 #include "server/hub.h"
 #include "store/keys.h"
 #include "store/rating_store.h"
@@ -22,10 +21,6 @@ HttpResult error(int status, const std::string& code, const std::string& message
 }
 
 HttpResult ok_json(const std::string& body) { return {200, "application/json", body}; }
-
-int64_t now_wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 int status_for(const std::string& code) {
   if (code == "unknown_event" || code == "unknown_game" || code == "unknown_club") return 404;
@@ -80,13 +75,20 @@ bool valid_id(const std::string& s) {
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token) {
   Redis& redis = hub.redis();
-  const std::string& admin = hub.options().admin_token;
-  const bool is_admin = !admin.empty() && token.size() == admin.size() &&
-                        CRYPTO_memcmp(token.data(), admin.data(), admin.size()) == 0;
-  std::optional<User> user = is_admin ? std::nullopt : hub.auth().verify_token(token, now_wall_ms());
+  const Caller caller = identify_caller(hub, token);
+  const bool is_admin = caller.admin();
+  const std::optional<User>& user = caller.user;
   auto need_user = [&]() -> std::optional<HttpResult> {
     if (!user && !is_admin) return error(401, "unauthorized", "log in first (Authorization: Bearer <session token>)");
-    if (user && hub.auth().banned(user->id)) return error(403, "forbidden", "banned");
+    if (caller.banned) return error(403, "forbidden", "banned");
+    return std::nullopt;
+  };
+  // Creating events and clubs is the organiser role's (or an admin's); running them is then checked
+  // by the matchmaker (the event's creator or an organiser of its club).
+  auto need_organiser = [&]() -> std::optional<HttpResult> {
+    if (auto e = need_user()) return e;
+    if (!caller.organiser())
+      return error(403, "forbidden", "creating events and clubs needs the organiser role (an admin grants it)");
     return std::nullopt;
   };
   json::object in;
@@ -121,7 +123,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       return ok_json(json::serialize(out));
     }
     if (parts.size() == 2 && method == "POST") {
-      if (auto e = need_user()) return *e;
+      if (auto e = need_organiser()) return *e;
       json::object cmd = command("create_event");
       json::object ev = in;
       if (!ev.contains("id") || !ev.at("id").is_string()) ev["id"] = "ev-" + xq::random_hex(6);
@@ -185,7 +187,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
 
   if (kind == "clubs") {
     if (parts.size() == 2 && method == "POST") {
-      if (auto e = need_user()) return *e;
+      if (auto e = need_organiser()) return *e;
       if (!in.contains("club_id") || !in.at("club_id").is_string() || !valid_id(std::string(in.at("club_id").as_string())))
         return error(400, "bad_request", "club_id: A-Z a-z 0-9 - _");
       return submit(hub.options().redis_url, command("create_club"));

@@ -12,6 +12,7 @@
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
 //   xq:banned             SET     banned user ids.
+//   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
@@ -29,6 +30,7 @@ inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
 inline const std::string kBanned = "xq:banned";
+inline const std::string kRoles = "xq:roles";
 inline std::string rating(const std::string& variant, const std::string& user_id) {
   return "xq:rating:" + variant + ":" + user_id;
 }

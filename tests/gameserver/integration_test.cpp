@@ -492,6 +492,63 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   EXPECT_EQ(error_of(red.ws->request(hello)), BANNED);
 }
 
+// Roles: every account starts as a player; the operator's credential (or an admin) grants
+// organiser or admin; the grant takes effect at once, and an admin's own session opens the admin API.
+TEST_F(GameServer, RolesAreGrantedByAnAdminAndTakeEffectAtOnce) {
+  Client carol;
+  carol.ws = std::make_unique<WsClient>(g_servers->port());
+  ClientMessage reg;
+  reg.mutable_register_()->set_name("carol_org");
+  reg.mutable_register_()->set_password("organise-me");
+  auto r = carol.ws->request(reg);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().role(), "player");
+  carol.token = r.reply().token();
+  Client visitor = guest("role_guest");
+
+  std::string body;
+  // A player or a guest cannot create events or clubs, nor use the admin API.
+  EXPECT_EQ(g_servers->http_post("/api/events", R"({"name":"Carol Cup"})", body, carol.token), 403) << body;
+  EXPECT_NE(body.find("organiser role"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/clubs", R"({"club_id":"carols"})", body, visitor.token), 403) << body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body, carol.token), 403) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/accounts/carol_org/role", R"({"role":"admin"})", body, carol.token), 403);
+
+  // Bad requests to the role endpoint.
+  EXPECT_EQ(g_servers->http_post("/api/admin/accounts/carol_org/role", R"({"role":"emperor"})", body,
+                                 TestServers::kAdminToken), 400);
+  EXPECT_EQ(g_servers->http_post("/api/admin/accounts/carol_org/role", "not json", body, TestServers::kAdminToken), 400);
+  EXPECT_EQ(g_servers->http_post("/api/admin/accounts/nobody_here/role", R"({"role":"organiser"})", body,
+                                 TestServers::kAdminToken), 404);
+  EXPECT_EQ(g_servers->http_post("/api/admin/accounts/" + visitor.name + "/role", R"({"role":"organiser"})", body,
+                                 TestServers::kAdminToken), 404) << "guests cannot hold a role";
+
+  // The operator grants organiser: the account shows it, a new login reports it.
+  ASSERT_EQ(g_servers->http_post("/api/admin/accounts/Carol_Org/role", R"({"role":"organiser"})", body,
+                                 TestServers::kAdminToken), 200) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/accounts/carol_org", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(R"("role":"organiser")"), std::string::npos) << body;
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(carol.token);
+  auto h = carol.ws->request(hello);
+  ASSERT_TRUE(h.has_reply()) << h.DebugString();
+  EXPECT_EQ(h.reply().role(), "organiser");
+  // Still no admin rights.
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body, carol.token), 403);
+
+  // Made admin, her own session token opens the admin API (no operator credential needed).
+  ASSERT_EQ(g_servers->http_post("/api/admin/accounts/carol_org/role", R"({"role":"admin"})", body,
+                                 TestServers::kAdminToken), 200);
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body, carol.token), 200) << body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/accounts/carol_org", body, carol.token), 200);
+
+  // Demoted: the same token loses the rights immediately.
+  ASSERT_EQ(g_servers->http_post("/api/admin/accounts/carol_org/role", R"({"role":"player"})", body, carol.token), 200);
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body, carol.token), 403);
+  EXPECT_EQ(g_servers->http_post("/api/events", R"({"name":"Carol Cup"})", body, carol.token), 403);
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body), 401) << "no credential at all";
+}
+
 TEST_F(GameServer, ManyConcurrentGamesAllFinish) {
   // Several pairs play at once from separate threads: the hub and actors run on two io threads.
   constexpr int kPairs = 12;

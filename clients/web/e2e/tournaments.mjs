@@ -91,8 +91,42 @@ function expectedStandings(results, names) {
   return out;
 }
 
+// A registered account that an admin makes an organiser from the dashboard's Roles panel. Until
+// then the tournament list offers no "new event" button (and the server would refuse one).
+async function newOrganiser(ctx, name) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`     [${name} pageerror] ${e.message}`));
+  await page.goto(`${ctx.base}/`);
+  await page.fill('[data-testid=account-name]', name);
+  await page.fill('[data-testid=account-password]', 'organise-it');
+  await page.click('[data-testid=register]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await page.goto(`${ctx.base}/#/tournaments`);
+  await page.waitForSelector('[data-testid=organiser-needed]', { timeout: T });
+  assert(!(await page.$('[data-testid=new-event]')), 'a plain player has no "new event" button');
+
+  const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(adminContext);
+  const admin = await adminContext.newPage();
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.fill('[data-testid=role-account]', name);
+  await admin.selectOption('[data-testid=role-select]', 'organiser');
+  await admin.click('[data-testid=role-grant]');
+  await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });
+  assert(/organiser/.test(await admin.textContent('[data-testid=admin-msg]')), 'the dashboard confirms the grant');
+
+  // The grant counts at once: the next session resume reports the role.
+  await page.reload();
+  await page.waitForSelector('[data-testid=new-event]', { timeout: T });
+  return { name, context, page };
+}
+
 test('tournament: organiser creates a 4-player Swiss, players join, play two rounds from "your next game"; standings with every tiebreak', { needs: ['matchmaker', 'events'] }, async (ctx) => {
-  const org = await newPlayer(ctx, 'Olga');
+  const org = await newOrganiser(ctx, 'olga_org');
   const players = [];
   for (const n of ['Pia', 'Quan', 'Rui', 'Sol']) players.push(await newPlayer(ctx, n));
 

@@ -445,3 +445,27 @@ TEST_F(QuickPairing, EventStartsAtItsStartTime) {
   }
   EXPECT_EQ(stage, "running");
 }
+
+// Roles end to end: a player cannot create an event; once an admin makes her an organiser she
+// creates one and runs it (start), while a participant still cannot start it.
+TEST_F(QuickPairing, OrganiserRoleCreatesAndRunsAnEvent) {
+  add_players(2, "ro");
+  Player org;
+  org.ws = std::make_unique<WsClient>(servers_.port());
+  ClientMessage reg;
+  reg.mutable_register_()->set_name("olga_org");
+  reg.mutable_register_()->set_password("club-secret");
+  ServerMessage r = org.ws->request(reg);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  org.token = r.reply().token();
+
+  const json::object event{{"id", "olgas-cup"}, {"name", "Olga's Cup"}};
+  post("/api/events", event, org.token, 403);
+  post("/api/events", event, players_[0].token, 403);
+  post("/api/admin/accounts/olga_org/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
+  post("/api/events", event, org.token);
+  for (auto& p : players_) post("/api/events/olgas-cup/join", json::object{}, p.token);
+  post("/api/events/olgas-cup/start", json::object{}, players_[0].token, 403);
+  post("/api/events/olgas-cup/start", json::object{}, org.token);
+  EXPECT_EQ(get("/api/events/olgas-cup").at("stage").as_string(), "running");
+}

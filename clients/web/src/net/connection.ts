@@ -29,6 +29,7 @@ export class Connection {
   status: LinkStatus = 'connecting';
   token: string | null = localStorage.getItem('xq.token');
   user: Player | null = null; // who the session belongs to, once signed in
+  role = 'player'; // what the account may do: player | organiser | admin (from the login answer)
   rttMs = 0;
 
   private ws: WebSocket | null = null;
@@ -66,12 +67,14 @@ export class Connection {
   signedIn(m: ServerMessage) {
     if (m.reply?.token) this.setToken(m.reply.token);
     if (m.reply?.user) this.user = m.reply.user as Player;
+    if (m.reply) this.role = m.reply.role || 'player';
     for (const fn of this.statusListeners) fn(this.status);
   }
 
   signOut() {
     this.setToken(null);
     this.user = null;
+    this.role = 'player';
     this.ws?.close();
   }
 
@@ -137,6 +140,7 @@ export class Connection {
       try {
         const r = await this.send({ hello: { token: this.token } });
         if (r.reply?.user) this.user = r.reply.user as Player;
+        if (r.reply) this.role = r.reply.role || 'player';
         if (r.reply?.token) this.setToken(r.reply.token);
       } catch (e) {
         if (e instanceof RequestError) {

@@ -1,11 +1,12 @@
-// Admin dashboard (#/admin): the admin token typed in by the operator (kept in sessionStorage only,
-// sent as X-Admin-Token), live games with abort/adjudicate, connections with ban, and the /metrics
-// numbers at a glance. Polls while open.
+// Admin dashboard (#/admin): opened by an account holding the admin role (its session token), or by
+// the operator's admin token typed in (kept in sessionStorage only, sent as X-Admin-Token). Live
+// games with abort/adjudicate, connections with ban, account roles, and the /metrics numbers at a
+// glance. Polls while open.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
-import { ApiError, api, apiText } from '../net/http';
+import { ApiError, api, apiText, type Auth } from '../net/http';
 import { useObservable } from '../store';
 
 const POLL_MS = 3000;
@@ -16,7 +17,9 @@ type AdminConn = { id: string | number; remote: string; user: string; user_id: s
 export function AdminPage({ app }: { app: App }) {
   useObservable(app);
   const token = app.adminToken;
-  return token ? <Dashboard app={app} token={token} /> : <TokenForm app={app} />;
+  if (token) return <Dashboard app={app} auth={{ adminToken: token }} />;
+  if (app.conn.role === 'admin' && app.conn.token) return <Dashboard app={app} auth={{ token: app.conn.token }} />;
+  return <TokenForm app={app} />;
 }
 
 function TokenForm({ app }: { app: App }) {
@@ -39,14 +42,13 @@ function TokenForm({ app }: { app: App }) {
   );
 }
 
-function Dashboard({ app, token }: { app: App; token: string }) {
+function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const [games, setGames] = useState<AdminGame[]>([]);
   const [conns, setConns] = useState<AdminConn[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
   const [error, setError] = useState('');
   const [msg, setMsg] = useState('');
   const [denied, setDenied] = useState(false);
-  const auth = { adminToken: token };
 
   const load = useCallback(async () => {
     try {
@@ -59,7 +61,7 @@ function Dashboard({ app, token }: { app: App; token: string }) {
       setDenied(false);
       setError('');
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) setDenied(true);
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) setDenied(true);
       else setError(apiErrorText(e));
     }
     try {
@@ -67,7 +69,7 @@ function Dashboard({ app, token }: { app: App; token: string }) {
     } catch {
       /* metrics are optional */
     }
-  }, [token]);
+  }, [auth.adminToken, auth.token]);
 
   useEffect(() => {
     void load();
@@ -95,13 +97,14 @@ function Dashboard({ app, token }: { app: App; token: string }) {
       <section class="panel">
         <div class="row spread">
           <h2>{t('admin')}</h2>
-          <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>
+          {auth.adminToken && <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>}
         </div>
         {denied && <p class="error" role="alert" data-testid="admin-denied">{t('adminDenied')}</p>}
         {error && <p class="error" role="alert">{error}</p>}
         {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
       </section>
       <Metrics samples={samples} conns={conns} users={users.size} />
+      <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
       <section class="panel" data-testid="admin-games">
         <h3>{t('liveGames')} ({games.filter((g) => !g.finished).length})</h3>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
@@ -256,5 +259,34 @@ function BanById({ onBan }: { onBan: (id: string) => void }) {
       <input data-testid="ban-id" placeholder={t('banById')} value={id} onInput={(e) => setId(e.currentTarget.value)} />
       <button data-testid="ban-id-submit" disabled={!id.trim()}>{t('ban')}</button>
     </form>
+  );
+}
+
+const roleKey = (r: string) => (r === 'admin' ? 'role.admin' : r === 'organiser' ? 'role.organiser' : 'role.player');
+
+// Grants a role to a registered account by name: organisers create events and clubs, admins see this page.
+function RolePanel({ onGrant }: { onGrant: (name: string, role: string) => void }) {
+  const [name, setName] = useState('');
+  const [role, setRole] = useState('organiser');
+  return (
+    <section class="panel" data-testid="admin-roles">
+      <h3>{t('roles')}</h3>
+      <p class="muted">{t('rolesHelp')}</p>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) onGrant(name.trim(), role);
+        }}
+      >
+        <input data-testid="role-account" placeholder={t('userName')} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <select data-testid="role-select" value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+          {['player', 'organiser', 'admin'].map((r) => (
+            <option key={r} value={r}>{t(roleKey(r))}</option>
+          ))}
+        </select>
+        <button class="primary" data-testid="role-grant">{t('grantRole')}</button>
+      </form>
+    </section>
   );
 }

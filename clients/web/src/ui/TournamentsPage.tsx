@@ -22,6 +22,8 @@ export function TournamentsPage({ app }: { app: App }) {
   const [events, setEvents] = useState<EventSummary[] | null>(null);
   const [error, setError] = useState('');
   const [creating, setCreating] = useState(false);
+  // Creating events is the organiser role's (an admin grants it); the server checks it too.
+  const canOrganise = app.conn.role === 'organiser' || app.conn.role === 'admin';
 
   useEffect(() => {
     let live = true;
@@ -51,7 +53,11 @@ export function TournamentsPage({ app }: { app: App }) {
       <section class="panel">
         <div class="row spread">
           <h2>{t('tournaments')}</h2>
-          <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
+          {canOrganise ? (
+            <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
+          ) : (
+            <span class="muted" data-testid="organiser-needed">{t('organiserRoleNeeded')}</span>
+          )}
         </div>
         {events === null && !error && <p class="muted">{t('loading')}</p>}
         {events?.length === 0 && <p class="muted">{t('noEvents')}</p>}
@@ -69,7 +75,7 @@ export function TournamentsPage({ app }: { app: App }) {
         </ul>
         {error && <p class="error" role="alert">{error}</p>}
       </section>
-      {creating && <CreateEvent app={app} />}
+      {creating && canOrganise && <CreateEvent app={app} />}
     </div>
   );
 }

@@ -1,0 +1,29 @@
+#include "server/caller.h"
+
+#include <openssl/crypto.h>
+
+#include <chrono>
+
+#include "server/hub.h"
+
+namespace gs {
+
+Caller identify_caller(Hub& hub, const std::string& credential) {
+  Caller c;
+  const std::string& op = hub.options().admin_token;
+  if (!op.empty() && credential.size() == op.size() && CRYPTO_memcmp(credential.data(), op.data(), op.size()) == 0) {
+    c.operator_credential = true;
+    c.role = Role::Admin;
+    return c;
+  }
+  if (credential.empty()) return c;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  c.user = hub.auth().verify_token(credential, now);
+  if (!c.user) return c;
+  c.banned = hub.auth().banned(c.user->id);
+  c.role = hub.auth().role_of(*c.user);
+  return c;
+}
+
+}  // namespace gs
