@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "game/record_text.h"
 #include "server/caller.h"
 #include "server/hub.h"
 #include "server/tournament_api.h"
@@ -99,6 +100,13 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       auto rec = hub.game_record(parts[2]);
       if (!rec) return json_error(404, "unknown game");
       return {200, "application/json", *rec};
+    }
+    // The same record as PGN-style text (GET /api/games/{id}/pgn).
+    if (parts.size() == 4 && parts[1] == "games" && parts[3] == "pgn" && method == "GET") {
+      if (hub.record_withheld(parts[2])) return json_error(403, "delayed broadcast: the record is available when the game ends");
+      auto rec = hub.game_record(parts[2]);
+      if (!rec) return json_error(404, "unknown game");
+      return {200, "text/plain; charset=utf-8", record_text(*rec)};
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token);

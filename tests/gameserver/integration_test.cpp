@@ -153,6 +153,12 @@ TEST_F(GameServer, XiangqiGameToCheckmateIsArchived) {
   EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos);
   EXPECT_NE(body.find("b1b8"), std::string::npos);
   EXPECT_NE(body.find("red_ms"), std::string::npos);
+  // The PGN-style text export of the same record.
+  ASSERT_EQ(g_servers->http_get("/api/games/" + gid + "/pgn", body), 200);
+  EXPECT_NE(body.find("[Result \"1-0\"]"), std::string::npos) << body;
+  EXPECT_NE(body.find("[Termination \"checkmate\"]"), std::string::npos) << body;
+  EXPECT_NE(body.find("4. b1b8 {"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_get("/api/games/no-such-game/pgn", body), 404);
 }
 
 TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
@@ -843,6 +849,7 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 700)) << "the spectator must not see the move yet";
   std::string body;
   EXPECT_EQ(g_servers->http_get("/api/games/" + gid, body), 403) << body;
+  EXPECT_EQ(g_servers->http_get("/api/games/" + gid + "/pgn", body), 403) << body;
   auto late = wait_event(fan, gid, GameEvent::MOVE, 3000);
   ASSERT_TRUE(late) << "the spectator sees the move after the delay";
   EXPECT_EQ(late->game_event().move().iccs(), "h2e2");

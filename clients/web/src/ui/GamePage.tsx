@@ -151,30 +151,11 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
 }
 
 function Downloads({ game }: { game: GameModel }) {
-  const text = () => {
-    const lines = [
-      `[Game "${game.id}"]`,
-      `[Red "${game.red?.name ?? ''}"]`,
-      `[Black "${game.black?.name ?? ''}"]`,
-      `[Result "${game.result ? resultText(game.result) : ''}"]`,
-      ...game.moves.map((m) => `${m.ply}. ${m.iccs} ${m.chinese}`),
-    ];
-    return URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/plain;charset=utf-8' }));
-  };
+  const path = `/api/games/${encodeURIComponent(game.id)}`;
   return (
     <div class="panel downloads">
-      <a class="button" data-testid="download-record" href={`/api/games/${encodeURIComponent(game.id)}`} download={`${game.id}.json`}>{t('download')}</a>
-      <a
-        class="button"
-        href="#"
-        onClick={(e) => {
-          const a = e.currentTarget;
-          a.href = text();
-          a.download = `${game.id}.txt`;
-        }}
-      >
-        {t('downloadText')}
-      </a>
+      <a class="button" data-testid="download-record" href={path} download={`${game.id}.json`}>{t('download')}</a>
+      <a class="button" data-testid="download-pgn" href={`${path}/pgn`} download={`${game.id}.pgn`}>{t('downloadText')}</a>
     </div>
   );
 }

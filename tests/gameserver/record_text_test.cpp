@@ -1,0 +1,81 @@
+// The PGN-style text export is made from the JSON record, so it carries exactly what the JSON does:
+// the Jieqi secret only once the game is over.
+#include "game/record_text.h"
+
+#include <gtest/gtest.h>
+
+#include "game/codec.h"
+#include "game/game_session.h"
+#include "rules/jieqi.h"
+
+using namespace gs;
+using xq::Color;
+
+namespace {
+
+GameConfig config(xq::Variant v) {
+  GameConfig c;
+  c.id = "g-text";
+  c.variant = v;
+  c.tc = {600'000, 5'000};
+  c.red = {"u-red", "Red \"Dragon\"", false};
+  c.black = {"u-black", "black", false};
+  c.created_at_ms = 1'764'460'800'000;  // 2025-11-30 00:00 UTC
+  if (v == xq::Variant::Jieqi) {
+    xq::Assignment a = xq::draw_assignment();
+    c.assignment = a.to_string();
+    c.salt = xq::random_hex(16);
+    c.commitment = xq::commitment(a, c.salt);
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST(RecordText, XiangqiMateHasTagsNumberedMovesClocksAndResult) {
+  GameSession s(config(xq::Variant::Xiangqi));
+  s.start_clock(0);
+  std::vector<GameEvent> ev;
+  Millis now = 0;
+  for (const char* m : {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"}) {
+    now += 1000;
+    ASSERT_EQ(s.move(s.rules_game().position().side_to_move(), m, "", now, 0, ev), Status::Ok) << m;
+  }
+  ASSERT_TRUE(s.over());
+  const std::string text = record_text(archive_record(s));
+  EXPECT_NE(text.find("[Game \"Chinese Chess\"]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[Red \"Red \\\"Dragon\\\"\"]\n"), std::string::npos) << "quotes escaped:\n" << text;
+  EXPECT_NE(text.find("[Date \"2025.11.30\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[Result \"1-0\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[Termination \"checkmate\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[TimeControl \"600+5\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("1. a0a1 {"), std::string::npos) << text;
+  EXPECT_NE(text.find("4. b1b8 {"), std::string::npos) << text;
+  EXPECT_NE(text.find("0:10:04}"), std::string::npos) << "red's clock after move 1 (10 min + 5 s - 1 s):\n" << text;
+  EXPECT_EQ(text.substr(text.size() - 5), " 1-0\n") << text;
+  EXPECT_EQ(text.find("Assignment"), std::string::npos);
+}
+
+TEST(RecordText, JieqiSecretOnlyAfterTheEnd) {
+  GameSession s(config(xq::Variant::Jieqi));
+  s.start_clock(0);
+  std::vector<GameEvent> ev;
+  ASSERT_EQ(s.move(Color::Red, "a3a4", "", 100, 0, ev), Status::Ok);
+  const std::string live = record_text(archive_record(s));
+  EXPECT_NE(live.find("[Game \"Jieqi\"]"), std::string::npos) << live;
+  EXPECT_NE(live.find("[Commitment \"" + s.config().commitment + "\"]"), std::string::npos) << live;
+  EXPECT_EQ(live.find("Assignment"), std::string::npos) << live;
+  EXPECT_EQ(live.find(s.config().salt), std::string::npos) << live;
+  EXPECT_EQ(live.substr(live.size() - 2), "*\n") << live;
+
+  ASSERT_EQ(s.resign(Color::Black, 200, ev), Status::Ok);
+  const std::string done = record_text(archive_record(s));
+  EXPECT_NE(done.find("[Assignment \"" + s.config().assignment + "\"]"), std::string::npos) << done;
+  EXPECT_NE(done.find("[Salt \"" + s.config().salt + "\"]"), std::string::npos) << done;
+  EXPECT_NE(done.find("[Result \"1-0\"]"), std::string::npos) << done;
+}
+
+TEST(RecordText, NotARecordThrows) {
+  EXPECT_ANY_THROW(record_text("not json"));
+  EXPECT_ANY_THROW(record_text("[1,2]"));
+}
