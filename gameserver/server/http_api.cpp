@@ -149,6 +149,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           return json_error(404, "no such registered account (guests cannot hold a role)");
         return account_json(hub, u);
       }
+      if (parts.size() == 5 && parts[2] == "users" && parts[4] == "disconnect" && method == "POST")
+        return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
       if (parts.size() == 5 && parts[2] == "users" && parts[4] == "ban" && method == "POST") {
         hub.ban(parts[3]);
         return {200, "application/json", "{\"ok\":true}"};

@@ -659,7 +659,13 @@ bool Hub::admin_end_game(const std::string& id, const std::string& outcome, cons
 
 void Hub::ban(const std::string& user_id) {
   auth_.ban(user_id);
-  for (auto& c : connections_of(user_id)) c->close();
+  disconnect(user_id);
+}
+
+size_t Hub::disconnect(const std::string& user_id) {
+  auto conns = connections_of(user_id);
+  for (auto& c : conns) c->close();
+  return conns.size();
 }
 
 }  // namespace gs

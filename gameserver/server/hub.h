@@ -42,6 +42,7 @@ class Hub {
   // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.
   bool admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason);
   void ban(const std::string& user_id);  // also closes the user's connections
+  size_t disconnect(const std::string& user_id);  // closes the user's connections (they may come back)
   bool redis_ok() { return redis_.ping(); }
 
   // --- matchmaker (tournaments, quick pairing) ---

@@ -489,6 +489,14 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
   EXPECT_EQ(end->game_event().result().reason(), "adjudication");
 
+  // Disconnect (not a ban): the socket closes, and the player may come back with the same token.
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + black.user_id + "/disconnect", "", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("\"closed\":1"), std::string::npos) << body;
+  EXPECT_FALSE(black.ws->wait_for([](const ServerMessage&) { return false; }, 1000));
+  EXPECT_TRUE(black.ws->closed());
+  reconnect(black);
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + black.user_id + "/disconnect", "", body), 401);
+
   ASSERT_EQ(g_servers->http_post("/api/admin/users/" + red.user_id + "/ban", "", body, TestServers::kAdminToken), 200);
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 1000));
   EXPECT_TRUE(red.ws->closed());

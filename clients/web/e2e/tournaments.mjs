@@ -91,9 +91,10 @@ function expectedStandings(results, names) {
   return out;
 }
 
-// A registered account that an admin makes an organiser from the dashboard's Roles panel. Until
-// then the tournament list offers no "new event" button (and the server would refuse one).
-async function newOrganiser(ctx, name) {
+// A registered account that an admin makes an organiser — from the dashboard's Roles panel, or
+// (to save time in later tests) through the same admin API. Until then the tournament list offers
+// no "new event" button (and the server would refuse one).
+async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   ctx.contexts.push(context);
   const page = await context.newPage();
@@ -107,26 +108,36 @@ async function newOrganiser(ctx, name) {
   await page.waitForSelector('[data-testid=organiser-needed]', { timeout: T });
   assert(!(await page.$('[data-testid=new-event]')), 'a plain player has no "new event" button');
 
-  const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  ctx.contexts.push(adminContext);
-  const admin = await adminContext.newPage();
-  await admin.goto(`${ctx.base}/#/admin`);
-  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-  await admin.click('[data-testid=admin-save]');
-  await admin.fill('[data-testid=role-account]', name);
-  await admin.selectOption('[data-testid=role-select]', 'organiser');
-  await admin.click('[data-testid=role-grant]');
-  await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });
-  assert(/organiser/.test(await admin.textContent('[data-testid=admin-msg]')), 'the dashboard confirms the grant');
+  if (viaDashboard) {
+    const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    ctx.contexts.push(adminContext);
+    const admin = await adminContext.newPage();
+    await admin.goto(`${ctx.base}/#/admin`);
+    await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+    await admin.click('[data-testid=admin-save]');
+    await admin.fill('[data-testid=role-account]', name);
+    await admin.selectOption('[data-testid=role-select]', 'organiser');
+    await admin.click('[data-testid=role-grant]');
+    await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });
+    assert(/organiser/.test(await admin.textContent('[data-testid=admin-msg]')), 'the dashboard confirms the grant');
+  } else {
+    const r = await fetch(`${ctx.base}/api/admin/accounts/${name}/role`, {
+      method: 'POST',
+      headers: { 'X-Admin-Token': ctx.adminToken, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ role: 'organiser' }),
+    });
+    assertEqual(r.status, 200, `organiser role granted to ${name}`);
+  }
 
   // The grant counts at once: the next session resume reports the role.
   await page.reload();
   await page.waitForSelector('[data-testid=new-event]', { timeout: T });
+  await page.goto(`${ctx.base}/#/`);
   return { name, context, page };
 }
 
 test('tournament: organiser creates a 4-player Swiss, players join, play two rounds from "your next game"; standings with every tiebreak', { needs: ['matchmaker', 'events'] }, async (ctx) => {
-  const org = await newOrganiser(ctx, 'olga_org');
+  const org = await newOrganiser(ctx, 'olga_org', { viaDashboard: true });
   const players = [];
   for (const n of ['Pia', 'Quan', 'Rui', 'Sol']) players.push(await newPlayer(ctx, n));
 
@@ -255,7 +266,7 @@ test('quick pairing: join a pool, leave, join again; a partner joins and the gam
   assertEqual(sides, ['b', 'r'], 'one plays red, the other black');
 });
 
-test('admin dashboard: token, live game and connections, metrics; abort; adjudicate; ban', { needs: ['admin'] }, async (ctx) => {
+test('admin dashboard: token, live game and connections, metrics; abort; adjudicate; disconnect; ban', { needs: ['admin'] }, async (ctx) => {
   const ada = await newPlayer(ctx, 'Ada');
   const ben = await newPlayer(ctx, 'Ben');
   const cal = await newPlayer(ctx, 'Cal');
@@ -302,6 +313,15 @@ test('admin dashboard: token, live game and connections, metrics; abort; adjudic
   await row2.locator('[data-testid=admin-adjudicate]').click();
   for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
 
+  // Disconnect Cal (no ban): his page shows the drop and reconnects by itself.
+  await cal.page.goto(`${ctx.base}/#/`);
+  const drops = await cal.page.evaluate(() => window.__drops);
+  await admin.click('[data-testid=admin-connections] tr[data-user$=Cal] [data-testid=admin-disconnect]');
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Cal was disconnected")', { timeout: T });
+  await cal.page.waitForFunction((n) => window.__drops > n, drops, { timeout: T });
+  await admin.waitForSelector('[data-testid=admin-connections] tr[data-user$=Cal]', { timeout: T });
+  assert(await cal.page.$('[data-testid=user-name]'), 'Cal is still signed in after the reconnect');
+
   // Ban Ben: his connection is closed and his session no longer works.
   await admin.click('[data-testid=admin-connections] tr[data-user$=Ben] [data-testid=ban-user]');
   await admin.click('[data-testid=admin-connections] tr[data-user$=Ben] [data-testid=ban-confirm]');
@@ -313,7 +333,7 @@ test('admin dashboard: token, live game and connections, metrics; abort; adjudic
 
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-ctl';
-  const org = await newPlayer(ctx, 'Orla');
+  const org = await newOrganiser(ctx, 'Orla');
   const players = [];
   for (const n of ['Anna', 'Boris', 'Cyra', 'Dima']) players.push(await newPlayer(ctx, n));
   const xu = await newPlayer(ctx, 'Xuan');
@@ -416,7 +436,7 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
 
 test('two-game round: the organiser plays too; game 2 swaps colours and is offered on the finished game page; board score 2–2', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-two';
-  const gia = await newPlayer(ctx, 'Gia');
+  const gia = await newOrganiser(ctx, 'Gia');
   const hal = await newPlayer(ctx, 'Hal');
   await gia.page.goto(`${ctx.base}/#/tournaments`);
   await gia.page.click('[data-testid=new-event]');
@@ -480,7 +500,7 @@ test('two-game round: the organiser plays too; game 2 swaps colours and is offer
 
 test('play-off: after round 1 the top two play a final; the winner heads the final ranking', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-ko';
-  const org = await newPlayer(ctx, 'Omar');
+  const org = await newOrganiser(ctx, 'Omar');
   const players = [];
   for (const n of ['Ivy', 'Jon', 'Kai', 'Lea']) players.push(await newPlayer(ctx, n));
   await org.page.goto(`${ctx.base}/#/tournaments`);

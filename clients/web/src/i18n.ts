@@ -252,6 +252,8 @@ const en = {
   leavePool: 'Stop looking',
   // Admin
   roles: 'Roles',
+  disconnect: 'Disconnect',
+  userDisconnected: '{name} was disconnected.',
   rolesHelp: 'Organisers create events and clubs; admins open this dashboard with their own account.',
   grantRole: 'Set role',
   roleGranted: '{name} is now {role}.',
@@ -560,6 +562,8 @@ const zh: Record<Key, string> = {
   poolWaiting: '正在寻找对手：{pool}…',
   leavePool: '停止寻找',
   roles: '角色',
+  disconnect: '断开连接',
+  userDisconnected: '{name} 已被断开连接。',
   rolesHelp: '组织者可创建比赛和俱乐部；管理员用自己的账号打开本页。',
   grantRole: '设置角色',
   roleGranted: '{name} 现在是{role}。',

@@ -136,7 +136,14 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
                   <td class="mono">{c.user_id}</td>
                   <td class="mono">{c.remote}</td>
                   <td>{(c.games ?? []).join(', ')}</td>
-                  <td>{c.user_id && <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/ban`, {}, t('userBanned', { name: c.user || c.user_id }))} />}</td>
+                  <td>
+                    {c.user_id && (
+                      <>
+                        <button data-testid="admin-disconnect" onClick={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/disconnect`, {}, t('userDisconnected', { name: c.user || c.user_id }))}>{t('disconnect')}</button>{' '}
+                        <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/ban`, {}, t('userBanned', { name: c.user || c.user_id }))} />
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
