@@ -334,8 +334,22 @@ void GameActor::publish(const std::vector<GameEvent>& events) {
   }
 }
 
+GameActor::ClockNow GameActor::clock_now() const {
+  std::lock_guard l(record_mu_);
+  const Millis now = steady_ms();
+  ClockNow c{clock_copy_.remaining(xq::Color::Red, now), clock_copy_.remaining(xq::Color::Black, now), std::nullopt};
+  if (clock_copy_.running()) c.running = clock_copy_.side_running();
+  c.red_ms = std::max<Millis>(0, c.red_ms);
+  c.black_ms = std::max<Millis>(0, c.black_ms);
+  return c;
+}
+
 void GameActor::after_change() {
   plies_ = static_cast<uint32_t>(session_.plies());
+  {
+    std::lock_guard l(record_mu_);
+    clock_copy_ = session_.clock();
+  }
   if (!session_.over()) return arm_timer();
   if (!finished_.exchange(true)) {
     deps_.metrics.games_finished_total++;

@@ -48,6 +48,12 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
               int64_t received_ms);
   bool admin_end(xq::Result r);  // adjudicate/abort by an admin
   std::string record_json() const;  // thread-safe: refreshed after every change
+  // Both clocks as of now, and the running side (SIDE_NONE when stopped); thread-safe (admin views).
+  struct ClockNow {
+    Millis red_ms = 0, black_ms = 0;
+    std::optional<xq::Color> running;
+  };
+  ClockNow clock_now() const;
   size_t subscriber_count() const { return subs_.size(); }
 
  private:
@@ -79,6 +85,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::atomic<bool> finished_{false};
   mutable std::mutex record_mu_;
   std::string record_;
+  Clock clock_copy_{TimeControl{}};  // the session's clock after the last change (under record_mu_)
   Millis record_refreshed_ms_ = 0;
   std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
   Millis retire_at_ = 0;  // when a finished game leaves memory

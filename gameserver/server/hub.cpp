@@ -616,12 +616,16 @@ std::string Hub::live_games_json() {
   std::lock_guard l(mu_);
   for (const auto& [id, a] : games_) {
     const auto& c = a->config();
+    const GameActor::ClockNow clock = a->clock_now();
     arr.push_back(json::object{{"id", id},
                                {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
                                {"red", c.red.name},
                                {"black", c.black.name},
                                {"plies", a->plies()},
-                               {"finished", a->finished()}});
+                               {"finished", a->finished()},
+                               {"red_ms", clock.red_ms},
+                               {"black_ms", clock.black_ms},
+                               {"running", !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"}});
   }
   return json::serialize(json::object{{"games", arr}});
 }

@@ -288,6 +288,7 @@ test('admin dashboard: token, live game and connections, metrics; abort; adjudic
   const row = admin.locator(`[data-testid=admin-games] li[data-game="${g1}"]`);
   await row.waitFor({ timeout: T });
   assert(/Ada vs \S*Ben/.test(await row.textContent()), `the live game lists both players (${await row.textContent()})`);
+  assert(/\d+:\d\d – \d+:\d\d/.test(await row.locator('[data-testid=admin-clocks]').textContent()), 'the live game shows both clocks');
   for (const n of ['Ada', 'Ben', 'Cal']) await admin.waitForSelector(`[data-testid=admin-connections] tr[data-user$=${n}]`, { timeout: T });
   const stat = async (id) => Number(await admin.textContent(`[data-metric=${id}] .value`));
   await admin.waitForFunction(() => Number(document.querySelector('[data-metric=live_games] .value')?.textContent) >= 1, null, { timeout: T });

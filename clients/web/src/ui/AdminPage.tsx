@@ -7,11 +7,12 @@ import { byLabel, metric, parsePrometheus, type Sample } from '../admin/promethe
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
 import { ApiError, api, apiText, type Auth } from '../net/http';
+import { clockText } from './format';
 import { useObservable } from '../store';
 
 const POLL_MS = 3000;
 
-type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean };
+type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean; red_ms?: number; black_ms?: number; running?: string };
 type AdminConn = { id: string | number; remote: string; user: string; user_id: string; games: string[] };
 
 export function AdminPage({ app }: { app: App }) {
@@ -215,6 +216,11 @@ function AdminGameRow({ g, onAbort, onAdjudicate }: { g: AdminGame; onAbort: () 
       </span>
       <span class="tag">{g.variant === 'jieqi' ? t('jieqi') : t('xiangqi')}</span>
       <span class="muted">{t('plies', { n: g.plies })}</span>
+      {g.red_ms !== undefined && g.black_ms !== undefined && (
+        <span class="mono" data-testid="admin-clocks">
+          <span class={g.running === 'red' ? 'running' : ''}>{clockText(g.red_ms)}</span> – <span class={g.running === 'black' ? 'running' : ''}>{clockText(g.black_ms)}</span>
+        </span>
+      )}
       {g.finished && <span class="tag">{t('gameOver')}</span>}
       <a class="button" href={`#/game/${encodeURIComponent(g.id)}`}>{t('watch')}</a>
       {!g.finished && (
