@@ -379,9 +379,68 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   }
 }
 
+// Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal
+// capture by a piece other than king or pawn whose exchange evaluation is exactly 0) after which,
+// whatever the opponent answers, a capture wins material — typically the exchange removes the
+// only defender of another attacked piece (图4: the cannon takes the horse that guards the pawn
+// the horse attacks). The target is the piece finally won. A quiet answer leaves us the whole
+// first victim, so only the opponent's captures are examined.
+void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
+  const Color us = s.side(), them = opposite(us);
+  MoveList ours;
+  s.p.generate_legal(ours);
+  std::array<Threat, kSquares> after{};
+  for (Move c : ours) {
+    Piece victim = s.p.at(c.to);
+    if (!victim || type_of(victim) == King) continue;
+    PieceType a = type_of(s.p.at(c.from));
+    if (a == King || a == Pawn) continue;
+    if (see(s, c) != 0) continue;
+    const int first = value_of(victim, c.to);
+    Piece cap_c = s.play(c);
+    MoveList replies;
+    s.p.generate_legal(replies);
+    int worst = first;  // a quiet reply: we keep the first victim
+    Square worst_target = kNoSquare;
+    bool checked = false;
+    for (Move r : replies) {
+      if (!s.p.at(r.to)) continue;
+      Piece cap_r = s.play(r);
+      int v = first - value_of(cap_r, r.to);
+      checked = true;
+      if (v < worst) {
+        direct_threats(s, after, false, true, false);
+        int best = 0;
+        Square bt = kNoSquare;
+        for (Square t = 0; t < kSquares; ++t)
+          if (after[t].gain > best) best = after[t].gain, bt = t;
+        if (bt != kNoSquare && bt == r.to) bt = r.from;
+        v += best;
+        if (v < worst) worst = v, worst_target = best > 0 ? bt : kNoSquare;
+      }
+      s.undo(r, cap_r);
+      if (worst <= 0) break;
+    }
+    s.undo(c, cap_c);
+    if (!checked || worst <= 0 || worst_target == kNoSquare || worst_target == c.from) continue;
+    Piece tp = s.p.at(worst_target);
+    if (!tp || color_of(tp) != them || type_of(tp) == King || worst <= out[worst_target].gain) continue;
+    Threat t;
+    t.gain = worst;
+    t.attacker = c.from;
+    t.joint = true;
+    t.attacked = true;
+    out[worst_target] = t;
+    if (trace()) std::cerr << "    exchange " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
+  }
+}
+
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
   direct_threats(s, out, true, real_only);
-  if (rs == Ruleset::Cxa) check_capture_threats(s, out);
+  if (rs == Ruleset::Cxa) {
+    check_capture_threats(s, out);
+    exchange_capture_threats(s, out);
+  }
 }
 
 // Can the side to move force mate within `plies` plies (odd)? A side left without a legal move

@@ -242,7 +242,7 @@ bool known_verdict_deviation(const std::string& id) { return id == "C3" || id ==
 bool known_label_deviation(const std::string& id, size_t ply) {
   const size_t loop_ply = ply % 4;  // 0 red, 1 black, 2 red, 3 black
   if (id == "C2") return true;
-  if (id == "C3" || id == "C17") return loop_ply == 2;
+  if (id == "C17") return loop_ply == 2;
   return id == "C16" && loop_ply == 3;
 }
 
