@@ -183,6 +183,8 @@ bool capture_allows_mate(Scratch& s, Move c) {
 // `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
 // its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
+// `verify_series` (CXA): also drop captures after which the opponent wins more by a series of
+// checks (see check_series_gain).
 int best_check_series(Scratch& s, Square* target, bool top);
 
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
@@ -235,8 +237,9 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // A capture after which the opponent wins more elsewhere (a hanging piece of ours) is no
       // real threat; an equal counter-capture does not cancel it.
       if (real_only && g > 0 && net_gain(s, c) < 0) g = 0;
-      // ... or after which the opponent wins more by a series of checks (抽将, e.g. the
-      // capturing piece itself: 图16).
+      // ... or after which the opponent wins more by a series of checks (抽将): in 图16 (C15)
+      // the black rook may not take the a6 pawn while its king stands on f8, because the red
+      // rook's check, then a capture uncovering the cannon's check, wins the rook on a6.
       if (real_only && verify_series && g > 0) {
         Piece cap = s.play(c);
         int back = best_check_series(s, nullptr, false);
@@ -436,7 +439,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
 }
 
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
-  direct_threats(s, out, true, real_only);
+  direct_threats(s, out, true, real_only, rs == Ruleset::Cxa);
   if (rs == Ruleset::Cxa) {
     check_capture_threats(s, out);
     exchange_capture_threats(s, out);
@@ -737,7 +740,8 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
     for (size_t li : ss.pure_chase_labels) {
       bool move_mild = true, any = false;
       for (const ChaseTarget& c : v.labels[li].chases) {
-        if (ss.pure_chase_common && !ss.pure_chase_common->count(c.piece_id)) continue;
+        if (ss.pure_chase_common && !ss.pure_chase_common->empty() && !ss.pure_chase_common->count(c.piece_id))
+          continue;
         any = true;
         if (!(c.joint || c.under_protected)) move_mild = false;
       }
@@ -774,7 +778,7 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
   auto forbidden = [&](const SideSummary& s) {
     if (s.moves == 0 || !s.all_forcing) return false;
     if (s.pure_chase_only && !options.cxa_count_pure_chase) return false;
-    if (s.any_pure_chase) {
+    if (s.any_pure_chase && options.cxa_chase_needs_common_target) {
       // Chasing different pieces in turn is allowed: the chase-only moves must share a target.
       if (!s.pure_chase_common || s.pure_chase_common->empty()) return false;
     }

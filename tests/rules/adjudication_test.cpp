@@ -441,3 +441,44 @@ TEST(Adjudication, RandomShuffleLoopsAreJudgedQuickly) {
   }
   EXPECT_GT(judged, 30);
 }
+
+TEST(Adjudication, CheckSeriesChasesAndRefutesCaptures) {
+  // C15 (图16). Red h9h6 threatens Rf6+ Af7 Rxe6 (uncovering the f2 cannon's check through the
+  // advisor) and then the unprotected d6 chariot: a chase won by a series of two checks. Black's
+  // king move f8f9 chases the a6 pawn: with the king on f8 the chariot's capture Rxa6 lost the
+  // chariot to that same series; with the king on f9 it wins the pawn cleanly.
+  const char* fen = "3a1k3/4a4/3cb4/P2rp2R1/6b2/9/9/5C3/4A4/4KA3 w";
+  RepetitionVerdict v = judge(fen, twice("h6h9 f9f8 h9h6 f8f9"), Ruleset::Cxa);
+  ASSERT_EQ(v.labels.size(), 8u);
+  ASSERT_EQ(v.labels[2].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[2].chases[0].piece_id, parse_square("d6"));
+  EXPECT_EQ(v.labels[2].chases[0].type, Rook);
+  ASSERT_EQ(v.labels[3].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[3].chases[0].piece_id, parse_square("a6"));
+  EXPECT_EQ(v.labels[3].chases[0].type, Pawn);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses);
+  // The same loop under AXF: no check series there, and red's loop contains a check → draw.
+  EXPECT_EQ(judge(fen, twice("h6h9 f9f8 h9h6 f8f9"), Ruleset::Axf).outcome, Outcome::Draw);
+}
+
+TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
+  // C3 (图4). Red d5f6 uncovers the i5 cannon against the c5 horse (screen: the g5 elephant).
+  // Cxc5 Bxc5 is an even exchange, but it removes the only guard of the e4 pawn that the f6
+  // horse attacks: a joint chase of the pawn. Red f6d5 chases the unrooted e7 elephant.
+  const char* fen = "4k4/4a4/4ba2b/5N3/2n5C/4p2p1/P4n3/4BA3/4A4/2B1K4 w";
+  const std::string loop = twice("f6d5 i7g5 d5f6 g5i7");
+  RepetitionVerdict v = judge(fen, loop, Ruleset::Cxa);
+  ASSERT_EQ(v.labels[0].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[0].chases[0].piece_id, parse_square("e7"));
+  ASSERT_EQ(v.labels[2].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[2].chases[0].piece_id, parse_square("e4"));
+  EXPECT_TRUE(v.labels[2].chases[0].joint);
+  // The two chases share no target: allowed by default (spec §5 step 3), a loss for red when
+  // the CXA common-target requirement is off, as in the book.
+  EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
+  AdjudicationOptions book;
+  book.cxa_chase_needs_common_target = false;
+  RepetitionVerdict b = judge(fen, loop, Ruleset::Cxa, Variant::Xiangqi, book);
+  EXPECT_EQ(b.outcome, Outcome::RedLoses) << dump(b);
+  EXPECT_EQ(b.reason, "perpetual_chase");
+}
