@@ -245,6 +245,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
         int back = best_check_series(s, nullptr, false);
         s.undo(c, cap);
         if (back > value_of(victim, t)) g = 0;
+        if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
       }
       if (trace()) std::cerr << "      cap " << to_iccs(c) << " see " << g << " hit " << victim_hits_back(s, t, c.from) << "\n";
       if (g <= 0) continue;

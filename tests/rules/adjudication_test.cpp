@@ -231,13 +231,15 @@ std::string label_mismatch(const MoveLabel& l, const std::string& want) {
 
 // Known deviations from the book (cppxq transcription), listed here and in docs/adjudication.md
 // (no skipped tests: these cases are excluded from the assertions, and the issue note names them). Verdict deviations:
-//   C3  (图4)  red d5f6 is 捉 in the book; here it is idle (the gain needs a 3-capture sequence
-//              c5, then e4 — beyond the exchange evaluation) → draw instead of red loses.
-//   C17 (图18) red d4e4 is 闲 in the book; here it chases the unrooted elephant e7 (it also parries
-//              a mate threat, but so does the book's 捉 in C18) → red loses instead of draw.
+//   C3  (图4)  labels agree (red f6d5 chases the e7 elephant, d5f6 the e4 pawn by Cxc5 Bxc5 Nxe4),
+//              but the chases share no target (allowed by spec §5 step 3) → draw instead of red
+//              loses; EvenExchangeThatWinsMaterialIsAJointChase asserts the book's verdict with
+//              cxa_chase_needs_common_target = false.
+//   C17 (图18) red d4e4 is 闲 in the book; here it chases the unrooted elephant e7 (Rxe7 is refuted
+//              only by quiet mate threats: Kd9, then Re0, five plies deep) → red loses instead of draw.
 // Label-only deviations (verdict right): C2 (the book's targets come from deeper tactics: black
-// wins the rook d1 by a series of checks, red's chase of the horse c1 is only real once the
-// elephant guards g0), C16 black d7d8 (杀 in the book; no mate within 7 plies here).
+// wins the rook d1 by a series of three checks, red's chase of the horse c1 is only real once the
+// elephant guards g0), C16 black d7d8 (杀 in the book; no mate within 9 plies here).
 bool known_verdict_deviation(const std::string& id) { return id == "C3" || id == "C17"; }
 bool known_label_deviation(const std::string& id, size_t ply) {
   const size_t loop_ply = ply % 4;  // 0 red, 1 black, 2 red, 3 black
