@@ -183,8 +183,12 @@ bool capture_allows_mate(Scratch& s, Move c) {
 // `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
 // its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
+// `verify_series` (CXA): also drop captures after which the opponent wins more by a series of
+// checks (see check_series_gain).
+int best_check_series(Scratch& s, Square* target, bool top);
+
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
-                    bool real_only = true) {
+                    bool real_only = true, bool verify_series = true) {
   const Color us = s.side(), them = opposite(us);
   std::vector<Move> caps, recaps;
   for (Square t = 0; t < kSquares; ++t) {
@@ -233,6 +237,16 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // A capture after which the opponent wins more elsewhere (a hanging piece of ours) is no
       // real threat; an equal counter-capture does not cancel it.
       if (real_only && g > 0 && net_gain(s, c) < 0) g = 0;
+      // ... or after which the opponent wins more by a series of checks (抽将): in 图16 (C15)
+      // the black rook may not take the a6 pawn while its king stands on f8, because the red
+      // rook's check, then a capture uncovering the cannon's check, wins the rook on a6.
+      if (real_only && verify_series && g > 0) {
+        Piece cap = s.play(c);
+        int back = best_check_series(s, nullptr, false);
+        s.undo(c, cap);
+        if (back > value_of(victim, t)) g = 0;
+        if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
+      }
       if (trace()) std::cerr << "      cap " << to_iccs(c) << " see " << g << " hit " << victim_hits_back(s, t, c.from) << "\n";
       if (g <= 0) continue;
       // Can the victim hit back at the attacker? Then the move offers an exchange (兑) or a
@@ -260,44 +274,102 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
 }
 
 // Check-then-capture threats (抽将得子, CXA): the side to move gives check and, whatever the
-// reply, wins material by a capture afterwards. Adds the best such target to `out` when it beats
-// the direct threat there.
+// reply, wins material afterwards — by a capture judged by exchange evaluation, or by a further
+// check of the same kind (a series of up to kCheckSeries checks, 连将得子: e.g. a check, then a
+// capture that uncovers a second check, then the capture of an unprotected piece, 图16). The
+// first check is a quiet move (a capturing check is a direct threat on its victim); later checks
+// may capture. Material taken by either side on the way is counted.
+constexpr int kCheckSeries = 2;
+
+// The material the side to move wins for sure by the check `c` (legal, gives check), whatever the
+// replies; `target` receives the square (in the current position) of the piece it is won from.
+// Returns a value <= 0 when nothing is won for sure, and also when `c` mates (a mate threat is
+// not a chase).
+int check_series_gain(Scratch& s, Move c, int checks_left, Square& target, bool top) {
+  const Color us = s.side(), them = opposite(us);
+  target = kNoSquare;
+  int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
+  Piece cap_c = s.play(c);
+  MoveList replies;
+  s.p.generate_legal(replies);
+  if (replies.size == 0) {
+    s.undo(c, cap_c);
+    return 0;
+  }
+  std::array<Threat, kSquares> after{};
+  int worst = 1000000;
+  Square worst_target = kNoSquare;
+  for (Move r : replies) {
+    Piece cap_r = s.play(r);
+    int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
+    direct_threats(s, after, false, true, false);
+    int best = 0;
+    Square bt = kNoSquare;
+    for (Square t = 0; t < kSquares; ++t)
+      if (after[t].gain > best) best = after[t].gain, bt = t;
+    if (checks_left > 1 && !s.p.in_check(them)) {
+      MoveList ours;
+      s.p.generate_legal(ours);
+      for (Move c2 : ours) {
+        Piece cap2 = s.play(c2);
+        bool gives = s.p.in_check(them);
+        s.undo(c2, cap2);
+        if (!gives) continue;
+        Square t2;
+        int g2 = check_series_gain(s, c2, checks_left - 1, t2, false);
+        if (g2 > best && t2 != kNoSquare) best = g2, bt = t2;
+      }
+    }
+    s.undo(r, cap_r);
+    // The target must be a piece that stood there before the check (follow a moving target).
+    Square tgt = bt;
+    if (bt != kNoSquare && bt == r.to) tgt = r.from;
+    v += best;
+    if (trace() && top) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
+    if (v < worst) worst = v, worst_target = best > 0 ? tgt : (gain_c > 0 ? c.to : kNoSquare);
+    if (worst <= 0) break;
+  }
+  s.undo(c, cap_c);
+  target = worst_target;
+  return worst;
+}
+
+// The most the side to move wins for sure by a series of checks starting with a quiet one.
+int best_check_series(Scratch& s, Square* target, bool top) {
+  const Color them = opposite(s.side());
+  int best = 0;
+  if (s.p.in_check(them)) return 0;
+  MoveList ours;
+  s.p.generate_legal(ours);
+  for (Move c : ours) {
+    if (s.p.at(c.to)) continue;
+    Piece cap_c = s.play(c);
+    bool gives = s.p.in_check(them);
+    s.undo(c, cap_c);
+    if (!gives) continue;
+    Square t;
+    int g = check_series_gain(s, c, kCheckSeries, t, top);
+    if (g > best && t != kNoSquare) {
+      best = g;
+      if (target) *target = t;
+    }
+  }
+  return best;
+}
+
 void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   const Color us = s.side(), them = opposite(us);
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   MoveList ours;
   s.p.generate_legal(ours);
-  std::array<Threat, kSquares> after{};
   for (Move c : ours) {
     if (s.p.at(c.to)) continue;  // a capturing check is a direct threat on its victim
     Piece cap_c = s.play(c);
-    if (!s.p.in_check(them)) {
-      s.undo(c, cap_c);
-      continue;
-    }
-    MoveList replies;
-    s.p.generate_legal(replies);
-    int worst = 1000000;
-    Square worst_target = kNoSquare;
-    for (Move r : replies) {
-      Piece cap_r = s.play(r);
-      int v = -(cap_r ? value_of(cap_r, r.to) : 0);
-      direct_threats(s, after, false);
-      int best = 0;
-      Square bt = kNoSquare;
-      for (Square t = 0; t < kSquares; ++t)
-        if (after[t].gain > best) best = after[t].gain, bt = t;
-      s.undo(r, cap_r);
-      // The target must be a piece that stood there before the check (follow a moving target).
-      Square target = bt;
-      if (bt != kNoSquare && bt == r.to) target = r.from;
-      v += best;
-      if (trace()) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
-      if (v < worst) worst = v, worst_target = (best > 0 ? target : kNoSquare);
-      if (worst <= 0) break;
-    }
+    bool gives = s.p.in_check(them);
     s.undo(c, cap_c);
-    if (replies.size == 0) continue;  // that is mate, not a chase
+    if (!gives) continue;
+    Square worst_target;
+    int worst = check_series_gain(s, c, kCheckSeries, worst_target, true);
     if (worst > 0 && worst_target != kNoSquare && s.p.at(worst_target) &&
         color_of(s.p.at(worst_target)) == them && type_of(s.p.at(worst_target)) != King &&
         worst > out[worst_target].gain) {
@@ -311,9 +383,68 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   }
 }
 
+// Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal
+// capture by a piece other than king or pawn whose exchange evaluation is exactly 0) after which,
+// whatever the opponent answers, a capture wins material — typically the exchange removes the
+// only defender of another attacked piece (图4: the cannon takes the horse that guards the pawn
+// the horse attacks). The target is the piece finally won. A quiet answer leaves us the whole
+// first victim, so only the opponent's captures are examined.
+void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
+  const Color us = s.side(), them = opposite(us);
+  MoveList ours;
+  s.p.generate_legal(ours);
+  std::array<Threat, kSquares> after{};
+  for (Move c : ours) {
+    Piece victim = s.p.at(c.to);
+    if (!victim || type_of(victim) == King) continue;
+    PieceType a = type_of(s.p.at(c.from));
+    if (a == King || a == Pawn) continue;
+    if (see(s, c) != 0) continue;
+    const int first = value_of(victim, c.to);
+    Piece cap_c = s.play(c);
+    MoveList replies;
+    s.p.generate_legal(replies);
+    int worst = first;  // a quiet reply: we keep the first victim
+    Square worst_target = kNoSquare;
+    bool checked = false;
+    for (Move r : replies) {
+      if (!s.p.at(r.to)) continue;
+      Piece cap_r = s.play(r);
+      int v = first - value_of(cap_r, r.to);
+      checked = true;
+      if (v < worst) {
+        direct_threats(s, after, false, true, false);
+        int best = 0;
+        Square bt = kNoSquare;
+        for (Square t = 0; t < kSquares; ++t)
+          if (after[t].gain > best) best = after[t].gain, bt = t;
+        if (bt != kNoSquare && bt == r.to) bt = r.from;
+        v += best;
+        if (v < worst) worst = v, worst_target = best > 0 ? bt : kNoSquare;
+      }
+      s.undo(r, cap_r);
+      if (worst <= 0) break;
+    }
+    s.undo(c, cap_c);
+    if (!checked || worst <= 0 || worst_target == kNoSquare || worst_target == c.from) continue;
+    Piece tp = s.p.at(worst_target);
+    if (!tp || color_of(tp) != them || type_of(tp) == King || worst <= out[worst_target].gain) continue;
+    Threat t;
+    t.gain = worst;
+    t.attacker = c.from;
+    t.joint = true;
+    t.attacked = true;
+    out[worst_target] = t;
+    if (trace()) std::cerr << "    exchange " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
+  }
+}
+
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
-  direct_threats(s, out, true, real_only);
-  if (rs == Ruleset::Cxa) check_capture_threats(s, out);
+  direct_threats(s, out, true, real_only, rs == Ruleset::Cxa);
+  if (rs == Ruleset::Cxa) {
+    check_capture_threats(s, out);
+    exchange_capture_threats(s, out);
+  }
 }
 
 // Can the side to move force mate within `plies` plies (odd)? A side left without a legal move
@@ -447,7 +578,10 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
     Square t_before = t;  // enemy pieces do not move with our move
     // New: not threatened (as much) before, or the moved piece takes part in the threat (it
     // would be smaller without it) — a piece that moves and attacks chases, as in Pikafish.
-    if (base[t_before].gain >= now[t].gain && without_mover[t].gain >= now[t].gain) continue;
+    // A threat won through checks (抽将) is no direct attack by the moved piece: it is new only
+    // when it is bigger than before.
+    if (base[t_before].gain >= now[t].gain && (now[t].via_check || without_mover[t].gain >= now[t].gain))
+      continue;
     ChaseTarget c;
     c.piece_id = ids ? ids[t_before] : t_before;
     c.square = t;
@@ -607,7 +741,8 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
     for (size_t li : ss.pure_chase_labels) {
       bool move_mild = true, any = false;
       for (const ChaseTarget& c : v.labels[li].chases) {
-        if (ss.pure_chase_common && !ss.pure_chase_common->count(c.piece_id)) continue;
+        if (ss.pure_chase_common && !ss.pure_chase_common->empty() && !ss.pure_chase_common->count(c.piece_id))
+          continue;
         any = true;
         if (!(c.joint || c.under_protected)) move_mild = false;
       }
@@ -644,7 +779,7 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
   auto forbidden = [&](const SideSummary& s) {
     if (s.moves == 0 || !s.all_forcing) return false;
     if (s.pure_chase_only && !options.cxa_count_pure_chase) return false;
-    if (s.any_pure_chase) {
+    if (s.any_pure_chase && options.cxa_chase_needs_common_target) {
       // Chasing different pieces in turn is allowed: the chase-only moves must share a target.
       if (!s.pure_chase_common || s.pure_chase_common->empty()) return false;
     }

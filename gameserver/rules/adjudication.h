@@ -14,12 +14,19 @@
 //     move that uncovers another piece's threat does chase);
 //   - the victim can take that attacker back without loss and is not pinned (兑 / offer); pieces
 //     of the victim's own type that it can take are ignored as attackers altogether (兑);
-//   - the capture lets the opponent win more elsewhere, or mate by checks within 5 plies.
-//   Under CXA a check that wins material after any reply (抽将得子) is a threat too.
+//   - the capture lets the opponent win more elsewhere, or mate by checks within 5 plies, or
+//     (CXA) win more by a series of up to two checks starting with a quiet one (e.g. the
+//     capturing piece itself, 图16).
+//   Under CXA two combinations count as threats too: a series of up to two checks (the first a
+//   quiet move, the second may capture) that wins material after any replies (抽将/连将得子;
+//   the target is the piece finally won), and an even exchange (exchange evaluation exactly 0)
+//   after which any recapture lets a capture win material, e.g. because the exchange removed a
+//   defender (图4; a joint chase of the piece finally won).
 //   "Created by the move": the threat is larger than before the move, or the moved piece takes
-//   part in it. Under CXA, when the move answers a check (26.1.4) or a mate threat, threats that
-//   existed before the opponent's last move do not count; a general's move answering a check is
-//   always idle (26.1.3).
+//   part in it (for a threat won through checks: only when it is larger than before). Under
+//   CXA, when the move answers a check (26.1.4) or a mate threat, threats that existed before
+//   the opponent's last move do not count; a general's move answering a check is always idle
+//   (26.1.3).
 // * Target kinds: unrooted (no legal recapture), joint (the capture needs a second piece of ours
 //   to pay off, or the moved piece helps another attacker e.g. by pinning a defender),
 //   under-protected (joint with more attackers than defenders).
@@ -43,6 +50,12 @@ std::optional<Ruleset> parse_ruleset(std::string_view s);  // accepts the names 
 
 struct AdjudicationOptions {
   bool cxa_count_pure_chase = true;  // decision: pure perpetual chase (长捉) loses under CXA too
+  // CXA: the chase-only moves of a forbidden loop must share a target (spec §5 step 3: chasing
+  // different pieces in turn is allowed). The CXA book's 图4 (spec C3) reads otherwise — a horse
+  // chasing the elephant, then a horse-and-cannon chase of the pawn, loses — so `false` follows the
+  // book there; it stays `true` by default because the book's 图3 (C2) then needs labels that
+  // come from deeper check sequences than the labeller follows (docs/adjudication.md).
+  bool cxa_chase_needs_common_target = true;
   // Mate threat (杀, CXA only): the mover could force mate if the opponent passed — within
   // kill_search_plies plies with any moves (3 = mate in 2), or within kill_check_plies plies when
   // every attacking move checks (连将杀). 0 disables the respective search.
