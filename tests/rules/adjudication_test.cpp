@@ -383,9 +383,9 @@ TEST(Adjudication, JieqiDarkPieceIsChasedByItsPositionalType) {
   EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
 }
 
-TEST(Adjudication, RandomShuffleLoopsAreJudgedQuickly) {
+TEST(Adjudication, RandomShuffleLoopsAreJudgedConsistently) {
   // Random openings followed by a two-move shuffle played twice: every ruleset returns one label
-  // per window move, the same labels in both loops, and takes well under a few ms per window.
+  // per window move and the same labels in both loops.
   std::mt19937 rng(20261130);
   int judged = 0;
   for (int game = 0; game < 60; ++game) {
@@ -434,7 +434,8 @@ TEST(Adjudication, RandomShuffleLoopsAreJudgedQuickly) {
       auto t0 = std::chrono::steady_clock::now();
       RepetitionVerdict v = judge_repetition(start, moves, 0, rs);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      EXPECT_LT(ms, 250.0) << to_fen(start);
+      // (Speed is measured by rules_bench BM_JudgeRepetitionWindow, not asserted here: a loaded
+      // machine would make a wall-clock bound flaky.)
       if (std::getenv("ADJ_DUMP")) std::cerr << ms << " ms " << to_fen(start) << "\n";
       ASSERT_EQ(v.labels.size(), moves.size());
       for (size_t i = 0; i < 4; ++i) EXPECT_EQ(v.labels[i].describe(), v.labels[i + 4].describe()) << to_fen(start);
