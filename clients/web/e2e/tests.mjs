@@ -1,6 +1,7 @@
 // The end-to-end scenarios. Each opens its own browser contexts (one per person).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
+import { findHelpmate } from './lib/helpmate.mjs';
 import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -161,6 +162,100 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   assertEqual(assignment.length, 30, 'assignment has 30 letters');
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-resigned.png'), animations: 'disabled' });
   ctx.publish('desktop-jieqi-resigned.png', 'desktop-jieqi.png');
+});
+
+// The 30 start squares of the face-down pieces in the order of the server's assignment string.
+const DARK_SQUARES = 'a0 b0 c0 d0 f0 g0 h0 i0 b2 h2 a3 c3 e3 g3 i3 a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6'.split(' ');
+
+test('jieqi: seek, accept, played by clicks to checkmate; the spectator never sees a hidden identity', { needs: ['helpmate'] }, async (ctx) => {
+  const red = await newPlayer(ctx, 'Mia');
+  const black = await newPlayer(ctx, 'Max');
+  const spec = await newPlayer(ctx, 'Sid');
+  // The hidden assignment is random (server CSPRNG). The harness (never a page) reads it from the
+  // test's own Redis and asks tests/tools/helpmate for a shortest cooperative mate. In measurements
+  // every random assignment had one of at most 5 plies (found in under 10 s), so a retry is rare: a
+  // game without a mate within the limits is aborted before anyone moved and a new seek is made.
+  let id, meta, line;
+  for (let attempt = 1; ; attempt++) {
+    id = await startGame(ctx, red, black, 'jieqi');
+    meta = JSON.parse(await ctx.redisGet(`xq:game:${id}:meta`));
+    assertEqual(meta.assignment.length, 30, 'the game record holds the 30-letter assignment');
+    const t0 = Date.now();
+    const hm = await findHelpmate(meta.assignment);
+    console.log(`     helpmate (attempt ${attempt}, ${Date.now() - t0} ms): ${hm.moves ? hm.moves.join(' ') : 'none'} [${hm.stderr}]`);
+    // XQ_E2E_HELPMATE_REJECT=N: pretend the first N searches found nothing (exercises the abort path).
+    if (hm.moves && attempt > Number(process.env.XQ_E2E_HELPMATE_REJECT ?? 0)) {
+      line = hm.moves;
+      break;
+    }
+    assert(attempt < 3, 'no helpmate within the limits for 3 random assignments');
+    await red.page.click('[data-testid=abort]');
+    for (const p of [red, black]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
+    await red.page.goto(`${ctx.base}/#/`);
+    await black.page.goto(`${ctx.base}/#/`);
+  }
+  await watch(spec, id);
+  const identity = new Map(DARK_SQUARES.map((sq, i) => [sq, meta.assignment[i]]));
+  const faceDown = new Set(DARK_SQUARES); // what the harness knows is still hidden
+  const secretFree = async (what) => {
+    // Face-down pieces on the spectator's board: exactly the hidden ones, each a bare "?".
+    const dark = await spec.page.$$eval('g.piece', (gs) =>
+      gs.filter((g) => g.getAttribute('data-piece').endsWith('X')).map((g) => [g.getAttribute('data-at'), g.textContent.trim(), g.getAttribute('class')]),
+    );
+    assertEqual(dark.map((d) => d[0]).sort(), [...faceDown].sort(), `${what}: the spectator's face-down pieces are the hidden ones`);
+    for (const [sq, text, cls] of dark) assert(text === '?' && cls.includes('dark'), `${what}: face-down ${sq} shows only "?" (got "${text}")`);
+    // No captured face-down piece is named; no move carries more than its public reveal.
+    const named = await spec.page.$$eval('[data-captured][data-was-dark="1"]', (e) => e.map((x) => x.getAttribute('data-captured')).filter((c) => !c.endsWith('?')));
+    assertEqual(named, [], `${what}: no captured face-down piece is named for the spectator`);
+    // The secret itself is nowhere in the page before the end.
+    const html = await spec.page.evaluate(() => document.documentElement.outerHTML);
+    assert(!html.includes(meta.assignment) && !html.includes(meta.salt), `${what}: neither the assignment nor the salt is in the spectator's DOM`);
+    assert(!(await spec.page.$('[data-testid=assignment]')), `${what}: no assignment shown before the end`);
+  };
+  await secretFree('at the start');
+
+  for (let i = 0; i < line.length; i++) {
+    const mover = i % 2 === 0 ? red : black;
+    const m = line[i];
+    await playMove(mover, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1), waitForMoves(spec, i + 1)]);
+    const [from, to] = [m.slice(0, 2), m.slice(2, 4)];
+    const revealed = faceDown.has(from) ? identity.get(from) : '';
+    faceDown.delete(from);
+    // Everyone sees the same public move: ICCS plus the mover's reveal, which is now public.
+    const capturedDark = faceDown.has(to) ? identity.get(to) : '';
+    const specLast = await spec.page.locator('[data-testid=move-list] li').last();
+    // The mating move ends the game and makes the assignment public, so from then on the move list
+    // may also name what that move captured; before, never.
+    const specIccs = await specLast.getAttribute('data-iccs');
+    const last = i === line.length - 1;
+    assert(specIccs === m + revealed || (last && capturedDark && specIccs === m + revealed + capturedDark), `the spectator's move ${i + 1}: "${specIccs}" (expected "${m + revealed}")`);
+    assertEqual(((await specLast.getAttribute('data-reveal')) ?? '').toUpperCase(), revealed.toUpperCase(), `the spectator's reveal of move ${i + 1}`);
+    const [pr, pb, ps] = await Promise.all([boardPieces(red), boardPieces(black), boardPieces(spec)]);
+    assertEqual(ps, pr, `spectator board = red board after ${m}`);
+    assertEqual(ps, pb, `spectator board = black board after ${m}`);
+    faceDown.delete(to);
+    if (!last) await secretFree(`after ${m}`);
+  }
+
+  const winner = line.length % 2 === 1 ? 'Red' : 'Black';
+  const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);
+  for (const r of results) assert(new RegExp(`${winner} wins: checkmate`).test(r), `result says "${winner} wins: checkmate" (got "${r}")`);
+  assertEqual(results[0], results[1], 'both players see the same result');
+  assertEqual(results[2], results[0], 'the spectator sees the same result');
+  for (const p of [red, black, spec]) {
+    assertEqual((await iccsList(p)).map((x) => x.slice(0, 4)), line, `${p.name}'s move list`);
+    assert(await p.page.$('[data-check]'), `${p.name}: the mated king is highlighted`);
+  }
+  // Now the secret is public: the assignment is shown and verifies against the commitment.
+  for (const p of [red, black, spec]) {
+    await p.page.waitForSelector('[data-testid=commit-verdict]', { timeout: T });
+    assertEqual(await p.page.getAttribute('[data-testid=commit-verdict]', 'data-verdict'), 'ok', `${p.name}: commitment verifies`);
+    assertEqual((await p.page.textContent('[data-testid=assignment]')).trim(), meta.assignment, `${p.name}: the published assignment`);
+  }
+  const rec = await (await fetch(`${ctx.base}/api/games/${encodeURIComponent(id)}`)).json();
+  assertEqual(rec.moves.map((x) => x.iccs.slice(0, 4)), line, 'the server record has the mating line');
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-checkmate.png'), animations: 'disabled' });
 });
 
 test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', async (ctx) => {
