@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { findHelpmate } from './lib/helpmate.mjs';
-import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -315,7 +315,7 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
 });
 
-test('abort before moving; claim victory once the opponent is gone', async (ctx) => {
+test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
   await startGame(ctx, red, black, 'xiangqi');
@@ -329,13 +329,68 @@ test('abort before moving; claim victory once the opponent is gone', async (ctx)
   await waitForMoves(black, 1);
   await playMove(black, 'h9g7');
   await waitForMoves(red, 2);
+  // Both are here: nothing to claim.
+  await red.page.waitForSelector('[data-testid=claim-victory]', { state: 'detached', timeout: T });
+  assertEqual(await red.page.locator('[data-testid=claim-draw]').count(), 0, 'no claim-draw button while the opponent is here');
   await black.page.close(); // Black leaves: its only connection goes away
+  await red.page.waitForSelector('[data-testid=opponent-gone]', { timeout: T });
   await red.page.click('[data-testid=claim-victory]');
   await red.page.waitForSelector('.side-col .error', { timeout: T }); // too early: refused, with a reason
   await sleep(3500); // the test server allows a claim after 3 s of absence
   await red.page.click('[data-testid=claim-victory]');
   const r = await resultText(red);
   assert(/Red wins: forfeit/.test(r), `claim wins by forfeit (got "${r}")`);
+
+  // Claim a draw instead: Black leaves, Red claims the draw; Black comes back and sees it too.
+  const red2 = await newPlayer(ctx, 'Eve');
+  const black2 = await newPlayer(ctx, 'Fay');
+  const id = await startGame(ctx, red2, black2, 'xiangqi');
+  await playMove(red2, 'b2e2');
+  await waitForMoves(black2, 1);
+  await playMove(black2, 'b9c7');
+  await waitForMoves(red2, 2);
+  await black2.page.close();
+  await red2.page.waitForSelector('[data-testid=claim-draw]', { timeout: T });
+  await sleep(3500);
+  await red2.page.click('[data-testid=claim-draw]');
+  const d = await resultText(red2);
+  assert(/Draw: claimed/.test(d), `the claimed draw (got "${d}")`);
+  black2.page = await black2.context.newPage();
+  await black2.page.goto(`${ctx.base}/#/game/${id}`);
+  assertEqual(await resultText(black2), d, 'the absent player sees the same result on return');
+});
+
+test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
+  const a = await newAccount(ctx, 'rata');
+  const b = await newAccount(ctx, 'ratb');
+  const guest = await newPlayer(ctx, 'Gil');
+  await createSeek(a, { variant: 'xiangqi', color: 'red', rated: true });
+  const tagOf = (p) => p.page.locator('[data-testid=seek-list] li', { hasText: a.name }).locator('[data-testid=seek-rated-tag]');
+  await tagOf(b).waitFor({ timeout: T });
+  assertEqual(await tagOf(b).getAttribute('data-rated'), '1', 'the seek is listed as rated');
+  assertEqual((await tagOf(b).textContent()).trim(), 'Rated', 'rated tag text');
+  await acceptSeekOf(guest, a.name);
+  const err = await guest.page.waitForSelector('.lobby .error', { timeout: T });
+  assert(/account/i.test(await err.textContent()), `a guest is told rated games need an account (got "${await err.textContent()}")`);
+  await acceptSeekOf(b, a.name);
+  const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
+  assertEqual(ga, gb, 'both in one game');
+  for (const p of [a, b]) {
+    assertEqual(await p.page.getAttribute('[data-testid=game-rated]', 'data-rated'), '1', `${p.name}: the game is rated`);
+    assertEqual((await p.page.textContent('[data-testid=game-rated]')).trim(), 'Rated', `${p.name}: rated tag on the game`);
+  }
+  await b.page.click('[data-testid=resign]');
+  await b.page.click('[data-testid=confirm-resign]');
+  for (const p of [a, b]) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees the result`);
+
+  // Unticked, the same form makes a casual seek.
+  await b.page.goto(`${ctx.base}/#/`);
+  await createSeek(b, { variant: 'xiangqi', color: 'red' });
+  await a.page.goto(`${ctx.base}/#/`);
+  const tag = a.page.locator('[data-testid=seek-list] li', { hasText: b.name }).locator('[data-testid=seek-rated-tag]');
+  await tag.waitFor({ timeout: T });
+  assertEqual(await tag.getAttribute('data-rated'), '0', 'the second seek is casual');
+  assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
 test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {
