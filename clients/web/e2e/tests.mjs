@@ -256,6 +256,7 @@ test('jieqi: seek, accept, played by clicks to checkmate; the spectator never se
   const rec = await (await fetch(`${ctx.base}/api/games/${encodeURIComponent(id)}`)).json();
   assertEqual(rec.moves.map((x) => x.iccs.slice(0, 4)), line, 'the server record has the mating line');
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-checkmate.png'), animations: 'disabled' });
+  ctx.publish('desktop-jieqi-checkmate.png', 'desktop-jieqi-checkmate.png');
 });
 
 test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', async (ctx) => {
