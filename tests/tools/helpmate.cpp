@@ -70,7 +70,6 @@ class Search {
   bool mate_in_one() {
     MoveList moves;
     pos_.generate_legal(moves);
-    const Color us = pos_.side_to_move();
     for (Move m : moves) {
       count_node();
       if (is_dark(pos_.at(m.from))) m.reveal = pos_.identity(m.from);
@@ -82,7 +81,6 @@ class Search {
         return true;
       }
     }
-    (void)us;
     return false;
   }
 
