@@ -1,7 +1,8 @@
 // The end-to-end scenarios. Each opens its own browser contexts (one per person).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { findHelpmate } from './lib/helpmate.mjs';
+import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -163,6 +164,101 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   ctx.publish('desktop-jieqi-resigned.png', 'desktop-jieqi.png');
 });
 
+// The 30 start squares of the face-down pieces in the order of the server's assignment string.
+const DARK_SQUARES = 'a0 b0 c0 d0 f0 g0 h0 i0 b2 h2 a3 c3 e3 g3 i3 a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6'.split(' ');
+
+test('jieqi: seek, accept, played by clicks to checkmate; the spectator never sees a hidden identity', { needs: ['helpmate'] }, async (ctx) => {
+  const red = await newPlayer(ctx, 'Mia');
+  const black = await newPlayer(ctx, 'Max');
+  const spec = await newPlayer(ctx, 'Sid');
+  // The hidden assignment is random (server CSPRNG). The harness (never a page) reads it from the
+  // test's own Redis and asks tests/tools/helpmate for a shortest cooperative mate. In measurements
+  // every random assignment had one of at most 5 plies (found in under 10 s), so a retry is rare: a
+  // game without a mate within the limits is aborted before anyone moved and a new seek is made.
+  let id, meta, line;
+  for (let attempt = 1; ; attempt++) {
+    id = await startGame(ctx, red, black, 'jieqi');
+    meta = JSON.parse(await ctx.redisGet(`xq:game:${id}:meta`));
+    assertEqual(meta.assignment.length, 30, 'the game record holds the 30-letter assignment');
+    const t0 = Date.now();
+    const hm = await findHelpmate(meta.assignment);
+    console.log(`     helpmate (attempt ${attempt}, ${Date.now() - t0} ms): ${hm.moves ? hm.moves.join(' ') : 'none'} [${hm.stderr}]`);
+    // XQ_E2E_HELPMATE_REJECT=N: pretend the first N searches found nothing (exercises the abort path).
+    if (hm.moves && attempt > Number(process.env.XQ_E2E_HELPMATE_REJECT ?? 0)) {
+      line = hm.moves;
+      break;
+    }
+    assert(attempt < 3, 'no helpmate within the limits for 3 random assignments');
+    await red.page.click('[data-testid=abort]');
+    for (const p of [red, black]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
+    await red.page.goto(`${ctx.base}/#/`);
+    await black.page.goto(`${ctx.base}/#/`);
+  }
+  await watch(spec, id);
+  const identity = new Map(DARK_SQUARES.map((sq, i) => [sq, meta.assignment[i]]));
+  const faceDown = new Set(DARK_SQUARES); // what the harness knows is still hidden
+  const secretFree = async (what) => {
+    // Face-down pieces on the spectator's board: exactly the hidden ones, each a bare "?".
+    const dark = await spec.page.$$eval('g.piece', (gs) =>
+      gs.filter((g) => g.getAttribute('data-piece').endsWith('X')).map((g) => [g.getAttribute('data-at'), g.textContent.trim(), g.getAttribute('class')]),
+    );
+    assertEqual(dark.map((d) => d[0]).sort(), [...faceDown].sort(), `${what}: the spectator's face-down pieces are the hidden ones`);
+    for (const [sq, text, cls] of dark) assert(text === '?' && cls.includes('dark'), `${what}: face-down ${sq} shows only "?" (got "${text}")`);
+    // No captured face-down piece is named; no move carries more than its public reveal.
+    const named = await spec.page.$$eval('[data-captured][data-was-dark="1"]', (e) => e.map((x) => x.getAttribute('data-captured')).filter((c) => !c.endsWith('?')));
+    assertEqual(named, [], `${what}: no captured face-down piece is named for the spectator`);
+    // The secret itself is nowhere in the page before the end.
+    const html = await spec.page.evaluate(() => document.documentElement.outerHTML);
+    assert(!html.includes(meta.assignment) && !html.includes(meta.salt), `${what}: neither the assignment nor the salt is in the spectator's DOM`);
+    assert(!(await spec.page.$('[data-testid=assignment]')), `${what}: no assignment shown before the end`);
+  };
+  await secretFree('at the start');
+
+  for (let i = 0; i < line.length; i++) {
+    const mover = i % 2 === 0 ? red : black;
+    const m = line[i];
+    await playMove(mover, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1), waitForMoves(spec, i + 1)]);
+    const [from, to] = [m.slice(0, 2), m.slice(2, 4)];
+    const revealed = faceDown.has(from) ? identity.get(from) : '';
+    faceDown.delete(from);
+    // Everyone sees the same public move: ICCS plus the mover's reveal, which is now public.
+    const capturedDark = faceDown.has(to) ? identity.get(to) : '';
+    const specLast = await spec.page.locator('[data-testid=move-list] li').last();
+    // The mating move ends the game and makes the assignment public, so from then on the move list
+    // may also name what that move captured; before, never.
+    const specIccs = await specLast.getAttribute('data-iccs');
+    const last = i === line.length - 1;
+    assert(specIccs === m + revealed || (last && capturedDark && specIccs === m + revealed + capturedDark), `the spectator's move ${i + 1}: "${specIccs}" (expected "${m + revealed}")`);
+    assertEqual(((await specLast.getAttribute('data-reveal')) ?? '').toUpperCase(), revealed.toUpperCase(), `the spectator's reveal of move ${i + 1}`);
+    const [pr, pb, ps] = await Promise.all([boardPieces(red), boardPieces(black), boardPieces(spec)]);
+    assertEqual(ps, pr, `spectator board = red board after ${m}`);
+    assertEqual(ps, pb, `spectator board = black board after ${m}`);
+    faceDown.delete(to);
+    if (!last) await secretFree(`after ${m}`);
+  }
+
+  const winner = line.length % 2 === 1 ? 'Red' : 'Black';
+  const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);
+  for (const r of results) assert(new RegExp(`${winner} wins: checkmate`).test(r), `result says "${winner} wins: checkmate" (got "${r}")`);
+  assertEqual(results[0], results[1], 'both players see the same result');
+  assertEqual(results[2], results[0], 'the spectator sees the same result');
+  for (const p of [red, black, spec]) {
+    assertEqual((await iccsList(p)).map((x) => x.slice(0, 4)), line, `${p.name}'s move list`);
+    assert(await p.page.$('[data-check]'), `${p.name}: the mated king is highlighted`);
+  }
+  // Now the secret is public: the assignment is shown and verifies against the commitment.
+  for (const p of [red, black, spec]) {
+    await p.page.waitForSelector('[data-testid=commit-verdict]', { timeout: T });
+    assertEqual(await p.page.getAttribute('[data-testid=commit-verdict]', 'data-verdict'), 'ok', `${p.name}: commitment verifies`);
+    assertEqual((await p.page.textContent('[data-testid=assignment]')).trim(), meta.assignment, `${p.name}: the published assignment`);
+  }
+  const rec = await (await fetch(`${ctx.base}/api/games/${encodeURIComponent(id)}`)).json();
+  assertEqual(rec.moves.map((x) => x.iccs.slice(0, 4)), line, 'the server record has the mating line');
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-checkmate.png'), animations: 'disabled' });
+  ctx.publish('desktop-jieqi-checkmate.png', 'desktop-jieqi-checkmate.png');
+});
+
 test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', async (ctx) => {
   const phone = await newPlayer(ctx, 'Pho', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const desk = await newPlayer(ctx, 'Desk');
@@ -220,7 +316,7 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
 });
 
-test('abort before moving; claim victory once the opponent is gone', async (ctx) => {
+test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
   await startGame(ctx, red, black, 'xiangqi');
@@ -234,13 +330,68 @@ test('abort before moving; claim victory once the opponent is gone', async (ctx)
   await waitForMoves(black, 1);
   await playMove(black, 'h9g7');
   await waitForMoves(red, 2);
+  // Both are here: nothing to claim.
+  await red.page.waitForSelector('[data-testid=claim-victory]', { state: 'detached', timeout: T });
+  assertEqual(await red.page.locator('[data-testid=claim-draw]').count(), 0, 'no claim-draw button while the opponent is here');
   await black.page.close(); // Black leaves: its only connection goes away
+  await red.page.waitForSelector('[data-testid=opponent-gone]', { timeout: T });
   await red.page.click('[data-testid=claim-victory]');
   await red.page.waitForSelector('.side-col .error', { timeout: T }); // too early: refused, with a reason
   await sleep(3500); // the test server allows a claim after 3 s of absence
   await red.page.click('[data-testid=claim-victory]');
   const r = await resultText(red);
   assert(/Red wins: forfeit/.test(r), `claim wins by forfeit (got "${r}")`);
+
+  // Claim a draw instead: Black leaves, Red claims the draw; Black comes back and sees it too.
+  const red2 = await newPlayer(ctx, 'Eve');
+  const black2 = await newPlayer(ctx, 'Fay');
+  const id = await startGame(ctx, red2, black2, 'xiangqi');
+  await playMove(red2, 'b2e2');
+  await waitForMoves(black2, 1);
+  await playMove(black2, 'b9c7');
+  await waitForMoves(red2, 2);
+  await black2.page.close();
+  await red2.page.waitForSelector('[data-testid=claim-draw]', { timeout: T });
+  await sleep(3500);
+  await red2.page.click('[data-testid=claim-draw]');
+  const d = await resultText(red2);
+  assert(/Draw: claimed/.test(d), `the claimed draw (got "${d}")`);
+  black2.page = await black2.context.newPage();
+  await black2.page.goto(`${ctx.base}/#/game/${id}`);
+  assertEqual(await resultText(black2), d, 'the absent player sees the same result on return');
+});
+
+test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
+  const a = await newAccount(ctx, 'rata');
+  const b = await newAccount(ctx, 'ratb');
+  const guest = await newPlayer(ctx, 'Gil');
+  await createSeek(a, { variant: 'xiangqi', color: 'red', rated: true });
+  const tagOf = (p) => p.page.locator('[data-testid=seek-list] li', { hasText: a.name }).locator('[data-testid=seek-rated-tag]');
+  await tagOf(b).waitFor({ timeout: T });
+  assertEqual(await tagOf(b).getAttribute('data-rated'), '1', 'the seek is listed as rated');
+  assertEqual((await tagOf(b).textContent()).trim(), 'Rated', 'rated tag text');
+  await acceptSeekOf(guest, a.name);
+  const err = await guest.page.waitForSelector('.lobby .error', { timeout: T });
+  assert(/account/i.test(await err.textContent()), `a guest is told rated games need an account (got "${await err.textContent()}")`);
+  await acceptSeekOf(b, a.name);
+  const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
+  assertEqual(ga, gb, 'both in one game');
+  for (const p of [a, b]) {
+    assertEqual(await p.page.getAttribute('[data-testid=game-rated]', 'data-rated'), '1', `${p.name}: the game is rated`);
+    assertEqual((await p.page.textContent('[data-testid=game-rated]')).trim(), 'Rated', `${p.name}: rated tag on the game`);
+  }
+  await b.page.click('[data-testid=resign]');
+  await b.page.click('[data-testid=confirm-resign]');
+  for (const p of [a, b]) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees the result`);
+
+  // Unticked, the same form makes a casual seek.
+  await b.page.goto(`${ctx.base}/#/`);
+  await createSeek(b, { variant: 'xiangqi', color: 'red' });
+  await a.page.goto(`${ctx.base}/#/`);
+  const tag = a.page.locator('[data-testid=seek-list] li', { hasText: b.name }).locator('[data-testid=seek-rated-tag]');
+  await tag.waitFor({ timeout: T });
+  assertEqual(await tag.getAttribute('data-rated'), '0', 'the second seek is casual');
+  assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
 test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {

@@ -1,5 +1,5 @@
 // Starts a real redis-server and a real game server on free loopback ports for one test run.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,8 @@ export const WEB_DIR = resolve(import.meta.dirname, '../..');
 export const SERVER_BIN = resolve(WEB_DIR, process.env.XQ_GAMESERVER ?? '../../build/bin/gameserver');
 // The tournament/pool service; without it the tournament and pool tests are skipped (loudly).
 export const MATCHMAKER_BIN = resolve(WEB_DIR, process.env.XQ_MATCHMAKER ?? '../../build/bin/matchmaker');
+// The test tool that finds a cooperative checkmate for a known Jieqi assignment (tests/tools/).
+export const HELPMATE_BIN = resolve(WEB_DIR, process.env.XQ_HELPMATE ?? '../../build/bin/helpmate');
 const ADMIN_TOKEN = 'e2e-admin-token';
 
 export function freePort() {
@@ -124,6 +126,9 @@ export async function startServers() {
       const r = await get('/api/pools');
       return r.status === 200 && r.body.trimStart().startsWith('[') ? '' : `GET /api/pools → ${r.status} ${r.body}`;
     },
+    async helpmate() {
+      return existsSync(HELPMATE_BIN) ? '' : `helpmate tool ${HELPMATE_BIN} (not built; it is built with the tests, target helpmate)`;
+    },
     async admin() {
       const r = await get('/api/admin/games', { 'X-Admin-Token': ADMIN_TOKEN });
       return r.status === 200 ? '' : `GET /api/admin/games (X-Admin-Token) → ${r.status} ${r.body}`;
@@ -133,6 +138,11 @@ export async function startServers() {
     base,
     log,
     adminToken: ADMIN_TOKEN,
+    // Reads a key of the test's own Redis (the harness only; never handed to a page).
+    redisGet: (key) =>
+      new Promise((res, rej) =>
+        execFile('redis-cli', ['-h', '127.0.0.1', '-p', String(redisPort), '--raw', 'GET', key], (err, out) => (err ? rej(err) : res(out.replace(/\n$/, '')))),
+      ),
     async probe(need) {
       const p = probes[need];
       if (!p) return `unknown feature "${need}"`;

@@ -22,9 +22,25 @@ export async function newPlayer(ctx, name, opts = {}) {
   return { name, context, page };
 }
 
+// Registers a new account (a unique name starting with `prefix`) in a fresh browser context.
+export async function newAccount(ctx, prefix) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`     [${prefix} pageerror] ${e.message}`));
+  await page.goto(`${ctx.base}/`);
+  const name = `${prefix}_${Date.now() % 100000}`;
+  await page.fill('[data-testid=account-name]', name);
+  await page.fill('[data-testid=account-password]', 'secret-pw-1');
+  await page.click('[data-testid=register]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  return { name, context, page };
+}
+
 // Creates a seek from the lobby form; returns when the seek shows as ours.
-export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10 } = {}) {
+export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false } = {}) {
   await p.page.selectOption('[data-testid=seek-variant]', variant === 'jieqi' ? '2' : '1');
+  await p.page.setChecked('[data-testid=seek-rated]', rated);
   await p.page.selectOption('[data-testid=seek-color]', color === 'red' ? '1' : color === 'black' ? '2' : '0');
   await p.page.fill('[data-testid=seek-minutes]', String(minutes));
   await p.page.click('[data-testid=create-seek]');

@@ -50,6 +50,11 @@ export class GameModel extends Observable {
   result: GameResult | null = null;
   pending: Pending | null = null;
   archived = false; // shown from the stored record: the game is no longer live on the server
+  // Which players have a connection on this game (GameState.red_present / Presence pushes), and
+  // since when (performance.now()) each has been gone: the claims need the opponent gone.
+  present: Record<Color, boolean> = { r: true, b: true };
+  goneSince: Record<Color, number | null> = { r: null, b: null };
+  claimAfterMs = 0;
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -150,6 +155,24 @@ export class GameModel extends Observable {
       return;
     }
     if (m.body === 'gameEvent' && m.gameEvent?.gameId === this.id) this.applyEvent(m.gameEvent as GameEvent);
+    if (m.body === 'presence' && m.presence?.gameId === this.id) {
+      const side = sideColor(m.presence.side);
+      if (side) this.setPresent(side, !!m.presence.present);
+      if (m.presence.claimAfterMs) this.claimAfterMs = m.presence.claimAfterMs;
+      this.changed();
+    }
+  }
+
+  private setPresent(side: Color, present: boolean) {
+    if (present) this.goneSince[side] = null;
+    else if (this.present[side] || this.goneSince[side] === null) this.goneSince[side] = performance.now();
+    this.present[side] = present;
+  }
+
+  // The opponent of this player has no connection on the game (claims are possible after a while).
+  get opponentGone(): boolean {
+    const you = this.you;
+    return !!you && !this.present[you === 'r' ? 'b' : 'r'];
   }
 
   applyState(st: GameState) {
@@ -163,6 +186,8 @@ export class GameModel extends Observable {
     this.setClock(st.clock, true);
     this.drawOfferBy = sideColor(st.drawOfferBy);
     this.result = st.result ?? null;
+    this.setPresent('r', !!st.redPresent);
+    this.setPresent('b', !!st.blackPresent);
     this.settlePending();
     this.changed();
   }
@@ -269,7 +294,7 @@ export class GameModel extends Observable {
     this.changed();
   }
 
-  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory') {
+  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw') {
     this.error = '';
     try {
       await this.conn.request({ [kind]: { gameId: this.id } });

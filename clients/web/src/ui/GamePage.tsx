@@ -100,6 +100,7 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
             <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
             <span class="tag">{st.ruleset.toUpperCase()}</span>
+            <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
             {eventId && (
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
@@ -131,8 +132,19 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
               <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
               {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
               {n < 2 && !eventId && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
-              {!eventId && <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>}
+              {/* Claims only when the opponent has no connection on the game (Presence). */}
+              {!eventId && game.opponentGone && (
+                <>
+                  <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+                  <button data-testid="claim-draw" onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
+                </>
+              )}
             </div>
+          )}
+          {playing && game.opponentGone && (
+            <p class="muted" data-testid="opponent-gone" role="status">
+              {eventId ? t('opponentGoneClockRuns') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
+            </p>
           )}
           {game.error && (
             <p class="error" role="alert" onClick={() => game.clearError()}>{game.error}</p>

@@ -71,6 +71,7 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
+                <span class="tag" data-testid="seek-rated-tag" data-rated={s.rated ? '1' : '0'}>{s.rated ? t('rated') : t('casual')}</span>
                 {mine ? (
                   <>
                     <span class="muted">{t('waitingForOpponent')}</span>
@@ -134,12 +135,14 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
   const [inc, setInc] = useState(5);
   const [color, setColor] = useState<number>(Side.SIDE_NONE);
   const [ruleset, setRuleset] = useState('cxa');
+  const [rated, setRated] = useState(false);
   const [opponent, setOpponent] = useState('');
   const spec = () => ({
     variant,
     timeControl: { initialMs: Math.round(minutes * 60_000), incrementMs: Math.round(inc * 1000) },
     color,
     ruleset,
+    rated,
   });
   return (
     <section class="panel">
@@ -181,6 +184,10 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             <option value="axf">AXF 亚洲象联</option>
             <option value="computer">Computer 电脑规则</option>
           </select>
+        </label>
+        <label class="check">
+          <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
+          {t('ratedSeek')}
         </label>
         <div class="row">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
