@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "game/codec.h"
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
@@ -16,7 +17,7 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), store_(redis), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
+    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   bool live = !s.over();
@@ -25,45 +26,257 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                       [this](const std::string& id) {
                         std::lock_guard l(mu_);
                         games_.erase(id);
-                      }},
+                      },
+                      [this](const std::string& id) { drop_game(id); }},
       std::move(s));
   if (live) metrics_.live_games++;
   return actor;
 }
 
 size_t Hub::recover() {
+  std::vector<std::string> candidates;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& id : store_.live_game_ids())
+      if (!games_.count(id) && !unloadable_.count(id)) candidates.push_back(id);
+  }
+  if (candidates.empty()) return 0;
   size_t n = 0;
-  for (const auto& id : store_.live_game_ids()) {
-    try {
-      GameSession s = store_.load(id);
-      if (s.over()) {  // ended but not archived before the crash
-        store_.archive(s);
-        continue;
-      }
-      auto actor = make_actor(std::move(s));
-      {
-        std::lock_guard l(mu_);
-        games_[id] = actor;
-      }
-      actor->post([](GameActor& a) { a.start(); });
-      ++n;
-    } catch (const std::exception& e) {
-      std::cerr << "recover " << id << ": " << e.what() << '\n';
-    }
+  for (const auto& id : store_.claimable(candidates)) {
+    if (adopt(id)) ++n;
+    if (n >= 1000) break;  // the rest on the next tick: a takeover storm stays bounded
   }
   return n;
+}
+
+std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
+  if (auto a = find_game(id)) return a;
+  if (!store_.claim(id)) return nullptr;
+  try {
+    GameSession s = store_.load(id);
+    if (s.over()) {  // ended but not archived before the crash
+      store_.archive(s);  // also frees the lease
+      return nullptr;
+    }
+    auto actor = make_actor(std::move(s));
+    {
+      std::lock_guard l(mu_);
+      auto [it, inserted] = games_.emplace(id, actor);
+      if (!inserted) {  // another thread of this node adopted it meanwhile
+        metrics_.live_games--;
+        return it->second;
+      }
+    }
+    actor->post([](GameActor& a) { a.start(); });
+    return actor;
+  } catch (const RedisError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "recover " << id << ": " << e.what() << '\n';
+    std::lock_guard l(mu_);
+    unloadable_.insert(id);
+    return nullptr;
+  }
+}
+
+std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owner) {
+  owner.clear();
+  if (auto a = find_game(gid)) return a;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto o = store_.owner(gid);
+    if (o && *o != options_.node_id) {
+      owner = *o;
+      return nullptr;
+    }
+    if (!store_.is_live(gid)) return nullptr;
+    if (auto a = adopt(gid)) return a;  // lost a race for the lease: look again
+  }
+  return nullptr;
+}
+
+bool Hub::forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                  const v1::ClientMessage& m, int hops) {
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return true;  // closed meanwhile
+    it->second.remote_nodes.insert(node);  // before sending: a close right after must reach it
+  }
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Request;
+  nm.from_node = options_.node_id;
+  nm.conn = c->id();
+  nm.user_id = u.id;
+  nm.user_name = u.name;
+  nm.guest = u.guest;
+  nm.hops = hops;
+  nm.payload = m.SerializeAsString();
+  return redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)}).integer > 0;
+}
+
+void Hub::drop_game(const std::string& id) {
+  std::shared_ptr<GameActor> a;
+  {
+    std::lock_guard l(mu_);
+    auto it = games_.find(id);
+    if (it == games_.end() || it->second->finished()) return;
+    a = it->second;
+    games_.erase(it);
+  }
+  std::cerr << "node " << options_.node_id << ": lost the lease of game " << id << '\n';
+  a->post([this, id](GameActor& g) {
+    for (auto& [c, version] : g.retire()) resubscribe(c, id, version);
+  });
+}
+
+// A subscriber of a game this node lost: it follows the game to its new owner (or to this node
+// again), catching up from the version it had.
+void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version) {
+  auto u = c->user();
+  if (!u) return;
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;
+    it->second.games.erase(gid);
+  }
+  v1::ClientMessage m;
+  m.mutable_sync()->set_game_id(gid);
+  m.mutable_sync()->set_last_version(version);
+  try {
+    game_request(c, *u, m, steady_ms(), 0);
+  } catch (const std::exception& e) {
+    std::cerr << "resubscribe " << gid << ": " << e.what() << '\n';
+  }
+}
+
+void Hub::tick() {
+  redis_.command({"SET", keys::node_alive(options_.node_id), "1", "PX", std::to_string(options_.lease_ms)});
+  std::vector<std::string> mine;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished() && !a->lost()) mine.push_back(id);
+  }
+  for (const auto& id : store_.renew(mine)) drop_game(id);
+  recover();
+  std::vector<std::shared_ptr<ProxyConnection>> dead;
+  {
+    std::lock_guard l(mu_);
+    for (auto it = proxies_.begin(); it != proxies_.end();)
+      if (it->second->closed()) {
+        dead.push_back(it->second);
+        it = proxies_.erase(it);
+      } else {
+        ++it;
+      }
+  }
+  for (auto& p : dead) on_close(p);
+  sweep_dead_nodes_seeks();
+}
+
+void Hub::release_all() {
+  std::vector<std::string> mine, seeks;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished()) mine.push_back(id);
+  }
+  try {
+    for (const auto& id : mine) store_.release(id);
+    auto stored = all_seeks();
+    {
+      std::lock_guard l(mu_);
+      for (const auto& s : stored)
+        if (lobby_.find(s.id)) seeks.push_back(s.id);
+    }
+    unstore_seeks(seeks);
+    redis_.command({"DEL", keys::node_alive(options_.node_id)});
+  } catch (const std::exception& e) {
+    std::cerr << "release: " << e.what() << '\n';
+  }
+}
+
+void Hub::on_node_message(const NodeMessage& nm) {
+  using K = NodeMessage::Kind;
+  switch (nm.kind) {
+    case K::Frame: {
+      std::shared_ptr<Connection> c;
+      {
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(nm.conn); it != conns_.end()) c = it->second.conn.lock();
+      }
+      if (c) {
+        metrics_.frames_out_total++;
+        c->send(nm.payload);
+      }
+      return;
+    }
+    case K::Close: {
+      std::shared_ptr<ProxyConnection> p;
+      {
+        std::lock_guard l(mu_);
+        auto it = proxies_.find({nm.from_node, nm.conn});
+        if (it == proxies_.end()) return;
+        p = it->second;
+        proxies_.erase(it);
+      }
+      p->close();
+      return on_close(p);
+    }
+    case K::Seeks: return push_seeks();
+    case K::Notice: {
+      for (const auto& u : nm.users)
+        for (auto& c : connections_of(u))
+          if (!is_proxy_id(c->id())) {
+            metrics_.frames_out_total++;
+            c->send(nm.payload);
+          }
+      return;
+    }
+    case K::Request: break;
+  }
+  // A request of a client of another node: served through a proxy of that connection.
+  std::shared_ptr<ProxyConnection> p;
+  User u{nm.user_id, nm.user_name, nm.guest};
+  {
+    std::lock_guard l(mu_);
+    auto& slot = proxies_[{nm.from_node, nm.conn}];
+    if (!slot) {
+      slot = std::make_shared<ProxyConnection>(next_proxy_id_++, redis_, nm.from_node, nm.conn);
+      conns_[slot->id()] = ConnInfo{slot, options_.rate_burst, steady_ms(), {}, {}};
+    }
+    p = slot;
+    auto old = p->user();
+    if (!old || old->id != u.id) {
+      if (old) user_conns_[old->id].erase(p->id());
+      user_conns_[u.id].insert(p->id());
+      p->set_user(u);
+    }
+  }
+  v1::ClientMessage m;
+  if (!m.ParseFromString(nm.payload)) return send_error(*p, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
+  try {
+    dispatch(p, m, steady_ms(), nm.hops);
+  } catch (const RedisError&) {
+    send_error(*p, m.request_id(), v1::STORAGE_UNAVAILABLE, "storage unavailable", metrics_);
+  } catch (const std::exception& e) {
+    std::cerr << "dispatch (forwarded): " << e.what() << '\n';
+    send_error(*p, m.request_id(), v1::INTERNAL, "internal error", metrics_);
+  }
 }
 
 void Hub::on_open(const std::shared_ptr<Connection>& c) {
   metrics_.connections++;
   metrics_.connections_total++;
   std::lock_guard l(mu_);
-  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}};
+  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}, {}};
 }
 
 void Hub::on_close(const std::shared_ptr<Connection>& c) {
-  metrics_.connections--;
-  std::set<std::string> games;
+  if (!is_proxy_id(c->id())) metrics_.connections--;
+  std::set<std::string> games, remote_nodes;
+  std::vector<std::string> gone_seeks;
   bool user_gone = false;
   auto u = c->user();
   {
@@ -71,6 +284,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     auto it = conns_.find(c->id());
     if (it != conns_.end()) {
       games = std::move(it->second.games);
+      remote_nodes = std::move(it->second.remote_nodes);
       conns_.erase(it);
     }
     if (u) {
@@ -80,13 +294,32 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
         user_conns_.erase(u->id);
         // Seeks die with their owner's last connection. Only then does the seek list change: pushing
         // it on every departure made a mass disconnect quadratic (and ran the server out of memory).
+        for (const auto& s : lobby_.visible_to(u->id))
+          if (s.owner.id == u->id) gone_seeks.push_back(s.id);
         user_gone = lobby_.remove_user(u->id) > 0;
       }
     }
   }
   for (const auto& gid : games)
     if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
-  if (user_gone) push_seeks();
+  // The nodes serving this connection's forwarded requests drop its proxy there.
+  for (const auto& node : remote_nodes) {
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Close;
+    nm.from_node = options_.node_id;
+    nm.conn = c->id();
+    try {
+      redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)});
+    } catch (const std::exception&) {
+    }
+  }
+  if (user_gone) {
+    try {
+      unstore_seeks(gone_seeks);
+    } catch (const std::exception&) {
+    }
+    publish_seeks_changed();
+  }
 }
 
 bool Hub::take_token(uint64_t conn_id) {
@@ -177,7 +410,7 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s) {
   p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
 }
 
-void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
+void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0, int hops) {
   const uint64_t rid = m.request_id();
   using C = v1::ClientMessage;
   switch (m.body_case()) {
@@ -219,26 +452,14 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
   switch (m.body_case()) {
     case C::kCreateSeek:
     case C::kChallenge: return create_seek(c, *u, m);
-    case C::kCancelSeek: {
-      bool ok;
-      {
-        std::lock_guard l(mu_);
-        ok = lobby_.cancel(m.cancel_seek().seek_id(), u->id);
-      }
-      if (!ok) return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
-      v1::ServerMessage r;
-      r.set_request_id(rid);
-      r.mutable_reply()->set_seek_id(m.cancel_seek().seek_id());
-      send_message(*c, r, metrics_);
-      return push_seeks();
-    }
-    case C::kAcceptSeek: return accept_seek(c, *u, m);
+    case C::kCancelSeek: return cancel_seek(c, *u, m, hops);
+    case C::kAcceptSeek: return accept_seek(c, *u, m, hops);
     case C::kListSeeks: {
       v1::ServerMessage r;
       r.set_request_id(rid);
       auto* list = r.mutable_seeks();
-      std::lock_guard l(mu_);
-      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(list->add_seeks(), s);
+      for (const auto& s : all_seeks())
+        if (seek_visible_to(s, u->id)) fill_seek(list->add_seeks(), s);
       return send_message(*c, r, metrics_);
     }
     case C::kListGames: {
@@ -260,7 +481,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       }
       return send_message(*c, r, metrics_);
     }
-    default: return game_request(c, *u, m, t0);
+    default: return game_request(c, *u, m, t0, hops);
   }
 }
 
@@ -323,18 +544,54 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     std::lock_guard l(mu_);
     id = lobby_.add(u, spec, target_id);
   }
+  try {
+    store_seek(id);  // listed on every node
+  } catch (...) {
+    std::lock_guard l(mu_);
+    lobby_.cancel(id, u.id);
+    throw;
+  }
   v1::ServerMessage r;
   r.set_request_id(rid);
   r.mutable_reply()->set_seek_id(id);
   send_message(*c, r, metrics_);
-  push_seeks();
+  publish_seeks_changed();
 }
 
-void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
+void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
+  const uint64_t rid = m.request_id();
+  const std::string& id = m.cancel_seek().seek_id();
+  bool ok;
+  {
+    std::lock_guard l(mu_);
+    ok = lobby_.cancel(id, u.id);
+  }
+  if (!ok) {
+    // Held by another node? It decides there.
+    auto st = stored_seek(id);
+    if (st && st->node != options_.node_id && hops < 2 && seek_visible_to(st->seek, u.id) && forward(c, u, st->node, m, hops + 1))
+      return;
+    return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
+  }
+  unstore_seeks({id});
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(*c, r, metrics_);
+  publish_seeks_changed();
+}
+
+void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
   std::optional<SeekEntry> seek;
   {
     std::lock_guard l(mu_);
     seek = lobby_.take(m.accept_seek().seek_id(), u.id);
+  }
+  if (!seek) {
+    // A seek of another node: the accept goes there (that node creates and owns the game and
+    // greets the taker through its proxy).
+    auto st = stored_seek(m.accept_seek().seek_id());
+    if (st && st->node != options_.node_id && hops < 2 && forward(c, u, st->node, m, hops + 1)) return;
   }
   if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
   std::string refusal;
@@ -349,16 +606,27 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
       std::lock_guard l(mu_);
       lobby_.restore(*seek);
     }
+    store_seek(seek->id);
     return send_error(*c, m.request_id(), v1::BAD_REQUEST, refusal, metrics_);
   }
   try {
     start_game(*seek, u, c, m.request_id());
   } catch (...) {
-    std::lock_guard l(mu_);  // the game could not be created: the seek stays open
-    lobby_.restore(*seek);
+    {
+      std::lock_guard l(mu_);  // the game could not be created: the seek stays open
+      lobby_.restore(*seek);
+    }
+    try {
+      store_seek(seek->id);
+    } catch (...) {
+    }
     throw;
   }
-  push_seeks();
+  try {
+    unstore_seeks({seek->id});
+  } catch (const std::exception&) {
+  }
+  publish_seeks_changed();
 }
 
 void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid) {
@@ -429,8 +697,25 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   GameSession session(cfg);  // validates ruleset and visibility
   if (!store_.create_if_absent(cfg)) return false;
   launch(cfg, std::move(session));
-  push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id,
-              cfg.red.name + " – " + cfg.black.name);
+  // The players may be connected to any node: the notice goes to all of them.
+  v1::ServerMessage note;
+  auto* n = note.mutable_notice();
+  n->set_kind("game_ready");
+  n->set_event_id(cfg.event_id);
+  n->set_game_id(cfg.id);
+  n->set_text(cfg.red.name + " – " + cfg.black.name);
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Notice;
+  nm.from_node = options_.node_id;
+  nm.payload = note.SerializeAsString();
+  nm.users = {cfg.red.user_id, cfg.black.user_id};
+  bool sent = false;
+  try {
+    sent = redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0;
+  } catch (const std::exception&) {
+  }
+  if (!sent)
+    push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id, cfg.red.name + " – " + cfg.black.name);
   return true;
 }
 
@@ -471,9 +756,15 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
   auto actor = make_actor(std::move(session));
   metrics_.games_started_total++;
   std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
+  bool inserted;
   {
     std::lock_guard l(mu_);
-    games_[cfg.id] = actor;
+    auto [it, fresh] = games_.emplace(cfg.id, actor);
+    inserted = fresh;
+    if (!fresh) {  // a forwarded request adopted it in the moment between creation and here
+      metrics_.live_games--;
+      actor = it->second;
+    }
     for (auto* p : {&cfg.red, &cfg.black}) {
       auto it = user_conns_.find(p->user_id);
       if (it == user_conns_.end()) continue;
@@ -487,17 +778,25 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
       }
     }
   }
-  actor->post([players](GameActor& a) {
-    a.start();
+  actor->post([players, inserted](GameActor& a) {
+    if (inserted) a.start();
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
 }
 
-void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0) {
+void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0,
+                       int hops) {
   const uint64_t rid = m.request_id();
   const std::string& gid = game_id_of(m);
   if (gid.empty()) return send_error(*c, rid, v1::UNKNOWN_GAME, "game_id missing", metrics_);
-  auto actor = find_game(gid);
+  std::string owner;
+  auto actor = locate(gid, owner);
+  if (!actor && !owner.empty()) {
+    // Another node owns the game: it serves this connection through a proxy.
+    if (hops < 2 && forward(c, u, owner, m, hops + 1)) return;
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_,
+                      gid);
+  }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
   if (!actor) return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
   xq::Viewer viewer = viewer_for(actor->config(), u.id);
@@ -559,17 +858,89 @@ void Hub::send_stored_game(const std::shared_ptr<Connection>& c, const User& u, 
   send_message(*c, r, metrics_);
 }
 
+std::vector<SeekEntry> Hub::all_seeks() {
+  std::vector<SeekEntry> out;
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) out.push_back(std::move(st->seek));
+  return out;
+}
+
+std::optional<StoredSeek> Hub::stored_seek(const std::string& id) {
+  auto r = redis_.command({"HGET", keys::kSeeks, id});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  return decode_seek(r.str);
+}
+
+void Hub::store_seek(const std::string& id) {
+  std::optional<SeekEntry> s;
+  {
+    std::lock_guard l(mu_);
+    s = lobby_.find(id);
+  }
+  if (s) redis_.command({"HSET", keys::kSeeks, id, encode_seek(*s, options_.node_id)});
+}
+
+void Hub::unstore_seeks(const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  std::vector<std::string> cmd{"HDEL", keys::kSeeks};
+  cmd.insert(cmd.end(), ids.begin(), ids.end());
+  redis_.command(cmd);
+}
+
+void Hub::publish_seeks_changed() {
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Seeks;
+  nm.from_node = options_.node_id;
+  try {
+    if (redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0) return;  // we hear it too
+  } catch (const std::exception&) {
+  }
+  push_seeks();
+}
+
+// Seeks of nodes whose heartbeat stopped (crashed) leave the shared list; so do seeks a previous
+// life of this node left behind.
+void Hub::sweep_dead_nodes_seeks() {
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  std::map<std::string, std::vector<std::string>> by_node;
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) by_node[st->node].push_back(st->seek.id);
+  std::vector<std::string> dead;
+  for (auto& [node, ids] : by_node) {
+    if (node == options_.node_id) {
+      std::lock_guard l(mu_);
+      for (auto& id : ids)
+        if (!lobby_.find(id)) dead.push_back(id);
+    } else if (redis_.command({"EXISTS", keys::node_alive(node)}).integer == 0) {
+      dead.insert(dead.end(), ids.begin(), ids.end());
+    }
+  }
+  if (dead.empty()) return;
+  unstore_seeks(dead);
+  publish_seeks_changed();
+}
+
 void Hub::push_seeks() {
   std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
+  std::vector<SeekEntry> seeks;
+  try {
+    seeks = all_seeks();
+  } catch (const std::exception&) {
+    std::lock_guard l(mu_);
+    seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
+  }
   {
     std::lock_guard l(mu_);
     for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id)) continue;  // its own node pushes to it
       auto cc = ci.conn.lock();
       if (!cc) continue;
       auto u = cc->user();
       if (!u) continue;
       v1::ServerMessage m;
-      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
+      for (const auto& s : seeks)
+        if (seek_visible_to(s, u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
       if (!m.has_seeks()) m.mutable_seeks();
       out.emplace_back(cc, m.SerializeAsString());
     }
@@ -598,8 +969,12 @@ std::vector<std::shared_ptr<Connection>> Hub::connections_of(const std::string& 
 }
 
 bool Hub::record_withheld(const std::string& id) {
-  auto a = find_game(id);
-  return a && !a->finished() && a->config().spectator_delay_ms > 0;
+  if (auto a = find_game(id)) return !a->finished() && a->config().spectator_delay_ms > 0;
+  try {  // a live game of another node
+    if (store_.is_live(id)) return store_.load(id).config().spectator_delay_ms > 0;
+  } catch (const std::exception&) {
+  }
+  return false;
 }
 
 std::optional<std::string> Hub::game_record(const std::string& id) {
@@ -607,7 +982,14 @@ std::optional<std::string> Hub::game_record(const std::string& id) {
     std::string rec = a->record_json();
     if (!rec.empty()) return rec;
   }
-  return store_.archived(id);
+  if (auto rec = store_.archived(id)) return rec;
+  try {  // a live game of another node: rebuilt from Redis (spectator view, no secret)
+    if (store_.is_live(id)) return archive_record(store_.load(id));
+  } catch (const RedisError&) {
+    throw;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
 }
 
 std::string Hub::live_games_json() {
