@@ -172,7 +172,48 @@ void Hub::tick() {
       }
   }
   for (auto& p : dead) on_close(p);
+  follow_moved_games();
   sweep_dead_nodes_seeks();
+}
+
+void Hub::follow_moved_games() {
+  struct Follow {
+    std::shared_ptr<Connection> conn;
+    std::string gid, node;
+    uint64_t version;
+  };
+  std::vector<Follow> follows;
+  std::vector<std::string> gids;
+  {
+    std::lock_guard l(mu_);
+    std::set<std::string> distinct;
+    for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id) || ci.remote_games.empty()) continue;
+      auto c = ci.conn.lock();
+      if (!c) continue;
+      for (const auto& [gid, rg] : ci.remote_games) {
+        follows.push_back({c, gid, rg.node, rg.version});
+        distinct.insert(gid);
+      }
+    }
+    gids.assign(distinct.begin(), distinct.end());
+  }
+  if (gids.empty()) return;
+  std::map<std::string, std::string> owners;
+  for (size_t at = 0; at < gids.size(); at += 500) {
+    std::vector<std::string> cmd{"MGET"};
+    for (size_t i = at; i < std::min(gids.size(), at + 500); ++i) cmd.push_back(keys::game_owner(gids[i]));
+    auto r = redis_.command(cmd);
+    for (size_t i = 0; i < r.elements.size(); ++i)
+      owners[gids[at + i]] = r.elements[i].type == RedisReply::Type::String ? r.elements[i].str : "";
+  }
+  for (const auto& f : follows) {
+    if (owners[f.gid] == f.node) continue;  // still there (or its lease has not run out yet)
+    std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
+              << f.node << " to " << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version
+              << '\n';
+    resubscribe(f.conn, f.gid, f.version);  // to the new owner, or taken over here
+  }
 }
 
 void Hub::release_all() {
@@ -206,10 +247,28 @@ void Hub::on_node_message(const NodeMessage& nm) {
         std::lock_guard l(mu_);
         if (auto it = conns_.find(nm.conn); it != conns_.end()) c = it->second.conn.lock();
       }
-      if (c) {
-        metrics_.frames_out_total++;
-        c->send(nm.payload);
+      if (!c) return;
+      // Note how far the client got in games of other nodes (to resubscribe it if one moves).
+      v1::ServerMessage sm;
+      if (sm.ParseFromString(nm.payload) && (sm.has_game_event() || sm.has_game_state() || sm.has_game_started())) {
+        const std::string& gid = sm.has_game_event()   ? sm.game_event().game_id()
+                                 : sm.has_game_state() ? sm.game_state().game_id()
+                                                       : sm.game_started().game_id();
+        const uint64_t ver = sm.has_game_event()   ? sm.game_event().version()
+                             : sm.has_game_state() ? sm.game_state().version()
+                                                   : sm.game_started().version();
+        const bool over = (sm.has_game_event() && sm.game_event().kind() == v1::GameEvent::GAME_ENDED) ||
+                          (sm.has_game_state() && sm.game_state().has_result() &&
+                           sm.game_state().result().outcome() != v1::ONGOING);
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(nm.conn); it != conns_.end()) {
+          auto& rg = it->second.remote_games;
+          if (over) rg.erase(gid);
+          else if (auto g = rg.find(gid); g != rg.end()) g->second.version = std::max(g->second.version, ver);
+        }
       }
+      metrics_.frames_out_total++;
+      c->send(nm.payload);
       return;
     }
     case K::Close: {
@@ -793,9 +852,20 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   auto actor = locate(gid, owner);
   if (!actor && !owner.empty()) {
     // Another node owns the game: it serves this connection through a proxy.
+    {
+      std::lock_guard l(mu_);
+      if (auto it = conns_.find(c->id()); it != conns_.end()) {
+        if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
+        else it->second.remote_games[gid].node = owner;  // followed even if this attempt fails
+      }
+    }
     if (hops < 2 && forward(c, u, owner, m, hops + 1)) return;
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_,
                       gid);
+  }
+  if (!actor) {  // not a live game (any more): nothing to follow
+    std::lock_guard l(mu_);
+    if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.remote_games.erase(gid);
   }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
   if (!actor) return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
@@ -806,6 +876,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;
     was_subscribed = !it->second.games.insert(gid).second;
+    it->second.remote_games.erase(gid);  // served here now
   }
   if (m.has_unwatch_game()) {
     {

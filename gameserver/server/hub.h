@@ -75,7 +75,15 @@ class Hub {
     int64_t last_refill_ms = 0;
     std::set<std::string> games;  // games this connection is subscribed to
     std::set<std::string> remote_nodes;  // nodes it has forwarded requests to (told when it closes)
+    // Games of other nodes it follows: owner node and the last version that reached it. If the
+    // owner changes (its node died, the game was taken over), tick() re-subscribes it there.
+    struct RemoteGame {
+      std::string node;
+      uint64_t version = 0;
+    };
+    std::map<std::string, RemoteGame> remote_games;
   };
+  void follow_moved_games();  // tick(): the re-subscription above
 
   void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
                 int hops = 0);

@@ -20,6 +20,8 @@ NodeLink::~NodeLink() { stop(); }
 
 void NodeLink::start() {
   listener_ = std::thread([this] { listen(); });
+  // Other nodes may forward to this one as soon as it serves: be listening by then.
+  for (int i = 0; i < 250 && !subscribed_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ticker_ = std::thread([this] { tick_loop(); });
 }
 
@@ -64,8 +66,10 @@ void NodeLink::listen() {
     fd_ = ctx->fd;
     if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
     if (auto* r = static_cast<redisReply*>(
-            redisCommand(ctx, "SUBSCRIBE %b %b", mine.data(), mine.size(), keys::kNodesChannel.data(), keys::kNodesChannel.size())))
+            redisCommand(ctx, "SUBSCRIBE %b %b", mine.data(), mine.size(), keys::kNodesChannel.data(), keys::kNodesChannel.size()))) {
       freeReplyObject(r);
+      subscribed_ = true;
+    }
     while (!stop_) {
       void* raw = nullptr;
       if (redisGetReply(ctx, &raw) != REDIS_OK) break;

@@ -16,7 +16,7 @@ class NodeLink {
  public:
   NodeLink(Hub& hub, std::string redis_url, std::string node_id, int64_t tick_ms);
   ~NodeLink();
-  void start();
+  void start();  // returns once subscribed (or after 5 s without Redis)
   void stop();
 
  private:
@@ -28,6 +28,7 @@ class NodeLink {
   int64_t tick_ms_;
   std::atomic<bool> stop_{false};
   std::atomic<int> fd_{-1};
+  std::atomic<bool> subscribed_{false};
   std::thread listener_, ticker_;
 };
 
