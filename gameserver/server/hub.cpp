@@ -524,19 +524,20 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
     case C::kListGames: {
       v1::ServerMessage r;
       r.set_request_id(rid);
-      std::lock_guard l(mu_);
-      for (const auto& [id, a] : games_) {
-        if (a->finished()) continue;
+      r.mutable_games();
+      for (const auto& [id, info] : all_games()) {
+        if (info.finished) continue;
+        const GameConfig& cfg = info.config;
         auto* g = r.mutable_games()->add_games();
         g->set_game_id(id);
-        g->set_variant(to_variant(a->config().variant));
-        g->mutable_red()->set_user_id(a->config().red.user_id);
-        g->mutable_red()->set_name(a->config().red.name);
-        g->mutable_black()->set_user_id(a->config().black.user_id);
-        g->mutable_black()->set_name(a->config().black.name);
-        g->set_plies(a->plies());
-        g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(a->config().tc.initial_ms));
-        g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(a->config().tc.increment_ms));
+        g->set_variant(to_variant(cfg.variant));
+        g->mutable_red()->set_user_id(cfg.red.user_id);
+        g->mutable_red()->set_name(cfg.red.name);
+        g->mutable_black()->set_user_id(cfg.black.user_id);
+        g->mutable_black()->set_name(cfg.black.name);
+        g->set_plies(info.plies);
+        g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(cfg.tc.initial_ms));
+        g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(cfg.tc.increment_ms));
       }
       return send_message(*c, r, metrics_);
     }
@@ -1063,17 +1064,51 @@ std::optional<std::string> Hub::game_record(const std::string& id) {
   return std::nullopt;
 }
 
+std::map<std::string, Hub::GameInfo> Hub::all_games() {
+  std::map<std::string, GameInfo> out;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_) out[id] = GameInfo{a->config(), a->plies(), a->finished()};
+  }
+  std::vector<std::string> others;
+  try {
+    for (auto& id : store_.live_game_ids())
+      if (!out.count(id)) others.push_back(std::move(id));
+    for (size_t at = 0; at < others.size(); at += 200) {
+      std::vector<std::string> metas{"MGET"}, snaps{"MGET"};
+      for (size_t i = at; i < std::min(others.size(), at + 200); ++i) {
+        metas.push_back(keys::game_meta(others[i]));
+        snaps.push_back(keys::game_snap(others[i]));
+      }
+      auto mr = redis_.command(metas), sr = redis_.command(snaps);
+      for (size_t i = 0; i < mr.elements.size(); ++i) {
+        if (mr.elements[i].type != RedisReply::Type::String) continue;
+        try {
+          GameInfo info{decode_config(mr.elements[i].str), 0, false};
+          if (i < sr.elements.size() && sr.elements[i].type == RedisReply::Type::String) {
+            auto snap = json::parse(sr.elements[i].str).as_object();
+            if (auto* p = snap.if_contains("plies"); p && p->is_number()) info.plies = p->to_number<uint32_t>();
+          }
+          out[others[at + i]] = std::move(info);
+        } catch (const std::exception&) {
+        }
+      }
+    }
+  } catch (const RedisError&) {  // Redis away: this node's games only
+  }
+  return out;
+}
+
 std::string Hub::live_games_json() {
   json::array arr;
-  std::lock_guard l(mu_);
-  for (const auto& [id, a] : games_) {
-    const auto& c = a->config();
+  for (const auto& [id, info] : all_games()) {
+    const auto& c = info.config;
     arr.push_back(json::object{{"id", id},
                                {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
                                {"red", c.red.name},
                                {"black", c.black.name},
-                               {"plies", a->plies()},
-                               {"finished", a->finished()}});
+                               {"plies", info.plies},
+                               {"finished", info.finished}});
   }
   return json::serialize(json::object{{"games", arr}});
 }

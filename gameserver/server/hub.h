@@ -84,6 +84,13 @@ class Hub {
     std::map<std::string, RemoteGame> remote_games;
   };
   void follow_moved_games();  // tick(): the re-subscription above
+  // Every live game of every node (this node's from memory, the others' from Redis).
+  struct GameInfo {
+    GameConfig config;
+    uint32_t plies = 0;
+    bool finished = false;
+  };
+  std::map<std::string, GameInfo> all_games();
 
   void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
                 int hops = 0);

@@ -153,6 +153,14 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
   ASSERT_FALSE(gid.empty());
   gs::Redis redis(cluster.redis_url());
   EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(0));  // the seek's node created and owns it
+  {  // the game is listed on the other node too
+    ClientMessage list;
+    list.mutable_list_games();
+    auto games = fan.ws->request(list);
+    bool found = false;
+    for (const auto& g : games.games().games()) found = found || (g.game_id() == gid && g.red().name() == red.name);
+    EXPECT_TRUE(found) << games.DebugString();
+  }
   ClientMessage watch;
   watch.mutable_watch_game()->set_game_id(gid);
   ASSERT_TRUE(fan.ws->request(watch).has_reply());
