@@ -293,6 +293,13 @@ void Hub::on_node_message(const NodeMessage& nm) {
           }
       return;
     }
+    case K::Admin:
+      if (nm.users.size() == 3 && find_game(nm.users[0])) admin_end_game(nm.users[0], nm.users[1], nm.users[2]);
+      return;
+    case K::Ban:
+      for (const auto& u : nm.users)
+        for (auto& c : connections_of(u)) c->close();
+      return;
     case K::Request: break;
   }
   // A request of a client of another node: served through a proxy of that connection.
@@ -1132,7 +1139,21 @@ std::string Hub::connections_json() {
 }
 
 bool Hub::admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason) {
-  auto a = find_game(id);
+  if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort") return false;
+  std::string owner;
+  std::shared_ptr<GameActor> a;
+  try {
+    a = locate(id, owner);
+  } catch (const RedisError&) {
+    return false;
+  }
+  if (!a && !owner.empty()) {  // another node's game: it ends it
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Admin;
+    nm.from_node = options_.node_id;
+    nm.users = {id, outcome, reason};
+    return redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0;
+  }
   if (!a || a->finished()) return false;
   xq::Result r;
   if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
@@ -1147,6 +1168,14 @@ bool Hub::admin_end_game(const std::string& id, const std::string& outcome, cons
 void Hub::ban(const std::string& user_id) {
   auth_.ban(user_id);
   for (auto& c : connections_of(user_id)) c->close();
+  NodeMessage nm;  // the user's connections to other nodes too
+  nm.kind = NodeMessage::Kind::Ban;
+  nm.from_node = options_.node_id;
+  nm.users = {user_id};
+  try {
+    redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
+  } catch (const std::exception&) {
+  }
 }
 
 }  // namespace gs

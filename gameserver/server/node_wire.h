@@ -9,6 +9,8 @@
 //   Close    origin → owner    connection `conn` of the origin node is gone: drop its proxy.
 //   Seeks    broadcast         the seek list changed: push it to local clients.
 //   Notice   broadcast         a ServerMessage (bytes) for every local connection of `users`.
+//   Admin    → owner           end game users[0] with outcome users[1] and reason users[2].
+//   Ban      broadcast         close every local connection of users[0].
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -19,7 +21,7 @@
 namespace gs {
 
 struct NodeMessage {
-  enum class Kind : char { Request = 'R', Frame = 'F', Close = 'C', Seeks = 'S', Notice = 'N' };
+  enum class Kind : char { Request = 'R', Frame = 'F', Close = 'C', Seeks = 'S', Notice = 'N', Admin = 'A', Ban = 'B' };
   Kind kind = Kind::Frame;
   std::string from_node;
   uint64_t conn = 0;

@@ -339,6 +339,26 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   EXPECT_EQ(stored_moves(redis, gid), (std::vector<std::string>{"h2e2", "h9g7"}));
 }
 
+// Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
+// closing the user's connection to the other node.
+TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
+  TestCluster cluster(2);
+  NodeClient red = guest_on(cluster.port(0), "ad_red"), black = guest_on(cluster.port(1), "ad_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  std::string body;
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"black-wins","reason":"test"})", body), 200)
+      << body;
+  for (NodeClient* p : {&red, &black}) {
+    auto end = p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); });
+    ASSERT_TRUE(end) << p->name << last_frames(*p);
+    EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  }
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
+  EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));
+  EXPECT_TRUE(red.ws->closed());
+}
+
 // The store's lease primitives and the fenced append, directly against Redis.
 TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   TestCluster cluster(0);

@@ -54,6 +54,7 @@ class TestCluster {
   void kill_node(int node) { nodes_.at(static_cast<size_t>(node))->kill_hard(); }
   const std::string& redis_url() const { return redis_url_; }
   int http_get(int node, const std::string& path, std::string& body);
+  int http_post(int node, const std::string& path, const std::string& payload, std::string& body);  // as admin
 
  private:
   std::string dir_, redis_url_;
