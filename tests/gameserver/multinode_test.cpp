@@ -301,6 +301,28 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos) << body;
 }
 
+// A clean stop (SIGTERM) releases the node's leases: another node takes its games over at once,
+// long before the lease would have run out.
+TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
+  TestCluster cluster(2, 60000, 300);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "cs_red"), black = guest_on(cluster.port(1), "cs_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
+  const auto t0 = std::chrono::steady_clock::now();
+  cluster.stop_node(0);
+  reconnect_to(red, cluster.port(1));
+  auto r = sync_until_served(red, gid, 1, 8000);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(8));  // not the 60 s lease
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  auto b = move(black, gid, kMate[1], "c1");
+  ASSERT_TRUE(b.has_reply()) << b.DebugString();
+  EXPECT_EQ(b.reply().version(), 2u);
+  EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_alive(TestCluster::node_id(0))}).integer, 0);
+}
+
 // (c) Fencing: a node whose lease was taken cannot append, and takes the game back (reloading it
 // from Redis) once the lease is free again.
 TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {

@@ -52,6 +52,7 @@ class TestCluster {
   uint16_t port(int node) const { return ports_.at(static_cast<size_t>(node)); }
   static std::string node_id(int node) { return "node-" + std::to_string(node); }
   void kill_node(int node) { nodes_.at(static_cast<size_t>(node))->kill_hard(); }
+  void stop_node(int node) { nodes_.at(static_cast<size_t>(node))->terminate(); }  // SIGTERM
   const std::string& redis_url() const { return redis_url_; }
   int http_get(int node, const std::string& path, std::string& body);
   int http_post(int node, const std::string& path, const std::string& payload, std::string& body);  // as admin
