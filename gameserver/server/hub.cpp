@@ -144,6 +144,12 @@ void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& g
   m.mutable_sync()->set_game_id(gid);
   m.mutable_sync()->set_last_version(version);
   try {
+    if (is_proxy_id(c->id())) {
+      // A connection of another node: if the game went elsewhere, its node follows it there by
+      // itself (follow_moved_games); relaying it through here as well would duplicate frames.
+      std::string owner;
+      if (!locate(gid, owner)) return;
+    }
     game_request(c, *u, m, steady_ms(), 0);
   } catch (const std::exception& e) {
     std::cerr << "resubscribe " << gid << ": " << e.what() << '\n';

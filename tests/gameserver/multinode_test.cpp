@@ -359,6 +359,12 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   EXPECT_EQ(ok.reply().version(), 2u);
   EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   EXPECT_EQ(stored_moves(redis, gid), (std::vector<std::string>{"h2e2", "h9g7"}));
+  // Red, subscribed to the dropped actor, was re-subscribed to the reloaded game by itself.
+  auto ev = red.ws->wait_for([&](const ServerMessage& s) {
+    return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2;
+  });
+  ASSERT_TRUE(ev) << last_frames(red);
+  EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), "h9g7");
 }
 
 // Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
