@@ -165,6 +165,7 @@ void Hub::tick() {
       if (!a->finished() && !a->lost()) mine.push_back(id);
   }
   for (const auto& id : store_.renew(mine)) drop_game(id);
+  refresh_presence();
   recover();
   std::vector<std::shared_ptr<ProxyConnection>> dead;
   {
@@ -180,6 +181,29 @@ void Hub::tick() {
   for (auto& p : dead) on_close(p);
   follow_moved_games();
   sweep_dead_nodes_seeks();
+}
+
+// The users connected here stay findable by name from every node while this node lives.
+void Hub::refresh_presence() {
+  static const char* kScript =
+      "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'PX', ARGV[#ARGV]) end return #KEYS";
+  std::map<std::string, std::string> users;  // name → id
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id)) continue;
+      if (auto c = ci.conn.lock())
+        if (auto u = c->user()) users[u->name] = u->id;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> list(users.begin(), users.end());
+  for (size_t at = 0; at < list.size(); at += 500) {
+    std::vector<std::string> full{"EVAL", kScript, std::to_string(std::min<size_t>(500, list.size() - at))};
+    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(keys::online(list[i].first));
+    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(list[i].second);
+    full.push_back(std::to_string(options_.lease_ms));
+    redis_.command(full);
+  }
 }
 
 void Hub::follow_moved_games() {
@@ -439,6 +463,10 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
   }
   v1::ServerMessage r;
   r.set_request_id(rid);
+  try {  // findable by direct challenges from any node (refreshed by tick())
+    redis_.command({"SET", keys::online(u.name), u.id, "PX", std::to_string(options_.lease_ms)});
+  } catch (const RedisError&) {
+  }
   r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
   r.mutable_reply()->mutable_user()->set_name(u.name);
@@ -610,6 +638,10 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
       if (auto cc = ci.conn.lock(); cc && cc->user() && cc->user()->name == m.challenge().user_name())
         target_id = cc->user()->id;
     if (target_id.empty() || target_id == u.id) why = "user not online";
+  }
+  if (m.has_challenge() && target_id.empty()) {  // connected to another node?
+    auto r = redis_.command({"GET", keys::online(m.challenge().user_name())});
+    if (r.type == RedisReply::Type::String && r.str != u.id) target_id = r.str;
   }
   if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
   std::string id;

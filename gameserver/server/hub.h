@@ -84,6 +84,7 @@ class Hub {
     std::map<std::string, RemoteGame> remote_games;
   };
   void follow_moved_games();  // tick(): the re-subscription above
+  void refresh_presence();    // tick(): xq:online:{name} of this node's users
   // Every live game of every node (this node's from memory, the others' from Redis).
   struct GameInfo {
     GameConfig config;

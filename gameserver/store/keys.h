@@ -21,6 +21,8 @@
 //   xq:node:{node}:alive  STRING  heartbeat of a running node (PX = lease time).
 //   xq:nodes              CHANNEL pub/sub broadcast to every node (seek list changed, notices).
 //   xq:seeks              HASH    open seeks and challenges of every node: id → seek JSON + node.
+//   xq:online:{name}      STRING  user id of a user connected to some node (PX = lease time,
+//                                 refreshed by its node every tick): direct challenges across nodes.
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
 //                                 matchmaker/service/bus.h (the streams' one description).
 #pragma once
@@ -36,6 +38,7 @@ inline std::string node_channel(const std::string& node) { return "xq:node:" + n
 inline std::string node_alive(const std::string& node) { return "xq:node:" + node + ":alive"; }
 inline const std::string kNodesChannel = "xq:nodes";
 inline const std::string kSeeks = "xq:seeks";
+inline std::string online(const std::string& name) { return "xq:online:" + name; }
 inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }

@@ -367,6 +367,41 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), "h9g7");
 }
 
+// A direct challenge to a user connected to another node: the target sees it pushed and accepts.
+TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
+  TestCluster cluster(2);
+  NodeClient alice = guest_on(cluster.port(0), "dc_alice"), bob = guest_on(cluster.port(1), "dc_bob");
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(bob.name);
+  ch.mutable_challenge()->set_variant(XIANGQI);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  ch.mutable_challenge()->set_color(RED);
+  auto r = alice.ws->request(ch);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string seek_id = r.reply().seek_id();
+  auto pushed = bob.ws->wait_for([&](const ServerMessage& s) {
+    if (!s.has_seeks()) return false;
+    for (const auto& k : s.seeks().seeks())
+      if (k.seek_id() == seek_id) return true;
+    return false;
+  });
+  ASSERT_TRUE(pushed) << last_frames(bob);
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(seek_id);
+  auto a = bob.ws->request(acc);
+  ASSERT_TRUE(a.has_reply()) << a.DebugString();
+  const std::string gid = a.reply().game_id();
+  for (NodeClient* p : {&alice, &bob})
+    ASSERT_TRUE(p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }))
+        << p->name;
+  ASSERT_TRUE(move(alice, gid, "h2e2", "a1").has_reply());
+  ASSERT_TRUE(move(bob, gid, "h9g7", "b1").has_reply());
+  // Nobody of that name is connected anywhere.
+  ClientMessage bad = ch;
+  bad.mutable_challenge()->set_user_name("nobody_anywhere");
+  EXPECT_TRUE(alice.ws->request(bad).has_error());
+}
+
 // Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
 // closing the user's connection to the other node.
 TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
