@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <utility>
 
 #include "game/codec.h"
 #include "rules/jieqi.h"
@@ -333,14 +334,15 @@ void Hub::on_node_message(const NodeMessage& nm) {
     case K::Request: break;
   }
   // A request of a client of another node: served through a proxy of that connection.
-  std::shared_ptr<ProxyConnection> p;
+  std::shared_ptr<ProxyConnection> p, stale;
   User u{nm.user_id, nm.user_name, nm.guest};
   {
     std::lock_guard l(mu_);
     auto& slot = proxies_[{nm.from_node, nm.conn}];
+    if (slot && slot->closed()) stale = std::exchange(slot, nullptr);  // a fresh one (e.g. after a lost publish)
     if (!slot) {
       slot = std::make_shared<ProxyConnection>(next_proxy_id_++, redis_, nm.from_node, nm.conn);
-      conns_[slot->id()] = ConnInfo{slot, options_.rate_burst, steady_ms(), {}, {}};
+      conns_[slot->id()] = ConnInfo{slot, options_.rate_burst, steady_ms(), {}, {}, {}};
     }
     p = slot;
     auto old = p->user();
@@ -350,6 +352,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
       p->set_user(u);
     }
   }
+  if (stale) on_close(stale);
   v1::ClientMessage m;
   if (!m.ParseFromString(nm.payload)) return send_error(*p, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
   try {
@@ -366,7 +369,7 @@ void Hub::on_open(const std::shared_ptr<Connection>& c) {
   metrics_.connections++;
   metrics_.connections_total++;
   std::lock_guard l(mu_);
-  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}, {}};
+  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}, {}, {}};
 }
 
 void Hub::on_close(const std::shared_ptr<Connection>& c) {
