@@ -8,6 +8,7 @@
 #include "net/runtime.h"
 #include "server/hub.h"
 #include "server/matchmaker_bridge.h"
+#include "server/node_link.h"
 #include "server/metrics.h"
 #include "store/redis.h"
 
@@ -26,7 +27,9 @@ int main(int argc, char** argv) {
       ("admin-token", po::value(&opt.admin_token), "bearer token for /api/admin (or env XQ_ADMIN_TOKEN; empty = admin API off)")
       ("static-dir", po::value(&opt.static_dir)->default_value("clients/web/dist"), "directory of the web client")
       ("threads", po::value(&threads)->default_value(2), "I/O threads")
-      ("node-id", po::value(&node_id), "name of this node in the Redis stream groups (default: host-pid)")
+      ("node-id", po::value(&node_id), "this node's unique name among the game servers sharing the Redis (game owner leases, routing, stream groups; default: host-pid)")
+      ("lease-ms", po::value(&opt.lease_ms)->default_value(opt.lease_ms), "game owner lease: a dead node's games are taken over after this")
+      ("tick-ms", po::value(&opt.tick_ms)->default_value(opt.tick_ms), "lease renewal / orphan sweep period (well below --lease-ms)")
       ("max-frame", po::value(&opt.max_frame_bytes)->default_value(opt.max_frame_bytes), "largest accepted WebSocket frame (bytes)")
       ("rate", po::value(&opt.rate_per_second)->default_value(opt.rate_per_second), "frames per second allowed per connection (sustained)")
       ("burst", po::value(&opt.rate_burst)->default_value(opt.rate_burst), "frames allowed in a burst per connection")
@@ -61,21 +64,31 @@ int main(int argc, char** argv) {
     gs::Metrics metrics;
     redis.set_latency_observer([&metrics](double s) { metrics.observe_redis_latency(s); });
     opt.redis_url = redis_url;
-    gs::Hub hub(runtime, redis, auth, metrics, opt);
-    gs::HttpServer server(runtime, hub, listen.substr(0, colon), static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));
-    size_t resumed = hub.recover();
     if (node_id.empty()) {
       char host[256] = {0};
       gethostname(host, sizeof host - 1);
       node_id = std::string(host) + "-" + std::to_string(getpid());
     }
+    opt.node_id = node_id;
+    if (opt.tick_ms < 50 || opt.tick_ms * 2 > opt.lease_ms) {
+      std::cerr << "--tick-ms must be >= 50 and at most half of --lease-ms\n";
+      return 2;
+    }
+    gs::Hub hub(runtime, redis, auth, metrics, opt);
+    gs::HttpServer server(runtime, hub, listen.substr(0, colon), static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));
+    gs::NodeLink link(hub, redis_url, node_id, opt.tick_ms);  // other nodes: routing, leases, takeover
+    link.start();
+    size_t resumed = hub.recover();
     gs::MatchmakerBridge bridge(hub, redis_url, node_id);  // tournament and quick-pairing games
     bridge.start();
     server.start();
     server.stop_on_signals();
-    std::cout << "gameserver listening on " << listen.substr(0, colon) << ":" << server.port() << " (resumed "
-              << resumed << " games)" << std::endl;
+    std::cout << "gameserver listening on " << listen.substr(0, colon) << ":" << server.port() << " as node " << node_id
+              << " (resumed " << resumed << " games)" << std::endl;
     runtime.run();
+    bridge.stop();
+    link.stop();
+    hub.release_all();  // a clean stop hands its games over at once
   } catch (const std::exception& e) {
     std::cerr << "gameserver: " << e.what() << "\n";
     return 1;

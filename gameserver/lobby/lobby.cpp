@@ -1,5 +1,7 @@
 #include "lobby/lobby.h"
 
+#include <boost/json.hpp>
+
 #include "rules/jieqi.h"
 
 namespace gs {
@@ -32,11 +34,62 @@ std::optional<SeekEntry> Lobby::take(const std::string& id, const std::string& t
   return e;
 }
 
+bool seek_visible_to(const SeekEntry& s, const std::string& user_id) {
+  return s.target_user_id.empty() || s.target_user_id == user_id || s.owner.id == user_id;
+}
+
 std::vector<SeekEntry> Lobby::visible_to(const std::string& user_id) const {
   std::vector<SeekEntry> out;
   for (const auto& [id, s] : seeks_)
-    if (s.target_user_id.empty() || s.target_user_id == user_id || s.owner.id == user_id) out.push_back(s);
+    if (seek_visible_to(s, user_id)) out.push_back(s);
   return out;
+}
+
+std::string encode_seek(const SeekEntry& s, const std::string& node) {
+  boost::json::object o{{"id", s.id},
+                        {"node", node},
+                        {"owner_id", s.owner.id},
+                        {"owner_name", s.owner.name},
+                        {"owner_guest", s.owner.guest},
+                        {"target", s.target_user_id},
+                        {"variant", s.spec.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
+                        {"initial_ms", s.spec.tc.initial_ms},
+                        {"increment_ms", s.spec.tc.increment_ms},
+                        {"color", !s.spec.color ? "" : *s.spec.color == xq::Color::Red ? "red" : "black"},
+                        {"ruleset", s.spec.ruleset},
+                        {"capture_visibility", s.spec.capture_visibility},
+                        {"rated", s.spec.rated},
+                        {"rating_min", s.spec.rating_min},
+                        {"rating_max", s.spec.rating_max}};
+  return boost::json::serialize(o);
+}
+
+std::optional<StoredSeek> decode_seek(const std::string& text) {
+  try {
+    auto v = boost::json::parse(text);
+    const auto& o = v.as_object();
+    auto str = [&](const char* k) { return std::string(o.at(k).as_string()); };
+    StoredSeek out;
+    SeekEntry& s = out.seek;
+    s.id = str("id");
+    out.node = str("node");
+    s.owner = User{str("owner_id"), str("owner_name"), o.at("owner_guest").as_bool()};
+    s.target_user_id = str("target");
+    s.spec.variant = str("variant") == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+    s.spec.tc.initial_ms = o.at("initial_ms").to_number<int64_t>();
+    s.spec.tc.increment_ms = o.at("increment_ms").to_number<int64_t>();
+    std::string color = str("color");
+    if (color == "red") s.spec.color = xq::Color::Red;
+    else if (color == "black") s.spec.color = xq::Color::Black;
+    s.spec.ruleset = str("ruleset");
+    s.spec.capture_visibility = str("capture_visibility");
+    s.spec.rated = o.at("rated").as_bool();
+    s.spec.rating_min = o.at("rating_min").to_number<int>();
+    s.spec.rating_max = o.at("rating_max").to_number<int>();
+    return out;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 size_t Lobby::remove_user(const std::string& user_id) {

@@ -29,6 +29,16 @@ struct SeekEntry {
   std::string target_user_id;  // non-empty: a challenge
 };
 
+// A seek as stored in the shared seek hash (xq:seeks) so every node can list it; `node` is the node
+// holding it (accepts are forwarded there). decode_seek: nullopt if malformed.
+struct StoredSeek {
+  SeekEntry seek;
+  std::string node;
+};
+std::string encode_seek(const SeekEntry& s, const std::string& node);
+std::optional<StoredSeek> decode_seek(const std::string& json);
+bool seek_visible_to(const SeekEntry& s, const std::string& user_id);
+
 class Lobby {
  public:
   std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "");

@@ -52,6 +52,9 @@ static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Col
 
 void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
                           uint64_t last_version) {
+  if (lost_)
+    return send_error(*c, request_id, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
+                      config_.id);
   subs_[c->id()] = Sub{c, v};
   if (v != xq::Viewer::Spectator) ever_present_[xq::index(side_of(v))] = true;
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
@@ -187,6 +190,8 @@ static v1::ErrorCode code_of(Status s) {
 void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const v1::ClientMessage& m,
                        int64_t received_ms) {
   const uint64_t rid = m.request_id();
+  if (lost_)
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
   if (v == xq::Viewer::Spectator) return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", deps_.metrics, config_.id);
   const xq::Color side = side_of(v);
   const Millis now = steady_ms();
@@ -255,7 +260,20 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   after_change();
 }
 
+std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire() {
+  lost_ = true;
+  strand_.cancel_timer();
+  if (!finished_) deps_.metrics.live_games--;
+  std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> out;
+  for (auto& [id, s] : subs_)
+    if (auto c = s.conn.lock()) out.emplace_back(c, session_.version());
+  subs_.clear();
+  delayed_.clear();
+  return out;
+}
+
 bool GameActor::admin_end(xq::Result r) {
+  if (lost_) return false;
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
@@ -290,6 +308,7 @@ bool GameActor::commit(const std::vector<GameEvent>& events) {
     return true;
   } catch (const std::exception& e) {
     std::cerr << "game " << config_.id << ": store failed: " << e.what() << '\n';
+    if (is_not_owner(e) && !lost_.exchange(true) && deps_.on_lost) deps_.on_lost(config_.id);
     return false;
   }
 }
@@ -381,6 +400,7 @@ void GameActor::arm_timer() {
 }
 
 void GameActor::on_timer() {
+  if (lost_) return;
   deliver_due();
   if (session_.over()) {
     if (steady_ms() >= retire_at_ && delayed_.empty()) {
@@ -397,6 +417,7 @@ void GameActor::on_timer() {
   if (!ended) return arm_timer();
   if (!commit(out)) {
     rollback(version_before);
+    if (lost_) return;
     auto self = shared_from_this();
     strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
     return;

@@ -28,6 +28,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     Metrics& metrics;
     const ServerOptions& options;
     std::function<void(const std::string& game_id)> on_retired;  // may be dropped from memory
+    // A fenced append was refused: another node owns the game now (this actor must go).
+    std::function<void(const std::string& game_id)> on_lost = nullptr;
   };
 
   GameActor(Deps deps, GameSession session);
@@ -47,6 +49,10 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m,
               int64_t received_ms);
   bool admin_end(xq::Result r);  // adjudicate/abort by an admin
+  // The lease is lost: stop the clock and timer, refuse further actions, and hand back the
+  // subscribers with the version each has seen (the hub re-routes them to the new owner).
+  std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> retire();
+  bool lost() const { return lost_; }
   std::string record_json() const;  // thread-safe: refreshed after every change
   // Both clocks as of now, and the running side (SIDE_NONE when stopped); thread-safe (admin views).
   struct ClockNow {
@@ -81,6 +87,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
   bool archived_ = false;
+  std::atomic<bool> lost_{false};
   std::atomic<uint32_t> plies_{0};
   std::atomic<bool> finished_{false};
   mutable std::mutex record_mu_;

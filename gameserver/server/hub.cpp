@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <utility>
 
+#include "game/codec.h"
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
@@ -16,7 +18,7 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), store_(redis), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
+    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   bool live = !s.over();
@@ -25,45 +27,355 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                       [this](const std::string& id) {
                         std::lock_guard l(mu_);
                         games_.erase(id);
-                      }},
+                      },
+                      [this](const std::string& id) { drop_game(id); }},
       std::move(s));
   if (live) metrics_.live_games++;
   return actor;
 }
 
 size_t Hub::recover() {
+  std::vector<std::string> candidates;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& id : store_.live_game_ids())
+      if (!games_.count(id) && !unloadable_.count(id)) candidates.push_back(id);
+  }
+  if (candidates.empty()) return 0;
   size_t n = 0;
-  for (const auto& id : store_.live_game_ids()) {
-    try {
-      GameSession s = store_.load(id);
-      if (s.over()) {  // ended but not archived before the crash
-        store_.archive(s);
-        continue;
-      }
-      auto actor = make_actor(std::move(s));
-      {
-        std::lock_guard l(mu_);
-        games_[id] = actor;
-      }
-      actor->post([](GameActor& a) { a.start(); });
-      ++n;
-    } catch (const std::exception& e) {
-      std::cerr << "recover " << id << ": " << e.what() << '\n';
-    }
+  for (const auto& id : store_.claimable(candidates)) {
+    if (adopt(id)) ++n;
+    if (n >= 1000) break;  // the rest on the next tick: a takeover storm stays bounded
   }
   return n;
+}
+
+std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
+  if (auto a = find_game(id)) return a;
+  if (!store_.claim(id)) return nullptr;
+  try {
+    GameSession s = store_.load(id);
+    if (s.over()) {  // ended but not archived before the crash
+      store_.archive(s);  // also frees the lease
+      return nullptr;
+    }
+    auto actor = make_actor(std::move(s));
+    {
+      std::lock_guard l(mu_);
+      auto [it, inserted] = games_.emplace(id, actor);
+      if (!inserted) {  // another thread of this node adopted it meanwhile
+        metrics_.live_games--;
+        return it->second;
+      }
+    }
+    actor->post([](GameActor& a) { a.start(); });
+    return actor;
+  } catch (const RedisError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "recover " << id << ": " << e.what() << '\n';
+    std::lock_guard l(mu_);
+    unloadable_.insert(id);
+    return nullptr;
+  }
+}
+
+std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owner) {
+  owner.clear();
+  if (auto a = find_game(gid)) return a;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto o = store_.owner(gid);
+    if (o && *o != options_.node_id) {
+      owner = *o;
+      return nullptr;
+    }
+    if (!store_.is_live(gid)) return nullptr;
+    if (auto a = adopt(gid)) return a;  // lost a race for the lease: look again
+  }
+  return nullptr;
+}
+
+bool Hub::forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                  const v1::ClientMessage& m, int hops) {
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return true;  // closed meanwhile
+    it->second.remote_nodes.insert(node);  // before sending: a close right after must reach it
+  }
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Request;
+  nm.from_node = options_.node_id;
+  nm.conn = c->id();
+  nm.user_id = u.id;
+  nm.user_name = u.name;
+  nm.guest = u.guest;
+  nm.hops = hops;
+  nm.payload = m.SerializeAsString();
+  return redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)}).integer > 0;
+}
+
+void Hub::drop_game(const std::string& id) {
+  std::shared_ptr<GameActor> a;
+  {
+    std::lock_guard l(mu_);
+    auto it = games_.find(id);
+    if (it == games_.end() || it->second->finished()) return;
+    a = it->second;
+    games_.erase(it);
+  }
+  std::cerr << "node " << options_.node_id << ": lost the lease of game " << id << '\n';
+  a->post([this, id](GameActor& g) {
+    for (auto& [c, version] : g.retire()) resubscribe(c, id, version);
+  });
+}
+
+// A subscriber of a game this node lost: it follows the game to its new owner (or to this node
+// again), catching up from the version it had.
+void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version) {
+  auto u = c->user();
+  if (!u) return;
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;
+    it->second.games.erase(gid);
+  }
+  v1::ClientMessage m;
+  m.mutable_sync()->set_game_id(gid);
+  m.mutable_sync()->set_last_version(version);
+  try {
+    if (is_proxy_id(c->id())) {
+      // A connection of another node: if the game went elsewhere, its node follows it there by
+      // itself (follow_moved_games); relaying it through here as well would duplicate frames.
+      std::string owner;
+      if (!locate(gid, owner)) return;
+    }
+    game_request(c, *u, m, steady_ms(), 0);
+  } catch (const std::exception& e) {
+    std::cerr << "resubscribe " << gid << ": " << e.what() << '\n';
+  }
+}
+
+void Hub::tick() {
+  redis_.command({"SET", keys::node_alive(options_.node_id), "1", "PX", std::to_string(options_.lease_ms)});
+  std::vector<std::string> mine;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished() && !a->lost()) mine.push_back(id);
+  }
+  for (const auto& id : store_.renew(mine)) drop_game(id);
+  refresh_presence();
+  recover();
+  std::vector<std::shared_ptr<ProxyConnection>> dead;
+  {
+    std::lock_guard l(mu_);
+    for (auto it = proxies_.begin(); it != proxies_.end();)
+      if (it->second->closed()) {
+        dead.push_back(it->second);
+        it = proxies_.erase(it);
+      } else {
+        ++it;
+      }
+  }
+  for (auto& p : dead) on_close(p);
+  follow_moved_games();
+  sweep_dead_nodes_seeks();
+}
+
+// The users connected here stay findable by name from every node while this node lives.
+void Hub::refresh_presence() {
+  static const char* kScript =
+      "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'PX', ARGV[#ARGV]) end return #KEYS";
+  std::map<std::string, std::string> users;  // name → id
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id)) continue;
+      if (auto c = ci.conn.lock())
+        if (auto u = c->user()) users[u->name] = u->id;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> list(users.begin(), users.end());
+  for (size_t at = 0; at < list.size(); at += 500) {
+    std::vector<std::string> full{"EVAL", kScript, std::to_string(std::min<size_t>(500, list.size() - at))};
+    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(keys::online(list[i].first));
+    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(list[i].second);
+    full.push_back(std::to_string(options_.lease_ms));
+    redis_.command(full);
+  }
+}
+
+void Hub::follow_moved_games() {
+  struct Follow {
+    std::shared_ptr<Connection> conn;
+    std::string gid, node;
+    uint64_t version;
+  };
+  std::vector<Follow> follows;
+  std::vector<std::string> gids;
+  {
+    std::lock_guard l(mu_);
+    std::set<std::string> distinct;
+    for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id) || ci.remote_games.empty()) continue;
+      auto c = ci.conn.lock();
+      if (!c) continue;
+      for (const auto& [gid, rg] : ci.remote_games) {
+        follows.push_back({c, gid, rg.node, rg.version});
+        distinct.insert(gid);
+      }
+    }
+    gids.assign(distinct.begin(), distinct.end());
+  }
+  if (gids.empty()) return;
+  std::map<std::string, std::string> owners;
+  for (size_t at = 0; at < gids.size(); at += 500) {
+    std::vector<std::string> cmd{"MGET"};
+    for (size_t i = at; i < std::min(gids.size(), at + 500); ++i) cmd.push_back(keys::game_owner(gids[i]));
+    auto r = redis_.command(cmd);
+    for (size_t i = 0; i < r.elements.size(); ++i)
+      owners[gids[at + i]] = r.elements[i].type == RedisReply::Type::String ? r.elements[i].str : "";
+  }
+  for (const auto& f : follows) {
+    if (owners[f.gid] == f.node) continue;  // still there (or its lease has not run out yet)
+    std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
+              << f.node << " to " << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version
+              << '\n';
+    resubscribe(f.conn, f.gid, f.version);  // to the new owner, or taken over here
+  }
+}
+
+void Hub::release_all() {
+  std::vector<std::string> mine, seeks;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished()) mine.push_back(id);
+  }
+  try {
+    for (const auto& id : mine) store_.release(id);
+    auto stored = all_seeks();
+    {
+      std::lock_guard l(mu_);
+      for (const auto& s : stored)
+        if (lobby_.find(s.id)) seeks.push_back(s.id);
+    }
+    unstore_seeks(seeks);
+    redis_.command({"DEL", keys::node_alive(options_.node_id)});
+  } catch (const std::exception& e) {
+    std::cerr << "release: " << e.what() << '\n';
+  }
+}
+
+void Hub::on_node_message(const NodeMessage& nm) {
+  using K = NodeMessage::Kind;
+  switch (nm.kind) {
+    case K::Frame: {
+      std::shared_ptr<Connection> c;
+      {
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(nm.conn); it != conns_.end()) c = it->second.conn.lock();
+      }
+      if (!c) return;
+      // Note how far the client got in games of other nodes (to resubscribe it if one moves).
+      v1::ServerMessage sm;
+      if (sm.ParseFromString(nm.payload) && (sm.has_game_event() || sm.has_game_state() || sm.has_game_started())) {
+        const std::string& gid = sm.has_game_event()   ? sm.game_event().game_id()
+                                 : sm.has_game_state() ? sm.game_state().game_id()
+                                                       : sm.game_started().game_id();
+        const uint64_t ver = sm.has_game_event()   ? sm.game_event().version()
+                             : sm.has_game_state() ? sm.game_state().version()
+                                                   : sm.game_started().version();
+        const bool over = (sm.has_game_event() && sm.game_event().kind() == v1::GameEvent::GAME_ENDED) ||
+                          (sm.has_game_state() && sm.game_state().has_result() &&
+                           sm.game_state().result().outcome() != v1::ONGOING);
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(nm.conn); it != conns_.end()) {
+          auto& rg = it->second.remote_games;
+          if (over) rg.erase(gid);
+          else if (auto g = rg.find(gid); g != rg.end()) g->second.version = std::max(g->second.version, ver);
+        }
+      }
+      metrics_.frames_out_total++;
+      c->send(nm.payload);
+      return;
+    }
+    case K::Close: {
+      std::shared_ptr<ProxyConnection> p;
+      {
+        std::lock_guard l(mu_);
+        auto it = proxies_.find({nm.from_node, nm.conn});
+        if (it == proxies_.end()) return;
+        p = it->second;
+        proxies_.erase(it);
+      }
+      p->close();
+      return on_close(p);
+    }
+    case K::Seeks: return push_seeks();
+    case K::Notice: {
+      for (const auto& u : nm.users)
+        for (auto& c : connections_of(u))
+          if (!is_proxy_id(c->id())) {
+            metrics_.frames_out_total++;
+            c->send(nm.payload);
+          }
+      return;
+    }
+    case K::Admin:
+      if (nm.users.size() == 3 && find_game(nm.users[0])) admin_end_game(nm.users[0], nm.users[1], nm.users[2]);
+      return;
+    case K::Ban:
+      for (const auto& u : nm.users)
+        for (auto& c : connections_of(u)) c->close();
+      return;
+    case K::Request: break;
+  }
+  // A request of a client of another node: served through a proxy of that connection.
+  std::shared_ptr<ProxyConnection> p, stale;
+  User u{nm.user_id, nm.user_name, nm.guest};
+  {
+    std::lock_guard l(mu_);
+    auto& slot = proxies_[{nm.from_node, nm.conn}];
+    if (slot && slot->closed()) stale = std::exchange(slot, nullptr);  // a fresh one (e.g. after a lost publish)
+    if (!slot) {
+      slot = std::make_shared<ProxyConnection>(next_proxy_id_++, redis_, nm.from_node, nm.conn);
+      conns_[slot->id()] = ConnInfo{slot, options_.rate_burst, steady_ms(), {}, {}, {}};
+    }
+    p = slot;
+    auto old = p->user();
+    if (!old || old->id != u.id) {
+      if (old) user_conns_[old->id].erase(p->id());
+      user_conns_[u.id].insert(p->id());
+      p->set_user(u);
+    }
+  }
+  if (stale) on_close(stale);
+  v1::ClientMessage m;
+  if (!m.ParseFromString(nm.payload)) return send_error(*p, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
+  try {
+    dispatch(p, m, steady_ms(), nm.hops);
+  } catch (const RedisError&) {
+    send_error(*p, m.request_id(), v1::STORAGE_UNAVAILABLE, "storage unavailable", metrics_);
+  } catch (const std::exception& e) {
+    std::cerr << "dispatch (forwarded): " << e.what() << '\n';
+    send_error(*p, m.request_id(), v1::INTERNAL, "internal error", metrics_);
+  }
 }
 
 void Hub::on_open(const std::shared_ptr<Connection>& c) {
   metrics_.connections++;
   metrics_.connections_total++;
   std::lock_guard l(mu_);
-  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}};
+  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}, {}, {}};
 }
 
 void Hub::on_close(const std::shared_ptr<Connection>& c) {
-  metrics_.connections--;
-  std::set<std::string> games;
+  if (!is_proxy_id(c->id())) metrics_.connections--;
+  std::set<std::string> games, remote_nodes;
+  std::vector<std::string> gone_seeks;
   bool user_gone = false;
   auto u = c->user();
   {
@@ -71,6 +383,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     auto it = conns_.find(c->id());
     if (it != conns_.end()) {
       games = std::move(it->second.games);
+      remote_nodes = std::move(it->second.remote_nodes);
       conns_.erase(it);
     }
     if (u) {
@@ -80,13 +393,32 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
         user_conns_.erase(u->id);
         // Seeks die with their owner's last connection. Only then does the seek list change: pushing
         // it on every departure made a mass disconnect quadratic (and ran the server out of memory).
+        for (const auto& s : lobby_.visible_to(u->id))
+          if (s.owner.id == u->id) gone_seeks.push_back(s.id);
         user_gone = lobby_.remove_user(u->id) > 0;
       }
     }
   }
   for (const auto& gid : games)
     if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
-  if (user_gone) push_seeks();
+  // The nodes serving this connection's forwarded requests drop its proxy there.
+  for (const auto& node : remote_nodes) {
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Close;
+    nm.from_node = options_.node_id;
+    nm.conn = c->id();
+    try {
+      redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)});
+    } catch (const std::exception&) {
+    }
+  }
+  if (user_gone) {
+    try {
+      unstore_seeks(gone_seeks);
+    } catch (const std::exception&) {
+    }
+    publish_seeks_changed();
+  }
 }
 
 bool Hub::take_token(uint64_t conn_id) {
@@ -134,6 +466,10 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
   }
   v1::ServerMessage r;
   r.set_request_id(rid);
+  try {  // findable by direct challenges from any node (refreshed by tick())
+    redis_.command({"SET", keys::online(u.name), u.id, "PX", std::to_string(options_.lease_ms)});
+  } catch (const RedisError&) {
+  }
   r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
   r.mutable_reply()->mutable_user()->set_name(u.name);
@@ -178,7 +514,7 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s) {
   p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
 }
 
-void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
+void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0, int hops) {
   const uint64_t rid = m.request_id();
   using C = v1::ClientMessage;
   switch (m.body_case()) {
@@ -220,48 +556,37 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
   switch (m.body_case()) {
     case C::kCreateSeek:
     case C::kChallenge: return create_seek(c, *u, m);
-    case C::kCancelSeek: {
-      bool ok;
-      {
-        std::lock_guard l(mu_);
-        ok = lobby_.cancel(m.cancel_seek().seek_id(), u->id);
-      }
-      if (!ok) return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
-      v1::ServerMessage r;
-      r.set_request_id(rid);
-      r.mutable_reply()->set_seek_id(m.cancel_seek().seek_id());
-      send_message(*c, r, metrics_);
-      return push_seeks();
-    }
-    case C::kAcceptSeek: return accept_seek(c, *u, m);
+    case C::kCancelSeek: return cancel_seek(c, *u, m, hops);
+    case C::kAcceptSeek: return accept_seek(c, *u, m, hops);
     case C::kListSeeks: {
       v1::ServerMessage r;
       r.set_request_id(rid);
       auto* list = r.mutable_seeks();
-      std::lock_guard l(mu_);
-      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(list->add_seeks(), s);
+      for (const auto& s : all_seeks())
+        if (seek_visible_to(s, u->id)) fill_seek(list->add_seeks(), s);
       return send_message(*c, r, metrics_);
     }
     case C::kListGames: {
       v1::ServerMessage r;
       r.set_request_id(rid);
-      std::lock_guard l(mu_);
-      for (const auto& [id, a] : games_) {
-        if (a->finished()) continue;
+      r.mutable_games();
+      for (const auto& [id, info] : all_games()) {
+        if (info.finished) continue;
+        const GameConfig& cfg = info.config;
         auto* g = r.mutable_games()->add_games();
         g->set_game_id(id);
-        g->set_variant(to_variant(a->config().variant));
-        g->mutable_red()->set_user_id(a->config().red.user_id);
-        g->mutable_red()->set_name(a->config().red.name);
-        g->mutable_black()->set_user_id(a->config().black.user_id);
-        g->mutable_black()->set_name(a->config().black.name);
-        g->set_plies(a->plies());
-        g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(a->config().tc.initial_ms));
-        g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(a->config().tc.increment_ms));
+        g->set_variant(to_variant(cfg.variant));
+        g->mutable_red()->set_user_id(cfg.red.user_id);
+        g->mutable_red()->set_name(cfg.red.name);
+        g->mutable_black()->set_user_id(cfg.black.user_id);
+        g->mutable_black()->set_name(cfg.black.name);
+        g->set_plies(info.plies);
+        g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(cfg.tc.initial_ms));
+        g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(cfg.tc.increment_ms));
       }
       return send_message(*c, r, metrics_);
     }
-    default: return game_request(c, *u, m, t0);
+    default: return game_request(c, *u, m, t0, hops);
   }
 }
 
@@ -318,24 +643,64 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
         target_id = cc->user()->id;
     if (target_id.empty() || target_id == u.id) why = "user not online";
   }
+  if (m.has_challenge() && target_id.empty()) {  // connected to another node?
+    auto r = redis_.command({"GET", keys::online(m.challenge().user_name())});
+    if (r.type == RedisReply::Type::String && r.str != u.id) target_id = r.str;
+  }
   if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
   std::string id;
   {
     std::lock_guard l(mu_);
     id = lobby_.add(u, spec, target_id);
   }
+  try {
+    store_seek(id);  // listed on every node
+  } catch (...) {
+    std::lock_guard l(mu_);
+    lobby_.cancel(id, u.id);
+    throw;
+  }
   v1::ServerMessage r;
   r.set_request_id(rid);
   r.mutable_reply()->set_seek_id(id);
   send_message(*c, r, metrics_);
-  push_seeks();
+  publish_seeks_changed();
 }
 
-void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
+void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
+  const uint64_t rid = m.request_id();
+  const std::string& id = m.cancel_seek().seek_id();
+  bool ok;
+  {
+    std::lock_guard l(mu_);
+    ok = lobby_.cancel(id, u.id);
+  }
+  if (!ok) {
+    // Held by another node? It decides there.
+    auto st = stored_seek(id);
+    if (st && st->node != options_.node_id && hops < 2 && seek_visible_to(st->seek, u.id) && forward(c, u, st->node, m, hops + 1))
+      return;
+    return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
+  }
+  unstore_seeks({id});
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(*c, r, metrics_);
+  publish_seeks_changed();
+}
+
+void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
   std::optional<SeekEntry> seek;
   {
     std::lock_guard l(mu_);
     seek = lobby_.take(m.accept_seek().seek_id(), u.id);
+  }
+  if (!seek) {
+    // A seek of another node: the accept goes there (that node creates and owns the game and
+    // greets the taker through its proxy).
+    auto st = stored_seek(m.accept_seek().seek_id());
+    if (st && st->node != options_.node_id && hops < 2 && forward(c, u, st->node, m, hops + 1)) return;
   }
   if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
   std::string refusal;
@@ -350,16 +715,27 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
       std::lock_guard l(mu_);
       lobby_.restore(*seek);
     }
+    store_seek(seek->id);
     return send_error(*c, m.request_id(), v1::BAD_REQUEST, refusal, metrics_);
   }
   try {
     start_game(*seek, u, c, m.request_id());
   } catch (...) {
-    std::lock_guard l(mu_);  // the game could not be created: the seek stays open
-    lobby_.restore(*seek);
+    {
+      std::lock_guard l(mu_);  // the game could not be created: the seek stays open
+      lobby_.restore(*seek);
+    }
+    try {
+      store_seek(seek->id);
+    } catch (...) {
+    }
     throw;
   }
-  push_seeks();
+  try {
+    unstore_seeks({seek->id});
+  } catch (const std::exception&) {
+  }
+  publish_seeks_changed();
 }
 
 void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid) {
@@ -430,8 +806,25 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   GameSession session(cfg);  // validates ruleset and visibility
   if (!store_.create_if_absent(cfg)) return false;
   launch(cfg, std::move(session));
-  push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id,
-              cfg.red.name + " – " + cfg.black.name);
+  // The players may be connected to any node: the notice goes to all of them.
+  v1::ServerMessage note;
+  auto* n = note.mutable_notice();
+  n->set_kind("game_ready");
+  n->set_event_id(cfg.event_id);
+  n->set_game_id(cfg.id);
+  n->set_text(cfg.red.name + " – " + cfg.black.name);
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Notice;
+  nm.from_node = options_.node_id;
+  nm.payload = note.SerializeAsString();
+  nm.users = {cfg.red.user_id, cfg.black.user_id};
+  bool sent = false;
+  try {
+    sent = redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0;
+  } catch (const std::exception&) {
+  }
+  if (!sent)
+    push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id, cfg.red.name + " – " + cfg.black.name);
   return true;
 }
 
@@ -472,9 +865,15 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
   auto actor = make_actor(std::move(session));
   metrics_.games_started_total++;
   std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
+  bool inserted;
   {
     std::lock_guard l(mu_);
-    games_[cfg.id] = actor;
+    auto [it, fresh] = games_.emplace(cfg.id, actor);
+    inserted = fresh;
+    if (!fresh) {  // a forwarded request adopted it in the moment between creation and here
+      metrics_.live_games--;
+      actor = it->second;
+    }
     for (auto* p : {&cfg.red, &cfg.black}) {
       auto it = user_conns_.find(p->user_id);
       if (it == user_conns_.end()) continue;
@@ -488,17 +887,36 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
       }
     }
   }
-  actor->post([players](GameActor& a) {
-    a.start();
+  actor->post([players, inserted](GameActor& a) {
+    if (inserted) a.start();
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
 }
 
-void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0) {
+void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int64_t t0,
+                       int hops) {
   const uint64_t rid = m.request_id();
   const std::string& gid = game_id_of(m);
   if (gid.empty()) return send_error(*c, rid, v1::UNKNOWN_GAME, "game_id missing", metrics_);
-  auto actor = find_game(gid);
+  std::string owner;
+  auto actor = locate(gid, owner);
+  if (!actor && !owner.empty()) {
+    // Another node owns the game: it serves this connection through a proxy.
+    {
+      std::lock_guard l(mu_);
+      if (auto it = conns_.find(c->id()); it != conns_.end()) {
+        if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
+        else it->second.remote_games[gid].node = owner;  // followed even if this attempt fails
+      }
+    }
+    if (hops < 2 && forward(c, u, owner, m, hops + 1)) return;
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_,
+                      gid);
+  }
+  if (!actor) {  // not a live game (any more): nothing to follow
+    std::lock_guard l(mu_);
+    if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.remote_games.erase(gid);
+  }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
   if (!actor) return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
   xq::Viewer viewer = viewer_for(actor->config(), u.id);
@@ -508,6 +926,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;
     was_subscribed = !it->second.games.insert(gid).second;
+    it->second.remote_games.erase(gid);  // served here now
   }
   if (m.has_unwatch_game()) {
     {
@@ -560,17 +979,89 @@ void Hub::send_stored_game(const std::shared_ptr<Connection>& c, const User& u, 
   send_message(*c, r, metrics_);
 }
 
+std::vector<SeekEntry> Hub::all_seeks() {
+  std::vector<SeekEntry> out;
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) out.push_back(std::move(st->seek));
+  return out;
+}
+
+std::optional<StoredSeek> Hub::stored_seek(const std::string& id) {
+  auto r = redis_.command({"HGET", keys::kSeeks, id});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  return decode_seek(r.str);
+}
+
+void Hub::store_seek(const std::string& id) {
+  std::optional<SeekEntry> s;
+  {
+    std::lock_guard l(mu_);
+    s = lobby_.find(id);
+  }
+  if (s) redis_.command({"HSET", keys::kSeeks, id, encode_seek(*s, options_.node_id)});
+}
+
+void Hub::unstore_seeks(const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  std::vector<std::string> cmd{"HDEL", keys::kSeeks};
+  cmd.insert(cmd.end(), ids.begin(), ids.end());
+  redis_.command(cmd);
+}
+
+void Hub::publish_seeks_changed() {
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Seeks;
+  nm.from_node = options_.node_id;
+  try {
+    if (redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0) return;  // we hear it too
+  } catch (const std::exception&) {
+  }
+  push_seeks();
+}
+
+// Seeks of nodes whose heartbeat stopped (crashed) leave the shared list; so do seeks a previous
+// life of this node left behind.
+void Hub::sweep_dead_nodes_seeks() {
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  std::map<std::string, std::vector<std::string>> by_node;
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) by_node[st->node].push_back(st->seek.id);
+  std::vector<std::string> dead;
+  for (auto& [node, ids] : by_node) {
+    if (node == options_.node_id) {
+      std::lock_guard l(mu_);
+      for (auto& id : ids)
+        if (!lobby_.find(id)) dead.push_back(id);
+    } else if (redis_.command({"EXISTS", keys::node_alive(node)}).integer == 0) {
+      dead.insert(dead.end(), ids.begin(), ids.end());
+    }
+  }
+  if (dead.empty()) return;
+  unstore_seeks(dead);
+  publish_seeks_changed();
+}
+
 void Hub::push_seeks() {
   std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
+  std::vector<SeekEntry> seeks;
+  try {
+    seeks = all_seeks();
+  } catch (const std::exception&) {
+    std::lock_guard l(mu_);
+    seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
+  }
   {
     std::lock_guard l(mu_);
     for (const auto& [id, ci] : conns_) {
+      if (is_proxy_id(id)) continue;  // its own node pushes to it
       auto cc = ci.conn.lock();
       if (!cc) continue;
       auto u = cc->user();
       if (!u) continue;
       v1::ServerMessage m;
-      for (const auto& s : lobby_.visible_to(u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
+      for (const auto& s : seeks)
+        if (seek_visible_to(s, u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
       if (!m.has_seeks()) m.mutable_seeks();
       out.emplace_back(cc, m.SerializeAsString());
     }
@@ -599,8 +1090,12 @@ std::vector<std::shared_ptr<Connection>> Hub::connections_of(const std::string& 
 }
 
 bool Hub::record_withheld(const std::string& id) {
-  auto a = find_game(id);
-  return a && !a->finished() && a->config().spectator_delay_ms > 0;
+  if (auto a = find_game(id)) return !a->finished() && a->config().spectator_delay_ms > 0;
+  try {  // a live game of another node
+    if (store_.is_live(id)) return store_.load(id).config().spectator_delay_ms > 0;
+  } catch (const std::exception&) {
+  }
+  return false;
 }
 
 std::optional<std::string> Hub::game_record(const std::string& id) {
@@ -608,24 +1103,71 @@ std::optional<std::string> Hub::game_record(const std::string& id) {
     std::string rec = a->record_json();
     if (!rec.empty()) return rec;
   }
-  return store_.archived(id);
+  if (auto rec = store_.archived(id)) return rec;
+  try {  // a live game of another node: rebuilt from Redis (spectator view, no secret)
+    if (store_.is_live(id)) return archive_record(store_.load(id));
+  } catch (const RedisError&) {
+    throw;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, Hub::GameInfo> Hub::all_games() {
+  std::map<std::string, GameInfo> out;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_) {
+      const GameActor::ClockNow clock = a->clock_now();
+      out[id] = GameInfo{a->config(), a->plies(), a->finished(), clock.red_ms, clock.black_ms,
+                         !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"};
+    }
+  }
+  std::vector<std::string> others;
+  try {
+    for (auto& id : store_.live_game_ids())
+      if (!out.count(id)) others.push_back(std::move(id));
+    for (size_t at = 0; at < others.size(); at += 200) {
+      std::vector<std::string> metas{"MGET"}, snaps{"MGET"};
+      for (size_t i = at; i < std::min(others.size(), at + 200); ++i) {
+        metas.push_back(keys::game_meta(others[i]));
+        snaps.push_back(keys::game_snap(others[i]));
+      }
+      auto mr = redis_.command(metas), sr = redis_.command(snaps);
+      for (size_t i = 0; i < mr.elements.size(); ++i) {
+        if (mr.elements[i].type != RedisReply::Type::String) continue;
+        try {
+          GameInfo info{decode_config(mr.elements[i].str), 0, false, 0, 0, ""};
+          info.red_ms = info.black_ms = info.config.tc.initial_ms;
+          if (i < sr.elements.size() && sr.elements[i].type == RedisReply::Type::String) {
+            auto snap = json::parse(sr.elements[i].str).as_object();
+            if (auto* p = snap.if_contains("plies"); p && p->is_number()) info.plies = p->to_number<uint32_t>();
+            if (auto* p = snap.if_contains("red_ms"); p && p->is_number()) info.red_ms = p->to_number<int64_t>();
+            if (auto* p = snap.if_contains("black_ms"); p && p->is_number()) info.black_ms = p->to_number<int64_t>();
+          }
+          out[others[at + i]] = std::move(info);
+        } catch (const std::exception&) {
+        }
+      }
+    }
+  } catch (const RedisError&) {  // Redis away: this node's games only
+  }
+  return out;
 }
 
 std::string Hub::live_games_json() {
   json::array arr;
-  std::lock_guard l(mu_);
-  for (const auto& [id, a] : games_) {
-    const auto& c = a->config();
-    const GameActor::ClockNow clock = a->clock_now();
+  for (const auto& [id, info] : all_games()) {
+    const auto& c = info.config;
     arr.push_back(json::object{{"id", id},
                                {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
                                {"red", c.red.name},
                                {"black", c.black.name},
-                               {"plies", a->plies()},
-                               {"finished", a->finished()},
-                               {"red_ms", clock.red_ms},
-                               {"black_ms", clock.black_ms},
-                               {"running", !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"}});
+                               {"plies", info.plies},
+                               {"finished", info.finished},
+                               {"red_ms", info.red_ms},
+                               {"black_ms", info.black_ms},
+                               {"running", info.running}});
   }
   return json::serialize(json::object{{"games", arr}});
 }
@@ -649,7 +1191,21 @@ std::string Hub::connections_json() {
 }
 
 bool Hub::admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason) {
-  auto a = find_game(id);
+  if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort") return false;
+  std::string owner;
+  std::shared_ptr<GameActor> a;
+  try {
+    a = locate(id, owner);
+  } catch (const RedisError&) {
+    return false;
+  }
+  if (!a && !owner.empty()) {  // another node's game: it ends it
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Admin;
+    nm.from_node = options_.node_id;
+    nm.users = {id, outcome, reason};
+    return redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0;
+  }
   if (!a || a->finished()) return false;
   xq::Result r;
   if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
@@ -669,6 +1225,14 @@ void Hub::ban(const std::string& user_id) {
 size_t Hub::disconnect(const std::string& user_id) {
   auto conns = connections_of(user_id);
   for (auto& c : conns) c->close();
+  NodeMessage nm;  // the user's connections to other nodes too (Kind::Ban only closes them there)
+  nm.kind = NodeMessage::Kind::Ban;
+  nm.from_node = options_.node_id;
+  nm.users = {user_id};
+  try {
+    redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
+  } catch (const std::exception&) {
+  }
   return conns.size();
 }
 

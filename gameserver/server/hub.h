@@ -2,6 +2,7 @@
 // lobby, creates games and routes game requests to their actors. Thread-safe (one mutex for its
 // maps; game state itself lives on the actors' strands).
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,7 +15,9 @@
 #include "server/connection.h"
 #include "server/game_actor.h"
 #include "server/metrics.h"
+#include "server/node_wire.h"
 #include "server/options.h"
+#include "server/proxy_connection.h"
 #include "store/game_store.h"
 
 namespace gs {
@@ -23,9 +26,17 @@ class Hub {
  public:
   Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options);
 
-  // Reloads every live game from Redis (replaying its events) and restarts its clock.
-  // Returns the number of games resumed.
+  // Takes over every live game whose owner lease is free (or held by this node id: a restarted
+  // node), replaying its events and restarting its clock. Returns the number of games resumed.
   size_t recover();
+
+  // --- several nodes (server/node_link.h calls these) ---
+  // Heartbeat, lease renewal (a game whose lease was lost is dropped and its subscribers re-routed),
+  // takeover of orphaned games, reaping of proxies whose node is gone, seeks of dead nodes.
+  void tick();
+  void on_node_message(const NodeMessage& m);
+  void release_all();  // shutdown: frees this node's leases and seeks for a quick takeover
+  const std::string& node_id() const { return options_.node_id; }
 
   // --- called by the transport ---
   void on_open(const std::shared_ptr<Connection>& c);
@@ -42,7 +53,8 @@ class Hub {
   // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.
   bool admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason);
   void ban(const std::string& user_id);  // also closes the user's connections
-  size_t disconnect(const std::string& user_id);  // closes the user's connections (they may come back)
+  // Closes the user's connections on every node (they may come back); returns how many were here.
+  size_t disconnect(const std::string& user_id);
   bool redis_ok() { return redis_.ping(); }
 
   // --- matchmaker (tournaments, quick pairing) ---
@@ -64,20 +76,58 @@ class Hub {
     double tokens = 0;
     int64_t last_refill_ms = 0;
     std::set<std::string> games;  // games this connection is subscribed to
+    std::set<std::string> remote_nodes;  // nodes it has forwarded requests to (told when it closes)
+    // Games of other nodes it follows: owner node and the last version that reached it. If the
+    // owner changes (its node died, the game was taken over), tick() re-subscribes it there.
+    struct RemoteGame {
+      std::string node;
+      uint64_t version = 0;
+    };
+    std::map<std::string, RemoteGame> remote_games;
   };
+  void follow_moved_games();  // tick(): the re-subscription above
+  void refresh_presence();    // tick(): xq:online:{name} of this node's users
+  // Every live game of every node (this node's from memory, the others' from Redis).
+  struct GameInfo {
+    GameConfig config;
+    uint32_t plies = 0;
+    bool finished = false;
+    // Clocks: as of now for this node's games; as of the last event for games owned elsewhere
+    // (from their snapshot; `running` then unknown and empty).
+    int64_t red_ms = 0, black_ms = 0;
+    std::string running;
+  };
+  std::map<std::string, GameInfo> all_games();
 
-  void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms);
+  void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
+                int hops = 0);
   void login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const User& u);
   void create_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
-  void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
+  void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
+  void cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
-                    int64_t received_ms);
-  void push_seeks();
+                    int64_t received_ms, int hops = 0);
+  void push_seeks();              // the seek list (all nodes) to this node's clients
+  void publish_seeks_changed();   // tells every node (this one included) to push it
+  std::vector<SeekEntry> all_seeks();
+  std::optional<StoredSeek> stored_seek(const std::string& id);
+  void store_seek(const std::string& id);
+  void unstore_seeks(const std::vector<std::string>& ids);
+  // The game's actor on this node, taking the game over if its lease is free; else nullptr with
+  // `owner` = the node owning it (empty: not a live game).
+  std::shared_ptr<GameActor> locate(const std::string& gid, std::string& owner);
+  std::shared_ptr<GameActor> adopt(const std::string& gid);  // claim the lease, load, start
+  // Sends the request to `node` over Redis; false if no node listens there (it is gone).
+  bool forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+               const xq::v1::ClientMessage& m, int hops);
+  void drop_game(const std::string& id);  // lease lost
+  void resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version);
+  void sweep_dead_nodes_seeks();
   void send_stored_game(const std::shared_ptr<Connection>& c, const User& u, const std::string& gid, uint64_t rid);
   std::shared_ptr<GameActor> find_game(const std::string& id);
   std::vector<std::shared_ptr<Connection>> connections_of(const std::string& user_id);
@@ -96,6 +146,9 @@ class Hub {
   std::map<std::string, std::set<uint64_t>> user_conns_;
   std::map<std::string, std::shared_ptr<GameActor>> games_;
   Lobby lobby_;
+  std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
+  std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
+  std::atomic<uint64_t> next_proxy_id_{kProxyIdBase};
 };
 
 }  // namespace gs

@@ -15,7 +15,12 @@ struct ServerOptions {
   int64_t finished_linger_ms = 10 * 60'000; // finished games stay in memory for late syncs
   std::string admin_token;
   std::string static_dir;
-  std::string redis_url;  // for connections of their own (blocking reads: matchmaker replies)
+  std::string redis_url;
+  // Several nodes (docs/ARCHITECTURE.md): this node's unique name, the game owner lease and how
+  // often it is renewed (and orphaned games are taken over).
+  std::string node_id = "local";
+  int64_t lease_ms = 5000;
+  int64_t tick_ms = 1000;  // for connections of their own (blocking reads: matchmaker replies)
 };
 
 }  // namespace gs

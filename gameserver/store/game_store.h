@@ -1,5 +1,6 @@
 // Durable storage of games in Redis (key schema: store/keys.h).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,14 +12,18 @@ namespace gs {
 
 class GameStore {
  public:
-  explicit GameStore(Redis& redis) : redis_(redis) {}
+  // node_id: this server's name in the owner leases. Empty = unfenced appends (tools only).
+  explicit GameStore(Redis& redis, std::string node_id = "", int64_t lease_ms = 5000)
+      : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms) {}
+  const std::string& node() const { return node_; }
 
   void create(const GameConfig& c);  // meta + live set
   // Creates the game only if no game with this id exists (games requested by the matchmaker may be
   // requested twice). Returns false if it already existed.
   bool create_if_absent(const GameConfig& c);
   // Appends events (first.version must be the next version) and the snapshot, atomically.
-  // Throws RedisError; then nothing was written.
+  // Throws RedisError; then nothing was written. With a node id, the append is fenced: it fails
+  // (message contains "NOT_OWNER", see is_not_owner) unless this node holds the game's lease.
   void append(const GameSession& s, const std::vector<GameEvent>& events);
   // Writes the archive record and moves the game from the live set to the finished set. A
   // tournament game's result is also appended to the results stream for the matchmaker (which
@@ -29,8 +34,24 @@ class GameStore {
   GameSession load(const std::string& id);
   std::optional<std::string> archived(const std::string& id);
 
+  // --- owner leases (key xq:game:{id}:owner) ---
+  // Takes the lease if it is free, or keeps it if this node holds it already. True = owned now.
+  bool claim(const std::string& id);
+  // Extends the leases of these games; returns the ids whose lease this node no longer holds.
+  std::vector<std::string> renew(const std::vector<std::string>& ids);
+  void release(const std::string& id);  // only if held by this node
+  std::optional<std::string> owner(const std::string& id);
+  // Of these ids, those with no owner or owned by this node (a restarted node keeps its id).
+  std::vector<std::string> claimable(const std::vector<std::string>& ids);
+  bool is_live(const std::string& id);
+
  private:
+  RedisReply eval(const char* script, std::vector<std::string> keys, std::vector<std::string> args);
   Redis& redis_;
+  std::string node_;
+  int64_t lease_ms_;
 };
+
+bool is_not_owner(const std::exception& e);  // a fenced append refused: another node owns the game
 
 }  // namespace gs

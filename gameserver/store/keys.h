@@ -15,6 +15,15 @@
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
+//   xq:game:{id}:owner    STRING  node id of the game's owner (lease: SET NX PX, renewed by the
+//                                 owner; the append script refuses a node that does not hold it).
+//   xq:node:{node}        CHANNEL pub/sub: requests forwarded to this node, frames sent back to its
+//                                 connections, closes (server/node_wire.h).
+//   xq:node:{node}:alive  STRING  heartbeat of a running node (PX = lease time).
+//   xq:nodes              CHANNEL pub/sub broadcast to every node (seek list changed, notices).
+//   xq:seeks              HASH    open seeks and challenges of every node: id → seek JSON + node.
+//   xq:online:{name}      STRING  user id of a user connected to some node (PX = lease time,
+//                                 refreshed by its node every tick): direct challenges across nodes.
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
 //                                 matchmaker/service/bus.h (the streams' one description).
 #pragma once
@@ -25,6 +34,12 @@ namespace gs::keys {
 inline std::string game_meta(const std::string& id) { return "xq:game:" + id + ":meta"; }
 inline std::string game_events(const std::string& id) { return "xq:game:" + id + ":events"; }
 inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
+inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
+inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
+inline std::string node_alive(const std::string& node) { return "xq:node:" + node + ":alive"; }
+inline const std::string kNodesChannel = "xq:nodes";
+inline const std::string kSeeks = "xq:seeks";
+inline std::string online(const std::string& name) { return "xq:online:" + name; }
 inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }

@@ -96,7 +96,7 @@ void TestServers::start_gameserver() {
   if (gs_port_ == 0) gs_port_ = free_port();
   game_.start({GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis", redis_url_, "--secret",
                "integration-test-secret-0123456789", "--admin-token", kAdminToken, "--static-dir", dir_,
-               "--claim-after-ms", "500"},
+               "--claim-after-ms", "500", "--node-id", "node-" + std::to_string(gs_port_)},
               dir_ + "/gameserver.log");
   wait_port(gs_port_, "gameserver");
 }
@@ -150,4 +150,50 @@ int TestServers::http_post(const std::string& path, const std::string& payload, 
   if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
   req += "Content-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
   return http(gs_port_, req, body);
+}
+
+TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) {
+  char tmpl[] = "/tmp/xq-gs-cluster-XXXXXX";
+  dir_ = mkdtemp(tmpl);
+  uint16_t redis_port = free_port();
+  redis_url_ = "redis://127.0.0.1:" + std::to_string(redis_port) + "/0";
+  redis_.start({"redis-server", "--port", std::to_string(redis_port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", dir_},
+               dir_ + "/redis.log");
+  wait_port(redis_port, "redis-server");
+  for (int i = 0; i < nodes; ++i) {
+    uint16_t port = free_port();
+    ports_.push_back(port);
+    nodes_.push_back(std::make_unique<Process>());
+    nodes_.back()->start({GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(port), "--redis", redis_url_,
+                          "--secret", "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken,
+                          "--static-dir", dir_, "--claim-after-ms", "500", "--node-id", node_id(i), "--lease-ms",
+                          std::to_string(lease_ms), "--tick-ms", std::to_string(tick_ms)},
+                         dir_ + "/" + node_id(i) + ".log");
+  }
+  for (auto p : ports_) wait_port(p, "gameserver");
+}
+
+TestCluster::~TestCluster() {
+  for (auto& n : nodes_) n->terminate();
+  redis_.kill_hard();
+  if (std::getenv("XQ_TEST_KEEP_LOGS")) {
+    std::fprintf(stderr, "test cluster logs kept in %s\n", dir_.c_str());
+    return;
+  }
+  std::string cmd = "rm -rf '" + dir_ + "'";
+  if (std::system(cmd.c_str()) != 0) {
+  }
+}
+
+int TestCluster::http_get(int node, const std::string& path, std::string& body) {
+  return http(port(node), "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", body);
+}
+
+int TestCluster::http_post(int node, const std::string& path, const std::string& payload, std::string& body) {
+  std::string req = "POST " + path +
+                    " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                    "Authorization: Bearer " + std::string(TestServers::kAdminToken) +
+                    "\r\nContent-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
+  return http(port(node), req, body);
 }

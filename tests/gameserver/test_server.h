@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,4 +42,24 @@ class TestServers {
   uint16_t redis_port_ = 0, gs_port_ = 0;
   std::string redis_url_;
   Process redis_, game_;
+};
+
+// Several game servers ("node-0", "node-1", …) sharing one throwaway Redis.
+class TestCluster {
+ public:
+  explicit TestCluster(int nodes, int64_t lease_ms = 3000, int64_t tick_ms = 300);
+  ~TestCluster();
+  uint16_t port(int node) const { return ports_.at(static_cast<size_t>(node)); }
+  static std::string node_id(int node) { return "node-" + std::to_string(node); }
+  void kill_node(int node) { nodes_.at(static_cast<size_t>(node))->kill_hard(); }
+  void stop_node(int node) { nodes_.at(static_cast<size_t>(node))->terminate(); }  // SIGTERM
+  const std::string& redis_url() const { return redis_url_; }
+  int http_get(int node, const std::string& path, std::string& body);
+  int http_post(int node, const std::string& path, const std::string& payload, std::string& body);  // as admin
+
+ private:
+  std::string dir_, redis_url_;
+  std::vector<uint16_t> ports_;
+  Process redis_;
+  std::vector<std::unique_ptr<Process>> nodes_;
 };

@@ -1,0 +1,97 @@
+#include "server/node_link.h"
+
+#include <hiredis/hiredis.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "server/hub.h"
+#include "server/node_wire.h"
+#include "store/keys.h"
+
+namespace gs {
+
+NodeLink::NodeLink(Hub& hub, std::string redis_url, std::string node_id, int64_t tick_ms)
+    : hub_(hub), redis_url_(std::move(redis_url)), node_id_(std::move(node_id)), tick_ms_(tick_ms) {}
+
+NodeLink::~NodeLink() { stop(); }
+
+void NodeLink::start() {
+  listener_ = std::thread([this] { listen(); });
+  // Other nodes may forward to this one as soon as it serves: be listening by then.
+  for (int i = 0; i < 250 && !subscribed_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ticker_ = std::thread([this] { tick_loop(); });
+}
+
+void NodeLink::stop() {
+  stop_ = true;
+  if (int fd = fd_.load(); fd >= 0) ::shutdown(fd, SHUT_RDWR);  // wakes the blocked subscriber
+  if (listener_.joinable()) listener_.join();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+void NodeLink::tick_loop() {
+  auto next = std::chrono::steady_clock::now();
+  while (!stop_) {
+    next += std::chrono::milliseconds(tick_ms_);
+    try {
+      hub_.tick();
+    } catch (const std::exception& e) {
+      std::cerr << "gameserver: node tick: " << e.what() << '\n';
+    }
+    // Sleep in small steps so stop() is quick.
+    while (!stop_ && std::chrono::steady_clock::now() < next) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (std::chrono::steady_clock::now() > next + std::chrono::milliseconds(tick_ms_)) next = std::chrono::steady_clock::now();
+  }
+}
+
+void NodeLink::listen() {
+  std::string rest = redis_url_.substr(redis_url_.find("//") == std::string::npos ? 0 : redis_url_.find("//") + 2);
+  std::string hostport = rest.substr(0, rest.find('/'));
+  std::string host = hostport.substr(0, hostport.find(':'));
+  int port = hostport.find(':') == std::string::npos ? 6379 : std::stoi(hostport.substr(hostport.find(':') + 1));
+  const std::string mine = keys::node_channel(node_id_);
+  while (!stop_) {
+    timeval connect_tv{1, 0};
+    redisContext* ctx = redisConnectWithTimeout(host.c_str(), port, connect_tv);
+    if (!ctx || ctx->err) {
+      if (ctx) redisFree(ctx);
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      continue;
+    }
+    timeval no_timeout{0, 0};
+    redisSetTimeout(ctx, no_timeout);
+    fd_ = ctx->fd;
+    if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
+    if (auto* r = static_cast<redisReply*>(
+            redisCommand(ctx, "SUBSCRIBE %b %b", mine.data(), mine.size(), keys::kNodesChannel.data(), keys::kNodesChannel.size()))) {
+      freeReplyObject(r);
+      subscribed_ = true;
+    }
+    while (!stop_) {
+      void* raw = nullptr;
+      if (redisGetReply(ctx, &raw) != REDIS_OK) break;
+      auto* reply = static_cast<redisReply*>(raw);
+      if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements == 3 && reply->element[2]->type == REDIS_REPLY_STRING &&
+          std::string_view(reply->element[0]->str, reply->element[0]->len) == "message") {
+        if (auto m = decode_node_message(std::string_view(reply->element[2]->str, reply->element[2]->len))) {
+          try {
+            hub_.on_node_message(*m);
+          } catch (const std::exception& e) {
+            std::cerr << "gameserver: node message: " << e.what() << '\n';
+          }
+        } else {
+          std::cerr << "gameserver: malformed node message dropped\n";
+        }
+      }
+      if (reply) freeReplyObject(reply);
+    }
+    fd_ = -1;
+    redisFree(ctx);
+    if (!stop_) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+}
+
+}  // namespace gs

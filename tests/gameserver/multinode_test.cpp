@@ -1,0 +1,465 @@
+// Several game-server nodes on one Redis: cross-node play and watching through request
+// forwarding, owner leases, takeover after a node is killed, fencing of a node without its lease.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "game/codec.h"
+#include "game/game_session.h"
+#include "jieqi_audit.h"
+#include "rules/fen.h"
+#include "rules/jieqi.h"
+#include "rules/position.h"
+#include "store/game_store.h"
+#include "store/keys.h"
+#include "store/redis.h"
+#include "test_server.h"
+#include "ws_client.h"
+
+using namespace xq::v1;
+
+namespace {
+
+struct NodeClient {
+  std::unique_ptr<WsClient> ws;
+  std::string token, user_id, name;
+};
+
+NodeClient guest_on(uint16_t port, const std::string& name) {
+  NodeClient p;
+  p.ws = std::make_unique<WsClient>(port);
+  ClientMessage m;
+  m.mutable_login_guest()->set_name(name);
+  auto r = p.ws->request(m);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  p.token = r.reply().token();
+  p.user_id = r.reply().user().user_id();
+  p.name = r.reply().user().name();
+  return p;
+}
+
+void reconnect_to(NodeClient& p, uint16_t port) {
+  p.ws = std::make_unique<WsClient>(port);
+  ClientMessage m;
+  m.mutable_hello()->set_token(p.token);
+  auto r = p.ws->request(m);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
+}
+
+bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) {
+  return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == k;
+}
+
+bool saw(const NodeClient& p, const std::function<bool(const ServerMessage&)>& pred) {
+  for (const auto& f : p.ws->history())
+    if (pred(f)) return true;
+  return false;
+}
+
+ServerMessage move(NodeClient& p, const std::string& gid, const std::string& iccs, const std::string& cmid) {
+  ClientMessage m;
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs(iccs);
+  m.mutable_move()->set_client_move_id(cmid);
+  return p.ws->request(m);
+}
+
+// Sync, retrying while the game has no reachable owner (the lease of a killed node runs out).
+ServerMessage sync_until_served(NodeClient& p, const std::string& gid, uint64_t last_version, int budget_ms = 15000) {
+  ServerMessage r;
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  do {
+    ClientMessage m;
+    m.mutable_sync()->set_game_id(gid);
+    m.mutable_sync()->set_last_version(last_version);
+    r = p.ws->request(m, 3000);
+    if (r.has_reply()) return r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  } while (std::chrono::steady_clock::now() < until);
+  return r;
+}
+
+// X seeks as red on its node, Y accepts from another node; both get game_started.
+std::string cross_node_game(NodeClient& red, NodeClient& black, Variant v, uint32_t initial_ms = 300'000) {
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(v);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+  seek.mutable_create_seek()->set_color(RED);
+  auto r = red.ws->request(seek);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string seek_id = r.reply().seek_id();
+  // The seek is listed on the other node too.
+  ClientMessage list;
+  list.mutable_list_seeks();
+  bool listed = false;
+  for (int i = 0; i < 20 && !listed; ++i) {
+    auto l = black.ws->request(list);
+    for (const auto& s : l.seeks().seeks()) listed = listed || s.seek_id() == seek_id;
+    if (!listed) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(listed) << "seek of another node not listed";
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(seek_id);
+  auto a = black.ws->request(acc);
+  EXPECT_TRUE(a.has_reply()) << a.DebugString();
+  std::string gid = a.reply().game_id();
+  for (NodeClient* p : {&red, &black}) {
+    auto st = p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
+    EXPECT_TRUE(st.has_value()) << "no game_started for " << p->name;
+    if (st) EXPECT_EQ(st->game_started().you(), p == &red ? RED : BLACK);
+  }
+  return gid;
+}
+
+// The last frames a client received, for failure messages.
+std::string last_frames(const NodeClient& p, size_t n = 6) {
+  std::string out;
+  const auto& h = p.ws->history();
+  for (size_t i = h.size() > n ? h.size() - n : 0; i < h.size(); ++i) out += "\n  " + h[i].ShortDebugString().substr(0, 300);
+  return out;
+}
+
+const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+
+std::string owner_of(gs::Redis& redis, const std::string& gid) {
+  auto r = redis.command({"GET", gs::keys::game_owner(gid)});
+  return r.type == gs::RedisReply::Type::String ? r.str : "";
+}
+
+std::vector<std::string> stored_moves(gs::Redis& redis, const std::string& gid, bool* ended = nullptr) {
+  std::vector<std::string> out;
+  if (ended) *ended = false;
+  for (auto& e : redis.command({"LRANGE", gs::keys::game_events(gid), "0", "-1"}).elements) {
+    gs::GameEvent ev = gs::decode_event(e.str);
+    if (ev.kind == gs::EventKind::Move) out.push_back(ev.iccs.substr(0, 4));
+    if (ev.kind == gs::EventKind::Ended && ended) *ended = true;
+  }
+  return out;
+}
+
+}  // namespace
+
+// (a) Red on node 0, Black on node 1, a spectator on node 1: a Jieqi game played to the end across
+// nodes; every frame of the spectator and of each player passes the secrecy audit.
+TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret) {
+  TestCluster cluster(2);
+  NodeClient red = guest_on(cluster.port(0), "mn_red"), black = guest_on(cluster.port(1), "mn_black"),
+         fan = guest_on(cluster.port(1), "mn_fan");
+  std::string gid = cross_node_game(red, black, JIEQI);
+  ASSERT_FALSE(gid.empty());
+  gs::Redis redis(cluster.redis_url());
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(0));  // the seek's node created and owns it
+  {  // the game is listed on the other node too
+    ClientMessage list;
+    list.mutable_list_games();
+    auto games = fan.ws->request(list);
+    bool found = false;
+    for (const auto& g : games.games().games()) found = found || (g.game_id() == gid && g.red().name() == red.name);
+    EXPECT_TRUE(found) << games.DebugString();
+  }
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state(); }));
+
+  uint64_t seed = 777, version = 0;
+  bool over = false;
+  for (int ply = 0; ply < 40 && !over; ++ply) {
+    NodeClient& p = ply % 2 == 0 ? red : black;
+    std::string fen = xq::kJieqiStartFen;
+    if (version > 0) {
+      auto ev = p.ws->wait_for([&](const ServerMessage& s) {
+        return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().version() == version;
+      });
+      ASSERT_TRUE(ev) << "ply " << ply;
+      fen = ev->game_event().fen();
+    }
+    xq::Position pos = xq::parse_fen(fen, xq::Variant::Jieqi);
+    xq::MoveList ml;
+    pos.generate_legal(ml);
+    ASSERT_GT(ml.size, 0);
+    std::vector<xq::Move> caps;
+    for (auto m : ml)
+      if (pos.at(m.to) != xq::kEmpty && xq::type_of(pos.at(m.to)) != xq::King) caps.push_back(m);
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    xq::Move m = !caps.empty() ? caps[(seed >> 33) % caps.size()] : ml.moves[(seed >> 33) % ml.size];
+    auto r = move(p, gid, xq::to_iccs(m), "j" + std::to_string(ply));
+    ASSERT_TRUE(r.has_reply()) << xq::to_iccs(m) << " " << r.DebugString();
+    version = r.reply().version();
+    over = p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 30).has_value();
+  }
+  if (!over) {
+    ClientMessage resign;
+    resign.mutable_resign()->set_game_id(gid);
+    ASSERT_TRUE(red.ws->request(resign).has_reply());
+  }
+  for (NodeClient* p : {&red, &black, &fan})
+    if (!saw(*p, [&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }))
+      ASSERT_TRUE(p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }))
+          << p->name;
+
+  std::string assignment, salt, commitment;
+  for (const auto& f : fan.ws->history())
+    if (is_event(f, gid, GameEvent::GAME_ENDED)) {
+      assignment = f.game_event().result().assignment();
+      salt = f.game_event().result().salt();
+    }
+  for (const auto& f : black.ws->history())
+    if (f.has_game_started()) commitment = f.game_started().commitment();
+  ASSERT_EQ(assignment.size(), 30u);
+  EXPECT_TRUE(xq::verify_commitment(commitment, assignment, salt));
+  audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt);
+  audit(red.ws->history(), gid, RED, assignment, salt);
+  audit(black.ws->history(), gid, BLACK, assignment, salt);
+  // The finished game's record is served by either node, and its lease is gone.
+  std::string body;
+  ASSERT_EQ(cluster.http_get(1, "/api/games/" + gid, body), 200);
+  EXPECT_EQ(owner_of(redis, gid), "");
+}
+
+// (b) Three nodes; the game's owner is killed with SIGKILL mid-game (a move in flight). The
+// clients reconnect to the surviving nodes with their tokens, sync, and finish the game; the log
+// holds every acknowledged move exactly once. A spectator on a surviving node keeps receiving the
+// game without asking.
+TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
+  TestCluster cluster(3, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "k9m_red"), black = guest_on(cluster.port(1), "k9m_black"),
+         fan = guest_on(cluster.port(2), "k9m_fan");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+
+  std::vector<std::string> acked;
+  for (size_t i = 0; i < 4; ++i) {
+    NodeClient& p = i % 2 == 0 ? red : black;
+    auto r = move(p, gid, kMate[i], "m" + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), i + 1);
+    acked.push_back(kMate[i]);
+  }
+  // Black (on node 1, routed to node 0) sees red's moves; the spectator too.
+  ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; }));
+
+  // Red sends move 5 and node 0 dies at once: the move may or may not have been stored.
+  {
+    ClientMessage m;
+    m.set_request_id(999);
+    m.mutable_move()->set_game_id(gid);
+    m.mutable_move()->set_iccs(kMate[4]);
+    m.mutable_move()->set_client_move_id("m4");
+    red.ws->send(m);
+  }
+  cluster.kill_node(0);
+  const auto killed = std::chrono::steady_clock::now();
+
+  reconnect_to(red, cluster.port(2));
+  // Both players sync from what they had; served once a survivor took over. The spectator, whose
+  // own node survived, does nothing: its node follows the game to the new owner by itself.
+  for (NodeClient* p : {&red, &black}) {
+    auto r = sync_until_served(*p, gid, 4);
+    ASSERT_TRUE(r.has_reply()) << p->name << ": " << r.DebugString();
+    EXPECT_GE(r.reply().version(), 4u);
+  }
+  std::string new_owner = owner_of(redis, gid);
+  EXPECT_TRUE(new_owner == TestCluster::node_id(1) || new_owner == TestCluster::node_id(2)) << new_owner;
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, std::chrono::seconds(12));
+
+  // The move in flight is resent with its id: stored exactly once either way.
+  auto r5 = move(red, gid, kMate[4], "m4");
+  ASSERT_TRUE(r5.has_reply()) << r5.DebugString();
+  EXPECT_EQ(r5.reply().version(), 5u);
+  for (size_t i = 5; i < kMate.size(); ++i) {
+    NodeClient& p = i % 2 == 0 ? red : black;
+    auto r = move(p, gid, kMate[i], "m" + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << kMate[i] << ": " << r.DebugString();
+    EXPECT_EQ(r.reply().version(), i + 1);
+  }
+  for (NodeClient* p : {&red, &black, &fan}) {
+    auto end = p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 5000);
+    ASSERT_TRUE(end) << p->name << " got: " << last_frames(*p);
+    EXPECT_EQ(end->game_event().result().reason(), "checkmate");
+  }
+  // The spectator saw every move once, in order (catch-up after the takeover included).
+  std::vector<std::string> seen;
+  for (const auto& f : fan.ws->history())
+    if (is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == seen.size() + 1)
+      seen.push_back(f.game_event().move().iccs().substr(0, 4));
+  EXPECT_EQ(seen, kMate);
+  bool ended = false;
+  EXPECT_EQ(stored_moves(redis, gid, &ended), kMate);
+  EXPECT_TRUE(ended);
+  std::string body;
+  ASSERT_EQ(cluster.http_get(1, "/api/games/" + gid, body), 200);
+  EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos) << body;
+}
+
+// A clean stop (SIGTERM) releases the node's leases: another node takes its games over at once,
+// long before the lease would have run out.
+TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
+  TestCluster cluster(2, 60000, 300);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "cs_red"), black = guest_on(cluster.port(1), "cs_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
+  const auto t0 = std::chrono::steady_clock::now();
+  cluster.stop_node(0);
+  reconnect_to(red, cluster.port(1));
+  auto r = sync_until_served(red, gid, 1, 8000);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(8));  // not the 60 s lease
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  auto b = move(black, gid, kMate[1], "c1");
+  ASSERT_TRUE(b.has_reply()) << b.DebugString();
+  EXPECT_EQ(b.reply().version(), 2u);
+  EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_alive(TestCluster::node_id(0))}).integer, 0);
+}
+
+// (c) Fencing: a node whose lease was taken cannot append, and takes the game back (reloading it
+// from Redis) once the lease is free again.
+TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
+  TestCluster cluster(1, 60000, 300);  // long lease: only the test changes the owner
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "fe_red"), black = guest_on(cluster.port(0), "fe_black");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  auto sr = red.ws->request(seek);
+  ASSERT_TRUE(sr.has_reply());
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(sr.reply().seek_id());
+  auto ar = black.ws->request(acc);
+  ASSERT_TRUE(ar.has_reply());
+  const std::string gid = ar.reply().game_id();
+  ASSERT_TRUE(move(red, gid, "h2e2", "f1").has_reply());
+
+  // Another node "takes" the game.
+  redis.command({"SET", gs::keys::game_owner(gid), "intruder", "PX", "60000"});
+  auto refused = move(black, gid, "h9g7", "f2");
+  ASSERT_TRUE(refused.has_error()) << refused.DebugString();
+  EXPECT_EQ(refused.error().code(), STORAGE_UNAVAILABLE);
+  EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events(gid)}).integer, 1);
+  // The owner "intruder" does not answer: the request is refused, nothing is written.
+  EXPECT_EQ(move(black, gid, "h9g7", "f2").error().code(), STORAGE_UNAVAILABLE);
+  EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events(gid)}).integer, 1);
+
+  // The intruder's lease ends: the node reloads the game from Redis and play goes on.
+  redis.command({"DEL", gs::keys::game_owner(gid)});
+  auto ok = move(black, gid, "h9g7", "f2");
+  ASSERT_TRUE(ok.has_reply()) << ok.DebugString();
+  EXPECT_EQ(ok.reply().version(), 2u);
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  EXPECT_EQ(stored_moves(redis, gid), (std::vector<std::string>{"h2e2", "h9g7"}));
+  // Red, subscribed to the dropped actor, was re-subscribed to the reloaded game by itself.
+  auto ev = red.ws->wait_for([&](const ServerMessage& s) {
+    return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2;
+  });
+  ASSERT_TRUE(ev) << last_frames(red);
+  EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), "h9g7");
+}
+
+// A direct challenge to a user connected to another node: the target sees it pushed and accepts.
+TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
+  TestCluster cluster(2);
+  NodeClient alice = guest_on(cluster.port(0), "dc_alice"), bob = guest_on(cluster.port(1), "dc_bob");
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(bob.name);
+  ch.mutable_challenge()->set_variant(XIANGQI);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  ch.mutable_challenge()->set_color(RED);
+  auto r = alice.ws->request(ch);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string seek_id = r.reply().seek_id();
+  auto pushed = bob.ws->wait_for([&](const ServerMessage& s) {
+    if (!s.has_seeks()) return false;
+    for (const auto& k : s.seeks().seeks())
+      if (k.seek_id() == seek_id) return true;
+    return false;
+  });
+  ASSERT_TRUE(pushed) << last_frames(bob);
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(seek_id);
+  auto a = bob.ws->request(acc);
+  ASSERT_TRUE(a.has_reply()) << a.DebugString();
+  const std::string gid = a.reply().game_id();
+  for (NodeClient* p : {&alice, &bob})
+    ASSERT_TRUE(p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }))
+        << p->name;
+  ASSERT_TRUE(move(alice, gid, "h2e2", "a1").has_reply());
+  ASSERT_TRUE(move(bob, gid, "h9g7", "b1").has_reply());
+  // Nobody of that name is connected anywhere.
+  ClientMessage bad = ch;
+  bad.mutable_challenge()->set_user_name("nobody_anywhere");
+  EXPECT_TRUE(alice.ws->request(bad).has_error());
+}
+
+// Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
+// closing the user's connection to the other node.
+TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
+  TestCluster cluster(2);
+  NodeClient red = guest_on(cluster.port(0), "ad_red"), black = guest_on(cluster.port(1), "ad_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  std::string body;
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"black-wins","reason":"test"})", body), 200)
+      << body;
+  for (NodeClient* p : {&red, &black}) {
+    auto end = p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); });
+    ASSERT_TRUE(end) << p->name << last_frames(*p);
+    EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  }
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
+  EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));
+  EXPECT_TRUE(red.ws->closed());
+}
+
+// The store's lease primitives and the fenced append, directly against Redis.
+TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
+  TestCluster cluster(0);
+  gs::Redis redis(cluster.redis_url());
+  gs::GameStore a(redis, "node-a", 60000), b(redis, "node-b", 60000);
+  gs::GameConfig cfg;
+  cfg.id = "fence1";
+  cfg.tc = {60'000, 0};
+  cfg.red = {"u-r", "r", false};
+  cfg.black = {"u-b", "b", false};
+  a.create(cfg);  // creator owns it
+  EXPECT_EQ(a.owner("fence1").value_or(""), "node-a");
+  EXPECT_FALSE(b.claim("fence1"));
+  EXPECT_TRUE(a.claim("fence1"));  // re-claim of its own lease
+  EXPECT_EQ(b.claimable({"fence1", "nobody"}), (std::vector<std::string>{"nobody"}));
+  EXPECT_EQ(a.claimable({"fence1"}), (std::vector<std::string>{"fence1"}));
+
+  gs::GameSession s(cfg);
+  s.start_clock(0);
+  std::vector<gs::GameEvent> ev;
+  ASSERT_EQ(s.move(xq::Color::Red, "h2e2", "x", 100, 0, ev), gs::Status::Ok);
+  try {
+    b.append(s, ev);
+    ADD_FAILURE() << "append without the lease succeeded";
+  } catch (const std::exception& e) {
+    EXPECT_TRUE(gs::is_not_owner(e)) << e.what();
+  }
+  EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events("fence1")}).integer, 0);
+  a.append(s, ev);
+  EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events("fence1")}).integer, 1);
+
+  // Renewal reports a lease taken by someone else; release frees only one's own lease.
+  EXPECT_TRUE(a.renew({"fence1"}).empty());
+  EXPECT_EQ(b.renew({"fence1"}), (std::vector<std::string>{"fence1"}));
+  b.release("fence1");
+  EXPECT_EQ(a.owner("fence1").value_or(""), "node-a");
+  a.release("fence1");
+  EXPECT_FALSE(a.owner("fence1"));
+  EXPECT_TRUE(b.claim("fence1"));
+  EXPECT_THROW(a.append(s, ev), gs::RedisError);
+}

@@ -1,0 +1,76 @@
+// Pure parts of the multi-node code: the node message encoding and the shared seek JSON.
+#include <gtest/gtest.h>
+
+#include "lobby/lobby.h"
+#include "server/node_wire.h"
+
+using namespace gs;
+
+TEST(GameServerNodeWire, RoundTripsEveryFieldBinarySafe) {
+  NodeMessage m;
+  m.kind = NodeMessage::Kind::Request;
+  m.from_node = "node:7";
+  m.conn = (uint64_t{1} << 62) + 5;
+  m.user_id = "g-1234";
+  m.user_name = "guest-x:y";
+  m.guest = false;
+  m.hops = 2;
+  m.payload = std::string("\0\1:12:\xff", 7);
+  m.users = {"a", "", "c:d"};
+  auto d = decode_node_message(encode(m));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->kind, m.kind);
+  EXPECT_EQ(d->from_node, m.from_node);
+  EXPECT_EQ(d->conn, m.conn);
+  EXPECT_EQ(d->user_id, m.user_id);
+  EXPECT_EQ(d->user_name, m.user_name);
+  EXPECT_EQ(d->guest, m.guest);
+  EXPECT_EQ(d->hops, 2);
+  EXPECT_EQ(d->payload, m.payload);
+  EXPECT_EQ(d->users, m.users);
+}
+
+TEST(GameServerNodeWire, RejectsMalformedInput) {
+  NodeMessage m;
+  m.payload = "abc";
+  std::string ok = encode(m);
+  EXPECT_TRUE(decode_node_message(ok));
+  EXPECT_FALSE(decode_node_message(""));
+  EXPECT_FALSE(decode_node_message("Z" + ok.substr(1)));
+  EXPECT_FALSE(decode_node_message(ok + "x"));  // trailing bytes
+  for (size_t cut = 1; cut < ok.size(); ++cut) EXPECT_FALSE(decode_node_message(ok.substr(0, cut))) << cut;
+  EXPECT_FALSE(decode_node_message("F99999999999:x"));
+}
+
+TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
+  SeekEntry s;
+  s.id = "s-1";
+  s.owner = User{"u-1", "alice", false};
+  s.spec.variant = xq::Variant::Jieqi;
+  s.spec.tc = {180'000, 2'000};
+  s.spec.color = xq::Color::Black;
+  s.spec.ruleset = "axf";
+  s.spec.capture_visibility = "both";
+  s.spec.rated = true;
+  s.spec.rating_min = 1200;
+  s.spec.rating_max = 1800;
+  s.target_user_id = "u-2";
+  auto d = decode_seek(encode_seek(s, "node-3"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->node, "node-3");
+  EXPECT_EQ(d->seek.id, "s-1");
+  EXPECT_EQ(d->seek.owner.name, "alice");
+  EXPECT_FALSE(d->seek.owner.guest);
+  EXPECT_EQ(d->seek.spec.variant, xq::Variant::Jieqi);
+  EXPECT_EQ(d->seek.spec.tc.increment_ms, 2'000);
+  EXPECT_EQ(d->seek.spec.color, xq::Color::Black);
+  EXPECT_EQ(d->seek.spec.ruleset, "axf");
+  EXPECT_EQ(d->seek.spec.capture_visibility, "both");
+  EXPECT_TRUE(d->seek.spec.rated);
+  EXPECT_EQ(d->seek.spec.rating_max, 1800);
+  EXPECT_TRUE(seek_visible_to(d->seek, "u-2"));
+  EXPECT_TRUE(seek_visible_to(d->seek, "u-1"));
+  EXPECT_FALSE(seek_visible_to(d->seek, "u-3"));  // a challenge is private
+  EXPECT_FALSE(decode_seek("{\"id\":1}"));
+  EXPECT_FALSE(decode_seek("not json"));
+}
