@@ -25,4 +25,5 @@ MATCHMAKER_PID=$!
 trap 'kill $MATCHMAKER_PID 2>/dev/null || true' EXIT
 
 ./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
-  --secret "$(cat "$SECRET_FILE")" --admin-token "$(cat "$ADMIN_FILE")" --static-dir clients/web/dist
+  --secret "$(cat "$SECRET_FILE")" --admin-token "$(cat "$ADMIN_FILE")" --static-dir clients/web/dist \
+  --node-id local  # a fixed name: after a restart this node takes its own games back at once

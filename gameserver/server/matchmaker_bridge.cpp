@@ -47,6 +47,9 @@ void MatchmakerBridge::consume_game_requests() {
         }
         group_ready = true;
       }
+      // Entries another node took and never acknowledged (it died between read and ack) become
+      // ours after 15 s; creating a game is idempotent, so a slow node finishing too is harmless.
+      redis->command({"XAUTOCLAIM", keys::kGameCreate, keys::kGameserverGroup, node_id_, "15000", "0-0", "COUNT", "50"});
       // Our own unacknowledged entries first (a crash between create and ack), then new ones.
       for (const char* from : {"0", ">"}) {
         std::vector<std::string> cmd{"XREADGROUP", "GROUP", keys::kGameserverGroup, node_id_, "COUNT", "50"};

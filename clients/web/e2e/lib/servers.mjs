@@ -91,6 +91,8 @@ export async function startServers() {
     '--secret', 'e2e-secret-0123456789abcdef',
     '--admin-token', ADMIN_TOKEN,
     '--static-dir', join(WEB_DIR, 'dist'),
+    // One node with a fixed name: restarted, it takes its own games back at once (no lease wait).
+    '--node-id', 'e2e',
     // Short claim wait so the "opponent gone" path is testable.
     '--claim-after-ms', '3000',
   ];
