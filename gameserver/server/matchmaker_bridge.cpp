@@ -10,6 +10,7 @@
 
 #include "server/hub.h"
 #include "store/keys.h"
+#include "store/redis_endpoint.h"
 #include "store/redis.h"
 
 namespace json = boost::json;
@@ -85,16 +86,12 @@ void MatchmakerBridge::consume_game_requests() {
 }
 
 void MatchmakerBridge::forward_notices() {
-  // Parse redis://host:port/db like the Redis client does.
-  std::string rest = redis_url_.substr(redis_url_.find("//") == std::string::npos ? 0 : redis_url_.find("//") + 2);
-  std::string hostport = rest.substr(0, rest.find('/'));
-  std::string host = hostport.substr(0, hostport.find(':'));
-  int port = hostport.find(':') == std::string::npos ? 6379 : std::stoi(hostport.substr(hostport.find(':') + 1));
+  const RedisEndpoint endpoint = parse_redis_url(redis_url_);
   while (!stop_) {
-    timeval connect_tv{1, 0};
-    redisContext* ctx = redisConnectWithTimeout(host.c_str(), port, connect_tv);
-    if (!ctx || ctx->err) {
-      if (ctx) redisFree(ctx);
+    redisContext* ctx = nullptr;
+    try {
+      ctx = connect_redis(endpoint, timeval{1, 0});
+    } catch (const RedisError&) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       continue;
     }

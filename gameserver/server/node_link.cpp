@@ -10,6 +10,8 @@
 #include "server/hub.h"
 #include "server/node_wire.h"
 #include "store/keys.h"
+#include "store/redis.h"
+#include "store/redis_endpoint.h"
 
 namespace gs {
 
@@ -48,16 +50,13 @@ void NodeLink::tick_loop() {
 }
 
 void NodeLink::listen() {
-  std::string rest = redis_url_.substr(redis_url_.find("//") == std::string::npos ? 0 : redis_url_.find("//") + 2);
-  std::string hostport = rest.substr(0, rest.find('/'));
-  std::string host = hostport.substr(0, hostport.find(':'));
-  int port = hostport.find(':') == std::string::npos ? 6379 : std::stoi(hostport.substr(hostport.find(':') + 1));
+  const RedisEndpoint endpoint = parse_redis_url(redis_url_);
   const std::string mine = keys::node_channel(node_id_);
   while (!stop_) {
-    timeval connect_tv{1, 0};
-    redisContext* ctx = redisConnectWithTimeout(host.c_str(), port, connect_tv);
-    if (!ctx || ctx->err) {
-      if (ctx) redisFree(ctx);
+    redisContext* ctx = nullptr;
+    try {
+      ctx = connect_redis(endpoint, timeval{1, 0});
+    } catch (const RedisError&) {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       continue;
     }

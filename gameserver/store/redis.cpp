@@ -1,5 +1,7 @@
 #include "store/redis.h"
 
+#include "store/redis_endpoint.h"
+
 #include <hiredis/hiredis.h>
 
 #include <sys/time.h>
@@ -9,22 +11,8 @@
 
 namespace gs {
 
-Redis::Redis(std::string url, size_t connections) {
+Redis::Redis(std::string url, size_t connections) : endpoint_(parse_redis_url(url)) {
   for (size_t i = 0; i < std::max<size_t>(1, connections); ++i) slots_.push_back(std::make_unique<Slot>());
-  // redis://host:port/db
-  std::string rest = url.rfind("redis://", 0) == 0 ? url.substr(8) : url;
-  auto slash = rest.find('/');
-  if (slash != std::string::npos) {
-    std::string db = rest.substr(slash + 1);
-    if (!db.empty()) db_ = std::stoi(db);
-    rest = rest.substr(0, slash);
-  }
-  auto colon = rest.rfind(':');
-  if (colon != std::string::npos) {
-    port_ = std::stoi(rest.substr(colon + 1));
-    rest = rest.substr(0, colon);
-  }
-  host_ = rest.empty() ? "127.0.0.1" : rest;
 }
 
 Redis::~Redis() {
@@ -33,22 +21,10 @@ Redis::~Redis() {
 }
 
 void Redis::connect_locked(Slot& slot) {
-  redisContext*& ctx_ = slot.ctx;
-  if (ctx_ && !ctx_->err) return;
-  if (ctx_) redisFree(ctx_);
-  timeval tv{2, 0};
-  ctx_ = redisConnectWithTimeout(host_.c_str(), port_, tv);
-  if (!ctx_ || ctx_->err) {
-    std::string why = ctx_ ? ctx_->errstr : "allocation failed";
-    if (ctx_) redisFree(ctx_);
-    ctx_ = nullptr;
-    throw RedisError("redis connect " + host_ + ":" + std::to_string(port_) + ": " + why);
-  }
-  redisSetTimeout(ctx_, tv);
-  if (db_ != 0) {
-    auto* r = static_cast<redisReply*>(redisCommand(ctx_, "SELECT %d", db_));
-    if (r) freeReplyObject(r);
-  }
+  if (slot.ctx && !slot.ctx->err) return;
+  if (slot.ctx) redisFree(slot.ctx);
+  slot.ctx = nullptr;
+  slot.ctx = connect_redis(endpoint_, timeval{2, 0});
 }
 
 static RedisReply convert(const redisReply* r) {
@@ -102,6 +78,11 @@ RedisReply Redis::command_on(Slot& slot, const std::vector<std::string>& args) {
     if (r->type == REDIS_REPLY_ERROR) {
       std::string msg(r->str, r->len);
       freeReplyObject(r);
+      if (msg.rfind("READONLY", 0) == 0) {  // a master demoted by a failover: find the new one
+        redisFree(ctx_);
+        ctx_ = nullptr;
+        throw RedisUnavailable("redis: " + msg);
+      }
       throw RedisError("redis: " + msg);
     }
     RedisReply out = convert(r);

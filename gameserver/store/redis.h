@@ -13,12 +13,19 @@
 #include <string>
 #include <vector>
 
+#include "store/redis_endpoint.h"
+
 struct redisContext;
 
 namespace gs {
 
 struct RedisError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// Redis did not answer (connection refused, lost, timed out, or known to be away): the command may
+// or may not have run. A RedisError that is not a RedisUnavailable is Redis's own error reply.
+struct RedisUnavailable : RedisError {
+  using RedisError::RedisError;
 };
 
 // A reply flattened to what this server uses.
@@ -31,7 +38,7 @@ struct RedisReply {
 
 class Redis {
  public:
-  // url: redis://host:port/db
+  // url: redis://host:port/db or redis-sentinel://host:port,…/master/db (store/redis_endpoint.h)
   explicit Redis(std::string url, size_t connections = 4);
   ~Redis();
   Redis(const Redis&) = delete;
@@ -50,9 +57,7 @@ class Redis {
   };
   void connect_locked(Slot& slot);
   RedisReply command_on(Slot& slot, const std::vector<std::string>& args);
-  std::string host_;
-  int port_ = 6379;
-  int db_ = 0;
+  RedisEndpoint endpoint_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::atomic<size_t> next_{0};
   std::function<void(double)> observer_;

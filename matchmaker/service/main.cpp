@@ -16,7 +16,7 @@ void on_signal(int) { g_stop = true; }
 int main(int argc, char** argv) {
   po::options_description opts("matchmaker options");
   opts.add_options()("help,h", "show this help")
-      ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL redis://host:port/db")
+      ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
       ("consumer", po::value<std::string>()->default_value("mm-1"), "consumer name in the Redis stream groups")
       ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched");
   po::variables_map vm;
