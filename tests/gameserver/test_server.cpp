@@ -190,10 +190,11 @@ int TestCluster::http_get(int node, const std::string& path, std::string& body) 
   return http(port(node), "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", body);
 }
 
-int TestCluster::http_post(int node, const std::string& path, const std::string& payload, std::string& body) {
+int TestCluster::http_post(int node, const std::string& path, const std::string& payload, std::string& body,
+                           const std::string& bearer) {
   std::string req = "POST " + path +
                     " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                    "Authorization: Bearer " + std::string(TestServers::kAdminToken) +
+                    "Authorization: Bearer " + bearer +
                     "\r\nContent-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
   return http(port(node), req, body);
 }

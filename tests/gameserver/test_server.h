@@ -55,7 +55,9 @@ class TestCluster {
   void stop_node(int node) { nodes_.at(static_cast<size_t>(node))->terminate(); }  // SIGTERM
   const std::string& redis_url() const { return redis_url_; }
   int http_get(int node, const std::string& path, std::string& body);
-  int http_post(int node, const std::string& path, const std::string& payload, std::string& body);  // as admin
+  // As admin unless another bearer token (e.g. a player's session) is given.
+  int http_post(int node, const std::string& path, const std::string& payload, std::string& body,
+                const std::string& bearer = TestServers::kAdminToken);
 
  private:
   std::string dir_, redis_url_;
