@@ -311,6 +311,96 @@ class RawConn {
   std::string in_;
 };
 
+// A TCP proxy in front of Redis that can lose replies: armed with swallow_evals = n, the next n
+// connections that send an EVAL/EVALSHA (a game append) get their command through to Redis, which
+// runs it, but the reply is dropped and the connection closed, as when Redis dies between writing
+// its AOF and answering.
+class LossyRedisProxy {
+ public:
+  explicit LossyRedisProxy(uint16_t target) : target_(target) {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(listen_fd_, 64);
+    acceptor_ = std::thread([this] { accept_loop(); });
+  }
+  ~LossyRedisProxy() {
+    stop_ = true;
+    acceptor_.join();
+    ::close(listen_fd_);
+    std::lock_guard l(mu_);
+    for (auto& t : pumps_) t.join();
+  }
+  uint16_t port() const { return port_; }
+  std::atomic<int> swallow_evals{0};
+  std::atomic<int> swallowed{0};
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      pollfd p{listen_fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      int c = accept(listen_fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      int s = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      a.sin_port = htons(target_);
+      if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        ::close(s);
+        ::close(c);
+        continue;
+      }
+      std::lock_guard l(mu_);
+      pumps_.emplace_back([this, c, s] { pump(c, s); });
+    }
+  }
+  void pump(int c, int s) {
+    bool swallow = false;
+    pollfd fds[2] = {{c, POLLIN, 0}, {s, POLLIN, 0}};
+    char buf[65536];
+    while (!stop_) {
+      if (poll(fds, 2, 50) <= 0) continue;
+      if (fds[0].revents) {
+        ssize_t n = ::read(c, buf, sizeof buf);
+        if (n <= 0) break;
+        if (std::string_view(buf, static_cast<size_t>(n)).find("EVAL") != std::string_view::npos) {
+          int want = swallow_evals.load();
+          while (want > 0 && !swallow_evals.compare_exchange_weak(want, want - 1)) {
+          }
+          if (want > 0) swallow = true;
+        }
+        if (::send(s, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) break;
+      }
+      if (fds[1].revents) {
+        ssize_t n = ::read(s, buf, sizeof buf);
+        if (n <= 0) break;
+        if (swallow) {  // Redis ran the command; its answer is lost with the connection
+          swallowed++;
+          break;
+        }
+        if (::send(c, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) break;
+      }
+    }
+    ::close(c);
+    ::close(s);
+  }
+  uint16_t target_, port_ = 0;
+  int listen_fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::vector<std::thread> pumps_;
+};
+
 }  // namespace
 
 // 1. Redis (appendonly yes, appendfsync always) is SIGKILLed mid-game and restarted on the same
@@ -774,4 +864,57 @@ TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(open, 3);
+}
+
+// Regression: a move whose append Redis ran but whose reply was lost (connection dropped after the
+// write) used to be rolled back in memory while Redis kept it. The client retry was then refused
+// forever ("version conflict"): the game was wedged until a restart and the opponent never saw the
+// move. Now a failed append reloads the game from Redis when Redis answers, and the move is
+// acknowledged (and published) if it turns out to be stored.
+TEST(GameServerFaults, AppendStoredButReplyLostIsRecoveredNotWedged) {
+  // The proxy needs Redis's port before the servers start: reserve one and point the servers at it.
+  const uint16_t redis_port = free_port();
+  LossyRedisProxy proxy(redis_port);
+  TestServers srv(TestServers::Options{.redis_proxy_port = proxy.port(), .redis_port = redis_port});
+  const uint16_t port = srv.port();
+  gs::Redis redis("redis://127.0.0.1:" + std::to_string(srv.redis_port()) + "/0", 1);
+  Peer red = guest(port, "rl_red"), black = guest(port, "rl_black");
+  std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  std::map<std::string, uint64_t> acked;
+  ASSERT_TRUE(move(red, gid, kMate[0], "l0").has_reply());
+  acked["l0"] = 1;
+
+  // Black's move is stored, but the server's connection dies before the reply, twice (the client
+  // library retries once on a fresh connection).
+  proxy.swallow_evals = 2;
+  auto r = move(black, gid, kMate[1], "l1");
+  EXPECT_GE(proxy.swallowed.load(), 1);
+  auto events = stored_events(redis, gid);
+  ASSERT_EQ(events.size(), 2u) << "the append did not reach Redis";
+  EXPECT_EQ(events[1].cmid, "l1");
+  // The client may have been told STORAGE_UNAVAILABLE; it resends the same move id.
+  auto t0 = Clock::now();
+  while (!r.has_reply() && ms_since(t0) < 10'000) {
+    EXPECT_EQ(error_of(r), STORAGE_UNAVAILABLE) << r.DebugString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    r = move(black, gid, kMate[1], "l1");
+  }
+  ASSERT_TRUE(r.has_reply()) << "the game is wedged: " << r.DebugString();
+  EXPECT_EQ(r.reply().version(), 2u);
+  acked["l1"] = 2;
+  // The opponent hears of it.
+  auto ev = red.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == GameEvent::MOVE &&
+           s.game_event().version() == 2;
+  });
+  ASSERT_TRUE(ev) << "red never saw black's stored move";
+  // And the game goes on to its end.
+  for (size_t i = 2; i < kMate.size(); ++i) {
+    auto m = move(i % 2 == 0 ? red : black, gid, kMate[i], "l" + std::to_string(i));
+    ASSERT_TRUE(m.has_reply()) << m.DebugString();
+    EXPECT_EQ(m.reply().version(), i + 1);
+    acked["l" + std::to_string(i)] = i + 1;
+  }
+  expect_record_holds(redis, gid, acked);
 }

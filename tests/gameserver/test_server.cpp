@@ -92,7 +92,7 @@ static void wait_port(uint16_t port, const char* what) {
 TestServers::TestServers(Options o) : opt_(o) {
   char tmpl[] = "/tmp/xq-gs-test-XXXXXX";
   dir_ = mkdtemp(tmpl);
-  redis_port_ = free_port();
+  redis_port_ = opt_.redis_port ? opt_.redis_port : free_port();
   redis_url_ = "redis://127.0.0.1:" + std::to_string(opt_.redis_proxy_port ? opt_.redis_proxy_port : redis_port_) + "/0";
   start_redis();
   start_gameserver();

@@ -32,6 +32,7 @@ class TestServers {
     // Where the gameserver connects instead of Redis itself (e.g. a fault-injecting proxy in front
     // of redis_port()); 0 = Redis directly.
     uint16_t redis_proxy_port = 0;
+    uint16_t redis_port = 0;  // 0 = a free one
     std::vector<std::string> gameserver_args;  // extra flags for the gameserver
   };
   TestServers() : TestServers(Options{}) {}
