@@ -1,5 +1,7 @@
 #include "lobby/lobby.h"
 
+#include <algorithm>
+
 #include "rules/jieqi.h"
 
 namespace gs {
@@ -37,6 +39,10 @@ std::vector<SeekEntry> Lobby::visible_to(const std::string& user_id) const {
   for (const auto& [id, s] : seeks_)
     if (s.target_user_id.empty() || s.target_user_id == user_id || s.owner.id == user_id) out.push_back(s);
   return out;
+}
+
+size_t Lobby::owned_by(const std::string& user_id) const {
+  return static_cast<size_t>(std::count_if(seeks_.begin(), seeks_.end(), [&](const auto& kv) { return kv.second.owner.id == user_id; }));
 }
 
 size_t Lobby::remove_user(const std::string& user_id) {

@@ -455,7 +455,7 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
             if (ms_since(t0) > 30'000) throw std::runtime_error("churn move never accepted: " + cmid);
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
           }
-          std::this_thread::sleep_for(std::chrono::milliseconds(30));  // stay under the rate limit
+          std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
         }
         churn_games++;
         drain(cr);
@@ -568,7 +568,7 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
 // fills, the server closes its socket, and meanwhile other games keep being acknowledged.
 TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   // A small send queue so that the test fills it in a second or two; the default is 4 MiB/2048 frames.
-  TestServers srv(TestServers::Options{.gameserver_args = {"--send-queue-bytes", "262144"}});
+  TestServers srv(TestServers::Options{.gameserver_args = {"--send-queue-bytes", "65536"}});
   const uint16_t port = srv.port();
   Peer red = guest(port, "sr_red"), black = guest(port, "sr_black");
 
@@ -580,7 +580,7 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
       auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "s" + std::to_string(i));
       rtts.push_back(ms_since(t0));
       if (!r.has_reply()) return r.DebugString();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
     }
     drain(red);
     drain(black);
@@ -616,13 +616,23 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   ASSERT_TRUE(slow.send_message(watch));
   // From here on the slow client never reads.
 
-  // Lobby traffic: seekers open many seeks; every change pushes the whole seek list (kilobytes) to
+  // Lobby traffic: seekers keep many seeks open; every change pushes the whole seek list (kilobytes) to
   // every signed-in connection, the slow one included. The busy game's moves reach it too.
   std::atomic<bool> stop{false};
   std::atomic<int> pushes{0};
   std::vector<std::thread> noise;
-  for (int s = 0; s < 3; ++s)
+  struct Joiner {  // also on an early return by a failed ASSERT
+    std::atomic<bool>& stop;
+    std::vector<std::thread>& threads;
+    ~Joiner() {
+      stop = true;
+      for (auto& t : threads)
+        if (t.joinable()) t.join();
+    }
+  } joiner{stop, noise};
+  for (int s = 0; s < 8; ++s)
     noise.emplace_back([&, s] {
+    try {
       Peer p = guest(port, "sr_seeker" + std::to_string(s));
       std::vector<std::string> ids;
       while (!stop) {
@@ -631,7 +641,7 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
         seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * static_cast<uint32_t>(ids.size()));
         auto r = p.ws->request(seek);
         if (r.has_reply()) ids.push_back(r.reply().seek_id()), pushes++;
-        if (ids.size() > 30) {
+        if (ids.size() >= 10) {  // the per-user cap
           ClientMessage cancel;
           cancel.mutable_cancel_seek()->set_seek_id(ids.front());
           ids.erase(ids.begin());
@@ -639,8 +649,11 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
           pushes++;
         }
         drain(p);
-        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));  // 2 frames per turn: under 20/s
       }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seeker: " << e.what();
+    }
     });
   noise.emplace_back([&] {
     // The busy game: the two players shuffle horses (a draw by repetition ends it eventually;
@@ -831,7 +844,7 @@ TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
       auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "b" + std::to_string(i));
       rtts.push_back(ms_since(t0));
       ASSERT_TRUE(r.has_reply()) << "move " << kMate[i] << " of game " << games << ": " << r.DebugString();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
     }
     ++games;
     drain(red);
@@ -917,4 +930,38 @@ TEST(GameServerFaults, AppendStoredButReplyLostIsRecoveredNotWedged) {
     acked["l" + std::to_string(i)] = i + 1;
   }
   expect_record_holds(redis, gid, acked);
+}
+
+// Regression: seeks per user were unbounded, and every seek change pushes the whole list to every
+// signed-in connection, so one client could make every push (and every send queue) arbitrarily
+// large. Now an 11th open seek is refused with BAD_REQUEST; cancelling one makes room again.
+TEST(GameServerFaults, OpenSeeksPerUserAreCapped) {
+  TestServers srv;
+  Peer p = guest(srv.port(), "cap_seeker"), q = guest(srv.port(), "cap_other");
+  std::vector<std::string> ids;
+  ServerMessage r;
+  for (int i = 0; i < 11; ++i) {
+    ClientMessage seek;
+    seek.mutable_create_seek()->set_variant(XIANGQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * static_cast<uint32_t>(i));
+    r = p.ws->request(seek);
+    if (i < 10) {
+      ASSERT_TRUE(r.has_reply()) << i << ": " << r.DebugString();
+      ids.push_back(r.reply().seek_id());
+    }
+  }
+  EXPECT_EQ(error_of(r), BAD_REQUEST) << r.DebugString();
+  ClientMessage challenge;
+  challenge.mutable_challenge()->set_user_name(q.name);
+  challenge.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
+  EXPECT_EQ(error_of(p.ws->request(challenge)), BAD_REQUEST);  // challenges count too
+  ClientMessage cancel;
+  cancel.mutable_cancel_seek()->set_seek_id(ids.front());
+  ASSERT_TRUE(p.ws->request(cancel).has_reply());
+  EXPECT_TRUE(p.ws->request(challenge).has_reply());
+  // Another user is not affected.
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
+  EXPECT_TRUE(q.ws->request(seek).has_reply());
 }
