@@ -965,3 +965,79 @@ TEST(GameServerFaults, OpenSeeksPerUserAreCapped) {
   seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
   EXPECT_TRUE(q.ws->request(seek).has_reply());
 }
+
+// A hung Redis (SIGSTOP: connections accepted, nothing answered). Moves wait for the Redis timeout
+// and are refused; meanwhile the rest of the server (pings, HTTP) must keep answering.
+TEST(GameServerFaults, HungRedisDoesNotFreezeTheServer) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "hr_red"), black = guest(port, "hr_black"), watcher = guest(port, "hr_watch");
+  std::vector<std::pair<Peer, Peer>> pairs;
+  std::vector<std::string> gids;
+  for (int i = 0; i < 4; ++i) {
+    pairs.emplace_back(guest(port, "hr_r" + std::to_string(i)), guest(port, "hr_b" + std::to_string(i)));
+    gids.push_back(start_game(pairs.back().first, pairs.back().second));
+    ASSERT_FALSE(gids.back().empty());
+  }
+  srv.freeze_redis();
+  // Four players move at once: each move waits on Redis.
+  std::vector<std::thread> movers;
+  std::vector<ErrorCode> results(4);
+  std::vector<double> took(4);
+  for (int i = 0; i < 4; ++i)
+    movers.emplace_back([&, i] {
+      auto t0 = Clock::now();
+      try {
+        results[i] = error_of(move(pairs[i].first, gids[i], "h2e2", "f" + std::to_string(i)));
+      } catch (const std::exception&) {
+        results[i] = INTERNAL;
+      }
+      took[i] = ms_since(t0);
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::vector<double> pings;
+  for (int i = 0; i < 10; ++i) {
+    auto t0 = Clock::now();
+    bool ok = false;
+    try {
+      ok = pong(watcher);
+    } catch (const std::exception&) {
+    }
+    EXPECT_TRUE(ok) << "no pong within 5 s while Redis hangs";
+    pings.push_back(ms_since(t0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (auto& t : movers) t.join();
+  // While Redis stays hung, later moves are refused without waiting for it each time.
+  auto t1 = Clock::now();
+  EXPECT_EQ(error_of(move(pairs[0].first, gids[0], "h2e2", "f0")), STORAGE_UNAVAILABLE);
+  const double later = ms_since(t1);
+  std::string body;
+  EXPECT_EQ(srv.http_get("/healthz", body), 503);
+  srv.thaw_redis();
+  std::sort(pings.begin(), pings.end());
+  std::fprintf(stderr, "[ info ] hung Redis: moves refused after %.0f..%.0f ms, a later one after %.0f ms; pings "
+               "median %.1f ms, max %.1f ms\n",
+               *std::min_element(took.begin(), took.end()), *std::max_element(took.begin(), took.end()), later,
+               pings[pings.size() / 2], pings.back());
+  // Generous bounds: the Redis timeout is 2 s. Before the circuit breaker, moves took 8-10 s and
+  // pings were not answered within 5 s.
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i], STORAGE_UNAVAILABLE);
+    EXPECT_LT(took[i], 5000.0);
+  }
+  EXPECT_LT(pings.back(), 3000.0) << "pings stalled behind moves waiting on Redis";
+  EXPECT_LT(later, 3000.0);
+  // Redis is back: the refused moves are resent and played.
+  for (int i = 0; i < 4; ++i) {
+    ServerMessage r;
+    auto t0 = Clock::now();
+    do {
+      r = move(pairs[i].first, gids[i], "h2e2", "f" + std::to_string(i));
+      if (!r.has_reply()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } while (!r.has_reply() && ms_since(t0) < 10'000);
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), 1u);
+  }
+  EXPECT_EQ(srv.http_get("/healthz", body), 200);
+}

@@ -54,6 +54,10 @@ void Process::kill_hard() {
   pid_ = -1;
 }
 
+void Process::signal(int sig) {
+  if (pid_ > 0) ::kill(pid_, sig);
+}
+
 bool Process::alive() {
   if (pid_ <= 0) return false;
   if (waitpid(pid_, nullptr, WNOHANG) == pid_) {

@@ -18,6 +18,7 @@ class Process {
   void terminate();   // SIGTERM and wait
   bool running() const { return pid_ > 0; }
   bool alive();  // started and not exited (reaps it if it exited)
+  void signal(int sig);
 
  private:
   pid_t pid_ = -1;
@@ -41,6 +42,8 @@ class TestServers {
   void start_gameserver();
   void crash_gameserver() { game_.kill_hard(); }
   void crash_redis() { redis_.kill_hard(); }
+  void freeze_redis() { redis_.signal(19 /* SIGSTOP */); }  // a hung Redis: connections open, no answers
+  void thaw_redis() { redis_.signal(18 /* SIGCONT */); }
   // Starts redis-server again on the same port and directory (after crash_redis()).
   void restart_redis();
   bool gameserver_running() { return game_.alive(); }
