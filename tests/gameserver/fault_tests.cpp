@@ -727,7 +727,7 @@ TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
       for (auto& c : s) c = static_cast<char>(rng());
       return s;
     };
-    for (int round = 0; round < 8; ++round) {
+    for (int round = 0; round < 15; ++round) {
       // Connections opened and closed at once, half of them with a reset.
       for (int i = 0; i < 60; ++i) {
         RawConn c(port);
