@@ -567,8 +567,10 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
 // 2. A client that subscribes to a busy game and to the lobby, then never reads: its send queue
 // fills, the server closes its socket, and meanwhile other games keep being acknowledged.
 TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
-  // A small send queue so that the test fills it in a second or two; the default is 4 MiB/2048 frames.
-  TestServers srv(TestServers::Options{.gameserver_args = {"--send-queue-bytes", "65536"}});
+  // A smaller send queue than the default 4 MiB / 2048 frames, so that the test fills it in seconds
+  // (most of the wait is the server's kernel send buffer). Not much smaller: the test's own players
+  // read in bursts and must not count as slow readers on a loaded machine.
+  TestServers srv(TestServers::Options{.gameserver_args = {"--send-queue-bytes", "262144"}});
   const uint16_t port = srv.port();
   Peer red = guest(port, "sr_red"), black = guest(port, "sr_black");
 
