@@ -118,7 +118,9 @@ void TestServers::restart_redis() {
 
 void TestServers::start_gameserver() {
   if (gs_port_ == 0) gs_port_ = free_port();
-  std::vector<std::string> argv{GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis",
+  // XQ_GAMESERVER_BIN runs another build of the server (e.g. a sanitizer build) under the same tests.
+  const char* bin = std::getenv("XQ_GAMESERVER_BIN") ? std::getenv("XQ_GAMESERVER_BIN") : GAMESERVER_BIN;
+  std::vector<std::string> argv{bin, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis",
                                 redis_url_, "--secret", "integration-test-secret-0123456789", "--admin-token",
                                 kAdminToken, "--static-dir", dir_, "--claim-after-ms", "500"};
   argv.insert(argv.end(), opt_.gameserver_args.begin(), opt_.gameserver_args.end());
