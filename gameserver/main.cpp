@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
       ("max-frame", po::value(&opt.max_frame_bytes)->default_value(opt.max_frame_bytes), "largest accepted WebSocket frame (bytes)")
       ("rate", po::value(&opt.rate_per_second)->default_value(opt.rate_per_second), "frames per second allowed per connection (sustained)")
       ("burst", po::value(&opt.rate_burst)->default_value(opt.rate_burst), "frames allowed in a burst per connection")
+      ("send-queue-frames", po::value(&opt.send_queue_frames)->default_value(opt.send_queue_frames), "frames queued for a client before it is dropped as a slow reader")
+      ("send-queue-bytes", po::value(&opt.send_queue_bytes)->default_value(opt.send_queue_bytes), "bytes queued for a client before it is dropped as a slow reader")
       ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
   po::variables_map vm;
   try {

@@ -1,5 +1,6 @@
 #include "lobby/lobby.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "rules/jieqi.h"
@@ -90,6 +91,10 @@ std::optional<StoredSeek> decode_seek(const std::string& text) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+size_t Lobby::owned_by(const std::string& user_id) const {
+  return static_cast<size_t>(std::count_if(seeks_.begin(), seeks_.end(), [&](const auto& kv) { return kv.second.owner.id == user_id; }));
 }
 
 size_t Lobby::remove_user(const std::string& user_id) {

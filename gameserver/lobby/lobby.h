@@ -48,6 +48,7 @@ class Lobby {
   std::optional<SeekEntry> take(const std::string& id, const std::string& taker_user_id);
   std::vector<SeekEntry> visible_to(const std::string& user_id) const;
   size_t remove_user(const std::string& user_id);  // owner went offline; returns seeks removed
+  size_t owned_by(const std::string& user_id) const;  // open seeks and challenges the user made
   void restore(const SeekEntry& e) { seeks_[e.id] = e; }  // undo take() when a game could not start
 
  private:

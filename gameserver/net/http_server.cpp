@@ -24,7 +24,6 @@ namespace gs {
 namespace {
 
 std::atomic<uint64_t> g_next_connection_id{1};
-constexpr size_t kMaxQueuedFrames = 2048;  // a client this far behind is dropped
 
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
@@ -46,7 +45,10 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   void send(std::string frame) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
       if (self->closed_) return;
-      if (self->queue_.size() >= kMaxQueuedFrames) return self->close_now();
+      const ServerOptions& o = self->hub_.options();
+      if (self->queue_.size() >= o.send_queue_frames || self->queued_bytes_ + f.size() > o.send_queue_bytes)
+        return self->drop_slow_reader();
+      self->queued_bytes_ += f.size();
       self->queue_.push_back(std::move(f));
       if (!self->writing_) self->do_write();
     });
@@ -75,16 +77,39 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     writing_ = true;
     ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->finish();
+      self->queued_bytes_ -= self->queue_.front().size();
       self->queue_.pop_front();
-      if (self->queue_.empty()) self->writing_ = false;
+      if (self->queue_.empty() || self->closed_) self->writing_ = false;
       else self->do_write();
     });
+  }
+
+  // Forgets the queued frames except the one being written: its buffer belongs to the pending
+  // async_write until that completes.
+  void clear_queue() {
+    while (queue_.size() > (writing_ ? 1 : 0)) {
+      queued_bytes_ -= queue_.back().size();
+      queue_.pop_back();
+    }
+  }
+
+  // The client is not reading. A closing handshake would wait behind the stuck write forever (the
+  // connection stayed open until the idle timeout, its games still publishing to it), so the
+  // socket is reset instead: the pending read and write fail and finish() tells the hub.
+  void drop_slow_reader() {
+    closed_ = true;
+    clear_queue();
+    hub_.metrics().slow_readers_dropped_total++;
+    auto& sock = beast::get_lowest_layer(ws_).socket();
+    beast::error_code ignored;
+    sock.set_option(asio::socket_base::linger(true, 0), ignored);  // RST: do not keep the unread bytes
+    sock.close(ignored);
   }
 
   void close_now() {
     if (closed_) return;
     closed_ = true;
-    queue_.clear();
+    clear_queue();
     ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) { self->finish(); });
   }
 
@@ -100,6 +125,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   Hub& hub_;
   beast::flat_buffer buf_;
   std::deque<std::string> queue_;
+  size_t queued_bytes_ = 0;
   bool writing_ = false, closed_ = false, opened_ = false, finished_ = false;
 };
 
@@ -184,7 +210,13 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
 
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
-      if (!ec) std::make_shared<HttpSession>(std::move(s), self->hub)->run();
+      if (!ec) {
+        // Without TCP_NODELAY a small frame (a move's ack) written after a large one (a seek list)
+        // waited for the client's delayed ACK: ~40 ms added to moves whenever the lobby was busy.
+        beast::error_code ignored;
+        s.set_option(tcp::no_delay(true), ignored);
+        std::make_shared<HttpSession>(std::move(s), self->hub)->run();
+      }
       if (self->acceptor.is_open()) self->accept();
     });
   }

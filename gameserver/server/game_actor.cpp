@@ -240,8 +240,17 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   }
 
   if (!out.empty() && !commit(out)) {
-    rollback(version_before);
-    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
+    std::vector<GameEvent> stored = rollback(version_before);
+    // The append may have been stored with only its reply lost: then the move was played.
+    if (auto ver = m.has_move() ? session_.find_client_move(side, m.move().client_move_id()) : std::nullopt)
+      reply(*ver, false);
+    else
+      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
+    if (!stored.empty()) {
+      publish(stored);
+      after_change();
+    }
+    return;
   }
   if (st == Status::Ok) {
     // A move is acknowledged with the version of its Move event (a game end may follow it).
@@ -279,8 +288,11 @@ bool GameActor::admin_end(xq::Result r) {
   std::vector<GameEvent> out;
   if (session_.end(std::move(r), steady_ms(), out) != Status::Ok) return false;
   if (!commit(out)) {
-    rollback(version_before);
-    return false;
+    std::vector<GameEvent> stored = rollback(version_before);
+    if (stored.empty()) return false;
+    publish(stored);
+    after_change();
+    return session_.over();
   }
   publish(out);
   after_change();
@@ -313,13 +325,29 @@ bool GameActor::commit(const std::vector<GameEvent>& events) {
   }
 }
 
-void GameActor::rollback(uint64_t version) {
-  // Rare (Redis failed): rebuild the session from its stored events instead of copying the whole
-  // game before every action. The side to move's clock restarts now from its stored value.
+std::vector<GameEvent> GameActor::rollback(uint64_t version) {
+  // Rare (Redis failed). Redis is the truth: if it answers, reload the game from it, because an
+  // append whose reply was lost (connection dropped after Redis ran it) is stored, and rolling it
+  // back in memory only made every later append conflict with it. Otherwise rebuild the session
+  // from its own events instead of copying the whole game before every action. Either way the
+  // side to move's clock restarts now from its stored value.
+  try {
+    GameSession stored = deps_.store.load(config_.id);
+    if (stored.version() >= version) {
+      std::vector<GameEvent> found(stored.events().begin() + static_cast<std::ptrdiff_t>(version), stored.events().end());
+      stored.start_clock(steady_ms());
+      session_ = std::move(stored);
+      if (!found.empty()) std::cerr << "game " << config_.id << ": " << found.size() << " stored event(s) recovered\n";
+      return found;
+    }
+  } catch (const std::exception&) {
+    // Redis still away: fall back to memory.
+  }
   GameSession rebuilt(config_);
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
   rebuilt.start_clock(steady_ms());
   session_ = std::move(rebuilt);
+  return {};
 }
 
 void GameActor::publish(const std::vector<GameEvent>& events) {
@@ -416,8 +444,12 @@ void GameActor::on_timer() {
                      session_.check_flag(steady_ms(), out);
   if (!ended) return arm_timer();
   if (!commit(out)) {
-    rollback(version_before);
-    if (lost_) return;
+    std::vector<GameEvent> stored = rollback(version_before);
+    if (lost_) return;  // another node owns the game now
+    if (!stored.empty()) {  // the append had been stored after all (its reply was lost)
+      publish(stored);
+      return after_change();
+    }
     auto self = shared_from_this();
     strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
     return;

@@ -65,7 +65,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
  private:
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   void publish(const std::vector<GameEvent>& events);
-  void rollback(uint64_t version);  // back to the state after event `version` (storage failed)
+  // Storage failed: back to what Redis holds if it answers, else to the state after event
+  // `version`. Returns the stored events beyond `version` (an append whose reply was lost).
+  std::vector<GameEvent> rollback(uint64_t version);
   // Delayed broadcast: a spectator's greeting shows the game as it stood spectator_delay_ms ago,
   // and every later event reaches it that much after it happened.
   void subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id, uint64_t last_version);

@@ -651,8 +651,11 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   std::string id;
   {
     std::lock_guard l(mu_);
-    id = lobby_.add(u, spec, target_id);
+    if (lobby_.owned_by(u.id) < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
   }
+  if (id.empty())
+    return send_error(*c, rid, v1::BAD_REQUEST,
+                      "too many open seeks (at most " + std::to_string(options_.max_seeks_per_user) + ")", metrics_);
   try {
     store_seek(id);  // listed on every node
   } catch (...) {

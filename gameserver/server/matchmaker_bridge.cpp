@@ -99,6 +99,9 @@ void MatchmakerBridge::forward_notices() {
     // socket down to end the read.
     timeval no_timeout{0, 0};
     redisSetTimeout(ctx, no_timeout);
+    // A Redis host that vanishes without closing the connection (power loss, partition) would
+    // leave this read blocked for good: TCP keepalive probes (hiredis: every 15 s) end it.
+    redisEnableKeepAlive(ctx);
     notice_fd_ = ctx->fd;
     if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
     if (auto* r = static_cast<redisReply*>(redisCommand(ctx, "SUBSCRIBE %s", keys::kMatchmakerNotify.c_str()))) freeReplyObject(r);

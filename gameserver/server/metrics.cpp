@@ -39,6 +39,8 @@ std::string Metrics::render() const {
   gauge("xq_moves_total", "Moves accepted.", "counter", moves_total);
   gauge("xq_frames_in_total", "WebSocket frames received.", "counter", frames_in_total);
   gauge("xq_frames_out_total", "WebSocket frames sent.", "counter", frames_out_total);
+  gauge("xq_slow_readers_dropped_total", "Connections closed because their send queue was full.", "counter",
+        slow_readers_dropped_total);
   o << "# HELP xq_move_latency_seconds Time from receiving a move to acknowledging it (incl. Redis).\n"
        "# TYPE xq_move_latency_seconds histogram\n";
   int64_t cum = 0;

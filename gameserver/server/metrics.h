@@ -18,6 +18,7 @@ class Metrics {
   std::atomic<int64_t> moves_total{0};
   std::atomic<int64_t> frames_in_total{0};
   std::atomic<int64_t> frames_out_total{0};
+  std::atomic<int64_t> slow_readers_dropped_total{0};
 
   void error(int code);  // counts an error sent to a client, by ErrorCode number
   void observe_move_latency(double seconds);

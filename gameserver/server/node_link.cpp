@@ -62,6 +62,7 @@ void NodeLink::listen() {
     }
     timeval no_timeout{0, 0};
     redisSetTimeout(ctx, no_timeout);
+    redisEnableKeepAlive(ctx);  // a vanished Redis host would otherwise block this read for good
     fd_ = ctx->fd;
     if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
     if (auto* r = static_cast<redisReply*>(

@@ -11,6 +11,13 @@ struct ServerOptions {
   double rate_per_second = 20;              // token bucket refill per connection
   double rate_burst = 40;                   // token bucket size
   int64_t claim_after_ms = 30'000;          // opponent gone this long → claim_victory allowed
+  // A client further behind than this (frames or bytes queued for it) is not reading: its socket
+  // is closed. Bytes matter as much as frames: one seek list can be kilobytes.
+  size_t send_queue_frames = 2048;
+  size_t send_queue_bytes = 4 * 1024 * 1024;
+  // Open seeks + challenges per user: every change pushes the whole seek list to every signed-in
+  // connection, so unbounded seeks let one client make each push (and every queue) huge.
+  size_t max_seeks_per_user = 10;
   uint64_t max_catchup_events = 100;        // larger gaps get a full state instead
   int64_t finished_linger_ms = 10 * 60'000; // finished games stay in memory for late syncs
   std::string admin_token;

@@ -42,7 +42,35 @@ static RedisReply convert(const redisReply* r) {
   return out;
 }
 
+static int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 RedisReply Redis::command(const std::vector<std::string>& args) {
+  // Circuit breaker: a hung Redis made every caller wait for its own timeouts, and since callers
+  // are the I/O threads, the whole server stopped answering (pings included) while Redis hung.
+  bool probe = false;
+  if (const int64_t until = down_until_ms_.load(); until != 0) {
+    bool idle = false;
+    if (steady_now_ms() < until || !probing_.compare_exchange_strong(idle, true))
+      throw RedisUnavailable("redis unavailable (retrying)");
+    probe = true;
+  }
+  try {
+    RedisReply r = command_pooled(args);
+    if (probe) down_until_ms_ = 0, probing_ = false;
+    return r;
+  } catch (const RedisUnavailable&) {
+    down_until_ms_ = steady_now_ms() + kRetryMs;
+    if (probe) probing_ = false;
+    throw;
+  } catch (...) {  // Redis answered (with an error)
+    if (probe) down_until_ms_ = 0, probing_ = false;
+    throw;
+  }
+}
+
+RedisReply Redis::command_pooled(const std::vector<std::string>& args) {
   // Take an idle connection if there is one; otherwise queue on one in turn.
   const size_t n = slots_.size(), start = next_.fetch_add(1) % n;
   for (size_t i = 0; i < n; ++i) {
@@ -63,16 +91,21 @@ RedisReply Redis::command_on(Slot& slot, const std::vector<std::string>& args) {
     argv.push_back(a.data());
     lens.push_back(a.size());
   }
-  // One retry: the first failure may just be a connection that went stale.
+  // One retry: the first failure may just be a connection that went stale (Redis restarted). Not
+  // after a timeout (Redis hangs: a second wait would not help) nor on a fresh connection.
   for (int attempt = 0; attempt < 2; ++attempt) {
+    const bool reused = ctx_ && !ctx_->err;
     connect_locked(slot);
     auto t0 = std::chrono::steady_clock::now();
     auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
     if (observer_) observer_(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
+      const std::string why = ctx_->errstr;
+      const bool timed_out = ctx_->err == REDIS_ERR_IO && (why.find("temporarily unavailable") != std::string::npos ||
+                                                           why.find("timed out") != std::string::npos);
       redisFree(ctx_);
       ctx_ = nullptr;
-      if (attempt == 1) throw RedisError("redis connection lost");
+      if (attempt == 1 || timed_out || !reused) throw RedisUnavailable("redis connection lost: " + why);
       continue;
     }
     if (r->type == REDIS_REPLY_ERROR) {

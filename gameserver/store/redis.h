@@ -45,7 +45,10 @@ class Redis {
   Redis& operator=(const Redis&) = delete;
 
   // Runs one command (binary-safe arguments). Throws RedisError on connection or command error.
+  // After a connection failure Redis counts as away for kRetryMs: calls fail at once (no thread
+  // waits on a dead or hung Redis); then one call at a time probes it until it answers.
   RedisReply command(const std::vector<std::string>& args);
+  static constexpr int64_t kRetryMs = 300;
   bool ping();
   // Called with the duration (seconds) of every round trip, e.g. to feed /metrics.
   void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
@@ -56,10 +59,13 @@ class Redis {
     redisContext* ctx = nullptr;
   };
   void connect_locked(Slot& slot);
+  RedisReply command_pooled(const std::vector<std::string>& args);
   RedisReply command_on(Slot& slot, const std::vector<std::string>& args);
   RedisEndpoint endpoint_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::atomic<size_t> next_{0};
+  std::atomic<int64_t> down_until_ms_{0};  // steady ms; 0 = Redis answered last time
+  std::atomic<bool> probing_{false};
   std::function<void(double)> observer_;
 };
 

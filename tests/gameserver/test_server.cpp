@@ -54,6 +54,19 @@ void Process::kill_hard() {
   pid_ = -1;
 }
 
+void Process::signal(int sig) {
+  if (pid_ > 0) ::kill(pid_, sig);
+}
+
+bool Process::alive() {
+  if (pid_ <= 0) return false;
+  if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+    pid_ = -1;
+    return false;
+  }
+  return true;
+}
+
 void Process::terminate() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
@@ -80,24 +93,39 @@ static void wait_port(uint16_t port, const char* what) {
   throw std::runtime_error(std::string(what) + " did not start");
 }
 
-TestServers::TestServers() {
+TestServers::TestServers(Options o) : opt_(o) {
   char tmpl[] = "/tmp/xq-gs-test-XXXXXX";
   dir_ = mkdtemp(tmpl);
-  redis_port_ = free_port();
-  redis_url_ = "redis://127.0.0.1:" + std::to_string(redis_port_) + "/0";
-  redis_.start({"redis-server", "--port", std::to_string(redis_port_), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", dir_},
-               dir_ + "/redis.log");
-  wait_port(redis_port_, "redis-server");
+  redis_port_ = opt_.redis_port ? opt_.redis_port : free_port();
+  redis_url_ = "redis://127.0.0.1:" + std::to_string(opt_.redis_proxy_port ? opt_.redis_proxy_port : redis_port_) + "/0";
+  start_redis();
   start_gameserver();
+}
+
+void TestServers::start_redis() {
+  std::vector<std::string> argv{"redis-server", "--port", std::to_string(redis_port_), "--bind", "127.0.0.1",
+                                "--save", "", "--dir", dir_};
+  if (opt_.durable_redis) argv.insert(argv.end(), {"--appendonly", "yes", "--appendfsync", "always"});
+  else argv.insert(argv.end(), {"--appendonly", "no"});
+  redis_.start(argv, dir_ + "/redis.log");
+  wait_port(redis_port_, "redis-server");
+}
+
+void TestServers::restart_redis() {
+  redis_.kill_hard();
+  start_redis();
 }
 
 void TestServers::start_gameserver() {
   if (gs_port_ == 0) gs_port_ = free_port();
-  game_.start({GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis", redis_url_, "--secret",
-               "integration-test-secret-0123456789", "--admin-token", kAdminToken, "--static-dir", dir_,
-               "--claim-after-ms", "500", "--node-id", "node-" + std::to_string(gs_port_)},
-              dir_ + "/gameserver.log");
+  // XQ_GAMESERVER_BIN runs another build of the server (e.g. a sanitizer build) under the same tests.
+  const char* bin = std::getenv("XQ_GAMESERVER_BIN") ? std::getenv("XQ_GAMESERVER_BIN") : GAMESERVER_BIN;
+  std::vector<std::string> argv{bin, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis",
+                                redis_url_, "--secret", "integration-test-secret-0123456789", "--admin-token",
+                                kAdminToken, "--static-dir", dir_, "--claim-after-ms", "500",
+                                 "--node-id", "node-" + std::to_string(gs_port_)};
+  argv.insert(argv.end(), opt_.gameserver_args.begin(), opt_.gameserver_args.end());
+  game_.start(argv, dir_ + "/gameserver.log");
   wait_port(gs_port_, "gameserver");
 }
 

@@ -18,6 +18,8 @@ class Process {
   void kill_hard();   // SIGKILL, like a crash
   void terminate();   // SIGTERM and wait
   bool running() const { return pid_ > 0; }
+  bool alive();  // started and not exited (reaps it if it exited)
+  void signal(int sig);
 
  private:
   pid_t pid_ = -1;
@@ -25,12 +27,30 @@ class Process {
 
 class TestServers {
  public:
-  TestServers();  // starts redis + gameserver; throws if they do not come up
+  struct Options {
+    // Redis with appendonly yes + appendfsync always, so a SIGKILLed Redis restarted on the same
+    // directory has every write it acknowledged (what production should run).
+    bool durable_redis = false;
+    // Where the gameserver connects instead of Redis itself (e.g. a fault-injecting proxy in front
+    // of redis_port()); 0 = Redis directly.
+    uint16_t redis_proxy_port = 0;
+    uint16_t redis_port = 0;  // 0 = a free one
+    std::vector<std::string> gameserver_args;  // extra flags for the gameserver
+  };
+  TestServers() : TestServers(Options{}) {}
+  explicit TestServers(Options o);  // starts redis + gameserver; throws if they do not come up
   ~TestServers();
   void start_gameserver();
   void crash_gameserver() { game_.kill_hard(); }
   void crash_redis() { redis_.kill_hard(); }
+  void freeze_redis() { redis_.signal(19 /* SIGSTOP */); }  // a hung Redis: connections open, no answers
+  void thaw_redis() { redis_.signal(18 /* SIGCONT */); }
+  // Starts redis-server again on the same port and directory (after crash_redis()).
+  void restart_redis();
+  bool gameserver_running() { return game_.alive(); }
   uint16_t port() const { return gs_port_; }
+  uint16_t redis_port() const { return redis_port_; }
+  const std::string& dir() const { return dir_; }
   const std::string& redis_url() const { return redis_url_; }
   // GET over HTTP/1.1; returns status and fills body.
   int http_get(const std::string& path, std::string& body, const std::string& bearer = "");
@@ -41,7 +61,9 @@ class TestServers {
   std::string dir_;
   uint16_t redis_port_ = 0, gs_port_ = 0;
   std::string redis_url_;
+  Options opt_;
   Process redis_, game_;
+  void start_redis();
 };
 
 // Several game servers ("node-0", "node-1", …) sharing one throwaway Redis.

@@ -1,0 +1,1045 @@
+// Fault tests: the real gameserver binary against a Redis that is killed and restarted, a client
+// that stops reading, and a burst of hostile connections and frames. Loopback only; every test
+// starts its own redis-server and gameserver (test_server.h). Timing is only bounded generously
+// (these run on loaded CI machines); latency goals belong in the benchmarks.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "store/redis.h"
+#include "test_server.h"
+#include "ws_client.h"
+
+using namespace xq::v1;
+using Clock = std::chrono::steady_clock;
+namespace json = boost::json;
+
+namespace {
+
+// A known 7-ply mate (same as the integration tests): the rook mates on b8.
+const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+struct Peer {
+  std::unique_ptr<WsClient> ws;
+  std::string token, user_id, name;
+};
+
+Peer guest(uint16_t port, const std::string& name) {
+  Peer p;
+  p.ws = std::make_unique<WsClient>(port);
+  ClientMessage m;
+  m.mutable_login_guest()->set_name(name);
+  auto r = p.ws->request(m);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  p.token = r.reply().token();
+  p.user_id = r.reply().user().user_id();
+  p.name = r.reply().user().name();
+  return p;
+}
+
+ErrorCode error_of(const ServerMessage& s) { return s.has_error() ? s.error().code() : ERROR_UNSPECIFIED; }
+
+// red seeks as red, black accepts. Empty on failure (e.g. STORAGE_UNAVAILABLE while Redis is away).
+std::string start_game(Peer& red, Peer& black, uint32_t initial_ms = 300'000) {
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+  seek.mutable_create_seek()->set_color(RED);
+  auto r = red.ws->request(seek);
+  if (!r.has_reply()) return "";
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(r.reply().seek_id());
+  auto a = black.ws->request(acc);
+  if (!a.has_reply()) {
+    ClientMessage cancel;
+    cancel.mutable_cancel_seek()->set_seek_id(r.reply().seek_id());
+    red.ws->request(cancel);
+    return "";
+  }
+  return a.reply().game_id();
+}
+
+ServerMessage move(Peer& p, const std::string& gid, const std::string& iccs, const std::string& cmid) {
+  ClientMessage m;
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs(iccs);
+  m.mutable_move()->set_client_move_id(cmid);
+  return p.ws->request(m, 10'000);
+}
+
+bool pong(Peer& p) {
+  ClientMessage ping;
+  ping.mutable_ping()->set_client_time_ms(1);
+  return p.ws->request(ping).has_pong();
+}
+
+// Drops frames nobody will look at (pushed seek lists, events), keeping the backlog short.
+void drain(Peer& p) {
+  while (p.ws->next(1)) {
+  }
+}
+
+struct StoredEvent {
+  uint64_t v;
+  std::string kind, iccs, cmid;
+};
+
+std::vector<StoredEvent> stored_events(gs::Redis& r, const std::string& gid) {
+  std::vector<StoredEvent> out;
+  for (auto& e : r.command({"LRANGE", "xq:game:" + gid + ":events", "0", "-1"}).elements) {
+    auto o = json::parse(e.str).as_object();
+    auto str = [&](const char* k) {
+      auto* p = o.if_contains(k);
+      return p && p->is_string() ? std::string(p->as_string()) : std::string();
+    };
+    out.push_back({o.at("v").to_number<uint64_t>(), str("k"), str("iccs"), str("cmid")});
+  }
+  return out;
+}
+
+// Every acknowledged move is stored exactly once, at the acknowledged version; versions are 1..n.
+void expect_record_holds(gs::Redis& r, const std::string& gid, const std::map<std::string, uint64_t>& acked) {
+  auto events = stored_events(r, gid);
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].v, i + 1) << gid;
+    if (!events[i].cmid.empty()) seen[events[i].cmid]++;
+  }
+  for (const auto& [cmid, version] : acked) {
+    EXPECT_EQ(seen[cmid], 1) << gid << " move " << cmid;
+    ASSERT_GE(events.size(), version) << gid;
+    EXPECT_EQ(events[version - 1].cmid, cmid) << gid;
+  }
+  for (const auto& [cmid, n] : seen) EXPECT_EQ(n, 1) << gid << " move " << cmid << " stored twice";
+}
+
+std::string metric_line(const std::string& metrics, const std::string& name) {
+  auto p = metrics.find("\n" + name + " ");
+  if (p == std::string::npos) return "";
+  auto e = metrics.find('\n', p + 1);
+  return metrics.substr(p + 1 + name.size() + 1, e - p - 1 - name.size() - 1);
+}
+
+// ---- a raw TCP / WebSocket client: nothing is read unless asked for ----
+
+class RawConn {
+ public:
+  // rcvbuf > 0: a small receive buffer (set before connecting), so a client that stops reading
+  // stalls the server's writes quickly.
+  explicit RawConn(uint16_t port, int rcvbuf = 0) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    if (rcvbuf > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    ok_ = connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  }
+  ~RawConn() { close(); }
+  RawConn(const RawConn&) = delete;
+  RawConn& operator=(const RawConn&) = delete;
+  bool ok() const { return ok_; }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  void reset() {  // close with RST instead of FIN
+    linger l{1, 0};
+    setsockopt(fd_, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    close();
+  }
+
+  bool write_all(const std::string& d) {
+    size_t off = 0;
+    while (off < d.size()) {
+      pollfd p{fd_, POLLOUT, 0};
+      if (poll(&p, 1, 5000) <= 0) return false;
+      ssize_t n = ::send(fd_, d.data() + off, d.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      off += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  // Reads what arrives within timeout_ms into the buffer: >0 bytes read, 0 = EOF/reset, -1 = timeout.
+  int fill(int timeout_ms) {
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, timeout_ms) <= 0) return -1;
+    char buf[16384];
+    ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n <= 0) return 0;
+    in_.append(buf, static_cast<size_t>(n));
+    return static_cast<int>(n);
+  }
+
+  // HTTP status of the response head, or 0 when the server closed/timed out without one.
+  int read_status(int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (in_.find("\r\n\r\n") == std::string::npos) {
+      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      if (left <= 0 || fill(left) <= 0) return 0;
+    }
+    auto head_end = in_.find("\r\n\r\n");
+    std::string head = in_.substr(0, head_end);
+    in_.erase(0, head_end + 4);
+    auto sp = head.find(' ');
+    return sp == std::string::npos ? 0 : std::atoi(head.c_str() + sp + 1);
+  }
+
+  static std::string upgrade_request(const std::string& path = "/ws", const std::string& version = "13",
+                                     bool with_key = true) {
+    std::string r = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n";
+    if (with_key) r += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    if (!version.empty()) r += "Sec-WebSocket-Version: " + version + "\r\n";
+    return r + "\r\n";
+  }
+
+  bool upgrade() { return write_all(upgrade_request()) && read_status() == 101; }
+
+  // One client frame; mask=false is a protocol violation (clients must mask).
+  static std::string frame(const std::string& payload, int opcode = 2, bool fin = true, bool mask = true,
+                           uint64_t declared_len = UINT64_MAX) {
+    std::string f;
+    f += static_cast<char>((fin ? 0x80 : 0) | (opcode & 0x0f));
+    uint64_t len = declared_len == UINT64_MAX ? payload.size() : declared_len;
+    const char m = mask ? static_cast<char>(0x80) : 0;
+    if (len < 126) {
+      f += static_cast<char>(m | static_cast<char>(len));
+    } else if (len < 65536) {
+      f += static_cast<char>(m | 126);
+      f += static_cast<char>(len >> 8);
+      f += static_cast<char>(len & 0xff);
+    } else {
+      f += static_cast<char>(m | 127);
+      for (int i = 7; i >= 0; --i) f += static_cast<char>((len >> (8 * i)) & 0xff);
+    }
+    const unsigned char key[4] = {0x12, 0x34, 0x56, 0x78};
+    if (mask) f.append(reinterpret_cast<const char*>(key), 4);
+    for (size_t i = 0; i < payload.size(); ++i)
+      f += mask ? static_cast<char>(payload[i] ^ static_cast<char>(key[i % 4])) : payload[i];
+    return f;
+  }
+  bool send_frame(const std::string& payload, int opcode = 2) { return write_all(frame(payload, opcode)); }
+  bool send_message(const ClientMessage& m) { return send_frame(m.SerializeAsString()); }
+
+  struct Frame {
+    int opcode;
+    std::string payload;
+  };
+  // The next server frame (servers do not mask), or nullopt on timeout/close.
+  std::optional<Frame> read_frame(int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      if (in_.size() >= 2) {
+        const auto* b = reinterpret_cast<const unsigned char*>(in_.data());
+        uint64_t len = b[1] & 0x7f;
+        size_t hdr = 2;
+        if (len == 126 && in_.size() >= 4) len = (uint64_t{b[2]} << 8) | b[3], hdr = 4;
+        else if (len == 127 && in_.size() >= 10) {
+          len = 0;
+          for (int i = 0; i < 8; ++i) len = (len << 8) | b[2 + i];
+          hdr = 10;
+        }
+        if ((b[1] & 0x7f) < 126 || hdr > 2) {
+          if (in_.size() >= hdr + len) {
+            Frame f{b[0] & 0x0f, in_.substr(hdr, len)};
+            in_.erase(0, hdr + len);
+            return f;
+          }
+        }
+      }
+      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      if (left <= 0 || fill(left) <= 0) return std::nullopt;
+    }
+  }
+  // The next ServerMessage carrying an error (other frames skipped).
+  std::optional<ErrorCode> read_error(int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (Clock::now() < deadline) {
+      auto f = read_frame(static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()) + 1);
+      if (!f || f->opcode == 8) return std::nullopt;
+      ServerMessage m;
+      if (f->opcode == 2 && m.ParseFromString(f->payload) && m.has_error()) return m.error().code();
+    }
+    return std::nullopt;
+  }
+  // The close code the server sent (0 if the socket closed without a close frame or timed out).
+  int read_close_code(int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (Clock::now() < deadline) {
+      auto f = read_frame(static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()) + 1);
+      if (!f) return 0;
+      if (f->opcode == 8)
+        return f->payload.size() >= 2 ? (static_cast<unsigned char>(f->payload[0]) << 8) | static_cast<unsigned char>(f->payload[1]) : 1005;
+    }
+    return 0;
+  }
+  // Reads and discards until the server closes the socket; false if it is still open after timeout.
+  bool closed_by_server(int timeout_ms) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      in_.clear();
+      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      if (left <= 0) return false;
+      int n = fill(left);
+      if (n == 0) return true;
+      if (n < 0) return false;
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  bool ok_ = false;
+  std::string in_;
+};
+
+// A TCP proxy in front of Redis that can lose replies: armed with swallow_evals = n, the next n
+// connections that send an EVAL/EVALSHA (a game append) get their command through to Redis, which
+// runs it, but the reply is dropped and the connection closed, as when Redis dies between writing
+// its AOF and answering.
+class LossyRedisProxy {
+ public:
+  explicit LossyRedisProxy(uint16_t target) : target_(target) {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(listen_fd_, 64);
+    acceptor_ = std::thread([this] { accept_loop(); });
+  }
+  ~LossyRedisProxy() {
+    stop_ = true;
+    acceptor_.join();
+    ::close(listen_fd_);
+    std::lock_guard l(mu_);
+    for (auto& t : pumps_) t.join();
+  }
+  uint16_t port() const { return port_; }
+  std::atomic<int> swallow_evals{0};
+  std::atomic<int> swallowed{0};
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      pollfd p{listen_fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      int c = accept(listen_fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      int s = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      a.sin_port = htons(target_);
+      if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        ::close(s);
+        ::close(c);
+        continue;
+      }
+      std::lock_guard l(mu_);
+      pumps_.emplace_back([this, c, s] { pump(c, s); });
+    }
+  }
+  void pump(int c, int s) {
+    bool swallow = false;
+    pollfd fds[2] = {{c, POLLIN, 0}, {s, POLLIN, 0}};
+    char buf[65536];
+    while (!stop_) {
+      if (poll(fds, 2, 50) <= 0) continue;
+      if (fds[0].revents) {
+        ssize_t n = ::read(c, buf, sizeof buf);
+        if (n <= 0) break;
+        if (std::string_view(buf, static_cast<size_t>(n)).find("EVAL") != std::string_view::npos) {
+          int want = swallow_evals.load();
+          while (want > 0 && !swallow_evals.compare_exchange_weak(want, want - 1)) {
+          }
+          if (want > 0) swallow = true;
+        }
+        if (::send(s, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) break;
+      }
+      if (fds[1].revents) {
+        ssize_t n = ::read(s, buf, sizeof buf);
+        if (n <= 0) break;
+        if (swallow) {  // Redis ran the command; its answer is lost with the connection
+          swallowed++;
+          break;
+        }
+        if (::send(c, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) break;
+      }
+    }
+    ::close(c);
+    ::close(s);
+  }
+  uint16_t target_, port_ = 0;
+  int listen_fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::vector<std::thread> pumps_;
+};
+
+}  // namespace
+
+// 1. Redis (appendonly yes, appendfsync always) is SIGKILLed mid-game and restarted on the same
+// port and directory. Moves during the outage are refused with STORAGE_UNAVAILABLE and can be
+// resent; afterwards every connection of the server works again (pool, matchmaker stream consumer,
+// notice subscriber), and every acknowledged move is in the record exactly once. A second game is
+// played concurrently through the kill, so some appends are in flight when Redis dies.
+TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
+  TestServers srv(TestServers::Options{.durable_redis = true});
+  const uint16_t port = srv.port();
+  gs::Redis redis(srv.redis_url(), 1);  // the test's own view of the truth
+  Peer red = guest(port, "rk_red"), black = guest(port, "rk_black");
+  std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  std::map<std::string, uint64_t> acked;
+  for (size_t i = 0; i < 3; ++i) {
+    auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "m" + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    acked["m" + std::to_string(i)] = r.reply().version();
+  }
+
+  // Churn: another pair plays game after game through the outage, resending every refused move.
+  std::atomic<bool> stop{false};
+  std::mutex churn_mu;
+  std::map<std::string, std::map<std::string, uint64_t>> churn_acked;  // game → cmid → version
+  std::atomic<int> churn_refused{0}, churn_games{0};
+  std::string churn_failure;
+  std::thread churn([&] {
+    try {
+      Peer cr = guest(port, "rk_churn_red"), cb = guest(port, "rk_churn_black");
+      int g = 0;
+      while (!stop) {
+        std::string cg = start_game(cr, cb);
+        if (cg.empty()) {
+          churn_refused++;
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          continue;
+        }
+        ++g;
+        for (size_t i = 0; i < kMate.size(); ++i) {
+          const std::string cmid = "g" + std::to_string(g) + "-" + std::to_string(i);
+          auto t0 = Clock::now();
+          while (true) {
+            auto r = move(i % 2 == 0 ? cr : cb, cg, kMate[i], cmid);
+            if (r.has_reply()) {
+              std::lock_guard l(churn_mu);
+              churn_acked[cg][cmid] = r.reply().version();
+              break;
+            }
+            if (error_of(r) != STORAGE_UNAVAILABLE) throw std::runtime_error("churn move: " + r.DebugString());
+            churn_refused++;
+            if (ms_since(t0) > 30'000) throw std::runtime_error("churn move never accepted: " + cmid);
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
+        }
+        churn_games++;
+        drain(cr);
+        drain(cb);
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard l(churn_mu);
+      churn_failure = e.what();
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+  srv.crash_redis();
+  const auto outage = Clock::now();
+  auto refused = move(black, gid, kMate[3], "m3");
+  EXPECT_EQ(error_of(refused), STORAGE_UNAVAILABLE) << refused.DebugString();
+  EXPECT_EQ(error_of(move(black, gid, kMate[3], "m3")), STORAGE_UNAVAILABLE);  // still refused, not played
+  std::string body;
+  EXPECT_EQ(srv.http_get("/healthz", body), 503);
+  EXPECT_EQ(body, "redis unavailable\n");
+  EXPECT_TRUE(pong(red));  // the server itself is fine
+  EXPECT_TRUE(srv.gameserver_running());
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+
+  srv.restart_redis();
+  // The refused move is resent with the same client move id until Redis (loading its AOF) takes it.
+  ServerMessage r;
+  auto t0 = Clock::now();
+  do {
+    r = move(black, gid, kMate[3], "m3");
+    if (r.has_reply()) break;
+    EXPECT_EQ(error_of(r), STORAGE_UNAVAILABLE) << r.DebugString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  } while (ms_since(t0) < 15'000);
+  ASSERT_TRUE(r.has_reply()) << "move never accepted after the restart: " << r.DebugString();
+  EXPECT_FALSE(r.reply().duplicate());
+  EXPECT_EQ(r.reply().version(), 4u);
+  acked["m3"] = 4;
+  std::fprintf(stderr, "[ info ] Redis down→move accepted again after %.0f ms\n", ms_since(outage));
+  bool healthy = false;
+  for (int i = 0; i < 50 && !healthy; ++i) {
+    healthy = srv.http_get("/healthz", body) == 200;
+    if (!healthy) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(healthy) << body;
+
+  for (size_t i = 4; i < kMate.size(); ++i) {
+    auto m = move(i % 2 == 0 ? red : black, gid, kMate[i], "m" + std::to_string(i));
+    ASSERT_TRUE(m.has_reply()) << m.DebugString();
+    EXPECT_EQ(m.reply().version(), i + 1);
+    acked["m" + std::to_string(i)] = m.reply().version();
+  }
+  for (Peer* p : {&red, &black}) {
+    auto end = p->ws->wait_for([&](const ServerMessage& s) {
+      return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == GameEvent::GAME_ENDED;
+    });
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->game_event().result().reason(), "checkmate");
+  }
+  // The opponent saw every move exactly once, in order.
+  std::vector<uint64_t> seen;
+  for (const auto& s : black.ws->history())
+    if (s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == GameEvent::MOVE)
+      seen.push_back(s.game_event().version());
+  EXPECT_EQ(seen, (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7}));
+
+  // Let the churn game run past the restart, then stop it.
+  const int games_before = churn_games;
+  for (int i = 0; i < 100 && churn_games < games_before + 2 && churn_failure.empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  stop = true;
+  churn.join();
+  EXPECT_EQ(churn_failure, "");
+  EXPECT_GE(churn_games, games_before + 2) << "the churn games stopped making progress";
+
+  // The truth in Redis: the main game and every churn game hold each acknowledged move once.
+  expect_record_holds(redis, gid, acked);
+  for (const auto& [cg, moves] : churn_acked) expect_record_holds(redis, cg, moves);
+  std::fprintf(stderr, "[ info ] churn: %d games, %d refusals during the outage\n", churn_games.load(),
+               churn_refused.load());
+  ASSERT_EQ(srv.http_get("/api/games/" + gid, body), 200);
+  for (const auto& mv : kMate) EXPECT_NE(body.find(mv), std::string::npos) << mv;
+
+  // The matchmaker stream consumer reconnected: a game requested now is created and announced.
+  const std::string bridged = "fault-bridge-" + std::to_string(port);
+  json::object spec{{"game_id", bridged},
+                    {"red", json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                    {"black", json::object{{"user_id", black.user_id}, {"name", black.name}}},
+                    {"initial_ms", 300000}};
+  redis.command({"XADD", "xq:games:create", "*", "game_id", bridged, "body", json::serialize(spec)});
+  auto ready = red.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_notice() && s.notice().kind() == "game_ready" && s.notice().game_id() == bridged; },
+      15'000);
+  EXPECT_TRUE(ready) << "the matchmaker bridge did not create the requested game after the restart";
+
+  // The notice subscriber reconnected: a notice published now reaches the player. (Publishing is
+  // fire-and-forget, so publish until it arrives.)
+  redis.command({"SET", "xq:mm:event:fault-ev", json::serialize(json::object{{"user_ids", json::array{json::string(red.user_id)}}})});
+  std::optional<ServerMessage> notice;
+  for (int i = 0; i < 60 && !notice; ++i) {
+    redis.command({"PUBLISH", "xq:mm:notify",
+                   json::serialize(json::object{{"kind", "notice"}, {"event_id", "fault-ev"}, {"text", "after restart"}})});
+    notice = red.ws->wait_for([](const ServerMessage& s) { return s.has_notice() && s.notice().text() == "after restart"; }, 250);
+  }
+  EXPECT_TRUE(notice) << "the notice subscriber did not come back after the restart";
+  EXPECT_TRUE(srv.gameserver_running());
+}
+
+// 2. A client that subscribes to a busy game and to the lobby, then never reads: its send queue
+// fills, the server closes its socket, and meanwhile other games keep being acknowledged.
+TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
+  // A smaller send queue than the default 4 MiB / 2048 frames, so that the test fills it in seconds
+  // (most of the wait is the server's kernel send buffer). Not much smaller: the test's own players
+  // read in bursts and must not count as slow readers on a loaded machine.
+  TestServers srv(TestServers::Options{.gameserver_args = {"--send-queue-bytes", "262144"}});
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "sr_red"), black = guest(port, "sr_black");
+
+  auto play_game = [&](std::vector<double>& rtts) {
+    std::string gid = start_game(red, black);
+    if (gid.empty()) return std::string("no game");
+    for (size_t i = 0; i < kMate.size(); ++i) {
+      auto t0 = Clock::now();
+      auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "s" + std::to_string(i));
+      rtts.push_back(ms_since(t0));
+      if (!r.has_reply()) return r.DebugString();
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
+    }
+    drain(red);
+    drain(black);
+    return std::string();
+  };
+  std::vector<double> before, during;
+  ASSERT_EQ(play_game(before), "");
+
+  // The busy game the slow reader watches.
+  Peer wr = guest(port, "sr_busy_red"), wb = guest(port, "sr_busy_black");
+  std::string busy = start_game(wr, wb);
+  ASSERT_FALSE(busy.empty());
+
+  RawConn slow(port, 4096);
+  ASSERT_TRUE(slow.ok());
+  ASSERT_TRUE(slow.upgrade());
+  ClientMessage login;
+  login.set_request_id(1);
+  login.mutable_login_guest()->set_name("sr_slow");
+  ASSERT_TRUE(slow.send_message(login));
+  std::string slow_user_id;
+  for (auto f = slow.read_frame(); f; f = slow.read_frame()) {
+    ServerMessage m;
+    if (m.ParseFromString(f->payload) && m.request_id() == 1 && m.has_reply()) {
+      slow_user_id = m.reply().user().user_id();
+      break;
+    }
+  }
+  ASSERT_FALSE(slow_user_id.empty());
+  ClientMessage watch;
+  watch.set_request_id(2);
+  watch.mutable_watch_game()->set_game_id(busy);
+  ASSERT_TRUE(slow.send_message(watch));
+  // From here on the slow client never reads.
+
+  // Lobby traffic: seekers keep many seeks open; every change pushes the whole seek list (kilobytes) to
+  // every signed-in connection, the slow one included. The busy game's moves reach it too.
+  std::atomic<bool> stop{false};
+  std::atomic<int> pushes{0};
+  std::vector<std::thread> noise;
+  struct Joiner {  // also on an early return by a failed ASSERT
+    std::atomic<bool>& stop;
+    std::vector<std::thread>& threads;
+    ~Joiner() {
+      stop = true;
+      for (auto& t : threads)
+        if (t.joinable()) t.join();
+    }
+  } joiner{stop, noise};
+  for (int s = 0; s < 8; ++s)
+    noise.emplace_back([&, s] {
+    try {
+      Peer p = guest(port, "sr_seeker" + std::to_string(s));
+      std::vector<std::string> ids;
+      while (!stop) {
+        ClientMessage seek;
+        seek.mutable_create_seek()->set_variant(JIEQI);
+        seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * static_cast<uint32_t>(ids.size()));
+        auto r = p.ws->request(seek);
+        if (r.has_reply()) ids.push_back(r.reply().seek_id()), pushes++;
+        if (ids.size() >= 10) {  // the per-user cap
+          ClientMessage cancel;
+          cancel.mutable_cancel_seek()->set_seek_id(ids.front());
+          ids.erase(ids.begin());
+          p.ws->request(cancel);
+          pushes++;
+        }
+        drain(p);
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));  // 2 frames per turn: under 20/s
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seeker: " << e.what();
+    }
+    });
+  noise.emplace_back([&] {
+    // The busy game: the two players shuffle horses (a draw by repetition ends it eventually;
+    // then a new game starts, which the slow reader does not watch, so keep it short).
+    const char* shuffle[] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+    for (int i = 0; !stop && i < 8; ++i) {
+      move(i % 2 == 0 ? wr : wb, busy, shuffle[i % 4], "w" + std::to_string(i));
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    }
+    drain(wr);
+    drain(wb);
+  });
+
+  // Meanwhile other games are played and timed; the slow reader must be dropped within a generous bound.
+  auto t0 = Clock::now();
+  bool dropped = false;
+  std::string conns;
+  int games = 0;
+  while (ms_since(t0) < 30'000) {
+    ASSERT_EQ(play_game(during), "");
+    ++games;
+    ASSERT_EQ(srv.http_get("/api/admin/connections", conns, TestServers::kAdminToken), 200);
+    dropped = conns.find(slow_user_id) == std::string::npos;
+    if (dropped && games >= 3) break;
+  }
+  const double drop_ms = ms_since(t0);
+  stop = true;
+  for (auto& t : noise) t.join();
+  EXPECT_TRUE(dropped) << "slow reader still connected after " << drop_ms << " ms";
+  // Its socket was closed by the server (not merely forgotten).
+  EXPECT_TRUE(slow.closed_by_server(10'000));
+  std::string metrics;
+  ASSERT_EQ(srv.http_get("/metrics", metrics), 200);
+  EXPECT_EQ(metric_line(metrics, "xq_slow_readers_dropped_total"), "1") << metrics;
+
+  std::sort(before.begin(), before.end());
+  std::sort(during.begin(), during.end());
+  std::fprintf(stderr, "[ info ] %d seek pushes; slow reader dropped after %.0f ms; move ack before: median %.2f ms, "
+               "during: median %.2f ms, max %.2f ms over %zu moves\n",
+               pushes.load(), drop_ms, before[before.size() / 2], during[during.size() / 2], during.back(), during.size());
+  // Generous: a stuck client must not stall other games (a blocked strand would show seconds).
+  EXPECT_LT(during.back(), 2000.0);
+  // Regression: without TCP_NODELAY on the server's sockets an ack written right after a pushed
+  // seek list waited for the client's delayed ACK, and the median move took ~40 ms instead of ~1.
+  EXPECT_LT(during[during.size() / 2], 25.0);
+  EXPECT_TRUE(pong(red));
+}
+
+// 3. Hundreds of connections opened and dropped, random bytes, invalid upgrades, and every kind of
+// malformed frame, while a game is played on the side: its moves keep being acknowledged, each bad
+// input gets its documented answer, and the server is alive afterwards.
+TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "mf_red"), black = guest(port, "mf_black");
+
+  std::atomic<int> bursting{2};
+  std::mutex fail_mu;
+  std::vector<std::string> failures;
+  auto fail = [&](const std::string& what) {
+    std::lock_guard l(fail_mu);
+    if (failures.size() < 20) failures.push_back(what);
+  };
+  std::map<std::string, std::atomic<int>> counts;
+  for (const char* k : {"connect", "random", "upgrade", "frames", "ws_drop"}) counts[k] = 0;
+
+  auto burst = [&](unsigned seed) {
+    std::mt19937 rng(seed);
+    auto random_bytes = [&](size_t n) {
+      std::string s(n, '\0');
+      for (auto& c : s) c = static_cast<char>(rng());
+      return s;
+    };
+    for (int round = 0; round < 15; ++round) {
+      // Connections opened and closed at once, half of them with a reset.
+      for (int i = 0; i < 60; ++i) {
+        RawConn c(port);
+        if (!c.ok()) fail("connect refused");
+        if (i % 2) c.reset();
+        counts["connect"]++;
+      }
+      // Random bytes instead of HTTP: answered 400 or closed; never a crash.
+      for (int i = 0; i < 10; ++i) {
+        RawConn c(port);
+        c.write_all(random_bytes(1 + rng() % 2000));
+        int st = c.read_status(5000);
+        if (st != 0 && st != 400) fail("random bytes answered " + std::to_string(st));
+        counts["random"]++;
+      }
+      // Invalid upgrades.
+      {
+        RawConn c(port);
+        c.write_all(RawConn::upgrade_request("/ws", "13", false));  // no Sec-WebSocket-Key
+        if (int st = c.read_status(); st != 400) fail("upgrade without key answered " + std::to_string(st));
+      }
+      {
+        RawConn c(port);
+        c.write_all(RawConn::upgrade_request("/ws", "8"));  // unsupported version
+        if (int st = c.read_status(); st != 426) fail("upgrade with version 8 answered " + std::to_string(st));
+      }
+      {
+        RawConn c(port);
+        c.write_all(RawConn::upgrade_request("/nowhere"));  // not the WebSocket path: plain HTTP
+        if (int st = c.read_status(); st != 404) fail("upgrade of /nowhere answered " + std::to_string(st));
+      }
+      {
+        RawConn c(port);
+        c.write_all("GET /ws HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n");  // header too large
+        if (int st = c.read_status(); st != 0 && st != 400 && st != 431) fail("huge header answered " + std::to_string(st));
+      }
+      {
+        RawConn c(port);  // half a request, then gone
+        c.write_all("GET /ws HTTP/1.1\r\nHost: x\r\nUpg");
+      }
+      counts["upgrade"] += 5;
+      // Upgraded connections that vanish without a closing handshake.
+      for (int i = 0; i < 10; ++i) {
+        RawConn c(port);
+        if (!c.upgrade()) fail("upgrade failed");
+        if (i % 2) c.send_frame(random_bytes(rng() % 100));
+        if (i % 3 == 0) c.reset();
+        counts["ws_drop"]++;
+      }
+      // Malformed frames on one connection: each gets its error code and the connection stays.
+      {
+        RawConn c(port);
+        if (!c.upgrade()) {
+          fail("upgrade failed");
+          continue;
+        }
+        auto expect = [&](const std::string& bytes, int opcode, ErrorCode want, const char* what) {
+          c.send_frame(bytes, opcode);
+          auto got = c.read_error();
+          if (!got || *got != want)
+            fail(std::string(what) + ": got " + (got ? ErrorCode_Name(*got) : std::string("nothing")));
+          counts["frames"]++;
+        };
+        ClientMessage mv;
+        mv.set_request_id(9);
+        mv.mutable_move()->set_game_id("some-game-id-that-is-long-enough");
+        mv.mutable_move()->set_iccs("h2e2");
+        std::string valid = mv.SerializeAsString();
+        expect(std::string("\xff\xff\xff\xff\xff", 5) + random_bytes(20), 2, BAD_FRAME, "random protobuf");
+        expect(valid.substr(0, valid.size() - 6), 2, BAD_FRAME, "truncated protobuf");  // inside the game id
+        expect("{\"move\":\"h2e2\"}", 1, BAD_FRAME, "text frame");
+        expect(std::string(64 * 1024, '\x08'), 2, TOO_LARGE, "64 KiB frame");
+        expect(valid, 2, NOT_AUTHENTICATED, "move before login");
+        ClientMessage empty;
+        empty.set_request_id(3);
+        expect(empty.SerializeAsString(), 2, UNKNOWN_MESSAGE, "empty envelope");
+      }
+      // Frames that break the WebSocket protocol: the server closes with the matching code.
+      struct Bad {
+        std::string bytes;
+        int code;
+        const char* what;
+      };
+      const std::vector<Bad> bad = {
+          {RawConn::frame("abc", 2, true, false), 1002, "unmasked client frame"},
+          {RawConn::frame("abc", 3), 1002, "reserved opcode"},
+          {RawConn::frame("abc", 0), 1002, "continuation without a start"},
+          {RawConn::frame(std::string(1000, 'x'), 2, true, true, 2ull << 20), 1009, "2 MiB declared"},
+          {RawConn::frame("", 2, true, true, 1ull << 62), 1009, "2^62 bytes declared"},
+      };
+      for (const auto& b : bad) {
+        RawConn c(port);
+        if (!c.upgrade()) {
+          fail("upgrade failed");
+          continue;
+        }
+        c.write_all(b.bytes);
+        if (int code = c.read_close_code(); code != b.code) fail(std::string(b.what) + ": close code " + std::to_string(code));
+        counts["frames"]++;
+      }
+    }
+    bursting--;
+  };
+  std::thread b1(burst, 1), b2(burst, 2);
+
+  // The game on the side: game after game, every move must be acknowledged.
+  std::vector<double> rtts;
+  int games = 0;
+  while (bursting > 0 || games == 0) {
+    std::string gid = start_game(red, black);
+    ASSERT_FALSE(gid.empty());
+    for (size_t i = 0; i < kMate.size(); ++i) {
+      auto t0 = Clock::now();
+      auto r = move(i % 2 == 0 ? red : black, gid, kMate[i], "b" + std::to_string(i));
+      rtts.push_back(ms_since(t0));
+      ASSERT_TRUE(r.has_reply()) << "move " << kMate[i] << " of game " << games << ": " << r.DebugString();
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));  // under the rate limit (20 frames/s per connection)
+    }
+    ++games;
+    drain(red);
+    drain(black);
+  }
+  b1.join();
+  b2.join();
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  std::sort(rtts.begin(), rtts.end());
+  std::fprintf(stderr, "[ info ] burst: %d connects, %d random, %d bad upgrades, %d bad frames, %d dropped ws; side "
+               "game: %d games, move ack median %.2f ms, max %.2f ms\n",
+               counts["connect"].load(), counts["random"].load(), counts["upgrade"].load(), counts["frames"].load(),
+               counts["ws_drop"].load(), games, rtts[rtts.size() / 2], rtts.back());
+  EXPECT_LT(rtts.back(), 5000.0);
+
+  EXPECT_TRUE(srv.gameserver_running());
+  std::string body;
+  EXPECT_EQ(srv.http_get("/healthz", body), 200);
+  Peer late = guest(port, "mf_late");
+  EXPECT_TRUE(pong(late));
+  ASSERT_EQ(srv.http_get("/metrics", body), 200);
+  for (const char* code : {"BAD_FRAME", "TOO_LARGE", "NOT_AUTHENTICATED", "UNKNOWN_MESSAGE"})
+    EXPECT_NE(body.find(std::string("xq_errors_total{code=\"") + code + "\"}"), std::string::npos) << code;
+  // Every dropped connection was noticed: only the three players' connections remain.
+  int open = -1;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_EQ(srv.http_get("/metrics", body), 200);
+    open = std::atoi(metric_line(body, "xq_connections").c_str());
+    if (open == 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(open, 3);
+}
+
+// Regression: a move whose append Redis ran but whose reply was lost (connection dropped after the
+// write) used to be rolled back in memory while Redis kept it. The client retry was then refused
+// forever ("version conflict"): the game was wedged until a restart and the opponent never saw the
+// move. Now a failed append reloads the game from Redis when Redis answers, and the move is
+// acknowledged (and published) if it turns out to be stored.
+TEST(GameServerFaults, AppendStoredButReplyLostIsRecoveredNotWedged) {
+  // The proxy needs Redis's port before the servers start: reserve one and point the servers at it.
+  const uint16_t redis_port = free_port();
+  LossyRedisProxy proxy(redis_port);
+  TestServers srv(TestServers::Options{.redis_proxy_port = proxy.port(), .redis_port = redis_port});
+  const uint16_t port = srv.port();
+  gs::Redis redis("redis://127.0.0.1:" + std::to_string(srv.redis_port()) + "/0", 1);
+  Peer red = guest(port, "rl_red"), black = guest(port, "rl_black");
+  std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  std::map<std::string, uint64_t> acked;
+  ASSERT_TRUE(move(red, gid, kMate[0], "l0").has_reply());
+  acked["l0"] = 1;
+
+  // Black's move is stored, but the server's connection dies before the reply, twice (the client
+  // library retries once on a fresh connection).
+  proxy.swallow_evals = 2;
+  auto r = move(black, gid, kMate[1], "l1");
+  EXPECT_GE(proxy.swallowed.load(), 1);
+  auto events = stored_events(redis, gid);
+  ASSERT_EQ(events.size(), 2u) << "the append did not reach Redis";
+  EXPECT_EQ(events[1].cmid, "l1");
+  // The client may have been told STORAGE_UNAVAILABLE; it resends the same move id.
+  auto t0 = Clock::now();
+  while (!r.has_reply() && ms_since(t0) < 10'000) {
+    EXPECT_EQ(error_of(r), STORAGE_UNAVAILABLE) << r.DebugString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    r = move(black, gid, kMate[1], "l1");
+  }
+  ASSERT_TRUE(r.has_reply()) << "the game is wedged: " << r.DebugString();
+  EXPECT_EQ(r.reply().version(), 2u);
+  acked["l1"] = 2;
+  // The opponent hears of it.
+  auto ev = red.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == GameEvent::MOVE &&
+           s.game_event().version() == 2;
+  });
+  ASSERT_TRUE(ev) << "red never saw black's stored move";
+  // And the game goes on to its end.
+  for (size_t i = 2; i < kMate.size(); ++i) {
+    auto m = move(i % 2 == 0 ? red : black, gid, kMate[i], "l" + std::to_string(i));
+    ASSERT_TRUE(m.has_reply()) << m.DebugString();
+    EXPECT_EQ(m.reply().version(), i + 1);
+    acked["l" + std::to_string(i)] = i + 1;
+  }
+  expect_record_holds(redis, gid, acked);
+}
+
+// Regression: seeks per user were unbounded, and every seek change pushes the whole list to every
+// signed-in connection, so one client could make every push (and every send queue) arbitrarily
+// large. Now an 11th open seek is refused with BAD_REQUEST; cancelling one makes room again.
+TEST(GameServerFaults, OpenSeeksPerUserAreCapped) {
+  TestServers srv;
+  Peer p = guest(srv.port(), "cap_seeker"), q = guest(srv.port(), "cap_other");
+  std::vector<std::string> ids;
+  ServerMessage r;
+  for (int i = 0; i < 11; ++i) {
+    ClientMessage seek;
+    seek.mutable_create_seek()->set_variant(XIANGQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * static_cast<uint32_t>(i));
+    r = p.ws->request(seek);
+    if (i < 10) {
+      ASSERT_TRUE(r.has_reply()) << i << ": " << r.DebugString();
+      ids.push_back(r.reply().seek_id());
+    }
+  }
+  EXPECT_EQ(error_of(r), BAD_REQUEST) << r.DebugString();
+  ClientMessage challenge;
+  challenge.mutable_challenge()->set_user_name(q.name);
+  challenge.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
+  EXPECT_EQ(error_of(p.ws->request(challenge)), BAD_REQUEST);  // challenges count too
+  ClientMessage cancel;
+  cancel.mutable_cancel_seek()->set_seek_id(ids.front());
+  ASSERT_TRUE(p.ws->request(cancel).has_reply());
+  EXPECT_TRUE(p.ws->request(challenge).has_reply());
+  // Another user is not affected.
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
+  EXPECT_TRUE(q.ws->request(seek).has_reply());
+}
+
+// A hung Redis (SIGSTOP: connections accepted, nothing answered). Moves wait for the Redis timeout
+// and are refused; meanwhile the rest of the server (pings, HTTP) must keep answering.
+TEST(GameServerFaults, HungRedisDoesNotFreezeTheServer) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "hr_red"), black = guest(port, "hr_black"), watcher = guest(port, "hr_watch");
+  std::vector<std::pair<Peer, Peer>> pairs;
+  std::vector<std::string> gids;
+  for (int i = 0; i < 4; ++i) {
+    pairs.emplace_back(guest(port, "hr_r" + std::to_string(i)), guest(port, "hr_b" + std::to_string(i)));
+    gids.push_back(start_game(pairs.back().first, pairs.back().second));
+    ASSERT_FALSE(gids.back().empty());
+  }
+  srv.freeze_redis();
+  // Four players move at once: each move waits on Redis.
+  std::vector<std::thread> movers;
+  std::vector<ErrorCode> results(4);
+  std::vector<double> took(4);
+  for (int i = 0; i < 4; ++i)
+    movers.emplace_back([&, i] {
+      auto t0 = Clock::now();
+      try {
+        results[i] = error_of(move(pairs[i].first, gids[i], "h2e2", "f" + std::to_string(i)));
+      } catch (const std::exception&) {
+        results[i] = INTERNAL;
+      }
+      took[i] = ms_since(t0);
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::vector<double> pings;
+  for (int i = 0; i < 10; ++i) {
+    auto t0 = Clock::now();
+    bool ok = false;
+    try {
+      ok = pong(watcher);
+    } catch (const std::exception&) {
+    }
+    EXPECT_TRUE(ok) << "no pong within 5 s while Redis hangs";
+    pings.push_back(ms_since(t0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (auto& t : movers) t.join();
+  // While Redis stays hung, later moves are refused without waiting for it each time.
+  auto t1 = Clock::now();
+  EXPECT_EQ(error_of(move(pairs[0].first, gids[0], "h2e2", "f0")), STORAGE_UNAVAILABLE);
+  const double later = ms_since(t1);
+  std::string body;
+  EXPECT_EQ(srv.http_get("/healthz", body), 503);
+  srv.thaw_redis();
+  std::sort(pings.begin(), pings.end());
+  std::fprintf(stderr, "[ info ] hung Redis: moves refused after %.0f..%.0f ms, a later one after %.0f ms; pings "
+               "median %.1f ms, max %.1f ms\n",
+               *std::min_element(took.begin(), took.end()), *std::max_element(took.begin(), took.end()), later,
+               pings[pings.size() / 2], pings.back());
+  // Generous bounds: the Redis timeout is 2 s. Before the circuit breaker, moves took 8-10 s and
+  // pings were not answered within 5 s.
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i], STORAGE_UNAVAILABLE);
+    EXPECT_LT(took[i], 5000.0);
+  }
+  EXPECT_LT(pings.back(), 3000.0) << "pings stalled behind moves waiting on Redis";
+  EXPECT_LT(later, 3000.0);
+  // Redis is back: the refused moves are resent and played.
+  for (int i = 0; i < 4; ++i) {
+    ServerMessage r;
+    auto t0 = Clock::now();
+    do {
+      r = move(pairs[i].first, gids[i], "h2e2", "f" + std::to_string(i));
+      if (!r.has_reply()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } while (!r.has_reply() && ms_since(t0) < 10'000);
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), 1u);
+  }
+  EXPECT_EQ(srv.http_get("/healthz", body), 200);
+}
