@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "store/redis.h"
+#include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -33,29 +34,13 @@ namespace json = boost::json;
 namespace {
 
 // A known 7-ply mate (same as the integration tests): the rook mates on b8.
-const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+const std::vector<std::string>& kMate = kMateInSeven;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-struct Peer {
-  std::unique_ptr<WsClient> ws;
-  std::string token, user_id, name;
-};
+using Peer = TestClient;
 
-Peer guest(uint16_t port, const std::string& name) {
-  Peer p;
-  p.ws = std::make_unique<WsClient>(port);
-  ClientMessage m;
-  m.mutable_login_guest()->set_name(name);
-  auto r = p.ws->request(m);
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  p.token = r.reply().token();
-  p.user_id = r.reply().user().user_id();
-  p.name = r.reply().user().name();
-  return p;
-}
-
-ErrorCode error_of(const ServerMessage& s) { return s.has_error() ? s.error().code() : ERROR_UNSPECIFIED; }
+Peer guest(uint16_t port, const std::string& name) { return login_guest(port, name); }
 
 // red seeks as red, black accepts. Empty on failure (e.g. STORAGE_UNAVAILABLE while Redis is away).
 std::string start_game(Peer& red, Peer& black, uint32_t initial_ms = 300'000) {
@@ -78,11 +63,7 @@ std::string start_game(Peer& red, Peer& black, uint32_t initial_ms = 300'000) {
 }
 
 ServerMessage move(Peer& p, const std::string& gid, const std::string& iccs, const std::string& cmid) {
-  ClientMessage m;
-  m.mutable_move()->set_game_id(gid);
-  m.mutable_move()->set_iccs(iccs);
-  m.mutable_move()->set_client_move_id(cmid);
-  return p.ws->request(m, 10'000);
+  return send_move(p, gid, iccs, cmid, 10'000);
 }
 
 bool pong(Peer& p) {

@@ -13,6 +13,7 @@
 #include "rules/position.h"
 #include "store/redis.h"
 #include "jieqi_audit.h"
+#include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -22,27 +23,9 @@ namespace {
 
 TestServers* g_servers = nullptr;
 
-struct Client {
-  std::unique_ptr<WsClient> ws;
-  std::string token, user_id, name;
-};
+using Client = TestClient;
 
-ClientMessage login_guest_msg(const std::string& name) {
-  ClientMessage m;
-  m.mutable_login_guest()->set_name(name);
-  return m;
-}
-
-Client guest(const std::string& name) {
-  Client p;
-  p.ws = std::make_unique<WsClient>(g_servers->port());
-  auto r = p.ws->request(login_guest_msg(name));
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  p.token = r.reply().token();
-  p.user_id = r.reply().user().user_id();
-  p.name = r.reply().user().name();
-  return p;
-}
+Client guest(const std::string& name) { return login_guest(g_servers->port(), name); }
 
 void reconnect(Client& p) {
   p.ws = std::make_unique<WsClient>(g_servers->port());
@@ -53,9 +36,7 @@ void reconnect(Client& p) {
   EXPECT_EQ(r.reply().user().user_id(), p.user_id);
 }
 
-bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) {
-  return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == k;
-}
+bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
 std::optional<ServerMessage> wait_event(Client& p, const std::string& gid, GameEvent::Kind k, int ms = 3000) {
   return p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, k); }, ms);
@@ -85,11 +66,7 @@ std::string start_game(Client& red, Client& black, Variant v = XIANGQI, uint32_t
 }
 
 ServerMessage move(Client& p, const std::string& gid, const std::string& iccs, const std::string& cmid = "") {
-  ClientMessage m;
-  m.mutable_move()->set_game_id(gid);
-  m.mutable_move()->set_iccs(iccs);
-  m.mutable_move()->set_client_move_id(cmid);
-  return p.ws->request(m);
+  return send_move(p, gid, iccs, cmid);
 }
 
 ServerMessage action(Client& p, const std::string& gid, const char* what) {
@@ -107,10 +84,8 @@ ServerMessage action(Client& p, const std::string& gid, const char* what) {
   return p.ws->request(m);
 }
 
-ErrorCode error_of(const ServerMessage& s) { return s.has_error() ? s.error().code() : ERROR_UNSPECIFIED; }
 
-// A known 7-ply mate (found by search with the rules library): the rook mates on b8.
-const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+const std::vector<std::string>& kMate = kMateInSeven;
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "store/game_store.h"
 #include "store/keys.h"
 #include "store/redis.h"
+#include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -23,23 +24,9 @@ using namespace xq::v1;
 
 namespace {
 
-struct NodeClient {
-  std::unique_ptr<WsClient> ws;
-  std::string token, user_id, name;
-};
+using NodeClient = TestClient;
 
-NodeClient guest_on(uint16_t port, const std::string& name) {
-  NodeClient p;
-  p.ws = std::make_unique<WsClient>(port);
-  ClientMessage m;
-  m.mutable_login_guest()->set_name(name);
-  auto r = p.ws->request(m);
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  p.token = r.reply().token();
-  p.user_id = r.reply().user().user_id();
-  p.name = r.reply().user().name();
-  return p;
-}
+NodeClient guest_on(uint16_t port, const std::string& name) { return login_guest(port, name); }
 
 void reconnect_to(NodeClient& p, uint16_t port) {
   p.ws = std::make_unique<WsClient>(port);
@@ -50,9 +37,7 @@ void reconnect_to(NodeClient& p, uint16_t port) {
   EXPECT_EQ(r.reply().user().user_id(), p.user_id);
 }
 
-bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) {
-  return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == k;
-}
+bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
 bool saw(const NodeClient& p, const std::function<bool(const ServerMessage&)>& pred) {
   for (const auto& f : p.ws->history())
@@ -61,11 +46,7 @@ bool saw(const NodeClient& p, const std::function<bool(const ServerMessage&)>& p
 }
 
 ServerMessage move(NodeClient& p, const std::string& gid, const std::string& iccs, const std::string& cmid) {
-  ClientMessage m;
-  m.mutable_move()->set_game_id(gid);
-  m.mutable_move()->set_iccs(iccs);
-  m.mutable_move()->set_client_move_id(cmid);
-  return p.ws->request(m);
+  return send_move(p, gid, iccs, cmid);
 }
 
 // Sync, retrying while the game has no reachable owner (the lease of a killed node runs out).
@@ -123,7 +104,7 @@ std::string last_frames(const NodeClient& p, size_t n = 6) {
   return out;
 }
 
-const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+const std::vector<std::string>& kMate = kMateInSeven;
 
 std::string owner_of(gs::Redis& redis, const std::string& gid) {
   auto r = redis.command({"GET", gs::keys::game_owner(gid)});

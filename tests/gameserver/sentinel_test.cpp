@@ -13,6 +13,7 @@
 #include "store/keys.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
+#include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -20,7 +21,7 @@ using namespace xq::v1;
 
 namespace {
 
-const std::vector<std::string> kMate = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+const std::vector<std::string>& kMate = kMateInSeven;
 
 bool port_open(uint16_t port) {
   try {
@@ -41,28 +42,13 @@ bool eventually(Pred pred, int ms) {
   return pred();
 }
 
-struct SentinelPlayer {
-  std::unique_ptr<WsClient> ws;
-  std::string name;
-};
-
-SentinelPlayer guest(uint16_t port, const std::string& name) {
-  SentinelPlayer p{std::make_unique<WsClient>(port), name};
-  ClientMessage m;
-  m.mutable_login_guest()->set_name(name);
-  EXPECT_TRUE(p.ws->request(m).has_reply());
-  return p;
-}
+using SentinelPlayer = TestClient;
 
 // Plays a move, resending it (same client move id: acknowledged once) while storage is away.
 bool play(SentinelPlayer& p, const std::string& gid, const std::string& iccs, int budget_ms) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
   while (std::chrono::steady_clock::now() < until) {
-    ClientMessage m;
-    m.mutable_move()->set_game_id(gid);
-    m.mutable_move()->set_iccs(iccs);
-    m.mutable_move()->set_client_move_id("sent-" + iccs);
-    ServerMessage r = p.ws->request(m);
+    ServerMessage r = send_move(p, gid, iccs, "sent-" + iccs);
     if (r.has_reply()) return true;
     if (!r.has_error() || r.error().code() != STORAGE_UNAVAILABLE) {
       ADD_FAILURE() << iccs << ": " << r.DebugString();
@@ -119,7 +105,7 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
     }
   }, 5000));
 
-  SentinelPlayer red = guest(gs_port, "sent_red"), black = guest(gs_port, "sent_black");
+  SentinelPlayer red = login_guest(gs_port, "sent_red"), black = login_guest(gs_port, "sent_black");
   ClientMessage seek;
   seek.mutable_create_seek()->set_variant(XIANGQI);
   seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(600'000);
