@@ -32,12 +32,30 @@ GameActor::GameActor(Deps deps, GameSession session)
 }
 
 void GameActor::post(std::function<void(GameActor&)> fn) {
-  strand_.post([self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
+  strand_.post([self = shared_from_this(), fn = std::move(fn)]() mutable {
+    GameActor& a = *self;
+    a.run_or_wait([self = std::move(self), fn = std::move(fn)] { fn(*self); });
+  });
+}
+
+// On the strand. An action waiting for its append holds back everything after it (other actions,
+// subscriptions, timers), so they see the game exactly as if the append had been synchronous.
+void GameActor::run_or_wait(std::function<void()> fn) {
+  if (busy_) return waiting_.push_back(std::move(fn));
+  fn();
+}
+
+void GameActor::drain() {
+  while (!busy_ && !waiting_.empty()) {
+    auto fn = std::move(waiting_.front());
+    waiting_.pop_front();
+    fn();
+  }
 }
 
 void GameActor::start() {
   {
-    std::string rec = archive_record(session_);
+    std::string rec = archive_record(session_, record_cache_);
     std::lock_guard l(record_mu_);
     record_ = std::move(rec);
   }
@@ -239,24 +257,56 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     default: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "not a game action", deps_.metrics, config_.id);
   }
 
-  if (!out.empty() && !commit(out)) {
-    rollback(version_before);
-    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
+  auto pending = std::make_shared<Pending>();
+  pending->conn = c;
+  pending->rid = rid;
+  pending->version_before = version_before;
+  pending->status = st;
+  pending->message = std::move(message);
+  pending->is_move = m.has_move();
+  pending->received_ms = received_ms;
+  pending->events = std::move(out);
+  if (pending->events.empty()) return finish(*pending, nullptr);
+  // The append goes out with the other games' appends in one batch (the io thread does not wait
+  // for Redis); nothing is acknowledged or published before it is stored.
+  busy_ = true;
+  deps_.store.append_async(session_, pending->events, [self = shared_from_this(), pending](std::exception_ptr error) {
+    GameActor& a = *self;
+    a.strand_.post([self = std::move(self), pending, error] {
+      self->finish(*pending, error);
+      self->busy_ = false;
+      self->drain();
+    });
+  });
+}
+
+void GameActor::finish(Pending& p, std::exception_ptr error) {
+  Connection& c = *p.conn;
+  if (!p.events.empty() && !committed(error)) {
+    rollback(p.version_before);
+    return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics,
+                      config_.id);
   }
-  if (st == Status::Ok) {
+  if (p.status == Status::Ok) {
     // A move is acknowledged with the version of its Move event (a game end may follow it).
     uint64_t version = session_.version();
-    for (const auto& e : out)
+    for (const auto& e : p.events)
       if (e.kind == EventKind::Move) version = e.version;
-    reply(version, false);
-    if (m.has_move()) {
+    v1::ServerMessage r;
+    r.set_request_id(p.rid);
+    r.mutable_reply()->set_game_id(config_.id);
+    r.mutable_reply()->set_version(version);
+    r.mutable_reply()->set_duplicate(false);
+    send_message(c, r, deps_.metrics);
+    if (p.is_move) {
       deps_.metrics.moves_total++;
-      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - received_ms) / 1000.0);
+      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - p.received_ms) / 1000.0);
     }
   } else {
-    send_error(*c, rid, code_of(st), message.empty() ? status_name(st) : message, deps_.metrics, config_.id);
+    send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_name(p.status) : p.message, deps_.metrics,
+               config_.id);
   }
-  publish(out);
+  publish(p.events);
   after_change();
 }
 
@@ -293,14 +343,24 @@ std::string GameActor::record_json() const {
 }
 
 bool GameActor::commit(const std::vector<GameEvent>& events) {
+  std::exception_ptr error;
   try {
     deps_.store.append(session_, events);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  return committed(error);
+}
+
+bool GameActor::committed(std::exception_ptr error) {
+  try {
+    if (error) std::rethrow_exception(error);
     // The HTTP record (GET /api/games/{id}) is rebuilt from the whole game, so rebuilding it on
     // every move made a move cost grow with the game's length. Refresh it at most twice a second
     // while the game runs, and always at its end (a live record never holds a secret anyway).
     const Millis now = steady_ms();
     if (session_.over() || now - record_refreshed_ms_ >= 500) {
-      std::string rec = archive_record(session_);
+      std::string rec = archive_record(session_, record_cache_);
       record_refreshed_ms_ = now;
       std::lock_guard l(record_mu_);
       record_ = std::move(rec);
@@ -320,6 +380,7 @@ void GameActor::rollback(uint64_t version) {
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
   rebuilt.start_clock(steady_ms());
   session_ = std::move(rebuilt);
+  record_cache_ = RecordCache{};  // the plies after `version` are gone
 }
 
 void GameActor::publish(const std::vector<GameEvent>& events) {
@@ -396,7 +457,7 @@ void GameActor::arm_timer() {
   if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
   if (!deadline) return strand_.cancel_timer();
   auto self = shared_from_this();
-  strand_.set_timer(*deadline + 1, [self] { self->on_timer(); });
+  strand_.set_timer(*deadline + 1, [self] { self->run_or_wait([self] { self->on_timer(); }); });
 }
 
 void GameActor::on_timer() {
@@ -419,7 +480,7 @@ void GameActor::on_timer() {
     rollback(version_before);
     if (lost_) return;
     auto self = shared_from_this();
-    strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
+    strand_.set_timer(steady_ms() + 500, [self] { self->run_or_wait([self] { self->on_timer(); }); });  // retry while Redis is away
     return;
   }
   publish(out);

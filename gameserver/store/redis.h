@@ -49,6 +49,10 @@ class Redis {
   bool ping();
   // Called with the duration (seconds) of every round trip, e.g. to feed /metrics.
   void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
+  void observe_latency(double s) const {
+    if (observer_) observer_(s);
+  }
+  const RedisEndpoint& endpoint() const { return endpoint_; }  // for connections of its own (pipelines)
 
  private:
   struct Slot {
