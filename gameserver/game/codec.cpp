@@ -164,7 +164,7 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
     o.erase("assignment");
     o.erase("salt");
   }
-  o["fen"] = xq::view_of(s.rules_game(), viewer).fen;
+  o["fen"] = xq::view_fen(s.rules_game(), viewer);
   std::string out = json::serialize(o);
   if (moves_text) {
     // Only a key is written as "moves":[] unescaped (a string value would show \"moves\").
