@@ -45,11 +45,19 @@ void GameActor::run_or_wait(std::function<void()> fn) {
   fn();
 }
 
+// Each waiting piece of work runs as its own strand handler would: an exception is logged and the
+// others still run, in order.
 void GameActor::drain() {
   while (!busy_ && !waiting_.empty()) {
     auto fn = std::move(waiting_.front());
     waiting_.pop_front();
-    fn();
+    try {
+      fn();
+    } catch (const std::exception& e) {
+      std::cerr << "game " << config_.id << ": handler failed: " << e.what() << '\n';
+    } catch (...) {
+      std::cerr << "game " << config_.id << ": handler failed\n";
+    }
   }
 }
 
@@ -270,14 +278,23 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   // The append goes out with the other games' appends in one batch (the io thread does not wait
   // for Redis); nothing is acknowledged or published before it is stored.
   busy_ = true;
-  deps_.store.append_async(session_, pending->events, [self = shared_from_this(), pending](std::exception_ptr error) {
-    GameActor& a = *self;
-    a.strand_.post([self = std::move(self), pending, error] {
-      self->finish(*pending, error);
-      self->busy_ = false;
-      self->drain();
+  try {
+    deps_.store.append_async(session_, pending->events, [self = shared_from_this(), pending](std::exception_ptr error) {
+      GameActor& a = *self;
+      a.strand_.post([self = std::move(self), pending, error] {
+        try {
+          self->finish(*pending, error);
+        } catch (const std::exception& e) {  // never leave the game waiting for ever
+          std::cerr << "game " << self->config_.id << ": finishing an action failed: " << e.what() << '\n';
+        }
+        self->busy_ = false;
+        self->drain();
+      });
     });
-  });
+  } catch (const std::exception&) {  // not even queued: fails like a synchronous append
+    busy_ = false;
+    finish(*pending, std::current_exception());
+  }
 }
 
 void GameActor::finish(Pending& p, std::exception_ptr error) {
