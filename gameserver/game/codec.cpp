@@ -1,6 +1,7 @@
 #include "game/codec.h"
 
 #include <boost/json.hpp>
+#include <stdexcept>
 
 #include "rules/fen.h"
 #include "rules/view.h"
@@ -134,23 +135,27 @@ GameEvent decode_event(const std::string& text) {
   return e;
 }
 
-std::string archive_record(const GameSession& s) {
+static json::object ply_entry(const GameSession& s, size_t i) {
+  const auto& clocks = s.ply_clocks();
+  xq::MoveView mv = xq::view_of_move(s.rules_game(), i, xq::Viewer::Spectator);
+  json::object m{{"ply", i + 1}, {"iccs", mv.iccs}, {"chinese", mv.chinese}, {"wxf", mv.wxf}};
+  if (i < clocks.size()) {
+    m["red_ms"] = clocks[i].first;
+    m["black_ms"] = clocks[i].second;
+  }
+  return m;
+}
+
+// moves_text: the serialised entries, spliced in instead of building them (null = build them).
+static std::string make_record(const GameSession& s, const std::string* moves_text) {
   const GameConfig& c = s.config();
   json::object o = json::parse(encode_config(c)).as_object();
   // Finished games are public in full, so the view of any viewer is the whole truth.
   const bool done = s.over();
   xq::Viewer viewer = xq::Viewer::Spectator;
   json::array moves;
-  const auto& clocks = s.ply_clocks();
-  for (size_t i = 0; i < s.plies(); ++i) {
-    xq::MoveView mv = xq::view_of_move(s.rules_game(), i, viewer);
-    json::object m{{"ply", i + 1}, {"iccs", mv.iccs}, {"chinese", mv.chinese}, {"wxf", mv.wxf}};
-    if (i < clocks.size()) {
-      m["red_ms"] = clocks[i].first;
-      m["black_ms"] = clocks[i].second;
-    }
-    moves.push_back(std::move(m));
-  }
+  if (!moves_text)
+    for (size_t i = 0; i < s.plies(); ++i) moves.push_back(ply_entry(s, i));
   o["moves"] = std::move(moves);
   o["result"] = xq::outcome_name(s.result().outcome);
   o["reason"] = s.result().reason;
@@ -159,8 +164,30 @@ std::string archive_record(const GameSession& s) {
     o.erase("assignment");
     o.erase("salt");
   }
-  o["fen"] = xq::view_of(s.rules_game(), viewer).fen;
-  return json::serialize(o);
+  o["fen"] = xq::view_fen(s.rules_game(), viewer);
+  std::string out = json::serialize(o);
+  if (moves_text) {
+    // Only a key is written as "moves":[] unescaped (a string value would show \"moves\").
+    static const std::string empty = "\"moves\":[]";
+    size_t at = out.find(empty);
+    if (at == std::string::npos) throw std::logic_error("record without moves");
+    out.insert(at + empty.size() - 1, *moves_text);
+  }
+  return out;
+}
+
+std::string archive_record(const GameSession& s) { return make_record(s, nullptr); }
+
+std::string archive_record(const GameSession& s, RecordCache& cache) {
+  if (s.over() || cache.plies > s.plies()) {  // the end may reveal captures: in full
+    cache = RecordCache{};
+    return make_record(s, nullptr);
+  }
+  for (; cache.plies < s.plies(); ++cache.plies) {
+    if (cache.plies > 0) cache.moves += ',';
+    cache.moves += json::serialize(ply_entry(s, cache.plies));
+  }
+  return make_record(s, &cache.moves);
 }
 
 }  // namespace gs

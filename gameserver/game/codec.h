@@ -15,5 +15,14 @@ GameEvent decode_event(const std::string& json);    // throws std::exception on 
 // The archive record of a finished game: players, variant, ruleset, time control, moves with
 // clock times, result and reason, Jieqi assignment + salt + commitment.
 std::string archive_record(const GameSession& s);
+// The same record, made faster for a live game that grows: while a game is not over each ply's
+// entry never changes, so the entries already written are kept in `cache` and only the new plies
+// are rendered (byte-identical to archive_record). Clear the cache when the game may have lost
+// plies (a rollback). A finished game is always rebuilt in full.
+struct RecordCache {
+  size_t plies = 0;
+  std::string moves;  // the JSON of the first `plies` entries of "moves", comma-separated
+};
+std::string archive_record(const GameSession& s, RecordCache& cache);
 
 }  // namespace gs

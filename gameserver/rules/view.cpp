@@ -47,6 +47,21 @@ MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer) {
   return v;
 }
 
+std::string view_fen(const RulesGame& game, Viewer viewer) {
+  // The same pool arithmetic as view_of: only dark captured pieces whose identity this viewer
+  // may know leave the pool.
+  Position shown = game.position();
+  for (Square s = 0; s < kSquares; ++s) shown.set_identity(s, NoType);
+  for (size_t ply = 0; ply < game.moves().size(); ++ply) {
+    const PlayedMove& pm = game.moves()[ply];
+    if (!pm.captured || !is_dark(pm.captured) || pm.captured_identity == NoType) continue;
+    if (!may_see_capture(game, ply, viewer)) continue;
+    auto& n = shown.pool()[index(color_of(pm.captured))][pm.captured_identity];
+    if (n > 0) --n;
+  }
+  return to_fen(shown);
+}
+
 GameView view_of(const RulesGame& game, Viewer viewer) {
   GameView out;
   // The pool a viewer sees: identities not yet public, minus captured ones this viewer knows.

@@ -34,6 +34,8 @@ struct GameView {
 
 // Everything is public once the game is over.
 GameView view_of(const RulesGame& game, Viewer viewer);
+// view_of(game, viewer).fen without rendering every move (the hot path needs only the FEN).
+std::string view_fen(const RulesGame& game, Viewer viewer);
 MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer);
 // May `viewer` know the identity of the piece captured at `ply`?
 bool may_see_capture(const RulesGame& game, size_t ply, Viewer viewer);

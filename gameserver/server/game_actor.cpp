@@ -32,12 +32,38 @@ GameActor::GameActor(Deps deps, GameSession session)
 }
 
 void GameActor::post(std::function<void(GameActor&)> fn) {
-  strand_.post([self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
+  strand_.post([self = shared_from_this(), fn = std::move(fn)]() mutable {
+    GameActor& a = *self;
+    a.run_or_wait([self = std::move(self), fn = std::move(fn)] { fn(*self); });
+  });
+}
+
+// On the strand. An action waiting for its append holds back everything after it (other actions,
+// subscriptions, timers), so they see the game exactly as if the append had been synchronous.
+void GameActor::run_or_wait(std::function<void()> fn) {
+  if (busy_) return waiting_.push_back(std::move(fn));
+  fn();
+}
+
+// Each waiting piece of work runs as its own strand handler would: an exception is logged and the
+// others still run, in order.
+void GameActor::drain() {
+  while (!busy_ && !waiting_.empty()) {
+    auto fn = std::move(waiting_.front());
+    waiting_.pop_front();
+    try {
+      fn();
+    } catch (const std::exception& e) {
+      std::cerr << "game " << config_.id << ": handler failed: " << e.what() << '\n';
+    } catch (...) {
+      std::cerr << "game " << config_.id << ": handler failed\n";
+    }
+  }
 }
 
 void GameActor::start() {
   {
-    std::string rec = archive_record(session_);
+    std::string rec = archive_record(session_, record_cache_);
     std::lock_guard l(record_mu_);
     record_ = std::move(rec);
   }
@@ -239,33 +265,87 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     default: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "not a game action", deps_.metrics, config_.id);
   }
 
-  if (!out.empty() && !commit(out)) {
-    std::vector<GameEvent> stored = rollback(version_before);
-    // The append may have been stored with only its reply lost: then the move was played.
-    if (auto ver = m.has_move() ? session_.find_client_move(side, m.move().client_move_id()) : std::nullopt)
-      reply(*ver, false);
-    else
-      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics, config_.id);
+  auto pending = std::make_shared<Pending>();
+  pending->conn = c;
+  pending->rid = rid;
+  pending->version_before = version_before;
+  pending->status = st;
+  pending->message = std::move(message);
+  pending->is_move = m.has_move();
+  pending->received_ms = received_ms;
+  pending->events = std::move(out);
+  if (pending->events.empty()) return finish(*pending, nullptr);
+  // The append goes out with the other games' appends in one batch (the io thread does not wait
+  // for Redis); nothing is acknowledged or published before it is stored.
+  busy_ = true;
+  try {
+    deps_.store.append_async(session_, pending->events, [self = shared_from_this(), pending](std::exception_ptr error) {
+      GameActor& a = *self;
+      a.strand_.post([self = std::move(self), pending, error] {
+        try {
+          self->finish(*pending, error);
+        } catch (const std::exception& e) {  // never leave the game waiting for ever
+          std::cerr << "game " << self->config_.id << ": finishing an action failed: " << e.what() << '\n';
+        }
+        self->busy_ = false;
+        self->drain();
+      });
+    });
+  } catch (const std::exception&) {  // not even queued: fails like a synchronous append
+    busy_ = false;
+    finish(*pending, std::current_exception());
+  }
+}
+
+void GameActor::finish(Pending& p, std::exception_ptr error) {
+  Connection& c = *p.conn;
+  if (!p.events.empty() && !committed(error)) {
+    std::vector<GameEvent> stored = rollback(p.version_before);
+    if (lost_)  // another node owns the game now: the client retries there
+      return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
+                        config_.id);
+    // The append may have been stored with only its reply lost: then the action did happen.
+    const uint64_t first_new = p.version_before + 1;
+    const bool happened = !stored.empty() && stored.front().version == first_new;
+    if (happened && p.status == Status::Ok) {
+      uint64_t version = session_.version();
+      for (const auto& e : stored)
+        if (e.kind == EventKind::Move) version = e.version;
+      v1::ServerMessage r;
+      r.set_request_id(p.rid);
+      r.mutable_reply()->set_game_id(config_.id);
+      r.mutable_reply()->set_version(version);
+      send_message(c, r, deps_.metrics);
+    } else {
+      send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics,
+                 config_.id);
+    }
     if (!stored.empty()) {
       publish(stored);
       after_change();
     }
     return;
   }
-  if (st == Status::Ok) {
+  if (p.status == Status::Ok) {
     // A move is acknowledged with the version of its Move event (a game end may follow it).
     uint64_t version = session_.version();
-    for (const auto& e : out)
+    for (const auto& e : p.events)
       if (e.kind == EventKind::Move) version = e.version;
-    reply(version, false);
-    if (m.has_move()) {
+    v1::ServerMessage r;
+    r.set_request_id(p.rid);
+    r.mutable_reply()->set_game_id(config_.id);
+    r.mutable_reply()->set_version(version);
+    r.mutable_reply()->set_duplicate(false);
+    send_message(c, r, deps_.metrics);
+    if (p.is_move) {
       deps_.metrics.moves_total++;
-      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - received_ms) / 1000.0);
+      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - p.received_ms) / 1000.0);
     }
   } else {
-    send_error(*c, rid, code_of(st), message.empty() ? status_name(st) : message, deps_.metrics, config_.id);
+    send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_name(p.status) : p.message, deps_.metrics,
+               config_.id);
   }
-  publish(out);
+  publish(p.events);
   after_change();
 }
 
@@ -305,14 +385,24 @@ std::string GameActor::record_json() const {
 }
 
 bool GameActor::commit(const std::vector<GameEvent>& events) {
+  std::exception_ptr error;
   try {
     deps_.store.append(session_, events);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  return committed(error);
+}
+
+bool GameActor::committed(std::exception_ptr error) {
+  try {
+    if (error) std::rethrow_exception(error);
     // The HTTP record (GET /api/games/{id}) is rebuilt from the whole game, so rebuilding it on
     // every move made a move cost grow with the game's length. Refresh it at most twice a second
     // while the game runs, and always at its end (a live record never holds a secret anyway).
     const Millis now = steady_ms();
     if (session_.over() || now - record_refreshed_ms_ >= 500) {
-      std::string rec = archive_record(session_);
+      std::string rec = archive_record(session_, record_cache_);
       record_refreshed_ms_ = now;
       std::lock_guard l(record_mu_);
       record_ = std::move(rec);
@@ -331,6 +421,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   // back in memory only made every later append conflict with it. Otherwise rebuild the session
   // from its own events instead of copying the whole game before every action. Either way the
   // side to move's clock restarts now from its stored value.
+  record_cache_ = RecordCache{};  // the cached record's plies after `version` may be gone
   try {
     GameSession stored = deps_.store.load(config_.id);
     if (stored.version() >= version) {
@@ -424,7 +515,7 @@ void GameActor::arm_timer() {
   if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
   if (!deadline) return strand_.cancel_timer();
   auto self = shared_from_this();
-  strand_.set_timer(*deadline + 1, [self] { self->on_timer(); });
+  strand_.set_timer(*deadline + 1, [self] { self->run_or_wait([self] { self->on_timer(); }); });
 }
 
 void GameActor::on_timer() {
@@ -451,7 +542,7 @@ void GameActor::on_timer() {
       return after_change();
     }
     auto self = shared_from_this();
-    strand_.set_timer(steady_ms() + 500, [self] { self->on_timer(); });  // retry while Redis is away
+    strand_.set_timer(steady_ms() + 500, [self] { self->run_or_wait([self] { self->on_timer(); }); });  // retry while Redis is away
     return;
   }
   publish(out);

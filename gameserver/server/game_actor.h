@@ -3,12 +3,15 @@
 // the constructor, config() and the atomics must run on the strand (use post()).
 #pragma once
 #include <atomic>
+#include <deque>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <memory>
 #include <optional>
 
+#include "game/codec.h"
 #include "game/game_session.h"
 #include "net/runtime.h"
 #include "rules/view.h"
@@ -64,6 +67,22 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
 
  private:
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
+  bool committed(std::exception_ptr error);  // after an append: record refresh, or log and lease loss
+  // A player's action whose events are being appended (asynchronously, handle()): its answer.
+  struct Pending {
+    std::shared_ptr<Connection> conn;
+    uint64_t rid = 0;
+    uint64_t version_before = 0;
+    Status status = Status::Ok;
+    std::string message;
+    bool is_move = false;
+    int64_t received_ms = 0;
+    std::vector<GameEvent> events;
+  };
+  void finish(Pending& p, std::exception_ptr error);
+  // While an append is in flight (busy_) the game's other work waits, in order, in waiting_.
+  void run_or_wait(std::function<void()> fn);
+  void drain();
   void publish(const std::vector<GameEvent>& events);
   // Storage failed: back to what Redis holds if it answers, else to the state after event
   // `version`. Returns the stored events beyond `version` (an append whose reply was lost).
@@ -81,6 +100,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   const GameConfig config_;
   GameSession session_;
   Strand strand_;
+  bool busy_ = false;
+  std::deque<std::function<void()>> waiting_;
   struct Sub {
     std::weak_ptr<Connection> conn;
     xq::Viewer viewer;
@@ -96,6 +117,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::string record_;
   Clock clock_copy_{TimeControl{}};  // the session's clock after the last change (under record_mu_)
   Millis record_refreshed_ms_ = 0;
+  RecordCache record_cache_;  // the record's ply entries so far (strand only)
   std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
   Millis retire_at_ = 0;  // when a finished game leaves memory
 };

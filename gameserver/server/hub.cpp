@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <utility>
 
 #include "game/codec.h"
@@ -1054,6 +1055,9 @@ void Hub::push_seeks() {
     std::lock_guard l(mu_);
     seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
   }
+  // Most users see the same list (every public seek): build and serialise each distinct list once.
+  std::map<std::vector<bool>, std::string> lists;
+  std::vector<bool> visible(seeks.size());
   {
     std::lock_guard l(mu_);
     for (const auto& [id, ci] : conns_) {
@@ -1062,11 +1066,16 @@ void Hub::push_seeks() {
       if (!cc) continue;
       auto u = cc->user();
       if (!u) continue;
-      v1::ServerMessage m;
-      for (const auto& s : seeks)
-        if (seek_visible_to(s, u->id)) fill_seek(m.mutable_seeks()->add_seeks(), s);
-      if (!m.has_seeks()) m.mutable_seeks();
-      out.emplace_back(cc, m.SerializeAsString());
+      for (size_t i = 0; i < seeks.size(); ++i) visible[i] = seek_visible_to(seeks[i], u->id);
+      auto it = lists.find(visible);
+      if (it == lists.end()) {
+        v1::ServerMessage m;
+        for (size_t i = 0; i < seeks.size(); ++i)
+          if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
+        if (!m.has_seeks()) m.mutable_seeks();
+        it = lists.emplace(visible, m.SerializeAsString()).first;
+      }
+      out.emplace_back(cc, it->second);
     }
   }
   for (auto& [c, bytes] : out) {

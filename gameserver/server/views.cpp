@@ -123,7 +123,7 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
       break;
   }
   if (latest) {
-    out.set_fen(xq::view_of(s.rules_game(), v).fen);
+    out.set_fen(xq::view_fen(s.rules_game(), v));
     fill_live_clock(out.mutable_clock(), s, now, wall);
   } else {
     out.mutable_clock()->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, e.red_ms)));

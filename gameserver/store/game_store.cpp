@@ -84,16 +84,41 @@ RedisReply GameStore::eval(const char* script, std::vector<std::string> keys, st
   }
 }
 
-void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events) {
-  if (events.empty()) return;
+std::vector<std::string> GameStore::append_command(const GameSession& s, const std::vector<GameEvent>& events) {
   const auto& id = s.config().id;
   std::string snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
                      ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
                      ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
                      xq::outcome_name(s.result().outcome) + "\"}";
-  std::vector<std::string> args{std::to_string(events.front().version - 1), snap, node_};
-  for (const auto& e : events) args.push_back(encode_event(e));
-  eval(kAppendScript, {keys::game_events(id), keys::game_snap(id), keys::game_owner(id)}, std::move(args));
+  std::vector<std::string> cmd;
+  cmd.reserve(10 + events.size());
+  static const std::string sha = sha1_hex(kAppendScript);
+  for (auto& a : {std::string("EVALSHA"), sha, std::string("3"), keys::game_events(id),
+                  keys::game_snap(id), keys::game_owner(id), std::to_string(events.front().version - 1)})
+    cmd.push_back(a);
+  cmd.push_back(std::move(snap));
+  cmd.push_back(node_);
+  for (const auto& e : events) cmd.push_back(encode_event(e));
+  return cmd;
+}
+
+void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events) {
+  if (events.empty()) return;
+  auto cmd = append_command(s, events);
+  try {
+    redis_.command(cmd);
+  } catch (const RedisError& e) {
+    if (std::string(e.what()).find("NOSCRIPT") == std::string::npos) throw;
+    cmd[0] = "EVAL";
+    cmd[1] = kAppendScript;
+    redis_.command(cmd);
+  }
+}
+
+void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>& events, AppendPipeline::Done done) {
+  if (events.empty()) return done(nullptr);
+  std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_); });
+  pipeline_->submit(append_command(s, events), kAppendScript, std::move(done));
 }
 
 bool GameStore::claim(const std::string& id) {

@@ -1,11 +1,16 @@
 // Durable storage of games in Redis (key schema: store/keys.h).
 #pragma once
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "game/game_session.h"
+#include "store/append_pipeline.h"
 #include "store/redis.h"
 
 namespace gs {
@@ -25,6 +30,9 @@ class GameStore {
   // Throws RedisError; then nothing was written. With a node id, the append is fenced: it fails
   // (message contains "NOT_OWNER", see is_not_owner) unless this node holds the game's lease.
   void append(const GameSession& s, const std::vector<GameEvent>& events);
+  // The same append, sent through the batching writer thread (store/append_pipeline.h): returns at
+  // once; `done` runs on the writer thread with nullptr (stored) or the error append would throw.
+  void append_async(const GameSession& s, const std::vector<GameEvent>& events, AppendPipeline::Done done);
   // Writes the archive record and moves the game from the live set to the finished set. A
   // tournament game's result is also appended to the results stream for the matchmaker (which
   // ignores a result it already has, so a repeated archive is harmless).
@@ -47,9 +55,12 @@ class GameStore {
 
  private:
   RedisReply eval(const char* script, std::vector<std::string> keys, std::vector<std::string> args);
+  std::vector<std::string> append_command(const GameSession& s, const std::vector<GameEvent>& events);
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;
+  std::once_flag pipeline_once_;
+  std::unique_ptr<AppendPipeline> pipeline_;  // started by the first append_async
 };
 
 bool is_not_owner(const std::exception& e);  // a fenced append refused: another node owns the game

@@ -46,6 +46,13 @@ static int64_t steady_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+void Redis::mark_unavailable() { down_until_ms_ = steady_now_ms() + kRetryMs; }
+
+bool Redis::known_unavailable() const {
+  const int64_t until = down_until_ms_.load();
+  return until != 0 && steady_now_ms() < until;
+}
+
 RedisReply Redis::command(const std::vector<std::string>& args) {
   // Circuit breaker: a hung Redis made every caller wait for its own timeouts, and since callers
   // are the I/O threads, the whole server stopped answering (pings included) while Redis hung.

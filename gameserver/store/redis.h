@@ -52,6 +52,14 @@ class Redis {
   bool ping();
   // Called with the duration (seconds) of every round trip, e.g. to feed /metrics.
   void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
+  void observe_latency(double s) const {
+    if (observer_) observer_(s);
+  }
+  const RedisEndpoint& endpoint() const { return endpoint_; }  // for connections of its own (pipelines)
+  // Redis counts as away (as after a failed call): a connection of its own saw it fail or hang.
+  void mark_unavailable();
+  // Whether calls currently fail at once (Redis away and not yet due for a probe).
+  bool known_unavailable() const;
 
  private:
   struct Slot {

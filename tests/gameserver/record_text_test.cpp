@@ -7,6 +7,7 @@
 #include "game/codec.h"
 #include "game/game_session.h"
 #include "rules/jieqi.h"
+#include "rules/view.h"
 
 using namespace gs;
 using xq::Color;
@@ -78,4 +79,35 @@ TEST(RecordText, JieqiSecretOnlyAfterTheEnd) {
 TEST(RecordText, NotARecordThrows) {
   EXPECT_ANY_THROW(record_text("not json"));
   EXPECT_ANY_THROW(record_text("[1,2]"));
+}
+
+// The live record kept up to date ply by ply (GameActor) equals the record built in full, and the
+// FEN-only view equals view_of's FEN for every viewer.
+TEST(RecordText, IncrementalRecordEqualsTheFullOne) {
+  for (auto variant : {xq::Variant::Xiangqi, xq::Variant::Jieqi}) {
+    GameSession s(config(variant));
+    s.start_clock(0);
+    RecordCache cache;
+    std::vector<GameEvent> ev;
+    Millis now = 0;
+    for (int ply = 0; ply < 120 && !s.over(); ++ply) {
+      auto legal = s.rules_game().legal_moves();
+      ASSERT_FALSE(legal.empty());
+      // Prefer captures, so Jieqi has hidden captured pieces (revealed only at the end).
+      xq::Move pick = legal[(ply * 7919) % legal.size()];
+      for (const auto& m : legal)
+        if (s.rules_game().position().at(m.to) != xq::kEmpty) pick = m;
+      now += 1000;
+      ASSERT_EQ(s.move(s.rules_game().position().side_to_move(), xq::to_iccs(pick), "", now, 0, ev), Status::Ok);
+      ASSERT_EQ(archive_record(s, cache), archive_record(s)) << "ply " << ply;
+      for (auto v : {xq::Viewer::Red, xq::Viewer::Black, xq::Viewer::Spectator})
+        ASSERT_EQ(xq::view_fen(s.rules_game(), v), xq::view_of(s.rules_game(), v).fen) << "ply " << ply;
+    }
+    if (!s.over()) ASSERT_EQ(s.resign(s.rules_game().position().side_to_move(), now + 1, ev), Status::Ok);
+    EXPECT_EQ(archive_record(s, cache), archive_record(s));
+    for (auto v : {xq::Viewer::Red, xq::Viewer::Black, xq::Viewer::Spectator})
+      EXPECT_EQ(xq::view_fen(s.rules_game(), v), xq::view_of(s.rules_game(), v).fen);
+    RecordCache fresh;
+    EXPECT_EQ(archive_record(s, fresh), archive_record(s));
+  }
 }

@@ -1,0 +1,54 @@
+// One writer thread that sends the games' appends to Redis in batches (pipelining): it takes every
+// append queued while the previous batch was in flight, writes them all, then reads their replies.
+// The io threads never wait for Redis on the move path; a game waits (on its strand, without
+// blocking a thread) for its own append to complete before it acknowledges anything, so
+// "acknowledged => in Redis" holds. Appends of one game never overlap (the actor has at most one
+// in flight), so their order is the order of submission.
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct redisContext;
+
+namespace gs {
+
+class Redis;
+
+class AppendPipeline {
+ public:
+  // Called on the writer thread: nullptr = done; else a RedisError (RedisUnavailable when Redis did
+  // not answer). Must be quick (post the rest to a strand).
+  using Done = std::function<void(std::exception_ptr)>;
+
+  explicit AppendPipeline(Redis& redis);
+  ~AppendPipeline();  // fails what is still queued
+  AppendPipeline(const AppendPipeline&) = delete;
+  AppendPipeline& operator=(const AppendPipeline&) = delete;
+
+  // An EVALSHA command; `script` is its source, sent with EVAL when Redis lacks it (NOSCRIPT).
+  void submit(std::vector<std::string> evalsha, const char* script, Done done);
+
+ private:
+  struct Item {
+    std::vector<std::string> cmd;
+    const char* script;
+    Done done;
+  };
+  void run();
+  void process(std::vector<Item>& batch);
+  Redis& redis_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> queue_;
+  bool stop_ = false;
+  redisContext* ctx_ = nullptr;  // writer thread only
+  std::thread thread_;
+};
+
+}  // namespace gs
