@@ -304,27 +304,11 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
     if (lost_)  // another node owns the game now: the client retries there
       return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                         config_.id);
-    // The append may have been stored with only its reply lost: then the action did happen.
-    const uint64_t first_new = p.version_before + 1;
-    const bool happened = !stored.empty() && stored.front().version == first_new;
-    if (happened && p.status == Status::Ok) {
-      uint64_t version = session_.version();
-      for (const auto& e : stored)
-        if (e.kind == EventKind::Move) version = e.version;
-      v1::ServerMessage r;
-      r.set_request_id(p.rid);
-      r.mutable_reply()->set_game_id(config_.id);
-      r.mutable_reply()->set_version(version);
-      send_message(c, r, deps_.metrics);
-    } else {
-      send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played", deps_.metrics,
-                 config_.id);
-    }
-    if (!stored.empty()) {
-      publish(stored);
-      after_change();
-    }
-    return;
+    if (stored.empty())
+      return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played",
+                        deps_.metrics, config_.id);
+    // Redis holds the action after all (only the append's reply was lost): go on as if committed.
+    p.events = std::move(stored);
   }
   if (p.status == Status::Ok) {
     // A move is acknowledged with the version of its Move event (a game end may follow it).

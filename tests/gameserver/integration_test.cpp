@@ -585,18 +585,10 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
       ASSERT_TRUE(ev);
       fen = ev->game_event().fen();
     }
-    xq::Position pos = xq::parse_fen(fen, xq::Variant::Jieqi);
-    xq::MoveList ml;
-    pos.generate_legal(ml);
-    ASSERT_GT(ml.size, 0);
-    // Prefer captures (to exercise captured-piece secrecy), else a pseudo-random move.
-    std::vector<xq::Move> caps;
-    for (auto m : ml)
-      if (pos.at(m.to) != xq::kEmpty && xq::type_of(pos.at(m.to)) != xq::King) caps.push_back(m);
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    xq::Move m = !caps.empty() ? caps[(seed >> 33) % caps.size()] : ml.moves[(seed >> 33) % ml.size];
-    auto r = move(p, gid, xq::to_iccs(m), "j" + std::to_string(ply));
-    ASSERT_TRUE(r.has_reply()) << xq::to_iccs(m) << " " << r.DebugString();
+    const std::string iccs = pick_jieqi_move(fen, seed);
+    ASSERT_FALSE(iccs.empty());
+    auto r = move(p, gid, iccs, "j" + std::to_string(ply));
+    ASSERT_TRUE(r.has_reply()) << iccs << " " << r.DebugString();
     version = r.reply().version();
     auto last = p.ws->wait_for([&](const ServerMessage& s) {
       return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().version() == version;
@@ -638,19 +630,7 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
 // Rated games: accounts only, the optional rating range is enforced, and the result moves both
 // Glicko-2 ratings (stored per variant, served at /api/users/{id}/ratings).
 TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
-  auto account = [](const std::string& name) {
-    Client p;
-    p.ws = std::make_unique<WsClient>(g_servers->port());
-    ClientMessage m;
-    m.mutable_register_()->set_name(name);
-    m.mutable_register_()->set_password("secret-pass");
-    auto r = p.ws->request(m);
-    EXPECT_TRUE(r.has_reply()) << r.DebugString();
-    p.token = r.reply().token();
-    p.user_id = r.reply().user().user_id();
-    p.name = r.reply().user().name();
-    return p;
-  };
+  auto account = [](const std::string& name) { return register_account(g_servers->port(), name); };
   Client red = account("rated_red"), black = account("rated_black"), visitor = guest("rated-guest");
   ClientMessage seek;
   seek.mutable_create_seek()->set_variant(XIANGQI);

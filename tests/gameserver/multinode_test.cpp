@@ -159,17 +159,10 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
       ASSERT_TRUE(ev) << "ply " << ply;
       fen = ev->game_event().fen();
     }
-    xq::Position pos = xq::parse_fen(fen, xq::Variant::Jieqi);
-    xq::MoveList ml;
-    pos.generate_legal(ml);
-    ASSERT_GT(ml.size, 0);
-    std::vector<xq::Move> caps;
-    for (auto m : ml)
-      if (pos.at(m.to) != xq::kEmpty && xq::type_of(pos.at(m.to)) != xq::King) caps.push_back(m);
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    xq::Move m = !caps.empty() ? caps[(seed >> 33) % caps.size()] : ml.moves[(seed >> 33) % ml.size];
-    auto r = move(p, gid, xq::to_iccs(m), "j" + std::to_string(ply));
-    ASSERT_TRUE(r.has_reply()) << xq::to_iccs(m) << " " << r.DebugString();
+    const std::string iccs = pick_jieqi_move(fen, seed);
+    ASSERT_FALSE(iccs.empty());
+    auto r = move(p, gid, iccs, "j" + std::to_string(ply));
+    ASSERT_TRUE(r.has_reply()) << iccs << " " << r.DebugString();
     version = r.reply().version();
     over = p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 30).has_value();
   }

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rules/fen.h"
+#include "rules/position.h"
 #include "ws_client.h"
 #include "xq.pb.h"
 
@@ -28,6 +30,35 @@ inline TestClient login_guest(uint16_t port, const std::string& name) {
   p.user_id = r.reply().user().user_id();
   p.name = r.reply().user().name();
   return p;
+}
+
+// A registered account signed in on the server at `port`.
+inline TestClient register_account(uint16_t port, const std::string& name, const std::string& password = "secret-pass") {
+  TestClient p;
+  p.ws = std::make_unique<WsClient>(port);
+  xq::v1::ClientMessage m;
+  m.mutable_register_()->set_name(name);
+  m.mutable_register_()->set_password(password);
+  auto r = p.ws->request(m);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  p.token = r.reply().token();
+  p.user_id = r.reply().user().user_id();
+  p.name = r.reply().user().name();
+  return p;
+}
+
+// A legal Jieqi move (ICCS) from a viewer's FEN, pseudo-random from `seed` (advanced): captures
+// first, to exercise captured-piece secrecy. Empty when there is none.
+inline std::string pick_jieqi_move(const std::string& viewer_fen, uint64_t& seed) {
+  xq::Position pos = xq::parse_fen(viewer_fen, xq::Variant::Jieqi);
+  xq::MoveList ml;
+  pos.generate_legal(ml);
+  if (ml.size == 0) return "";
+  std::vector<xq::Move> caps;
+  for (auto m : ml)
+    if (pos.at(m.to) != xq::kEmpty && xq::type_of(pos.at(m.to)) != xq::King) caps.push_back(m);
+  seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return xq::to_iccs(!caps.empty() ? caps[(seed >> 33) % caps.size()] : ml.moves[(seed >> 33) % ml.size]);
 }
 
 inline xq::v1::ServerMessage send_move(TestClient& p, const std::string& gid, const std::string& iccs,
