@@ -476,6 +476,7 @@ void GameActor::after_change() {
   if (!finished_.exchange(true)) {
     deps_.metrics.games_finished_total++;
     deps_.metrics.live_games--;
+    if (deps_.on_finished) deps_.on_finished(config_);
   }
   if (!archived_) {
     try {

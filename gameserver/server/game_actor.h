@@ -33,6 +33,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     std::function<void(const std::string& game_id)> on_retired;  // may be dropped from memory
     // A fenced append was refused: another node owns the game now (this actor must go).
     std::function<void(const std::string& game_id)> on_lost = nullptr;
+    // The game has just ended (called once, on the strand).
+    std::function<void(const GameConfig& config)> on_finished = nullptr;
   };
 
   GameActor(Deps deps, GameSession session);

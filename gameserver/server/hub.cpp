@@ -19,7 +19,8 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), auth_(auth), metrics_(metrics), options_(std::move(options)) {}
+    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), auth_(auth), metrics_(metrics), options_(std::move(options)),
+      seek_push_strand_(rt) {}
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   bool live = !s.over();
@@ -29,7 +30,13 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                         std::lock_guard l(mu_);
                         games_.erase(id);
                       },
-                      [this](const std::string& id) { drop_game(id); }},
+                      [this](const std::string& id) { drop_game(id); },
+                      // Its players were not sent seek lists while they played (push_seeks).
+                      [this](const GameConfig& g) {
+                        seek_push_strand_.post([this, users = std::set<std::string>{g.red.user_id, g.black.user_id}] {
+                          push_seeks(&users);
+                        });
+                      }},
       std::move(s));
   if (live) metrics_.live_games++;
   return actor;
@@ -315,7 +322,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
       p->close();
       return on_close(p);
     }
-    case K::Seeks: return push_seeks();
+    case K::Seeks: return request_seek_push();
     case K::Notice: {
       for (const auto& u : nm.users)
         for (auto& c : connections_of(u))
@@ -1021,7 +1028,20 @@ void Hub::publish_seeks_changed() {
     if (redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0) return;  // we hear it too
   } catch (const std::exception&) {
   }
-  push_seeks();
+  request_seek_push();
+}
+
+void Hub::request_seek_push() {
+  seek_push_strand_.post([this] {
+    if (seek_push_scheduled_) return;  // the pending push will carry this change too
+    seek_push_scheduled_ = true;
+    const int64_t at = std::max(steady_ms(), last_seek_push_ms_ + options_.seek_push_interval_ms);
+    seek_push_strand_.set_timer(at, [this] {
+      seek_push_scheduled_ = false;
+      last_seek_push_ms_ = steady_ms();
+      push_seeks();
+    });
+  });
 }
 
 // Seeks of nodes whose heartbeat stopped (crashed) leave the shared list; so do seeks a previous
@@ -1046,7 +1066,10 @@ void Hub::sweep_dead_nodes_seeks() {
   publish_seeks_changed();
 }
 
-void Hub::push_seeks() {
+// Only to connections that may show a lobby: a connection playing a live game here gets no
+// seek lists (with thousands of games, pushes to players would outnumber the moves); its players
+// get the list when their game ends, and a client can always ask with list_seeks.
+void Hub::push_seeks(const std::set<std::string>* only_users) {
   std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
   std::vector<SeekEntry> seeks;
   try {
@@ -1065,7 +1088,8 @@ void Hub::push_seeks() {
       auto cc = ci.conn.lock();
       if (!cc) continue;
       auto u = cc->user();
-      if (!u) continue;
+      if (!u || (only_users && !only_users->count(u->id))) continue;
+      if (playing_here(ci, u->id)) continue;
       for (size_t i = 0; i < seeks.size(); ++i) visible[i] = seek_visible_to(seeks[i], u->id);
       auto it = lists.find(visible);
       if (it == lists.end()) {
@@ -1082,6 +1106,16 @@ void Hub::push_seeks() {
     metrics_.frames_out_total++;
     c->send(std::move(bytes));
   }
+}
+
+bool Hub::playing_here(const ConnInfo& ci, const std::string& user_id) const {
+  for (const auto& gid : ci.games) {
+    auto it = games_.find(gid);
+    if (it == games_.end() || it->second->finished()) continue;
+    const GameConfig& g = it->second->config();
+    if (g.red.user_id == user_id || g.black.user_id == user_id) return true;
+  }
+  return false;
 }
 
 std::shared_ptr<GameActor> Hub::find_game(const std::string& id) {

@@ -112,7 +112,10 @@ class Hub {
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms, int hops = 0);
-  void push_seeks();              // the seek list (all nodes) to this node's clients
+  // The seek list (all nodes) to this node's clients (or those of these users), now.
+  void push_seeks(const std::set<std::string>* only_users = nullptr);
+  bool playing_here(const ConnInfo& ci, const std::string& user_id) const;  // under mu_
+  void request_seek_push();       // push_seeks() soon: coalesced (ServerOptions::seek_push_interval_ms)
   void publish_seeks_changed();   // tells every node (this one included) to push it
   std::vector<SeekEntry> all_seeks();
   std::optional<StoredSeek> stored_seek(const std::string& id);
@@ -149,6 +152,10 @@ class Hub {
   std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
   std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
   std::atomic<uint64_t> next_proxy_id_{kProxyIdBase};
+  // Seek-push coalescing; both fields are used on seek_push_strand_ only.
+  Strand seek_push_strand_;
+  bool seek_push_scheduled_ = false;
+  int64_t last_seek_push_ms_ = 0;
 };
 
 }  // namespace gs

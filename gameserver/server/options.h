@@ -18,6 +18,10 @@ struct ServerOptions {
   // Open seeks + challenges per user: every change pushes the whole seek list to every signed-in
   // connection, so unbounded seeks let one client make each push (and every queue) huge.
   size_t max_seeks_per_user = 10;
+  // Seek-list pushes are coalesced: at most one per this period (the first change after a quiet
+  // period goes out at once). Each push is one frame to every signed-in connection, so pushing on
+  // every change costs (changes x connections) frames while a busy lobby churns.
+  int64_t seek_push_interval_ms = 100;
   uint64_t max_catchup_events = 100;        // larger gaps get a full state instead
   int64_t finished_linger_ms = 10 * 60'000; // finished games stay in memory for late syncs
   std::string admin_token;

@@ -599,8 +599,11 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   ASSERT_TRUE(slow.send_message(watch));
   // From here on the slow client never reads.
 
-  // Lobby traffic: seekers keep many seeks open; every change pushes the whole seek list (kilobytes) to
-  // every signed-in connection, the slow one included. The busy game's moves reach it too.
+  // Lobby traffic: seekers keep many seeks open (10 each, the per-user cap), so the seek list is
+  // tens of kilobytes; it changes all the time and is pushed (at most every
+  // --seek-push-interval-ms) to every signed-in connection, the slow one included. The busy game's
+  // moves reach it too.
+  constexpr int kSeekers = 48;
   std::atomic<bool> stop{false};
   std::atomic<int> pushes{0};
   std::vector<std::thread> noise;
@@ -613,7 +616,7 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
         if (t.joinable()) t.join();
     }
   } joiner{stop, noise};
-  for (int s = 0; s < 8; ++s)
+  for (int s = 0; s < kSeekers; ++s)
     noise.emplace_back([&, s] {
     try {
       Peer p = guest(port, "sr_seeker" + std::to_string(s));

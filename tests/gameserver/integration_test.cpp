@@ -755,3 +755,59 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   // Tournament games cannot be aborted.
   EXPECT_EQ(error_of(action(red, gid, "abort")), ABORT_NOT_ALLOWED);
 }
+
+// Seek-list pushes: coalesced (the first change goes out at once, the rest of a burst in one push
+// after --seek-push-interval-ms), never sent to a connection playing a live game, and sent to the
+// players again when their game ends.
+TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
+  TestServers srv(TestServers::Options{.gameserver_args = {"--seek-push-interval-ms", "1500"}});
+  Client red = login_guest(srv.port(), "sp_red"), black = login_guest(srv.port(), "sp_black");
+  Client lobby = login_guest(srv.port(), "sp_lobby"), seeker = login_guest(srv.port(), "sp_seeker");
+  g_servers = &srv;  // start_game() and friends use it
+  struct Reset {
+    ~Reset() { g_servers = nullptr; }
+  } reset;
+  const std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  // Let the pushes of the game's own seek settle, then count from here.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1700));
+  auto seek_lists = [](Client& c, size_t from) {
+    while (c.ws->next(50)) {
+    }
+    std::vector<ServerMessage> lists;
+    for (size_t i = from; i < c.ws->history().size(); ++i)
+      if (c.ws->history()[i].has_seeks() && c.ws->history()[i].request_id() == 0) lists.push_back(c.ws->history()[i]);
+    return lists;
+  };
+  while (lobby.ws->next(50)) {
+  }
+  while (red.ws->next(50)) {
+  }
+  while (black.ws->next(50)) {
+  }
+  const size_t lobby_from = lobby.ws->history().size(), red_from = red.ws->history().size(),
+               black_from = black.ws->history().size();
+
+  constexpr int kSeeks = 5;
+  for (int i = 0; i < kSeeks; ++i) {
+    ClientMessage seek;
+    seek.mutable_create_seek()->set_variant(JIEQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * i);
+    ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  }
+  auto full = lobby.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0 && s.seeks().seeks_size() == kSeeks; }, 4000);
+  ASSERT_TRUE(full) << "the lobby gets the whole list";
+  auto pushed = seek_lists(lobby, lobby_from);
+  // Five changes within 1.5 s: one or two pushes (two if the burst straddles a push).
+  EXPECT_GE(pushed.size(), 1u);
+  EXPECT_LT(pushed.size(), static_cast<size_t>(kSeeks)) << "changes in a burst are coalesced";
+  EXPECT_TRUE(seek_lists(red, red_from).empty()) << "a player in a live game gets no seek lists";
+  EXPECT_TRUE(seek_lists(black, black_from).empty());
+
+  ASSERT_TRUE(action(red, gid, "resign").has_reply());
+  for (Client* p : {&red, &black}) {
+    auto list = p->ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0; }, 3000);
+    ASSERT_TRUE(list) << p->name << " gets the list when the game ends";
+    EXPECT_EQ(list->seeks().seeks_size(), kSeeks);
+  }
+}
