@@ -25,9 +25,24 @@ namespace {
 
 std::atomic<uint64_t> g_next_connection_id{1};
 
+// A WebSocket connection's socket bound to its own strand by type: posting a frame to it skips
+// the type-erased any_io_executor, and the WebSocket stream sits on the socket directly (its own
+// timer does the timeouts, so beast::tcp_stream's per-operation timer bookkeeping is not needed).
+using StrandExecutor = asio::strand<asio::io_context::executor_type>;
+using StrandSocket = asio::basic_stream_socket<tcp, StrandExecutor>;
+
+StrandSocket rebind_to_new_strand(tcp::socket&& s, asio::io_context& ioc) {
+  StrandSocket out(asio::make_strand(ioc));
+  beast::error_code ec;
+  const auto protocol = s.local_endpoint(ec).protocol();
+  if (ec) return out;  // already gone: the session fails at its first operation
+  out.assign(protocol, s.release(ec), ec);
+  return out;
+}
+
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Hub& hub, std::string remote)
+  WsSession(StrandSocket&& socket, Hub& hub, std::string remote)
       : Connection(g_next_connection_id++, std::move(remote)), ws_(std::move(socket)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
@@ -100,7 +115,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     closed_ = true;
     clear_queue();
     hub_.metrics().slow_readers_dropped_total++;
-    auto& sock = beast::get_lowest_layer(ws_).socket();
+    auto& sock = ws_.next_layer();
     beast::error_code ignored;
     sock.set_option(asio::socket_base::linger(true, 0), ignored);  // RST: do not keep the unread bytes
     sock.close(ignored);
@@ -121,7 +136,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     }
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<StrandSocket> ws_;
   Hub& hub_;
   beast::flat_buffer buf_;
   std::deque<std::string> queue_;
@@ -157,7 +172,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       auto ep = stream_.socket().remote_endpoint(e2);
       if (!e2) remote = ep.address().to_string() + ":" + std::to_string(ep.port());
       stream_.expires_never();
-      std::make_shared<WsSession>(stream_.release_socket(), hub_, remote)->run(std::move(req_));
+      auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
+      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), hub_, remote)
+          ->run(std::move(req_));
       return;
     }
     // An explicit X-Admin-Token wins over a session token in Authorization.

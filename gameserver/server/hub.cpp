@@ -1083,7 +1083,17 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
   std::vector<bool> visible(seeks.size());
   {
     std::lock_guard l(mu_);
-    for (const auto& [id, ci] : conns_) {
+    std::vector<const std::pair<const uint64_t, ConnInfo>*> targets;
+    if (only_users) {
+      for (const auto& user : *only_users)
+        if (auto uc = user_conns_.find(user); uc != user_conns_.end())
+          for (uint64_t id : uc->second)
+            if (auto it = conns_.find(id); it != conns_.end()) targets.push_back(&*it);
+    } else {
+      for (const auto& entry : conns_) targets.push_back(&entry);
+    }
+    for (const auto* target : targets) {
+      const auto& [id, ci] = *target;
       if (is_proxy_id(id)) continue;  // its own node pushes to it
       auto cc = ci.conn.lock();
       if (!cc) continue;
