@@ -178,13 +178,175 @@ bool capture_allows_mate(Scratch& s, Move c) {
   return mate;
 }
 
+// Refutation search (CXA): does a capture really win material, or can the opponent answer it
+// with a forcing line that wins back more than it took (or mates)? An arbiter calls a capture that
+// walks into such a line unsafe, so attacking that piece is idle, not a chase (图18: `Rxe7` is
+// met by `Kd9`, pinning the d2 advisor with `Rxd2` mate in the air, and every defence costs the
+// chariot). The opponent's moves must be forcing: checks and captures, and as its first answer
+// also a quiet mate threat (a move after which it would mate in one if we passed); we may answer
+// each with any legal move, and the opponent may stop whenever it is ahead. Bounded by
+// kRefuteMoves moves of the opponent (its check evasions count too, so our checks can run its
+// line out: the search errs towards "not refuted") and kRefuteNodes nodes; a search that runs out
+// of nodes proves nothing, so the capture keeps counting.
+constexpr int kRefuteMoves = 3;
+constexpr int kRefuteNodes = 6000;
+
+struct Refuter {
+  Scratch& s;
+  Color refuter;  // the side answering the capture
+  int nodes = 0;
+  bool exhausted = false;
+};
+
+// Does the side to move have a check after which the opponent has no legal move?
+bool mates_in_one(Scratch& s) {
+  const Color them = opposite(s.side());
+  MoveList ours;
+  s.p.generate_legal(ours);
+  for (Move m : ours) {
+    Piece cap = s.play(m);
+    bool mate = s.p.in_check(them) && !s.p.has_legal_move();
+    s.undo(m, cap);
+    if (mate) return true;
+  }
+  return false;
+}
+
+bool defender_fails(Refuter& f, int need, int moves_left);
+
+// The refuting side is to move and needs `need` more material (<= 0: it is already even).
+bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
+  Scratch& s = f.s;
+  const Color them = opposite(f.refuter);
+  const bool in_check = s.p.in_check(f.refuter);
+  if (need <= 0 && !in_check) return true;  // stop: what the capture won is back
+  if (moves_left == 0 || f.exhausted) return false;
+  if (++f.nodes > kRefuteNodes) {
+    f.exhausted = true;
+    return false;
+  }
+  MoveList list;
+  s.p.generate_legal(list);
+  // Forcing candidates, most promising first: captures by value, checks, then mate threats.
+  std::array<std::pair<int, Move>, 256> cand;
+  int n = 0;
+  for (Move m : list) {
+    Piece victim = s.p.at(m.to);
+    int order = victim ? 100 + value_of(victim, m.to) : 0;
+    if (!victim) {
+      Piece cap = s.play(m);
+      if (s.p.in_check(them)) {
+        order = 50;
+      } else if (in_check) {
+        order = 1;  // an evasion: forced, not forcing
+      } else if (first) {
+        s.set_side(f.refuter);  // the opponent passes: could we mate at once?
+        if (mates_in_one(s)) order = 10;
+        s.set_side(them);
+      }
+      s.undo(m, cap);
+      if (order == 0) continue;
+    }
+    cand[n++] = {order, m};
+  }
+  std::stable_sort(cand.begin(), cand.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (int i = 0; i < n && !f.exhausted; ++i) {
+    Move m = cand[i].second;
+    int gained = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;
+    Piece cap = s.play(m);
+    bool win = !s.p.has_legal_move() || defender_fails(f, need - gained, moves_left - 1);
+    s.undo(m, cap);
+    if (win) return true;
+  }
+  return false;
+}
+
+// The capturing side is to move (and has a legal move): does every answer still lose enough?
+bool defender_fails(Refuter& f, int need, int moves_left) {
+  Scratch& s = f.s;
+  if (++f.nodes > kRefuteNodes) {
+    f.exhausted = true;
+    return false;
+  }
+  MoveList list;
+  s.p.generate_legal(list);
+  // Captures first (most valuable victim): they are the likeliest escapes and end the search early.
+  std::stable_sort(list.moves, list.moves + list.size, [&](Move a, Move b) {
+    return (s.p.at(a.to) ? value_of(s.p.at(a.to), a.to) : 0) > (s.p.at(b.to) ? value_of(s.p.at(b.to), b.to) : 0);
+  });
+  for (Move m : list) {
+    int lost = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;
+    Piece cap = s.play(m);
+    bool still = refuter_wins(f, need + lost, moves_left, false);
+    s.undo(m, cap);
+    if (!still || f.exhausted) return false;
+  }
+  return true;
+}
+
+// Is the capture `c` (legal, by the side to move) refuted by a forcing line of the opponent? Only
+// what the capture itself allows counts: a line the opponent has anyway (if we passed instead) is
+// its own threat, not a reason the capture fails (图9: a discovered check that wins material with
+// or without `Nxb0` does not make the knight's attack on the cannon idle). So the opponent must
+// win back more than the capture took, on top of what it wins after a pass.
+bool capture_refuted_uncached(Scratch& s, Move c) {
+  const Color us = s.side();
+  const int won = value_of(s.p.at(c.to), c.to);
+  Refuter f{s, opposite(us)};
+  auto after_capture = [&](int need) {
+    Piece cap = s.play(c);
+    bool r = s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true);
+    s.undo(c, cap);
+    return r;
+  };
+  bool refuted = after_capture(won + 1);
+  int anyway = 0;
+  if (refuted) {
+    // What the opponent wins anyway: the largest threshold it reaches after a pass (none while we
+    // are in check: then there is nothing to compare with). If it wins (nearly) everything anyway,
+    // e.g. it mates, the capture is not what loses.
+    s.set_side(opposite(us));
+    if (!s.p.in_check(us))
+      while (anyway <= won + 20 && refuter_wins(f, anyway + 1, kRefuteMoves, true)) ++anyway;
+    s.set_side(us);
+    if (anyway > 0) refuted = anyway <= won + 20 && after_capture(anyway + won + 1);
+  }
+  if (trace()) std::cerr << "      refute " << to_iccs(c) << " " << refuted << " anyway " << anyway << " nodes " << f.nodes << (f.exhausted ? " (budget)" : "") << "\n";
+  return refuted && !f.exhausted;
+}
+
+// The labeller asks about the same capture in the same position many times (both loops of a
+// window, the position before and after a move), so answers are remembered during one call of
+// judge_repetition / label_move (per thread; a new call starts a new generation). The key is the
+// whole board, the side to move, the variant and the capture: the answer depends on nothing else.
+thread_local uint32_t refute_generation = 0;
+
+bool capture_refuted(Scratch& s, Move c) {
+  uint64_t key = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) { key = (key ^ v) * 1099511628211ull; };
+  for (Square q = 0; q < kSquares; ++q) mix(s.p.at(q));
+  mix(static_cast<uint64_t>(index(s.side())));
+  mix(static_cast<uint64_t>(s.p.variant()));
+  mix(static_cast<uint64_t>(c.from) << 8 | c.to);
+  struct Entry {
+    uint64_t key = 0;
+    uint32_t generation = 0;  // 0: unused
+    bool refuted = false;
+  };
+  thread_local std::array<Entry, 1024> cache{};
+  Entry& e = cache[key % cache.size()];
+  if (e.generation != refute_generation || e.key != key)
+    e = Entry{key, refute_generation, capture_refuted_uncached(s, c)};
+  return e.refuted;
+}
+
 // Evaluates the capture threats of the side to move against every enemy piece (gain by the
 // exchange evaluation). Attacks by the king and by pawns are never chases (they may chase freely).
 // `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
 // its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
 // `verify_series` (CXA): also drop captures after which the opponent wins more by a series of
-// checks (see check_series_gain).
+// checks (see check_series_gain) or by a short forcing line the capture allows (capture_refuted).
 int best_check_series(Scratch& s, Square* target, bool top);
 
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
@@ -254,6 +416,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // attacker itself) and so cannot really answer.
       if (exchange_filter && victim_hits_back(s, t, c.from)) continue;
       if (real_only && capture_allows_mate(s, c)) continue;
+      if (real_only && verify_series && capture_refuted(s, c)) continue;
       if (best.n_winners < 8) best.winners[best.n_winners++] = static_cast<int8_t>(c.from);
       int single = value_of(victim, t) - (rooted ? value_of(a, t) : 0);
       best_single = std::max(best_single, single);
@@ -615,8 +778,14 @@ bool has_forced_mate(const Position& pos, int plies, bool checks_only) {
   return plies > 0 && forced_mate(s, plies | 1, checks_only);
 }
 
+bool capture_is_refuted(const Position& pos, Move m) {
+  Scratch s(pos);
+  return capture_refuted_uncached(s, m);
+}
+
 MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Position* previous,
                      const AdjudicationOptions& options) {
+  if (++refute_generation == 0) ++refute_generation;
   Move pm;
   bool have = previous && infer_move(*previous, before, pm);
   return label_move_ids(before, m, ruleset, have ? previous : nullptr, have ? &pm : nullptr, nullptr, options);
@@ -674,6 +843,7 @@ void intersect(std::optional<std::set<int>>& acc, const std::vector<ChaseTarget>
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,
                                    Ruleset ruleset, const AdjudicationOptions& options) {
   RepetitionVerdict v;
+  if (++refute_generation == 0) ++refute_generation;  // forget refutations of earlier calls
   // Replay: positions before every ply, and the piece identities (start squares) on each.
   std::vector<Position> pos;
   std::vector<std::array<int, kSquares>> ids;

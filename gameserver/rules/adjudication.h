@@ -16,7 +16,9 @@
 //     of the victim's own type that it can take are ignored as attackers altogether (兑);
 //   - the capture lets the opponent win more elsewhere, or mate by checks within 5 plies, or
 //     (CXA) win more by a series of up to two checks starting with a quiet one (e.g. the
-//     capturing piece itself, 图16).
+//     capturing piece itself, 图16), or (CXA) win back more than it took by a short forcing line
+//     that only the capture allows — checks, captures and a first quiet mate threat (图18,
+//     capture_is_refuted below).
 //   Under CXA two combinations count as threats too: a series of up to two checks (the first a
 //   quiet move, the second may capture) that wins material after any replies (抽将/连将得子;
 //   the target is the piece finally won), and an even exchange (exchange evaluation exactly 0)
@@ -111,5 +113,11 @@ MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Posi
 // Can the side to move of `pos` force mate (or stalemate) within `plies` plies (odd; 1 = mate in
 // one)? With `checks_only` every move of the attacker must give check. Exposed for tools/tests.
 bool has_forced_mate(const Position& pos, int plies, bool checks_only = false);
+
+// Is the capture `m` (legal, by the side to move of `pos`) refuted (CXA chase test)? True when the
+// opponent can answer it with a short forcing line — checks and captures, and first also a quiet
+// mate threat — that wins back more than the capture took on top of what it would win anyway if
+// the capturer passed (or that mates). Bounded search; see adjudication.cpp. Exposed for tests.
+bool capture_is_refuted(const Position& pos, Move m);
 
 }  // namespace xq

@@ -235,16 +235,13 @@ std::string label_mismatch(const MoveLabel& l, const std::string& want) {
 //              but the chases share no target (allowed by spec §5 step 3) → draw instead of red
 //              loses; EvenExchangeThatWinsMaterialIsAJointChase asserts the book's verdict with
 //              cxa_chase_needs_common_target = false.
-//   C17 (图18) red d4e4 is 闲 in the book; here it chases the unrooted elephant e7 (Rxe7 is refuted
-//              only by quiet mate threats: Kd9, then Re0, five plies deep) → red loses instead of draw.
 // Label-only deviations (verdict right): C2 (the book's targets come from deeper tactics: black
 // wins the rook d1 by a series of three checks, red's chase of the horse c1 is only real once the
 // elephant guards g0), C16 black d7d8 (杀 in the book; no mate within 9 plies here).
-bool known_verdict_deviation(const std::string& id) { return id == "C3" || id == "C17"; }
+bool known_verdict_deviation(const std::string& id) { return id == "C3"; }
 bool known_label_deviation(const std::string& id, size_t ply) {
   const size_t loop_ply = ply % 4;  // 0 red, 1 black, 2 red, 3 black
   if (id == "C2") return true;
-  if (id == "C17") return loop_ply == 2;
   return id == "C16" && loop_ply == 3;
 }
 
@@ -484,4 +481,23 @@ TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
   RepetitionVerdict b = judge(fen, loop, Ruleset::Cxa, Variant::Xiangqi, book);
   EXPECT_EQ(b.outcome, Outcome::RedLoses) << dump(b);
   EXPECT_EQ(b.reason, "perpetual_chase");
+}
+
+TEST(Adjudication, CaptureRefutedByForcingLine) {
+  auto refuted = [](const char* fen, const char* move) {
+    Position p = parse_fen(fen, Variant::Xiangqi);
+    Move m = parse_moves(move)[0];
+    EXPECT_TRUE(p.is_pseudo_legal(m) && p.is_legal(m)) << fen << " " << move;
+    return capture_is_refuted(p, m);
+  };
+  // C17 (图18) after d4e4: Rxe7 is met by the quiet Kd9 (the d2 advisor is pinned, Rxd2 mates),
+  // and every defence costs more than the elephant (e.g. Ad0 Re0+ Rxe3 Rxe3).
+  EXPECT_TRUE(refuted("4ka3/4a4/b3b4/9/9/4R4/4n4/3Ar4/3KA4/9 w", "e4e7"));
+  // With the black king on f8 there is no such answer.
+  EXPECT_FALSE(refuted("5a3/4ak3/b3b4/9/9/4R4/4n4/3Ar4/3KA4/9 w", "e4e7"));
+  // The g2 horse leaves its guard of the i1 horse: the capture of the pawn loses the horse.
+  EXPECT_TRUE(refuted("5k3/9/9/8r/9/5p3/9/6N2/8N/4K4 w", "g2f4"));
+  // The i1 horse hangs anyway (the e2 horse does not guard it): what the opponent wins whether
+  // or not we capture does not refute the capture.
+  EXPECT_FALSE(refuted("5k3/9/9/8r/9/5p3/9/4N4/8N/4K4 w", "e2f4"));
 }
