@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "game/clock.h"
@@ -135,7 +136,7 @@ class GameSession {
   Clock clock_;
   std::vector<GameEvent> events_;
   std::vector<std::pair<Millis, Millis>> ply_clocks_;
-  std::map<std::string, uint64_t> client_moves_[2];
+  std::unordered_map<std::string, uint64_t> client_moves_[2];  // idempotency: client_move_id → version
   std::optional<xq::Color> offer_by_;
   int offers_[2] = {0, 0};
   int64_t wall_ms_ = 0;

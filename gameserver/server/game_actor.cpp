@@ -1,6 +1,7 @@
 #include "server/game_actor.h"
 
 #include <algorithm>
+#include <future>
 #include <iostream>
 
 #include "game/codec.h"
@@ -61,12 +62,15 @@ void GameActor::drain() {
   }
 }
 
+void GameActor::refresh_record() {
+  std::string rec = archive_record(session_, record_cache_);
+  std::lock_guard l(record_mu_);
+  record_ = std::move(rec);
+  record_version_ = session_.version();
+}
+
 void GameActor::start() {
-  {
-    std::string rec = archive_record(session_, record_cache_);
-    std::lock_guard l(record_mu_);
-    record_ = std::move(rec);
-  }
+  refresh_record();
   // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
   session_.start_clock(steady_ms());
   // Players count as absent until one of their connections subscribes (claim_victory timing).
@@ -363,7 +367,19 @@ bool GameActor::admin_end(xq::Result r) {
   return true;
 }
 
-std::string GameActor::record_json() const {
+// Built on demand: rebuilding every live game's record as it is played cost a copy of the whole
+// record per game twice a second, for a page few people open. A stale record is refreshed on the
+// strand while the caller waits (bounded: if the strand cannot run, the last record is returned).
+std::string GameActor::record_json() {
+  if (session_version_ != record_version_) {
+    auto done = std::make_shared<std::promise<void>>();
+    auto ready = done->get_future();
+    post([done](GameActor& a) {
+      if (a.record_version_ != a.session_.version()) a.refresh_record();
+      done->set_value();
+    });
+    ready.wait_for(std::chrono::seconds(1));
+  }
   std::lock_guard l(record_mu_);
   return record_;
 }
@@ -381,16 +397,8 @@ bool GameActor::commit(const std::vector<GameEvent>& events) {
 bool GameActor::committed(std::exception_ptr error) {
   try {
     if (error) std::rethrow_exception(error);
-    // The HTTP record (GET /api/games/{id}) is rebuilt from the whole game, so rebuilding it on
-    // every move made a move cost grow with the game's length. Refresh it at most twice a second
-    // while the game runs, and always at its end (a live record never holds a secret anyway).
-    const Millis now = steady_ms();
-    if (session_.over() || now - record_refreshed_ms_ >= 500) {
-      std::string rec = archive_record(session_, record_cache_);
-      record_refreshed_ms_ = now;
-      std::lock_guard l(record_mu_);
-      record_ = std::move(rec);
-    }
+    // The HTTP record (GET /api/games/{id}) is rebuilt when asked for (record_json) and at the end.
+    if (session_.over()) refresh_record();
     return true;
   } catch (const std::exception& e) {
     std::cerr << "game " << config_.id << ": store failed: " << e.what() << '\n';
@@ -468,6 +476,7 @@ GameActor::ClockNow GameActor::clock_now() const {
 
 void GameActor::after_change() {
   plies_ = static_cast<uint32_t>(session_.plies());
+  session_version_ = session_.version();
   {
     std::lock_guard l(record_mu_);
     clock_copy_ = session_.clock();

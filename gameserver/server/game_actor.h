@@ -58,7 +58,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // subscribers with the version each has seen (the hub re-routes them to the new owner).
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> retire();
   bool lost() const { return lost_; }
-  std::string record_json() const;  // thread-safe: refreshed after every change
+  std::string record_json();  // thread-safe (not on the strand): as of the last change
   // Both clocks as of now, and the running side (SIDE_NONE when stopped); thread-safe (admin views).
   struct ClockNow {
     Millis red_ms = 0, black_ms = 0;
@@ -118,7 +118,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   mutable std::mutex record_mu_;
   std::string record_;
   Clock clock_copy_{TimeControl{}};  // the session's clock after the last change (under record_mu_)
-  Millis record_refreshed_ms_ = 0;
+  std::atomic<uint64_t> record_version_{0};   // the version record_ shows
+  std::atomic<uint64_t> session_version_{0};  // the version of the last committed change
+  void refresh_record();  // on the strand
   RecordCache record_cache_;  // the record's ply entries so far (strand only)
   std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
   Millis retire_at_ = 0;  // when a finished game leaves memory
