@@ -451,9 +451,14 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
   metrics_.frames_in_total++;
   const int64_t t0 = steady_ms();
   if (bytes.size() > options_.max_frame_bytes) return on_too_large(c, bytes.size());
-  if (!take_token(c->id())) return send_error(*c, 0, v1::RATE_LIMITED, "slow down", metrics_);
+  // Decoded before the rate check (a frame is at most --max-frame bytes) so that a refused request
+  // is answered under its own request_id: the client can tell which one to send again.
   v1::ClientMessage m;
-  if (!m.ParseFromString(bytes)) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
+  const bool decoded = m.ParseFromString(bytes);
+  if (!take_token(c->id()))
+    return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
+                      metrics_);
+  if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
   try {
     dispatch(c, m, t0);
   } catch (const RedisError& e) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "rules/fen.h"
@@ -230,11 +231,17 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   // Flood: far beyond the burst; some frames must be refused, the connection stays usable.
   ClientMessage ping;
   ping.mutable_ping()->set_client_time_ms(1);
-  for (int i = 0; i < 100; ++i) c.send(ping);
-  bool limited = false;
+  for (int i = 0; i < 100; ++i) {
+    ping.set_request_id(1000 + i);
+    c.send(ping);
+  }
+  std::set<uint64_t> limited;  // request ids refused
   while (auto m = c.next(500))
-    if (m->has_error() && m->error().code() == RATE_LIMITED) limited = true;
-  EXPECT_TRUE(limited);
+    if (m->has_error() && m->error().code() == RATE_LIMITED) limited.insert(m->request_id());
+  EXPECT_FALSE(limited.empty());
+  // Each refusal names the request it refused.
+  for (uint64_t rid : limited) EXPECT_TRUE(rid >= 1000 && rid < 1100) << rid;
+  ping.clear_request_id();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   auto pong = c.request(ping);
   EXPECT_TRUE(pong.has_pong());
