@@ -10,6 +10,11 @@ import { errorText } from '../i18n';
 import { Observable } from '../store';
 import { fetchRecord } from './record';
 
+
+// A player counts as away only after this long without a connection on the game: when a game
+// starts, the opponent's page may still be opening it (the note used to flash for a moment).
+const AWAY_GRACE_MS = 2000;
+
 export interface Captured {
   owner: Color;
   type: string; // '' = a face-down piece this viewer may not know
@@ -165,14 +170,21 @@ export class GameModel extends Observable {
 
   private setPresent(side: Color, present: boolean) {
     if (present) this.goneSince[side] = null;
-    else if (this.present[side] || this.goneSince[side] === null) this.goneSince[side] = performance.now();
+    else if (this.present[side] || this.goneSince[side] === null) {
+      this.goneSince[side] = performance.now();
+      setTimeout(() => this.changed(), AWAY_GRACE_MS + 50); // re-render when the grace ends
+    }
     this.present[side] = present;
   }
 
-  // The opponent of this player has no connection on the game (claims are possible after a while).
+  // The opponent of this player has had no connection on the game for AWAY_GRACE_MS (claims are
+  // possible after a while; the server decides).
   get opponentGone(): boolean {
     const you = this.you;
-    return !!you && !this.present[you === 'r' ? 'b' : 'r'];
+    if (!you) return false;
+    const opponent: Color = you === 'r' ? 'b' : 'r';
+    const since = this.goneSince[opponent];
+    return !this.present[opponent] && since !== null && performance.now() - since >= AWAY_GRACE_MS;
   }
 
   applyState(st: GameState) {
