@@ -818,3 +818,44 @@ TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
     EXPECT_EQ(list->seeks().seeks_size(), kSeeks);
   }
 }
+
+// A finished game leaves memory after --finished-linger-ms; syncs and watches are then served
+// from Redis with the same final state, and the HTTP record stays available.
+TEST(GameServerLobby, FinishedGameLeavesMemoryAndIsServedFromRedis) {
+  TestServers srv(TestServers::Options{.gameserver_args = {"--finished-linger-ms", "1500"}});
+  Client red = login_guest(srv.port(), "fl_red"), black = login_guest(srv.port(), "fl_black");
+  g_servers = &srv;
+  struct Reset {
+    ~Reset() { g_servers = nullptr; }
+  } reset;
+  const std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  for (size_t i = 0; i < kMate.size(); ++i) ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i]).has_reply());
+  ASSERT_TRUE(wait_event(black, gid, GameEvent::GAME_ENDED));
+  // Listed (finished) while it lingers, gone once retired (the list shows this node's games in memory).
+  std::string live;
+  ASSERT_EQ(srv.http_get("/api/admin/games", live, TestServers::kAdminToken), 200);
+  EXPECT_NE(live.find(gid), std::string::npos) << live;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_EQ(srv.http_get("/api/admin/games", live, TestServers::kAdminToken), 200);
+    if (live.find(gid) == std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(live.find(gid), std::string::npos) << "still in memory: " << live;
+
+  Client fan = login_guest(srv.port(), "fl_fan");
+  for (Client* c : {&black, &fan}) {
+    ClientMessage sync;
+    sync.mutable_sync()->set_game_id(gid);
+    auto r = c->ws->request(sync);
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    EXPECT_EQ(r.reply().version(), kMate.size() + 1) << "moves and the end";
+    auto st = c->ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; }, 2000);
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->game_state().moves_size(), static_cast<int>(kMate.size()));
+    EXPECT_EQ(st->game_state().result().outcome(), RED_WINS);
+  }
+  std::string record;
+  ASSERT_EQ(srv.http_get("/api/games/" + gid, record), 200);
+  EXPECT_NE(record.find("\"result\":\"red-wins\""), std::string::npos) << record;
+}
