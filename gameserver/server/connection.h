@@ -1,6 +1,7 @@
 // A client connection as the game logic sees it: something to send frames to. Implemented by the
 // WebSocket session (net/); tests and logic never see Beast.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -29,12 +30,24 @@ class Connection {
     std::lock_guard l(mu_);
     user_ = std::move(u);
   }
+  // The token bucket of the frames this connection may send (the hub asks once per frame). Kept
+  // here rather than in a hub map: no shared lock and no lookup on every frame.
+  bool take_token(double per_second, double burst, int64_t now_ms) {
+    std::lock_guard l(mu_);
+    tokens_ = std::min(burst, tokens_ + static_cast<double>(now_ms - refill_ms_) * per_second / 1000.0);
+    refill_ms_ = now_ms;
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
 
  private:
   const uint64_t id_;
   const std::string remote_;
   mutable std::mutex mu_;
   std::optional<User> user_;
+  double tokens_ = 0;       // full at the first frame (refill from time 0)
+  int64_t refill_ms_ = 0;
 };
 
 }  // namespace gs

@@ -42,6 +42,22 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   return actor;
 }
 
+// Every connection, with mu_ held for at most kChunk of them at a time: one pass over tens of
+// thousands of connections took tens of milliseconds, and every frame of every game waits for
+// mu_. Connections opened or closed meanwhile may be seen or missed, as with any snapshot.
+template <class Fn>
+void Hub::for_each_conn(Fn&& fn) {
+  constexpr size_t kChunk = 256;
+  uint64_t from = 0;
+  for (;;) {
+    std::lock_guard l(mu_);
+    auto it = conns_.lower_bound(from);
+    for (size_t n = 0; it != conns_.end() && n < kChunk; ++it, ++n) fn(it->first, it->second);
+    if (it == conns_.end()) return;
+    from = it->first;
+  }
+}
+
 size_t Hub::recover() {
   std::vector<std::string> candidates;
   {
@@ -197,14 +213,11 @@ void Hub::refresh_presence() {
   static const char* kScript =
       "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'PX', ARGV[#ARGV]) end return #KEYS";
   std::map<std::string, std::string> users;  // name → id
-  {
-    std::lock_guard l(mu_);
-    for (const auto& [id, ci] : conns_) {
-      if (is_proxy_id(id)) continue;
-      if (auto c = ci.conn.lock())
-        if (auto u = c->user()) users[u->name] = u->id;
-    }
-  }
+  for_each_conn([&](uint64_t id, const ConnInfo& ci) {
+    if (is_proxy_id(id)) return;
+    if (auto c = ci.conn.lock())
+      if (auto u = c->user()) users[u->name] = u->id;
+  });
   std::vector<std::pair<std::string, std::string>> list(users.begin(), users.end());
   for (size_t at = 0; at < list.size(); at += 500) {
     std::vector<std::string> full{"EVAL", kScript, std::to_string(std::min<size_t>(500, list.size() - at))};
@@ -223,20 +236,17 @@ void Hub::follow_moved_games() {
   };
   std::vector<Follow> follows;
   std::vector<std::string> gids;
-  {
-    std::lock_guard l(mu_);
-    std::set<std::string> distinct;
-    for (const auto& [id, ci] : conns_) {
-      if (is_proxy_id(id) || ci.remote_games.empty()) continue;
-      auto c = ci.conn.lock();
-      if (!c) continue;
-      for (const auto& [gid, rg] : ci.remote_games) {
-        follows.push_back({c, gid, rg.node, rg.version});
-        distinct.insert(gid);
-      }
+  std::set<std::string> distinct;
+  for_each_conn([&](uint64_t id, const ConnInfo& ci) {
+    if (is_proxy_id(id) || ci.remote_games.empty()) return;
+    auto c = ci.conn.lock();
+    if (!c) return;
+    for (const auto& [gid, rg] : ci.remote_games) {
+      follows.push_back({c, gid, rg.node, rg.version});
+      distinct.insert(gid);
     }
-    gids.assign(distinct.begin(), distinct.end());
-  }
+  });
+  gids.assign(distinct.begin(), distinct.end());
   if (gids.empty()) return;
   std::map<std::string, std::string> owners;
   for (size_t at = 0; at < gids.size(); at += 500) {
@@ -350,7 +360,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
     if (slot && slot->closed()) stale = std::exchange(slot, nullptr);  // a fresh one (e.g. after a lost publish)
     if (!slot) {
       slot = std::make_shared<ProxyConnection>(next_proxy_id_++, redis_, nm.from_node, nm.conn);
-      conns_[slot->id()] = ConnInfo{slot, options_.rate_burst, steady_ms(), {}, {}, {}};
+      conns_[slot->id()] = ConnInfo{slot, {}, {}, {}};
     }
     p = slot;
     auto old = p->user();
@@ -377,7 +387,7 @@ void Hub::on_open(const std::shared_ptr<Connection>& c) {
   metrics_.connections++;
   metrics_.connections_total++;
   std::lock_guard l(mu_);
-  conns_[c->id()] = ConnInfo{c, options_.rate_burst, steady_ms(), {}, {}, {}};
+  conns_[c->id()] = ConnInfo{c, {}, {}, {}};
 }
 
 void Hub::on_close(const std::shared_ptr<Connection>& c) {
@@ -429,19 +439,6 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   }
 }
 
-bool Hub::take_token(uint64_t conn_id) {
-  std::lock_guard l(mu_);
-  auto it = conns_.find(conn_id);
-  if (it == conns_.end()) return false;
-  auto& ci = it->second;
-  int64_t now = steady_ms();
-  ci.tokens = std::min(options_.rate_burst, ci.tokens + (now - ci.last_refill_ms) * options_.rate_per_second / 1000.0);
-  ci.last_refill_ms = now;
-  if (ci.tokens < 1) return false;
-  ci.tokens -= 1;
-  return true;
-}
-
 void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
   send_error(*c, 0, v1::TOO_LARGE, "frame of " + std::to_string(size) + " bytes exceeds " +
                                        std::to_string(options_.max_frame_bytes), metrics_);
@@ -455,7 +452,7 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
   // is answered under its own request_id: the client can tell which one to send again.
   v1::ClientMessage m;
   const bool decoded = m.ParseFromString(bytes);
-  if (!take_token(c->id()))
+  if (!c->take_token(options_.rate_per_second, options_.rate_burst, t0))
     return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
                       metrics_);
   if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
@@ -1086,36 +1083,32 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
   // Most users see the same list (every public seek): build and serialise each distinct list once.
   std::map<std::vector<bool>, std::string> lists;
   std::vector<bool> visible(seeks.size());
-  {
+  auto visit = [&](uint64_t id, const ConnInfo& ci) {  // with mu_ held
+    if (is_proxy_id(id)) return;  // its own node pushes to it
+    auto cc = ci.conn.lock();
+    if (!cc) return;
+    auto u = cc->user();
+    if (!u || (only_users && !only_users->count(u->id))) return;
+    if (playing_here(ci, u->id)) return;
+    for (size_t i = 0; i < seeks.size(); ++i) visible[i] = seek_visible_to(seeks[i], u->id);
+    auto it = lists.find(visible);
+    if (it == lists.end()) {
+      v1::ServerMessage m;
+      for (size_t i = 0; i < seeks.size(); ++i)
+        if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
+      if (!m.has_seeks()) m.mutable_seeks();
+      it = lists.emplace(visible, m.SerializeAsString()).first;
+    }
+    out.emplace_back(cc, it->second);
+  };
+  if (only_users) {
     std::lock_guard l(mu_);
-    std::vector<const std::pair<const uint64_t, ConnInfo>*> targets;
-    if (only_users) {
-      for (const auto& user : *only_users)
-        if (auto uc = user_conns_.find(user); uc != user_conns_.end())
-          for (uint64_t id : uc->second)
-            if (auto it = conns_.find(id); it != conns_.end()) targets.push_back(&*it);
-    } else {
-      for (const auto& entry : conns_) targets.push_back(&entry);
-    }
-    for (const auto* target : targets) {
-      const auto& [id, ci] = *target;
-      if (is_proxy_id(id)) continue;  // its own node pushes to it
-      auto cc = ci.conn.lock();
-      if (!cc) continue;
-      auto u = cc->user();
-      if (!u || (only_users && !only_users->count(u->id))) continue;
-      if (playing_here(ci, u->id)) continue;
-      for (size_t i = 0; i < seeks.size(); ++i) visible[i] = seek_visible_to(seeks[i], u->id);
-      auto it = lists.find(visible);
-      if (it == lists.end()) {
-        v1::ServerMessage m;
-        for (size_t i = 0; i < seeks.size(); ++i)
-          if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
-        if (!m.has_seeks()) m.mutable_seeks();
-        it = lists.emplace(visible, m.SerializeAsString()).first;
-      }
-      out.emplace_back(cc, it->second);
-    }
+    for (const auto& user : *only_users)
+      if (auto uc = user_conns_.find(user); uc != user_conns_.end())
+        for (uint64_t id : uc->second)
+          if (auto it = conns_.find(id); it != conns_.end()) visit(it->first, it->second);
+  } else {
+    for_each_conn(visit);
   }
   for (auto& [c, bytes] : out) {
     metrics_.frames_out_total++;

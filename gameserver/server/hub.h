@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "auth/auth.h"
 #include "lobby/lobby.h"
@@ -73,8 +74,6 @@ class Hub {
  private:
   struct ConnInfo {
     std::weak_ptr<Connection> conn;
-    double tokens = 0;
-    int64_t last_refill_ms = 0;
     std::set<std::string> games;  // games this connection is subscribed to
     std::set<std::string> remote_nodes;  // nodes it has forwarded requests to (told when it closes)
     // Games of other nodes it follows: owner node and the last version that reached it. If the
@@ -115,6 +114,8 @@ class Hub {
   // The seek list (all nodes) to this node's clients (or those of these users), now.
   void push_seeks(const std::set<std::string>* only_users = nullptr);
   bool playing_here(const ConnInfo& ci, const std::string& user_id) const;  // under mu_
+  template <class Fn>
+  void for_each_conn(Fn&& fn);  // fn(id, ConnInfo) under mu_, a chunk of connections at a time
   void request_seek_push();       // push_seeks() soon: coalesced (ServerOptions::seek_push_interval_ms)
   void publish_seeks_changed();   // tells every node (this one included) to push it
   std::vector<SeekEntry> all_seeks();
@@ -135,7 +136,6 @@ class Hub {
   std::shared_ptr<GameActor> find_game(const std::string& id);
   std::vector<std::shared_ptr<Connection>> connections_of(const std::string& user_id);
   std::shared_ptr<GameActor> make_actor(GameSession s);
-  bool take_token(uint64_t conn_id);
 
   Runtime& rt_;
   Redis& redis_;
@@ -147,7 +147,7 @@ class Hub {
   std::mutex mu_;
   std::map<uint64_t, ConnInfo> conns_;
   std::map<std::string, std::set<uint64_t>> user_conns_;
-  std::map<std::string, std::shared_ptr<GameActor>> games_;
+  std::unordered_map<std::string, std::shared_ptr<GameActor>> games_;  // looked up for every game frame
   Lobby lobby_;
   std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
   std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
