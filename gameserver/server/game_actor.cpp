@@ -340,6 +340,7 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
 std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire() {
   lost_ = true;
   strand_.cancel_timer();
+  armed_at_ = 0;
   if (!finished_) deps_.metrics.live_games--;
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> out;
   for (auto& [id, s] : subs_)
@@ -507,9 +508,20 @@ void GameActor::arm_timer() {
     if (!deadline || at < *deadline) deadline = at;
   }
   if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
-  if (!deadline) return strand_.cancel_timer();
+  if (!deadline) {
+    armed_at_ = 0;
+    return strand_.cancel_timer();
+  }
+  // Waking up early is harmless (on_timer checks everything against the clock and re-arms), so a
+  // timer already set for an earlier time stays: re-arming on every move cost two operations on
+  // Asio's timer heap (tens of thousands of timers with 10,000 games) and a cancelled handler.
+  if (armed_at_ != 0 && armed_at_ <= *deadline) return;
+  armed_at_ = *deadline;
   auto self = shared_from_this();
-  strand_.set_timer(*deadline + 1, [self] { self->run_or_wait([self] { self->on_timer(); }); });
+  strand_.set_timer(*deadline + 1, [self] {
+    self->armed_at_ = 0;
+    self->run_or_wait([self] { self->on_timer(); });
+  });
 }
 
 void GameActor::on_timer() {
@@ -536,7 +548,11 @@ void GameActor::on_timer() {
       return after_change();
     }
     auto self = shared_from_this();
-    strand_.set_timer(steady_ms() + 500, [self] { self->run_or_wait([self] { self->on_timer(); }); });  // retry while Redis is away
+    armed_at_ = steady_ms() + 500;  // retry while Redis is away
+    strand_.set_timer(armed_at_, [self] {
+      self->armed_at_ = 0;
+      self->run_or_wait([self] { self->on_timer(); });
+    });
     return;
   }
   publish(out);

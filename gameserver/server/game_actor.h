@@ -124,6 +124,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   RecordCache record_cache_;  // the record's ply entries so far (strand only)
   std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
   Millis retire_at_ = 0;  // when a finished game leaves memory
+  Millis armed_at_ = 0;   // the time the strand's timer is set for (0 = not set)
 };
 
 // Frames for one connection: helpers shared by the hub and the actors.
