@@ -497,11 +497,10 @@ int check_series_gain(Scratch& s, Move c, int checks_left, Square& target, bool 
   return worst;
 }
 
-// The most the side to move wins for sure by a series of checks starting with a quiet one.
-int best_check_series(Scratch& s, Square* target, bool top) {
+// Calls fn(move) for every legal non-capturing move of the side to move that gives check.
+template <class Fn>
+void for_each_quiet_check(Scratch& s, Fn&& fn) {
   const Color them = opposite(s.side());
-  int best = 0;
-  if (s.p.in_check(them)) return 0;
   MoveList ours;
   s.p.generate_legal(ours);
   for (Move c : ours) {
@@ -509,28 +508,31 @@ int best_check_series(Scratch& s, Square* target, bool top) {
     Piece cap_c = s.play(c);
     bool gives = s.p.in_check(them);
     s.undo(c, cap_c);
-    if (!gives) continue;
+    if (gives) fn(c);
+  }
+}
+
+// The most the side to move wins for sure by a series of checks starting with a quiet one.
+int best_check_series(Scratch& s, Square* target, bool top) {
+  const Color them = opposite(s.side());
+  int best = 0;
+  if (s.p.in_check(them)) return 0;
+  for_each_quiet_check(s, [&](Move c) {
     Square t;
     int g = check_series_gain(s, c, kCheckSeries, t, top);
     if (g > best && t != kNoSquare) {
       best = g;
       if (target) *target = t;
     }
-  }
+  });
   return best;
 }
 
 void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   const Color us = s.side(), them = opposite(us);
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
-  MoveList ours;
-  s.p.generate_legal(ours);
-  for (Move c : ours) {
-    if (s.p.at(c.to)) continue;  // a capturing check is a direct threat on its victim
-    Piece cap_c = s.play(c);
-    bool gives = s.p.in_check(them);
-    s.undo(c, cap_c);
-    if (!gives) continue;
+  // (A capturing check is a direct threat on its victim, found elsewhere.)
+  for_each_quiet_check(s, [&](Move c) {
     Square worst_target;
     int worst = check_series_gain(s, c, kCheckSeries, worst_target, true);
     if (worst > 0 && worst_target != kNoSquare && s.p.at(worst_target) &&
@@ -543,7 +545,7 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
       out[worst_target] = t;
       if (trace()) std::cerr << "    checkcap " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
     }
-  }
+  });
 }
 
 // Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal

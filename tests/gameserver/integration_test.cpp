@@ -53,17 +53,7 @@ std::string start_game(Client& red, Client& black, Variant v = XIANGQI, uint32_t
   seek.mutable_create_seek()->set_color(RED);
   auto r = red.ws->request(seek);
   EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  ClientMessage acc;
-  acc.mutable_accept_seek()->set_seek_id(r.reply().seek_id());
-  auto a = black.ws->request(acc);
-  EXPECT_TRUE(a.has_reply()) << a.DebugString();
-  std::string gid = a.reply().game_id();
-  for (Client* p : {&red, &black}) {
-    auto st = p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
-    EXPECT_TRUE(st.has_value()) << "no game_started for " << p->name;
-    if (st) EXPECT_EQ(st->game_started().you(), p == &red ? RED : BLACK);
-  }
-  return gid;
+  return accept_and_start(red, black, r.reply().seek_id());
 }
 
 ServerMessage move(Client& p, const std::string& gid, const std::string& iccs, const std::string& cmid = "") {

@@ -83,17 +83,7 @@ std::string cross_node_game(NodeClient& red, NodeClient& black, Variant v, uint3
     if (!listed) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_TRUE(listed) << "seek of another node not listed";
-  ClientMessage acc;
-  acc.mutable_accept_seek()->set_seek_id(seek_id);
-  auto a = black.ws->request(acc);
-  EXPECT_TRUE(a.has_reply()) << a.DebugString();
-  std::string gid = a.reply().game_id();
-  for (NodeClient* p : {&red, &black}) {
-    auto st = p->ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
-    EXPECT_TRUE(st.has_value()) << "no game_started for " << p->name;
-    if (st) EXPECT_EQ(st->game_started().you(), p == &red ? RED : BLACK);
-  }
-  return gid;
+  return accept_and_start(red, black, seek_id);
 }
 
 // The last frames a client received, for failure messages.

@@ -112,11 +112,8 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
   seek.mutable_create_seek()->set_color(RED);
   ServerMessage s = red.ws->request(seek);
   ASSERT_TRUE(s.has_reply()) << s.DebugString();
-  ClientMessage accept;
-  accept.mutable_accept_seek()->set_seek_id(s.reply().seek_id());
-  ServerMessage a = black.ws->request(accept);
-  ASSERT_TRUE(a.has_reply()) << a.DebugString();
-  const std::string gid = a.reply().game_id();
+  const std::string gid = accept_and_start(red, black, s.reply().seek_id());
+  ASSERT_FALSE(gid.empty());
   for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
 
   // The moves are on the master; wait until the replica has them too (replication is

@@ -18,12 +18,10 @@ struct TestClient {
   std::string token, user_id, name;
 };
 
-// A guest signed in on the server at `port` (the name is shown as "guest-<name>").
-inline TestClient login_guest(uint16_t port, const std::string& name) {
+// Signs in with `m` (login_guest, register or login) on a new connection to `port`.
+inline TestClient sign_in(uint16_t port, const xq::v1::ClientMessage& m) {
   TestClient p;
   p.ws = std::make_unique<WsClient>(port);
-  xq::v1::ClientMessage m;
-  m.mutable_login_guest()->set_name(name);
   auto r = p.ws->request(m);
   EXPECT_TRUE(r.has_reply()) << r.DebugString();
   p.token = r.reply().token();
@@ -32,19 +30,36 @@ inline TestClient login_guest(uint16_t port, const std::string& name) {
   return p;
 }
 
+// A guest signed in on the server at `port` (the name is shown as "guest-<name>").
+inline TestClient login_guest(uint16_t port, const std::string& name) {
+  xq::v1::ClientMessage m;
+  m.mutable_login_guest()->set_name(name);
+  return sign_in(port, m);
+}
+
 // A registered account signed in on the server at `port`.
 inline TestClient register_account(uint16_t port, const std::string& name, const std::string& password = "secret-pass") {
-  TestClient p;
-  p.ws = std::make_unique<WsClient>(port);
   xq::v1::ClientMessage m;
   m.mutable_register_()->set_name(name);
   m.mutable_register_()->set_password(password);
-  auto r = p.ws->request(m);
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  p.token = r.reply().token();
-  p.user_id = r.reply().user().user_id();
-  p.name = r.reply().user().name();
-  return p;
+  return sign_in(port, m);
+}
+
+// `black` accepts `red`'s seek `seek_id`; both must receive game_started with their colours.
+// Returns the game id (empty if the accept was refused).
+inline std::string accept_and_start(TestClient& red, TestClient& black, const std::string& seek_id) {
+  xq::v1::ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(seek_id);
+  auto a = black.ws->request(acc);
+  EXPECT_TRUE(a.has_reply()) << a.DebugString();
+  const std::string gid = a.reply().game_id();
+  for (TestClient* p : {&red, &black}) {
+    auto st = p->ws->wait_for(
+        [&](const xq::v1::ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; });
+    EXPECT_TRUE(st.has_value()) << "no game_started for " << p->name;
+    if (st) EXPECT_EQ(st->game_started().you(), p == &red ? xq::v1::RED : xq::v1::BLACK);
+  }
+  return gid;
 }
 
 // A legal Jieqi move (ICCS) from a viewer's FEN, pseudo-random from `seed` (advanced): captures
