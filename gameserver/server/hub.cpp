@@ -19,7 +19,8 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), auth_(auth), metrics_(metrics), options_(std::move(options)),
+    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), presence_(redis, options.node_id), auth_(auth),
+      metrics_(metrics), options_(std::move(options)),
       seek_push_strand_(rt) {}
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
@@ -80,7 +81,7 @@ std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
   try {
     GameSession s = store_.load(id);
     if (s.over()) {  // ended but not archived before the crash
-      store_.archive(s);  // also frees the lease
+      store_.archive(s);  // also drops the claim
       return nullptr;
     }
     auto actor = make_actor(std::move(s));
@@ -114,7 +115,7 @@ std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owne
       return nullptr;
     }
     if (!store_.is_live(gid)) return nullptr;
-    if (auto a = adopt(gid)) return a;  // lost a race for the lease: look again
+    if (auto a = adopt(gid)) return a;  // lost a race for the claim: look again
   }
   return nullptr;
 }
@@ -148,7 +149,7 @@ void Hub::drop_game(const std::string& id) {
     a = it->second;
     games_.erase(it);
   }
-  std::cerr << "node " << options_.node_id << ": lost the lease of game " << id << '\n';
+  std::cerr << "node " << options_.node_id << ": lost game " << id << '\n';
   a->post([this, id](GameActor& g) {
     for (auto& [c, version] : g.retire()) resubscribe(c, id, version);
   });
@@ -182,16 +183,24 @@ void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& g
 }
 
 void Hub::tick() {
-  redis_.command({"SET", keys::node_alive(options_.node_id), "1", "PX", std::to_string(options_.lease_ms)});
-  std::vector<std::string> mine;
-  {
-    std::lock_guard l(mu_);
-    for (const auto& [id, a] : games_)
-      if (!a->finished() && !a->lost()) mine.push_back(id);
+  const bool lapsed = store_.heartbeat();
+  const bool full_check = lapsed || ticks_++ % kFullCheckTicks == 0;
+  if (full_check) {  // our heartbeat lapsed: other nodes may have taken games
+    std::vector<std::string> mine;
+    {
+      std::lock_guard l(mu_);
+      for (const auto& [id, a] : games_)
+        if (!a->finished() && !a->lost()) mine.push_back(id);
+    }
+    for (const auto& id : store_.lost_games(mine)) drop_game(id);
+    refresh_presence();
   }
-  for (const auto& id : store_.renew(mine)) drop_game(id);
-  refresh_presence();
-  recover();
+  size_t adopted = 0;
+  for (const auto& id : store_.games_of_dead_nodes(1000)) {
+    if (adopt(id)) ++adopted;
+    if (adopted >= 1000) break;  // the rest on the next tick: a takeover storm stays bounded
+  }
+  if (full_check) recover();  // games with no owner at all
   std::vector<std::shared_ptr<ProxyConnection>> dead;
   {
     std::lock_guard l(mu_);
@@ -210,22 +219,13 @@ void Hub::tick() {
 
 // The users connected here stay findable by name from every node while this node lives.
 void Hub::refresh_presence() {
-  static const char* kScript =
-      "for i, k in ipairs(KEYS) do redis.call('SET', k, ARGV[i], 'PX', ARGV[#ARGV]) end return #KEYS";
   std::map<std::string, std::string> users;  // name → id
   for_each_conn([&](uint64_t id, const ConnInfo& ci) {
     if (is_proxy_id(id)) return;
     if (auto c = ci.conn.lock())
       if (auto u = c->user()) users[u->name] = u->id;
   });
-  std::vector<std::pair<std::string, std::string>> list(users.begin(), users.end());
-  for (size_t at = 0; at < list.size(); at += 500) {
-    std::vector<std::string> full{"EVAL", kScript, std::to_string(std::min<size_t>(500, list.size() - at))};
-    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(keys::online(list[i].first));
-    for (size_t i = at; i < std::min(list.size(), at + 500); ++i) full.push_back(list[i].second);
-    full.push_back(std::to_string(options_.lease_ms));
-    redis_.command(full);
-  }
+  presence_.resync(users);
 }
 
 void Hub::follow_moved_games() {
@@ -249,15 +249,10 @@ void Hub::follow_moved_games() {
   gids.assign(distinct.begin(), distinct.end());
   if (gids.empty()) return;
   std::map<std::string, std::string> owners;
-  for (size_t at = 0; at < gids.size(); at += 500) {
-    std::vector<std::string> cmd{"MGET"};
-    for (size_t i = at; i < std::min(gids.size(), at + 500); ++i) cmd.push_back(keys::game_owner(gids[i]));
-    auto r = redis_.command(cmd);
-    for (size_t i = 0; i < r.elements.size(); ++i)
-      owners[gids[at + i]] = r.elements[i].type == RedisReply::Type::String ? r.elements[i].str : "";
-  }
+  auto living = store_.owners(gids);
+  for (size_t i = 0; i < gids.size(); ++i) owners[gids[i]] = living[i];
   for (const auto& f : follows) {
-    if (owners[f.gid] == f.node) continue;  // still there (or its lease has not run out yet)
+    if (owners[f.gid] == f.node) continue;  // still there (or its heartbeat has not run out yet)
     std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
               << f.node << " to " << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version
               << '\n';
@@ -266,14 +261,8 @@ void Hub::follow_moved_games() {
 }
 
 void Hub::release_all() {
-  std::vector<std::string> mine, seeks;
-  {
-    std::lock_guard l(mu_);
-    for (const auto& [id, a] : games_)
-      if (!a->finished()) mine.push_back(id);
-  }
+  std::vector<std::string> seeks;
   try {
-    for (const auto& id : mine) store_.release(id);
     auto stored = all_seeks();
     {
       std::lock_guard l(mu_);
@@ -281,7 +270,7 @@ void Hub::release_all() {
         if (lobby_.find(s.id)) seeks.push_back(s.id);
     }
     unstore_seeks(seeks);
-    redis_.command({"DEL", keys::node_alive(options_.node_id)});
+    store_.stop_heartbeat();  // the other nodes take this node's games at their next tick
   } catch (const std::exception& e) {
     std::cerr << "release: " << e.what() << '\n';
   }
@@ -394,7 +383,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   if (!is_proxy_id(c->id())) metrics_.connections--;
   std::set<std::string> games, remote_nodes;
   std::vector<std::string> gone_seeks;
-  bool user_gone = false;
+  bool user_gone = false, left_node = false;
   auto u = c->user();
   {
     std::lock_guard l(mu_);
@@ -407,6 +396,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     if (u) {
       auto& set = user_conns_[u->id];
       set.erase(c->id());
+      left_node = !is_proxy_id(c->id()) && std::none_of(set.begin(), set.end(), [](uint64_t id) { return !is_proxy_id(id); });
       if (set.empty()) {
         user_conns_.erase(u->id);
         // Seeks die with their owner's last connection. Only then does the seek list change: pushing
@@ -419,6 +409,12 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   }
   for (const auto& gid : games)
     if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
+  if (left_node) {
+    try {
+      presence_.remove(u->name);
+    } catch (const RedisError&) {  // the next resync removes it
+    }
+  }
   // The nodes serving this connection's forwarded requests drop its proxy there.
   for (const auto& node : remote_nodes) {
     NodeMessage nm;
@@ -476,9 +472,9 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
   }
   v1::ServerMessage r;
   r.set_request_id(rid);
-  try {  // findable by direct challenges from any node (refreshed by tick())
-    redis_.command({"SET", keys::online(u.name), u.id, "PX", std::to_string(options_.lease_ms)});
-  } catch (const RedisError&) {
+  try {  // findable by direct challenges from any node
+    presence_.add(u.name, u.id);
+  } catch (const RedisError&) {  // the next resync adds it
   }
   r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
@@ -654,8 +650,7 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     if (target_id.empty() || target_id == u.id) why = "user not online";
   }
   if (m.has_challenge() && target_id.empty()) {  // connected to another node?
-    auto r = redis_.command({"GET", keys::online(m.challenge().user_name())});
-    if (r.type == RedisReply::Type::String && r.str != u.id) target_id = r.str;
+    if (auto id = presence_.find(m.challenge().user_name()); id && *id != u.id) target_id = *id;
   }
   if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
   std::string id;

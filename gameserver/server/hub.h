@@ -20,6 +20,7 @@
 #include "server/options.h"
 #include "server/proxy_connection.h"
 #include "store/game_store.h"
+#include "store/presence.h"
 
 namespace gs {
 
@@ -27,16 +28,18 @@ class Hub {
  public:
   Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options);
 
-  // Takes over every live game whose owner lease is free (or held by this node id: a restarted
-  // node), replaying its events and restarting its clock. Returns the number of games resumed.
+  // Takes over every live game with no living owner (or owned by this node id: a restarted node),
+  // replaying its events and restarting its clock. Returns the number of games resumed. Scans all
+  // live games: at start and every kFullCheckTicks ticks; dead nodes' games are found by tick().
   size_t recover();
 
   // --- several nodes (server/node_link.h calls these) ---
-  // Heartbeat, lease renewal (a game whose lease was lost is dropped and its subscribers re-routed),
-  // takeover of orphaned games, reaping of proxies whose node is gone, seeks of dead nodes.
+  // Heartbeat, takeover of dead nodes' games, reaping of proxies whose node is gone, seeks of dead
+  // nodes. After a lapsed heartbeat (and every kFullCheckTicks): drops the games another node took
+  // (their subscribers re-routed), resyncs presence, and scans for orphaned games.
   void tick();
   void on_node_message(const NodeMessage& m);
-  void release_all();  // shutdown: frees this node's leases and seeks for a quick takeover
+  void release_all();  // shutdown: ends the heartbeat and frees the seeks for a quick takeover
   const std::string& node_id() const { return options_.node_id; }
 
   // --- called by the transport ---
@@ -85,7 +88,7 @@ class Hub {
     std::map<std::string, RemoteGame> remote_games;
   };
   void follow_moved_games();  // tick(): the re-subscription above
-  void refresh_presence();    // tick(): xq:online:{name} of this node's users
+  void refresh_presence();    // tick(): resync of this node's presence hash (store/presence.h)
   // Every live game of every node (this node's from memory, the others' from Redis).
   struct GameInfo {
     GameConfig config;
@@ -122,14 +125,14 @@ class Hub {
   std::optional<StoredSeek> stored_seek(const std::string& id);
   void store_seek(const std::string& id);
   void unstore_seeks(const std::vector<std::string>& ids);
-  // The game's actor on this node, taking the game over if its lease is free; else nullptr with
+  // The game's actor on this node, taking the game over if it has no living owner; else nullptr with
   // `owner` = the node owning it (empty: not a live game).
   std::shared_ptr<GameActor> locate(const std::string& gid, std::string& owner);
-  std::shared_ptr<GameActor> adopt(const std::string& gid);  // claim the lease, load, start
+  std::shared_ptr<GameActor> adopt(const std::string& gid);  // claim, load, start
   // Sends the request to `node` over Redis; false if no node listens there (it is gone).
   bool forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
                const xq::v1::ClientMessage& m, int hops);
-  void drop_game(const std::string& id);  // lease lost
+  void drop_game(const std::string& id);  // another node took it
   void resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version);
   void sweep_dead_nodes_seeks();
   void send_stored_game(const std::shared_ptr<Connection>& c, const User& u, const std::string& gid, uint64_t rid);
@@ -140,6 +143,9 @@ class Hub {
   Runtime& rt_;
   Redis& redis_;
   GameStore store_;
+  Presence presence_;
+  static constexpr uint64_t kFullCheckTicks = 30;
+  uint64_t ticks_ = 0;  // tick() runs on one thread
   Auth& auth_;
   Metrics& metrics_;
   ServerOptions options_;

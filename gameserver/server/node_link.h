@@ -1,6 +1,6 @@
 // This node's link to the other game-server nodes (docs/ARCHITECTURE.md, "Several nodes"): a
 // subscriber thread on xq:node:{me} and xq:nodes hands every message to the hub, and a ticker
-// thread calls Hub::tick() (heartbeat, lease renewal, takeover of orphaned games, reaping of dead
+// thread calls Hub::tick() (heartbeat, takeover of dead nodes' games, reaping of dead
 // proxies). Both run on threads of their own because they block; the hub is thread-safe.
 #pragma once
 #include <atomic>

@@ -30,8 +30,8 @@ struct ServerOptions {
   std::string admin_token;
   std::string static_dir;
   std::string redis_url;
-  // Several nodes (docs/ARCHITECTURE.md): this node's unique name, the game owner lease and how
-  // often it is renewed (and orphaned games are taken over).
+  // Several nodes (docs/ARCHITECTURE.md): this node's unique name, its heartbeat lease (its games
+  // are taken over when it lapses) and how often it is renewed (and dead nodes' games taken over).
   std::string node_id = "local";
   int64_t lease_ms = 5000;
   int64_t tick_ms = 1000;  // for connections of their own (blocking reads: matchmaker replies)

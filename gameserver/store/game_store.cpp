@@ -1,13 +1,12 @@
 #include "store/game_store.h"
 
-#include <openssl/sha.h>
-
 #include <boost/json.hpp>
 #include <algorithm>
 #include <cstring>
 
 #include "game/codec.h"
 #include "store/keys.h"
+#include "store/lua_script.h"
 #include "store/rating_store.h"
 
 namespace gs {
@@ -20,7 +19,7 @@ void GameStore::create(const GameConfig& c) {
 
 // Appends only if the list has the expected length: a replayed request can never interleave
 // events of one game. Fencing: if ARGV[3] (a node id) is not empty, the owner key must hold it, so
-// a node whose lease expired (and was taken over) cannot write any more.
+// a node whose game was taken over (its heartbeat lapsed, store/game_leases.cpp) cannot write any more.
 static const char* kAppendScript = R"lua(
 if ARGV[3] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[3] then return redis.error_reply('NOT_OWNER') end
 local n = redis.call('LLEN', KEYS[1])
@@ -30,59 +29,7 @@ redis.call('SET', KEYS[2], ARGV[2])
 return n + #ARGV - 3
 )lua";
 
-static const char* kClaimScript = R"lua(
-local cur = redis.call('GET', KEYS[1])
-if cur == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
-if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-return 0
-)lua";
-
-static const char* kRenewScript = R"lua(
-local lost = {}
-for i, k in ipairs(KEYS) do
-  if redis.call('GET', k) == ARGV[1] then redis.call('PEXPIRE', k, ARGV[2]) else lost[#lost + 1] = i end
-end
-return lost
-)lua";
-
-static const char* kReleaseScript = R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-)lua";
-
-static const char* kClaimableScript = R"lua(
-local out = {}
-for i, k in ipairs(KEYS) do
-  local cur = redis.call('GET', k)
-  if cur == false or cur == ARGV[1] then out[#out + 1] = i end
-end
-return out
-)lua";
-
-static std::string sha1_hex(const char* text) {
-  unsigned char md[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(text), std::strlen(text), md);
-  std::string hex;
-  for (unsigned char b : md) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
-  return hex;
-}
-
 bool is_not_owner(const std::exception& e) { return std::string(e.what()).find("NOT_OWNER") != std::string::npos; }
-
-// EVALSHA sends 40 bytes instead of the script; EVAL loads it when Redis lacks it.
-RedisReply GameStore::eval(const char* script, std::vector<std::string> keys, std::vector<std::string> args) {
-  std::vector<std::string> cmd{"EVALSHA", sha1_hex(script), std::to_string(keys.size())};
-  cmd.insert(cmd.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
-  cmd.insert(cmd.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  try {
-    return redis_.command(cmd);
-  } catch (const RedisError& e) {
-    if (std::string(e.what()).find("NOSCRIPT") == std::string::npos) throw;
-    cmd[0] = "EVAL";
-    cmd[1] = script;
-    return redis_.command(cmd);
-  }
-}
 
 std::vector<std::string> GameStore::append_command(const GameSession& s, const std::vector<GameEvent>& events) {
   const auto& id = s.config().id;
@@ -92,7 +39,7 @@ std::vector<std::string> GameStore::append_command(const GameSession& s, const s
                      xq::outcome_name(s.result().outcome) + "\"}";
   std::vector<std::string> cmd;
   cmd.reserve(10 + events.size());
-  static const std::string sha = sha1_hex(kAppendScript);
+  static const std::string sha = script_sha1(kAppendScript);
   for (auto& a : {std::string("EVALSHA"), sha, std::string("3"), keys::game_events(id),
                   keys::game_snap(id), keys::game_owner(id), std::to_string(events.front().version - 1)})
     cmd.push_back(a);
@@ -119,44 +66,6 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
   if (events.empty()) return done(nullptr);
   std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_); });
   pipeline_->submit(append_command(s, events), kAppendScript, std::move(done));
-}
-
-bool GameStore::claim(const std::string& id) {
-  return eval(kClaimScript, {keys::game_owner(id)}, {node_, std::to_string(lease_ms_)}).integer == 1;
-}
-
-std::vector<std::string> GameStore::renew(const std::vector<std::string>& ids) {
-  std::vector<std::string> lost;
-  for (size_t at = 0; at < ids.size(); at += 500) {  // bounded script arguments
-    std::vector<std::string> ks;
-    for (size_t i = at; i < std::min(ids.size(), at + 500); ++i) ks.push_back(keys::game_owner(ids[i]));
-    for (auto& e : eval(kRenewScript, std::move(ks), {node_, std::to_string(lease_ms_)}).elements)
-      lost.push_back(ids[at + static_cast<size_t>(e.integer) - 1]);
-  }
-  return lost;
-}
-
-void GameStore::release(const std::string& id) { eval(kReleaseScript, {keys::game_owner(id)}, {node_}); }
-
-std::optional<std::string> GameStore::owner(const std::string& id) {
-  auto r = redis_.command({"GET", keys::game_owner(id)});
-  if (r.type != RedisReply::Type::String) return std::nullopt;
-  return r.str;
-}
-
-std::vector<std::string> GameStore::claimable(const std::vector<std::string>& ids) {
-  std::vector<std::string> out;
-  for (size_t at = 0; at < ids.size(); at += 500) {
-    std::vector<std::string> ks;
-    for (size_t i = at; i < std::min(ids.size(), at + 500); ++i) ks.push_back(keys::game_owner(ids[i]));
-    for (auto& e : eval(kClaimableScript, std::move(ks), {node_}).elements)
-      out.push_back(ids[at + static_cast<size_t>(e.integer) - 1]);
-  }
-  return out;
-}
-
-bool GameStore::is_live(const std::string& id) {
-  return redis_.command({"SISMEMBER", keys::kLiveGames, id}).integer == 1;
 }
 
 void GameStore::archive(const GameSession& s) {

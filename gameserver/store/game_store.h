@@ -17,7 +17,7 @@ namespace gs {
 
 class GameStore {
  public:
-  // node_id: this server's name in the owner leases. Empty = unfenced appends (tools only).
+  // node_id: this server's name as a game owner. Empty = unfenced appends (tools only).
   explicit GameStore(Redis& redis, std::string node_id = "", int64_t lease_ms = 5000)
       : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms) {}
   const std::string& node() const { return node_; }
@@ -28,7 +28,7 @@ class GameStore {
   bool create_if_absent(const GameConfig& c);
   // Appends events (first.version must be the next version) and the snapshot, atomically.
   // Throws RedisError; then nothing was written. With a node id, the append is fenced: it fails
-  // (message contains "NOT_OWNER", see is_not_owner) unless this node holds the game's lease.
+  // (message contains "NOT_OWNER", see is_not_owner) unless this node owns the game.
   void append(const GameSession& s, const std::vector<GameEvent>& events);
   // The same append, sent through the batching writer thread (store/append_pipeline.h): returns at
   // once; `done` runs on the writer thread with nullptr (stored) or the error append would throw.
@@ -42,19 +42,33 @@ class GameStore {
   GameSession load(const std::string& id);
   std::optional<std::string> archived(const std::string& id);
 
-  // --- owner leases (key xq:game:{id}:owner) ---
-  // Takes the lease if it is free, or keeps it if this node holds it already. True = owned now.
+  // --- ownership (store/game_leases.cpp) ---
+  // A game's owner is the node named in xq:game:{id}:owner; the claim holds while that node's
+  // heartbeat (xq:node:{node}:alive, PX = lease time) lives. One heartbeat per node per tick keeps
+  // all its games, where a lease per game cost a Redis write per game per tick.
+  //
+  // Renews this node's heartbeat (and its entry in xq:nodes:known). True if it had lapsed: other
+  // nodes may have taken games meanwhile (see lost_games).
+  bool heartbeat();
+  void stop_heartbeat();  // a clean stop: the other nodes take this node's games at their next tick
+  // Takes the game if it has no owner, a dead owner, or is this node's already. True = owned now.
   bool claim(const std::string& id);
-  // Extends the leases of these games; returns the ids whose lease this node no longer holds.
-  std::vector<std::string> renew(const std::vector<std::string>& ids);
-  void release(const std::string& id);  // only if held by this node
+  void release(const std::string& id);  // a finished game: drops the claim if this node holds it
+  // The owner if it is alive (or this node); nullopt if the game has no living owner.
   std::optional<std::string> owner(const std::string& id);
-  // Of these ids, those with no owner or owned by this node (a restarted node keeps its id).
+  // The same for many games: "" where there is no living owner.
+  std::vector<std::string> owners(const std::vector<std::string>& ids);
+  // Of these ids, those this node may claim: no owner, a dead owner, or this node (a restarted
+  // node keeps its id).
   std::vector<std::string> claimable(const std::vector<std::string>& ids);
+  // Of these ids (games this node runs), those whose owner key no longer names this node.
+  std::vector<std::string> lost_games(const std::vector<std::string>& ids);
+  // Games of nodes whose heartbeat stopped, at most `per_node` of each; dead nodes left with no
+  // games are forgotten (with their presence hash).
+  std::vector<std::string> games_of_dead_nodes(size_t per_node);
   bool is_live(const std::string& id);
 
  private:
-  RedisReply eval(const char* script, std::vector<std::string> keys, std::vector<std::string> args);
   std::vector<std::string> append_command(const GameSession& s, const std::vector<GameEvent>& events);
   Redis& redis_;
   std::string node_;

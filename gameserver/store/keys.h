@@ -15,15 +15,20 @@
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
-//   xq:game:{id}:owner    STRING  node id of the game's owner (lease: SET NX PX, renewed by the
-//                                 owner; the append script refuses a node that does not hold it).
+//   xq:game:{id}:owner    STRING  node id of the game's owner. No expiry: the claim holds while
+//                                 that node's heartbeat lives; a claim of a game whose owner is
+//                                 dead moves it (store/game_leases.cpp). The append script refuses
+//                                 a node the key does not name.
 //   xq:node:{node}        CHANNEL pub/sub: requests forwarded to this node, frames sent back to its
 //                                 connections, closes (server/node_wire.h).
-//   xq:node:{node}:alive  STRING  heartbeat of a running node (PX = lease time).
+//   xq:node:{node}:alive  STRING  heartbeat of a running node (PX = lease time, renewed every tick).
+//   xq:node:{node}:games  SET     ids of the games the node owns (what a survivor takes over).
+//   xq:node:{node}:online HASH    user name → user id of the users connected to the node (direct
+//                                 challenges across nodes; store/presence.h).
+//   xq:nodes:known        SET     nodes that may own games or users; a dead node leaves it once
+//                                 its games are taken over.
 //   xq:nodes              CHANNEL pub/sub broadcast to every node (seek list changed, notices).
 //   xq:seeks              HASH    open seeks and challenges of every node: id → seek JSON + node.
-//   xq:online:{name}      STRING  user id of a user connected to some node (PX = lease time,
-//                                 refreshed by its node every tick): direct challenges across nodes.
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
 //                                 matchmaker/service/bus.h (the streams' one description).
 #pragma once
@@ -36,10 +41,14 @@ inline std::string game_events(const std::string& id) { return "xq:game:" + id +
 inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
 inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
 inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
-inline std::string node_alive(const std::string& node) { return "xq:node:" + node + ":alive"; }
+// Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
+inline const std::string kNodePrefix = "xq:node:";
+inline std::string node_alive(const std::string& node) { return kNodePrefix + node + ":alive"; }
+inline std::string node_games(const std::string& node) { return kNodePrefix + node + ":games"; }
+inline std::string node_online(const std::string& node) { return kNodePrefix + node + ":online"; }
+inline const std::string kKnownNodes = "xq:nodes:known";
 inline const std::string kNodesChannel = "xq:nodes";
 inline const std::string kSeeks = "xq:seeks";
-inline std::string online(const std::string& name) { return "xq:online:" + name; }
 inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }

@@ -287,6 +287,53 @@ TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
   EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_alive(TestCluster::node_id(0))}).integer, 0);
 }
 
+// A node stalled past the lease time (SIGSTOP) loses its games to the others; when it resumes it
+// finds its heartbeat lapsed, drops the games taken meanwhile, and sends its connections to their
+// new owner. The game is never played on two nodes.
+TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
+  TestCluster cluster(2, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "st_red"), black = guest_on(cluster.port(1), "st_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, kMate[0], "s0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "s1").has_reply());
+
+  cluster.freeze_node(0);
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+
+  // Red comes back through node 1 and plays on.
+  NodeClient red2;
+  red2.token = red.token, red2.user_id = red.user_id, red2.name = red.name;
+  reconnect_to(red2, cluster.port(1));
+  auto s = sync_until_served(red2, gid, 2);
+  ASSERT_TRUE(s.has_reply()) << s.DebugString();
+  auto m2 = move(red2, gid, kMate[2], "s2");
+  ASSERT_TRUE(m2.has_reply()) << m2.DebugString();
+  EXPECT_EQ(m2.reply().version(), 3u);
+
+  cluster.thaw_node(0);
+  // Red's old connection to node 0 is followed to node 1: it hears black's next move from there.
+  auto m3 = move(black, gid, kMate[3], "s3");
+  ASSERT_TRUE(m3.has_reply()) << m3.DebugString();
+  EXPECT_EQ(m3.reply().version(), 4u);
+  // (Node 0 notices at its first tick, 250 ms; the 5 s budget stays below its periodic full check,
+  // 30 ticks, so this fails if the lapsed heartbeat went unnoticed.)
+  auto ev = red.ws->wait_for([&](const ServerMessage& f) {
+    return is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == 4;
+  }, 5000);
+  ASSERT_TRUE(ev) << last_frames(red);
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  bool ended = false;
+  EXPECT_EQ(stored_moves(redis, gid, &ended), (std::vector<std::string>{kMate[0].substr(0, 4), kMate[1].substr(0, 4),
+                                                                         kMate[2].substr(0, 4), kMate[3].substr(0, 4)}));
+  EXPECT_FALSE(ended);
+}
+
 // (c) Fencing: a node whose lease was taken cannot append, and takes the game back (reloading it
 // from Redis) once the lease is free again.
 TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
@@ -306,8 +353,9 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   const std::string gid = ar.reply().game_id();
   ASSERT_TRUE(move(red, gid, "h2e2", "f1").has_reply());
 
-  // Another node "takes" the game.
-  redis.command({"SET", gs::keys::game_owner(gid), "intruder", "PX", "60000"});
+  // Another (living) node "takes" the game.
+  redis.command({"SET", gs::keys::node_alive("intruder"), "1", "PX", "60000"});
+  redis.command({"SET", gs::keys::game_owner(gid), "intruder"});
   auto refused = move(black, gid, "h9g7", "f2");
   ASSERT_TRUE(refused.has_error()) << refused.DebugString();
   EXPECT_EQ(refused.error().code(), STORAGE_UNAVAILABLE);
@@ -316,8 +364,8 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   EXPECT_EQ(move(black, gid, "h9g7", "f2").error().code(), STORAGE_UNAVAILABLE);
   EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events(gid)}).integer, 1);
 
-  // The intruder's lease ends: the node reloads the game from Redis and play goes on.
-  redis.command({"DEL", gs::keys::game_owner(gid)});
+  // The intruder dies: the node reloads the game from Redis and play goes on.
+  redis.command({"DEL", gs::keys::node_alive("intruder")});
   auto ok = move(black, gid, "h9g7", "f2");
   ASSERT_TRUE(ok.has_reply()) << ok.DebugString();
   EXPECT_EQ(ok.reply().version(), 2u);
@@ -366,6 +414,50 @@ TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
   EXPECT_TRUE(alice.ws->request(bad).has_error());
 }
 
+// Presence across nodes: a user is challengeable from another node while connected, not after
+// the last connection closes, and not once their node has died.
+TEST(GameServerMultiNode, PresenceFollowsConnectionsAndNodes) {
+  TestCluster cluster(3, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient alice = guest_on(cluster.port(0), "pr_alice");
+  auto carol = std::make_unique<NodeClient>(guest_on(cluster.port(1), "pr_carol"));
+  NodeClient dave = guest_on(cluster.port(2), "pr_dave");
+  auto challenge = [&](const std::string& name) {
+    ClientMessage ch;
+    ch.mutable_challenge()->set_user_name(name);
+    ch.mutable_challenge()->set_variant(XIANGQI);
+    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+    return alice.ws->request(ch);
+  };
+  // Polls until the challenge is refused (a close or a node's death takes effect asynchronously).
+  auto refused_within = [&](const std::string& name, int budget_ms) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+    for (;;) {
+      auto r = challenge(name);
+      if (r.has_error()) return true;
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  };
+  EXPECT_TRUE(challenge(carol->name).has_reply());
+  EXPECT_TRUE(challenge(dave.name).has_reply());
+  EXPECT_EQ(redis.command({"HGET", gs::keys::node_online(TestCluster::node_id(1)), carol->name}).str, carol->user_id);
+
+  carol.reset();  // her only connection closes
+  EXPECT_TRUE(refused_within("pr_carol", 10000));
+  EXPECT_EQ(redis.command({"HEXISTS", gs::keys::node_online(TestCluster::node_id(1)), "pr_carol"}).integer, 0);
+
+  cluster.kill_node(2);  // dave's node dies without a word: he stops counting once its heartbeat lapses
+  EXPECT_TRUE(refused_within(dave.name, 15000));
+  // With no games left, the dead node is forgotten, its presence hash with it.
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (redis.command({"SISMEMBER", gs::keys::kKnownNodes, TestCluster::node_id(2)}).integer == 1 &&
+         std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kKnownNodes, TestCluster::node_id(2)}).integer, 0);
+  EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_online(TestCluster::node_id(2))}).integer, 0);
+}
+
 // Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
 // closing the user's connection to the other node.
 TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
@@ -391,6 +483,9 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   TestCluster cluster(0);
   gs::Redis redis(cluster.redis_url());
   gs::GameStore a(redis, "node-a", 60000), b(redis, "node-b", 60000);
+  EXPECT_TRUE(a.heartbeat());  // first beat: "lapsed" (no heartbeat before)
+  EXPECT_FALSE(a.heartbeat());
+  b.heartbeat();
   gs::GameConfig cfg;
   cfg.id = "fence1";
   cfg.tc = {60'000, 0};
@@ -398,10 +493,11 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   cfg.black = {"u-b", "b", false};
   a.create(cfg);  // creator owns it
   EXPECT_EQ(a.owner("fence1").value_or(""), "node-a");
-  EXPECT_FALSE(b.claim("fence1"));
-  EXPECT_TRUE(a.claim("fence1"));  // re-claim of its own lease
+  EXPECT_FALSE(b.claim("fence1"));  // node-a is alive
+  EXPECT_TRUE(a.claim("fence1"));   // re-claim of its own game
   EXPECT_EQ(b.claimable({"fence1", "nobody"}), (std::vector<std::string>{"nobody"}));
   EXPECT_EQ(a.claimable({"fence1"}), (std::vector<std::string>{"fence1"}));
+  EXPECT_TRUE(b.games_of_dead_nodes(100).empty());
 
   gs::GameSession s(cfg);
   s.start_clock(0);
@@ -409,7 +505,7 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   ASSERT_EQ(s.move(xq::Color::Red, "h2e2", "x", 100, 0, ev), gs::Status::Ok);
   try {
     b.append(s, ev);
-    ADD_FAILURE() << "append without the lease succeeded";
+    ADD_FAILURE() << "append without owning the game succeeded";
   } catch (const std::exception& e) {
     EXPECT_TRUE(gs::is_not_owner(e)) << e.what();
   }
@@ -417,13 +513,29 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   a.append(s, ev);
   EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events("fence1")}).integer, 1);
 
-  // Renewal reports a lease taken by someone else; release frees only one's own lease.
-  EXPECT_TRUE(a.renew({"fence1"}).empty());
-  EXPECT_EQ(b.renew({"fence1"}), (std::vector<std::string>{"fence1"}));
-  b.release("fence1");
-  EXPECT_EQ(a.owner("fence1").value_or(""), "node-a");
-  a.release("fence1");
-  EXPECT_FALSE(a.owner("fence1"));
+  // node-a's heartbeat stops: its game is listed for takeover and b's claim moves it, fencing a.
+  a.stop_heartbeat();
+  EXPECT_FALSE(a.owner("fence1").value_or("").empty());  // a still counts itself the owner
+  EXPECT_FALSE(b.owner("fence1"));                        // for the others there is no living owner
+  EXPECT_EQ(b.claimable({"fence1"}), (std::vector<std::string>{"fence1"}));
+  EXPECT_EQ(b.games_of_dead_nodes(100), (std::vector<std::string>{"fence1"}));
+  EXPECT_TRUE(a.lost_games({"fence1"}).empty());
   EXPECT_TRUE(b.claim("fence1"));
+  EXPECT_EQ(b.owner("fence1").value_or(""), "node-b");
+  EXPECT_EQ(a.lost_games({"fence1"}), (std::vector<std::string>{"fence1"}));
   EXPECT_THROW(a.append(s, ev), gs::RedisError);
+  EXPECT_TRUE(a.heartbeat());  // it had lapsed: a must look for lost games (as the hub does)
+  EXPECT_FALSE(a.claim("fence1"));  // node-b is alive
+  // node-a, dead again and now without games, is forgotten by the next takeover pass.
+  a.stop_heartbeat();
+  EXPECT_TRUE(b.games_of_dead_nodes(100).empty());
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kKnownNodes, "node-a"}).integer, 0);
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kKnownNodes, "node-b"}).integer, 1);
+
+  // Release frees only one's own claim.
+  a.release("fence1");
+  EXPECT_EQ(b.owner("fence1").value_or(""), "node-b");
+  b.release("fence1");
+  EXPECT_FALSE(b.owner("fence1"));
+  EXPECT_EQ(redis.command({"SCARD", gs::keys::node_games("node-b")}).integer, 0);
 }

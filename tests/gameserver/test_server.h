@@ -75,6 +75,9 @@ class TestCluster {
   static std::string node_id(int node) { return "node-" + std::to_string(node); }
   void kill_node(int node) { nodes_.at(static_cast<size_t>(node))->kill_hard(); }
   void stop_node(int node) { nodes_.at(static_cast<size_t>(node))->terminate(); }  // SIGTERM
+  // A stalled node (SIGSTOP): sockets open, no heartbeat, no answers; thaw resumes it.
+  void freeze_node(int node) { nodes_.at(static_cast<size_t>(node))->signal(19 /* SIGSTOP */); }
+  void thaw_node(int node) { nodes_.at(static_cast<size_t>(node))->signal(18 /* SIGCONT */); }
   const std::string& redis_url() const { return redis_url_; }
   int http_get(int node, const std::string& path, std::string& body);
   // As admin unless another bearer token (e.g. a player's session) is given.

@@ -1,0 +1,137 @@
+// Game ownership: one owner key per game, one heartbeat per node (keys: store/keys.h).
+//
+// A node renews only its heartbeat each tick, however many games it runs. When the heartbeat
+// lapses (the node crashed, stopped, or stalled past the lease time), any node may claim its
+// games; the claim rewrites the owner key, and the append script's owner check fences the old
+// node from then on, so no game is played on two nodes.
+#include <algorithm>
+
+#include "store/game_store.h"
+#include "store/keys.h"
+#include "store/lua_script.h"
+
+namespace gs {
+
+// KEYS: heartbeat, known nodes. ARGV: node, lease ms. Returns 1 if the heartbeat had lapsed.
+static const char* kHeartbeatScript = R"lua(
+local lapsed = redis.call('EXISTS', KEYS[1]) == 0
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+if lapsed then return 1 end
+return 0
+)lua";
+
+// KEYS: owner key, known nodes. ARGV: node, game id, node key prefix.
+static const char* kClaimScript = R"lua(
+local cur = redis.call('GET', KEYS[1])
+if cur ~= ARGV[1] then
+  if cur and redis.call('EXISTS', ARGV[3] .. cur .. ':alive') == 1 then return 0 end
+  redis.call('SET', KEYS[1], ARGV[1])
+  if cur then redis.call('SREM', ARGV[3] .. cur .. ':games', ARGV[2]) end
+end
+redis.call('SADD', ARGV[3] .. ARGV[1] .. ':games', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+)lua";
+
+// KEYS: owner key. ARGV: node, game id, node key prefix.
+static const char* kReleaseScript = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SREM', ARGV[3] .. ARGV[1] .. ':games', ARGV[2])
+return 1
+)lua";
+
+// KEYS: owner keys. ARGV: node, node key prefix. The living owner of each game, or "".
+static const char* kOwnersScript = R"lua(
+local out = {}
+for i, k in ipairs(KEYS) do
+  local cur = redis.call('GET', k)
+  if cur and (cur == ARGV[1] or redis.call('EXISTS', ARGV[2] .. cur .. ':alive') == 1) then out[i] = cur else out[i] = '' end
+end
+return out
+)lua";
+
+// KEYS: known nodes. ARGV: node, games per dead node, node key prefix.
+static const char* kDeadNodesScript = R"lua(
+local out = {}
+for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if n ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. n .. ':alive') == 0 then
+    local games = redis.call('SRANDMEMBER', ARGV[3] .. n .. ':games', tonumber(ARGV[2]))
+    if #games == 0 then
+      redis.call('SREM', KEYS[1], n)
+      redis.call('DEL', ARGV[3] .. n .. ':online')
+    end
+    for _, g in ipairs(games) do out[#out + 1] = g end
+  end
+end
+return out
+)lua";
+
+bool GameStore::heartbeat() {
+  return eval_script(redis_, kHeartbeatScript, {keys::node_alive(node_), keys::kKnownNodes}, {node_, std::to_string(lease_ms_)})
+             .integer == 1;
+}
+
+void GameStore::stop_heartbeat() { redis_.command({"DEL", keys::node_alive(node_)}); }
+
+bool GameStore::claim(const std::string& id) {
+  return eval_script(redis_, kClaimScript, {keys::game_owner(id), keys::kKnownNodes}, {node_, id, keys::kNodePrefix})
+             .integer == 1;
+}
+
+void GameStore::release(const std::string& id) {
+  eval_script(redis_, kReleaseScript, {keys::game_owner(id)}, {node_, id, keys::kNodePrefix});
+}
+
+std::vector<std::string> GameStore::owners(const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  out.reserve(ids.size());
+  for (size_t at = 0; at < ids.size(); at += 500) {  // bounded script arguments
+    std::vector<std::string> ks;
+    for (size_t i = at; i < std::min(ids.size(), at + 500); ++i) ks.push_back(keys::game_owner(ids[i]));
+    for (auto& e : eval_script(redis_, kOwnersScript, std::move(ks), {node_, keys::kNodePrefix}).elements)
+      out.push_back(e.str);
+  }
+  out.resize(ids.size());
+  return out;
+}
+
+std::optional<std::string> GameStore::owner(const std::string& id) {
+  auto o = owners({id});
+  if (o[0].empty()) return std::nullopt;
+  return o[0];
+}
+
+std::vector<std::string> GameStore::claimable(const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  auto o = owners(ids);
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (o[i].empty() || o[i] == node_) out.push_back(ids[i]);
+  return out;
+}
+
+std::vector<std::string> GameStore::lost_games(const std::vector<std::string>& ids) {
+  std::vector<std::string> lost;
+  for (size_t at = 0; at < ids.size(); at += 500) {
+    std::vector<std::string> cmd{"MGET"};
+    for (size_t i = at; i < std::min(ids.size(), at + 500); ++i) cmd.push_back(keys::game_owner(ids[i]));
+    auto r = redis_.command(cmd);
+    for (size_t i = 0; i < r.elements.size(); ++i)
+      if (r.elements[i].type != RedisReply::Type::String || r.elements[i].str != node_) lost.push_back(ids[at + i]);
+  }
+  return lost;
+}
+
+std::vector<std::string> GameStore::games_of_dead_nodes(size_t per_node) {
+  std::vector<std::string> out;
+  for (auto& e : eval_script(redis_, kDeadNodesScript, {keys::kKnownNodes}, {node_, std::to_string(per_node), keys::kNodePrefix})
+                     .elements)
+    out.push_back(e.str);
+  return out;
+}
+
+bool GameStore::is_live(const std::string& id) {
+  return redis_.command({"SISMEMBER", keys::kLiveGames, id}).integer == 1;
+}
+
+}  // namespace gs

@@ -1,0 +1,30 @@
+// Which users are connected to which node, so a direct challenge can reach a user on any node.
+// Each node keeps a hash of its users (xq:node:{node}:online); entries change when a user's first
+// connection to the node signs in and when the last one closes, not every tick. A hash counts only
+// while its node's heartbeat lives (store/game_store.h), so a crashed node's users drop out with it.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+
+#include "store/redis.h"
+
+namespace gs {
+
+class Presence {
+ public:
+  Presence(Redis& redis, std::string node_id) : redis_(redis), node_(std::move(node_id)) {}
+  void add(const std::string& name, const std::string& user_id);
+  void remove(const std::string& name);
+  // Makes the hash exactly `users` (name → id): a start clears a previous life's entries, and a
+  // periodic resync heals a sign-in racing its user's last close.
+  void resync(const std::map<std::string, std::string>& users);
+  // The id of the user with this name if connected to a living node.
+  std::optional<std::string> find(const std::string& name);
+
+ private:
+  Redis& redis_;
+  std::string node_;
+};
+
+}  // namespace gs
