@@ -19,7 +19,7 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), store_(redis, options.node_id, options.lease_ms), presence_(redis, options.node_id), auth_(auth),
+    : rt_(rt), redis_(redis), publisher_(redis), store_(redis, options.node_id, options.lease_ms), presence_(redis, options.node_id), auth_(auth),
       metrics_(metrics), options_(std::move(options)),
       seek_push_strand_(rt) {}
 
@@ -120,12 +120,12 @@ std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owne
   return nullptr;
 }
 
-bool Hub::forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
-                  const v1::ClientMessage& m, int hops) {
+std::string Hub::node_request(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                              const v1::ClientMessage& m, int hops) {
   {
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
-    if (it == conns_.end()) return true;  // closed meanwhile
+    if (it == conns_.end()) return {};  // closed meanwhile
     it->second.remote_nodes.insert(node);  // before sending: a close right after must reach it
   }
   NodeMessage nm;
@@ -137,7 +137,23 @@ bool Hub::forward(const std::shared_ptr<Connection>& c, const User& u, const std
   nm.guest = u.guest;
   nm.hops = hops;
   nm.payload = m.SerializeAsString();
-  return redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)}).integer > 0;
+  return encode(nm);
+}
+
+bool Hub::forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                  const v1::ClientMessage& m, int hops) {
+  auto msg = node_request(c, u, node, m, hops);
+  if (msg.empty()) return true;
+  return redis_.command({"PUBLISH", keys::node_channel(node), msg}).integer > 0;
+}
+
+void Hub::forward_async(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                        const v1::ClientMessage& m, int hops, std::function<void()> undelivered) {
+  auto msg = node_request(c, u, node, m, hops);
+  if (msg.empty()) return;
+  publisher_.publish(keys::node_channel(node), std::move(msg), [undelivered = std::move(undelivered)](long long receivers) {
+    if (receivers <= 0) undelivered();
+  });
 }
 
 void Hub::drop_game(const std::string& id) {
@@ -219,13 +235,15 @@ void Hub::tick() {
 
 // The users connected here stay findable by name from every node while this node lives.
 void Hub::refresh_presence() {
-  std::map<std::string, std::string> users;  // name → id
-  for_each_conn([&](uint64_t id, const ConnInfo& ci) {
-    if (is_proxy_id(id)) return;
-    if (auto c = ci.conn.lock())
-      if (auto u = c->user()) users[u->name] = u->id;
+  presence_.resync([this] {
+    std::map<std::string, std::string> users;  // name → id
+    for_each_conn([&](uint64_t id, const ConnInfo& ci) {
+      if (is_proxy_id(id)) return;
+      if (auto c = ci.conn.lock())
+        if (auto u = c->user()) users[u->name] = u->id;
+    });
+    return users;
   });
-  presence_.resync(users);
 }
 
 void Hub::follow_moved_games() {
@@ -348,7 +366,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
     auto& slot = proxies_[{nm.from_node, nm.conn}];
     if (slot && slot->closed()) stale = std::exchange(slot, nullptr);  // a fresh one (e.g. after a lost publish)
     if (!slot) {
-      slot = std::make_shared<ProxyConnection>(next_proxy_id_++, redis_, nm.from_node, nm.conn);
+      slot = std::make_shared<ProxyConnection>(next_proxy_id_++, publisher_, nm.from_node, nm.conn);
       conns_[slot->id()] = ConnInfo{slot, {}, {}, {}};
     }
     p = slot;
@@ -415,16 +433,14 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     } catch (const RedisError&) {  // the next resync removes it
     }
   }
-  // The nodes serving this connection's forwarded requests drop its proxy there.
+  // The nodes serving this connection's forwarded requests drop its proxy there (after the
+  // requests: the publisher keeps the order).
   for (const auto& node : remote_nodes) {
     NodeMessage nm;
     nm.kind = NodeMessage::Kind::Close;
     nm.from_node = options_.node_id;
     nm.conn = c->id();
-    try {
-      redis_.command({"PUBLISH", keys::node_channel(node), encode(nm)});
-    } catch (const std::exception&) {
-    }
+    publisher_.publish(keys::node_channel(node), encode(nm));
   }
   if (user_gone) {
     try {
@@ -917,9 +933,11 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         else it->second.remote_games[gid].node = owner;  // followed even if this attempt fails
       }
     }
-    if (hops < 2 && forward(c, u, owner, m, hops + 1)) return;
-    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_,
-                      gid);
+    auto unreachable = [this, c, rid, gid] {
+      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_, gid);
+    };
+    if (hops >= 2) return unreachable();
+    return forward_async(c, u, owner, m, hops + 1, unreachable);
   }
   if (!actor) {  // not a live game (any more): nothing to follow
     std::lock_guard l(mu_);

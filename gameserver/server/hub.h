@@ -21,6 +21,7 @@
 #include "server/proxy_connection.h"
 #include "store/game_store.h"
 #include "store/presence.h"
+#include "store/publisher.h"
 
 namespace gs {
 
@@ -132,6 +133,12 @@ class Hub {
   // Sends the request to `node` over Redis; false if no node listens there (it is gone).
   bool forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
                const xq::v1::ClientMessage& m, int hops);
+  // The same without waiting (through publisher_); `undelivered` runs on the publisher's thread
+  // if no node listens there or Redis failed.
+  void forward_async(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                     const xq::v1::ClientMessage& m, int hops, std::function<void()> undelivered);
+  std::string node_request(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
+                           const xq::v1::ClientMessage& m, int hops);  // encoded; empty if c closed
   void drop_game(const std::string& id);  // another node took it
   void resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version);
   void sweep_dead_nodes_seeks();
@@ -142,6 +149,7 @@ class Hub {
 
   Runtime& rt_;
   Redis& redis_;
+  Publisher publisher_;  // before the proxies that use it: destroyed after them
   GameStore store_;
   Presence presence_;
   static constexpr uint64_t kFullCheckTicks = 30;

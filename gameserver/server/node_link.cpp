@@ -24,6 +24,13 @@ void NodeLink::start() {
   listener_ = std::thread([this] { listen(); });
   // Other nodes may forward to this one as soon as it serves: be listening by then.
   for (int i = 0; i < 250 && !subscribed_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // The first tick before the node serves: its heartbeat must be up when its users sign in
+  // (presence counts only for living nodes).
+  try {
+    hub_.tick();
+  } catch (const std::exception& e) {
+    std::cerr << "gameserver: node tick: " << e.what() << '\n';
+  }
   ticker_ = std::thread([this] { tick_loop(); });
 }
 
@@ -38,13 +45,14 @@ void NodeLink::tick_loop() {
   auto next = std::chrono::steady_clock::now();
   while (!stop_) {
     next += std::chrono::milliseconds(tick_ms_);
+    // Sleep in small steps so stop() is quick.
+    while (!stop_ && std::chrono::steady_clock::now() < next) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (stop_) break;
     try {
       hub_.tick();
     } catch (const std::exception& e) {
       std::cerr << "gameserver: node tick: " << e.what() << '\n';
     }
-    // Sleep in small steps so stop() is quick.
-    while (!stop_ && std::chrono::steady_clock::now() < next) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (std::chrono::steady_clock::now() > next + std::chrono::milliseconds(tick_ms_)) next = std::chrono::steady_clock::now();
   }
 }

@@ -25,9 +25,12 @@ void Presence::add(const std::string& name, const std::string& user_id) {
 
 void Presence::remove(const std::string& name) { redis_.command({"HDEL", keys::node_online(node_), name}); }
 
-void Presence::resync(const std::map<std::string, std::string>& users) {
+void Presence::resync(const std::function<std::map<std::string, std::string>()>& connected) {
   const std::string key = keys::node_online(node_);
+  // Read first, then ask who is connected: an entry a sign-in wrote before the read belongs to a
+  // connection that already had its user, so the list below has it and it is not deleted.
   auto stored = redis_.command({"HGETALL", key});
+  const auto users = connected();
   std::vector<std::string> gone{"HDEL", key};
   for (size_t i = 0; i + 1 < stored.elements.size(); i += 2) {
     auto it = users.find(stored.elements[i].str);

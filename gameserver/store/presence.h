@@ -3,6 +3,7 @@
 // connection to the node signs in and when the last one closes, not every tick. A hash counts only
 // while its node's heartbeat lives (store/game_store.h), so a crashed node's users drop out with it.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,9 +17,9 @@ class Presence {
   Presence(Redis& redis, std::string node_id) : redis_(redis), node_(std::move(node_id)) {}
   void add(const std::string& name, const std::string& user_id);
   void remove(const std::string& name);
-  // Makes the hash exactly `users` (name → id): a start clears a previous life's entries, and a
-  // periodic resync heals a sign-in racing its user's last close.
-  void resync(const std::map<std::string, std::string>& users);
+  // Makes the hash the users `connected` returns (name → id): a start clears a previous life's
+  // entries, and a periodic resync heals a sign-in racing its user's last close.
+  void resync(const std::function<std::map<std::string, std::string>()>& connected);
   // The id of the user with this name if connected to a living node.
   std::optional<std::string> find(const std::string& name);
 

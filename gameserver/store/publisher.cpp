@@ -1,0 +1,101 @@
+#include "store/publisher.h"
+
+#include <hiredis/hiredis.h>
+#include <sys/time.h>
+
+#include <iostream>
+
+#include "store/redis.h"
+#include "store/redis_endpoint.h"
+
+namespace gs {
+
+Publisher::Publisher(Redis& redis) : redis_(redis) { thread_ = std::thread([this] { run(); }); }
+
+Publisher::~Publisher() {
+  {
+    std::lock_guard l(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  if (ctx_) redisFree(ctx_);
+}
+
+void Publisher::publish(std::string channel, std::string message, Done done) {
+  {
+    std::lock_guard l(mu_);
+    queue_.push_back(Item{std::move(channel), std::move(message), std::move(done)});
+  }
+  cv_.notify_one();
+}
+
+void Publisher::run() {
+  std::vector<Item> batch;
+  for (;;) {
+    {
+      std::unique_lock l(mu_);
+      cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      while (!queue_.empty() && batch.size() < 1024) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    process(batch);
+    batch.clear();
+  }
+}
+
+void Publisher::process(std::vector<Item>& batch) {
+  std::vector<long long> receivers(batch.size(), -1);
+  size_t from = 0;  // the first message without a reply
+  // Two rounds: a connection found dead before any reply (Redis restarted since the last batch)
+  // is replaced and the batch sent again; Redis never read those messages.
+  for (int round = 0; round < 2 && from < batch.size(); ++round) {
+    if (redis_.known_unavailable()) break;  // fail fast; a later batch probes again
+    bool fresh = false;
+    if (!ctx_ || ctx_->err) {
+      if (ctx_) redisFree(ctx_);
+      ctx_ = nullptr;
+      try {
+        ctx_ = connect_redis(redis_.endpoint(), timeval{2, 0});
+      } catch (const RedisError& e) {
+        std::cerr << "publisher: " << e.what() << '\n';
+        redis_.mark_unavailable();
+        break;
+      }
+      fresh = true;
+    }
+    for (size_t i = from; i < batch.size(); ++i) {
+      const char* argv[3] = {"PUBLISH", batch[i].channel.data(), batch[i].message.data()};
+      const size_t lens[3] = {7, batch[i].channel.size(), batch[i].message.size()};
+      redisAppendCommandArgv(ctx_, 3, argv, lens);
+    }
+    const size_t sent_from = from;
+    for (; from < batch.size(); ++from) {
+      void* raw = nullptr;
+      if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) break;
+      auto* r = static_cast<redisReply*>(raw);
+      receivers[from] = r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+      freeReplyObject(r);
+    }
+    if (from == batch.size()) break;
+    std::cerr << "publisher: " << (ctx_->errstr[0] ? ctx_->errstr : "no reply") << '\n';
+    redisFree(ctx_);
+    ctx_ = nullptr;
+    if (fresh || from != sent_from) {  // a new connection failed, or Redis read part of the batch
+      redis_.mark_unavailable();
+      break;
+    }
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (!batch[i].done) continue;
+    try {
+      batch[i].done(receivers[i]);
+    } catch (...) {
+    }
+  }
+}
+
+}  // namespace gs

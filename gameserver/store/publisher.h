@@ -1,0 +1,50 @@
+// One writer thread for PUBLISH between nodes (frames to another node's clients, requests
+// forwarded to a game's owner): an io thread queues the message and goes on, where a blocking
+// PUBLISH held it for a Redis round trip per frame. The thread writes everything queued meanwhile
+// in one batch on its own connection and then reads the replies, so messages reach Redis in the
+// order they were queued (a game's frames to a client stay in order).
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct redisContext;
+
+namespace gs {
+
+class Redis;
+
+class Publisher {
+ public:
+  // Runs on the writer thread with the number of subscribers that got the message (0: nobody
+  // listens, the node is gone) or -1 (Redis did not take it). Must be quick.
+  using Done = std::function<void(long long receivers)>;
+
+  explicit Publisher(Redis& redis);
+  ~Publisher();  // sends what is queued, then stops
+  Publisher(const Publisher&) = delete;
+  Publisher& operator=(const Publisher&) = delete;
+
+  void publish(std::string channel, std::string message, Done done = nullptr);
+
+ private:
+  struct Item {
+    std::string channel, message;
+    Done done;
+  };
+  void run();
+  void process(std::vector<Item>& batch);
+  Redis& redis_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> queue_;
+  bool stop_ = false;
+  redisContext* ctx_ = nullptr;  // writer thread only
+  std::thread thread_;
+};
+
+}  // namespace gs
