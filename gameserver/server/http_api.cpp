@@ -1,6 +1,7 @@
 #include "server/http_api.h"
 
 #include <boost/json.hpp>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +71,26 @@ HttpResult static_file(const std::string& dir, std::string path) {
   return json_error(404, "not found");
 }
 
+// A non-negative integer query parameter (?name=N); `fallback` if absent or not a number.
+size_t query_number(const std::string& target, const std::string& name, size_t fallback) {
+  const auto q = target.find('?');
+  if (q == std::string::npos) return fallback;
+  std::string rest(1, '&');
+  rest.append(target, q + 1);
+  const auto at = rest.find("&" + name + "=");
+  if (at == std::string::npos) return fallback;
+  size_t value = 0, i = at + name.size() + 2, digits = 0;
+  for (; i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])) && digits < 9; ++i, ++digits)
+    value = value * 10 + static_cast<size_t>(rest[i] - '0');
+  return digits == 0 ? fallback : value;
+}
+
+// GET /api/games and /api/admin/games: ?limit= (default 100, at most 500) &offset=.
+std::string game_list(Hub& hub, const std::string& target) {
+  const size_t limit = std::min<size_t>(query_number(target, "limit", Hub::kDefaultGameListLimit), Hub::kMaxGameListLimit);
+  return hub.live_games_json(query_number(target, "offset", 0), limit);
+}
+
 HttpResult account_json(Hub& hub, const User& u) {
   json::object o{{"user_id", u.id}, {"name", u.name}, {"role", role_name(hub.auth().role_of(u))},
                  {"banned", hub.auth().banned(u.id)}};
@@ -93,7 +114,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   }
   try {
     // Public API
-    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
+    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target)};
     if (parts.size() == 3 && parts[1] == "games" && method == "GET" && hub.record_withheld(parts[2]))
       return json_error(403, "delayed broadcast: the record is available when the game ends");
     if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
@@ -117,7 +138,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (!caller.admin())
         return json_error(caller.user ? 403 : 401, caller.user ? "the admin role is required"
                                                                : "admin credential required (X-Admin-Token or an admin's session)");
-      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", hub.live_games_json()};
+      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target)};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
       if (parts.size() == 5 && parts[2] == "games" && method == "POST") {

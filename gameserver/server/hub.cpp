@@ -592,8 +592,10 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       v1::ServerMessage r;
       r.set_request_id(rid);
       r.mutable_games();
-      for (const auto& [id, info] : all_games()) {
-        if (info.finished) continue;
+      const auto& q = m.list_games();
+      const GamePage page = game_page(q.offset(), q.limit() == 0 ? kDefaultGameListLimit : std::min(q.limit(), kMaxGameListLimit), false);
+      r.mutable_games()->set_total(static_cast<uint32_t>(page.total));
+      for (const auto& [id, info] : page.games) {
         const GameConfig& cfg = info.config;
         auto* g = r.mutable_games()->add_games();
         g->set_game_id(id);
@@ -1190,41 +1192,70 @@ std::map<std::string, Hub::GameInfo> Hub::all_games() {
                          !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"};
     }
   }
+  std::lock_guard l(others_mu_);
+  if (steady_ms() - others_read_ms_ >= kGameListCacheMs) {
+    try {
+      others_cache_ = other_nodes_games();
+      others_read_ms_ = steady_ms();
+    } catch (const RedisError&) {  // Redis away: this node's games (and the last list read)
+    }
+  }
+  for (const auto& [id, info] : others_cache_) out.emplace(id, info);  // a game taken over here: ours wins
+  return out;
+}
+
+std::map<std::string, Hub::GameInfo> Hub::other_nodes_games() {
+  std::map<std::string, GameInfo> out;
   std::vector<std::string> others;
-  try {
-    for (auto& id : store_.live_game_ids())
-      if (!out.count(id)) others.push_back(std::move(id));
-    for (size_t at = 0; at < others.size(); at += 200) {
-      std::vector<std::string> metas{"MGET"}, snaps{"MGET"};
-      for (size_t i = at; i < std::min(others.size(), at + 200); ++i) {
-        metas.push_back(keys::game_meta(others[i]));
-        snaps.push_back(keys::game_snap(others[i]));
-      }
-      auto mr = redis_.command(metas), sr = redis_.command(snaps);
-      for (size_t i = 0; i < mr.elements.size(); ++i) {
-        if (mr.elements[i].type != RedisReply::Type::String) continue;
-        try {
-          GameInfo info{decode_config(mr.elements[i].str), 0, false, 0, 0, ""};
-          info.red_ms = info.black_ms = info.config.tc.initial_ms;
-          if (i < sr.elements.size() && sr.elements[i].type == RedisReply::Type::String) {
-            auto snap = json::parse(sr.elements[i].str).as_object();
-            if (auto* p = snap.if_contains("plies"); p && p->is_number()) info.plies = p->to_number<uint32_t>();
-            if (auto* p = snap.if_contains("red_ms"); p && p->is_number()) info.red_ms = p->to_number<int64_t>();
-            if (auto* p = snap.if_contains("black_ms"); p && p->is_number()) info.black_ms = p->to_number<int64_t>();
-          }
-          out[others[at + i]] = std::move(info);
-        } catch (const std::exception&) {
+  for (auto& id : store_.live_game_ids())
+    if (!find_game(id)) others.push_back(std::move(id));
+  for (size_t at = 0; at < others.size(); at += 200) {
+    std::vector<std::string> metas{"MGET"}, snaps{"MGET"};
+    for (size_t i = at; i < std::min(others.size(), at + 200); ++i) {
+      metas.push_back(keys::game_meta(others[i]));
+      snaps.push_back(keys::game_snap(others[i]));
+    }
+    auto mr = redis_.command(metas), sr = redis_.command(snaps);
+    for (size_t i = 0; i < mr.elements.size(); ++i) {
+      if (mr.elements[i].type != RedisReply::Type::String) continue;
+      try {
+        GameInfo info{decode_config(mr.elements[i].str), 0, false, 0, 0, ""};
+        info.red_ms = info.black_ms = info.config.tc.initial_ms;
+        if (i < sr.elements.size() && sr.elements[i].type == RedisReply::Type::String) {
+          auto snap = json::parse(sr.elements[i].str).as_object();
+          if (auto* p = snap.if_contains("plies"); p && p->is_number()) info.plies = p->to_number<uint32_t>();
+          if (auto* p = snap.if_contains("red_ms"); p && p->is_number()) info.red_ms = p->to_number<int64_t>();
+          if (auto* p = snap.if_contains("black_ms"); p && p->is_number()) info.black_ms = p->to_number<int64_t>();
         }
+        out[others[at + i]] = std::move(info);
+      } catch (const std::exception&) {
       }
     }
-  } catch (const RedisError&) {  // Redis away: this node's games only
   }
   return out;
 }
 
-std::string Hub::live_games_json() {
+Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished) {
+  GamePage page;
+  for (auto& [id, info] : all_games())
+    if (include_finished || !info.finished) page.games.emplace_back(id, std::move(info));
+  page.total = page.games.size();
+  std::sort(page.games.begin(), page.games.end(), [](const auto& a, const auto& b) {
+    if (a.second.config.created_at_ms != b.second.config.created_at_ms)
+      return a.second.config.created_at_ms > b.second.config.created_at_ms;
+    return a.first < b.first;
+  });
+  const size_t from = std::min(offset, page.games.size());
+  const size_t to = from + std::min(limit, page.games.size() - from);
+  page.games = std::vector<std::pair<std::string, GameInfo>>(std::make_move_iterator(page.games.begin() + static_cast<long>(from)),
+                                                             std::make_move_iterator(page.games.begin() + static_cast<long>(to)));
+  return page;
+}
+
+std::string Hub::live_games_json(size_t offset, size_t limit) {
   json::array arr;
-  for (const auto& [id, info] : all_games()) {
+  const GamePage page = game_page(offset, limit, true);
+  for (const auto& [id, info] : page.games) {
     const auto& c = info.config;
     arr.push_back(json::object{{"id", id},
                                {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
@@ -1236,7 +1267,7 @@ std::string Hub::live_games_json() {
                                {"black_ms", info.black_ms},
                                {"running", info.running}});
   }
-  return json::serialize(json::object{{"games", arr}});
+  return json::serialize(json::object{{"games", arr}, {"total", page.total}});
 }
 
 std::string Hub::connections_json() {

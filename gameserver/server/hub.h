@@ -53,7 +53,10 @@ class Hub {
   std::optional<std::string> game_record(const std::string& id);  // live or archived
   // A live game broadcast to spectators with a delay: its record waits for the end.
   bool record_withheld(const std::string& id);
-  std::string live_games_json();
+  static constexpr uint32_t kDefaultGameListLimit = 100, kMaxGameListLimit = 500;
+  // Live games (and finished ones still in memory), newest first: `limit` from `offset`, with the
+  // total count. {"games":[…],"total":N}
+  std::string live_games_json(size_t offset, size_t limit);
   std::string connections_json();
   // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.
   bool admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason);
@@ -90,7 +93,8 @@ class Hub {
   };
   void follow_moved_games();  // tick(): the re-subscription above
   void refresh_presence();    // tick(): resync of this node's presence hash (store/presence.h)
-  // Every live game of every node (this node's from memory, the others' from Redis).
+  // Every live game of every node: this node's from memory, the others' from Redis, read at most
+  // once per kGameListCacheMs however many lobbies poll (each read visits every live game).
   struct GameInfo {
     GameConfig config;
     uint32_t plies = 0;
@@ -101,6 +105,16 @@ class Hub {
     std::string running;
   };
   std::map<std::string, GameInfo> all_games();
+  struct GamePage {
+    std::vector<std::pair<std::string, GameInfo>> games;
+    size_t total = 0;
+  };
+  GamePage game_page(size_t offset, size_t limit, bool include_finished);
+  std::map<std::string, GameInfo> other_nodes_games();  // from Redis, uncached
+  static constexpr int64_t kGameListCacheMs = 1000;
+  std::mutex others_mu_;  // the cache below; held while refreshing, so callers do not stampede
+  int64_t others_read_ms_ = -kGameListCacheMs;
+  std::map<std::string, GameInfo> others_cache_;
 
   void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
                 int hops = 0);

@@ -444,6 +444,46 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
 }
 
+// Game lists come in pages, newest first, with the total count (a lobby polls them every few
+// seconds: all live games in every answer would not scale).
+TEST_F(GameServer, GameListsArePagedNewestFirst) {
+  std::vector<std::string> gids;
+  std::vector<Client> players;
+  for (int i = 0; i < 3; ++i) {
+    players.push_back(guest("pg_red" + std::to_string(i)));
+    players.push_back(guest("pg_black" + std::to_string(i)));
+    gids.push_back(start_game(players[players.size() - 2], players.back()));
+    ASSERT_FALSE(gids.back().empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // distinct creation times
+  }
+  ClientMessage list;
+  list.mutable_list_games()->set_limit(2);
+  auto page = players[0].ws->request(list);
+  ASSERT_TRUE(page.has_games()) << page.DebugString();
+  ASSERT_EQ(page.games().games_size(), 2);
+  EXPECT_GE(page.games().total(), 3u);
+  EXPECT_EQ(page.games().games(0).game_id(), gids[2]);  // the newest
+  EXPECT_EQ(page.games().games(1).game_id(), gids[1]);
+  list.mutable_list_games()->set_offset(2);
+  list.mutable_list_games()->set_limit(1);
+  page = players[0].ws->request(list);
+  ASSERT_EQ(page.games().games_size(), 1);
+  EXPECT_EQ(page.games().games(0).game_id(), gids[0]);
+  list.mutable_list_games()->set_offset(page.games().total());
+  EXPECT_EQ(players[0].ws->request(list).games().games_size(), 0);
+
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/games?limit=1", body), 200);
+  auto j = boost::json::parse(body);
+  ASSERT_EQ(j.at("games").as_array().size(), 1u) << body;
+  EXPECT_EQ(j.at("games").as_array()[0].at("id").as_string(), gids[2]);
+  EXPECT_GE(j.at("total").to_number<int64_t>(), 3);
+  ASSERT_EQ(g_servers->http_get("/api/games?offset=1&limit=1", body), 200);
+  EXPECT_EQ(boost::json::parse(body).at("games").as_array()[0].at("id").as_string(), gids[1]) << body;
+  ASSERT_EQ(g_servers->http_get("/api/games?limit=junk", body), 200);  // the default page
+  EXPECT_GE(boost::json::parse(body).at("games").as_array().size(), 3u);
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);

@@ -45,6 +45,7 @@ function TokenForm({ app }: { app: App }) {
 
 function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const [games, setGames] = useState<AdminGame[]>([]);
+  const [gameTotal, setGameTotal] = useState(0);
   const [conns, setConns] = useState<AdminConn[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
   const [error, setError] = useState('');
@@ -54,10 +55,11 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const load = useCallback(async () => {
     try {
       const [g, c] = await Promise.all([
-        api<{ games: AdminGame[] }>('GET', '/api/admin/games', undefined, auth),
+        api<{ games: AdminGame[]; total?: number }>('GET', '/api/admin/games?limit=500', undefined, auth),
         api<{ connections: AdminConn[] }>('GET', '/api/admin/connections', undefined, auth),
       ]);
       setGames(g.games ?? []);
+      setGameTotal(g.total ?? (g.games ?? []).length);
       setConns(c.connections ?? []);
       setDenied(false);
       setError('');
@@ -109,6 +111,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
       <section class="panel" data-testid="admin-games">
         <h3>{t('liveGames')} ({games.filter((g) => !g.finished).length})</h3>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
+        {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
         <ul class="list">
           {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
             <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} />

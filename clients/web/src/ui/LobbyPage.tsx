@@ -12,6 +12,7 @@ const POLL_MS = 2000;
 export function LobbyPage({ app }: { app: App }) {
   const [seeks, setSeeks] = useState<Seek[]>([]);
   const [games, setGames] = useState<GameSummary[]>([]);
+  const [gameTotal, setGameTotal] = useState(0);
   const [error, setError] = useState('');
   const [gameId, setGameId] = useState('');
 
@@ -24,6 +25,7 @@ export function LobbyPage({ app }: { app: App }) {
         if (!live) return;
         setSeeks((s.seeks?.seeks ?? []) as Seek[]);
         setGames((g.games?.games ?? []) as GameSummary[]);
+        setGameTotal(g.games?.total ?? 0);
       } catch {
         /* shown by the link banner; the next poll retries */
       }
@@ -31,7 +33,10 @@ export function LobbyPage({ app }: { app: App }) {
     // Pushed lists (if the server sends them) update at once; polling covers the rest.
     const off = app.conn.onMessage((m) => {
       if (m.body === 'seeks' && m.seeks) setSeeks(m.seeks.seeks as Seek[]);
-      if (m.body === 'games' && m.games) setGames(m.games.games as GameSummary[]);
+      if (m.body === 'games' && m.games) {
+        setGames(m.games.games as GameSummary[]);
+        setGameTotal(m.games.total ?? 0);
+      }
     });
     void refresh();
     const timer = window.setInterval(refresh, POLL_MS);
@@ -92,6 +97,11 @@ export function LobbyPage({ app }: { app: App }) {
       <section class="panel">
         <h2>{t('liveGames')}</h2>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
+        {gameTotal > games.length && (
+          <p class="muted" data-testid="games-shown">
+            {t('gamesShown', { shown: games.length, total: gameTotal })}
+          </p>
+        )}
         <ul class="list" data-testid="game-list">
           {games.map((g) => (
             <li key={g.gameId} data-game={g.gameId}>
