@@ -367,7 +367,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
     if (slot && slot->closed()) stale = std::exchange(slot, nullptr);  // a fresh one (e.g. after a lost publish)
     if (!slot) {
       slot = std::make_shared<ProxyConnection>(next_proxy_id_++, publisher_, nm.from_node, nm.conn);
-      conns_[slot->id()] = ConnInfo{slot, {}, {}, {}};
+      conns_[slot->id()].conn = slot;
     }
     p = slot;
     auto old = p->user();
@@ -394,7 +394,7 @@ void Hub::on_open(const std::shared_ptr<Connection>& c) {
   metrics_.connections++;
   metrics_.connections_total++;
   std::lock_guard l(mu_);
-  conns_[c->id()] = ConnInfo{c, {}, {}, {}};
+  conns_[c->id()].conn = c;
 }
 
 void Hub::on_close(const std::shared_ptr<Connection>& c) {
@@ -468,6 +468,21 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
     return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
                       metrics_);
   if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
+  {  // behind a sign-in in progress: its requests keep their order
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it != conns_.end() && it->second.signing_in) {
+      if (it->second.held.size() >= kMaxHeldFrames) {
+        return send_error(*c, m.request_id(), v1::RATE_LIMITED, "slow down: wait for the sign-in to finish", metrics_);
+      }
+      it->second.held.push_back(std::move(m));
+      return;
+    }
+  }
+  handle(c, m, t0);
+}
+
+void Hub::handle(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
   try {
     dispatch(c, m, t0);
   } catch (const RedisError& e) {
@@ -475,6 +490,65 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
   } catch (const std::exception& e) {
     std::cerr << "dispatch: " << e.what() << '\n';
     send_error(*c, m.request_id(), v1::INTERNAL, "internal error", metrics_);
+  }
+}
+
+// Register and login hash the password (scrypt, ~40 ms of CPU): on the sign-in pool, not on an io
+// thread. Until the answer is sent, the connection's next frames wait in order (ConnInfo::held).
+void Hub::start_password_sign_in(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m) {
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;  // closed meanwhile
+    it->second.signing_in = true;
+  }
+  const bool queued = sign_in_pool_.try_post([this, c, m] {
+    const uint64_t rid = m.request_id();
+    try {
+      User u;
+      if (m.has_register_()) {
+        auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
+        if (err == Auth::Error::NameTaken) send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
+        else if (err != Auth::Error::None)
+          send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
+        else login_reply(c, rid, u);
+      } else {
+        auto err = auth_.login(m.login().name(), m.login().password(), u);
+        if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
+        else if (err != Auth::Error::None) send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
+        else login_reply(c, rid, u);
+      }
+    } catch (const RedisError&) {
+      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "storage unavailable", metrics_);
+    } catch (const std::exception& e) {
+      std::cerr << "sign-in: " << e.what() << '\n';
+      send_error(*c, rid, v1::INTERNAL, "internal error", metrics_);
+    }
+    release_held(c);
+  });
+  if (!queued) {
+    send_error(*c, m.request_id(), v1::RATE_LIMITED, "too many sign-ins at once; retry in a moment", metrics_);
+    release_held(c);
+  }
+}
+
+// The frames that arrived during a sign-in, in order; another sign-in among them holds the rest again.
+void Hub::release_held(const std::shared_ptr<Connection>& c) {
+  for (;;) {
+    v1::ClientMessage next;
+    {
+      std::lock_guard l(mu_);
+      auto it = conns_.find(c->id());
+      if (it == conns_.end()) return;
+      if (it->second.held.empty()) {
+        it->second.signing_in = false;
+        return;
+      }
+      next = std::move(it->second.held.front());
+      it->second.held.pop_front();
+    }
+    if (next.has_register_() || next.has_login()) return start_password_sign_in(c, next);
+    handle(c, next, steady_ms());
   }
 }
 
@@ -554,21 +628,8 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       return login_reply(c, rid, *u);
     }
     case C::kLoginGuest: return login_reply(c, rid, auth_.make_guest(m.login_guest().name()));
-    case C::kRegister: {
-      User u;
-      auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
-      if (err == Auth::Error::NameTaken) return send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
-      if (err != Auth::Error::None)
-        return send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
-      return login_reply(c, rid, u);
-    }
-    case C::kLogin: {
-      User u;
-      auto err = auth_.login(m.login().name(), m.login().password(), u);
-      if (err == Auth::Error::Banned) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
-      if (err != Auth::Error::None) return send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
-      return login_reply(c, rid, u);
-    }
+    case C::kRegister:
+    case C::kLogin: return start_password_sign_in(c, m);
     case C::BODY_NOT_SET: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "empty or unknown message", metrics_);
     default: break;
   }

@@ -3,6 +3,7 @@
 // maps; game state itself lives on the actors' strands).
 #pragma once
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "server/node_wire.h"
 #include "server/options.h"
 #include "server/proxy_connection.h"
+#include "server/worker_pool.h"
 #include "store/game_store.h"
 #include "store/presence.h"
 #include "store/publisher.h"
@@ -90,7 +92,13 @@ class Hub {
       uint64_t version = 0;
     };
     std::map<std::string, RemoteGame> remote_games;
+    bool signing_in = false;                    // a password sign-in is on the sign-in pool
+    std::deque<xq::v1::ClientMessage> held;     // frames received meanwhile, in order
   };
+  static constexpr size_t kMaxHeldFrames = 64;
+  void handle(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t t0);
+  void start_password_sign_in(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
+  void release_held(const std::shared_ptr<Connection>& c);
   void follow_moved_games();  // tick(): the re-subscription above
   void refresh_presence();    // tick(): resync of this node's presence hash (store/presence.h)
   // Every live game of every node: this node's from memory, the others' from Redis, read at most
@@ -184,6 +192,9 @@ class Hub {
   Strand seek_push_strand_;
   bool seek_push_scheduled_ = false;
   int64_t last_seek_push_ms_ = 0;
+  // One thread: password hashing must not take both cores from the games; 256 queued at most.
+  // Last member: destroyed first, finishing its tasks while everything they use still exists.
+  WorkerPool sign_in_pool_{1, 256};
 };
 
 }  // namespace gs

@@ -393,6 +393,39 @@ TEST_F(GameServer, RedisOutageRefusesMovesInsteadOfLosingThem) {
   EXPECT_TRUE(black.ws->request(ping).has_pong());
 }
 
+// Password sign-ins are hashed off the io threads; the frames a client sends right behind one
+// (without waiting for its answer) are still answered after it, in order.
+TEST_F(GameServer, RequestsPipelinedBehindASignInKeepTheirOrder) {
+  WsClient ws(g_servers->port());
+  ClientMessage reg;
+  reg.set_request_id(1);
+  reg.mutable_register_()->set_name("pipe_acct");
+  reg.mutable_register_()->set_password("correct horse");
+  ws.send(reg);
+  ClientMessage seek;  // needs the sign-in above
+  seek.set_request_id(2);
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  ws.send(seek);
+  ClientMessage login;  // a second sign-in in the queue, then another request behind it
+  login.set_request_id(3);
+  login.mutable_login()->set_name("pipe_acct");
+  login.mutable_login()->set_password("correct horse");
+  ws.send(login);
+  ClientMessage list;
+  list.set_request_id(4);
+  list.mutable_list_seeks();
+  ws.send(list);
+  std::vector<uint64_t> order;
+  while (order.size() < 4) {
+    auto f = ws.wait_for([](const ServerMessage& m) { return m.request_id() != 0; }, 10000);
+    ASSERT_TRUE(f) << "answers so far: " << order.size();
+    EXPECT_FALSE(f->has_error()) << f->DebugString();
+    order.push_back(f->request_id());
+  }
+  EXPECT_EQ(order, (std::vector<uint64_t>{1, 2, 3, 4}));
+}
+
 TEST_F(GameServer, AccountsAndDirectChallenge) {
   Client alice;
   alice.ws = std::make_unique<WsClient>(g_servers->port());
