@@ -200,6 +200,7 @@ struct Game {
   void player_resumed(Conn& cn);
   void on_synced(Conn& cn);
   void playing();
+  void check_stall(Clock::time_point now);
 };
 
 struct Worker {
@@ -215,9 +216,23 @@ struct Worker {
   std::vector<Conn*> free_pairs;  // handoff: setup connections, two per pair
   std::deque<Conn*> connect_queue;
   int connects_in_flight = 0, connect_limit = 1;
+  Timer stall_timer{ioc.get_executor()};
   std::thread th;
 
   Worker(int i, uint64_t seed) : index(i), rng(seed) {}
+
+  // Stall watchdog for moves never delivered (a late delivery is counted by Game::on_event). One
+  // sweep per worker every 100 ms instead of a timer armed per move and cancelled on delivery:
+  // those were two timer-heap updates and a cancelled-handler completion per move.
+  void sweep_stalls() {
+    if (g_stopping) return;
+    const auto now = Clock::now();
+    for (auto& g : games) g->check_stall(now);
+    stall_timer.expires_after(std::chrono::milliseconds(100));
+    stall_timer.async_wait([this](beast::error_code ec) {
+      if (!ec) sweep_stalls();
+    });
+  }
 
   void queue_connect(Conn* c) {
     connect_queue.push_back(c);
@@ -453,6 +468,14 @@ void Conn::on_frame() {
 // ---------------------------------------------------------------- game logic
 
 Game::Game(Worker& wk) : w(wk), timer(wk.ioc.get_executor()) {}
+
+// Counts the outstanding move as stalled (once) if it is older than --stall-ms.
+void Game::check_stall(Clock::time_point now) {
+  if (st != St::Playing || !outstanding || stall_counted) return;
+  if (now - t_sent < std::chrono::duration<double, std::milli>(opt.stall_ms)) return;
+  stall_counted = true;
+  inc(w.stats.stalls);
+}
 
 void Game::player_ready() {
   if (++ready == 2) w.queue_setup(this);
@@ -702,15 +725,7 @@ void Game::send_move() {
   t_sent = last_send = Clock::now();
   inc(w.stats.moves_sent);
   mover->send(m);
-  // Stall watchdog: the opponent never got the event.
-  uint64_t gen = generation;
-  int sp = sent_ply;
-  timer.expires_after(std::chrono::milliseconds(static_cast<int64_t>(opt.stall_ms)));
-  timer.async_wait([this, gen, sp](beast::error_code ec) {
-    if (ec || gen != generation || !outstanding || sent_ply != sp || stall_counted) return;
-    stall_counted = true;
-    inc(w.stats.stalls);
-  });
+  // Stalls: Game::on_event (delivered late) and Worker::sweep_stalls (never delivered).
 }
 
 void Game::on_event(Conn& cn, const v1::GameEvent& e) {
@@ -729,6 +744,7 @@ void Game::on_event(Conn& cn, const v1::GameEvent& e) {
     return;
   }
   if (outstanding && p == sent_ply) {
+    check_stall(Clock::now());  // delivered, but later than --stall-ms
     outstanding = false;
     if (g_measuring.load(std::memory_order_relaxed)) {
       w.stats.move_lat.add(us_since(t_sent));
@@ -745,7 +761,7 @@ void Game::on_event(Conn& cn, const v1::GameEvent& e) {
     }
     if (rules->result().over()) return;  // GAME_ENDED follows
   }
-  ++generation;  // cancels the stall watchdog
+  ++generation;  // a stale timer handler does nothing
   schedule_move();
 }
 
@@ -871,6 +887,7 @@ int run() {
   };
   for (auto& w : workers) w->th = std::thread([wp = w.get()] {
     auto guard = asio::make_work_guard(wp->ioc);
+    wp->sweep_stalls();
     wp->ioc.run();
   });
 
@@ -1087,6 +1104,7 @@ int run() {
   }
   post_all([](Worker& w) {
     for (auto& g : w.games) g->timer.cancel();
+    w.stall_timer.cancel();
     for (auto& c : w.conns) {
       c->on_connected = nullptr;
       c->fail();
