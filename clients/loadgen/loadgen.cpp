@@ -71,6 +71,7 @@ struct Options {
   double ramp_timeout_s = 300;
   uint64_t seed = 1;
   std::string variant = "xiangqi";
+  bool jieqi = false;  // variant == "jieqi"
   uint32_t initial_ms = 6u * 3600 * 1000;  // long: games end on the board, not by the flag
   int setup_concurrency = 32;
   int connect_concurrency = 256;
@@ -538,7 +539,7 @@ void Game::send_seek(Conn* owner) {
   owner->seek_rid = owner->rid();
   m.set_request_id(owner->seek_rid);
   auto* s = m.mutable_create_seek();
-  s->set_variant(opt.variant == "jieqi" ? v1::JIEQI : v1::XIANGQI);
+  s->set_variant(opt.jieqi ? v1::JIEQI : v1::XIANGQI);
   s->mutable_time_control()->set_initial_ms(opt.initial_ms);
   s->set_color(v1::SIDE_NONE);
   owner->send(m);
@@ -670,7 +671,7 @@ void Game::playing() {
   timer.cancel();
   w.stats.setup_lat.add(us_since(t_setup));
   inc(w.stats.games_started);
-  if (opt.variant != "jieqi") rules.emplace(xq::GameRules::defaults(xq::Variant::Xiangqi), xq::Position::xiangqi_start());
+  if (!opt.jieqi) rules.emplace(xq::GameRules::defaults(xq::Variant::Xiangqi), xq::Position::xiangqi_start());
   st = St::Playing;
   if (g_playing) play_now();
 }
@@ -696,22 +697,20 @@ void Game::schedule_move() {
 void Game::send_move() {
   if (st != St::Playing || outstanding || g_stopping) return;
   Conn* mover = of(to_move);
-  xq::MoveList ml;
-  std::vector<xq::Move> moves;
+  // Into a MoveList on the stack (RulesGame::legal_moves() would copy it into a new vector).
+  xq::MoveList moves;
   if (rules) {
-    moves = rules->legal_moves();
+    rules->position().generate_legal(moves);
   } else {
     try {
-      xq::Position p = xq::parse_fen(mover->fen, xq::Variant::Jieqi);
-      p.generate_legal(ml);
-      moves.assign(ml.begin(), ml.end());
+      xq::parse_fen(mover->fen, xq::Variant::Jieqi).generate_legal(moves);
     } catch (const std::exception&) {
       inc(w.stats.desync);
     }
   }
-  if (moves.empty()) return;  // the game is over on the board; GAME_ENDED follows
-  std::uniform_int_distribution<size_t> d(0, moves.size() - 1);
-  xq::Move mv = moves[d(w.rng)];
+  if (moves.size == 0) return;  // the game is over on the board; GAME_ENDED follows
+  std::uniform_int_distribution<size_t> d(0, static_cast<size_t>(moves.size) - 1);
+  xq::Move mv = moves.moves[d(w.rng)];
   v1::ClientMessage m;
   mover->move_rid = mover->rid();
   m.set_request_id(mover->move_rid);
@@ -730,7 +729,7 @@ void Game::send_move() {
 
 void Game::on_event(Conn& cn, const v1::GameEvent& e) {
   if (e.game_id() != game_id || (st != St::Playing && st != St::Starting)) return;
-  if (!e.fen().empty()) cn.fen = e.fen();
+  if (opt.jieqi && !e.fen().empty()) cn.fen = e.fen();  // Xiangqi moves come from `rules`
   if (e.kind() == v1::GameEvent::GAME_ENDED) {
     if (st == St::Playing) ended();
     return;
@@ -1164,6 +1163,7 @@ int main(int argc, char** argv) {
     std::cerr << "bad arguments\n" << d;
     return 2;
   }
+  opt.jieqi = opt.variant == "jieqi";
   // Everything is bounded: a watchdog ends the process if the run overshoots its budget.
   double budget = 2 * opt.ramp_timeout_s + opt.warmup_s + opt.duration_s + opt.hold_s + 60;
   std::thread([budget] {
