@@ -206,7 +206,9 @@ struct Game {
 
 struct Worker {
   int index;
-  asio::io_context ioc{1};
+  // One thread runs it and every socket/timer operation is started on that thread (the main
+  // thread only posts), so the reactor's per-socket mutex can go; the scheduler keeps its lock.
+  asio::io_context ioc{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::mt19937_64 rng;
   Stats stats;
   tcp::endpoint ep;
