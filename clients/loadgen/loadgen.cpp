@@ -696,23 +696,36 @@ void Game::schedule_move() {
   });
 }
 
+// A uniformly random legal move of `p`, none if it has none. Rejection sampling: a random
+// pseudo-legal move is tested and, if illegal, dropped and another drawn, so every legal move is
+// equally likely, as with generate_legal + one draw, but with one or two legality tests instead of
+// one per candidate (generate_legal was ~5 % of loadgen's CPU).
+std::optional<xq::Move> random_legal_move(const xq::Position& p, std::mt19937_64& rng) {
+  xq::MoveList ml;
+  p.generate_pseudo(ml);
+  for (int n = ml.size; n > 0; --n) {
+    const int i = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    if (p.is_legal(ml.moves[i])) return ml.moves[i];
+    ml.moves[i] = ml.moves[n - 1];
+  }
+  return std::nullopt;
+}
+
 void Game::send_move() {
   if (st != St::Playing || outstanding || g_stopping) return;
   Conn* mover = of(to_move);
-  // Into a MoveList on the stack (RulesGame::legal_moves() would copy it into a new vector).
-  xq::MoveList moves;
+  std::optional<xq::Move> pick;
   if (rules) {
-    rules->position().generate_legal(moves);
+    pick = random_legal_move(rules->position(), w.rng);
   } else {
     try {
-      xq::parse_fen(mover->fen, xq::Variant::Jieqi).generate_legal(moves);
+      pick = random_legal_move(xq::parse_fen(mover->fen, xq::Variant::Jieqi), w.rng);
     } catch (const std::exception&) {
       inc(w.stats.desync);
     }
   }
-  if (moves.size == 0) return;  // the game is over on the board; GAME_ENDED follows
-  std::uniform_int_distribution<size_t> d(0, static_cast<size_t>(moves.size) - 1);
-  xq::Move mv = moves.moves[d(w.rng)];
+  if (!pick) return;  // the game is over on the board; GAME_ENDED follows
+  const xq::Move mv = *pick;
   v1::ClientMessage m;
   mover->move_rid = mover->rid();
   m.set_request_id(mover->move_rid);
