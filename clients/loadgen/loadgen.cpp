@@ -17,7 +17,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/basic_stream_socket.hpp>
+#include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/program_options.hpp>
@@ -48,6 +49,14 @@ namespace po = boost::program_options;
 namespace v1 = xq::v1;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+// Concrete executor types instead of the type-erased any_io_executor of beast::tcp_stream and
+// asio::steady_timer: every handler of every frame and timer copied and destroyed an
+// any_io_executor (about 7 % of loadgen's CPU in perf). Everything of a worker runs on its one
+// io_context anyway. The socket is a plain TCP socket: tcp_stream's per-operation timeout was
+// only used for the connect (Conn::start arms its own timer for that).
+using Executor = asio::io_context::executor_type;
+using Socket = asio::basic_stream_socket<tcp, Executor>;
+using Timer = asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor>;
 
 namespace {
 
@@ -62,6 +71,7 @@ struct Options {
   double ramp_timeout_s = 300;
   uint64_t seed = 1;
   std::string variant = "xiangqi";
+  bool jieqi = false;  // variant == "jieqi"
   uint32_t initial_ms = 6u * 3600 * 1000;  // long: games end on the board, not by the flag
   int setup_concurrency = 32;
   int connect_concurrency = 256;
@@ -124,17 +134,17 @@ enum class Kind { Player, Idle, Echo, Setup };
 struct Conn {
   Worker& w;
   Kind kind;
-  websocket::stream<beast::tcp_stream> ws;
+  websocket::stream<Socket> ws;
   beast::flat_buffer rbuf;
   std::deque<std::string> wq;
-  bool writing = false, open = false, dead = false;
+  bool writing = false, open = false, dead = false, tcp_up = false;
   uint64_t next_rid = 1, login_rid = 0, seek_rid = 0, accept_rid = 0, move_rid = 0, relogin_rid = 0, sync_rid = 0;
   std::string token;  // handoff: hello{token} instead of login_guest
   Game* game = nullptr;
   int seat = 0;                       // 0 = seek owner, 1 = acceptor
   xq::Color color = xq::Color::Red;   // this game
   std::string fen;                    // Jieqi: position as this player last saw it
-  asio::steady_timer timer;           // idle ping / echo pacing
+  Timer timer;                        // connect timeout / idle ping / echo pacing
   Clock::time_point echo_sent;
   std::string payload;
   std::function<void(Conn&)> on_connected;  // connect/login outcome (logged in or failed)
@@ -168,7 +178,7 @@ struct Game {
   int sent_ply = 0;
   Clock::time_point t_sent, t_setup, last_send;
   bool stall_counted = false;
-  asio::steady_timer timer;
+  Timer timer;
   uint64_t generation = 0;  // bumps on every (re)start: stale timers do nothing
   Conn* sc[2] = {nullptr, nullptr};  // handoff: the setup pair while setting up
   int relogged = 0, synced = 0;
@@ -191,11 +201,14 @@ struct Game {
   void player_resumed(Conn& cn);
   void on_synced(Conn& cn);
   void playing();
+  void check_stall(Clock::time_point now);
 };
 
 struct Worker {
   int index;
-  asio::io_context ioc{1};
+  // One thread runs it and every socket/timer operation is started on that thread (the main
+  // thread only posts), so the reactor's per-socket mutex can go; the scheduler keeps its lock.
+  asio::io_context ioc{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::mt19937_64 rng;
   Stats stats;
   tcp::endpoint ep;
@@ -206,9 +219,23 @@ struct Worker {
   std::vector<Conn*> free_pairs;  // handoff: setup connections, two per pair
   std::deque<Conn*> connect_queue;
   int connects_in_flight = 0, connect_limit = 1;
+  Timer stall_timer{ioc.get_executor()};
   std::thread th;
 
   Worker(int i, uint64_t seed) : index(i), rng(seed) {}
+
+  // Stall watchdog for moves never delivered (a late delivery is counted by Game::on_event). One
+  // sweep per worker every 100 ms instead of a timer armed per move and cancelled on delivery:
+  // those were two timer-heap updates and a cancelled-handler completion per move.
+  void sweep_stalls() {
+    if (g_stopping) return;
+    const auto now = Clock::now();
+    for (auto& g : games) g->check_stall(now);
+    stall_timer.expires_after(std::chrono::milliseconds(100));
+    stall_timer.async_wait([this](beast::error_code ec) {
+      if (!ec) sweep_stalls();
+    });
+  }
 
   void queue_connect(Conn* c) {
     connect_queue.push_back(c);
@@ -249,7 +276,7 @@ struct Worker {
   void drop_setup_conn(Conn* c);
 };
 
-Conn::Conn(Worker& wk, Kind k) : w(wk), kind(k), ws(wk.ioc), timer(wk.ioc) {}
+Conn::Conn(Worker& wk, Kind k) : w(wk), kind(k), ws(wk.ioc.get_executor()), timer(wk.ioc.get_executor()) {}
 
 void Worker::new_setup_conn() {
   auto c = std::make_unique<Conn>(*this, Kind::Setup);
@@ -273,15 +300,24 @@ void Worker::drop_setup_conn(Conn* c) {
 }
 
 void Conn::start(const tcp::endpoint& ep) {
-  beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(30));
+  // Connect timeout (the WebSocket handshake has its own, timeout::suggested below): closing the
+  // socket ends the pending connect with an error.
+  timer.expires_after(std::chrono::seconds(30));
+  timer.async_wait([this](beast::error_code ec) {
+    if (!ec && !tcp_up) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws).close(ignored);
+    }
+  });
   beast::get_lowest_layer(ws).async_connect(ep, [this](beast::error_code ec) {
+    tcp_up = !ec;
+    timer.cancel();
     if (ec) {
       inc(w.stats.connect_failed);
       w.connect_done();
       return fail();
     }
-    beast::get_lowest_layer(ws).socket().set_option(tcp::no_delay(true));
-    beast::get_lowest_layer(ws).expires_never();
+    beast::get_lowest_layer(ws).set_option(tcp::no_delay(true));
     ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
     ws.read_message_max(64 << 20);
     ws.async_handshake(opt.host + ":" + std::to_string(opt.port), "/ws", [this](beast::error_code ec2) {
@@ -319,7 +355,7 @@ void Conn::fail() {
   if (open && kind != Kind::Setup) inc(w.stats.closed);
   open = false;
   beast::error_code ec;
-  beast::get_lowest_layer(ws).socket().close(ec);
+  beast::get_lowest_layer(ws).close(ec);
   timer.cancel();
   if (on_connected) {
     auto f = std::move(on_connected);
@@ -434,7 +470,15 @@ void Conn::on_frame() {
 
 // ---------------------------------------------------------------- game logic
 
-Game::Game(Worker& wk) : w(wk), timer(wk.ioc) {}
+Game::Game(Worker& wk) : w(wk), timer(wk.ioc.get_executor()) {}
+
+// Counts the outstanding move as stalled (once) if it is older than --stall-ms.
+void Game::check_stall(Clock::time_point now) {
+  if (st != St::Playing || !outstanding || stall_counted) return;
+  if (now - t_sent < std::chrono::duration<double, std::milli>(opt.stall_ms)) return;
+  stall_counted = true;
+  inc(w.stats.stalls);
+}
 
 void Game::player_ready() {
   if (++ready == 2) w.queue_setup(this);
@@ -497,7 +541,7 @@ void Game::send_seek(Conn* owner) {
   owner->seek_rid = owner->rid();
   m.set_request_id(owner->seek_rid);
   auto* s = m.mutable_create_seek();
-  s->set_variant(opt.variant == "jieqi" ? v1::JIEQI : v1::XIANGQI);
+  s->set_variant(opt.jieqi ? v1::JIEQI : v1::XIANGQI);
   s->mutable_time_control()->set_initial_ms(opt.initial_ms);
   s->set_color(v1::SIDE_NONE);
   owner->send(m);
@@ -629,7 +673,7 @@ void Game::playing() {
   timer.cancel();
   w.stats.setup_lat.add(us_since(t_setup));
   inc(w.stats.games_started);
-  if (opt.variant != "jieqi") rules.emplace(xq::GameRules::defaults(xq::Variant::Xiangqi), xq::Position::xiangqi_start());
+  if (!opt.jieqi) rules.emplace(xq::GameRules::defaults(xq::Variant::Xiangqi), xq::Position::xiangqi_start());
   st = St::Playing;
   if (g_playing) play_now();
 }
@@ -652,25 +696,36 @@ void Game::schedule_move() {
   });
 }
 
+// A uniformly random legal move of `p`, none if it has none. Rejection sampling: a random
+// pseudo-legal move is tested and, if illegal, dropped and another drawn, so every legal move is
+// equally likely, as with generate_legal + one draw, but with one or two legality tests instead of
+// one per candidate (generate_legal was ~5 % of loadgen's CPU).
+std::optional<xq::Move> random_legal_move(const xq::Position& p, std::mt19937_64& rng) {
+  xq::MoveList ml;
+  p.generate_pseudo(ml);
+  for (int n = ml.size; n > 0; --n) {
+    const int i = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    if (p.is_legal(ml.moves[i])) return ml.moves[i];
+    ml.moves[i] = ml.moves[n - 1];
+  }
+  return std::nullopt;
+}
+
 void Game::send_move() {
   if (st != St::Playing || outstanding || g_stopping) return;
   Conn* mover = of(to_move);
-  xq::MoveList ml;
-  std::vector<xq::Move> moves;
+  std::optional<xq::Move> pick;
   if (rules) {
-    moves = rules->legal_moves();
+    pick = random_legal_move(rules->position(), w.rng);
   } else {
     try {
-      xq::Position p = xq::parse_fen(mover->fen, xq::Variant::Jieqi);
-      p.generate_legal(ml);
-      moves.assign(ml.begin(), ml.end());
+      pick = random_legal_move(xq::parse_fen(mover->fen, xq::Variant::Jieqi), w.rng);
     } catch (const std::exception&) {
       inc(w.stats.desync);
     }
   }
-  if (moves.empty()) return;  // the game is over on the board; GAME_ENDED follows
-  std::uniform_int_distribution<size_t> d(0, moves.size() - 1);
-  xq::Move mv = moves[d(w.rng)];
+  if (!pick) return;  // the game is over on the board; GAME_ENDED follows
+  const xq::Move mv = *pick;
   v1::ClientMessage m;
   mover->move_rid = mover->rid();
   m.set_request_id(mover->move_rid);
@@ -684,20 +739,12 @@ void Game::send_move() {
   t_sent = last_send = Clock::now();
   inc(w.stats.moves_sent);
   mover->send(m);
-  // Stall watchdog: the opponent never got the event.
-  uint64_t gen = generation;
-  int sp = sent_ply;
-  timer.expires_after(std::chrono::milliseconds(static_cast<int64_t>(opt.stall_ms)));
-  timer.async_wait([this, gen, sp](beast::error_code ec) {
-    if (ec || gen != generation || !outstanding || sent_ply != sp || stall_counted) return;
-    stall_counted = true;
-    inc(w.stats.stalls);
-  });
+  // Stalls: Game::on_event (delivered late) and Worker::sweep_stalls (never delivered).
 }
 
 void Game::on_event(Conn& cn, const v1::GameEvent& e) {
   if (e.game_id() != game_id || (st != St::Playing && st != St::Starting)) return;
-  if (!e.fen().empty()) cn.fen = e.fen();
+  if (opt.jieqi && !e.fen().empty()) cn.fen = e.fen();  // Xiangqi moves come from `rules`
   if (e.kind() == v1::GameEvent::GAME_ENDED) {
     if (st == St::Playing) ended();
     return;
@@ -711,6 +758,7 @@ void Game::on_event(Conn& cn, const v1::GameEvent& e) {
     return;
   }
   if (outstanding && p == sent_ply) {
+    check_stall(Clock::now());  // delivered, but later than --stall-ms
     outstanding = false;
     if (g_measuring.load(std::memory_order_relaxed)) {
       w.stats.move_lat.add(us_since(t_sent));
@@ -727,7 +775,7 @@ void Game::on_event(Conn& cn, const v1::GameEvent& e) {
     }
     if (rules->result().over()) return;  // GAME_ENDED follows
   }
-  ++generation;  // cancels the stall watchdog
+  ++generation;  // a stale timer handler does nothing
   schedule_move();
 }
 
@@ -853,6 +901,7 @@ int run() {
   };
   for (auto& w : workers) w->th = std::thread([wp = w.get()] {
     auto guard = asio::make_work_guard(wp->ioc);
+    wp->sweep_stalls();
     wp->ioc.run();
   });
 
@@ -1069,6 +1118,7 @@ int run() {
   }
   post_all([](Worker& w) {
     for (auto& g : w.games) g->timer.cancel();
+    w.stall_timer.cancel();
     for (auto& c : w.conns) {
       c->on_connected = nullptr;
       c->fail();
@@ -1128,6 +1178,7 @@ int main(int argc, char** argv) {
     std::cerr << "bad arguments\n" << d;
     return 2;
   }
+  opt.jieqi = opt.variant == "jieqi";
   // Everything is bounded: a watchdog ends the process if the run overshoots its budget.
   double budget = 2 * opt.ramp_timeout_s + opt.warmup_s + opt.duration_s + opt.hold_s + 60;
   std::thread([budget] {
