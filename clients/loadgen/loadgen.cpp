@@ -63,6 +63,7 @@ namespace {
 struct Options {
   std::string host = "127.0.0.1";
   int port = 8080;
+  int second_port = 0;  // handoff mode: the acceptors (seat 1) connect here, so each game spans two nodes
   int threads = 2;
   int games = 100;
   int connections = 0;  // total; idle = connections - 2*games
@@ -212,6 +213,7 @@ struct Worker {
   std::mt19937_64 rng;
   Stats stats;
   tcp::endpoint ep;
+  tcp::endpoint ep_second;  // --second-port
   std::vector<std::unique_ptr<Conn>> conns;
   std::vector<std::unique_ptr<Game>> games;
   std::deque<Game*> setup_queue;
@@ -246,7 +248,7 @@ struct Worker {
       Conn* c = connect_queue.front();
       connect_queue.pop_front();
       ++connects_in_flight;
-      c->start(ep);
+      c->start(c->kind == Kind::Player && c->seat == 1 && opt.second_port ? ep_second : ep);
     }
   }
   void connect_done() {
@@ -867,6 +869,7 @@ int run() {
     workers.push_back(std::make_unique<Worker>(i, opt.seed * 1000003u + static_cast<uint64_t>(i)));
     auto& w = *workers.back();
     w.ep = ep;
+    w.ep_second = tcp::endpoint(ep.address(), static_cast<uint16_t>(opt.second_port));
     w.setup_limit = std::max(1, (opt.setup_concurrency + opt.threads - 1) / opt.threads);
     w.connect_limit = std::max(1, (opt.connect_concurrency + opt.threads - 1) / opt.threads);
   }
@@ -1137,6 +1140,7 @@ int main(int argc, char** argv) {
       ("help,h", "show this help")
       ("host", po::value(&opt.host)->default_value(opt.host), "server address (loopback)")
       ("port", po::value(&opt.port)->default_value(opt.port), "server port (ws://host:port/ws)")
+      ("second-port", po::value(&opt.second_port)->default_value(0), "handoff mode: the accepting player of each game connects to this port (another node), so every game is played across two nodes")
       ("threads", po::value(&opt.threads)->default_value(opt.threads), "client threads")
       ("games", po::value(&opt.games)->default_value(opt.games), "concurrent games (2 connections each)")
       ("connections", po::value(&opt.connections)->default_value(opt.connections), "total connections; the ones beyond 2*games are idle")
@@ -1174,7 +1178,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (opt.threads < 1 || opt.games < 0 || (opt.variant != "xiangqi" && opt.variant != "jieqi") ||
-      (opt.setup_mode != "direct" && opt.setup_mode != "handoff")) {
+      (opt.setup_mode != "direct" && opt.setup_mode != "handoff") || (opt.second_port != 0 && opt.setup_mode != "handoff")) {
     std::cerr << "bad arguments\n" << d;
     return 2;
   }
