@@ -11,42 +11,16 @@
 
 namespace gs {
 
-AppendPipeline::AppendPipeline(Redis& redis) : redis_(redis) { thread_ = std::thread([this] { run(); }); }
+AppendPipeline::AppendPipeline(Redis& redis)
+    : redis_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}  // bounded: replies come back soon
 
 AppendPipeline::~AppendPipeline() {
-  {
-    std::lock_guard l(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
+  batches_.stop();
   if (ctx_) redisFree(ctx_);
 }
 
 void AppendPipeline::submit(std::vector<std::string> evalsha, const char* script, Done done) {
-  {
-    std::lock_guard l(mu_);
-    queue_.push_back(Item{std::move(evalsha), script, std::move(done)});
-  }
-  cv_.notify_one();
-}
-
-void AppendPipeline::run() {
-  std::vector<Item> batch;
-  for (;;) {
-    {
-      std::unique_lock l(mu_);
-      cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      // Everything queued meanwhile goes out in one write (bounded, so replies come back soon).
-      while (!queue_.empty() && batch.size() < 1024) {
-        batch.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-      }
-    }
-    process(batch);
-    batch.clear();
-  }
+  batches_.push(Item{std::move(evalsha), script, std::move(done)});
 }
 
 void AppendPipeline::process(std::vector<Item>& batch) {

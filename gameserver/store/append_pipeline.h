@@ -5,14 +5,12 @@
 // "acknowledged => in Redis" holds. Appends of one game never overlap (the actor has at most one
 // in flight), so their order is the order of submission.
 #pragma once
-#include <condition_variable>
-#include <deque>
 #include <exception>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "store/batch_thread.h"
 
 struct redisContext;
 
@@ -27,7 +25,7 @@ class AppendPipeline {
   using Done = std::function<void(std::exception_ptr)>;
 
   explicit AppendPipeline(Redis& redis);
-  ~AppendPipeline();  // fails what is still queued
+  ~AppendPipeline();  // sends what is still queued, then stops
   AppendPipeline(const AppendPipeline&) = delete;
   AppendPipeline& operator=(const AppendPipeline&) = delete;
 
@@ -40,15 +38,10 @@ class AppendPipeline {
     const char* script;
     Done done;
   };
-  void run();
   void process(std::vector<Item>& batch);
   Redis& redis_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Item> queue_;
-  bool stop_ = false;
   redisContext* ctx_ = nullptr;  // writer thread only
-  std::thread thread_;
+  BatchThread<Item> batches_;  // last: its thread starts once the rest exists
 };
 
 }  // namespace gs

@@ -10,41 +10,15 @@
 
 namespace gs {
 
-Publisher::Publisher(Redis& redis) : redis_(redis) { thread_ = std::thread([this] { run(); }); }
+Publisher::Publisher(Redis& redis) : redis_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}
 
 Publisher::~Publisher() {
-  {
-    std::lock_guard l(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
+  batches_.stop();
   if (ctx_) redisFree(ctx_);
 }
 
 void Publisher::publish(std::string channel, std::string message, Done done) {
-  {
-    std::lock_guard l(mu_);
-    queue_.push_back(Item{std::move(channel), std::move(message), std::move(done)});
-  }
-  cv_.notify_one();
-}
-
-void Publisher::run() {
-  std::vector<Item> batch;
-  for (;;) {
-    {
-      std::unique_lock l(mu_);
-      cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      while (!queue_.empty() && batch.size() < 1024) {
-        batch.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-      }
-    }
-    process(batch);
-    batch.clear();
-  }
+  batches_.push(Item{std::move(channel), std::move(message), std::move(done)});
 }
 
 void Publisher::process(std::vector<Item>& batch) {

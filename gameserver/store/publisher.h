@@ -4,13 +4,11 @@
 // in one batch on its own connection and then reads the replies, so messages reach Redis in the
 // order they were queued (a game's frames to a client stay in order).
 #pragma once
-#include <condition_variable>
-#include <deque>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "store/batch_thread.h"
 
 struct redisContext;
 
@@ -36,15 +34,10 @@ class Publisher {
     std::string channel, message;
     Done done;
   };
-  void run();
   void process(std::vector<Item>& batch);
   Redis& redis_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Item> queue_;
-  bool stop_ = false;
   redisContext* ctx_ = nullptr;  // writer thread only
-  std::thread thread_;
+  BatchThread<Item> batches_;  // last: its thread starts once the rest exists
 };
 
 }  // namespace gs

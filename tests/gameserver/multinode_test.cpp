@@ -1,5 +1,6 @@
 // Several game-server nodes on one Redis: cross-node play and watching through request
-// forwarding, owner leases, takeover after a node is killed, fencing of a node without its lease.
+// forwarding, game ownership under node heartbeats, takeover after a node is killed or stalled,
+// fencing of a node that no longer owns a game.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -265,8 +266,8 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos) << body;
 }
 
-// A clean stop (SIGTERM) releases the node's leases: another node takes its games over at once,
-// long before the lease would have run out.
+// A clean stop (SIGTERM) deletes the node's heartbeat: another node takes its games over at its
+// next tick, long before the lease would have run out.
 TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
   TestCluster cluster(2, 60000, 300);
   gs::Redis redis(cluster.redis_url());
@@ -334,8 +335,8 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   EXPECT_FALSE(ended);
 }
 
-// (c) Fencing: a node whose lease was taken cannot append, and takes the game back (reloading it
-// from Redis) once the lease is free again.
+// (c) Fencing: a node whose game was taken cannot append, and takes the game back (reloading it
+// from Redis) once the new owner is dead.
 TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   TestCluster cluster(1, 60000, 300);  // long lease: only the test changes the owner
   gs::Redis redis(cluster.redis_url());
@@ -478,7 +479,8 @@ TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
   EXPECT_TRUE(red.ws->closed());
 }
 
-// The store's lease primitives and the fenced append, directly against Redis.
+// The store's ownership primitives (heartbeats, claims, takeover lists) and the fenced append,
+// directly against Redis.
 TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   TestCluster cluster(0);
   gs::Redis redis(cluster.redis_url());
