@@ -12,12 +12,7 @@
 namespace gs {
 
 AppendPipeline::AppendPipeline(Redis& redis)
-    : redis_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}  // bounded: replies come back soon
-
-AppendPipeline::~AppendPipeline() {
-  batches_.stop();
-  if (ctx_) redisFree(ctx_);
-}
+    : redis_(redis), conn_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}  // bounded: replies come back soon
 
 void AppendPipeline::submit(std::vector<std::string> evalsha, const char* script, Done done) {
   batches_.push(Item{std::move(evalsha), script, std::move(done)});
@@ -45,18 +40,13 @@ void AppendPipeline::process(std::vector<Item>& batch) {
   // the commands whose script Redis did not have (then with EVAL).
   for (int round = 0; round < 4 && !todo.empty(); ++round) {
     bool fresh = false;  // a connection made for this round (a failure on it is not a stale one)
-    if (!ctx_ || ctx_->err) {
-      if (ctx_) redisFree(ctx_);
-      ctx_ = nullptr;
-      try {
-        ctx_ = connect_redis(redis_.endpoint(), timeval{2, 0});
-      } catch (const RedisError& e) {
-        for (size_t i : todo) result[i] = std::make_exception_ptr(RedisUnavailable(e.what()));
-        todo.clear();
-        redis_.mark_unavailable();
-        break;
-      }
-      fresh = true;
+    redisContext* ctx = nullptr;
+    try {
+      ctx = conn_.get(fresh);
+    } catch (const RedisError& e) {
+      for (size_t i : todo) result[i] = std::make_exception_ptr(RedisUnavailable(e.what()));
+      todo.clear();
+      break;
     }
     std::vector<const char*> argv;
     std::vector<size_t> lens;
@@ -69,7 +59,7 @@ void AppendPipeline::process(std::vector<Item>& batch) {
         else if (use_eval[i] && a == 1) argv.push_back(batch[i].script), lens.push_back(std::strlen(batch[i].script));
         else argv.push_back(cmd[a].data()), lens.push_back(cmd[a].size());
       }
-      redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data());
+      redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data());
     }
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<size_t> again;
@@ -77,7 +67,7 @@ void AppendPipeline::process(std::vector<Item>& batch) {
     size_t answered = 0;
     for (size_t i : todo) {
       void* raw = nullptr;
-      if (lost || redisGetReply(ctx_, &raw) != REDIS_OK || !raw) {
+      if (lost || redisGetReply(ctx, &raw) != REDIS_OK || !raw) {
         lost = true;
         again.push_back(i);
         continue;
@@ -102,11 +92,10 @@ void AppendPipeline::process(std::vector<Item>& batch) {
     for (size_t k = 0; k < answered; ++k) redis_.observe_latency(s);
     // A timeout means Redis hangs (a second wait would not help); a fresh connection that fails is
     // no stale one: neither is retried, and Redis counts as away for the other clients too.
-    const bool timed_out = lost && ctx_->err == REDIS_ERR_IO &&
-                           (std::strstr(ctx_->errstr, "temporarily unavailable") || std::strstr(ctx_->errstr, "timed out"));
+    const bool timed_out = lost && ctx->err == REDIS_ERR_IO &&
+                           (std::strstr(ctx->errstr, "temporarily unavailable") || std::strstr(ctx->errstr, "timed out"));
     if (lost || drop) {
-      redisFree(ctx_);
-      ctx_ = nullptr;
+      conn_.drop();
     }
     if (lost && (lost_before || timed_out || fresh)) {
       redis_.mark_unavailable();

@@ -11,12 +11,10 @@
 #include <vector>
 
 #include "store/batch_thread.h"
-
-struct redisContext;
+#include "store/writer_connection.h"
 
 namespace gs {
 
-class Redis;
 
 class AppendPipeline {
  public:
@@ -25,7 +23,7 @@ class AppendPipeline {
   using Done = std::function<void(std::exception_ptr)>;
 
   explicit AppendPipeline(Redis& redis);
-  ~AppendPipeline();  // sends what is still queued, then stops
+  // Destroying it sends what is still queued, then stops (batches_ is destroyed first).
   AppendPipeline(const AppendPipeline&) = delete;
   AppendPipeline& operator=(const AppendPipeline&) = delete;
 
@@ -40,7 +38,7 @@ class AppendPipeline {
   };
   void process(std::vector<Item>& batch);
   Redis& redis_;
-  redisContext* ctx_ = nullptr;  // writer thread only
+  WriterConnection conn_;  // writer thread only
   BatchThread<Item> batches_;  // last: its thread starts once the rest exists
 };
 

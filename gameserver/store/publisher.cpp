@@ -10,12 +10,7 @@
 
 namespace gs {
 
-Publisher::Publisher(Redis& redis) : redis_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}
-
-Publisher::~Publisher() {
-  batches_.stop();
-  if (ctx_) redisFree(ctx_);
-}
+Publisher::Publisher(Redis& redis) : redis_(redis), conn_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}
 
 void Publisher::publish(std::string channel, std::string message, Done done) {
   batches_.push(Item{std::move(channel), std::move(message), std::move(done)});
@@ -29,35 +24,29 @@ void Publisher::process(std::vector<Item>& batch) {
   for (int round = 0; round < 2 && from < batch.size(); ++round) {
     if (redis_.known_unavailable()) break;  // fail fast; a later batch probes again
     bool fresh = false;
-    if (!ctx_ || ctx_->err) {
-      if (ctx_) redisFree(ctx_);
-      ctx_ = nullptr;
-      try {
-        ctx_ = connect_redis(redis_.endpoint(), timeval{2, 0});
-      } catch (const RedisError& e) {
-        std::cerr << "publisher: " << e.what() << '\n';
-        redis_.mark_unavailable();
-        break;
-      }
-      fresh = true;
+    redisContext* ctx = nullptr;
+    try {
+      ctx = conn_.get(fresh);
+    } catch (const RedisError& e) {
+      std::cerr << "publisher: " << e.what() << '\n';
+      break;
     }
     for (size_t i = from; i < batch.size(); ++i) {
       const char* argv[3] = {"PUBLISH", batch[i].channel.data(), batch[i].message.data()};
       const size_t lens[3] = {7, batch[i].channel.size(), batch[i].message.size()};
-      redisAppendCommandArgv(ctx_, 3, argv, lens);
+      redisAppendCommandArgv(ctx, 3, argv, lens);
     }
     const size_t sent_from = from;
     for (; from < batch.size(); ++from) {
       void* raw = nullptr;
-      if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) break;
+      if (redisGetReply(ctx, &raw) != REDIS_OK || !raw) break;
       auto* r = static_cast<redisReply*>(raw);
       receivers[from] = r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
       freeReplyObject(r);
     }
     if (from == batch.size()) break;
-    std::cerr << "publisher: " << (ctx_->errstr[0] ? ctx_->errstr : "no reply") << '\n';
-    redisFree(ctx_);
-    ctx_ = nullptr;
+    std::cerr << "publisher: " << (ctx->errstr[0] ? ctx->errstr : "no reply") << '\n';
+    conn_.drop();
     if (fresh || from != sent_from) {  // a new connection failed, or Redis read part of the batch
       redis_.mark_unavailable();
       break;

@@ -9,12 +9,10 @@
 #include <vector>
 
 #include "store/batch_thread.h"
-
-struct redisContext;
+#include "store/writer_connection.h"
 
 namespace gs {
 
-class Redis;
 
 class Publisher {
  public:
@@ -23,7 +21,7 @@ class Publisher {
   using Done = std::function<void(long long receivers)>;
 
   explicit Publisher(Redis& redis);
-  ~Publisher();  // sends what is queued, then stops
+  // Destroying it sends what is still queued, then stops (batches_ is destroyed first).
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
 
@@ -36,7 +34,7 @@ class Publisher {
   };
   void process(std::vector<Item>& batch);
   Redis& redis_;
-  redisContext* ctx_ = nullptr;  // writer thread only
+  WriterConnection conn_;  // writer thread only
   BatchThread<Item> batches_;  // last: its thread starts once the rest exists
 };
 
