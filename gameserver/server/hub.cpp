@@ -996,7 +996,13 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         else it->second.remote_games[gid].node = owner;  // followed even if this attempt fails
       }
     }
-    auto unreachable = [this, c, rid, gid] {
+    auto unreachable = [this, c, rid, gid, owner] {
+      {  // followed again at the next tick (follow_moved_games), not left pointing at a node that did not hear it
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(c->id()); it != conns_.end())
+          if (auto g = it->second.remote_games.find(gid); g != it->second.remote_games.end() && g->second.node == owner)
+            g->second.node.clear();
+      }
       send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_, gid);
     };
     if (hops >= 2) return unreachable();

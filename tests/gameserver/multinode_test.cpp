@@ -2,6 +2,8 @@
 // forwarding, game ownership under node heartbeats, takeover after a node is killed or stalled,
 // fencing of a node that no longer owns a game.
 #include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
+#include <sys/time.h>
 
 #include <chrono>
 #include <map>
@@ -14,9 +16,11 @@
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
+#include "server/node_wire.h"
 #include "store/game_store.h"
 #include "store/keys.h"
 #include "store/redis.h"
+#include "store/redis_endpoint.h"
 #include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
@@ -333,6 +337,47 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   EXPECT_EQ(stored_moves(redis, gid, &ended), (std::vector<std::string>{kMate[0].substr(0, 4), kMate[1].substr(0, 4),
                                                                          kMate[2].substr(0, 4), kMate[3].substr(0, 4)}));
   EXPECT_FALSE(ended);
+}
+
+// A spectator's node follows a game whose owner changed; if its request does not reach the new
+// owner (nobody listened on that node's channel yet), it tries again at a later tick instead of
+// waiting for the next change of owner.
+TEST(GameServerMultiNode, FollowingAGameIsRetriedWhenTheRequestWasNotHeard) {
+  TestCluster cluster(2, 60000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "rt_red"), black = guest_on(cluster.port(0), "rt_black"),
+             fan = guest_on(cluster.port(1), "rt_fan");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+
+  // A living node "ghost" takes the game but does not listen yet: node 1's first request is lost.
+  redis.command({"SET", gs::keys::node_alive("ghost"), "1", "PX", "60000"});
+  redis.command({"SET", gs::keys::game_owner(gid), "ghost"});
+  ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return s.has_error() && s.error().code() == STORAGE_UNAVAILABLE; }, 10000))
+      << last_frames(fan);
+  // Now it listens: node 1 sends the spectator's sync again by itself.
+  redisContext* sub = gs::connect_redis(gs::parse_redis_url(cluster.redis_url()), timeval{10, 0});
+  ASSERT_TRUE(sub);
+  const std::string channel = gs::keys::node_channel("ghost");
+  freeReplyObject(redisCommand(sub, "SUBSCRIBE %b", channel.data(), channel.size()));
+  bool heard = false;
+  for (int i = 0; i < 20 && !heard; ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(sub, &raw) != REDIS_OK || !raw) break;
+    auto* r = static_cast<redisReply*>(raw);
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 && r->element[2]->type == REDIS_REPLY_STRING) {
+      auto nm = gs::decode_node_message(std::string_view(r->element[2]->str, r->element[2]->len));
+      ClientMessage m;
+      heard = nm && nm->kind == gs::NodeMessage::Kind::Request && m.ParseFromString(nm->payload) && m.has_sync() &&
+              m.sync().game_id() == gid && nm->from_node == TestCluster::node_id(1);
+    }
+    freeReplyObject(r);
+  }
+  redisFree(sub);
+  EXPECT_TRUE(heard) << "node 1 did not follow the game again";
 }
 
 // (c) Fencing: a node whose game was taken cannot append, and takes the game back (reloading it
