@@ -1249,26 +1249,16 @@ std::optional<std::string> Hub::game_record(const std::string& id) {
   return std::nullopt;
 }
 
-std::map<std::string, Hub::GameInfo> Hub::all_games() {
-  std::map<std::string, GameInfo> out;
-  {
-    std::lock_guard l(mu_);
-    for (const auto& [id, a] : games_) {
-      const GameActor::ClockNow clock = a->clock_now();
-      out[id] = GameInfo{a->config(), a->plies(), a->finished(), clock.red_ms, clock.black_ms,
-                         !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"};
-    }
-  }
+std::shared_ptr<const std::map<std::string, Hub::GameInfo>> Hub::other_nodes_games_cached() {
   std::lock_guard l(others_mu_);
   if (steady_ms() - others_read_ms_ >= kGameListCacheMs) {
     try {
-      others_cache_ = other_nodes_games();
+      others_cache_ = std::make_shared<const std::map<std::string, GameInfo>>(other_nodes_games());
       others_read_ms_ = steady_ms();
-    } catch (const RedisError&) {  // Redis away: this node's games (and the last list read)
+    } catch (const RedisError&) {  // Redis away: the last list read
     }
   }
-  for (const auto& [id, info] : others_cache_) out.emplace(id, info);  // a game taken over here: ours wins
-  return out;
+  return others_cache_;
 }
 
 std::map<std::string, Hub::GameInfo> Hub::other_nodes_games() {
@@ -1302,20 +1292,46 @@ std::map<std::string, Hub::GameInfo> Hub::other_nodes_games() {
   return out;
 }
 
+// Sorts light keys and copies only the games of the page: a lobby polls this every few seconds,
+// and copying every game's config for each answer cost milliseconds at 10,000 games.
 Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished) {
+  struct Key {
+    int64_t created_at_ms;
+    std::string id;
+    std::shared_ptr<GameActor> local;  // else in `others`
+  };
+  std::vector<Key> keys;
+  {
+    std::lock_guard l(mu_);
+    keys.reserve(games_.size());
+    for (const auto& [id, a] : games_)
+      if (include_finished || !a->finished()) keys.push_back({a->config().created_at_ms, id, a});
+  }
+  const auto others = other_nodes_games_cached();
+  if (others) {
+    std::set<std::string> here;  // a game taken over by this node: ours wins
+    for (const auto& k : keys) here.insert(k.id);
+    for (const auto& [id, info] : *others)
+      if (!here.count(id) && (include_finished || !info.finished)) keys.push_back({info.config.created_at_ms, id, nullptr});
+  }
   GamePage page;
-  for (auto& [id, info] : all_games())
-    if (include_finished || !info.finished) page.games.emplace_back(id, std::move(info));
-  page.total = page.games.size();
-  std::sort(page.games.begin(), page.games.end(), [](const auto& a, const auto& b) {
-    if (a.second.config.created_at_ms != b.second.config.created_at_ms)
-      return a.second.config.created_at_ms > b.second.config.created_at_ms;
-    return a.first < b.first;
-  });
-  const size_t from = std::min(offset, page.games.size());
-  const size_t to = from + std::min(limit, page.games.size() - from);
-  page.games = std::vector<std::pair<std::string, GameInfo>>(std::make_move_iterator(page.games.begin() + static_cast<long>(from)),
-                                                             std::make_move_iterator(page.games.begin() + static_cast<long>(to)));
+  page.total = keys.size();
+  const size_t from = std::min(offset, keys.size());
+  const size_t to = from + std::min(limit, keys.size() - from);
+  auto newest_first = [](const Key& a, const Key& b) {
+    return a.created_at_ms != b.created_at_ms ? a.created_at_ms > b.created_at_ms : a.id < b.id;
+  };
+  std::partial_sort(keys.begin(), keys.begin() + static_cast<long>(to), keys.end(), newest_first);
+  for (size_t i = from; i < to; ++i) {
+    const Key& k = keys[i];
+    if (k.local) {
+      const GameActor::ClockNow clock = k.local->clock_now();
+      page.games.emplace_back(k.id, GameInfo{k.local->config(), k.local->plies(), k.local->finished(), clock.red_ms, clock.black_ms,
+                                             !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"});
+    } else {
+      page.games.emplace_back(k.id, others->at(k.id));
+    }
+  }
   return page;
 }
 

@@ -112,17 +112,17 @@ class Hub {
     int64_t red_ms = 0, black_ms = 0;
     std::string running;
   };
-  std::map<std::string, GameInfo> all_games();
   struct GamePage {
     std::vector<std::pair<std::string, GameInfo>> games;
     size_t total = 0;
   };
   GamePage game_page(size_t offset, size_t limit, bool include_finished);
   std::map<std::string, GameInfo> other_nodes_games();  // from Redis, uncached
+  std::shared_ptr<const std::map<std::string, GameInfo>> other_nodes_games_cached();  // null before the first read
   static constexpr int64_t kGameListCacheMs = 1000;
   std::mutex others_mu_;  // the cache below; held while refreshing, so callers do not stampede
   int64_t others_read_ms_ = -kGameListCacheMs;
-  std::map<std::string, GameInfo> others_cache_;
+  std::shared_ptr<const std::map<std::string, GameInfo>> others_cache_;  // shared: readers copy no map
 
   void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
                 int hops = 0);

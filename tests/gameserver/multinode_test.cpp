@@ -44,6 +44,12 @@ void reconnect_to(NodeClient& p, uint16_t port) {
 
 bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
+ServerMessage watch(NodeClient& p, const std::string& gid) {
+  ClientMessage m;
+  m.mutable_watch_game()->set_game_id(gid);
+  return p.ws->request(m);
+}
+
 bool saw(const NodeClient& p, const std::function<bool(const ServerMessage&)>& pred) {
   for (const auto& f : p.ws->history())
     if (pred(f)) return true;
@@ -137,9 +143,7 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
     for (const auto& g : games.games().games()) found = found || (g.game_id() == gid && g.red().name() == red.name);
     EXPECT_TRUE(found) << games.DebugString();
   }
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(watch(fan, gid).has_reply());
   ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state(); }));
 
   uint64_t seed = 777, version = 0;
@@ -202,9 +206,7 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   std::string gid = cross_node_game(red, black, XIANGQI);
   ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(watch(fan, gid).has_reply());
 
   std::vector<std::string> acked;
   for (size_t i = 0; i < 4; ++i) {
@@ -349,9 +351,7 @@ TEST(GameServerMultiNode, FollowingAGameIsRetriedWhenTheRequestWasNotHeard) {
              fan = guest_on(cluster.port(1), "rt_fan");
   std::string gid = cross_node_game(red, black, XIANGQI);
   ASSERT_FALSE(gid.empty());
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(watch(fan, gid).has_reply());
 
   // A living node "ghost" takes the game but does not listen yet: node 1's first request is lost.
   redis.command({"SET", gs::keys::node_alive("ghost"), "1", "PX", "60000"});
