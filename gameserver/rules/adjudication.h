@@ -52,12 +52,10 @@ std::optional<Ruleset> parse_ruleset(std::string_view s);  // accepts the names 
 
 struct AdjudicationOptions {
   bool cxa_count_pure_chase = true;  // decision: pure perpetual chase (长捉) loses under CXA too
-  // CXA: the chase-only moves of a forbidden loop must share a target (spec §5 step 3: chasing
-  // different pieces in turn is allowed). The CXA book's 图4 (spec C3) reads otherwise — a horse
-  // chasing the elephant, then a horse-and-cannon chase of the pawn, loses — so `false` follows the
-  // book there; it stays `true` by default because the book's 图3 (C2) then needs labels that
-  // come from deeper check sequences than the labeller follows (docs/adjudication.md).
-  bool cxa_chase_needs_common_target = true;
+  // CXA: a chase of one piece, then of another, is still 长捉 (the book's 图4, spec C3: a horse
+  // chasing the elephant, then a horse-and-cannon chase of the pawn, loses). Spec §5 step 3 asks
+  // the chases to share a target; `true` gives that reading (and AXF/computer always need one).
+  bool cxa_chase_needs_common_target = false;
   // Mate threat (杀, CXA only): the mover could force mate if the opponent passed — within
   // kill_search_plies plies with any moves (3 = mate in 2), or within kill_check_plies plies when
   // every attacking move checks (连将杀). 0 disables the respective search.

@@ -230,15 +230,16 @@ std::string label_mismatch(const MoveLabel& l, const std::string& want) {
 }
 
 // Known deviations from the book (cppxq transcription), listed here and in docs/adjudication.md
-// (no skipped tests: these cases are excluded from the assertions, and the issue note names them). Verdict deviations:
-//   C3  (图4)  labels agree (red f6d5 chases the e7 elephant, d5f6 the e4 pawn by Cxc5 Bxc5 Nxe4),
-//              but the chases share no target (allowed by spec §5 step 3) → draw instead of red
-//              loses; EvenExchangeThatWinsMaterialIsAJointChase asserts the book's verdict with
-//              cxa_chase_needs_common_target = false.
-// Label-only deviations (verdict right): C2 (the book's targets come from deeper tactics: black
-// wins the rook d1 by a series of three checks, red's chase of the horse c1 is only real once the
-// elephant guards g0), C16 black d7d8 (杀 in the book; no mate within 9 plies here).
-bool known_verdict_deviation(const std::string& id) { return id == "C3"; }
+// (no skipped tests: these cases are excluded from the assertions, and the issue note names them).
+// Verdict deviation:
+//   C2  (图3)  black loses instead of a draw, because the labels differ (below): here red's moves
+//              are idle (its Rxc1 is refuted by black's checks) and black chases the g0 elephant and
+//              the e1 advisor, so only black is forbidden. With the book's labels both sides chase
+//              on every move and the verdict is the book's draw.
+// Label-only deviations: C2 (the book's targets come from deeper tactics: black wins the rook d1
+// by a series of three checks, red's chase of the horse c1 is only real once the elephant guards
+// g0), C16 black d7d8 (杀 in the book; no mate within 9 plies here).
+bool known_verdict_deviation(const std::string& id) { return id == "C2"; }
 bool known_label_deviation(const std::string& id, size_t ply) {
   const size_t loop_ply = ply % 4;  // 0 red, 1 black, 2 red, 3 black
   if (id == "C2") return true;
@@ -473,14 +474,14 @@ TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
   ASSERT_EQ(v.labels[2].chases.size(), 1u) << dump(v);
   EXPECT_EQ(v.labels[2].chases[0].piece_id, parse_square("e4"));
   EXPECT_TRUE(v.labels[2].chases[0].joint);
-  // The two chases share no target: allowed by default (spec §5 step 3), a loss for red when
-  // the CXA common-target requirement is off, as in the book.
-  EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
-  AdjudicationOptions book;
-  book.cxa_chase_needs_common_target = false;
-  RepetitionVerdict b = judge(fen, loop, Ruleset::Cxa, Variant::Xiangqi, book);
-  EXPECT_EQ(b.outcome, Outcome::RedLoses) << dump(b);
-  EXPECT_EQ(b.reason, "perpetual_chase");
+  // The two chases share no target; under CXA that is still 长捉 (the book: red loses). With the
+  // common-target reading of spec §5 step 3 it is allowed.
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  EXPECT_EQ(v.reason, "perpetual_chase");
+  AdjudicationOptions common_target;
+  common_target.cxa_chase_needs_common_target = true;
+  RepetitionVerdict b = judge(fen, loop, Ruleset::Cxa, Variant::Xiangqi, common_target);
+  EXPECT_EQ(b.outcome, Outcome::Draw) << dump(b);
 }
 
 TEST(Adjudication, CaptureRefutedByForcingLine) {
