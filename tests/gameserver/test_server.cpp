@@ -12,8 +12,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <stdexcept>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "store/redis.h"
 
@@ -85,48 +90,89 @@ static bool can_connect(uint16_t port) {
   return ok;
 }
 
-static void wait_port(uint16_t port, const char* what) {
-  for (int i = 0; i < 200; ++i) {
-    if (can_connect(port)) return;
+static size_t file_size(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  return f ? static_cast<size_t>(f.tellg()) : 0;
+}
+
+static bool log_says(const std::string& path, size_t from, const char* marker) {
+  std::ifstream f(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return text.size() > from && text.find(marker, from) != std::string::npos;
+}
+
+// Waits until `p` says in its log (after offset `from`) that it listens, and the port answers.
+// False if it exited first: a port from free_port() can be taken by another test's process before
+// ours binds it, and a connect alone would then reach that other process (two clusters sharing one
+// Redis under the same node names was the cause of rare multi-node test failures).
+static bool wait_listening(Process& p, const std::string& log, size_t from, const char* marker, uint16_t port,
+                           const char* what) {
+  for (int i = 0; i < 400; ++i) {
+    if (!p.alive()) return false;
+    if (log_says(log, from, marker) && can_connect(port)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   throw std::runtime_error(std::string(what) + " did not start");
 }
 
+// Starts a server on `port`, or (port 0) on a free port, trying another one if it was taken.
+// Returns the port it listens on.
+static uint16_t start_listening(Process& p, uint16_t port, const std::function<std::vector<std::string>(uint16_t)>& argv,
+                                const std::string& log, const char* marker, const char* what) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const uint16_t at = port ? port : free_port();
+    const size_t from = file_size(log);
+    p.start(argv(at), log);
+    if (wait_listening(p, log, from, marker, at, what)) return at;
+    if (port) break;  // a fixed port: no other to try
+  }
+  throw std::runtime_error(std::string(what) + " could not listen");
+}
+
+static constexpr const char* kRedisReady = "Ready to accept connections";
+static constexpr const char* kGameserverReady = "gameserver listening on";
+
 TestServers::TestServers(Options o) : opt_(o) {
   char tmpl[] = "/tmp/xq-gs-test-XXXXXX";
   dir_ = mkdtemp(tmpl);
-  redis_port_ = opt_.redis_port ? opt_.redis_port : free_port();
-  redis_url_ = "redis://127.0.0.1:" + std::to_string(opt_.redis_proxy_port ? opt_.redis_proxy_port : redis_port_) + "/0";
+  redis_port_ = opt_.redis_port;
   start_redis();
   start_gameserver();
 }
 
 void TestServers::start_redis() {
-  std::vector<std::string> argv{"redis-server", "--port", std::to_string(redis_port_), "--bind", "127.0.0.1",
-                                "--save", "", "--dir", dir_};
-  if (opt_.durable_redis) argv.insert(argv.end(), {"--appendonly", "yes", "--appendfsync", "always"});
-  else argv.insert(argv.end(), {"--appendonly", "no"});
-  redis_.start(argv, dir_ + "/redis.log");
-  wait_port(redis_port_, "redis-server");
+  redis_port_ = start_listening(
+      redis_, redis_port_,
+      [&](uint16_t port) {
+        std::vector<std::string> argv{"redis-server", "--port", std::to_string(port), "--bind", "127.0.0.1",
+                                      "--save", "", "--dir", dir_};
+        if (opt_.durable_redis) argv.insert(argv.end(), {"--appendonly", "yes", "--appendfsync", "always"});
+        else argv.insert(argv.end(), {"--appendonly", "no"});
+        return argv;
+      },
+      dir_ + "/redis.log", kRedisReady, "redis-server");
+  redis_url_ = "redis://127.0.0.1:" + std::to_string(opt_.redis_proxy_port ? opt_.redis_proxy_port : redis_port_) + "/0";
 }
 
 void TestServers::restart_redis() {
   redis_.kill_hard();
-  start_redis();
+  start_redis();  // on the same port: redis_port_ is set now
 }
 
 void TestServers::start_gameserver() {
-  if (gs_port_ == 0) gs_port_ = free_port();
   // XQ_GAMESERVER_BIN runs another build of the server (e.g. a sanitizer build) under the same tests.
   const char* bin = std::getenv("XQ_GAMESERVER_BIN") ? std::getenv("XQ_GAMESERVER_BIN") : GAMESERVER_BIN;
-  std::vector<std::string> argv{bin, "--listen", "127.0.0.1:" + std::to_string(gs_port_), "--redis",
-                                redis_url_, "--secret", "integration-test-secret-0123456789", "--admin-token",
-                                kAdminToken, "--static-dir", dir_, "--claim-after-ms", "500",
-                                 "--node-id", "node-" + std::to_string(gs_port_)};
-  argv.insert(argv.end(), opt_.gameserver_args.begin(), opt_.gameserver_args.end());
-  game_.start(argv, dir_ + "/gameserver.log");
-  wait_port(gs_port_, "gameserver");
+  gs_port_ = start_listening(
+      game_, gs_port_,  // a restart keeps the port
+      [&](uint16_t port) {
+        std::vector<std::string> argv{bin, "--listen", "127.0.0.1:" + std::to_string(port), "--redis",
+                                      redis_url_, "--secret", "integration-test-secret-0123456789", "--admin-token",
+                                      kAdminToken, "--static-dir", dir_, "--claim-after-ms", "500",
+                                      "--node-id", "node-" + std::to_string(port)};
+        argv.insert(argv.end(), opt_.gameserver_args.begin(), opt_.gameserver_args.end());
+        return argv;
+      },
+      dir_ + "/gameserver.log", kGameserverReady, "gameserver");
 }
 
 TestServers::~TestServers() {
@@ -183,29 +229,42 @@ int TestServers::http_post(const std::string& path, const std::string& payload, 
 TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) {
   char tmpl[] = "/tmp/xq-gs-cluster-XXXXXX";
   dir_ = mkdtemp(tmpl);
-  uint16_t redis_port = free_port();
+  const uint16_t redis_port = start_listening(
+      redis_, 0,
+      [&](uint16_t port) {
+        return std::vector<std::string>{"redis-server", "--port", std::to_string(port), "--bind", "127.0.0.1",
+                                        "--save", "", "--appendonly", "no", "--dir", dir_};
+      },
+      dir_ + "/redis.log", kRedisReady, "redis-server");
   redis_url_ = "redis://127.0.0.1:" + std::to_string(redis_port) + "/0";
-  redis_.start({"redis-server", "--port", std::to_string(redis_port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", dir_},
-               dir_ + "/redis.log");
-  wait_port(redis_port, "redis-server");
   for (int i = 0; i < nodes; ++i) {
-    uint16_t port = free_port();
-    ports_.push_back(port);
     nodes_.push_back(std::make_unique<Process>());
-    nodes_.back()->start({GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(port), "--redis", redis_url_,
-                          "--secret", "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken,
-                          "--static-dir", dir_, "--claim-after-ms", "500", "--node-id", node_id(i), "--lease-ms",
-                          std::to_string(lease_ms), "--tick-ms", std::to_string(tick_ms)},
-                         dir_ + "/" + node_id(i) + ".log");
+    ports_.push_back(start_listening(
+        *nodes_.back(), 0,
+        [&](uint16_t port) {
+          return std::vector<std::string>{
+              GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(port), "--redis", redis_url_, "--secret",
+              "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken, "--static-dir", dir_,
+              "--claim-after-ms", "500", "--node-id", node_id(i), "--lease-ms", std::to_string(lease_ms),
+              "--tick-ms", std::to_string(tick_ms)};
+        },
+        dir_ + "/" + node_id(i) + ".log", kGameserverReady, "gameserver"));
   }
-  for (auto p : ports_) wait_port(p, "gameserver");
 }
 
 TestCluster::~TestCluster() {
   for (auto& n : nodes_) n->terminate();
   redis_.kill_hard();
-  if (std::getenv("XQ_TEST_KEEP_LOGS")) {
+  // A failed test shows what the nodes said (their follow / takeover lines explain most failures).
+  const bool failed = ::testing::Test::HasFailure();
+  if (failed)
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      std::string cmd = "tail -n 40 '" + dir_ + "/" + node_id(static_cast<int>(i)) + ".log' >&2";
+      std::fprintf(stderr, "---- %s.log (last 40 lines)\n", node_id(static_cast<int>(i)).c_str());
+      if (std::system(cmd.c_str()) != 0) {
+      }
+    }
+  if (failed || std::getenv("XQ_TEST_KEEP_LOGS")) {
     std::fprintf(stderr, "test cluster logs kept in %s\n", dir_.c_str());
     return;
   }
