@@ -115,7 +115,10 @@ std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owne
       return nullptr;
     }
     if (!store_.is_live(gid)) return nullptr;
-    if (auto a = adopt(gid)) return a;  // lost a race for the claim: look again
+    if (auto a = adopt(gid)) {
+      std::cerr << "node " << options_.node_id << ": took over game " << gid << " on request\n";
+      return a;
+    }  // else lost a race for the claim: look again
   }
   return nullptr;
 }
@@ -216,6 +219,7 @@ void Hub::tick() {
     if (adopt(id)) ++adopted;
     if (adopted >= 1000) break;  // the rest on the next tick: a takeover storm stays bounded
   }
+  if (adopted) std::cerr << "node " << options_.node_id << ": took over " << adopted << " games of dead nodes\n";
   if (full_check) recover();  // games with no owner at all
   std::vector<std::shared_ptr<ProxyConnection>> dead;
   {
@@ -993,7 +997,12 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       std::lock_guard l(mu_);
       if (auto it = conns_.find(c->id()); it != conns_.end()) {
         if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
-        else it->second.remote_games[gid].node = owner;  // followed even if this attempt fails
+        else {
+          auto& rg = it->second.remote_games[gid];
+          rg.node = owner;  // followed even if this attempt fails
+          // A later follow catches up from where the client said it was, not from the start.
+          if (m.has_sync()) rg.version = std::max(rg.version, m.sync().last_version());
+        }
       }
     }
     auto unreachable = [this, c, rid, gid, owner] {

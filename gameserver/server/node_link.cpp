@@ -48,11 +48,17 @@ void NodeLink::tick_loop() {
     // Sleep in small steps so stop() is quick.
     while (!stop_ && std::chrono::steady_clock::now() < next) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (stop_) break;
+    const auto started = std::chrono::steady_clock::now();
     try {
       hub_.tick();
     } catch (const std::exception& e) {
       std::cerr << "gameserver: node tick: " << e.what() << '\n';
     }
+    const auto took = std::chrono::steady_clock::now() - started;
+    // A slow tick delays heartbeats, takeovers and the following of moved games: say so.
+    if (took > std::chrono::milliseconds(tick_ms_))
+      std::cerr << "node " << node_id_ << ": tick took "
+                << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms\n";
     if (std::chrono::steady_clock::now() > next + std::chrono::milliseconds(tick_ms_)) next = std::chrono::steady_clock::now();
   }
 }
