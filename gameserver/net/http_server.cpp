@@ -216,8 +216,15 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
   tcp::acceptor acceptor;
   asio::signal_set signals;
 
+  // The acceptor lives on a strand: the signal handler closes it while the accept loop may be
+  // re-arming it on another thread, and Asio sockets are not safe for concurrent use (that race
+  // crashed a node now and then when it was asked to stop).
   Impl(Runtime& r, Hub& h, const std::string& host, uint16_t port)
-      : rt(r), ioc(*static_cast<asio::io_context*>(r.io_context())), hub(h), acceptor(ioc), signals(ioc) {
+      : rt(r),
+        ioc(*static_cast<asio::io_context*>(r.io_context())),
+        hub(h),
+        acceptor(asio::make_strand(ioc)),
+        signals(acceptor.get_executor()) {
     tcp::endpoint ep(asio::ip::make_address(host), port);
     acceptor.open(ep.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
@@ -234,6 +241,7 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
         s.set_option(tcp::no_delay(true), ignored);
         std::make_shared<HttpSession>(std::move(s), self->hub)->run();
       }
+      if (ec == asio::error::operation_aborted) return;  // closed: stopping
       if (self->acceptor.is_open()) self->accept();
     });
   }
