@@ -1,5 +1,7 @@
 // gameserver: the WebSocket game server process. See docs/ARCHITECTURE.md.
 #include <boost/program_options.hpp>
+#include <execinfo.h>
+#include <csignal>
 #include <iostream>
 #include <unistd.h>
 
@@ -14,7 +16,23 @@
 
 namespace po = boost::program_options;
 
+// A crash leaves its stack in the log (addresses resolve with addr2line against this binary),
+// then dies of the same signal, so supervisors and core dumps see it as before.
+static void report_fatal_signal(int sig) {
+  static const char head[] = "gameserver: fatal signal, stack:\n";
+  if (write(2, head, sizeof head - 1) < 0) {
+  }
+  void* frames[64];
+  backtrace_symbols_fd(frames, backtrace(frames, 64), 2);
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 int main(int argc, char** argv) {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, report_fatal_signal);
+  // A write to a Redis connection the peer already reset (a restart, a failover) must fail with
+  // EPIPE, not kill the server (hiredis writes with plain write()).
+  std::signal(SIGPIPE, SIG_IGN);
   std::string listen, redis_url, secret, node_id;
   gs::ServerOptions opt;
   int threads = 2;

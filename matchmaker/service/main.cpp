@@ -14,6 +14,7 @@ void on_signal(int) { g_stop = true; }
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a write to a reset Redis connection fails with EPIPE instead of killing us
   po::options_description opts("matchmaker options");
   opts.add_options()("help,h", "show this help")
       ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
