@@ -75,7 +75,13 @@ bool Process::alive() {
 void Process::terminate() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
-  waitpid(pid_, nullptr, 0);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  // A server must stop cleanly when asked (a crash here once left a node's heartbeat behind).
+  if (WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM)
+    ADD_FAILURE() << "process " << pid_ << " died of signal " << WTERMSIG(status) << " when asked to stop";
+  else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    ADD_FAILURE() << "process " << pid_ << " exited with status " << WEXITSTATUS(status) << " when asked to stop";
   pid_ = -1;
 }
 
