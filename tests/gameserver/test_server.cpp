@@ -109,8 +109,8 @@ static bool log_says(const std::string& path, size_t from, const char* marker) {
 
 // Waits until `p` says in its log (after offset `from`) that it listens, and the port answers.
 // False if it exited first: a port from free_port() can be taken by another test's process before
-// ours binds it, and a connect alone would then reach that other process (two clusters sharing one
-// Redis under the same node names was the cause of rare multi-node test failures).
+// ours binds it, and a connect alone would then reach that other process (two clusters could then
+// share one Redis under the same node names).
 static bool wait_listening(Process& p, const std::string& log, size_t from, const char* marker, uint16_t port,
                            const char* what) {
   for (int i = 0; i < 400; ++i) {
