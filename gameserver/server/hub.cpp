@@ -61,9 +61,10 @@ void Hub::for_each_conn(Fn&& fn) {
 
 size_t Hub::recover() {
   std::vector<std::string> candidates;
+  const auto live = store_.live_game_ids();  // a Redis round trip: not under mu_, which every frame takes
   {
     std::lock_guard l(mu_);
-    for (const auto& id : store_.live_game_ids())
+    for (const auto& id : live)
       if (!games_.count(id) && !unloadable_.count(id)) candidates.push_back(id);
   }
   if (candidates.empty()) return 0;
