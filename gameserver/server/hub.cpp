@@ -321,11 +321,22 @@ void Hub::on_node_message(const NodeMessage& nm) {
         const bool over = (sm.has_game_event() && sm.game_event().kind() == v1::GameEvent::GAME_ENDED) ||
                           (sm.has_game_state() && sm.game_state().has_result() &&
                            sm.game_state().result().outcome() != v1::ONGOING);
-        std::lock_guard l(mu_);
-        if (auto it = conns_.find(nm.conn); it != conns_.end()) {
-          auto& rg = it->second.remote_games;
-          if (over) rg.erase(gid);
-          else if (auto g = rg.find(gid); g != rg.end()) g->second.version = std::max(g->second.version, ver);
+        bool greet = false;
+        {
+          std::lock_guard l(mu_);
+          if (auto it = conns_.find(nm.conn); it != conns_.end()) {
+            auto& rg = it->second.remote_games;
+            if (over) rg.erase(gid);
+            else if (auto g = rg.find(gid); g != rg.end()) g->second.version = std::max(g->second.version, ver);
+            greet = sm.has_game_state() && sm.request_id() == 0 && it->second.greet_as_started.erase(gid) > 0;
+          }
+        }
+        if (greet) {
+          v1::GameState st = std::move(*sm.mutable_game_state());
+          *sm.mutable_game_started() = std::move(st);
+          metrics_.frames_out_total++;
+          c->send(sm.SerializeAsString());
+          return;
         }
       }
       metrics_.frames_out_total++;
@@ -346,11 +357,15 @@ void Hub::on_node_message(const NodeMessage& nm) {
     }
     case K::Seeks: return request_seek_push();
     case K::Notice: {
+      v1::ServerMessage note;
+      const bool game_ready = note.ParseFromString(nm.payload) && note.has_notice() &&
+                              note.notice().kind() == "game_ready" && !note.notice().game_id().empty();
       for (const auto& u : nm.users)
         for (auto& c : connections_of(u))
           if (!is_proxy_id(c->id())) {
             metrics_.frames_out_total++;
             c->send(nm.payload);
+            if (game_ready) greet_remote_game(c, note.notice().game_id());
           }
       return;
     }
@@ -393,6 +408,20 @@ void Hub::on_node_message(const NodeMessage& nm) {
     std::cerr << "dispatch (forwarded): " << e.what() << '\n';
     send_error(*p, m.request_id(), v1::INTERNAL, "internal error", metrics_);
   }
+}
+
+void Hub::greet_remote_game(const std::shared_ptr<Connection>& c, const std::string& gid) {
+  auto u = c->user();
+  if (!u || find_game(gid)) return;  // a game of this node: launch() greeted its players
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;
+    it->second.greet_as_started.insert(gid);
+  }
+  v1::ClientMessage watch;  // request id 0: the state comes without a reply
+  watch.mutable_watch_game()->set_game_id(gid);
+  game_request(c, *u, watch, steady_ms());
 }
 
 void Hub::on_open(const std::shared_ptr<Connection>& c) {

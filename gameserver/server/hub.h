@@ -92,6 +92,8 @@ class Hub {
       uint64_t version = 0;
     };
     std::map<std::string, RemoteGame> remote_games;
+    // Games of this player created on another node: their first state is passed on as game_started.
+    std::set<std::string> greet_as_started;
     bool signing_in = false;                    // a password sign-in is on the sign-in pool
     std::deque<xq::v1::ClientMessage> held;     // frames received meanwhile, in order
   };
@@ -100,6 +102,9 @@ class Hub {
   void start_password_sign_in(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
   void release_held(const std::shared_ptr<Connection>& c);
   void follow_moved_games();  // tick(): the re-subscription above
+  // A game of this connection's player was created on another node (a game_ready notice came):
+  // subscribes it there and greets it with game_started, as the creating node greets its own.
+  void greet_remote_game(const std::shared_ptr<Connection>& c, const std::string& gid);
   void refresh_presence();    // tick(): resync of this node's presence hash (store/presence.h)
   // Every live game of every node: this node's from memory, the others' from Redis, read at most
   // once per kGameListCacheMs however many lobbies poll (each read visits every live game).

@@ -37,8 +37,8 @@ NodePlayer login(TestCluster& c, int node, const std::string& name) {
   return p;
 }
 
-// The player's next game (not `not_id`) with the player's view of it: from game_started, or (when
-// only the game_ready notice came) by opening the game.
+// The player's next game (not `not_id`): the game_ready notice, then game_started with the
+// player's view of it, whichever node created the game (the player's own node subscribes it there).
 std::optional<GameState> next_game(NodePlayer& p, const std::string& not_id);
 
 ServerMessage act(NodePlayer& p, ClientMessage m) {
@@ -53,23 +53,17 @@ ServerMessage act(NodePlayer& p, ClientMessage m) {
 }
 
 std::optional<GameState> next_game(NodePlayer& p, const std::string& not_id) {
-  auto m = p.ws->wait_for(
+  auto ready = p.ws->wait_for(
       [&](const ServerMessage& s) {
-        return (s.has_game_started() && s.game_started().game_id() != not_id) ||
-               (s.has_notice() && s.notice().kind() == "game_ready" && s.notice().game_id() != not_id);
+        return s.has_notice() && s.notice().kind() == "game_ready" && s.notice().game_id() != not_id;
       },
       15000);
-  if (!m) return std::nullopt;
-  if (m->has_game_started()) return m->game_started();
-  const std::string gid = m->notice().game_id();
-  auto started = p.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 2000);
-  if (started) return started->game_started();
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  if (!act(p, watch).has_reply()) return std::nullopt;
-  auto st = p.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; }, 5000);
-  if (!st) return std::nullopt;
-  return st->game_state();
+  if (!ready) return std::nullopt;
+  const std::string gid = ready->notice().game_id();
+  auto started = p.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 5000);
+  EXPECT_TRUE(started) << p.user_id << ": game_ready for " << gid << " but no game_started";
+  if (!started) return std::nullopt;
+  return started->game_started();
 }
 
 }  // namespace
