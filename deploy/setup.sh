@@ -10,7 +10,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libhiredis-dev libprotobuf-dev protobuf-compiler libssl-dev libjemalloc-dev
-  libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei
+  libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei nginx
   clang libclang-rt-14-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do

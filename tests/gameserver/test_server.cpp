@@ -123,7 +123,7 @@ static bool wait_listening(Process& p, const std::string& log, size_t from, cons
 
 // Starts a server on `port`, or (port 0) on a free port, trying another one if it was taken.
 // Returns the port it listens on.
-static uint16_t start_listening(Process& p, uint16_t port, const std::function<std::vector<std::string>(uint16_t)>& argv,
+uint16_t start_listening(Process& p, uint16_t port, const std::function<std::vector<std::string>(uint16_t)>& argv,
                                 const std::string& log, const char* marker, const char* what) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     const uint16_t at = port ? port : free_port();
@@ -134,9 +134,6 @@ static uint16_t start_listening(Process& p, uint16_t port, const std::function<s
   }
   throw std::runtime_error(std::string(what) + " could not listen");
 }
-
-static constexpr const char* kRedisReady = "Ready to accept connections";
-static constexpr const char* kGameserverReady = "gameserver listening on";
 
 TestServers::TestServers(Options o) : opt_(o) {
   char tmpl[] = "/tmp/xq-gs-test-XXXXXX";
@@ -218,18 +215,21 @@ static int http(uint16_t port, const std::string& request, std::string& body) {
   return std::atoi(resp.c_str() + sp + 1);
 }
 
-int TestServers::http_get(const std::string& path, std::string& body, const std::string& bearer) {
-  std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
+                 const std::string& bearer, const std::string& payload) {
+  std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
   if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
-  return http(gs_port_, req + "\r\n", body);
+  if (method != "GET") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(payload.size()) + "\r\n";
+  return http(port, req + "\r\n" + payload, body);
+}
+
+int TestServers::http_get(const std::string& path, std::string& body, const std::string& bearer) {
+  return http_request(gs_port_, "GET", path, body, bearer);
 }
 
 int TestServers::http_post(const std::string& path, const std::string& payload, std::string& body,
                            const std::string& bearer) {
-  std::string req = "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n";
-  if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
-  req += "Content-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
-  return http(gs_port_, req, body);
+  return http_request(gs_port_, "POST", path, body, bearer, payload);
 }
 
 TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) {
@@ -280,14 +280,10 @@ TestCluster::~TestCluster() {
 }
 
 int TestCluster::http_get(int node, const std::string& path, std::string& body) {
-  return http(port(node), "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", body);
+  return http_request(port(node), "GET", path, body);
 }
 
 int TestCluster::http_post(int node, const std::string& path, const std::string& payload, std::string& body,
                            const std::string& bearer) {
-  std::string req = "POST " + path +
-                    " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                    "Authorization: Bearer " + bearer +
-                    "\r\nContent-Length: " + std::to_string(payload.size()) + "\r\n\r\n" + payload;
-  return http(port(node), req, body);
+  return http_request(port(node), "POST", path, body, bearer, payload);
 }

@@ -4,11 +4,17 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 uint16_t free_port();
+
+// An HTTP/1.1 request to 127.0.0.1:port (Connection: close; a body is sent as JSON unless GET).
+// Returns the status (-1 if nothing answered) and fills body.
+int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
+                 const std::string& bearer = "", const std::string& payload = "");
 
 class Process {
  public:
@@ -24,6 +30,16 @@ class Process {
  private:
   pid_t pid_ = -1;
 };
+
+// What redis-server and gameserver print once they accept connections.
+inline constexpr const char* kRedisReady = "Ready to accept connections";
+inline constexpr const char* kGameserverReady = "gameserver listening on";
+
+// Starts `p` with argv(port) on `port`, or (port 0) on a free port, trying another one if the
+// process exits (the port was taken); returns once its log (after what it held before) shows
+// `marker` and the port accepts connections. Throws if it never does.
+uint16_t start_listening(Process& p, uint16_t port, const std::function<std::vector<std::string>(uint16_t)>& argv,
+                         const std::string& log, const char* marker, const char* what);
 
 class TestServers {
  public:

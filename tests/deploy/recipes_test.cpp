@@ -1,0 +1,154 @@
+// The deploy recipes agree with the programs and with each other: the image installs every
+// library its programs load, every flag a recipe passes exists, and the compose file, the
+// Kubernetes manifests, the systemd unit and nginx.conf configure what the image reads.
+#include <gtest/gtest.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "recipe_files.h"
+
+namespace {
+
+std::string run(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+std::string bin(const std::string& program) { return std::string(XQ_BIN_DIR) + "/" + program; }
+
+// The Debian package that owns `path` ("" if none). With merged /usr, ldd may name /lib/… for a
+// file dpkg lists under /usr/lib/…, or the other way round.
+std::string package_of(const std::string& path) {
+  std::vector<std::string> candidates{path, "/usr" + path};
+  if (char real[PATH_MAX]; realpath(path.c_str(), real)) candidates.emplace_back(real);
+  for (const auto& c : candidates) {
+    std::string out = run("dpkg -S '" + c + "' 2>/dev/null");
+    if (auto colon = out.find(':'); colon != std::string::npos) return out.substr(0, colon);
+  }
+  return "";
+}
+
+const ImageRecipe& image() {
+  static const ImageRecipe r = read_image_recipe(read_file(source_path("deploy/Dockerfile")));
+  return r;
+}
+
+std::set<std::string> flags_in(const std::string& command) {
+  auto v = all_matches(command, R"((?:^|[\s"])(--[a-z][a-z-]*))");
+  return {v.begin(), v.end()};
+}
+
+// `program --help` lists `flag` as an option.
+bool accepts(const std::string& program, const std::string& flag) {
+  static std::map<std::string, std::string> help;
+  if (!help.count(program)) help[program] = run("'" + bin(program) + "' --help 2>&1");
+  return std::regex_search(help[program], std::regex("(^|\\s)" + flag + "(\\s|$)"));
+}
+
+}  // namespace
+
+// The runtime stage installs only what it lists on top of debian:12-slim; a program that loads a
+// library from any other package would not start in the container.
+TEST(DeployRecipes, TheImageInstallsEveryLibraryItsProgramsLoad) {
+  ASSERT_EQ(image().base, "debian:12-slim");
+  // What debian:12-slim has without asking: libc, and what apt and dpkg themselves link.
+  std::set<std::string> present{"libc6", "libgcc-s1", "libstdc++6", "zlib1g"};
+  present.insert(image().runtime_packages.begin(), image().runtime_packages.end());
+  for (const std::string program : {"gameserver", "matchmaker", "xq"}) {
+    const std::string ldd = run("ldd '" + bin(program) + "'");
+    ASSERT_NE(ldd.find("libc.so"), std::string::npos) << program << ": " << ldd;
+    EXPECT_EQ(ldd.find("not found"), std::string::npos) << program << ": " << ldd;
+    for (const auto& path : all_matches(ldd, R"(=>\s+(/\S+))")) {
+      const std::string pkg = package_of(path);
+      ASSERT_FALSE(pkg.empty()) << program << " loads " << path << ", which no package owns";
+      EXPECT_TRUE(present.count(pkg)) << program << " loads " << path << " from " << pkg
+                                      << ", which deploy/Dockerfile's runtime stage does not install";
+    }
+  }
+}
+
+TEST(DeployRecipes, EveryFlagTheRecipesPassIsOneTheProgramsAccept) {
+  const std::string compose = read_file(source_path("deploy/compose.yaml"));
+  const std::string unit = read_file(source_path("deploy/systemd/xq-gameserver.service"));
+  const std::string k8s_mm = read_file(source_path("deploy/k8s/matchmaker.yaml"));
+  std::vector<std::pair<std::string, std::string>> uses;  // program, command
+  uses.emplace_back("gameserver", image().command);
+  uses.emplace_back("gameserver", all_matches(unit, R"(ExecStart=(.*))").at(0));
+  uses.emplace_back("matchmaker", compose_service(compose, "matchmaker").command.at(2));
+  uses.emplace_back("matchmaker", all_matches(k8s_mm, R"(command:\s*(\[.*\]))").at(0));
+  for (const auto& [program, command] : uses) {
+    EXPECT_NE(command.find(program), std::string::npos) << command;
+    const auto flags = flags_in(command);
+    EXPECT_FALSE(flags.empty()) << command;
+    for (const auto& f : flags) EXPECT_TRUE(accepts(program, f)) << program << " has no " << f << " (in: " << command << ")";
+  }
+}
+
+TEST(DeployRecipes, ComposeKubernetesAndNginxConfigureWhatTheImageReads) {
+  const std::string compose = read_file(source_path("deploy/compose.yaml"));
+  const std::string k8s_gs = read_file(source_path("deploy/k8s/gameserver.yaml"));
+  const std::string k8s_redis = read_file(source_path("deploy/k8s/redis.yaml"));
+  const std::string k8s_mm = read_file(source_path("deploy/k8s/matchmaker.yaml"));
+  const std::string nginx = read_file(source_path("deploy/nginx.conf"));
+
+  // Environment: the image's command reads these; what has no default there must come from the
+  // deployment (the secret and the admin token), and a deployment sets nothing the image ignores.
+  const auto read_vec = all_matches(image().command, R"(\$\{?(XQ_[A-Z_]+))");
+  const std::set<std::string> read(read_vec.begin(), read_vec.end());
+  ASSERT_TRUE(read.count("XQ_LISTEN") && read.count("XQ_REDIS") && read.count("XQ_SECRET")) << image().command;
+  std::set<std::string> from_compose, from_k8s;
+  for (const auto& [k, v] : compose_service(compose, "gameserver-1").environment) from_compose.insert(k);
+  for (const auto& k : all_matches(k8s_gs, R"(name:\s*(XQ_[A-Z_]+))")) from_k8s.insert(k);
+  for (const auto* set : {&from_compose, &from_k8s})
+    for (const auto& k : *set) EXPECT_TRUE(read.count(k)) << k << " is set but the image's command does not read it";
+  for (const auto& k : read)
+    if (!image().env.count(k)) {
+      EXPECT_TRUE(from_compose.count(k)) << "compose does not set " << k;
+      EXPECT_TRUE(from_k8s.count(k)) << "the Kubernetes Deployment does not set " << k;
+    }
+
+  // One port everywhere: the image listens on it, exposes it, and the probes and Service use it.
+  const std::string listen = image().env.at("XQ_LISTEN");
+  const std::string port = listen.substr(listen.rfind(':') + 1);
+  EXPECT_EQ(image().exposed, std::vector<std::string>{port});
+  for (const auto& p : all_matches(k8s_gs, R"((?:containerPort|port|targetPort):\s*(\d+))")) {
+    if (p != "80") EXPECT_EQ(p, port) << "a port in deploy/k8s/gameserver.yaml";
+  }
+  for (const auto& path : all_matches(k8s_gs, R"(path:\s*([^\s,}]+))")) EXPECT_EQ(path, "/healthz");
+  // nginx proxies to the compose services on that port.
+  const auto upstreams = all_matches(nginx, R"(server\s+([\w-]+):(\d+);)", 0);
+  ASSERT_EQ(upstreams.size(), 2u) << nginx;
+  for (const auto& name : {"gameserver-1", "gameserver-2"}) {
+    EXPECT_NE(std::find(upstreams.begin(), upstreams.end(), "server " + std::string(name) + ":" + port + ";"),
+              upstreams.end()) << name;
+    EXPECT_NO_THROW(compose_service(compose, name));
+  }
+
+  // Redis and the matchmaker run the same way under compose and under Kubernetes.
+  auto redis_cmd = compose_service(compose, "redis").command;
+  ASSERT_FALSE(redis_cmd.empty());
+  EXPECT_EQ(redis_cmd.front(), "redis-server");
+  redis_cmd.erase(redis_cmd.begin());
+  EXPECT_EQ(json_strings(all_matches(k8s_redis, R"(args:\s*(\[.*\]))").at(0)), redis_cmd);
+  auto it = std::find(redis_cmd.begin(), redis_cmd.end(), "--appendonly");
+  ASSERT_NE(it, redis_cmd.end());
+  EXPECT_EQ(*(it + 1), "yes") << "the recipes run Redis with AOF on";
+  std::string mm = compose_service(compose, "matchmaker").command.at(2);
+  ASSERT_EQ(mm.rfind("exec ", 0), 0u) << mm;
+  std::istringstream words(mm.substr(5));
+  std::vector<std::string> mm_argv;
+  for (std::string w; words >> w;) mm_argv.push_back(w);
+  EXPECT_EQ(json_strings(all_matches(k8s_mm, R"(command:\s*(\[.*\]))").at(0)), mm_argv);
+}
