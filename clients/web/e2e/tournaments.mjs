@@ -247,9 +247,11 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   assert((await phone.page.textContent('[data-testid=pairings] h3')).includes('对阵'), 'Chinese pairings heading');
 });
 
-test('quick pairing: join a pool, leave, join again; a partner joins and the game starts for both', { needs: ['matchmaker', 'pools'] }, async (ctx) => {
+// Kim uses a second game server node: whichever node creates the game, the player connected to the
+// other one must be taken into it as well (game_started reaches both).
+test('quick pairing: join a pool, leave, join again; a partner on another node joins and the game starts for both', { needs: ['matchmaker', 'pools'] }, async (ctx) => {
   const a = await newPlayer(ctx, 'Pat');
-  const b = await newPlayer(ctx, 'Kim');
+  const b = await newPlayer(ctx, 'Kim', {}, await ctx.secondNode());
   const pool = 'xiangqi:180000+2000';
   await a.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
   await a.page.waitForSelector(`[data-testid=pool-waiting][data-pool="${pool}"]`, { timeout: T });

@@ -101,6 +101,7 @@ export async function startServers() {
     ? start(MATCHMAKER_BIN, ['--redis', `redis://127.0.0.1:${redisPort}/0`, '--pool-interval-ms', '300'], 'matchmaker', log)
     : null;
   let server = start(SERVER_BIN, args, 'gameserver', log);
+  let second = null; // see secondNode()
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => (await fetch(`${base}/healthz`)).ok, `the game server at ${base}/healthz`);
@@ -160,7 +161,21 @@ export async function startServers() {
       server = start(SERVER_BIN, args, 'gameserver', log);
       await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 'the restarted game server');
     },
+    // A second game server on the same Redis (another node of one deployment), started on first
+    // use; returns its base URL. Players on it reach games owned by the first node through Redis.
+    async secondNode() {
+      if (!second) {
+        const port2 = await freePort();
+        const args2 = [...args];
+        args2[args2.indexOf('--listen') + 1] = `127.0.0.1:${port2}`;
+        args2[args2.indexOf('--node-id') + 1] = 'e2e-2';
+        second = { base: `http://127.0.0.1:${port2}`, proc: start(SERVER_BIN, args2, 'gameserver-2', log) };
+        await waitFor(async () => (await fetch(`${second.base}/healthz`)).ok, 'the second game server');
+      }
+      return second.base;
+    },
     async stop() {
+      if (second) await stop(second.proc);
       await stop(server);
       await stop(matchmaker);
       await stop(redis);

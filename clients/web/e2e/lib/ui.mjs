@@ -2,10 +2,10 @@
 
 export const T = 15_000; // generous per-step timeout on a shared 2-core machine
 
-export async function newPlayer(ctx, name, opts = {}) {
+// `base`: the server the player's browser talks to (default: the first node).
+export async function newPlayer(ctx, name, opts = {}, base = ctx.base) {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...opts });
   ctx.contexts.push(context);
-  const base = ctx.base;
   const page = await context.newPage();
   page.on('pageerror', (e) => console.log(`     [${name} pageerror] ${e.message}`));
   await page.goto(`${base}/`);
