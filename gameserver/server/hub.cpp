@@ -321,16 +321,32 @@ void Hub::on_node_message(const NodeMessage& nm) {
         const bool over = (sm.has_game_event() && sm.game_event().kind() == v1::GameEvent::GAME_ENDED) ||
                           (sm.has_game_state() && sm.game_state().has_result() &&
                            sm.game_state().result().outcome() != v1::ONGOING);
-        bool greet = false;
+        const v1::GameState* state = sm.has_game_state() ? &sm.game_state() : sm.has_game_started() ? &sm.game_started() : nullptr;
+        const bool as_player = state && (state->you() == v1::RED || state->you() == v1::BLACK);
+        bool greet = false, stopped_playing = false;
         {
           std::lock_guard l(mu_);
           if (auto it = conns_.find(nm.conn); it != conns_.end()) {
             auto& rg = it->second.remote_games;
-            if (over) rg.erase(gid);
-            else if (auto g = rg.find(gid); g != rg.end()) g->second.version = std::max(g->second.version, ver);
+            auto g = rg.find(gid);
+            // A game started for this connection by another node (e.g. it took a seek there):
+            // followed from now on, though the client has sent nothing for it through this node.
+            if (g == rg.end() && sm.has_game_started() && !over) g = rg.emplace(gid, ConnInfo::RemoteGame{nm.from_node, ver}).first;
+            if (g != rg.end()) {
+              if (over) {
+                stopped_playing = g->second.playing;
+                rg.erase(g);
+              } else {
+                g->second.version = std::max(g->second.version, ver);
+                g->second.playing = g->second.playing || as_player;
+              }
+            }
             greet = sm.has_game_state() && sm.request_id() == 0 && it->second.greet_as_started.erase(gid) > 0;
           }
         }
+        // Its player got no seek lists while it played (push_seeks): the current one now.
+        if (auto u = c->user(); stopped_playing && u)
+          seek_push_strand_.post([this, users = std::set<std::string>{u->id}] { push_seeks(&users); });
         if (greet) {
           v1::GameState st = std::move(*sm.mutable_game_state());
           *sm.mutable_game_started() = std::move(st);
@@ -1052,7 +1068,13 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.remote_games.erase(gid);
   }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
-  if (!actor) return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
+  if (!actor) {
+    // Not live anywhere: a stored game has ended (a node that lost it from memory, e.g. after a
+    // restart, still answers as its owner would have).
+    if (redis_.command({"EXISTS", keys::game_meta(gid)}).integer == 1)
+      return send_error(*c, rid, v1::GAME_OVER, "game " + gid + " is over", metrics_, gid);
+    return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
+  }
   xq::Viewer viewer = viewer_for(actor->config(), u.id);
   bool was_subscribed;
   {
@@ -1238,6 +1260,8 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
 }
 
 bool Hub::playing_here(const ConnInfo& ci, const std::string& user_id) const {
+  for (const auto& [gid, remote] : ci.remote_games)
+    if (remote.playing) return true;
   for (const auto& gid : ci.games) {
     auto it = games_.find(gid);
     if (it == games_.end() || it->second->finished()) continue;

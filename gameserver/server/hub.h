@@ -90,6 +90,7 @@ class Hub {
     struct RemoteGame {
       std::string node;
       uint64_t version = 0;
+      bool playing = false;  // as one of its players (no seek-list pushes meanwhile)
     };
     std::map<std::string, RemoteGame> remote_games;
     // Games of this player created on another node: their first state is passed on as game_started.

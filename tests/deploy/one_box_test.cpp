@@ -12,9 +12,8 @@
 #include <fstream>
 #include <thread>
 
+#include "cluster_helpers.h"
 #include "recipe_files.h"
-#include "store/keys.h"
-#include "store/redis.h"
 #include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
@@ -131,15 +130,6 @@ class ComposeStackOnOneBox : public ::testing::Test {
     return -1;
   }
 
-  // A new connection through the proxy, resuming `p`'s session.
-  void reconnect(TestClient& p) {
-    p.ws = std::make_unique<WsClient>(proxy_port_);
-    ClientMessage m;
-    m.mutable_hello()->set_token(p.token);
-    auto r = p.ws->request(m);
-    ASSERT_TRUE(r.has_reply()) << r.DebugString();
-  }
-
   std::string dir_;
   uint16_t redis_port_ = 0, proxy_port_ = 0;
   Process redis_, matchmaker_, nginx_;
@@ -183,21 +173,14 @@ TEST_F(ComposeStackOnOneBox, PlayersPairPlayAndOutliveANodeThroughTheProxy) {
 
   // The node that owns the game dies (a container killed); the other takes the game over.
   gs::Redis redis("redis://127.0.0.1:" + std::to_string(redis_port_) + "/0");
-  const auto owner = redis.command({"GET", gs::keys::game_owner(gid)});
-  const int dead = node_named(owner.str);
-  ASSERT_GE(dead, 0) << "owner " << owner.str;
+  const std::string owner = owner_of(redis, gid);
+  const int dead = node_named(owner);
+  ASSERT_GE(dead, 0) << "owner " << owner;
   nodes_[static_cast<size_t>(dead)]->kill_hard();
 
   // Everyone reconnects through the proxy (which now reaches only the survivor) and syncs.
-  for (TestClient* p : {red, black, &fan}) reconnect(*p);
-  ServerMessage synced;
-  for (int tries = 0; tries < 60 && !synced.has_reply(); ++tries) {
-    ClientMessage s;
-    s.mutable_sync()->set_game_id(gid);
-    s.mutable_sync()->set_last_version(3);
-    synced = red->ws->request(s, 3000);
-    if (!synced.has_reply()) std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
+  for (TestClient* p : {red, black, &fan}) reconnect_to(*p, proxy_port_);
+  auto synced = sync_until_served(*red, gid, 3);
   ASSERT_TRUE(synced.has_reply()) << "the game was not taken over: " << synced.DebugString();
   ASSERT_TRUE(fan.ws->request(watch).has_reply());
   for (size_t i = 3; i < mate.size(); ++i) {
@@ -210,6 +193,7 @@ TEST_F(ComposeStackOnOneBox, PlayersPairPlayAndOutliveANodeThroughTheProxy) {
     ASSERT_TRUE(end) << p->name;
     EXPECT_EQ(end->game_event().result().reason(), "checkmate");
   }
+  EXPECT_EQ(stored_moves(redis, gid), mate);
   ASSERT_EQ(http_request(proxy_port_, "GET", "/api/games/" + gid, body), 200);
   EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos) << body;
   EXPECT_TRUE(matchmaker_.alive());

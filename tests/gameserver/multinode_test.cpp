@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "cluster_helpers.h"
 #include "game/codec.h"
 #include "game/game_session.h"
 #include "jieqi_audit.h"
@@ -33,15 +34,6 @@ using NodeClient = TestClient;
 
 NodeClient guest_on(uint16_t port, const std::string& name) { return login_guest(port, name); }
 
-void reconnect_to(NodeClient& p, uint16_t port) {
-  p.ws = std::make_unique<WsClient>(port);
-  ClientMessage m;
-  m.mutable_hello()->set_token(p.token);
-  auto r = p.ws->request(m);
-  ASSERT_TRUE(r.has_reply()) << r.DebugString();
-  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
-}
-
 bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
 ServerMessage watch(NodeClient& p, const std::string& gid) {
@@ -60,68 +52,7 @@ ServerMessage move(NodeClient& p, const std::string& gid, const std::string& icc
   return send_move(p, gid, iccs, cmid);
 }
 
-// Sync, retrying while the game has no reachable owner (the lease of a killed node runs out).
-ServerMessage sync_until_served(NodeClient& p, const std::string& gid, uint64_t last_version, int budget_ms = 15000) {
-  ServerMessage r;
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
-  do {
-    ClientMessage m;
-    m.mutable_sync()->set_game_id(gid);
-    m.mutable_sync()->set_last_version(last_version);
-    r = p.ws->request(m, 3000);
-    if (r.has_reply()) return r;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  } while (std::chrono::steady_clock::now() < until);
-  return r;
-}
-
-// X seeks as red on its node, Y accepts from another node; both get game_started.
-std::string cross_node_game(NodeClient& red, NodeClient& black, Variant v, uint32_t initial_ms = 300'000) {
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(v);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
-  seek.mutable_create_seek()->set_color(RED);
-  auto r = red.ws->request(seek);
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  const std::string seek_id = r.reply().seek_id();
-  // The seek is listed on the other node too.
-  ClientMessage list;
-  list.mutable_list_seeks();
-  bool listed = false;
-  for (int i = 0; i < 20 && !listed; ++i) {
-    auto l = black.ws->request(list);
-    for (const auto& s : l.seeks().seeks()) listed = listed || s.seek_id() == seek_id;
-    if (!listed) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_TRUE(listed) << "seek of another node not listed";
-  return accept_and_start(red, black, seek_id);
-}
-
-// The last frames a client received, for failure messages.
-std::string last_frames(const NodeClient& p, size_t n = 6) {
-  std::string out;
-  const auto& h = p.ws->history();
-  for (size_t i = h.size() > n ? h.size() - n : 0; i < h.size(); ++i) out += "\n  " + h[i].ShortDebugString().substr(0, 300);
-  return out;
-}
-
 const std::vector<std::string>& kMate = kMateInSeven;
-
-std::string owner_of(gs::Redis& redis, const std::string& gid) {
-  auto r = redis.command({"GET", gs::keys::game_owner(gid)});
-  return r.type == gs::RedisReply::Type::String ? r.str : "";
-}
-
-std::vector<std::string> stored_moves(gs::Redis& redis, const std::string& gid, bool* ended = nullptr) {
-  std::vector<std::string> out;
-  if (ended) *ended = false;
-  for (auto& e : redis.command({"LRANGE", gs::keys::game_events(gid), "0", "-1"}).elements) {
-    gs::GameEvent ev = gs::decode_event(e.str);
-    if (ev.kind == gs::EventKind::Move) out.push_back(ev.iccs.substr(0, 4));
-    if (ev.kind == gs::EventKind::Ended && ended) *ended = true;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -423,6 +354,60 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   });
   ASSERT_TRUE(ev) << last_frames(red);
   EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), "h9g7");
+}
+
+// A taker on another node that has not sent anything for the game yet (it only received
+// game_started through its node) still follows it: when the owner dies, its node re-subscribes it
+// at the new owner and the opponent's next move reaches it without a request.
+TEST(GameServerMultiNode, SilentTakerOnAnotherNodeFollowsTheGameToItsNewOwner) {
+  TestCluster cluster(3, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "sf_red"), black = guest_on(cluster.port(1), "sf_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  cluster.kill_node(0);
+  reconnect_to(red, cluster.port(2));
+  auto r = sync_until_served(red, gid, 0);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  ASSERT_TRUE(move(red, gid, kMate[0], "f0").has_reply());
+  auto ev = black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE); }, 8000);
+  ASSERT_TRUE(ev) << "black's node did not follow the game" << last_frames(black);
+  EXPECT_EQ(ev->game_event().version(), 1u);
+}
+
+// A player connected to another node than its game's owner gets no seek-list pushes while the
+// game is live (like a player on the owner's node), and the current list when the game ends.
+TEST(GameServerMultiNode, PlayerOnAnotherNodeGetsNoSeekListsWhilePlaying) {
+  TestCluster cluster(2);
+  NodeClient red = guest_on(cluster.port(0), "sl_red"), black = guest_on(cluster.port(1), "sl_black"),
+             seeker = guest_on(cluster.port(1), "sl_seeker"), lobby = guest_on(cluster.port(1), "sl_lobby");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the pushes of the game's own seek
+  while (black.ws->next(50)) {
+  }
+  const size_t black_from = black.ws->history().size();
+  constexpr int kSeeks = 3;
+  for (int i = 0; i < kSeeks; ++i) {
+    ClientMessage seek;
+    seek.mutable_create_seek()->set_variant(JIEQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * i);
+    ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  }
+  ASSERT_TRUE(lobby.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0 && s.seeks().seeks_size() == kSeeks; }, 4000))
+      << "the lobby on the same node gets the list";
+  while (black.ws->next(300)) {
+  }
+  for (size_t i = black_from; i < black.ws->history().size(); ++i)
+    EXPECT_FALSE(black.ws->history()[i].has_seeks()) << "a seek list reached a player in a live game";
+
+  ClientMessage resign;
+  resign.mutable_resign()->set_game_id(gid);
+  ASSERT_TRUE(red.ws->request(resign).has_reply());
+  auto list = black.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0; }, 3000);
+  ASSERT_TRUE(list) << "no seek list when the game ended";
+  EXPECT_EQ(list->seeks().seeks_size(), kSeeks);
 }
 
 // A direct challenge to a user connected to another node: the target sees it pushed and accepts.

@@ -232,7 +232,7 @@ int TestServers::http_post(const std::string& path, const std::string& payload, 
   return http_request(gs_port_, "POST", path, body, bearer, payload);
 }
 
-TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) {
+TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) : lease_ms_(lease_ms), tick_ms_(tick_ms) {
   char tmpl[] = "/tmp/xq-gs-cluster-XXXXXX";
   dir_ = mkdtemp(tmpl);
   const uint16_t redis_port = start_listening(
@@ -245,17 +245,26 @@ TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) {
   redis_url_ = "redis://127.0.0.1:" + std::to_string(redis_port) + "/0";
   for (int i = 0; i < nodes; ++i) {
     nodes_.push_back(std::make_unique<Process>());
-    ports_.push_back(start_listening(
-        *nodes_.back(), 0,
-        [&](uint16_t port) {
-          return std::vector<std::string>{
-              GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(port), "--redis", redis_url_, "--secret",
-              "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken, "--static-dir", dir_,
-              "--claim-after-ms", "500", "--node-id", node_id(i), "--lease-ms", std::to_string(lease_ms),
-              "--tick-ms", std::to_string(tick_ms)};
-        },
-        dir_ + "/" + node_id(i) + ".log", kGameserverReady, "gameserver"));
+    ports_.push_back(start_node(i, 0));
   }
+}
+
+uint16_t TestCluster::start_node(int node, uint16_t port) {
+  return start_listening(
+      *nodes_.at(static_cast<size_t>(node)), port,
+      [&](uint16_t at) {
+        return std::vector<std::string>{
+            GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(at), "--redis", redis_url_, "--secret",
+            "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken, "--static-dir", dir_,
+            "--claim-after-ms", "500", "--node-id", node_id(node), "--lease-ms", std::to_string(lease_ms_),
+            "--tick-ms", std::to_string(tick_ms_)};
+      },
+      dir_ + "/" + node_id(node) + ".log", kGameserverReady, "gameserver");
+}
+
+void TestCluster::restart_node(int node) {
+  nodes_.at(static_cast<size_t>(node))->kill_hard();  // no-op if it is not running
+  start_node(node, port(node));
 }
 
 TestCluster::~TestCluster() {

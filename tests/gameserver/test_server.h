@@ -90,6 +90,8 @@ class TestCluster {
   uint16_t port(int node) const { return ports_.at(static_cast<size_t>(node)); }
   static std::string node_id(int node) { return "node-" + std::to_string(node); }
   void kill_node(int node) { nodes_.at(static_cast<size_t>(node))->kill_hard(); }
+  // Starts a stopped or killed node again: same name, port and flags (a restarted container).
+  void restart_node(int node);
   void stop_node(int node) { nodes_.at(static_cast<size_t>(node))->terminate(); }  // SIGTERM
   // A stalled node (SIGSTOP): sockets open, no heartbeat, no answers; thaw resumes it.
   void freeze_node(int node) { nodes_.at(static_cast<size_t>(node))->signal(19 /* SIGSTOP */); }
@@ -102,7 +104,9 @@ class TestCluster {
 
  private:
   std::string dir_, redis_url_;
+  int64_t lease_ms_, tick_ms_;
   std::vector<uint16_t> ports_;
   Process redis_;
   std::vector<std::unique_ptr<Process>> nodes_;
+  uint16_t start_node(int node, uint16_t port);  // port 0: a free one
 };

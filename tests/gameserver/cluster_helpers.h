@@ -1,0 +1,91 @@
+// What the multi-node tests do again and again: move a client to another node, sync until a
+// survivor serves a game, a game between players of two nodes, and what Redis holds of a game.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "game/codec.h"
+#include "store/game_store.h"
+#include "store/keys.h"
+#include "store/redis.h"
+#include "test_clients.h"
+#include "ws_client.h"
+
+// A new connection to the node at `port`, resuming the client's session.
+inline void reconnect_to(TestClient& p, uint16_t port) {
+  p.ws = std::make_unique<WsClient>(port);
+  xq::v1::ClientMessage m;
+  m.mutable_hello()->set_token(p.token);
+  auto r = p.ws->request(m);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
+}
+
+// Sync, retrying while the game has no reachable owner (the lease of a killed node runs out).
+inline xq::v1::ServerMessage sync_until_served(TestClient& p, const std::string& gid, uint64_t last_version, int budget_ms = 15000) {
+  xq::v1::ServerMessage r;
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  do {
+    xq::v1::ClientMessage m;
+    m.mutable_sync()->set_game_id(gid);
+    m.mutable_sync()->set_last_version(last_version);
+    r = p.ws->request(m, 3000);
+    if (r.has_reply()) return r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  } while (std::chrono::steady_clock::now() < until);
+  return r;
+}
+
+// X seeks as red on its node, Y accepts from another node; both get game_started.
+inline std::string cross_node_game(TestClient& red, TestClient& black, xq::v1::Variant v, uint32_t initial_ms = 300'000) {
+  xq::v1::ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(v);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+  seek.mutable_create_seek()->set_color(xq::v1::RED);
+  auto r = red.ws->request(seek);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string seek_id = r.reply().seek_id();
+  // The seek is listed on the other node too.
+  xq::v1::ClientMessage list;
+  list.mutable_list_seeks();
+  bool listed = false;
+  for (int i = 0; i < 20 && !listed; ++i) {
+    auto l = black.ws->request(list);
+    for (const auto& s : l.seeks().seeks()) listed = listed || s.seek_id() == seek_id;
+    if (!listed) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(listed) << "seek of another node not listed";
+  return accept_and_start(red, black, seek_id);
+}
+
+// The last frames a client received, for failure messages.
+inline std::string last_frames(const TestClient& p, size_t n = 6) {
+  std::string out;
+  const auto& h = p.ws->history();
+  for (size_t i = h.size() > n ? h.size() - n : 0; i < h.size(); ++i) out += "\n  " + h[i].ShortDebugString().substr(0, 300);
+  return out;
+}
+
+// The game's owner node ("" when none).
+inline std::string owner_of(gs::Redis& redis, const std::string& gid) {
+  auto r = redis.command({"GET", gs::keys::game_owner(gid)});
+  return r.type == gs::RedisReply::Type::String ? r.str : "";
+}
+
+// The moves Redis holds for the game (ICCS without reveal letters); `ended`: whether it ended.
+inline std::vector<std::string> stored_moves(gs::Redis& redis, const std::string& gid, bool* ended = nullptr) {
+  std::vector<std::string> out;
+  if (ended) *ended = false;
+  for (auto& e : redis.command({"LRANGE", gs::keys::game_events(gid), "0", "-1"}).elements) {
+    gs::GameEvent ev = gs::decode_event(e.str);
+    if (ev.kind == gs::EventKind::Move) out.push_back(ev.iccs.substr(0, 4));
+    if (ev.kind == gs::EventKind::Ended && ended) *ended = true;
+  }
+  return out;
+}
+
