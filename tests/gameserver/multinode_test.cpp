@@ -410,6 +410,39 @@ TEST(GameServerMultiNode, PlayerOnAnotherNodeGetsNoSeekListsWhilePlaying) {
   EXPECT_EQ(list->seeks().seeks_size(), kSeeks);
 }
 
+// Presence and forfeit claims work whichever side of the node boundary the leaver is: a player who
+// leaves its node (not the game's owner) is seen as gone by the owner, and a player whose opponent
+// left the owner's node is told so through its own node and may claim from there.
+TEST(GameServerMultiNode, ClaimVictoryAcrossNodes) {
+  TestCluster cluster(2);
+  auto claim = [](NodeClient& p, const std::string& gid) {
+    ClientMessage m;
+    m.mutable_claim_victory()->set_game_id(gid);
+    return p.ws->request(m);
+  };
+  for (const bool remote_leaves : {true, false}) {
+    const std::string tag = remote_leaves ? "cr" : "cl";
+    NodeClient red = guest_on(cluster.port(0), tag + "_red"), black = guest_on(cluster.port(1), tag + "_black");
+    std::string gid = cross_node_game(red, black, XIANGQI);  // owned by node 0, red's
+    ASSERT_FALSE(gid.empty());
+    NodeClient& leaver = remote_leaves ? black : red;
+    NodeClient& stayer = remote_leaves ? red : black;
+    EXPECT_EQ(error_of(claim(stayer, gid)), CLAIM_NOT_ALLOWED) << tag << ": the opponent is connected";
+    leaver.ws.reset();
+    auto gone = stayer.ws->wait_for(
+        [&](const ServerMessage& s) { return s.has_presence() && s.presence().game_id() == gid && !s.presence().present(); }, 5000);
+    ASSERT_TRUE(gone) << tag << ": no presence change" << last_frames(stayer);
+    EXPECT_EQ(gone->presence().side(), remote_leaves ? BLACK : RED);
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the cluster allows claims after 500 ms
+    auto r = claim(stayer, gid);
+    ASSERT_TRUE(r.has_reply()) << tag << ": " << r.DebugString();
+    auto end = stayer.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); });
+    ASSERT_TRUE(end) << tag;
+    EXPECT_EQ(end->game_event().result().outcome(), remote_leaves ? RED_WINS : BLACK_WINS);
+    EXPECT_EQ(end->game_event().result().reason(), "forfeit");
+  }
+}
+
 // A direct challenge to a user connected to another node: the target sees it pushed and accepts.
 TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
   TestCluster cluster(2);
