@@ -1418,20 +1418,26 @@ std::string Hub::live_games_json(size_t offset, size_t limit) {
 
 std::string Hub::connections_json() {
   json::array arr;
-  std::lock_guard l(mu_);
-  for (const auto& [id, ci] : conns_) {
-    auto cc = ci.conn.lock();
-    if (!cc) continue;
-    auto u = cc->user();
-    json::array games;
-    for (const auto& g : ci.games) games.push_back(json::string(g));
-    arr.push_back(json::object{{"id", id},
-                               {"remote", cc->remote()},
-                               {"user", u ? u->name : ""},
-                               {"user_id", u ? u->id : ""},
-                               {"games", games}});
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_) {
+      auto cc = ci.conn.lock();
+      if (!cc) continue;
+      auto u = cc->user();
+      json::array games;
+      for (const auto& g : ci.games) games.push_back(json::string(g));
+      arr.push_back(json::object{{"id", id},
+                                 {"remote", cc->remote()},
+                                 {"user", u ? u->name : ""},
+                                 {"user_id", u ? u->id : ""},
+                                 {"games", games}});
+    }
   }
-  return json::serialize(json::object{{"connections", arr}});
+  // The other nodes' signed-in users, from their presence hashes (Redis: not under mu_).
+  json::array others;
+  for (const auto& u : presence_.elsewhere())
+    others.push_back(json::object{{"node", u.node}, {"user", u.name}, {"user_id", u.user_id}});
+  return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
 }
 
 bool Hub::admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason) {

@@ -53,6 +53,17 @@ void Presence::resync(const std::function<std::map<std::string, std::string>()>&
   if (cmd.size() > 2) redis_.command(cmd);
 }
 
+std::vector<Presence::OnlineUser> Presence::elsewhere() {
+  std::vector<OnlineUser> out;
+  for (const auto& n : redis_.command({"SMEMBERS", keys::kKnownNodes}).elements) {
+    if (n.str == node_ || redis_.command({"EXISTS", keys::node_alive(n.str)}).integer != 1) continue;
+    auto users = redis_.command({"HGETALL", keys::node_online(n.str)});
+    for (size_t i = 0; i + 1 < users.elements.size(); i += 2)
+      out.push_back({n.str, users.elements[i].str, users.elements[i + 1].str});
+  }
+  return out;
+}
+
 std::optional<std::string> Presence::find(const std::string& name) {
   auto r = eval_script(redis_, kFindScript, {keys::kKnownNodes}, {name, keys::kNodePrefix});
   if (r.type != RedisReply::Type::String) return std::nullopt;

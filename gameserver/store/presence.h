@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "store/redis.h"
 
@@ -22,6 +23,11 @@ class Presence {
   void resync(const std::function<std::map<std::string, std::string>()>& connected);
   // The id of the user with this name if connected to a living node.
   std::optional<std::string> find(const std::string& name);
+  struct OnlineUser {
+    std::string node, name, user_id;
+  };
+  // The users signed in on the other living nodes (for the admin's view of a whole deployment).
+  std::vector<OnlineUser> elsewhere();
 
  private:
   Redis& redis_;

@@ -1,6 +1,7 @@
 // Several game-server nodes on one Redis: cross-node play and watching through request
 // forwarding, game ownership under node heartbeats, takeover after a node is killed or stalled,
 // fencing of a node that no longer owns a game.
+#include <boost/json.hpp>
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
@@ -540,6 +541,36 @@ TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
   ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));
   EXPECT_TRUE(red.ws->closed());
+}
+
+// The admin's connection list, asked on any node, shows that node's connections and the users
+// signed in on the other living nodes (so a dashboard behind a load balancer sees everyone).
+TEST(GameServerMultiNode, AdminSeesTheUsersOfEveryNode) {
+  TestCluster cluster(2, 2000, 250);
+  NodeClient here = guest_on(cluster.port(0), "av_here"), there = guest_on(cluster.port(1), "av_there");
+  auto connections = [&] {
+    std::string body;
+    EXPECT_EQ(http_request(cluster.port(0), "GET", "/api/admin/connections", body, TestServers::kAdminToken), 200) << body;
+    return boost::json::parse(body);
+  };
+  const boost::json::value v = connections();
+  EXPECT_EQ(v.at("node").as_string(), TestCluster::node_id(0));
+  bool local = false;
+  for (const auto& c : v.at("connections").as_array()) local = local || c.at("user_id").as_string() == here.user_id;
+  EXPECT_TRUE(local) << v;
+  ASSERT_EQ(v.at("elsewhere").as_array().size(), 1u) << v;
+  const auto& other = v.at("elsewhere").as_array()[0];
+  EXPECT_EQ(other.at("node").as_string(), TestCluster::node_id(1));
+  EXPECT_EQ(other.at("user").as_string(), there.name);
+  EXPECT_EQ(other.at("user_id").as_string(), there.user_id);
+  // A dead node's users leave the list with its heartbeat.
+  cluster.kill_node(1);
+  bool gone = false;
+  for (int i = 0; i < 40 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    gone = connections().at("elsewhere").as_array().empty();
+  }
+  EXPECT_TRUE(gone);
 }
 
 // The store's ownership primitives (heartbeats, claims, takeover lists) and the fenced append,

@@ -268,7 +268,7 @@ test('quick pairing: join a pool, leave, join again; a partner on another node j
   assertEqual(sides, ['b', 'r'], 'one plays red, the other black');
 });
 
-test('admin dashboard: token, live game and connections, metrics; abort; adjudicate; disconnect; ban', { needs: ['admin'] }, async (ctx) => {
+test('admin dashboard: token, live game and connections (also of another node), metrics; abort; adjudicate; disconnect; ban', { needs: ['admin'] }, async (ctx) => {
   const ada = await newPlayer(ctx, 'Ada');
   const ben = await newPlayer(ctx, 'Ben');
   const cal = await newPlayer(ctx, 'Cal');
@@ -324,6 +324,16 @@ test('admin dashboard: token, live game and connections, metrics; abort; adjudic
   await cal.page.waitForFunction((n) => window.__drops > n, drops, { timeout: T });
   await admin.waitForSelector('[data-testid=admin-connections] tr[data-user$=Cal]', { timeout: T });
   assert(await cal.page.$('[data-testid=user-name]'), 'Cal is still signed in after the reconnect');
+
+  // Dee signs in on a second game-server node: listed with her node (the dashboard's node lists the
+  // other nodes' users), and a ban from here closes her connection there.
+  const dee = await newPlayer(ctx, 'Dee', {}, await ctx.secondNode());
+  await admin.waitForSelector('[data-testid=admin-connections] tr[data-user$=Dee][data-node=e2e-2]', { timeout: T });
+  assert((await admin.textContent('[data-testid=admin-node]')).includes('e2e'), 'the dashboard names the node that answered');
+  await admin.click('[data-testid=admin-connections] tr[data-user$=Dee] [data-testid=ban-user]');
+  await admin.click('[data-testid=admin-connections] tr[data-user$=Dee] [data-testid=ban-confirm]');
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Dee is banned")', { timeout: T });
+  await dee.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
 
   // Ban Ben: his connection is closed and his session no longer works.
   await admin.click('[data-testid=admin-connections] tr[data-user$=Ben] [data-testid=ban-user]');

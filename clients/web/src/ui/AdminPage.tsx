@@ -14,6 +14,9 @@ const POLL_MS = 3000;
 
 type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean; red_ms?: number; black_ms?: number; running?: string };
 type AdminConn = { id: string | number; remote: string; user: string; user_id: string; games: string[] };
+// A user signed in on another game-server node of the deployment (from its presence in Redis).
+type OtherNodeUser = { node: string; user: string; user_id: string };
+type AdminConns = { node?: string; connections: AdminConn[]; elsewhere?: OtherNodeUser[] };
 
 export function AdminPage({ app }: { app: App }) {
   useObservable(app);
@@ -47,6 +50,10 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const [games, setGames] = useState<AdminGame[]>([]);
   const [gameTotal, setGameTotal] = useState(0);
   const [conns, setConns] = useState<AdminConn[]>([]);
+  // The node that answered (behind a load balancer each poll may reach another one) and the users
+  // of the other nodes.
+  const [node, setNode] = useState('');
+  const [elsewhere, setElsewhere] = useState<OtherNodeUser[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
   const [error, setError] = useState('');
   const [msg, setMsg] = useState('');
@@ -56,11 +63,13 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
     try {
       const [g, c] = await Promise.all([
         api<{ games: AdminGame[]; total?: number }>('GET', '/api/admin/games?limit=500', undefined, auth),
-        api<{ connections: AdminConn[] }>('GET', '/api/admin/connections', undefined, auth),
+        api<AdminConns>('GET', '/api/admin/connections', undefined, auth),
       ]);
       setGames(g.games ?? []);
       setGameTotal(g.total ?? (g.games ?? []).length);
       setConns(c.connections ?? []);
+      setNode(c.node ?? '');
+      setElsewhere(c.elsewhere ?? []);
       setDenied(false);
       setError('');
     } catch (e) {
@@ -94,6 +103,13 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
 
   const users = new Map<string, string>();
   for (const c of conns) if (c.user_id) users.set(c.user_id, c.user);
+  for (const u of elsewhere) users.set(u.user_id, u.user);
+  const userButtons = (userId: string, name: string) => (
+    <>
+      <button data-testid="admin-disconnect" onClick={() => void post(`/api/admin/users/${encodeURIComponent(userId)}/disconnect`, {}, t('userDisconnected', { name: name || userId }))}>{t('disconnect')}</button>{' '}
+      <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(userId)}/ban`, {}, t('userBanned', { name: name || userId }))} />
+    </>
+  );
 
   return (
     <div class="admin" data-testid="admin-dashboard">
@@ -106,7 +122,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
         {error && <p class="error" role="alert">{error}</p>}
         {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
       </section>
-      <Metrics samples={samples} conns={conns} users={users.size} />
+      <Metrics samples={samples} conns={conns} users={users.size} node={node} />
       <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
       <section class="panel" data-testid="admin-games">
         <h3>{t('liveGames')} ({games.filter((g) => !g.finished).length})</h3>
@@ -119,12 +135,15 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
         </ul>
       </section>
       <section class="panel" data-testid="admin-connections">
-        <h3>{t('connections')} ({conns.length})</h3>
+        <h3>
+          {t('connections')} ({conns.length}){node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
+        </h3>
         <div class="table-wrap">
           <table class="grid-table">
             <thead>
               <tr>
                 <th>#</th>
+                <th>{t('node')}</th>
                 <th>{t('userName')}</th>
                 <th>{t('userId')}</th>
                 <th>{t('address')}</th>
@@ -134,20 +153,25 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
             </thead>
             <tbody>
               {conns.map((c) => (
-                <tr key={String(c.id)} data-user={c.user}>
+                <tr key={String(c.id)} data-user={c.user} data-node={node}>
                   <td>{c.id}</td>
+                  <td class="mono">{node}</td>
                   <td>{c.user || <span class="muted">—</span>}</td>
                   <td class="mono">{c.user_id}</td>
                   <td class="mono">{c.remote}</td>
                   <td>{(c.games ?? []).join(', ')}</td>
-                  <td>
-                    {c.user_id && (
-                      <>
-                        <button data-testid="admin-disconnect" onClick={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/disconnect`, {}, t('userDisconnected', { name: c.user || c.user_id }))}>{t('disconnect')}</button>{' '}
-                        <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(c.user_id)}/ban`, {}, t('userBanned', { name: c.user || c.user_id }))} />
-                      </>
-                    )}
-                  </td>
+                  <td>{c.user_id && userButtons(c.user_id, c.user)}</td>
+                </tr>
+              ))}
+              {elsewhere.map((u) => (
+                <tr key={`${u.node}/${u.user_id}`} data-user={u.user} data-node={u.node} class="elsewhere" title={t('onOtherNode')}>
+                  <td class="muted">—</td>
+                  <td class="mono">{u.node}</td>
+                  <td>{u.user}</td>
+                  <td class="mono">{u.user_id}</td>
+                  <td class="muted">—</td>
+                  <td class="muted">—</td>
+                  <td>{userButtons(u.user_id, u.user)}</td>
                 </tr>
               ))}
             </tbody>
@@ -159,7 +183,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   );
 }
 
-function Metrics({ samples, conns, users }: { samples: Sample[]; conns: AdminConn[]; users: number }) {
+function Metrics({ samples, conns, users, node }: { samples: Sample[]; conns: AdminConn[]; users: number; node: string }) {
   const m = (n: string) => metric(samples, n);
   const errors = byLabel(samples, 'xq_errors_total', 'code');
   // Mean of a latency histogram in ms, or undefined before its first sample.
@@ -203,7 +227,7 @@ function Metrics({ samples, conns, users }: { samples: Sample[]; conns: AdminCon
           ))}
         </ul>
       )}
-      <p class="muted small">{t('m.source', { n: conns.length })}</p>
+      <p class="muted small">{t('m.source', { n: conns.length })}{node && ` ${t('m.perNode', { node })}`}</p>
     </section>
   );
 }
