@@ -29,6 +29,8 @@ inline const std::string kNotify = "xq:mm:notify";
 inline const std::string kEvents = "xq:mm:events";
 inline const std::string kClubs = "xq:mm:clubs";
 inline const std::string kPools = "xq:mm:pools";
+// The lease of the one matchmaker that acts (its instance token; PX = the lease time).
+inline const std::string kLeader = "xq:mm:leader";
 inline const std::string kMatchmakerGroup = "matchmaker";
 inline const std::string kGameserverGroup = "gameservers";
 inline std::string reply(const std::string& command_id) { return "xq:mm:reply:" + command_id; }

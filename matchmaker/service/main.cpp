@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <iostream>
+#include <unistd.h>
 
 #include "service.h"
 
@@ -19,7 +20,8 @@ int main(int argc, char** argv) {
   opts.add_options()("help,h", "show this help")
       ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
       ("consumer", po::value<std::string>()->default_value("mm-1"), "consumer name in the Redis stream groups")
-      ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched");
+      ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched")
+      ("lease-ms", po::value<int64_t>()->default_value(10000), "leader lease: one matchmaker acts, others stand by and take over this long after it dies");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -39,6 +41,10 @@ int main(int argc, char** argv) {
     xq::mm::ServiceOptions options;
     options.consumer = vm["consumer"].as<std::string>();
     options.pool_interval_ms = vm["pool-interval-ms"].as<int>();
+    options.lease_ms = std::max<int64_t>(1000, vm["lease-ms"].as<int64_t>());
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    options.instance = std::string(host) + "-" + std::to_string(getpid());
     xq::mm::MatchmakerService service(redis, options);
     std::cerr << "matchmaker: running (redis " << vm["redis"].as<std::string>() << ")\n";
     service.run(g_stop);

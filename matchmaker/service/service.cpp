@@ -1,8 +1,10 @@
 #include "service.h"
 
 #include <boost/json.hpp>
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <iostream>
 #include <thread>
@@ -396,10 +398,48 @@ void MatchmakerService::reconcile() {
   }
 }
 
+// Tournament records are read, changed and written back, and due events are started by whoever
+// sees them first: two matchmakers acting at once (a second replica, or a rolling update's overlap)
+// could pair a round twice. So one instance leads under a lease in Redis and the others wait.
+static const char* kLeaseScript = R"lua(
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0
+)lua";
+static const char* kReleaseScript = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua";
+
+bool MatchmakerService::hold_lease() {
+  return redis_.command({"EVAL", kLeaseScript, "1", bus::kLeader, options_.instance, std::to_string(options_.lease_ms)})
+             .integer == 1;
+}
+
+void MatchmakerService::release_lease() {
+  try {
+    redis_.command({"EVAL", kReleaseScript, "1", bus::kLeader, options_.instance});
+  } catch (const std::exception&) {
+  }
+}
+
 void MatchmakerService::run(const std::atomic<bool>& stop) {
   bool reconciled = false;
+  std::optional<bool> leading;
   while (!stop.load()) {
     try {
+      // Renewed every pass (a pass blocks at most 500 ms), so the lease outlives a pass many times.
+      const bool lead = hold_lease();
+      if (lead != leading) {
+        std::cerr << (lead ? "matchmaker: leading\n" : "matchmaker: standby (another matchmaker leads)\n");
+        leading = lead;
+        reconciled = false;
+      }
+      if (!lead) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(500, options_.lease_ms / 4)));
+        continue;
+      }
       if (!reconciled) {
         reconcile();
         reconciled = true;
@@ -421,6 +461,7 @@ void MatchmakerService::run(const std::atomic<bool>& stop) {
       }
     }
   }
+  if (leading == true) release_lease();  // a clean stop: a standby takes over at once
 }
 
 }  // namespace xq::mm

@@ -18,14 +18,21 @@ namespace xq::mm {
 struct ServiceOptions {
   std::string consumer = "mm-1";
   int pool_interval_ms = 2000;
+  // One matchmaker acts at a time; the others wait and take over when its lease runs out.
+  std::string instance;  // unique per process (host-pid)
+  int64_t lease_ms = 10000;
   PoolPolicy pool_policy;
 };
 
 class MatchmakerService {
  public:
   MatchmakerService(gs::Redis& redis, ServiceOptions options);
-  // Runs until `stop` becomes true. Processes entries left pending by a previous run first.
+  // Runs until `stop` becomes true, as the leader (or waiting to become it). Processes entries left
+  // pending by a previous run first.
   void run(const std::atomic<bool>& stop);
+  // Takes or renews the leader lease; false while another instance holds it.
+  bool hold_lease();
+  void release_lease();
   // One pass: read and handle whatever is waiting (blocking at most block_ms). For tests/tools.
   void poll(int block_ms);
   void run_pools(int64_t now_ms);

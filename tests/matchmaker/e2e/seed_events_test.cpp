@@ -7,6 +7,9 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -36,7 +39,9 @@ class SeedEvent : public ::testing::Test {
   void SetUp() override { start_matchmaker(); }
 
   void start_matchmaker() {
-    matchmaker_.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--consumer", "mm-test"},
+    // A short leader lease: a test that kills it waits that long for the next one to lead.
+    matchmaker_.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--consumer", "mm-test",
+                       "--lease-ms", "2000"},
                       "/tmp/xq-mm-e2e-" + std::to_string(getpid()) + ".log");
   }
 
@@ -428,6 +433,41 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
   // Bad pool paths and missing tokens get clear errors.
   post("/api/pools/chess/180000+2000/join", json::object{}, players_[2].token, 400);
   post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);
+}
+
+// Two matchmakers: one leads under its lease, the other stands by doing nothing; when the leader is
+// killed the standby leads once the lease runs out, and pairs a pool.
+TEST_F(QuickPairing, StandbyMatchmakerTakesOverWhenTheLeaderDies) {
+  matchmaker_.terminate();  // the fixture's (a clean stop gives its lease back)
+  const std::string log_a = "/tmp/xq-mm-lead-a-" + std::to_string(getpid()) + ".log",
+                    log_b = "/tmp/xq-mm-lead-b-" + std::to_string(getpid()) + ".log";
+  std::remove(log_a.c_str());
+  std::remove(log_b.c_str());
+  auto says = [](const std::string& log, const std::string& what, int budget_ms) {
+    for (int waited = 0; waited <= budget_ms; waited += 50) {
+      std::ifstream f(log);
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      if (text.find(what) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  };
+  Process a, b;
+  a.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--lease-ms", "1500"}, log_a);
+  ASSERT_TRUE(says(log_a, "matchmaker: leading", 5000));
+  b.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--lease-ms", "1500"}, log_b);
+  ASSERT_TRUE(says(log_b, "matchmaker: standby", 5000));
+  a.kill_hard();
+  ASSERT_TRUE(says(log_b, "matchmaker: leading", 5000)) << "the standby did not take over";
+
+  add_players(2, "lt");
+  post("/api/pools/xiangqi/300000+0/join", json::object{}, players_[0].token);
+  post("/api/pools/xiangqi/300000+0/join", json::object{}, players_[1].token);
+  for (auto& p : players_)
+    EXPECT_TRUE(p.ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 10000)) << p.name;
+  b.terminate();
+  std::remove(log_a.c_str());
+  std::remove(log_b.c_str());
 }
 
 // An event with a start time starts by itself (the matchmaker checks every pool interval).
