@@ -2,12 +2,16 @@
 // different nodes; each round, the side to move in every game sends a move without waiting, and
 // some rounds a node is killed (SIGKILL) or restarted under its own name with those moves in
 // flight. Clients of a dead node reconnect to a living one and resend an unanswered move with its
-// client move id. In the end Redis must hold, for every game, exactly the moves that were
-// acknowledged, in order, once each, and the game's end; and a finished game answers as over on
-// every node, even after all of them restarted.
+// client move id; a spectator on each node watches every game, and resyncs from where it was when
+// its node dies. In the end Redis must hold, for every game, exactly the moves that were
+// acknowledged, in order, once each, and the game's end; every spectator must have seen exactly
+// that, each move once; and a finished game answers as over on every node, even after all of them
+// restarted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -38,6 +42,46 @@ struct ChaosGame {
   bool over = false;
 };
 
+// A spectator watching every game from one node, and what it saw of each game (moves by version).
+struct Fan {
+  TestClient client;
+  int home = 0;
+  size_t read = 0;  // frames of the current connection's history already looked at
+  std::map<std::string, std::vector<std::string>> seen;
+  std::map<std::string, bool> ended;
+  std::vector<std::string> problems;  // duplicates, gaps, contradictions
+
+  // Reads whatever has arrived and records it.
+  void absorb() {
+    while (client.ws->next(10)) {
+    }
+    const auto& h = client.ws->history();
+    for (; read < h.size(); ++read) {
+      const ServerMessage& m = h[read];
+      if (m.has_game_event()) {
+        const auto& e = m.game_event();
+        auto& moves = seen[e.game_id()];
+        if (e.kind() == GameEvent::GAME_ENDED) ended[e.game_id()] = true;
+        if (e.kind() != GameEvent::MOVE) continue;
+        const std::string iccs = e.move().iccs().substr(0, 4);
+        if (e.version() == moves.size() + 1) moves.push_back(iccs);
+        else if (e.version() > moves.size()) problems.push_back(e.game_id() + ": gap before version " + std::to_string(e.version()));
+        else if (moves[e.version() - 1] != iccs) problems.push_back(e.game_id() + ": version " + std::to_string(e.version()) + " differs");
+        else problems.push_back(e.game_id() + ": version " + std::to_string(e.version()) + " twice");
+      } else if (m.has_game_state()) {  // a greeting or a full resync: the whole game so far
+        const auto& st = m.game_state();
+        auto& moves = seen[st.game_id()];
+        std::vector<std::string> all;
+        for (const auto& mv : st.moves()) all.push_back(mv.iccs().substr(0, 4));
+        for (size_t i = 0; i < std::min(all.size(), moves.size()); ++i)
+          if (all[i] != moves[i]) problems.push_back(st.game_id() + ": a state contradicts ply " + std::to_string(i + 1));
+        if (all.size() >= moves.size()) moves = all;
+        if (st.result().outcome() != ONGOING) ended[st.game_id()] = true;
+      }
+    }
+  }
+};
+
 class Chaos {
  public:
   explicit Chaos(TestCluster& cluster) : cluster_(cluster) { alive_.fill(true); }
@@ -59,6 +103,20 @@ class Chaos {
       if (alive_[static_cast<size_t>(node)]) return reconnect_to(p, cluster_.port(node));
     }
     FAIL() << "no living node";
+  }
+
+  // A spectator whose node died comes back on a living one and asks for what it missed.
+  void keep_watching(Fan& f, const std::vector<ChaosGame>& games) {
+    f.absorb();
+    if (!f.client.ws->closed()) return;
+    ensure_connected(f.client, f.home);
+    f.read = 0;
+    for (const auto& g : games) {
+      if (f.ended[g.id]) continue;
+      auto r = sync_until_served(f.client, g.id, f.seen[g.id].size());
+      EXPECT_TRUE(r.has_reply()) << "spectator sync " << g.id << ": " << r.ShortDebugString();
+    }
+    f.absorb();
   }
 
   // Sends the game's next move (random, legal) without waiting for the answer.
@@ -157,6 +215,19 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
     ASSERT_FALSE(g.id.empty());
   }
 
+  // A spectator on each node watches every game.
+  std::vector<Fan> fans(kNodes);
+  for (int n = 0; n < kNodes; ++n) {
+    Fan& f = fans[static_cast<size_t>(n)];
+    f.home = n;
+    f.client = login_guest(cluster.port(n), "fan" + std::to_string(n));
+    for (const auto& g : games) {
+      ClientMessage w;
+      w.mutable_watch_game()->set_game_id(g.id);
+      ASSERT_TRUE(f.client.ws->request(w).has_reply());
+    }
+  }
+
   uint64_t seed = 20261201;
   for (int round = 0; round < kRounds; ++round) {
     for (auto& g : games)
@@ -176,9 +247,28 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
       chaos.settle(g);
       if (HasFatalFailure()) return;
     }
+    for (auto& f : fans) chaos.keep_watching(f, games);
   }
   for (auto& g : games)
     if (!g.over) chaos.resign(g);
+
+  // Every spectator saw every game whole, in order, each move once (live, or caught up after its
+  // node died), including the end.
+  for (auto& f : fans) {
+    for (int i = 0; i < 50; ++i) {  // until every end has arrived
+      chaos.keep_watching(f, games);
+      bool all = true;
+      for (const auto& g : games) all = all && f.ended[g.id];
+      if (all) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    for (const auto& g : games) {
+      EXPECT_EQ(f.seen[g.id], g.acked) << "spectator on node " << f.home << ", game " << g.id;
+      EXPECT_TRUE(f.ended[g.id]) << "spectator on node " << f.home << " did not see " << g.id << " end";
+    }
+    EXPECT_TRUE(f.problems.empty()) << "spectator on node " << f.home << ": " << f.problems.size() << " problems, first: "
+                                    << f.problems.front();
+  }
 
   // Every node restarts: the finished games are in no node's memory now and still answer as over.
   for (int n = 0; n < kNodes; ++n) chaos.restart(n);
