@@ -19,6 +19,7 @@
 
 #include "cluster_helpers.h"
 #include "rules/fen.h"
+#include "rules/jieqi.h"
 #include "rules/position.h"
 #include "test_clients.h"
 #include "test_server.h"
@@ -34,7 +35,11 @@ struct ChaosGame {
   std::string id;
   TestClient red, black;
   int red_home = 0, black_home = 0;  // the node each player connects to while it lives
+  // The true position (Jieqi: with the secret identities, read from Redis for the audit).
   xq::Position pos = xq::parse_fen(xq::kXiangqiStartFen, xq::Variant::Xiangqi);
+  std::string assignment, salt;  // Jieqi
+  std::vector<int> darks{30};    // Jieqi: face-down pieces left after each ply
+  std::map<size_t, Side> dark_captured_by;  // Jieqi: ply → side that captured a face-down piece
   std::vector<std::string> acked;
   std::string pending;  // the move sent this round ("" = none)
   xq::Move pending_move{};
@@ -98,6 +103,8 @@ class Chaos {
   // The client's connection, renewed on a living node (its home if alive) if the old one closed.
   void ensure_connected(TestClient& p, int home) {
     if (!p.ws->closed()) return;
+    auto& archive = archives_[&p];  // what the old connection received, for the audit
+    archive.insert(archive.end(), p.ws->history().begin(), p.ws->history().end());
     for (int k = 0; k < kNodes; ++k) {
       const int node = (home + k) % kNodes;
       if (alive_[static_cast<size_t>(node)]) return reconnect_to(p, cluster_.port(node));
@@ -145,7 +152,12 @@ class Chaos {
       if (r && r->has_reply()) {
         ASSERT_EQ(r->reply().version(), g.acked.size() + 1) << g.id << " " << g.pending;
         g.acked.push_back(g.pending);
+        if (xq::is_dark(g.pos.at(g.pending_move.to)))
+          g.dark_captured_by[g.acked.size()] = g.pos.side_to_move() == xq::Color::Red ? RED : BLACK;
         g.pos.make(g.pending_move);
+        int darks = 0;
+        for (int sq = 0; sq < 90; ++sq) darks += xq::is_dark(g.pos.at(static_cast<xq::Square>(sq)));
+        g.darks.push_back(darks);
         g.pending.clear();
         return;
       }
@@ -163,6 +175,13 @@ class Chaos {
       send_pending(g);
     }
     FAIL() << g.id << ": move " << g.pending << " never acknowledged";
+  }
+
+  // Every frame the client received, over all its connections.
+  std::vector<ServerMessage> frames_of(const TestClient& p) {
+    std::vector<ServerMessage> all = archives_[&p];
+    all.insert(all.end(), p.ws->history().begin(), p.ws->history().end());
+    return all;
   }
 
   void resign(ChaosGame& g) {
@@ -194,13 +213,52 @@ class Chaos {
 
   TestCluster& cluster_;
   std::array<bool, kNodes> alive_{};
+  std::map<const TestClient*, std::vector<ServerMessage>> archives_;
   uint64_t next_rid_ = 1'000'000;  // above the WsClient's own request ids
 };
 
-}  // namespace
+// Jieqi secrecy through the churn, for one viewer of one game: until the end no frame carries the
+// secret assignment or salt; every position it was shown has as many face-down pieces as the true
+// game had at that version (fewer would mean an identity shown before its reveal); and a captured
+// face-down piece's identity reaches only the side that captured it.
+void audit_secrecy(const ChaosGame& g, const std::vector<ServerMessage>& frames, Side viewer, const std::string& who) {
+  auto darks_in = [](const std::string& fen) {
+    int n = 0;
+    for (char c : fen.substr(0, fen.find(' '))) n += c == 'X' || c == 'x';
+    return n;
+  };
+  auto truth = [&](uint64_t version) { return version < g.darks.size() ? g.darks[version] : -1; };
+  size_t checked = 0;
+  for (const auto& f : frames) {
+    const GameState* st = f.has_game_state() ? &f.game_state() : f.has_game_started() ? &f.game_started() : nullptr;
+    if ((st ? st->game_id() : f.has_game_event() ? f.game_event().game_id() : "") != g.id) continue;
+    if (f.has_game_event() && f.game_event().kind() == GameEvent::GAME_ENDED) break;  // all public from here
+    if (st && st->result().outcome() != ONGOING) break;
+    const std::string bytes = f.SerializeAsString();
+    EXPECT_EQ(bytes.find(g.assignment), std::string::npos) << who << " was sent the assignment of " << g.id;
+    EXPECT_EQ(bytes.find(g.salt), std::string::npos) << who << " was sent the salt of " << g.id;
+    if (st) {
+      EXPECT_EQ(darks_in(st->fen()), truth(st->version())) << who << ", " << g.id << " state at version " << st->version();
+      ++checked;
+      continue;
+    }
+    const GameEvent& e = f.game_event();
+    // The game's last move may be rendered after its end, when everything is public.
+    if (e.kind() != GameEvent::MOVE || e.version() >= g.acked.size()) continue;
+    if (!e.fen().empty()) {
+      EXPECT_EQ(darks_in(e.fen()), truth(e.version())) << who << ", " << g.id << " after move " << e.version();
+      ++checked;
+    }
+    if (auto cap = g.dark_captured_by.find(e.version()); cap != g.dark_captured_by.end() && cap->second != viewer)
+      EXPECT_EQ(e.move().captured_type(), "") << who << " learned the face-down piece captured at " << g.id << " ply " << e.version();
+  }
+  EXPECT_GT(checked, 0u) << who << " saw no position of " << g.id;
+}
 
-TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
-  constexpr int kGames = 24, kRounds = 24;
+// The scenario of the file comment with `n_games` games of `variant`; Jieqi games are also audited
+// for secrecy (every player's and spectator's frames, over all their connections).
+void run_chaos(Variant variant, int n_games) {
+  const int kGames = n_games, kRounds = 24;
   TestCluster cluster(kNodes, 2000, 250);
   gs::Redis redis(cluster.redis_url());
   Chaos chaos(cluster);
@@ -211,8 +269,16 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
     g.black_home = (i + 1) % kNodes;
     g.red = login_guest(cluster.port(g.red_home), "cr" + std::to_string(i));
     g.black = login_guest(cluster.port(g.black_home), "cb" + std::to_string(i));
-    g.id = cross_node_game(g.red, g.black, XIANGQI);
+    g.id = cross_node_game(g.red, g.black, variant);
     ASSERT_FALSE(g.id.empty());
+    if (variant == JIEQI) {  // the true position, with the secret the server drew
+      const gs::GameConfig cfg = gs::decode_config(redis.command({"GET", gs::keys::game_meta(g.id)}).str);
+      g.assignment = cfg.assignment;
+      g.salt = cfg.salt;
+      ASSERT_EQ(g.assignment.size(), 30u);
+      g.pos = xq::parse_fen(xq::kJieqiStartFen, xq::Variant::Jieqi);
+      xq::apply_assignment(g.pos, xq::Assignment::from_string(g.assignment));
+    }
   }
 
   // A spectator on each node watches every game.
@@ -245,7 +311,7 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
     }
     for (auto& g : games) {
       chaos.settle(g);
-      if (HasFatalFailure()) return;
+      if (::testing::Test::HasFatalFailure()) return;
     }
     for (auto& f : fans) chaos.keep_watching(f, games);
   }
@@ -269,6 +335,12 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
     EXPECT_TRUE(f.problems.empty()) << "spectator on node " << f.home << ": " << f.problems.size() << " problems, first: "
                                     << f.problems.front();
   }
+  if (variant == JIEQI)
+    for (const auto& g : games) {
+      audit_secrecy(g, chaos.frames_of(g.red), RED, "red of " + g.id);
+      audit_secrecy(g, chaos.frames_of(g.black), BLACK, "black of " + g.id);
+      for (const auto& f : fans) audit_secrecy(g, chaos.frames_of(f.client), SIDE_NONE, "spectator on node " + std::to_string(f.home));
+    }
 
   // Every node restarts: the finished games are in no node's memory now and still answer as over.
   for (int n = 0; n < kNodes; ++n) chaos.restart(n);
@@ -288,3 +360,11 @@ TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) {
   }
   EXPECT_GE(moves, static_cast<size_t>(kGames * kRounds / 2));
 }
+
+}  // namespace
+
+TEST(GameServerChaos, ManyGamesOutliveKilledAndRestartedNodes) { run_chaos(XIANGQI, 24); }
+
+// The same with Jieqi games: also no secret identity reaches anyone early through takeovers,
+// resyncs and resent moves.
+TEST(GameServerChaos, JieqiSecretsHoldThroughKilledAndRestartedNodes) { run_chaos(JIEQI, 12); }
