@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +39,8 @@ uint16_t free_port() {
 void Process::start(const std::vector<std::string>& argv, const std::string& log_path) {
   pid_ = fork();
   if (pid_ == 0) {
+    // Dies with the test program (a crash, a timeout's kill, a closed pipe) instead of lingering.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
