@@ -1,6 +1,7 @@
 // matchmaker: Swiss tournaments, clubs and quick-pairing pools. State in Redis; talks to the game
 // servers only through Redis streams (matchmaker/service/bus.h).
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <unistd.h>

@@ -14,6 +14,7 @@
 #include "store/keys.h"
 #include "store/redis.h"
 #include "test_clients.h"
+#include "test_server.h"
 #include "ws_client.h"
 
 // A new connection to the node at `port`, resuming the client's session.
@@ -61,6 +62,25 @@ inline std::string cross_node_game(TestClient& red, TestClient& black, xq::v1::V
   }
   EXPECT_TRUE(listed) << "seek of another node not listed";
   return accept_and_start(red, black, seek_id);
+}
+
+// Red signed in on node `red_node` and Black on `black_node` (names `<tag>_red`, `<tag>_black`), in
+// a game that Red seeks and Black accepts, so Red's node creates and owns it. `gid` is empty if it
+// could not be made.
+struct NodeGame {
+  TestClient red, black;
+  std::string gid;
+};
+inline NodeGame game_across_nodes(TestCluster& cluster, const std::string& tag, int red_node = 0, int black_node = 1,
+                                  xq::v1::Variant v = xq::v1::XIANGQI) {
+  NodeGame g{login_guest(cluster.port(red_node), tag + "_red"), login_guest(cluster.port(black_node), tag + "_black"), ""};
+  g.gid = cross_node_game(g.red, g.black, v);
+  if (!g.gid.empty()) {
+    gs::Redis redis(cluster.redis_url());
+    auto owner = redis.command({"GET", gs::keys::game_owner(g.gid)});
+    EXPECT_EQ(owner.str, TestCluster::node_id(red_node)) << "the seeker's node owns the game";
+  }
+  return g;
 }
 
 // The last frames a client received, for failure messages.

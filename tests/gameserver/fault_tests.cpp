@@ -72,12 +72,6 @@ bool pong(Peer& p) {
   return p.ws->request(ping).has_pong();
 }
 
-// Drops frames nobody will look at (pushed seek lists, events), keeping the backlog short.
-void drain(Peer& p) {
-  while (p.ws->next(1)) {
-  }
-}
-
 struct StoredEvent {
   uint64_t v;
   std::string kind, iccs, cmid;

@@ -842,29 +842,19 @@ TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
   // Let the pushes of the game's own seek settle, then count from here.
   std::this_thread::sleep_for(std::chrono::milliseconds(1700));
   auto seek_lists = [](Client& c, size_t from) {
-    while (c.ws->next(50)) {
-    }
+    drain(c, 50);
     std::vector<ServerMessage> lists;
     for (size_t i = from; i < c.ws->history().size(); ++i)
       if (c.ws->history()[i].has_seeks() && c.ws->history()[i].request_id() == 0) lists.push_back(c.ws->history()[i]);
     return lists;
   };
-  while (lobby.ws->next(50)) {
-  }
-  while (red.ws->next(50)) {
-  }
-  while (black.ws->next(50)) {
-  }
+  for (Client* c : {&lobby, &red, &black}) drain(*c, 50);
   const size_t lobby_from = lobby.ws->history().size(), red_from = red.ws->history().size(),
                black_from = black.ws->history().size();
 
   constexpr int kSeeks = 5;
-  for (int i = 0; i < kSeeks; ++i) {
-    ClientMessage seek;
-    seek.mutable_create_seek()->set_variant(JIEQI);
-    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * i);
-    ASSERT_TRUE(seeker.ws->request(seek).has_reply());
-  }
+  open_seeks(seeker, kSeeks);
+  if (HasFatalFailure()) return;
   auto full = lobby.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0 && s.seeks().seeks_size() == kSeeks; }, 4000);
   ASSERT_TRUE(full) << "the lobby gets the whole list";
   auto pushed = seek_lists(lobby, lobby_from);

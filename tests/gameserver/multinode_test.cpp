@@ -209,9 +209,10 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
 TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
   TestCluster cluster(2, 60000, 300);
   gs::Redis redis(cluster.redis_url());
-  NodeClient red = guest_on(cluster.port(0), "cs_red"), black = guest_on(cluster.port(1), "cs_black");
-  std::string gid = cross_node_game(red, black, XIANGQI);
-  ASSERT_FALSE(gid.empty());
+  NodeGame g = game_across_nodes(cluster, "cs");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
   ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
   const auto t0 = std::chrono::steady_clock::now();
   cluster.stop_node(0);
@@ -232,10 +233,10 @@ TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
 TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   TestCluster cluster(2, 2000, 250);
   gs::Redis redis(cluster.redis_url());
-  NodeClient red = guest_on(cluster.port(0), "st_red"), black = guest_on(cluster.port(1), "st_black");
-  std::string gid = cross_node_game(red, black, XIANGQI);
-  ASSERT_FALSE(gid.empty());
-  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  NodeGame g = game_across_nodes(cluster, "st");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
   ASSERT_TRUE(move(red, gid, kMate[0], "s0").has_reply());
   ASSERT_TRUE(move(black, gid, kMate[1], "s1").has_reply());
 
@@ -362,11 +363,10 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
 // at the new owner and the opponent's next move reaches it without a request.
 TEST(GameServerMultiNode, SilentTakerOnAnotherNodeFollowsTheGameToItsNewOwner) {
   TestCluster cluster(3, 2000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeClient red = guest_on(cluster.port(0), "sf_red"), black = guest_on(cluster.port(1), "sf_black");
-  std::string gid = cross_node_game(red, black, XIANGQI);
-  ASSERT_FALSE(gid.empty());
-  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  NodeGame g = game_across_nodes(cluster, "sf");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
   cluster.kill_node(0);
   reconnect_to(red, cluster.port(2));
   auto r = sync_until_served(red, gid, 0);
@@ -381,21 +381,17 @@ TEST(GameServerMultiNode, SilentTakerOnAnotherNodeFollowsTheGameToItsNewOwner) {
 // game is live (like a player on the owner's node), and the current list when the game ends.
 TEST(GameServerMultiNode, PlayerOnAnotherNodeGetsNoSeekListsWhilePlaying) {
   TestCluster cluster(2);
-  NodeClient red = guest_on(cluster.port(0), "sl_red"), black = guest_on(cluster.port(1), "sl_black"),
-             seeker = guest_on(cluster.port(1), "sl_seeker"), lobby = guest_on(cluster.port(1), "sl_lobby");
-  std::string gid = cross_node_game(red, black, XIANGQI);
-  ASSERT_FALSE(gid.empty());
+  NodeClient seeker = guest_on(cluster.port(1), "sl_seeker"), lobby = guest_on(cluster.port(1), "sl_lobby");
+  NodeGame g = game_across_nodes(cluster, "sl");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the pushes of the game's own seek
-  while (black.ws->next(50)) {
-  }
+  drain(black, 50);
   const size_t black_from = black.ws->history().size();
   constexpr int kSeeks = 3;
-  for (int i = 0; i < kSeeks; ++i) {
-    ClientMessage seek;
-    seek.mutable_create_seek()->set_variant(JIEQI);
-    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * i);
-    ASSERT_TRUE(seeker.ws->request(seek).has_reply());
-  }
+  open_seeks(seeker, kSeeks);
+  if (HasFatalFailure()) return;
   ASSERT_TRUE(lobby.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0 && s.seeks().seeks_size() == kSeeks; }, 4000))
       << "the lobby on the same node gets the list";
   while (black.ws->next(300)) {
@@ -423,9 +419,10 @@ TEST(GameServerMultiNode, ClaimVictoryAcrossNodes) {
   };
   for (const bool remote_leaves : {true, false}) {
     const std::string tag = remote_leaves ? "cr" : "cl";
-    NodeClient red = guest_on(cluster.port(0), tag + "_red"), black = guest_on(cluster.port(1), tag + "_black");
-    std::string gid = cross_node_game(red, black, XIANGQI);  // owned by node 0, red's
-    ASSERT_FALSE(gid.empty());
+    NodeGame g = game_across_nodes(cluster, tag);  // owned by node 0, red's
+    ASSERT_FALSE(g.gid.empty());
+    NodeClient &red = g.red, &black = g.black;
+    const std::string gid = g.gid;
     NodeClient& leaver = remote_leaves ? black : red;
     NodeClient& stayer = remote_leaves ? red : black;
     EXPECT_EQ(error_of(claim(stayer, gid)), CLAIM_NOT_ALLOWED) << tag << ": the opponent is connected";

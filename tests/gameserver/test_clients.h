@@ -93,6 +93,23 @@ inline xq::v1::ErrorCode error_of(const xq::v1::ServerMessage& s) {
   return s.has_error() ? s.error().code() : xq::v1::ERROR_UNSPECIFIED;
 }
 
+// Takes in every frame that arrives until none has for `quiet_ms` (they stay in history): keeps the
+// backlog short, or (with a longer quiet time) lets pushes in flight arrive first.
+inline void drain(TestClient& p, int quiet_ms = 1) {
+  while (p.ws->next(quiet_ms)) {
+  }
+}
+
+// `seeker` opens `n` Jieqi seeks with distinct time controls (1:00, 1:01, …).
+inline void open_seeks(TestClient& seeker, int n) {
+  for (int i = 0; i < n; ++i) {
+    xq::v1::ClientMessage seek;
+    seek.mutable_create_seek()->set_variant(xq::v1::JIEQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000 + 1000 * i);
+    ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  }
+}
+
 // A known 7-ply mate from the Xiangqi start (found by search with the rules library): the rook
 // mates on b8.
 inline const std::vector<std::string> kMateInSeven = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
