@@ -1,7 +1,6 @@
 // matchmaker: Swiss tournaments, clubs and quick-pairing pools. State in Redis; talks to the game
 // servers only through Redis streams (matchmaker/service/bus.h).
 #include <boost/program_options.hpp>
-#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <unistd.h>
@@ -35,6 +34,11 @@ int main(int argc, char** argv) {
     std::cout << opts;
     return 0;
   }
+  // A pass of the loop may take about a second; a shorter lease would lapse while the leader works.
+  if (vm["lease-ms"].as<int64_t>() < 1000) {
+    std::cerr << "error: --lease-ms must be at least 1000\n";
+    return 2;
+  }
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   try {
@@ -42,7 +46,7 @@ int main(int argc, char** argv) {
     xq::mm::ServiceOptions options;
     options.consumer = vm["consumer"].as<std::string>();
     options.pool_interval_ms = vm["pool-interval-ms"].as<int>();
-    options.lease_ms = std::max<int64_t>(1000, vm["lease-ms"].as<int64_t>());
+    options.lease_ms = vm["lease-ms"].as<int64_t>();
     char host[256] = {0};
     gethostname(host, sizeof host - 1);
     options.instance = std::string(host) + "-" + std::to_string(getpid());

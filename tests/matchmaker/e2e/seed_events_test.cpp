@@ -4,6 +4,7 @@
 // ledger of what it played and checks the published standings against scores, wins, 累进分 and
 // 对手分 computed from that ledger. The Jieqi event also survives a kill -9 of the matchmaker.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <boost/json.hpp>
 #include <chrono>
@@ -468,6 +469,18 @@ TEST_F(QuickPairing, StandbyMatchmakerTakesOverWhenTheLeaderDies) {
   b.terminate();
   std::remove(log_a.c_str());
   std::remove(log_b.c_str());
+}
+
+// A lease shorter than one pass of the matchmaker's loop is refused with a message, not run.
+TEST(MatchmakerFlags, TooShortLeaseIsRefused) {
+  std::string out;
+  FILE* p = popen((std::string(MATCHMAKER_BIN) + " --lease-ms 10 2>&1").c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[512];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  EXPECT_NE(out.find("--lease-ms must be at least 1000"), std::string::npos) << out;
 }
 
 // An event with a start time starts by itself (the matchmaker checks every pool interval).
