@@ -36,8 +36,7 @@ Millis Clock::press(Millis now, Millis reported_lag_ms) {
   int i = xq::index(side_);
   Millis elapsed = std::max<Millis>(0, now - turn_start_);
   Millis comp = std::clamp<Millis>(reported_lag_ms, 0, std::min(quota_[i], elapsed));
-  last_comp_ = comp;
-  quota_[i] = std::min(lag_.max_quota_ms, quota_[i] - comp + lag_.gain_per_move_ms);
+  replay_compensation(side_, comp);
   remaining_[i] = remaining_[i] - (elapsed - comp) + tc_.increment_ms;
   Millis left = remaining_[i];
   start(xq::opposite(side_), now);
@@ -48,6 +47,12 @@ Millis Clock::remaining(xq::Color side, Millis now) const {
   Millis r = remaining_[xq::index(side)];
   if (running_ && side == side_) r -= std::max<Millis>(0, now - turn_start_);
   return r;
+}
+
+void Clock::replay_compensation(xq::Color mover, Millis credited_ms) {
+  int i = xq::index(mover);
+  last_comp_ = credited_ms;
+  quota_[i] = std::min(lag_.max_quota_ms, quota_[i] - credited_ms + lag_.gain_per_move_ms);
 }
 
 void Clock::set_remaining(Millis red_ms, Millis black_ms) {

@@ -46,6 +46,9 @@ class Clock {
 
   // Restores stored remaining times (replay/recovery) without running the clock.
   void set_remaining(Millis red_ms, Millis black_ms);
+  // Replays the lag-quota bookkeeping of a stored move of `mover` that was credited `credited_ms`
+  // (recovery: the quota is not stored, so it is rebuilt move by move, as press() changed it).
+  void replay_compensation(xq::Color mover, Millis credited_ms);
   Millis stored(xq::Color side) const { return remaining_[xq::index(side)]; }
   Millis quota(xq::Color side) const { return quota_[xq::index(side)]; }
   Millis last_compensation() const { return last_comp_; }  // lag credited by the last press

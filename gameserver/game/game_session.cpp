@@ -203,6 +203,7 @@ void GameSession::replay(const GameEvent& e) {
       if (game_.play(e.iccs, &msg) != xq::RulesGame::MoveError::None)
         throw std::runtime_error("replayed move rejected: " + e.iccs + " " + msg);
       clock_.set_remaining(e.red_ms, e.black_ms);
+      clock_.replay_compensation(e.side, e.lag_ms);
       ply_clocks_.emplace_back(e.red_ms, e.black_ms);
       apply_move_bookkeeping(e.side);
       if (!e.client_move_id.empty()) client_moves_[xq::index(e.side)][e.client_move_id] = e.version;
