@@ -71,6 +71,7 @@ void GameActor::refresh_record() {
 
 void GameActor::start() {
   refresh_record();
+  restore_presence();
   // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
   session_.start_clock(steady_ms());
   // Players count as absent until one of their connections subscribes (claim_victory timing).
@@ -80,13 +81,37 @@ void GameActor::start() {
 
 static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Color::Black : xq::Color::Red; }
 
+// Who came to the game decides a no-show forfeit (GameSession::check_no_show), so while that rule
+// can still apply, a player's first connection is stored, and a node that reloads or takes over
+// the game reads it back. Best effort: without Redis the node's own memory still counts.
+void GameActor::restore_presence() {
+  if (!session_.no_show_deadline_wall()) return;
+  try {
+    auto stored = deps_.store.present(config_.id);
+    for (int i = 0; i < 2; ++i) ever_present_[i] = ever_present_[i] || stored[static_cast<size_t>(i)];
+  } catch (const std::exception& e) {
+    std::cerr << "game " << config_.id << ": presence not read: " << e.what() << '\n';
+  }
+}
+
+void GameActor::note_present(xq::Color side) {
+  if (ever_present_[xq::index(side)]) return;
+  ever_present_[xq::index(side)] = true;
+  if (!session_.no_show_deadline_wall()) return;
+  try {
+    deps_.store.mark_present(config_.id, side);
+  } catch (const std::exception& e) {
+    std::cerr << "game " << config_.id << ": presence not stored: " << e.what() << '\n';
+  }
+}
+
 void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
                           uint64_t last_version) {
   if (lost_)
     return send_error(*c, request_id, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                       config_.id);
   subs_[c->id()] = Sub{c, v};
-  if (v != xq::Viewer::Spectator) ever_present_[xq::index(side_of(v))] = true;
+  if (v != xq::Viewer::Spectator) note_present(side_of(v));
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
     announce_presence(side_of(v), true);

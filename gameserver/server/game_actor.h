@@ -111,6 +111,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::map<uint64_t, Sub> subs_;
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
+  void restore_presence();
+  void note_present(xq::Color side);
   bool archived_ = false;
   std::atomic<bool> lost_{false};
   std::atomic<uint32_t> plies_{0};

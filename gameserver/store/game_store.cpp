@@ -74,6 +74,7 @@ void GameStore::archive(const GameSession& s) {
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
   redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
   redis_.command({"SREM", keys::kLiveGames, id});
+  redis_.command({"DEL", keys::game_present(id)});
   if (!node_.empty()) release(id);  // a finished game needs no owner
   RatingStore(redis_).apply(s);
   if (s.config().tournament()) {
@@ -114,6 +115,17 @@ GameSession GameStore::load(const std::string& id) {
   GameSession s(decode_config(meta.str));
   for (auto& e : redis_.command({"LRANGE", keys::game_events(id), "0", "-1"}).elements) s.replay(decode_event(e.str));
   return s;
+}
+
+void GameStore::mark_present(const std::string& id, xq::Color side) {
+  redis_.command({"SADD", keys::game_present(id), side == xq::Color::Red ? "red" : "black"});
+}
+
+std::array<bool, 2> GameStore::present(const std::string& id) {
+  std::array<bool, 2> out{false, false};
+  for (auto& e : redis_.command({"SMEMBERS", keys::game_present(id)}).elements)
+    out[xq::index(e.str == "red" ? xq::Color::Red : xq::Color::Black)] = true;
+  return out;
 }
 
 std::optional<std::string> GameStore::archived(const std::string& id) {

@@ -1,6 +1,7 @@
 // Durable storage of games in Redis (key schema: store/keys.h).
 #pragma once
 #include <cstdint>
+#include <array>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -41,6 +42,9 @@ class GameStore {
   // Rebuilds a live game by replaying its events. Throws on corrupt data.
   GameSession load(const std::string& id);
   std::optional<std::string> archived(const std::string& id);
+  // Players who have connected to the game (tournament no-show rule; see keys.h).
+  void mark_present(const std::string& id, xq::Color side);
+  std::array<bool, 2> present(const std::string& id);  // indexed by xq::index(side)
 
   // --- ownership (store/game_leases.cpp) ---
   // A game's owner is the node named in xq:game:{id}:owner; the claim holds while that node's

@@ -7,6 +7,9 @@
 //                                 durable before any client hears of it.
 //   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result}: what a
 //                                 restart or an admin needs at a glance; the events are the truth.
+//   xq:game:{id}:present  SET     "red" / "black": the players who have connected to a tournament game
+//                                 that has a no-show rule (who came decides the forfeit), so a node
+//                                 that reloads or takes over the game knows it. Dropped at archive.
 //   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
 //   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
@@ -40,6 +43,7 @@ inline std::string game_meta(const std::string& id) { return "xq:game:" + id + "
 inline std::string game_events(const std::string& id) { return "xq:game:" + id + ":events"; }
 inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
 inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
+inline std::string game_present(const std::string& id) { return "xq:game:" + id + ":present"; }
 inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
 // Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
 inline const std::string kNodePrefix = "xq:node:";

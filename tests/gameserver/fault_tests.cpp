@@ -1021,3 +1021,40 @@ TEST(GameServerFaults, HungRedisDoesNotFreezeTheServer) {
   }
   EXPECT_EQ(srv.http_get("/healthz", body), 200);
 }
+
+// 7. A tournament game's no-show rule survives a restart of its node: Black came to the game and
+// left, Red never moved; the node is killed and restarted, and when the no-show time is up the
+// forfeit goes to Black (who came), not to both (0-0, as if Black had never come either).
+TEST(GameServerFaults, NoShowForfeitRemembersWhoCameAcrossARestart) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "ns_red");
+  red.ws.reset();  // Red is not there when the game starts, and never comes
+  Peer black = guest(port, "ns_black");
+  gs::Redis redis(srv.redis_url(), 1);
+  const std::string gid = "noshow-" + std::to_string(port);
+  json::object spec{{"game_id", gid},
+                    {"red", json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                    {"black", json::object{{"user_id", black.user_id}, {"name", black.name}}},
+                    {"initial_ms", 300000},
+                    {"event_id", "noshow-ev"},
+                    {"no_show_ms", 8000}};
+  redis.command({"XADD", "xq:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
+  auto started = black.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 15'000);
+  ASSERT_TRUE(started) << "Black was not greeted with the game";
+  black.ws.reset();  // Black leaves again
+
+  srv.crash_gameserver();
+  srv.start_gameserver();
+
+  std::string body;
+  for (int i = 0; i < 300; ++i) {
+    if (srv.http_get("/api/games/" + gid, body) == 200 && body.find("\"reason\":\"\"") == std::string::npos &&
+        body.find("forfeit") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_NE(body.find("\"result\":\"black-wins\""), std::string::npos) << body;
+  EXPECT_NE(body.find("\"reason\":\"forfeit\""), std::string::npos) << body;
+}
