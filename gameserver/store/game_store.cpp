@@ -68,14 +68,15 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
   pipeline_->submit(append_command(s, events), kAppendScript, std::move(done));
 }
 
+// Every step is idempotent, and the game leaves the live set last: if anything fails or the node
+// dies on the way, the game is still live, so a node loads it again (finished) and archives it
+// again. (Leaving the live set first lost the tournament result and the rating update of a game
+// whose archive was cut short.)
 void GameStore::archive(const GameSession& s) {
   const auto& id = s.config().id;
   redis_.command({"SET", keys::archive(id), archive_record(s)});
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
   redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
-  redis_.command({"SREM", keys::kLiveGames, id});
-  redis_.command({"DEL", keys::game_present(id)});
-  if (!node_.empty()) release(id);  // a finished game needs no owner
   RatingStore(redis_).apply(s);
   if (s.config().tournament()) {
     const xq::Result& r = s.result();
@@ -91,8 +92,12 @@ void GameStore::archive(const GameSession& s) {
                              {"red_fouls", foul(xq::Color::Red)},
                              {"black_fouls", foul(xq::Color::Black)},
                              {"plies", s.plies()}};
+    // The matchmaker ignores a result it already has (an archive that runs again).
     redis_.command({"XADD", keys::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
   }
+  redis_.command({"DEL", keys::game_present(id)});
+  redis_.command({"SREM", keys::kLiveGames, id});
+  if (!node_.empty()) release(id);  // a finished game needs no owner
 }
 
 bool GameStore::create_if_absent(const GameConfig& c) {

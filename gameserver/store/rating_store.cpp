@@ -1,9 +1,14 @@
 #include "store/rating_store.h"
 
 #include <boost/json.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <random>
+#include <thread>
 
 #include "store/keys.h"
+#include "store/lua_script.h"
 
 namespace json = boost::json;
 
@@ -11,11 +16,12 @@ namespace gs {
 
 std::string variant_name(xq::Variant v) { return v == xq::Variant::Jieqi ? "jieqi" : "xiangqi"; }
 
-Rating RatingStore::get(const std::string& variant, const std::string& user_id) {
-  RedisReply r = redis_.command({"GET", keys::rating(variant, user_id)});
+// A stored rating ("" = none yet: a new player's default).
+static Rating decode_rating(const std::string& stored) {
   Rating out;
-  if (r.type != RedisReply::Type::String) return out;
-  auto o = json::parse(r.str).as_object();
+  if (stored.empty()) return out;
+  json::value v = json::parse(stored);
+  const json::object& o = v.as_object();
   out.rating = o.at("rating").to_number<double>();
   out.deviation = o.at("deviation").to_number<double>();
   out.volatility = o.at("volatility").to_number<double>();
@@ -23,22 +29,55 @@ Rating RatingStore::get(const std::string& variant, const std::string& user_id) 
   return out;
 }
 
+static std::string encode_rating(const Rating& x) {
+  json::object o{{"rating", x.rating}, {"deviation", x.deviation}, {"volatility", x.volatility}, {"games", x.games}};
+  return json::serialize(o);
+}
+
+std::string RatingStore::stored(const std::string& key) {
+  RedisReply r = redis_.command({"GET", key});
+  return r.type == RedisReply::Type::String ? r.str : std::string();
+}
+
+Rating RatingStore::get(const std::string& variant, const std::string& user_id) {
+  return decode_rating(stored(keys::rating(variant, user_id)));
+}
+
+// Marks the game as rated and writes both new ratings in one step, but only if neither rating
+// changed since it was read (another node may finish another game of the same player meanwhile):
+// 1 = applied, 0 = this game was applied before, -1 = a rating changed, read again.
+static const char* kApplyScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local red = redis.call('GET', KEYS[2]) or ''
+local black = redis.call('GET', KEYS[3]) or ''
+if red ~= ARGV[1] or black ~= ARGV[2] then return -1 end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[5])
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('SET', KEYS[3], ARGV[4])
+return 1
+)lua";
+
 void RatingStore::apply(const GameSession& s) {
   const GameConfig& c = s.config();
   const xq::Result& r = s.result();
   if (!c.rated || !r.over() || r.reason == "abort" || s.plies() < 2) return;
-  // Once per game, even if the archive step runs again after a crash.
-  if (redis_.command({"SET", keys::rated_game(c.id), "1", "NX", "EX", "2592000"}).type == RedisReply::Type::Nil) return;
   const std::string variant = variant_name(c.variant);
-  Rating red = get(variant, c.red.user_id), black = get(variant, c.black.user_id);
-  double red_score = r.outcome == xq::Outcome::RedWins ? 1 : r.outcome == xq::Outcome::BlackWins ? 0 : 0.5;
-  Rating red2 = glicko2_update(red, {{black, red_score}}), black2 = glicko2_update(black, {{red, 1 - red_score}});
-  auto save = [&](const std::string& user, const Rating& x) {
-    json::object o{{"rating", x.rating}, {"deviation", x.deviation}, {"volatility", x.volatility}, {"games", x.games}};
-    redis_.command({"SET", keys::rating(variant, user), json::serialize(o)});
-  };
-  save(c.red.user_id, red2);
-  save(c.black.user_id, black2);
+  const std::string red_key = keys::rating(variant, c.red.user_id), black_key = keys::rating(variant, c.black.user_id);
+  const double red_score = r.outcome == xq::Outcome::RedWins ? 1 : r.outcome == xq::Outcome::BlackWins ? 0 : 0.5;
+  // Once per game, even if the archive step runs again after a crash; never half-applied.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const std::string red_json = stored(red_key), black_json = stored(black_key);
+    const Rating red = decode_rating(red_json), black = decode_rating(black_json);
+    Rating red2 = glicko2_update(red, {{black, red_score}}), black2 = glicko2_update(black, {{red, 1 - red_score}});
+    RedisReply done = eval_script(redis_, kApplyScript, {keys::rated_game(c.id), red_key, black_key},
+                                  {red_json, black_json, encode_rating(red2), encode_rating(black2), "2592000"});
+    if (done.integer >= 0) return;
+    // Another game of a player was applied meanwhile: read again after a random pause, so that two
+    // nodes that collided do not collide again in step.
+    thread_local std::minstd_rand jitter{std::random_device{}()};
+    std::this_thread::sleep_for(std::chrono::microseconds(jitter() % (100u << std::min(attempt, 6))));
+  }
+  throw RedisError("rating of game " + c.id + " not applied: the players' ratings kept changing");
 }
 
 std::string RatingStore::ratings_json(const std::string& user_id) {

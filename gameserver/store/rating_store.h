@@ -21,6 +21,7 @@ class RatingStore {
   std::string ratings_json(const std::string& user_id);
 
  private:
+  std::string stored(const std::string& key);  // the key's JSON, "" if unset
   Redis& redis_;
 };
 

@@ -21,6 +21,7 @@
 #include "server/node_wire.h"
 #include "store/game_store.h"
 #include "store/keys.h"
+#include "store/rating_store.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
 #include "test_clients.h"
@@ -631,4 +632,45 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   b.release("fence1");
   EXPECT_FALSE(b.owner("fence1"));
   EXPECT_EQ(redis.command({"SCARD", gs::keys::node_games("node-b")}).integer, 0);
+}
+
+// Two nodes finish rated games of the same player at the same moment: every game counts once in
+// her rating (no update is lost to the other node's), and a game archived twice counts once.
+TEST(GameServerMultiNode, RatingsOfGamesFinishedOnTwoNodesAtOnceAllCount) {
+  TestCluster cluster(0);
+  constexpr int kGames = 150;
+  auto finished_game = [](const std::string& id, const std::string& opponent) {
+    gs::GameConfig cfg;
+    cfg.id = id;
+    cfg.tc = {60'000, 0};
+    cfg.rated = true;
+    cfg.red = {"u-hero", "hero", false};
+    cfg.black = {opponent, opponent, false};
+    gs::GameSession s(cfg);
+    s.start_clock(0);
+    std::vector<gs::GameEvent> ev;
+    EXPECT_EQ(s.move(xq::Color::Red, "h2e2", "", 100, 0, ev), gs::Status::Ok);
+    EXPECT_EQ(s.move(xq::Color::Black, "h9g7", "", 200, 0, ev), gs::Status::Ok);
+    EXPECT_EQ(s.resign(xq::Color::Black, 300, ev), gs::Status::Ok);
+    return s;
+  };
+  auto node = [&](const std::string& name) {
+    gs::Redis redis(cluster.redis_url(), 1);
+    gs::RatingStore ratings(redis);
+    for (int i = 0; i < kGames; ++i) {
+      gs::GameSession s = finished_game(name + "-" + std::to_string(i), "u-" + name + "-" + std::to_string(i));
+      ratings.apply(s);
+      ratings.apply(s);  // archived again (e.g. after a crash): must not count twice
+    }
+  };
+  std::thread a(node, "a"), b(node, "b");
+  a.join();
+  b.join();
+  gs::Redis redis(cluster.redis_url(), 1);
+  gs::RatingStore ratings(redis);
+  const gs::Rating hero = ratings.get("xiangqi", "u-hero");
+  EXPECT_EQ(hero.games, 2 * kGames);
+  EXPECT_GT(hero.rating, 1500.0);  // she won them all
+  for (const char* n : {"a", "b"})
+    for (int i = 0; i < kGames; i += 37) EXPECT_EQ(ratings.get("xiangqi", std::string("u-") + n + "-" + std::to_string(i)).games, 1);
 }
