@@ -350,9 +350,6 @@ void MatchmakerService::run_pools(int64_t now) {
     if (colon == std::string::npos || plus == std::string::npos) continue;
     const std::string variant = name.substr(0, colon);
     for (const PoolPair& pair : match_pool(entries, now, options_.pool_policy)) {
-      // Remove both first: if one already left, put the other back untouched.
-      gs::RedisReply removed = redis_.command({"HDEL", bus::pool(name), pair.red, pair.black});
-      if (removed.integer != 2) continue;
       std::string game_id = "q" + std::to_string(now) + "-" + std::to_string(std::hash<std::string>{}(pair.red + pair.black) % 100000);
       json::object spec{{"game_id", game_id},
                         {"variant", variant},
@@ -362,12 +359,28 @@ void MatchmakerService::run_pools(int64_t now) {
                         {"rated", true},
                         {"red", json::object{{"user_id", pair.red}, {"name", names[pair.red]}}},
                         {"black", json::object{{"user_id", pair.black}, {"name", names[pair.black]}}}};
-      redis_.command({"XADD", bus::kGameCreate, "*", "game_id", game_id, "body", json::serialize(spec)});
+      if (!take_pool_pair(redis_, name, pair.red, pair.black, game_id, json::serialize(spec))) continue;
       json::object n{{"kind", "game_ready"}, {"game_id", game_id}, {"pool", name},
                      {"users", json::array{json::string(pair.red), json::string(pair.black)}}};
       redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
     }
   }
+}
+
+// Both players leave the pool and their game is requested in one step: a player who left the pool
+// meanwhile keeps the other one waiting in it (taking them one by one dropped the other from the
+// pool without a game), and a crash between the two steps cannot lose both.
+static const char* kTakePairScript = R"lua(
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XADD', KEYS[2], '*', 'game_id', ARGV[3], 'body', ARGV[4])
+return 1
+)lua";
+
+bool take_pool_pair(gs::Redis& redis, const std::string& pool, const std::string& red, const std::string& black,
+                    const std::string& game_id, const std::string& spec) {
+  return redis.command({"EVAL", kTakePairScript, "2", bus::pool(pool), bus::kGameCreate, red, black, game_id, spec})
+             .integer == 1;
 }
 
 void MatchmakerService::start_due_events(int64_t now) {

@@ -24,6 +24,12 @@ struct ServiceOptions {
   PoolPolicy pool_policy;
 };
 
+// Takes two waiting players out of the quick-pairing pool `pool` ("<variant>:<initial>+<inc>") and
+// requests their game (spec: the JSON of a game-create entry), atomically. False, and nothing
+// changed, if either of them has left the pool.
+bool take_pool_pair(gs::Redis& redis, const std::string& pool, const std::string& red, const std::string& black,
+                    const std::string& game_id, const std::string& spec);
+
 class MatchmakerService {
  public:
   MatchmakerService(gs::Redis& redis, ServiceOptions options);

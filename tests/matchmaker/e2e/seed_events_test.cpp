@@ -15,6 +15,9 @@
 #include <set>
 #include <thread>
 
+#include "bus.h"
+#include "service.h"
+#include "store/redis.h"
 #include "test_server.h"
 #include "ws_client.h"
 
@@ -434,6 +437,29 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
   // Bad pool paths and missing tokens get clear errors.
   post("/api/pools/chess/180000+2000/join", json::object{}, players_[2].token, 400);
   post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);
+}
+
+// Taking a pair out of a quick-pairing pool is all or nothing: when one of the two has just left,
+// the other stays in the pool and no game is requested; otherwise both leave and the game is
+// requested in the same step.
+TEST_F(QuickPairing, APairLeavesThePoolWholeOrNotAtAll) {
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string pool = "xiangqi:420000+0";  // not in the pools set: the running matchmaker leaves it alone
+  const std::string key = xq::bus::pool(pool);
+  auto entry = [](const char* name) { return json::serialize(json::object{{"rating", 1500}, {"joined_ms", 1}, {"name", name}}); };
+  const auto requests = [&] { return redis.command({"XLEN", xq::bus::kGameCreate}).integer; };
+  const int64_t before = requests();
+  json::object spec{{"game_id", "pool-pair-test"},
+                    {"red", json::object{{"user_id", "u-stays"}, {"name", "stays"}}},
+                    {"black", json::object{{"user_id", "u-left"}, {"name", "left"}}}};
+  redis.command({"HSET", key, "u-stays", entry("stays")});  // u-left has just left the pool
+  EXPECT_FALSE(xq::mm::take_pool_pair(redis, pool, "u-stays", "u-left", "pool-pair-test", json::serialize(spec)));
+  EXPECT_EQ(redis.command({"HEXISTS", key, "u-stays"}).integer, 1) << "the one who stayed must keep waiting";
+  EXPECT_EQ(requests(), before);
+  redis.command({"HSET", key, "u-left", entry("left")});  // back again
+  EXPECT_TRUE(xq::mm::take_pool_pair(redis, pool, "u-stays", "u-left", "pool-pair-test", json::serialize(spec)));
+  EXPECT_EQ(redis.command({"HLEN", key}).integer, 0);
+  EXPECT_EQ(requests(), before + 1);
 }
 
 // Two matchmakers: one leads under its lease, the other stands by doing nothing; when the leader is
