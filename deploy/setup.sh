@@ -22,9 +22,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
   # nginx is here for the deploy test, which runs its own; the package's default site (port 80),
-  # started by its install on a systemd machine, is not wanted.
-  if [[ " ${missing[*]} " == *" nginx "* ]] && [ -d /run/systemd/system ]; then
-    $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
+  # which its install starts (by systemd, or by its init script in a container), is not wanted.
+  if [[ " ${missing[*]} " == *" nginx "* ]]; then
+    if [ -d /run/systemd/system ]; then
+      $SUDO systemctl disable --now nginx >/dev/null 2>&1 || true
+    else
+      { $SUDO service nginx stop; $SUDO update-rc.d nginx disable; } >/dev/null 2>&1 || true
+    fi
   fi
 fi
 
