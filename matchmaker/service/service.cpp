@@ -70,14 +70,38 @@ bool MatchmakerService::load(const std::string& event_id, Tournament& t) {
   return true;
 }
 
+// Writes the keys only while this instance holds the leader lease (checked in the same step), so a
+// leader that stalled past its lease and wakes up cannot overwrite what the new leader wrote.
+static const char* kFencedSetScript = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i]) end
+return 1
+)lua";
+
+bool fenced_set(gs::Redis& redis, const std::string& instance,
+                const std::vector<std::pair<std::string, std::string>>& writes) {
+  std::vector<std::string> cmd{"EVAL", kFencedSetScript, std::to_string(writes.size() + 1), bus::kLeader};
+  for (const auto& w : writes) cmd.push_back(w.first);
+  cmd.push_back(instance);
+  for (const auto& w : writes) cmd.push_back(w.second);
+  return redis.command(cmd).integer == 1;
+}
+
+void MatchmakerService::fenced_set(const std::vector<std::pair<std::string, std::string>>& writes) {
+  // A Redis error leaves the stream entry unacknowledged: the leader (this one or the next) redoes it.
+  if (!xq::mm::fenced_set(redis_, options_.instance, writes))
+    throw gs::RedisError("NOT_LEADER: another matchmaker leads now");
+}
+
 void MatchmakerService::save(Tournament& t) {
   ++t.version;
   const std::string key = bus::event(t.cfg.id);
-  // The state first; then the views the API serves (derived, so rewriting them is harmless).
-  redis_.command({"SET", key, json::serialize(to_json(t))});
-  redis_.command({"MSET", key + ":public", json::serialize(public_json(t)), key + ":standings",
-                  json::serialize(standings_json(t)), key + ":crosstable", json::serialize(crosstable_json(t)),
-                  key + ":trf", pairing::export_trf(t.ev)});
+  // The state and the views the API serves (derived from it), together.
+  fenced_set({{key, json::serialize(to_json(t))},
+              {key + ":public", json::serialize(public_json(t))},
+              {key + ":standings", json::serialize(standings_json(t))},
+              {key + ":crosstable", json::serialize(crosstable_json(t))},
+              {key + ":trf", pairing::export_trf(t.ev)}});
 }
 
 bool MatchmakerService::may_organise(const Tournament& t, const json::object& cmd) {
@@ -186,7 +210,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         json::value u(str_field(o, "user_id"));
         if (std::find(list.begin(), list.end(), u) == list.end()) list.push_back(u);
       }
-      redis_.command({"SET", bus::club(club_id), json::serialize(club)});
+      fenced_set({{bus::club(club_id), json::serialize(club)}});
       return json::object{{"ok", true}};
     }
 

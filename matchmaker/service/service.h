@@ -8,6 +8,8 @@
 #include <boost/json/value.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "pool.h"
 #include "store/redis.h"
@@ -29,6 +31,11 @@ struct ServiceOptions {
 // changed, if either of them has left the pool.
 bool take_pool_pair(gs::Redis& redis, const std::string& pool, const std::string& red, const std::string& black,
                     const std::string& game_id, const std::string& spec);
+
+// SETs the keys (key, value) in one step if `instance` holds the leader lease (bus::kLeader);
+// false, and nothing written, if another instance does.
+bool fenced_set(gs::Redis& redis, const std::string& instance,
+                const std::vector<std::pair<std::string, std::string>>& writes);
 
 class MatchmakerService {
  public:
@@ -54,6 +61,8 @@ class MatchmakerService {
   void handle_result(const std::string& game_id, const boost::json::value& body);
   bool load(const std::string& event_id, Tournament& t);
   void save(Tournament& t);
+  // SETs the keys in one step if this instance still holds the leader lease; else throws gs::RedisError.
+  void fenced_set(const std::vector<std::pair<std::string, std::string>>& writes);
   bool may_organise(const Tournament& t, const boost::json::object& cmd);
   void publish_effects(const Tournament& t, const Effects& fx);
   void request_game(const Tournament& t, const GameSlot& slot);

@@ -462,6 +462,25 @@ TEST_F(QuickPairing, APairLeavesThePoolWholeOrNotAtAll) {
   EXPECT_EQ(requests(), before + 1);
 }
 
+// A matchmaker writes tournament state only while it holds the leader lease, checked in the same
+// step as the write: a leader that stalled past its lease cannot overwrite its successor's state.
+TEST_F(QuickPairing, StateWritesAreFencedByTheLeaderLease) {
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string key = "xq:mm:fence-test";
+  std::string leader;
+  for (int i = 0; i < 100 && leader.empty(); ++i) {
+    leader = redis.command({"GET", xq::bus::kLeader}).str;
+    if (leader.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_FALSE(leader.empty()) << "the test's matchmaker should lead";
+  EXPECT_TRUE(xq::mm::fenced_set(redis, leader, {{key, "by the leader"}, {key + ":view", "view"}}));
+  EXPECT_EQ(redis.command({"GET", key}).str, "by the leader");
+  EXPECT_EQ(redis.command({"GET", key + ":view"}).str, "view");
+  EXPECT_FALSE(xq::mm::fenced_set(redis, "a-stalled-old-leader", {{key, "stale"}, {key + ":view", "stale"}}));
+  EXPECT_EQ(redis.command({"GET", key}).str, "by the leader");
+  EXPECT_EQ(redis.command({"GET", key + ":view"}).str, "view");
+}
+
 // Two matchmakers: one leads under its lease, the other stands by doing nothing; when the leader is
 // killed the standby leads once the lease runs out, and pairs a pool.
 TEST_F(QuickPairing, StandbyMatchmakerTakesOverWhenTheLeaderDies) {
