@@ -235,7 +235,8 @@ int TestServers::http_post(const std::string& path, const std::string& payload, 
   return http_request(gs_port_, "POST", path, body, bearer, payload);
 }
 
-TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms) : lease_ms_(lease_ms), tick_ms_(tick_ms) {
+TestCluster::TestCluster(int nodes, int64_t lease_ms, int64_t tick_ms, std::vector<std::string> extra_args)
+    : lease_ms_(lease_ms), tick_ms_(tick_ms), extra_args_(std::move(extra_args)) {
   char tmpl[] = "/tmp/xq-gs-cluster-XXXXXX";
   dir_ = mkdtemp(tmpl);
   const uint16_t redis_port = start_listening(
@@ -256,11 +257,13 @@ uint16_t TestCluster::start_node(int node, uint16_t port) {
   return start_listening(
       *nodes_.at(static_cast<size_t>(node)), port,
       [&](uint16_t at) {
-        return std::vector<std::string>{
+        std::vector<std::string> argv{
             GAMESERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(at), "--redis", redis_url_, "--secret",
             "integration-test-secret-0123456789", "--admin-token", TestServers::kAdminToken, "--static-dir", dir_,
             "--claim-after-ms", "500", "--node-id", node_id(node), "--lease-ms", std::to_string(lease_ms_),
             "--tick-ms", std::to_string(tick_ms_)};
+        argv.insert(argv.end(), extra_args_.begin(), extra_args_.end());
+        return argv;
       },
       dir_ + "/" + node_id(node) + ".log", kGameserverReady, "gameserver");
 }

@@ -85,7 +85,9 @@ class TestServers {
 // Several game servers ("node-0", "node-1", …) sharing one throwaway Redis.
 class TestCluster {
  public:
-  explicit TestCluster(int nodes, int64_t lease_ms = 3000, int64_t tick_ms = 300);
+  // extra_args: more gameserver flags for every node.
+  explicit TestCluster(int nodes, int64_t lease_ms = 3000, int64_t tick_ms = 300,
+                       std::vector<std::string> extra_args = {});
   ~TestCluster();
   uint16_t port(int node) const { return ports_.at(static_cast<size_t>(node)); }
   static std::string node_id(int node) { return "node-" + std::to_string(node); }
@@ -105,6 +107,7 @@ class TestCluster {
  private:
   std::string dir_, redis_url_;
   int64_t lease_ms_, tick_ms_;
+  std::vector<std::string> extra_args_;
   std::vector<uint16_t> ports_;
   Process redis_;
   std::vector<std::unique_ptr<Process>> nodes_;
