@@ -338,3 +338,71 @@ TEST(GameServerStorm, RandomRequestsFromPlayersOnTwoNodes) {
   }
   storm.finish_checks();
 }
+
+// The HTTP API under random requests: any method, paths built from real and made-up segments
+// (ids of live games, dot segments, encodings, long names), no token, a bad one, a player's or the
+// admin's, bodies that are JSON or not. Every request gets a status below 500; admin paths answer
+// 2xx only to the admin; the static file handler never serves a file outside its directory. (The
+// tournament paths are left out: without a matchmaker they wait for it and answer 504.)
+TEST(GameServerStorm, RandomHttpRequests) {
+  TestCluster cluster(1);
+  TestClient red = register_account(cluster.port(0), "hs_red"), black = register_account(cluster.port(0), "hs_black");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
+  seek.mutable_create_seek()->set_color(RED);
+  auto s = red.ws->request(seek);
+  ASSERT_TRUE(s.has_reply());
+  const std::string gid = accept_and_start(red, black, s.reply().seek_id());
+  ASSERT_FALSE(gid.empty());
+
+  std::mt19937 rng(7);
+  auto pick = [&](size_t n) { return rng() % n; };
+  const std::vector<std::string> methods = {"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"};
+  const std::vector<std::string> segments = {
+      "api", "games", "admin", "accounts", "users", "connections", "ban", "disconnect", "role", "adjudicate",
+      "abort", "pgn", "ratings", gid, red.user_id, "hs_red",
+      "no-such-thing", "..", ".", "%2e%2e", "%00", "index.html", "assets", "metrics", "healthz",
+      std::string(300, 'x'), "xiangqi", "180000+2000", "-1", "99999999999999999999"};
+  const std::vector<std::string> tokens = {"", "bogus-token", red.token, "Bearer", TestServers::kAdminToken};
+  const std::vector<std::string> bodies = {"", "{}", "null", "[1,2", "{\"outcome\":\"red_wins\",\"reason\":\"x\"}",
+                                           "{\"role\":\"admin\"}", std::string(5000, '{')};
+  int admin_ok = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::string path, method = methods[pick(methods.size())], token = tokens[pick(tokens.size())];
+    if (pick(3) == 0) {  // a real endpoint with a fitting method, so that the credentials decide
+      method = pick(2) ? "GET" : "POST";
+      if (pick(2)) token = TestServers::kAdminToken;
+      const std::vector<std::string> real = {
+          "/api/games", "/api/games/" + gid, "/api/games/" + gid + "/pgn", "/api/users/" + red.user_id + "/ratings",
+          "/api/admin/games", "/api/admin/connections", "/api/admin/accounts/hs_red",
+          "/api/admin/accounts/hs_black/role", "/api/admin/users/" + black.user_id + "/disconnect",
+          "/api/admin/games/" + gid + "/adjudicate", "/api/admin/games/no-such-game/abort"};
+      path = real[pick(real.size())];
+    } else {
+      const size_t n = 1 + pick(5);
+      if (pick(4) != 0) path = "/api";
+      for (size_t k = 0; k < n; ++k) path += "/" + segments[pick(segments.size())];
+    }
+    if (pick(8) == 0) path += "?limit=" + std::to_string(static_cast<int>(pick(1000)) - 100) + "&offset=x";
+    std::string body;
+    const int status = http_request(cluster.port(0), method, path, body, token, bodies[pick(bodies.size())]);
+    ASSERT_GT(status, 0) << method << " " << path << ": no answer";
+    ASSERT_LT(status, 500) << method << " " << path << ": " << body;
+    const bool admin_path = path.rfind("/api/admin", 0) == 0;
+    if (admin_path && status < 300) {
+      ASSERT_EQ(token, TestServers::kAdminToken) << method << " " << path << " answered " << status << " without the admin credential";
+      ++admin_ok;
+    }
+    ASSERT_EQ(body.find("root:x:0:0"), std::string::npos) << path;  // /etc/passwd
+  }
+  std::string body;
+  EXPECT_EQ(cluster.http_get(0, "/healthz", body), 200);
+  // Static files: dot segments never leave the directory.
+  for (const char* p : {"/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc/passwd", "/assets/../../../etc/passwd"}) {
+    int st = http_request(cluster.port(0), "GET", p, body);
+    EXPECT_NE(st, 200) << p;
+    EXPECT_EQ(body.find("root:x:0:0"), std::string::npos) << p;
+  }
+  std::fprintf(stderr, "[ info ] http storm: %d admin requests succeeded with the admin token\n", admin_ok);
+}
