@@ -1,6 +1,7 @@
 // xq: the command line face of the rules library (perft, judge, legal, fen, notate).
 // Scripts depend on the output contract: perft's last line is the total alone; judge's last line is
 // "ongoing", "red-wins REASON", "black-wins REASON" or "draw REASON".
+#include <cctype>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
@@ -29,8 +30,9 @@ const char* const kUsage =
     "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
     "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
     "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
-    "Without --fen the variant's start position is used. Jieqi moves of face-down pieces take the\n"
-    "revealed identity as a suffix (a3a4P) unless --hidden fixes identities.\n";
+    "Without --fen the variant's start position is used. Moves are ICCS (h2e2; H2-E2 is read too),\n"
+    "separated by spaces or commas. Jieqi moves of face-down pieces take the revealed identity as a\n"
+    "suffix (a3a4P) unless --hidden fixes identities.\n";
 
 Variant parse_variant(const std::string& v) {
   if (v == "xiangqi") return Variant::Xiangqi;
@@ -38,17 +40,30 @@ Variant parse_variant(const std::string& v) {
   throw UsageError("unknown --variant '" + v + "' (expected xiangqi or jieqi)");
 }
 
+// ICCS as the ICCS server wrote it ("H2-E2") is read as the UCCI form "h2e2" (a Jieqi identity
+// suffix keeps its case: it names the colour).
+std::string normalise_move(std::string m) {
+  auto file = [](char c) { return (c >= 'a' && c <= 'i') || (c >= 'A' && c <= 'I'); };
+  auto rank = [](char c) { return c >= '0' && c <= '9'; };
+  if (m.size() >= 5 && m[2] == '-' && file(m[0]) && rank(m[1]) && file(m[3]) && rank(m[4])) m.erase(2, 1);
+  if (m.size() >= 4 && file(m[0]) && rank(m[1]) && file(m[2]) && rank(m[3])) {
+    m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
+    m[2] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[2])));
+  }
+  return m;
+}
+
 std::vector<std::string> split_moves(const std::string& s) {
   std::vector<std::string> out;
   std::string m;
   for (char c : s) {
-    if (c == ' ' || c == ',' || c == '\t' || c == '\n') {
-      if (!m.empty()) out.push_back(m), m.clear();
+    if (c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r') {
+      if (!m.empty()) out.push_back(normalise_move(m)), m.clear();
     } else {
       m += c;
     }
   }
-  if (!m.empty()) out.push_back(m);
+  if (!m.empty()) out.push_back(normalise_move(m));
   return out;
 }
 

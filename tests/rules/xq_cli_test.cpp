@@ -65,6 +65,14 @@ TEST(XqCli, JudgeReportsTheFirstEndingMove) {
   EXPECT_NE(illegal.out.find("h9h5"), std::string::npos) << illegal.out;
 }
 
+TEST(XqCli, MovesInTheIccsServerFormAreRead) {
+  // "H2-E2" (ICCS as the ICCS server writes it) means h2e2; commas separate moves too.
+  CliRun mate = xq("judge --variant xiangqi --fen '3k5/R8/9/9/9/9/9/9/9/1R2K4 w' --moves 'B0-B9, D9-D8'");
+  EXPECT_EQ(mate.last_line(), "red-wins checkmate") << mate.out;
+  CliRun fen = xq("fen --variant xiangqi --moves 'H2-E2 H9-G7'");
+  EXPECT_EQ(fen.last_line(), xq("fen --variant xiangqi --moves 'h2e2 h9g7'").last_line());
+}
+
 TEST(XqCli, LegalAndFen) {
   CliRun legal = xq("legal --variant jieqi --fen '5k3/9/9/9/9/9/9/9/9/3XK4 w A1 0 1'");
   EXPECT_EQ(legal.out, "d0e1\ne0e1\n");
