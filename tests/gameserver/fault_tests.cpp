@@ -43,7 +43,7 @@ using Peer = TestClient;
 Peer guest(uint16_t port, const std::string& name) { return login_guest(port, name); }
 
 // red seeks as red, black accepts. Empty on failure (e.g. STORAGE_UNAVAILABLE while Redis is away).
-std::string start_game(Peer& red, Peer& black, uint32_t initial_ms = 300'000) {
+std::string try_start_game(Peer& red, Peer& black, uint32_t initial_ms = 300'000) {
   ClientMessage seek;
   seek.mutable_create_seek()->set_variant(XIANGQI);
   seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
@@ -388,7 +388,7 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
   const uint16_t port = srv.port();
   gs::Redis redis(srv.redis_url(), 1);  // the test's own view of the truth
   Peer red = guest(port, "rk_red"), black = guest(port, "rk_black");
-  std::string gid = start_game(red, black);
+  std::string gid = try_start_game(red, black);
   ASSERT_FALSE(gid.empty());
   std::map<std::string, uint64_t> acked;
   for (size_t i = 0; i < 3; ++i) {
@@ -408,7 +408,7 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
       Peer cr = guest(port, "rk_churn_red"), cb = guest(port, "rk_churn_black");
       int g = 0;
       while (!stop) {
-        std::string cg = start_game(cr, cb);
+        std::string cg = try_start_game(cr, cb);
         if (cg.empty()) {
           churn_refused++;
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -550,7 +550,7 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   Peer red = guest(port, "sr_red"), black = guest(port, "sr_black");
 
   auto play_game = [&](std::vector<double>& rtts) {
-    std::string gid = start_game(red, black);
+    std::string gid = try_start_game(red, black);
     if (gid.empty()) return std::string("no game");
     for (size_t i = 0; i < kMate.size(); ++i) {
       auto t0 = Clock::now();
@@ -568,7 +568,7 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
 
   // The busy game the slow reader watches.
   Peer wr = guest(port, "sr_busy_red"), wb = guest(port, "sr_busy_black");
-  std::string busy = start_game(wr, wb);
+  std::string busy = try_start_game(wr, wb);
   ASSERT_FALSE(busy.empty());
 
   RawConn slow(port, 4096);
@@ -817,7 +817,7 @@ TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
   std::vector<double> rtts;
   int games = 0;
   while (bursting > 0 || games == 0) {
-    std::string gid = start_game(red, black);
+    std::string gid = try_start_game(red, black);
     ASSERT_FALSE(gid.empty());
     for (size_t i = 0; i < kMate.size(); ++i) {
       auto t0 = Clock::now();
@@ -872,7 +872,7 @@ TEST(GameServerFaults, AppendStoredButReplyLostIsRecoveredNotWedged) {
   const uint16_t port = srv.port();
   gs::Redis redis("redis://127.0.0.1:" + std::to_string(srv.redis_port()) + "/0", 1);
   Peer red = guest(port, "rl_red"), black = guest(port, "rl_black");
-  std::string gid = start_game(red, black);
+  std::string gid = try_start_game(red, black);
   ASSERT_FALSE(gid.empty());
   std::map<std::string, uint64_t> acked;
   ASSERT_TRUE(move(red, gid, kMate[0], "l0").has_reply());
@@ -956,7 +956,7 @@ TEST(GameServerFaults, HungRedisDoesNotFreezeTheServer) {
   std::vector<std::string> gids;
   for (int i = 0; i < 4; ++i) {
     pairs.emplace_back(guest(port, "hr_r" + std::to_string(i)), guest(port, "hr_b" + std::to_string(i)));
-    gids.push_back(start_game(pairs.back().first, pairs.back().second));
+    gids.push_back(try_start_game(pairs.back().first, pairs.back().second));
     ASSERT_FALSE(gids.back().empty());
   }
   srv.freeze_redis();

@@ -43,19 +43,6 @@ std::optional<ServerMessage> wait_event(Client& p, const std::string& gid, GameE
   return p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, k); }, ms);
 }
 
-// red seeks as red, black accepts; both must receive game_started.
-std::string start_game(Client& red, Client& black, Variant v = XIANGQI, uint32_t initial_ms = 300'000,
-                       uint32_t inc_ms = 0) {
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(v);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
-  seek.mutable_create_seek()->mutable_time_control()->set_increment_ms(inc_ms);
-  seek.mutable_create_seek()->set_color(RED);
-  auto r = red.ws->request(seek);
-  EXPECT_TRUE(r.has_reply()) << r.DebugString();
-  return accept_and_start(red, black, r.reply().seek_id());
-}
-
 ServerMessage move(Client& p, const std::string& gid, const std::string& iccs, const std::string& cmid = "") {
   return send_move(p, gid, iccs, cmid);
 }

@@ -320,17 +320,8 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
   TestCluster cluster(1, 60000, 300);  // long lease: only the test changes the owner
   gs::Redis redis(cluster.redis_url());
   NodeClient red = guest_on(cluster.port(0), "fe_red"), black = guest_on(cluster.port(0), "fe_black");
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
-  seek.mutable_create_seek()->set_color(RED);
-  auto sr = red.ws->request(seek);
-  ASSERT_TRUE(sr.has_reply());
-  ClientMessage acc;
-  acc.mutable_accept_seek()->set_seek_id(sr.reply().seek_id());
-  auto ar = black.ws->request(acc);
-  ASSERT_TRUE(ar.has_reply());
-  const std::string gid = ar.reply().game_id();
+  const std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
   ASSERT_TRUE(move(red, gid, "h2e2", "f1").has_reply());
 
   // Another (living) node "takes" the game.

@@ -106,13 +106,7 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
   }, 5000));
 
   SentinelPlayer red = login_guest(gs_port, "sent_red"), black = login_guest(gs_port, "sent_black");
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(600'000);
-  seek.mutable_create_seek()->set_color(RED);
-  ServerMessage s = red.ws->request(seek);
-  ASSERT_TRUE(s.has_reply()) << s.DebugString();
-  const std::string gid = accept_and_start(red, black, s.reply().seek_id());
+  const std::string gid = start_game(red, black, XIANGQI, 600'000);
   ASSERT_FALSE(gid.empty());
   for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
 

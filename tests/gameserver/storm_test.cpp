@@ -347,13 +347,7 @@ TEST(GameServerStorm, RandomRequestsFromPlayersOnTwoNodes) {
 TEST(GameServerStorm, RandomHttpRequests) {
   TestCluster cluster(1);
   TestClient red = register_account(cluster.port(0), "hs_red"), black = register_account(cluster.port(0), "hs_black");
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
-  seek.mutable_create_seek()->set_color(RED);
-  auto s = red.ws->request(seek);
-  ASSERT_TRUE(s.has_reply());
-  const std::string gid = accept_and_start(red, black, s.reply().seek_id());
+  const std::string gid = start_game(red, black);
   ASSERT_FALSE(gid.empty());
 
   std::mt19937 rng(7);

@@ -62,6 +62,19 @@ inline std::string accept_and_start(TestClient& red, TestClient& black, const st
   return gid;
 }
 
+// `red` seeks as Red, `black` accepts; both must receive game_started. Returns the game id.
+inline std::string start_game(TestClient& red, TestClient& black, xq::v1::Variant v = xq::v1::XIANGQI,
+                              uint32_t initial_ms = 300'000, uint32_t inc_ms = 0) {
+  xq::v1::ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(v);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+  seek.mutable_create_seek()->mutable_time_control()->set_increment_ms(inc_ms);
+  seek.mutable_create_seek()->set_color(xq::v1::RED);
+  auto r = red.ws->request(seek);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  return accept_and_start(red, black, r.reply().seek_id());
+}
+
 // A legal Jieqi move (ICCS) from a viewer's FEN, pseudo-random from `seed` (advanced): captures
 // first, to exercise captured-piece secrecy. Empty when there is none.
 inline std::string pick_jieqi_move(const std::string& viewer_fen, uint64_t& seed) {
