@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -566,4 +567,86 @@ TEST_F(QuickPairing, OrganiserRoleCreatesAndRunsAnEvent) {
   post("/api/events/olgas-cup/start", json::object{}, players_[0].token, 403);
   post("/api/events/olgas-cup/start", json::object{}, org.token);
   EXPECT_EQ(get("/api/events/olgas-cup").at("stage").as_string(), "running");
+}
+
+// The tournament API under random requests from every kind of caller — the admin, the event's
+// organiser, players in the event, a registered outsider, no token and a bad one — with bodies
+// that try to speak for others ("caller", "admin", "user_id" of another player). Never a 5xx;
+// running the event (start, pair, start a round, edit, re-pair, pause, resume, correct) succeeds
+// only for its organiser or the admin; joining and withdrawing change only the caller's own entry.
+TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
+  add_players(6, "az");
+  auto registered = [&](const std::string& name) {
+    Player p;
+    p.ws = std::make_unique<WsClient>(servers_.port());
+    ClientMessage reg;
+    reg.mutable_register_()->set_name(name);
+    reg.mutable_register_()->set_password("club-secret");
+    ServerMessage r = p.ws->request(reg);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    p.token = r.reply().token();
+    p.user_id = r.reply().user().user_id();
+    return p;
+  };
+  Player org = registered("azorg"), outsider = registered("azout");
+  post("/api/admin/accounts/azorg/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
+  post("/api/events", json::object{{"id", "authz"}, {"name", "Authz"}, {"auto_rounds", false}, {"rounds", 3}}, org.token);
+
+  // Who a player is in the event: absent, registered, or withdrawn (from some round).
+  auto entries = [&] {
+    std::map<std::string, int64_t> out;  // user id → withdrawn_round (0 = playing)
+    const json::value event = get("/api/events/authz");  // keep it alive while iterating
+    for (const auto& p : event.at("players").as_array())
+      out[std::string(p.at("user_id").as_string())] = p.at("withdrawn_round").to_number<int64_t>();
+    return out;
+  };
+  std::mt19937 rng(11);
+  auto pick = [&](size_t n) { return rng() % n; };
+  const std::vector<std::string> run_actions = {"start", "pair", "start-round", "edit-pairing", "repair",
+                                                "pause", "resume", "correct"};
+  int allowed_runs = 0, refused_runs = 0;
+  for (int i = 0; i < 250; ++i) {
+    // 0 admin, 1 organiser, 2 outsider, 3 no token, 4 bad token, else a player
+    const size_t who = pick(6 + players_.size());
+    const std::string token = who == 0   ? TestServers::kAdminToken
+                              : who == 1 ? org.token
+                              : who == 2 ? outsider.token
+                              : who == 3 ? std::string()
+                              : who == 4 ? std::string("not-a-token")
+                                         : players_[who - 5 < players_.size() ? who - 5 : 0].token;
+    const std::string self = who == 1 ? org.user_id : who == 2 ? outsider.user_id
+                             : who >= 5 ? players_[who - 5 < players_.size() ? who - 5 : 0].user_id : "";
+    json::object body{{"boards", json::array{json::array{0, 1}, json::array{2, 3}}}, {"game_id", "authz-r1-b1-g0"},
+                      {"red_points", 2}, {"black_points", 0}};
+    if (pick(2)) body["caller"] = org.user_id;  // speaking for the organiser
+    if (pick(2)) body["admin"] = true;
+    if (pick(2)) body["user_id"] = players_[pick(players_.size())].user_id;  // speaking for another player
+    const bool run = pick(2) == 0;
+    const std::string action = run ? run_actions[pick(run_actions.size())] : (pick(2) ? "join" : "withdraw");
+    const auto before = entries();
+    std::string reply;
+    const int status = servers_.http_post("/api/events/authz/" + action, json::serialize(body), reply, token);
+    ASSERT_GT(status, 0);
+    ASSERT_LT(status, 500) << action << ": " << reply;
+    if (who == 3 || who == 4) EXPECT_EQ(status, 401) << action << " without a valid session: " << reply;
+    if (run && status == 200) {
+      EXPECT_TRUE(who == 0 || who == 1) << action << " by caller kind " << who << " succeeded: " << reply;
+      ++allowed_runs;
+    } else if (run) {
+      ++refused_runs;
+    }
+    const auto after = entries();
+    if (!run && who != 0) {  // join/withdraw: only the caller's own entry may change
+      for (const auto& [user, withdrawn] : after)
+        if (user != self) EXPECT_EQ(before.count(user) ? before.at(user) : -1, withdrawn) << action << " changed " << user;
+      for (const auto& [user, withdrawn] : before)
+        if (user != self) EXPECT_TRUE(after.count(user)) << action << " removed " << user;
+    }
+  }
+  EXPECT_GT(allowed_runs, 0);
+  EXPECT_GT(refused_runs, 0);
+  const json::value event = get("/api/events/authz");
+  std::fprintf(stderr, "[ info ] authz storm: %d organiser actions succeeded, %d refused; stage %s, %zu players, %zu rounds\n",
+               allowed_runs, refused_runs, std::string(event.at("stage").as_string()).c_str(),
+               event.at("players").as_array().size(), event.at("rounds").as_array().size());
 }
