@@ -99,8 +99,10 @@ class ComposeStackOnOneBox : public ::testing::Test {
           site = replace_all(site, "listen 80;", "listen 127.0.0.1:" + std::to_string(port) + ";");
           const std::string d = dir_ + "/nginx/";
           std::ofstream(d + "site.conf") << site;
-          // What the nginx image's own nginx.conf provides around conf.d/default.conf.
-          std::ofstream(d + "nginx.conf") << "daemon off;\nworker_processes 1;\npid " << d << "nginx.pid;\n"
+          // What the nginx image's own nginx.conf provides around conf.d/default.conf. One process
+          // (no workers): a worker would outlive its master if the test died (the master is the
+          // process that gets PR_SET_PDEATHSIG), still holding the port.
+          std::ofstream(d + "nginx.conf") << "daemon off;\nmaster_process off;\nworker_processes 1;\npid " << d << "nginx.pid;\n"
                                           << "error_log " << d << "error.log notice;\n"
                                           << "events { worker_connections 1024; }\nhttp {\n  access_log " << d
                                           << "access.log;\n  client_body_temp_path " << d << "body;\n  proxy_temp_path "
@@ -108,7 +110,7 @@ class ComposeStackOnOneBox : public ::testing::Test {
                                           << "uwsgi;\n  scgi_temp_path " << d << "scgi;\n  include " << d << "site.conf;\n}\n";
           return std::vector<std::string>{nginx_binary(), "-p", d, "-e", d + "error.log", "-c", d + "nginx.conf"};
         },
-        dir_ + "/nginx/error.log", "start worker process", "nginx");
+        dir_ + "/nginx/error.log", "event method", "nginx");
   }
 
   void TearDown() override {
