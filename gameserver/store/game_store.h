@@ -1,7 +1,7 @@
 // Durable storage of games in Redis (key schema: store/keys.h).
 #pragma once
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
