@@ -940,9 +940,9 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   cfg.rated = rated && rated->is_bool() && rated->as_bool() && !cfg.red.guest && !cfg.black.guest;
   fill_ratings(cfg);
   seal(cfg);
-  GameSession session(cfg);  // validates ruleset and visibility
+  const GameSession validated(cfg);  // throws on a bad ruleset or visibility, before anything is stored
   if (!store_.create_if_absent(cfg)) return false;
-  launch(cfg, std::move(session));
+  launch(cfg, GameSession(cfg));  // cfg may now be the stored config of a creation cut short
   // The players may be connected to any node: the notice goes to all of them.
   v1::ServerMessage note;
   auto* n = note.mutable_notice();

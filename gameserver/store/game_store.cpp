@@ -100,10 +100,24 @@ void GameStore::archive(const GameSession& s) {
   if (!node_.empty()) release(id);  // a finished game needs no owner
 }
 
-bool GameStore::create_if_absent(const GameConfig& c) {
+bool GameStore::create_if_absent(GameConfig& c) {
   auto r = redis_.command({"SET", keys::game_meta(c.id), encode_config(c), "NX"});
-  if (r.type == RedisReply::Type::Nil) return false;
-  if (!node_.empty()) claim(c.id);
+  if (r.type == RedisReply::Type::Nil) {
+    // The game was created before: by an earlier request that completed, or by one cut short
+    // between its steps (a crash or a Redis error before the game joined the live set; the request
+    // is then delivered again). A game that is live or over is done; one that is neither was
+    // never started, and this request finishes creating it, with the stored config (a Jieqi
+    // game's assignment was drawn then, and its commitment may have been shown).
+    if (is_live(c.id) || redis_.command({"ZSCORE", keys::kFinishedGames, c.id}).type != RedisReply::Type::Nil)
+      return false;
+    auto meta = redis_.command({"GET", keys::game_meta(c.id)});
+    if (meta.type != RedisReply::Type::String) return false;
+    GameConfig stored = decode_config(meta.str);
+    if (!node_.empty() && !claim(c.id)) return false;  // another node is finishing it
+    c = std::move(stored);
+  } else if (!node_.empty()) {
+    claim(c.id);
+  }
   redis_.command({"SADD", keys::kLiveGames, c.id});
   return true;
 }

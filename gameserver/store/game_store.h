@@ -25,8 +25,9 @@ class GameStore {
 
   void create(const GameConfig& c);  // meta + live set
   // Creates the game only if no game with this id exists (games requested by the matchmaker may be
-  // requested twice). Returns false if it already existed.
-  bool create_if_absent(const GameConfig& c);
+  // requested twice). Returns false if it already existed; a creation that was cut short (stored
+  // but never live) is finished instead, and `c` becomes the stored config.
+  bool create_if_absent(GameConfig& c);
   // Appends events (first.version must be the next version) and the snapshot, atomically.
   // Throws RedisError; then nothing was written. With a node id, the append is fenced: it fails
   // (message contains "NOT_OWNER", see is_not_owner) unless this node owns the game.

@@ -665,3 +665,49 @@ TEST(GameServerMultiNode, RatingsOfGamesFinishedOnTwoNodesAtOnceAllCount) {
   for (const char* n : {"a", "b"})
     for (int i = 0; i < kGames; i += 37) EXPECT_EQ(ratings.get("xiangqi", std::string("u-") + n + "-" + std::to_string(i)).games, 1);
 }
+
+// A game request whose creation was cut short (its config stored, the game never made live: a
+// crash or a Redis error between the two steps) is finished when the request comes again, with
+// the stored config, so a Jieqi game keeps the assignment behind the commitment it was given. A
+// request for a game that is live already changes nothing.
+TEST(GameServerMultiNode, CutShortGameCreationIsFinishedWhenTheRequestComesAgain) {
+  TestCluster cluster(1);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "cs_red"), black = guest_on(cluster.port(0), "cs_black");
+  gs::GameConfig cfg;
+  cfg.id = "cut-short-1";
+  cfg.variant = xq::Variant::Jieqi;
+  cfg.tc = {300'000, 0};
+  cfg.red = {red.user_id, red.name, true};
+  cfg.black = {black.user_id, black.name, true};
+  xq::Assignment a = xq::draw_assignment();
+  cfg.assignment = a.to_string();
+  cfg.salt = xq::random_hex(16);
+  cfg.commitment = xq::commitment(a, cfg.salt);
+  redis.command({"SET", gs::keys::game_meta(cfg.id), gs::encode_config(cfg)});  // step one only
+
+  boost::json::object spec{{"game_id", cfg.id},
+                    {"variant", "jieqi"},
+                    {"initial_ms", 300000},
+                    {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                    {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  auto request = [&] { redis.command({"XADD", "xq:games:create", "*", "game_id", cfg.id, "body", boost::json::serialize(spec)}); };
+  auto started = [&](NodeClient& p, int ms) {
+    return p.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == cfg.id; }, ms);
+  };
+  request();
+  std::string red_fen;
+  for (NodeClient* p : {&red, &black}) {
+    auto st = started(*p, 10'000);
+    ASSERT_TRUE(st) << p->name << " got no game_started: the cut-short creation was not finished";
+    EXPECT_EQ(st->game_started().commitment(), cfg.commitment) << "the stored assignment must be the game's";
+    if (p == &red) red_fen = st->game_started().fen();
+  }
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kLiveGames, cfg.id}).integer, 1);
+  uint64_t seed = 1;
+  ASSERT_TRUE(send_move(red, cfg.id, pick_jieqi_move(red_fen, seed)).has_reply());
+
+  request();  // again, for a live game: nothing happens
+  EXPECT_FALSE(started(red, 1'500)) << "a live game was started again";
+  EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events(cfg.id)}).integer, 1);
+}
