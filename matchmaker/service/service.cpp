@@ -166,15 +166,18 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         probe.cfg.club_id = cfg.club_id;
         if (!may_organise(probe, o)) return error_reply("forbidden", "only the club's organisers create its events");
       }
+      Tournament t = create_tournament(cfg);  // validates the settings
+      // Listed before the record is written (the list skips ids without a record): a creation cut
+      // short after the record was written, and redone when the command comes again, would
+      // otherwise stay unlisted.
+      redis_.command({"ZADD", bus::kEvents, "NX", std::to_string(now_ms()), cfg.id});
       Tournament existing;
       if (load(cfg.id, existing)) {
         if (already_applied(existing, command_id)) return json::object{{"ok", true}, {"event_id", cfg.id}};
         return error_reply("exists", "an event with id '" + cfg.id + "' exists");
       }
-      Tournament t = create_tournament(cfg);
       remember(t, command_id);
       save(t);
-      redis_.command({"ZADD", bus::kEvents, std::to_string(now_ms()), cfg.id});
       return json::object{{"ok", true}, {"event_id", cfg.id}};
     }
     if (cmd == "pool_join" || cmd == "pool_leave") {

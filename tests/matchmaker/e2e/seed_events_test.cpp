@@ -650,3 +650,28 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
                allowed_runs, refused_runs, std::string(event.at("stage").as_string()).c_str(),
                event.at("players").as_array().size(), event.at("rounds").as_array().size());
 }
+
+// Creating an event is listed even when the creation was cut short after its record was written
+// (the command comes again, with the same id, and finds the record as its own).
+TEST_F(QuickPairing, EventCreationRedoneIsListed) {
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string command = json::serialize(json::object{
+      {"cmd", "create_event"}, {"admin", true}, {"event", json::object{{"id", "redone"}, {"name", "Redone"}}}});
+  auto send = [&] {
+    redis.command({"XADD", xq::bus::kCommands, "*", "id", "cmd-redone", "body", command});
+    auto r = redis.command({"BLPOP", xq::bus::reply("cmd-redone"), "10"});
+    ASSERT_EQ(r.elements.size(), 2u) << "no answer from the matchmaker";
+    EXPECT_NE(r.elements[1].str.find("\"ok\":true"), std::string::npos) << r.elements[1].str;
+  };
+  auto listed = [&] {
+    const json::value events = get("/api/events");
+    for (const auto& e : events.as_array())
+      if (e.at("id").as_string() == "redone") return true;
+    return false;
+  };
+  send();
+  EXPECT_TRUE(listed());
+  redis.command({"ZREM", xq::bus::kEvents, "redone"});  // as if cut short before it was listed
+  send();
+  EXPECT_TRUE(listed()) << "the redone creation did not list the event";
+}
