@@ -941,9 +941,20 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   fill_ratings(cfg);
   seal(cfg);
   const GameSession validated(cfg);  // throws on a bad ruleset or visibility, before anything is stored
-  if (!store_.create_if_absent(cfg)) return false;
+  if (!store_.create_if_absent(cfg)) {
+    // The request came again (the node that took it died, or Redis failed, before acknowledging
+    // it): if nobody has moved yet, the players may never have heard of the game.
+    if (store_.is_live(cfg.id) && redis_.command({"LLEN", keys::game_events(cfg.id)}).integer == 0)
+      announce_game_ready(cfg);
+    return false;
+  }
   launch(cfg, GameSession(cfg));  // cfg may now be the stored config of a creation cut short
-  // The players may be connected to any node: the notice goes to all of them.
+  announce_game_ready(cfg);
+  return true;
+}
+
+// The players may be connected to any node: the notice goes to all of them.
+void Hub::announce_game_ready(const GameConfig& cfg) {
   v1::ServerMessage note;
   auto* n = note.mutable_notice();
   n->set_kind("game_ready");
@@ -962,7 +973,6 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   }
   if (!sent)
     push_notice({cfg.red.user_id, cfg.black.user_id}, "game_ready", cfg.event_id, cfg.id, cfg.red.name + " – " + cfg.black.name);
-  return true;
 }
 
 void Hub::seal(GameConfig& cfg) {

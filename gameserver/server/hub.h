@@ -141,6 +141,7 @@ class Hub {
   void launch(const GameConfig& cfg, GameSession session);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
+  void announce_game_ready(const GameConfig& cfg);  // the game_ready notice to both players, on every node
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms, int hops = 0);
   // The seek list (all nodes) to this node's clients (or those of these users), now.

@@ -707,7 +707,19 @@ TEST(GameServerMultiNode, CutShortGameCreationIsFinishedWhenTheRequestComesAgain
   uint64_t seed = 1;
   ASSERT_TRUE(send_move(red, cfg.id, pick_jieqi_move(red_fen, seed)).has_reply());
 
-  request();  // again, for a live game: nothing happens
+  request();  // again, for a live game that has begun: nothing happens
   EXPECT_FALSE(started(red, 1'500)) << "a live game was started again";
   EXPECT_EQ(redis.command({"LLEN", gs::keys::game_events(cfg.id)}).integer, 1);
+
+  // A request delivered again for a live game nobody has moved in yet (its first node may have died
+  // before telling the players): the players are told again.
+  spec["game_id"] = "cut-short-2";
+  spec["variant"] = "xiangqi";
+  auto ready = [&](int ms) {
+    return red.ws->wait_for([&](const ServerMessage& s) { return s.has_notice() && s.notice().game_id() == "cut-short-2"; }, ms);
+  };
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
+  ASSERT_TRUE(ready(10'000));
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
+  EXPECT_TRUE(ready(10'000)) << "the players were not told again about a game nobody has moved in";
 }
