@@ -74,8 +74,19 @@ void GameActor::start() {
   restore_presence();
   // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
   session_.start_clock(steady_ms());
-  // Players count as absent until one of their connections subscribes (claim_victory timing).
+  // Players count as absent until one of their connections subscribes (claim_victory timing); one
+  // who had left before a reload or takeover counts as gone since then.
   for (auto& g : gone_since_) g = steady_ms();
+  if (!session_.over() && !config_.tournament()) {  // (no claims in tournament games)
+    try {
+      const auto away = deps_.store.away(config_.id);
+      const int64_t wall = wall_ms();
+      for (size_t i = 0; i < 2; ++i)
+        if (away[i] > 0) gone_since_[i] = steady_ms() - std::max<int64_t>(0, wall - away[i]);
+    } catch (const std::exception& e) {
+      std::cerr << "game " << config_.id << ": absences not read: " << e.what() << '\n';
+    }
+  }
   after_change();
 }
 
@@ -114,6 +125,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   if (v != xq::Viewer::Spectator) note_present(side_of(v));
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
+    store_away(side_of(v), false);
     announce_presence(side_of(v), true);
   }
   if (v == xq::Viewer::Spectator && config_.spectator_delay_ms > 0 && !session_.over())
@@ -212,7 +224,20 @@ void GameActor::unsubscribe(uint64_t connection_id) {
   for (const auto& [id, s] : subs_)
     if (s.viewer == v) return;
   gone_since_[xq::index(side_of(v))] = steady_ms();
+  store_away(side_of(v), true);
   announce_presence(side_of(v), false);
+}
+
+// A player's absence is kept in Redis too, so that claim_victory timing survives a reload or a
+// takeover of the game. Best effort: without Redis the node's own memory still counts.
+void GameActor::store_away(xq::Color side, bool away) {
+  if (session_.over() || config_.tournament()) return;  // no claims in tournament games
+  try {
+    if (away) deps_.store.set_away(config_.id, side, wall_ms());
+    else deps_.store.clear_away(config_.id, side);
+  } catch (const std::exception& e) {
+    std::cerr << "game " << config_.id << ": absence not stored: " << e.what() << '\n';
+  }
 }
 
 void GameActor::announce_presence(xq::Color side, bool present) {

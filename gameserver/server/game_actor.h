@@ -112,6 +112,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
   void restore_presence();
+  void store_away(xq::Color side, bool away);
   void note_present(xq::Color side);
   bool archived_ = false;
   std::atomic<bool> lost_{false};

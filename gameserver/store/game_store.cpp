@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "game/codec.h"
@@ -95,7 +96,7 @@ void GameStore::archive(const GameSession& s) {
     // The matchmaker ignores a result it already has (an archive that runs again).
     redis_.command({"XADD", keys::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
   }
-  redis_.command({"DEL", keys::game_present(id)});
+  redis_.command({"DEL", keys::game_present(id), keys::game_away(id)});
   redis_.command({"SREM", keys::kLiveGames, id});
   if (!node_.empty()) release(id);  // a finished game needs no owner
 }
@@ -140,10 +141,29 @@ void GameStore::mark_present(const std::string& id, xq::Color side) {
   redis_.command({"SADD", keys::game_present(id), side == xq::Color::Red ? "red" : "black"});
 }
 
+
 std::array<bool, 2> GameStore::present(const std::string& id) {
   std::array<bool, 2> out{false, false};
   for (auto& e : redis_.command({"SMEMBERS", keys::game_present(id)}).elements)
     out[xq::index(e.str == "red" ? xq::Color::Red : xq::Color::Black)] = true;
+  return out;
+}
+
+static const char* side_field(xq::Color side) { return side == xq::Color::Red ? "red" : "black"; }
+
+void GameStore::set_away(const std::string& id, xq::Color side, int64_t since_wall_ms) {
+  redis_.command({"HSET", keys::game_away(id), side_field(side), std::to_string(since_wall_ms)});
+}
+
+void GameStore::clear_away(const std::string& id, xq::Color side) {
+  redis_.command({"HDEL", keys::game_away(id), side_field(side)});
+}
+
+std::array<int64_t, 2> GameStore::away(const std::string& id) {
+  std::array<int64_t, 2> out{0, 0};
+  auto r = redis_.command({"HGETALL", keys::game_away(id)});
+  for (size_t i = 0; i + 1 < r.elements.size(); i += 2)
+    out[xq::index(r.elements[i].str == "red" ? xq::Color::Red : xq::Color::Black)] = std::atoll(r.elements[i + 1].str.c_str());
   return out;
 }
 

@@ -46,6 +46,10 @@ class GameStore {
   // Players who have connected to the game (tournament no-show rule; see keys.h).
   void mark_present(const std::string& id, xq::Color side);
   std::array<bool, 2> present(const std::string& id);  // indexed by xq::index(side)
+  // Since when (wall ms) a player has had no connection to the game (claim_victory; see keys.h).
+  void set_away(const std::string& id, xq::Color side, int64_t since_wall_ms);
+  void clear_away(const std::string& id, xq::Color side);
+  std::array<int64_t, 2> away(const std::string& id);  // 0 = not recorded as away
 
   // --- ownership (store/game_leases.cpp) ---
   // A game's owner is the node named in xq:game:{id}:owner; the claim holds while that node's

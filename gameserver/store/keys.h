@@ -10,6 +10,9 @@
 //   xq:game:{id}:present  SET     "red" / "black": the players who have connected to a tournament game
 //                                 that has a no-show rule (who came decides the forfeit), so a node
 //                                 that reloads or takes over the game knows it. Dropped at archive.
+//   xq:game:{id}:away     HASH    "red" / "black" → wall time (ms) that player's last connection to the
+//                                 game left; gone when the player is back. A node that reloads or takes
+//                                 over the game keeps the claim_victory timing. Dropped at archive.
 //   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
 //   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
@@ -44,6 +47,7 @@ inline std::string game_events(const std::string& id) { return "xq:game:" + id +
 inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
 inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
 inline std::string game_present(const std::string& id) { return "xq:game:" + id + ":present"; }
+inline std::string game_away(const std::string& id) { return "xq:game:" + id + ":away"; }
 inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
 // Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
 inline const std::string kNodePrefix = "xq:node:";

@@ -17,16 +17,6 @@
 #include "test_server.h"
 #include "ws_client.h"
 
-// A new connection to the node at `port`, resuming the client's session.
-inline void reconnect_to(TestClient& p, uint16_t port) {
-  p.ws = std::make_unique<WsClient>(port);
-  xq::v1::ClientMessage m;
-  m.mutable_hello()->set_token(p.token);
-  auto r = p.ws->request(m);
-  ASSERT_TRUE(r.has_reply()) << r.DebugString();
-  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
-}
-
 // Sync, retrying while the game has no reachable owner (the lease of a killed node runs out).
 inline xq::v1::ServerMessage sync_until_served(TestClient& p, const std::string& gid, uint64_t last_version, int budget_ms = 15000) {
   xq::v1::ServerMessage r;

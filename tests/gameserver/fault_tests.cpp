@@ -1058,3 +1058,32 @@ TEST(GameServerFaults, NoShowForfeitRemembersWhoCameAcrossARestart) {
   EXPECT_NE(body.find("\"result\":\"black-wins\""), std::string::npos) << body;
   EXPECT_NE(body.find("\"reason\":\"forfeit\""), std::string::npos) << body;
 }
+
+// 8. Claiming victory over an opponent who left keeps its timing across a restart of the game's
+// node: the opponent counts as gone since leaving, not since the restart.
+TEST(GameServerFaults, ClaimTimingSurvivesARestart) {
+  constexpr int kClaimAfterMs = 4000;
+  TestServers srv(TestServers::Options{.gameserver_args = {"--claim-after-ms", std::to_string(kClaimAfterMs)}});
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "ct_red"), black = guest(port, "ct_black");
+  const std::string gid = try_start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, "h2e2", "c1").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7", "c2").has_reply());
+  black.ws.reset();  // Black leaves for good
+  const auto gone = Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the node has noticed
+  srv.crash_gameserver();
+  srv.start_gameserver();
+
+  reconnect_to(red, port);
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  ASSERT_TRUE(red.ws->request(sync).has_reply());
+  // The claim period, counted from Black's leaving, is over (from the restart it would not be).
+  std::this_thread::sleep_until(gone + std::chrono::milliseconds(kClaimAfterMs + 300));
+  ClientMessage claim;
+  claim.mutable_claim_victory()->set_game_id(gid);
+  ServerMessage r = red.ws->request(claim);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString() << " (" << ms_since(gone) << " ms after Black left)";
+}

@@ -45,6 +45,16 @@ inline TestClient register_account(uint16_t port, const std::string& name, const
   return sign_in(port, m);
 }
 
+// A new connection to the node at `port`, resuming the client's session.
+inline void reconnect_to(TestClient& p, uint16_t port) {
+  p.ws = std::make_unique<WsClient>(port);
+  xq::v1::ClientMessage m;
+  m.mutable_hello()->set_token(p.token);
+  auto r = p.ws->request(m);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().user().user_id(), p.user_id);
+}
+
 // `black` accepts `red`'s seek `seek_id`; both must receive game_started with their colours.
 // Returns the game id (empty if the accept was refused).
 inline std::string accept_and_start(TestClient& red, TestClient& black, const std::string& seek_id) {

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -173,9 +174,11 @@ void TestServers::start_gameserver() {
       [&](uint16_t port) {
         std::vector<std::string> argv{bin, "--listen", "127.0.0.1:" + std::to_string(port), "--redis",
                                       redis_url_, "--secret", "integration-test-secret-0123456789", "--admin-token",
-                                      kAdminToken, "--static-dir", dir_, "--claim-after-ms", "500",
-                                      "--node-id", "node-" + std::to_string(port)};
-        argv.insert(argv.end(), opt_.gameserver_args.begin(), opt_.gameserver_args.end());
+                                      kAdminToken, "--static-dir", dir_, "--node-id", "node-" + std::to_string(port)};
+        const auto& extra = opt_.gameserver_args;
+        if (std::find(extra.begin(), extra.end(), "--claim-after-ms") == extra.end())
+          argv.insert(argv.end(), {"--claim-after-ms", "500"});  // tests of claims need not wait long
+        argv.insert(argv.end(), extra.begin(), extra.end());
         return argv;
       },
       dir_ + "/gameserver.log", kGameserverReady, "gameserver");
