@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
       ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
       ("consumer", po::value<std::string>()->default_value("mm-1"), "consumer name in the Redis stream groups")
       ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched")
+      ("pool-offline-grace-ms", po::value<int64_t>()->default_value(10000), "a waiting player with no connection to a game server is not paired, and leaves the pool after this long")
       ("lease-ms", po::value<int64_t>()->default_value(10000), "leader lease: one matchmaker acts, others stand by and take over this long after it dies");
   po::variables_map vm;
   try {
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     xq::mm::ServiceOptions options;
     options.consumer = vm["consumer"].as<std::string>();
     options.pool_interval_ms = vm["pool-interval-ms"].as<int>();
+    options.pool_offline_grace_ms = vm["pool-offline-grace-ms"].as<int64_t>();
     options.lease_ms = vm["lease-ms"].as<int64_t>();
     char host[256] = {0};
     gethostname(host, sizeof host - 1);

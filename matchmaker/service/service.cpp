@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "bus.h"
+#include "store/keys.h"
 #include "pairing/trf.h"
 #include "tournament_json.h"
 
@@ -360,17 +361,72 @@ void MatchmakerService::poll(int block_ms) {
   handle_stream_entries(fresh, any);
 }
 
+// KEYS: known nodes. ARGV: node key prefix, then name and user id of each player. Returns 1/0 per
+// player: is that name signed in as that user on a node whose heartbeat lives?
+static const char* kOnlineScript = R"lua(
+local nodes = {}
+for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. n .. ':alive') == 1 then nodes[#nodes + 1] = ARGV[1] .. n .. ':online' end
+end
+local out = {}
+for i = 2, #ARGV, 2 do
+  local on = 0
+  for _, key in ipairs(nodes) do
+    if redis.call('HGET', key, ARGV[i]) == ARGV[i + 1] then on = 1 break end
+  end
+  out[#out + 1] = on
+end
+return out
+)lua";
+
+std::set<std::string> online_users(gs::Redis& redis, const std::map<std::string, std::string>& names) {
+  std::vector<std::string> cmd{"EVAL", kOnlineScript, "1", gs::keys::kKnownNodes, gs::keys::kNodePrefix};
+  std::vector<std::string> ids;
+  for (const auto& [id, name] : names) {
+    cmd.push_back(name);
+    cmd.push_back(id);
+    ids.push_back(id);
+  }
+  std::set<std::string> out;
+  if (ids.empty()) return out;
+  gs::RedisReply r = redis.command(cmd);
+  for (size_t i = 0; i < ids.size() && i < r.elements.size(); ++i)
+    if (r.elements[i].integer == 1) out.insert(ids[i]);
+  return out;
+}
+
 void MatchmakerService::run_pools(int64_t now) {
   gs::RedisReply pools = redis_.command({"SMEMBERS", bus::kPools});
+  std::map<std::string, int64_t> still_offline;
   for (const auto& p : pools.elements) {
     const std::string& name = p.str;
     gs::RedisReply all = redis_.command({"HGETALL", bus::pool(name)});
-    std::vector<PoolEntry> entries;
+    std::vector<PoolEntry> waiting;
     std::map<std::string, std::string> names;
     for (size_t i = 0; i + 1 < all.elements.size(); i += 2) {
-      auto o = json::parse(all.elements[i + 1].str).as_object();
-      entries.push_back({all.elements[i].str, int_field(o, "rating", 1500), o.at("joined_ms").to_number<int64_t>()});
+      json::value v = json::parse(all.elements[i + 1].str);
+      const auto& o = v.as_object();
+      waiting.push_back({all.elements[i].str, int_field(o, "rating", 1500), o.at("joined_ms").to_number<int64_t>()});
       names[all.elements[i].str] = o.contains("name") && o.at("name").is_string() ? std::string(o.at("name").as_string()) : all.elements[i].str;
+    }
+    // Only players connected to a game server are paired (a closed tab would otherwise be paired
+    // and lose on time); one gone longer than the grace leaves the pool.
+    const std::set<std::string> online = online_users(redis_, names);
+    std::vector<PoolEntry> entries;
+    for (const PoolEntry& e : waiting) {
+      if (online.count(e.user_id)) {
+        entries.push_back(e);
+        continue;
+      }
+      const std::string key = name + "|" + e.user_id;
+      auto seen = offline_since_.find(key);
+      const int64_t since = seen == offline_since_.end() ? now : seen->second;
+      if (now - since >= options_.pool_offline_grace_ms) {
+        redis_.command({"HDEL", bus::pool(name), e.user_id});
+        std::cerr << "matchmaker: " << e.user_id << " left pool " << name << " (not connected)\n";
+      } else {
+        still_offline[key] = since;
+      }
     }
     // Pool name: "<variant>:<initial_ms>+<increment_ms>".
     auto colon = name.find(':'), plus = name.find('+');
@@ -392,6 +448,7 @@ void MatchmakerService::run_pools(int64_t now) {
       redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
     }
   }
+  offline_since_ = std::move(still_offline);
 }
 
 // Both players leave the pool and their game is requested in one step: a player who left the pool

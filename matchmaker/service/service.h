@@ -7,6 +7,8 @@
 #include <atomic>
 #include <boost/json/value.hpp>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,7 +26,14 @@ struct ServiceOptions {
   std::string instance;  // unique per process (host-pid)
   int64_t lease_ms = 10000;
   PoolPolicy pool_policy;
+  // A waiting player with no connection to any game server is not paired, and leaves the pool
+  // after this long (a closed tab; a short network drop keeps the place).
+  int64_t pool_offline_grace_ms = 10000;
 };
+
+// Which of these players (user id → display name) are connected to a living game server now, by
+// the game servers' presence hashes.
+std::set<std::string> online_users(gs::Redis& redis, const std::map<std::string, std::string>& names);
 
 // Takes two waiting players out of the quick-pairing pool `pool` ("<variant>:<initial>+<inc>") and
 // requests their game (spec: the JSON of a game-create entry), atomically. False, and nothing
@@ -70,6 +79,7 @@ class MatchmakerService {
   gs::Redis& redis_;
   ServiceOptions options_;
   int64_t last_pool_run_ms_ = 0;
+  std::map<std::string, int64_t> offline_since_;  // pool entries (pool + user) seen offline, since when
 };
 
 int64_t now_ms();

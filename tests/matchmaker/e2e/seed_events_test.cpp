@@ -46,7 +46,7 @@ class SeedEvent : public ::testing::Test {
   void start_matchmaker() {
     // A short leader lease: a test that kills it waits that long for the next one to lead.
     matchmaker_.start({MATCHMAKER_BIN, "--redis", servers_.redis_url(), "--pool-interval-ms", "300", "--consumer", "mm-test",
-                       "--lease-ms", "2000"},
+                       "--lease-ms", "2000", "--pool-offline-grace-ms", "1000"},
                       "/tmp/xq-mm-e2e-" + std::to_string(getpid()) + ".log");
   }
 
@@ -674,4 +674,33 @@ TEST_F(QuickPairing, EventCreationRedoneIsListed) {
   redis.command({"ZREM", xq::bus::kEvents, "redone"});  // as if cut short before it was listed
   send();
   EXPECT_TRUE(listed()) << "the redone creation did not list the event";
+}
+
+// A player who joined a pool and then closed the page (no connection to any game server) is not
+// paired with the next one to come, and leaves the pool after the grace time.
+TEST_F(QuickPairing, PlayersWhoLeftThePageAreNotPaired) {
+  add_players(3, "gh");
+  const std::string pool = "/api/pools/xiangqi/300000+3000/";
+  post(pool + "join", json::object{}, players_[0].token);
+  players_[0].ws.reset();  // the page is closed
+  std::this_thread::sleep_for(std::chrono::milliseconds(1800));  // the grace (1 s) and a pass or two
+  auto waiting = [&] {
+    const json::value pools = get("/api/pools");
+    for (const auto& p : pools.as_array())
+      if (p.at("pool").as_string() == "xiangqi:300000+3000") return p.at("waiting").to_number<int64_t>();
+    return int64_t{0};
+  };
+  EXPECT_EQ(waiting(), 0) << "the player who left is still waiting";
+  post(pool + "join", json::object{}, players_[1].token);
+  post(pool + "join", json::object{}, players_[2].token);
+  std::string game[2];
+  for (int i = 1; i <= 2; ++i) {
+    auto started = players_[i].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 10000);
+    ASSERT_TRUE(started) << "player " << i << " got no game";
+    game[i - 1] = started->game_started().game_id();
+    for (const Player* other : {&players_[0]})
+      for (const auto& side : {started->game_started().red(), started->game_started().black()})
+        EXPECT_NE(side.user_id(), other->user_id) << "paired with a player who had left";
+  }
+  EXPECT_EQ(game[0], game[1]);
 }
