@@ -69,20 +69,20 @@ void GameActor::refresh_record() {
   record_version_ = session_.version();
 }
 
-void GameActor::start() {
+void GameActor::start(bool reloaded) {
   refresh_record();
-  restore_presence();
+  if (reloaded) restore_presence();  // a new game has nothing stored yet
   // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
   session_.start_clock(steady_ms());
   // Players count as absent until one of their connections subscribes (claim_victory timing); one
   // who had left before a reload or takeover counts as gone since then.
   for (auto& g : gone_since_) g = steady_ms();
-  if (!session_.over() && !config_.tournament()) {  // (no claims in tournament games)
+  if (reloaded && !session_.over() && !config_.tournament()) {  // (no claims in tournament games)
     try {
       const auto away = deps_.store.away(config_.id);
       const int64_t wall = wall_ms();
       for (size_t i = 0; i < 2; ++i)
-        if (away[i] > 0) gone_since_[i] = steady_ms() - std::max<int64_t>(0, wall - away[i]);
+        if (away[i] > 0) gone_since_[i] = steady_ms() - std::max<int64_t>(0, wall - away[i]), away_stored_[i] = true;
     } catch (const std::exception& e) {
       std::cerr << "game " << config_.id << ": absences not read: " << e.what() << '\n';
     }
@@ -232,9 +232,11 @@ void GameActor::unsubscribe(uint64_t connection_id) {
 // takeover of the game. Best effort: without Redis the node's own memory still counts.
 void GameActor::store_away(xq::Color side, bool away) {
   if (session_.over() || config_.tournament()) return;  // no claims in tournament games
+  if (!away && !away_stored_[xq::index(side)]) return;    // nothing to clear
   try {
     if (away) deps_.store.set_away(config_.id, side, wall_ms());
     else deps_.store.clear_away(config_.id, side);
+    away_stored_[xq::index(side)] = away;
   } catch (const std::exception& e) {
     std::cerr << "game " << config_.id << ": absence not stored: " << e.what() << '\n';
   }

@@ -45,7 +45,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void post(std::function<void(GameActor&)> fn);
 
   // --- on the strand ---
-  void start();  // starts (or resumes) the clock and the flag timer
+  // Starts (or, for a game loaded from Redis, resumes) the clock and the flag timer.
+  void start(bool reloaded = true);
   // Sends the viewer what it needs: game_started/game_state, or the events after last_version.
   enum class Greeting { None, Started, State, Sync };
   void subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
@@ -113,6 +114,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
   void restore_presence();
   void store_away(xq::Color side, bool away);
+  bool away_stored_[2] = {false, false};  // an absence of this side may be in Redis
   void note_present(xq::Color side);
   bool archived_ = false;
   std::atomic<bool> lost_{false};

@@ -1035,7 +1035,7 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
     }
   }
   actor->post([players, inserted](GameActor& a) {
-    if (inserted) a.start();
+    if (inserted) a.start(/*reloaded=*/false);
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
 }
