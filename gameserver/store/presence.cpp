@@ -19,6 +19,39 @@ end
 return false
 )lua";
 
+// KEYS: known nodes. ARGV: node key prefix, then the name and user id of each user. Returns 1/0 per
+// user: is that name signed in as that user on a node whose heartbeat lives?
+static const char* kOnlineScript = R"lua(
+local nodes = {}
+for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. n .. ':alive') == 1 then nodes[#nodes + 1] = ARGV[1] .. n .. ':online' end
+end
+local out = {}
+for i = 2, #ARGV, 2 do
+  local on = 0
+  for _, key in ipairs(nodes) do
+    if redis.call('HGET', key, ARGV[i]) == ARGV[i + 1] then on = 1 break end
+  end
+  out[#out + 1] = on
+end
+return out
+)lua";
+
+std::set<std::string> Presence::online(Redis& redis, const std::map<std::string, std::string>& names) {
+  std::set<std::string> out;
+  if (names.empty()) return out;
+  std::vector<std::string> args{keys::kNodePrefix}, ids;
+  for (const auto& [id, name] : names) {
+    args.push_back(name);
+    args.push_back(id);
+    ids.push_back(id);
+  }
+  RedisReply r = eval_script(redis, kOnlineScript, {keys::kKnownNodes}, std::move(args));
+  for (size_t i = 0; i < ids.size() && i < r.elements.size(); ++i)
+    if (r.elements[i].integer == 1) out.insert(ids[i]);
+  return out;
+}
+
 void Presence::add(const std::string& name, const std::string& user_id) {
   redis_.command({"HSET", keys::node_online(node_), name, user_id});
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class Presence {
   };
   // The users signed in on the other living nodes (for the admin's view of a whole deployment).
   std::vector<OnlineUser> elsewhere();
+  // Which of these users (id → name) are signed in on any living node now (the matchmaker pairs
+  // only them).
+  static std::set<std::string> online(Redis& redis, const std::map<std::string, std::string>& names);
 
  private:
   Redis& redis_;

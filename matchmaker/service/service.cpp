@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "bus.h"
-#include "store/keys.h"
+#include "store/presence.h"
 #include "pairing/trf.h"
 #include "tournament_json.h"
 
@@ -361,40 +361,6 @@ void MatchmakerService::poll(int block_ms) {
   handle_stream_entries(fresh, any);
 }
 
-// KEYS: known nodes. ARGV: node key prefix, then name and user id of each player. Returns 1/0 per
-// player: is that name signed in as that user on a node whose heartbeat lives?
-static const char* kOnlineScript = R"lua(
-local nodes = {}
-for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if redis.call('EXISTS', ARGV[1] .. n .. ':alive') == 1 then nodes[#nodes + 1] = ARGV[1] .. n .. ':online' end
-end
-local out = {}
-for i = 2, #ARGV, 2 do
-  local on = 0
-  for _, key in ipairs(nodes) do
-    if redis.call('HGET', key, ARGV[i]) == ARGV[i + 1] then on = 1 break end
-  end
-  out[#out + 1] = on
-end
-return out
-)lua";
-
-std::set<std::string> online_users(gs::Redis& redis, const std::map<std::string, std::string>& names) {
-  std::vector<std::string> cmd{"EVAL", kOnlineScript, "1", gs::keys::kKnownNodes, gs::keys::kNodePrefix};
-  std::vector<std::string> ids;
-  for (const auto& [id, name] : names) {
-    cmd.push_back(name);
-    cmd.push_back(id);
-    ids.push_back(id);
-  }
-  std::set<std::string> out;
-  if (ids.empty()) return out;
-  gs::RedisReply r = redis.command(cmd);
-  for (size_t i = 0; i < ids.size() && i < r.elements.size(); ++i)
-    if (r.elements[i].integer == 1) out.insert(ids[i]);
-  return out;
-}
-
 void MatchmakerService::run_pools(int64_t now) {
   gs::RedisReply pools = redis_.command({"SMEMBERS", bus::kPools});
   std::map<std::string, int64_t> still_offline;
@@ -409,9 +375,9 @@ void MatchmakerService::run_pools(int64_t now) {
       waiting.push_back({all.elements[i].str, int_field(o, "rating", 1500), o.at("joined_ms").to_number<int64_t>()});
       names[all.elements[i].str] = o.contains("name") && o.at("name").is_string() ? std::string(o.at("name").as_string()) : all.elements[i].str;
     }
-    // Only players connected to a game server are paired (a closed tab would otherwise be paired
-    // and lose on time); one gone longer than the grace leaves the pool.
-    const std::set<std::string> online = online_users(redis_, names);
+    // Only players connected to a game server are paired (a closed page would otherwise be paired,
+    // its partner left to claim the game); one gone longer than the grace leaves the pool.
+    const std::set<std::string> online = gs::Presence::online(redis_, names);
     std::vector<PoolEntry> entries;
     for (const PoolEntry& e : waiting) {
       if (online.count(e.user_id)) {

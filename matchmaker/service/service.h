@@ -31,9 +31,6 @@ struct ServiceOptions {
   int64_t pool_offline_grace_ms = 10000;
 };
 
-// Which of these players (user id → display name) are connected to a living game server now, by
-// the game servers' presence hashes.
-std::set<std::string> online_users(gs::Redis& redis, const std::map<std::string, std::string>& names);
 
 // Takes two waiting players out of the quick-pairing pool `pool` ("<variant>:<initial>+<inc>") and
 // requests their game (spec: the JSON of a game-create entry), atomically. False, and nothing
