@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cstdlib>
 #include <iostream>
 #include <set>
+#include <tuple>
 
 namespace xq {
 
@@ -155,6 +157,9 @@ int net_gain(Scratch& s, Move c) {
   return gain - best;
 }
 
+// Squares of pieces; the candidates of a threat whose victim the opponent chooses.
+using SquareSet = std::bitset<kSquares>;
+
 // A threat against one enemy piece (the side to move of the probe position is the attacker).
 struct Threat {
   int gain = 0;  // > 0: the attacker wins material on this square
@@ -164,7 +169,28 @@ struct Threat {
   bool unrooted = false, joint = false, under_protected = false;
   bool via_check = false;  // won by a check first (抽将得子)
   bool attacked = false;   // some legal capture of the target exists (even a losing one)
+  // A combination (check series, exchange) wins `gain` from whichever of these pieces the
+  // opponent chooses to lose, the recorded target among them; empty for a direct threat.
+  SquareSet alternatives;
 };
+
+// All squares whose threat is the largest (> 0) in `threats`; returns that gain (0: none).
+int best_targets(const std::array<Threat, kSquares>& threats, SquareSet& targets) {
+  int best = 0;
+  targets.reset();
+  for (Square t = 0; t < kSquares; ++t) {
+    if (threats[t].gain > best) best = threats[t].gain, targets.reset();
+    if (threats[t].gain == best && best > 0) targets.set(t);
+  }
+  return best;
+}
+
+// The candidates in the position before the opponent's reply `r`: a piece that moved is
+// followed back to where it stood.
+SquareSet before_reply(SquareSet targets, Move r) {
+  if (targets.test(r.to)) targets.reset(r.to).set(r.from);
+  return targets;
+}
 
 bool forced_mate(Scratch& s, int plies, bool checks_only);
 
@@ -347,7 +373,7 @@ bool capture_refuted(Scratch& s, Move c) {
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
 // `verify_series` (CXA): also drop captures after which the opponent wins more by a series of
 // checks (see check_series_gain) or by a short forcing line the capture allows (capture_refuted).
-int best_check_series(Scratch& s, Square* target, bool top);
+int best_check_series(Scratch& s, bool top);
 
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
                     bool real_only = true, bool verify_series = true) {
@@ -404,7 +430,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // rook's check, then a capture uncovering the cannon's check, wins the rook on a6.
       if (real_only && verify_series && g > 0) {
         Piece cap = s.play(c);
-        int back = best_check_series(s, nullptr, false);
+        int back = best_check_series(s, false);
         s.undo(c, cap);
         if (back > value_of(victim, t)) g = 0;
         if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
@@ -445,12 +471,13 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
 constexpr int kCheckSeries = 2;
 
 // The material the side to move wins for sure by the check `c` (legal, gives check), whatever the
-// replies; `target` receives the square (in the current position) of the piece it is won from.
-// Returns a value <= 0 when nothing is won for sure, and also when `c` mates (a mate threat is
-// not a chase).
-int check_series_gain(Scratch& s, Move c, int checks_left, Square& target, bool top) {
+// replies; `targets` receives the squares (in the current position) of the pieces it may be won
+// from: where replies or captures tie, the opponent chooses, so all of them (an order-free
+// result: the rules know no left or right). Returns a value <= 0 when nothing is won for sure,
+// and also when `c` mates (a mate threat is not a chase).
+int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top) {
   const Color us = s.side(), them = opposite(us);
-  target = kNoSquare;
+  targets.reset();
   int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
   Piece cap_c = s.play(c);
   MoveList replies;
@@ -461,15 +488,13 @@ int check_series_gain(Scratch& s, Move c, int checks_left, Square& target, bool 
   }
   std::array<Threat, kSquares> after{};
   int worst = 1000000;
-  Square worst_target = kNoSquare;
+  SquareSet worst_targets;
   for (Move r : replies) {
     Piece cap_r = s.play(r);
     int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
     direct_threats(s, after, false, true, false);
-    int best = 0;
-    Square bt = kNoSquare;
-    for (Square t = 0; t < kSquares; ++t)
-      if (after[t].gain > best) best = after[t].gain, bt = t;
+    SquareSet bt;
+    int best = best_targets(after, bt);
     if (checks_left > 1 && !s.p.in_check(them)) {
       MoveList ours;
       s.p.generate_legal(ours);
@@ -478,22 +503,25 @@ int check_series_gain(Scratch& s, Move c, int checks_left, Square& target, bool 
         bool gives = s.p.in_check(them);
         s.undo(c2, cap2);
         if (!gives) continue;
-        Square t2;
+        SquareSet t2;
         int g2 = check_series_gain(s, c2, checks_left - 1, t2, false);
-        if (g2 > best && t2 != kNoSquare) best = g2, bt = t2;
+        if (t2.none() || g2 < best) continue;
+        if (g2 > best) best = g2, bt.reset();
+        bt |= t2;
       }
     }
     s.undo(r, cap_r);
     // The target must be a piece that stood there before the check (follow a moving target).
-    Square tgt = bt;
-    if (bt != kNoSquare && bt == r.to) tgt = r.from;
+    SquareSet tgt = best > 0 ? before_reply(bt, r) : SquareSet{};
+    if (best <= 0 && gain_c > 0) tgt.set(c.to);
     v += best;
     if (trace() && top) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
-    if (v < worst) worst = v, worst_target = best > 0 ? tgt : (gain_c > 0 ? c.to : kNoSquare);
+    if (v < worst) worst = v, worst_targets.reset();
+    if (v == worst) worst_targets |= tgt;
     if (worst <= 0) break;
   }
   s.undo(c, cap_c);
-  target = worst_target;
+  targets = worst_targets;
   return worst;
 }
 
@@ -513,39 +541,75 @@ void for_each_quiet_check(Scratch& s, Fn&& fn) {
 }
 
 // The most the side to move wins for sure by a series of checks starting with a quiet one.
-int best_check_series(Scratch& s, Square* target, bool top) {
+int best_check_series(Scratch& s, bool top) {
   const Color them = opposite(s.side());
   int best = 0;
   if (s.p.in_check(them)) return 0;
   for_each_quiet_check(s, [&](Move c) {
-    Square t;
+    SquareSet t;
     int g = check_series_gain(s, c, kCheckSeries, t, top);
-    if (g > best && t != kNoSquare) {
-      best = g;
-      if (target) *target = t;
-    }
+    if (g > best && t.any()) best = g;
   });
   return best;
 }
 
+// A combination found on the board: it wins `gain` from one of `candidates` (the opponent's choice).
+struct Combination {
+  int gain = 0;
+  SquareSet candidates;
+  Move first;  // the combination's first move
+};
+
+// Records combinations as threats. A combination that could take its material from a piece that
+// is already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
+// valuable candidate. Order-free: the larger and the more specific combinations go first, and no
+// choice depends on where on the board a piece stands, except between candidates alike in type
+// and in the threat they are under already.
+void record_combinations(Scratch& s, std::vector<Combination>& found, std::array<Threat, kSquares>& out,
+                         bool via_check, const char* what) {
+  const Color them = opposite(s.side());
+  for (Combination& c : found)
+    for (Square t = 0; t < kSquares; ++t)
+      if (c.candidates.test(t) && (!s.p.at(t) || color_of(s.p.at(t)) != them || type_of(s.p.at(t)) == King))
+        c.candidates.reset(t);
+  std::stable_sort(found.begin(), found.end(), [](const Combination& a, const Combination& b) {
+    return a.gain != b.gain ? a.gain > b.gain : a.candidates.count() < b.candidates.count();
+  });
+  for (const Combination& c : found) {
+    if (c.gain <= 0 || c.candidates.none()) continue;
+    Square target = kNoSquare;
+    bool covered = false;
+    for (Square t = 0; t < kSquares; ++t) {
+      if (!c.candidates.test(t)) continue;
+      covered |= out[t].gain >= c.gain;
+      // The most valuable; between equals, the one already under the larger threat.
+      auto rank = [&](Square q) { return std::tuple{value_of(s.p.at(q), q), static_cast<int>(type_of(s.p.at(q))), out[q].gain}; };
+      if (target == kNoSquare || rank(t) > rank(target)) target = t;
+    }
+    if (covered) continue;
+    Threat t;
+    t.gain = c.gain;
+    t.attacker = c.first.from;
+    t.via_check = via_check;
+    t.joint = t.attacked = !via_check;
+    t.alternatives = c.candidates;
+    out[target] = t;
+    if (trace()) std::cerr << "    " << what << " " << to_iccs(c.first) << " wins " << c.gain << " on " << square_name(target) << "\n";
+  }
+}
+
 void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
-  const Color us = s.side(), them = opposite(us);
+  const Color them = opposite(s.side());
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
+  std::vector<Combination> found;
   for_each_quiet_check(s, [&](Move c) {
-    Square worst_target;
-    int worst = check_series_gain(s, c, kCheckSeries, worst_target, true);
-    if (worst > 0 && worst_target != kNoSquare && s.p.at(worst_target) &&
-        color_of(s.p.at(worst_target)) == them && type_of(s.p.at(worst_target)) != King &&
-        worst > out[worst_target].gain) {
-      Threat t;
-      t.gain = worst;
-      t.attacker = c.from;
-      t.via_check = true;
-      out[worst_target] = t;
-      if (trace()) std::cerr << "    checkcap " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
-    }
+    Combination combo;
+    combo.first = c;
+    combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true);
+    if (combo.gain > 0) found.push_back(combo);
   });
+  record_combinations(s, found, out, true, "checkcap");
 }
 
 // Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal
@@ -555,10 +619,10 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
 // the horse attacks). The target is the piece finally won. A quiet answer leaves us the whole
 // first victim, so only the opponent's captures are examined.
 void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
-  const Color us = s.side(), them = opposite(us);
   MoveList ours;
   s.p.generate_legal(ours);
   std::array<Threat, kSquares> after{};
+  std::vector<Combination> found;
   for (Move c : ours) {
     Piece victim = s.p.at(c.to);
     if (!victim || type_of(victim) == King) continue;
@@ -570,38 +634,29 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
     MoveList replies;
     s.p.generate_legal(replies);
     int worst = first;  // a quiet reply: we keep the first victim
-    Square worst_target = kNoSquare;
+    SquareSet worst_targets;
     bool checked = false;
     for (Move r : replies) {
       if (!s.p.at(r.to)) continue;
       Piece cap_r = s.play(r);
       int v = first - value_of(cap_r, r.to);
       checked = true;
-      if (v < worst) {
+      if (v <= worst) {
         direct_threats(s, after, false, true, false);
-        int best = 0;
-        Square bt = kNoSquare;
-        for (Square t = 0; t < kSquares; ++t)
-          if (after[t].gain > best) best = after[t].gain, bt = t;
-        if (bt != kNoSquare && bt == r.to) bt = r.from;
+        SquareSet bt;
+        int best = best_targets(after, bt);
         v += best;
-        if (v < worst) worst = v, worst_target = best > 0 ? bt : kNoSquare;
+        if (v < worst) worst = v, worst_targets.reset();
+        if (v == worst && best > 0) worst_targets |= before_reply(bt, r);
       }
       s.undo(r, cap_r);
       if (worst <= 0) break;
     }
     s.undo(c, cap_c);
-    if (!checked || worst <= 0 || worst_target == kNoSquare || worst_target == c.from) continue;
-    Piece tp = s.p.at(worst_target);
-    if (!tp || color_of(tp) != them || type_of(tp) == King || worst <= out[worst_target].gain) continue;
-    Threat t;
-    t.gain = worst;
-    t.attacker = c.from;
-    t.joint = true;
-    t.attacked = true;
-    out[worst_target] = t;
-    if (trace()) std::cerr << "    exchange " << to_iccs(c) << " wins " << worst << " on " << square_name(worst_target) << "\n";
+    // A quiet answer that is as good for the opponent leaves just the even exchange: no threat.
+    if (checked && worst > 0 && worst < first) found.push_back(Combination{worst, worst_targets, c});
   }
+  record_combinations(s, found, out, false, "exchange");
 }
 
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
@@ -745,8 +800,20 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
     // would be smaller without it) — a piece that moves and attacks chases, as in Pikafish.
     // A threat won through checks (抽将) is no direct attack by the moved piece: it is new only
     // when it is bigger than before.
-    if (base[t_before].gain >= now[t].gain && (now[t].via_check || without_mover[t].gain >= now[t].gain))
-      continue;
+    // A combination may take its material from any of several pieces: it compares with the
+    // largest threat, before, on any of them (or of a combination that could take any of them).
+    SquareSet pieces = now[t].alternatives;
+    pieces.set(t_before);
+    auto threatened = [&](const std::array<Threat, kSquares>& in) {
+      int g = 0;
+      for (Square a = 0; a < kSquares; ++a)
+        if (pieces.test(a) || (in[a].alternatives & pieces).any()) g = std::max(g, in[a].gain);
+      return g;
+    };
+    if (trace())
+      std::cerr << "  compare " << square_name(t) << " now " << now[t].gain << " alts " << now[t].alternatives.count()
+                << " base " << threatened(base) << " without " << threatened(without_mover) << "\n";
+    if (threatened(base) >= now[t].gain && (now[t].via_check || threatened(without_mover) >= now[t].gain)) continue;
     ChaseTarget c;
     c.piece_id = ids ? ids[t_before] : t_before;
     c.square = t;
@@ -757,8 +824,9 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
     // is a discovered chase by one piece.
     bool mover_captures = false;
     for (int i = 0; i < now[t].n_winners; ++i) mover_captures |= now[t].winners[i] == m.to;
-    c.joint = now[t].joint ||
-              (!mover_captures && without_mover[t].attacked && without_mover[t].gain < now[t].gain);
+    bool attacked_without_mover = false;
+    for (Square a = 0; a < kSquares; ++a) attacked_without_mover |= pieces.test(a) && without_mover[a].attacked;
+    c.joint = now[t].joint || (!mover_captures && attacked_without_mover && threatened(without_mover) < now[t].gain);
     c.under_protected = now[t].under_protected;
     label.chases.push_back(c);
   }

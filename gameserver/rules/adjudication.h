@@ -25,7 +25,9 @@
 //   after which any recapture lets a capture win material, e.g. because the exchange removed a
 //   defender (图4; a joint chase of the piece finally won).
 //   "Created by the move": the threat is larger than before the move, or the moved piece takes
-//   part in it (for a threat won through checks: only when it is larger than before). Under
+//   part in it (for a threat won through checks: only when it is larger than before). Where the
+//   opponent chooses which piece a combination wins, all candidates count (never the first in
+//   board order): the rules know no left or right, and no colour. Under
 //   CXA, when the move answers a check (26.1.4) or a mate threat, threats that existed before
 //   the opponent's last move do not count; a general's move answering a check is always idle
 //   (26.1.3).
