@@ -79,6 +79,7 @@ struct Options {
   bool idle_login = true;
   double idle_ping_s = 60;
   bool restart = true;
+  bool event_is_reply = true;  // MakeMove.event_is_reply, as the web client sends it
   long server_pid = 0, redis_pid = 0;
   bool echo = false;
   int echo_size = 40;
@@ -189,6 +190,7 @@ struct Game {
   void player_ready();
   void begin_setup();
   void on_reply(Conn& cn, const v1::ServerMessage& m);
+  void on_move_answered(Conn& cn);
   void on_error(Conn& cn, const v1::ServerMessage& m);
   void on_started(Conn& cn, const v1::GameState& s);
   void on_event(Conn& cn, const v1::GameEvent& e);
@@ -463,7 +465,9 @@ void Conn::on_frame() {
       if (game) game->on_started(*this, m.game_started());
       return;
     case v1::ServerMessage::kGameEvent:
-      if (game) game->on_event(*this, m.game_event());
+      if (!game) return;
+      if (m.request_id() && m.request_id() == move_rid) game->on_move_answered(*this);
+      game->on_event(*this, m.game_event());
       return;
     case v1::ServerMessage::kSeeks: inc(w.stats.seek_frames); return;
     default: return;
@@ -621,10 +625,12 @@ void Game::on_reply(Conn& cn, const v1::ServerMessage& m) {
     taker->send(a);
     return;
   }
-  if (m.request_id() == cn.move_rid && cn.move_rid && m.reply().game_id() == game_id) {
-    cn.move_rid = 0;
-    if (g_measuring.load(std::memory_order_relaxed)) w.stats.ack_lat.add(us_since(t_sent));
-  }
+  if (m.request_id() == cn.move_rid && cn.move_rid && m.reply().game_id() == game_id) on_move_answered(cn);
+}
+
+void Game::on_move_answered(Conn& cn) {
+  cn.move_rid = 0;
+  if (g_measuring.load(std::memory_order_relaxed)) w.stats.ack_lat.add(us_since(t_sent));
 }
 
 void Game::on_error(Conn& cn, const v1::ServerMessage& m) {
@@ -735,6 +741,7 @@ void Game::send_move() {
   mm->set_game_id(game_id);
   mm->set_iccs(xq::to_iccs(mv));
   mm->set_client_move_id("m" + std::to_string(ply + 1));
+  mm->set_event_is_reply(opt.event_is_reply);
   outstanding = true;
   stall_counted = false;
   sent_ply = ply + 1;
@@ -1079,8 +1086,8 @@ int run() {
     std::printf("move latency           p50 %.2f ms  p99 %.2f ms  p999 %.2f ms  max<=%.1f ms  mean %.2f ms  (n=%llu; mover send -> opponent receives event)\n",
                 lat.quantile(0.5) / 1000, lat.quantile(0.99) / 1000, lat.quantile(0.999) / 1000,
                 lat.quantile(1.0) / 1000, lat.mean() / 1000, static_cast<unsigned long long>(lat.count));
-    std::printf("ack latency            p50 %.2f ms  p99 %.2f ms  (mover send -> reply)\n", ack.quantile(0.5) / 1000,
-                ack.quantile(0.99) / 1000);
+    std::printf("ack latency            p50 %.2f ms  p99 %.2f ms  (mover send -> its answer: %s)\n", ack.quantile(0.5) / 1000,
+                ack.quantile(0.99) / 1000, opt.event_is_reply ? "its game_event" : "reply");
     std::printf("stalled moves (>%.0fms) %llu, desync %llu, resigns %llu\n", opt.stall_ms,
                 static_cast<unsigned long long>(sum(&Stats::stalls)), static_cast<unsigned long long>(sum(&Stats::desync)),
                 static_cast<unsigned long long>(sum(&Stats::resigns)));
@@ -1158,6 +1165,7 @@ int main(int argc, char** argv) {
       ("idle-login", po::value(&opt.idle_login)->default_value(opt.idle_login), "idle connections log in as guests")
       ("idle-ping-s", po::value(&opt.idle_ping_s)->default_value(opt.idle_ping_s), "idle connections ping every ~this many s (0 = never)")
       ("restart", po::value(&opt.restart)->default_value(opt.restart), "set finished games up again")
+      ("event-is-reply", po::value(&opt.event_is_reply)->default_value(opt.event_is_reply), "moves are answered by the mover's game_event, not a separate reply (the web client's way; false: the older two-frame answer)")
       ("server-pid", po::value(&opt.server_pid)->default_value(0), "server process: RSS and CPU are reported")
       ("redis-pid", po::value(&opt.redis_pid)->default_value(0), "redis process: CPU is reported")
       ("hold-s", po::value(&opt.hold_s)->default_value(opt.hold_s), "keep connections open this long after the report (e.g. to stop the server first)")

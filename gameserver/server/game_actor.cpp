@@ -328,6 +328,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   pending->status = st;
   pending->message = std::move(message);
   pending->is_move = m.has_move();
+  pending->event_is_reply = m.has_move() && m.move().event_is_reply();
   pending->received_ms = received_ms;
   pending->events = std::move(out);
   if (pending->events.empty()) return finish(*pending, nullptr);
@@ -371,16 +372,18 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
     uint64_t version = session_.version();
     for (const auto& e : p.events)
       if (e.kind == EventKind::Move) version = e.version;
+    if (p.is_move) {
+      deps_.metrics.moves_total++;
+      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - p.received_ms) / 1000.0);
+    }
+    // The mover's Move event is its answer when it asked so and receives the game's events.
+    if (p.event_is_reply && publish(p.events, &c, p.rid)) return after_change();
     v1::ServerMessage r;
     r.set_request_id(p.rid);
     r.mutable_reply()->set_game_id(config_.id);
     r.mutable_reply()->set_version(version);
     r.mutable_reply()->set_duplicate(false);
     send_message(c, r, deps_.metrics);
-    if (p.is_move) {
-      deps_.metrics.moves_total++;
-      deps_.metrics.observe_move_latency(static_cast<double>(steady_ms() - p.received_ms) / 1000.0);
-    }
   } else {
     send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_name(p.status) : p.message, deps_.metrics,
                config_.id);
@@ -486,8 +489,9 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   return {};
 }
 
-void GameActor::publish(const std::vector<GameEvent>& events) {
-  if (events.empty()) return;
+bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* answering, uint64_t rid) {
+  if (events.empty()) return false;
+  bool answered = false;
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   // Render each event once per kind of viewer, then send the same bytes to every such viewer.
@@ -508,6 +512,14 @@ void GameActor::publish(const std::vector<GameEvent>& events) {
       }
       if (it->second.viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0) {
         delayed_.emplace(now + config_.spectator_delay_ms, std::make_pair(std::weak_ptr<Connection>(conn), c->second));
+      } else if (conn.get() == answering && !answered && events[i].kind == EventKind::Move) {
+        // Protobuf merges concatenated messages: a message holding only the request id, then the
+        // shared event bytes (whose request id is 0, i.e. absent), decode as the event with that id.
+        v1::ServerMessage id;
+        id.set_request_id(rid);
+        deps_.metrics.frames_out_total++;
+        conn->send(id.SerializeAsString() + c->second);
+        answered = true;
       } else {
         deps_.metrics.frames_out_total++;
         conn->send(c->second);
@@ -515,6 +527,7 @@ void GameActor::publish(const std::vector<GameEvent>& events) {
     }
     ++it;
   }
+  return answered;
 }
 
 GameActor::ClockNow GameActor::clock_now() const {

@@ -79,6 +79,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     Status status = Status::Ok;
     std::string message;
     bool is_move = false;
+    bool event_is_reply = false;  // the mover's Move event answers the request (MakeMove.event_is_reply)
     int64_t received_ms = 0;
     std::vector<GameEvent> events;
   };
@@ -86,7 +87,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // While an append is in flight (busy_) the game's other work waits, in order, in waiting_.
   void run_or_wait(std::function<void()> fn);
   void drain();
-  void publish(const std::vector<GameEvent>& events);
+  // Sends the events to every subscriber. With `answering` set, that connection's copy of the
+  // Move event carries the request id `rid` (the answer to its move); returns whether it went out.
+  bool publish(const std::vector<GameEvent>& events, const Connection* answering = nullptr, uint64_t rid = 0);
   // Storage failed: back to what Redis holds if it answers, else to the state after event
   // `version`. Returns the stored events beyond `version` (an append whose reply was lost).
   std::vector<GameEvent> rollback(uint64_t version);

@@ -277,6 +277,50 @@ TEST_F(GameServer, ReconnectAndResentMoveIsAckedNotReplayed) {
   EXPECT_EQ(st->game_state().version(), 3u);
 }
 
+// MakeMove.event_is_reply: the mover's copy of the Move event answers the move (one frame instead
+// of a Reply and the event); errors and resent moves are still answered by Error / Reply.
+TEST_F(GameServer, MoveEventCanBeTheMoversAnswer) {
+  Client red = guest("er_red"), black = guest("er_black");
+  std::string gid = start_game(red, black);
+  auto move_asking_event = [&](Client& p, const std::string& iccs, const std::string& cmid, uint64_t rid) {
+    ClientMessage m;
+    m.set_request_id(rid);
+    m.mutable_move()->set_game_id(gid);
+    m.mutable_move()->set_iccs(iccs);
+    m.mutable_move()->set_client_move_id(cmid);
+    m.mutable_move()->set_event_is_reply(true);
+    p.ws->send(m);
+  };
+  move_asking_event(red, "h2e2", "red-1", 77);
+  auto answer = red.ws->wait_for([](const ServerMessage& s) { return s.request_id() == 77; });
+  ASSERT_TRUE(answer);
+  ASSERT_TRUE(is_game_event(*answer, gid, GameEvent::MOVE)) << answer->DebugString();
+  EXPECT_EQ(answer->game_event().version(), 1u);
+  EXPECT_EQ(answer->game_event().move().iccs(), "h2e2");
+  // The opponent's copy is the plain pushed event.
+  auto pushed = wait_event(black, gid, GameEvent::MOVE);
+  ASSERT_TRUE(pushed);
+  EXPECT_EQ(pushed->request_id(), 0u);
+  EXPECT_EQ(pushed->game_event().version(), 1u);
+
+  // An illegal move is still an Error; a resent move still a Reply marked duplicate.
+  move_asking_event(black, "a9a5", "black-x", 78);  // blocked by its own a6 pawn
+  auto refused = black.ws->wait_for([](const ServerMessage& s) { return s.request_id() == 78; });
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(error_of(*refused), xq::v1::ILLEGAL_MOVE) << refused->DebugString();
+  move_asking_event(red, "h2e2", "red-1", 79);
+  auto again = red.ws->wait_for([](const ServerMessage& s) { return s.request_id() == 79; });
+  ASSERT_TRUE(again);
+  ASSERT_TRUE(again->has_reply()) << again->DebugString();
+  EXPECT_TRUE(again->reply().duplicate());
+
+  // Only one frame answered the first move: nothing else carries its request id, and no Reply came.
+  drain(red, 300);
+  int carrying = 0;
+  for (const auto& s : red.ws->history()) carrying += s.request_id() == 77;
+  EXPECT_EQ(carrying, 1);
+}
+
 TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
   Client red = guest("k9_red"), black = guest("k9_black");
   std::string gid = start_game(red, black, XIANGQI, 120'000);

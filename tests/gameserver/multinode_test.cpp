@@ -131,6 +131,32 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
 // clients reconnect to the surviving nodes with their tokens, sync, and finish the game; the log
 // holds every acknowledged move exactly once. A spectator on a surviving node keeps receiving the
 // game without asking.
+// A player on a node that does not own the game gets its move's event as the answer too
+// (MakeMove.event_is_reply), through the owner's forwarding.
+TEST(GameServerMultiNode, MoveEventAnswersAMoverOnAnotherNode) {
+  TestCluster cluster(2);
+  NodeClient red = guest_on(cluster.port(0), "mne_red"), black = guest_on(cluster.port(1), "mne_black");
+  std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  gs::Redis redis(cluster.redis_url());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, "h2e2", "r1").has_reply());
+  ClientMessage m;
+  m.set_request_id(4242);
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs("h9g7");
+  m.mutable_move()->set_client_move_id("b1");
+  m.mutable_move()->set_event_is_reply(true);
+  black.ws->send(m);
+  auto answer = black.ws->wait_for([](const ServerMessage& s) { return s.request_id() == 4242; });
+  ASSERT_TRUE(answer);
+  ASSERT_TRUE(is_event(*answer, gid, GameEvent::MOVE)) << answer->DebugString();
+  EXPECT_EQ(answer->game_event().version(), 2u);
+  auto pushed = red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2; });
+  ASSERT_TRUE(pushed);
+  EXPECT_EQ(pushed->request_id(), 0u);
+}
+
 TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   TestCluster cluster(3, 2000, 250);
   gs::Redis redis(cluster.redis_url());

@@ -282,7 +282,7 @@ export class GameModel extends Observable {
     if (!p || this.conn.status !== 'open') return;
     p.sent = true;
     this.conn
-      .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2) } })
+      .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true } })
       .catch((e) => {
         if (e instanceof Disconnected) return; // re-sent after the resync
         if (this.pending === p) {
