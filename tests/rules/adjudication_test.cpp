@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -11,11 +10,13 @@
 #include <random>
 #include <sstream>
 
+#include "board_transforms.h"
 #include "rules/adjudication.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 
 using namespace xq;
+using namespace xq::test;
 
 namespace {
 
@@ -280,65 +281,6 @@ TEST(Adjudication, CxaRuleBookLabels) {
 
 namespace {
 
-struct Transform {
-  bool mirror = false;  // file a <-> i
-  bool colours = false; // turn the board 180° and swap the colours (and the side to move)
-};
-
-std::string transform_square(const std::string& sq, Transform t) {
-  char file = sq[0], rank = sq[1];
-  if (t.mirror != t.colours) file = static_cast<char>('a' + ('i' - file));  // a 180° turn mirrors the files too
-  if (t.colours) rank = static_cast<char>('0' + ('9' - rank));
-  return std::string{file, rank};
-}
-
-std::string transform_moves(const std::string& moves, Transform t) {
-  std::istringstream in(moves);
-  std::string w, out;
-  while (in >> w) out += (out.empty() ? "" : " ") + transform_square(w.substr(0, 2), t) + transform_square(w.substr(2, 2), t);
-  return out;
-}
-
-std::string transform_fen(const std::string& fen, Transform t) {
-  std::istringstream in(fen);
-  std::string board, side;
-  in >> board >> side;
-  std::vector<std::string> ranks;  // expanded, '.' = empty
-  std::string cur;
-  for (char ch : board + "/") {
-    if (ch == '/') {
-      ranks.push_back(cur);
-      cur.clear();
-    } else if (ch >= '1' && ch <= '9') {
-      cur.append(static_cast<size_t>(ch - '0'), '.');
-    } else {
-      cur += ch;
-    }
-  }
-  if (t.colours) std::reverse(ranks.begin(), ranks.end());
-  std::string out;
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    std::string r = ranks[i];
-    if (t.mirror != t.colours) std::reverse(r.begin(), r.end());
-    if (t.colours)
-      for (char& ch : r) ch = std::isupper(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : static_cast<char>(std::toupper(ch));
-    int empty = 0;
-    for (char ch : r) {
-      if (ch == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) out += std::to_string(empty);
-      empty = 0;
-      out += ch;
-    }
-    if (empty) out += std::to_string(empty);
-    if (i + 1 < ranks.size()) out += '/';
-  }
-  if (t.colours) side = side == "w" ? "b" : "w";
-  return out + " " + side;
-}
-
 Outcome swap_loser(Outcome o) {
   return o == Outcome::RedLoses ? Outcome::BlackLoses : o == Outcome::BlackLoses ? Outcome::RedLoses : o;
 }
@@ -360,8 +302,8 @@ int expect_symmetric(const char* id, const std::string& fen, const std::string& 
   RepetitionVerdict base = judge(fen, moves, rs);
   int forcing = 0;
   for (const auto& l : base.labels) forcing += !l.is_idle();
-  for (Transform t : {Transform{true, false}, Transform{false, true}, Transform{true, true}}) {
-    const char* name = t.mirror && t.colours ? "mirrored, colours swapped" : t.mirror ? "mirrored" : "colours swapped";
+  for (BoardTransform t : kBoardTransforms) {
+    const char* name = t.name();
     std::string tfen = transform_fen(fen, t);
     RepetitionVerdict v = judge(tfen, transform_moves(moves, t), rs);
     EXPECT_EQ(v.outcome, t.colours ? swap_loser(base.outcome) : base.outcome)
@@ -378,8 +320,8 @@ int expect_symmetric(const char* id, const std::string& fen, const std::string& 
 }  // namespace
 
 TEST(Adjudication, TransformsOfTheSpecCasesAreJudgedAlike) {
-  EXPECT_EQ(transform_fen("4k4/9/9/9/9/9/9/9/1R7/4K4 w", Transform{false, true}), "4k4/7r1/9/9/9/9/9/9/9/4K4 b");
-  EXPECT_EQ(transform_moves("b1b2 e9e8", Transform{true, false}), "h1h2 e9e8");
+  EXPECT_EQ(transform_fen("4k4/9/9/9/9/9/9/9/1R7/4K4 w", BoardTransform{false, true}), "4k4/7r1/9/9/9/9/9/9/9/4K4 b");
+  EXPECT_EQ(transform_moves("b1b2 e9e8", BoardTransform{true, false}), "h1h2 e9e8");
   for (const FCase& c : kFCases)
     for (Ruleset rs : {Ruleset::Axf, Ruleset::Computer, Ruleset::Cxa}) expect_symmetric(c.id, c.fen, c.moves, rs);
   for (const CCase& c : kCCases)
