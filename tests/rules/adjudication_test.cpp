@@ -298,14 +298,15 @@ std::string label_facts(const MoveLabel& l) {
 }
 
 // Returns how many moves of the untransformed case are not idle.
-int expect_symmetric(const char* id, const std::string& fen, const std::string& moves, Ruleset rs) {
-  RepetitionVerdict base = judge(fen, moves, rs);
+int expect_symmetric(const char* id, const std::string& fen, const std::string& moves, Ruleset rs,
+                     Variant variant = Variant::Xiangqi) {
+  RepetitionVerdict base = judge(fen, moves, rs, variant);
   int forcing = 0;
   for (const auto& l : base.labels) forcing += !l.is_idle();
   for (BoardTransform t : kBoardTransforms) {
     const char* name = t.name();
     std::string tfen = transform_fen(fen, t);
-    RepetitionVerdict v = judge(tfen, transform_moves(moves, t), rs);
+    RepetitionVerdict v = judge(tfen, transform_moves(moves, t), rs, variant);
     EXPECT_EQ(v.outcome, t.colours ? swap_loser(base.outcome) : base.outcome)
         << id << " " << ruleset_name(rs) << " " << name << " (" << tfen << "): " << dump(v) << " vs " << dump(base);
     EXPECT_EQ(v.reason, base.reason) << id << " " << ruleset_name(rs) << " " << name;
@@ -330,11 +331,14 @@ TEST(Adjudication, TransformsOfTheSpecCasesAreJudgedAlike) {
 
 // The same on random middlegames: random play, then a reversible two-move shuffle of each side
 // played twice (a repetition the judge labels), judged as played and in the three transforms.
+// Every third game is Jieqi (face-down pieces attack and are attacked by their squares' types).
 TEST(Adjudication, TransformsOfRandomLoopsAreJudgedAlike) {
   std::mt19937 rng(20261201);
-  int judged = 0, forcing = 0;
-  for (int game = 0; game < 400 && judged < 150; ++game) {
-    Position pos = Position::xiangqi_start();
+  int judged = 0, forcing = 0, jieqi_judged = 0;
+  for (int game = 0; game < 600 && judged < 150; ++game) {
+    const Variant variant = game % 3 == 2 ? Variant::Jieqi : Variant::Xiangqi;
+    Position pos = variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
+    if (variant == Variant::Jieqi) assign_from_pool(pos, rng());
     const int prefix = 16 + static_cast<int>(rng() % 50);
     bool ok = true;
     for (int i = 0; i < prefix && ok; ++i) {
@@ -350,7 +354,7 @@ TEST(Adjudication, TransformsOfRandomLoopsAreJudgedAlike) {
       p.generate_legal(list);
       for (int tries = 0; tries < 40 && list.size > 0; ++tries) {
         Move m = list.moves[rng() % list.size];
-        if (p.at(m.to) || type_of(p.at(m.from)) == Pawn) continue;
+        if (p.at(m.to) || is_dark(p.at(m.from)) || type_of(p.at(m.from)) == Pawn) continue;
         out = m;
         return true;
       }
@@ -373,14 +377,16 @@ TEST(Adjudication, TransformsOfRandomLoopsAreJudgedAlike) {
         moves += (moves.empty() ? "" : " ") + to_iccs(m);
       }
     if (!ok) continue;
-    Replay r = replay(to_fen(pos), moves);
+    Replay r = replay(to_fen(pos), moves, variant);
     if (!r.repeated || r.moves.size() != 8 || r.window_begin != 0) continue;
     for (Ruleset rs : {Ruleset::Cxa, Ruleset::Axf, Ruleset::Computer})
-      forcing += expect_symmetric(("random " + std::to_string(game)).c_str(), to_fen(pos), moves, rs);
+      forcing += expect_symmetric(("random " + std::to_string(game)).c_str(), to_fen(pos), moves, rs, variant);
     if (::testing::Test::HasFailure()) return;  // one case at a time is enough to read
     ++judged;
+    jieqi_judged += variant == Variant::Jieqi;
   }
   EXPECT_GE(judged, 100);
+  EXPECT_GE(jieqi_judged, 20);
   EXPECT_GE(forcing, 100);  // the loops check and chase, not only shuffle
 }
 
