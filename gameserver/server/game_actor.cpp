@@ -553,17 +553,31 @@ void GameActor::after_change() {
     deps_.metrics.live_games--;
     if (deps_.on_finished) deps_.on_finished(config_);
   }
-  if (!archived_) {
-    try {
-      deps_.store.archive(session_);
-      archived_ = true;
-    } catch (const std::exception& e) {
-      // The Ended event is durable; the next start archives the game.
-      std::cerr << "game " << config_.id << ": archive failed: " << e.what() << '\n';
-    }
-  }
+  if (!archived_ && !archiving_) archive();
   if (retire_at_ == 0) retire_at_ = steady_ms() + deps_.options.finished_linger_ms;
   arm_timer();
+}
+
+// The archive is a handful of Redis round trips (record, finished list, ratings, tournament
+// result, live set); on an io thread they would hold up every other game served by it. It works
+// on a copy of the finished session.
+void GameActor::archive() {
+  archiving_ = true;
+  auto job = [self = shared_from_this(), finished = std::make_shared<const GameSession>(session_)] {
+    bool ok = true;
+    try {
+      self->deps_.store.archive(*finished);
+    } catch (const std::exception& e) {
+      // The Ended event is durable; the game stays in the live set and its next load archives it.
+      std::cerr << "game " << self->config_.id << ": archive failed: " << e.what() << '\n';
+      ok = false;
+    }
+    self->post([ok](GameActor& a) {
+      a.archiving_ = false;
+      a.archived_ = ok;
+    });
+  };
+  if (!deps_.background || !deps_.background(job)) job();
 }
 
 void GameActor::arm_timer() {
@@ -594,8 +608,11 @@ void GameActor::on_timer() {
   deliver_due();
   if (session_.over()) {
     if (steady_ms() >= retire_at_ && delayed_.empty()) {
-      if (deps_.on_retired) deps_.on_retired(config_.id);
-      return;
+      if (!archiving_) {
+        if (deps_.on_retired) deps_.on_retired(config_.id);
+        return;
+      }
+      retire_at_ = steady_ms() + 50;  // leaves memory once its archive is written
     }
     return arm_timer();
   }

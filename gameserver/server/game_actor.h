@@ -35,6 +35,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     std::function<void(const std::string& game_id)> on_lost = nullptr;
     // The game has just ended (called once, on the strand).
     std::function<void(const GameConfig& config)> on_finished = nullptr;
+    // Runs slow work (the archive's Redis writes) off the io threads; false = refused (queue
+    // full), then the work runs at once. Unset: always at once.
+    std::function<bool(std::function<void()>)> background = nullptr;
   };
 
   GameActor(Deps deps, GameSession session);
@@ -120,6 +123,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   bool away_stored_[2] = {false, false};  // an absence of this side may be in Redis
   void note_present(xq::Color side);
   bool archived_ = false;
+  bool archiving_ = false;  // the archive runs in the background; the game stays in memory meanwhile
+  void archive();
   std::atomic<bool> lost_{false};
   std::atomic<uint32_t> plies_{0};
   std::atomic<bool> finished_{false};

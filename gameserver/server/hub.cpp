@@ -37,7 +37,8 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                         seek_push_strand_.post([this, users = std::set<std::string>{g.red.user_id, g.black.user_id}] {
                           push_seeks(&users);
                         });
-                      }},
+                      },
+                      [this](std::function<void()> job) { return archive_pool_.try_post(std::move(job)); }},
       std::move(s));
   if (live) metrics_.live_games++;
   return actor;

@@ -199,8 +199,11 @@ class Hub {
   Strand seek_push_strand_;
   bool seek_push_scheduled_ = false;
   int64_t last_seek_push_ms_ = 0;
+  // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
+  // archives on its own strand instead.
+  WorkerPool archive_pool_{1, 4096};
   // One thread: password hashing must not take both cores from the games; 256 queued at most.
-  // Last member: destroyed first, finishing its tasks while everything they use still exists.
+  // Last members: destroyed first, finishing their tasks while everything they use still exists.
   WorkerPool sign_in_pool_{1, 256};
 };
 

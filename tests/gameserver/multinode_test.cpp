@@ -121,16 +121,13 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
   audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt);
   audit(red.ws->history(), gid, RED, assignment, salt);
   audit(black.ws->history(), gid, BLACK, assignment, salt);
-  // The finished game's record is served by either node, and its lease is gone.
+  // The finished game's record is served by either node, and its lease is gone (once the
+  // archive, which runs in the background, is written).
   std::string body;
   ASSERT_EQ(cluster.http_get(1, "/api/games/" + gid, body), 200);
-  EXPECT_EQ(owner_of(redis, gid), "");
+  EXPECT_TRUE(eventually([&] { return owner_of(redis, gid).empty(); }, 5000)) << owner_of(redis, gid);
 }
 
-// (b) Three nodes; the game's owner is killed with SIGKILL mid-game (a move in flight). The
-// clients reconnect to the surviving nodes with their tokens, sync, and finish the game; the log
-// holds every acknowledged move exactly once. A spectator on a surviving node keeps receiving the
-// game without asking.
 // A player on a node that does not own the game gets its move's event as the answer too
 // (MakeMove.event_is_reply), through the owner's forwarding.
 TEST(GameServerMultiNode, MoveEventAnswersAMoverOnAnotherNode) {
@@ -157,6 +154,10 @@ TEST(GameServerMultiNode, MoveEventAnswersAMoverOnAnotherNode) {
   EXPECT_EQ(pushed->request_id(), 0u);
 }
 
+// (b) Three nodes; the game's owner is killed with SIGKILL mid-game (a move in flight). The
+// clients reconnect to the surviving nodes with their tokens, sync, and finish the game; the log
+// holds every acknowledged move exactly once. A spectator on a surviving node keeps receiving the
+// game without asking.
 TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   TestCluster cluster(3, 2000, 250);
   gs::Redis redis(cluster.redis_url());

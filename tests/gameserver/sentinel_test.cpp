@@ -32,16 +32,6 @@ bool port_open(uint16_t port) {
   }
 }
 
-template <class Pred>
-bool eventually(Pred pred, int ms) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < until) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return pred();
-}
-
 using SentinelPlayer = TestClient;
 
 // Plays a move, resending it (same client move id: acknowledged once) while storage is away.

@@ -1,8 +1,10 @@
 // What the WebSocket tests do again and again, in one place: a signed-in test client, a move
 // request, game-event matching, and the known 7-ply mate used to finish Xiangqi games quickly.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,6 +21,18 @@ struct TestClient {
 };
 
 // Signs in with `m` (login_guest, register or login) on a new connection to `port`.
+// Polls `pred` every 100 ms for up to `ms`: for what the server does after answering (a
+// finished game's archive runs in the background, a failover takes a while).
+template <class Pred>
+bool eventually(Pred pred, int ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return pred();
+}
+
 inline TestClient sign_in(uint16_t port, const xq::v1::ClientMessage& m) {
   TestClient p;
   p.ws = std::make_unique<WsClient>(port);
