@@ -44,8 +44,8 @@ async function run(ctx) {
   step(`kill command: ${out || '(no output)'}`);
 
   // The next move at once, as a person would. Until a live node holds the game (the lease,
-  // --lease-ms 5 s, plus a tick) the server refuses it ("could not save the move ... Try again"):
-  // the person does as told, once a second, for at most 20 s.
+  // --lease-ms 5 s, plus a tick) the server refuses it (STORAGE_UNAVAILABLE): the page sends it
+  // again by itself once a second; should it give up and show the error, the person tries again.
   let tries = 0;
   let again = true;
   for (;;) {

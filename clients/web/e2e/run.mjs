@@ -41,6 +41,7 @@ async function main() {
     // '' when the feature is there, else why not (the exact request and answer).
     probe: (need) => servers.probe(need),
     restartGameServer: () => servers.restartGameServer(),
+    killGameServer: () => servers.killGameServer(),
     secondNode: () => servers.secondNode(),
     redisGet: (key) => servers.redisGet(key),
     browser,

@@ -453,6 +453,32 @@ test('game server restart mid-game: clients reconnect, resume and go on without 
   assertEqual(await boardPieces(red), await boardPieces(black), 'both boards agree');
 });
 
+test('the game\'s node dies (SIGKILL): a move made meanwhile on the other node is sent again by the page until that node holds the game', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ona'); // on the first node, which creates and owns the game
+  const black = await newPlayer(ctx, 'Tuo', {}, await ctx.secondNode());
+  await startGame(ctx, red, black, 'xiangqi');
+  for (const [p, iccs, n] of [[red, 'h2e2', 1], [black, 'h9g7', 2], [red, 'h0g2', 3]]) {
+    await playMove(p, iccs);
+    await Promise.all([waitForMoves(red, n), waitForMoves(black, n)]);
+  }
+  await ctx.killGameServer();
+  const t0 = Date.now();
+  await playMove(black, 'i9h9');
+  // Refused (STORAGE_UNAVAILABLE) until the second node takes the dead node's games over (its
+  // lease, 5 s): the page says it sends the move again, and does so, with no error to act on.
+  await black.page.waitForSelector('[data-testid=game-page]:has-text("sending your move again")', { timeout: T });
+  await black.page.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] li').length >= 4, null, { timeout: 25_000 });
+  const waited = Date.now() - t0;
+  assertEqual(await black.page.locator('[data-testid=game-page] .error').count(), 0, 'no error shown to black');
+  await ctx.restartGameServer(); // red's page reconnects to it; the game is the second node's now
+  await waitForMoves(red, 4);
+  await playMove(red, 'i0h0');
+  await Promise.all([waitForMoves(red, 5), waitForMoves(black, 5)]);
+  const [lr, lb] = await Promise.all([iccsList(red), iccsList(black)]);
+  assertEqual(lr, ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0'], `red's move list (black's move arrived ${waited} ms after the kill)`);
+  assertEqual(lb, lr, "black's move list");
+});
+
 test('time runs out: the server flags the side to move; both see the result and 0:00', async (ctx) => {
   const red = await newPlayer(ctx, 'Tim');
   const black = await newPlayer(ctx, 'Tom');

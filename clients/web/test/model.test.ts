@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GameModel } from '../src/game/model';
 import { verifyCommitment, sha256Hex } from '../src/game/commitment';
 import { stateFromRecord } from '../src/game/record';
-import { pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
+import { ErrorCode, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
+import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
 import { XIANGQI_START } from '../src/rules/board';
 
@@ -11,6 +12,8 @@ class FakeConn {
   status = 'open';
   rttMs = 40;
   sent: ClientBody[] = [];
+  // The answer to each request, to settle: reject(new RequestError(…)) as the server would.
+  answers: { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }[] = [];
   private msg = new Set<(m: ServerMessage) => void>();
   onMessage(fn: (m: ServerMessage) => void) {
     this.msg.add(fn);
@@ -21,7 +24,7 @@ class FakeConn {
   }
   request(body: ClientBody) {
     this.sent.push(body);
-    return new Promise<ServerMessage>(() => {});
+    return new Promise<ServerMessage>((resolve, reject) => this.answers.push({ resolve, reject }));
   }
   push(body: object) {
     const m = decodeServer(pb.ServerMessage.encode(body).finish());
@@ -71,6 +74,32 @@ describe('GameModel', () => {
     conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: 2, side: 2 } });
     expect(g.version).toBe(1);
     expect(conn.sent.some((b) => b.sync && b.sync.lastVersion === 1)).toBe(true);
+  });
+
+  it('sends a move refused with STORAGE_UNAVAILABLE again, with the same id; another error ends it', async () => {
+    vi.useFakeTimers();
+    try {
+      const { conn, g } = setup();
+      g.move('h2e2');
+      const first = conn.sent.length - 1;
+      const id = conn.sent[first].move!.clientMoveId;
+      conn.answers[first].reject(new RequestError(ErrorCode.STORAGE_UNAVAILABLE, 'the game moved to another node; retry'));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(conn.sent.length).toBe(first + 1); // not yet
+      await vi.advanceTimersByTimeAsync(1);
+      expect(conn.sent.length).toBe(first + 2);
+      expect(conn.sent[first + 1].move!.clientMoveId).toBe(id);
+      expect(conn.sent[first + 1].move!.iccs).toBe('h2e2');
+      expect(g.pending?.retries).toBe(1);
+      expect(g.error).toBe('');
+      conn.answers[first + 1].reject(new RequestError(ErrorCode.ILLEGAL_MOVE, 'no'));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(conn.sent.length).toBe(first + 2);
+      expect(g.pending).toBeNull();
+      expect(g.error).not.toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tracks captures, draw offers and the end', () => {

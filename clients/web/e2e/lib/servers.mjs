@@ -155,6 +155,14 @@ export async function startServers() {
         return `${need}: ${e.message}`;
       }
     },
+    // Kills the first game server with SIGKILL: a crash, no hand-over of its games.
+    async killGameServer() {
+      await new Promise((res) => {
+        if (server.exitCode !== null || server.signalCode) return res();
+        server.once('exit', res);
+        server.kill('SIGKILL');
+      });
+    },
     // Stops the game server and starts a new process on the same port and Redis (a deploy/crash).
     async restartGameServer() {
       await stop(server);

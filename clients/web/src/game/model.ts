@@ -33,7 +33,14 @@ export interface Pending {
   clientMoveId: string;
   ply: number; // plies on the server board when it was made
   sent: boolean;
+  retries: number; // sent again after STORAGE_UNAVAILABLE (the game was moving to another node)
 }
+
+// STORAGE_UNAVAILABLE means the move was not played: the game's node died and another has not
+// taken it over yet (a few seconds), or Redis was briefly away. The page sends the same move (same
+// client_move_id, so never played twice) again every second for this long before giving up.
+const MOVE_RETRY_MS = 1000;
+const MOVE_RETRIES = 20;
 
 const sideColor = (s: number | null | undefined): Color | null => (s === Side.RED ? 'r' : s === Side.BLACK ? 'b' : null);
 
@@ -272,7 +279,7 @@ export class GameModel extends Observable {
 
   move(iccs: string) {
     if (!this.myTurn()) return;
-    this.pending = { iccs, clientMoveId: newMoveId(), ply: this.moves.length, sent: false };
+    this.pending = { iccs, clientMoveId: newMoveId(), ply: this.moves.length, sent: false, retries: 0 };
     this.changed();
     this.sendPending();
   }
@@ -285,6 +292,15 @@ export class GameModel extends Observable {
       .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true } })
       .catch((e) => {
         if (e instanceof Disconnected) return; // re-sent after the resync
+        if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && p.retries < MOVE_RETRIES) {
+          p.retries++;
+          p.sent = false;
+          this.changed();
+          setTimeout(() => {
+            if (this.pending === p && !p.sent) this.sendPending();
+          }, MOVE_RETRY_MS);
+          return;
+        }
         if (this.pending === p) {
           this.pending = null;
           this.error = errorText(e);

@@ -65,7 +65,7 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
   else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
-  else if (game.pending) status = t('sending');
+  else if (game.pending) status = game.pending.retries ? t('sendingAgain') : t('sending');
   else status = position.turn === you ? t('yourTurn') : t('theirTurn');
 
   const bar = (c: Color) => (
