@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "board_transforms.h"
+#include "random_games.h"
 #include "rules/adjudication.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
@@ -339,44 +340,11 @@ TEST(Adjudication, TransformsOfRandomLoopsAreJudgedAlike) {
     const Variant variant = game % 3 == 2 ? Variant::Jieqi : Variant::Xiangqi;
     Position pos = variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
     if (variant == Variant::Jieqi) assign_from_pool(pos, rng());
-    const int prefix = 16 + static_cast<int>(rng() % 50);
-    bool ok = true;
-    for (int i = 0; i < prefix && ok; ++i) {
-      MoveList list;
-      pos.generate_legal(list);
-      if (list.size == 0) ok = false;
-      else pos.make(list.moves[rng() % list.size]);
-    }
-    if (!ok) continue;
-    // A loop of non-capturing moves that come back: m1 m2 back1 back2, twice.
-    auto quiet = [&](const Position& p, Move& out) {
-      MoveList list;
-      p.generate_legal(list);
-      for (int tries = 0; tries < 40 && list.size > 0; ++tries) {
-        Move m = list.moves[rng() % list.size];
-        if (p.at(m.to) || is_dark(p.at(m.from)) || type_of(p.at(m.from)) == Pawn) continue;
-        out = m;
-        return true;
-      }
-      return false;
-    };
-    Move m1, m2;
-    Position a = pos;
-    if (!quiet(a, m1)) continue;
-    a.make(m1);
-    if (!quiet(a, m2)) continue;
+    if (!play_randomly(pos, 16 + static_cast<int>(rng() % 50), rng)) continue;
+    auto loop = random_shuffle_loop(pos, rng);
+    if (!loop) continue;
     std::string moves;
-    Position p = pos;
-    for (int loop = 0; loop < 2 && ok; ++loop)
-      for (Move m : {m1, m2, Move{m1.to, m1.from, NoType}, Move{m2.to, m2.from, NoType}}) {
-        if (!p.is_pseudo_legal(m) || !p.is_legal(m)) {
-          ok = false;
-          break;
-        }
-        p.make(m);
-        moves += (moves.empty() ? "" : " ") + to_iccs(m);
-      }
-    if (!ok) continue;
+    for (Move m : *loop) moves += (moves.empty() ? "" : " ") + to_iccs(m);
     Replay r = replay(to_fen(pos), moves, variant);
     if (!r.repeated || r.moves.size() != 8 || r.window_begin != 0) continue;
     for (Ruleset rs : {Ruleset::Cxa, Ruleset::Axf, Ruleset::Computer})
@@ -509,46 +477,12 @@ TEST(Adjudication, RandomShuffleLoopsAreJudgedConsistently) {
   int judged = 0;
   for (int game = 0; game < 60; ++game) {
     Variant variant = game % 3 == 2 ? Variant::Jieqi : Variant::Xiangqi;
-    Position pos = variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
-    if (variant == Variant::Jieqi) assign_from_pool(pos, rng());
-    int prefix = 6 + static_cast<int>(rng() % 30);
-    bool ok = true;
-    for (int i = 0; i < prefix && ok; ++i) {
-      MoveList list;
-      pos.generate_legal(list);
-      if (list.size == 0) ok = false;
-      else pos.make(list.moves[rng() % list.size]);
-    }
-    if (!ok) continue;
-    // Find a reversible shuffle m1 m2 m1' m2' (no capture, no face-down piece, both sides).
-    auto reversible = [&](const Position& p, Move& out) {
-      MoveList list;
-      p.generate_legal(list);
-      for (int tries = 0; tries < 40 && list.size > 0; ++tries) {
-        Move m = list.moves[rng() % list.size];
-        if (p.at(m.to) || is_dark(p.at(m.from)) || type_of(p.at(m.from)) == Pawn) continue;
-        out = m;
-        return true;
-      }
-      return false;
-    };
-    Position start = pos;
-    Move m1, m2;
-    if (!reversible(start, m1)) continue;
-    Position a = start;
-    a.make(m1);
-    if (!reversible(a, m2)) continue;
-    Move back1{m1.to, m1.from, NoType}, back2{m2.to, m2.from, NoType};
-    std::vector<Move> moves = {m1, m2, back1, back2, m1, m2, back1, back2};
-    Position p = start;
-    for (Move m : moves) {
-      if (!p.is_pseudo_legal(m) || !p.is_legal(m)) {
-        ok = false;
-        break;
-      }
-      p.make(m);
-    }
-    if (!ok || !(p == start)) continue;
+    Position start = variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
+    if (variant == Variant::Jieqi) assign_from_pool(start, rng());
+    if (!play_randomly(start, 6 + static_cast<int>(rng() % 30), rng)) continue;
+    auto loop = random_shuffle_loop(start, rng);
+    if (!loop) continue;
+    const std::vector<Move>& moves = *loop;
     for (Ruleset rs : {Ruleset::Cxa, Ruleset::Axf, Ruleset::Computer}) {
       auto t0 = std::chrono::steady_clock::now();
       RepetitionVerdict v = judge_repetition(start, moves, 0, rs);

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "board_transforms.h"
+#include "random_games.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/perft.h"
@@ -27,15 +28,7 @@ TEST(Perft, TransformedPositionsHaveTheSameCounts) {
     const bool jieqi = game % 2 == 1;
     Position pos = parse_fen(jieqi ? kJieqiStartFen : kXiangqiStartFen, jieqi ? Variant::Jieqi : Variant::Xiangqi);
     if (jieqi) assign_from_pool(pos, rng());
-    const int plies = 10 + static_cast<int>(rng() % 70);
-    bool ok = true;
-    for (int i = 0; i < plies && ok; ++i) {
-      MoveList list;
-      pos.generate_legal(list);
-      if (list.size == 0) ok = false;
-      else pos.make(list.moves[rng() % list.size]);
-    }
-    if (!ok) continue;
+    if (!test::play_randomly(pos, 10 + static_cast<int>(rng() % 70), rng)) continue;
     const uint64_t want = perft(pos, 3);
     for (test::BoardTransform t : test::kBoardTransforms) {
       Position other = test::transform_position(pos, t);
