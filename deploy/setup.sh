@@ -11,7 +11,8 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libhiredis-dev libprotobuf-dev protobuf-compiler libssl-dev libjemalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei nginx
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev
+  python3)  # tests/run-all.sh picks a free port with it (today ninja-build happens to pull it in)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -46,8 +46,10 @@ async function main() {
     redisGet: (key) => servers.redisGet(key),
     browser,
     shots,
-    // The screenshots a person can look at without running anything: one desktop, one phone.
+    // The screenshots a person can look at without running anything (docs/screenshots): copied
+    // there only with XQ_PUBLISH_SHOTS=1, so that a test run leaves the work tree as it was.
     publish(file, as) {
+      if (process.env.XQ_PUBLISH_SHOTS !== '1') return;
       mkdirSync(docsShots, { recursive: true });
       copyFileSync(join(shots, file), join(docsShots, as));
     },
