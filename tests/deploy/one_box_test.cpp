@@ -1,9 +1,10 @@
 // The compose stack (deploy/compose.yaml) on this machine, without Docker: Redis with the compose
 // flags, two game servers started by the image's own command with the compose environment, the
-// matchmaker by its compose command, and nginx with deploy/nginx.conf in front. Only host names
-// and ports are rewritten to loopback. Players reach everything through the proxy: the web client,
-// /healthz, quick pairing (the matchmaker makes the game), play and watching; then the node that
-// owns the game is killed and the game finishes through the proxy on the other node.
+// matchmaker by its compose command, and nginx with deploy/nginx.conf in front. Only host names,
+// the game servers' fixed addresses and ports are rewritten to loopback. Players reach everything
+// through the proxy: the web client, /healthz, quick pairing (the matchmaker makes the game), play
+// and watching; then the node that owns the game is killed and the game finishes through the proxy
+// on the other node.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -88,14 +89,19 @@ class ComposeStackOnOneBox : public ::testing::Test {
     matchmaker_.start(mm, dir_ + "/matchmaker.log");
     ASSERT_TRUE(wait_for_log(dir_ + "/matchmaker.log", "matchmaker: running", 10000)) << read_file(dir_ + "/matchmaker.log");
 
-    // nginx with deploy/nginx.conf as its server block: upstreams and listen address rewritten.
+    // nginx with deploy/nginx.conf as its server block: upstreams (the game servers' fixed
+    // addresses in compose.yaml, on the image's port) and listen address rewritten.
     fs::create_directories(dir_ + "/nginx");
+    const std::string listen = image.env.at("XQ_LISTEN");  // 0.0.0.0:8080
+    const std::string image_port = listen.substr(listen.rfind(':') + 1);
     proxy_port_ = start_listening(
         nginx_, 0,
         [&](uint16_t port) {
           std::string site = read_file(source_path("deploy/nginx.conf"));
-          site = replace_all(site, "server gameserver-1:8080;", "server 127.0.0.1:" + std::to_string(node_ports_[0]) + ";");
-          site = replace_all(site, "server gameserver-2:8080;", "server 127.0.0.1:" + std::to_string(node_ports_[1]) + ";");
+          for (int i = 0; i < 2; ++i) {
+            const std::string address = compose_service(compose, "gameserver-" + std::to_string(i + 1)).ipv4_address;
+            site = replace_all(site, "server " + address + ":" + image_port + ";", "server 127.0.0.1:" + std::to_string(node_ports_[i]) + ";");
+          }
           site = replace_all(site, "listen 80;", "listen 127.0.0.1:" + std::to_string(port) + ";");
           const std::string d = dir_ + "/nginx/";
           std::ofstream(d + "site.conf") << site;

@@ -103,6 +103,7 @@ ComposeService compose_service(const std::string& compose_text, const std::strin
     if (indent_of(l) <= 2) break;  // the next service (or top-level key)
     std::smatch m;
     if (std::regex_match(l, m, std::regex(R"(\s{4}command:\s*(\[.*\])\s*)"))) s.command = json_strings(m[1].str());
+    if (std::regex_search(l, m, std::regex(R"(ipv4_address:\s*([\d.]+))"))) s.ipv4_address = m[1];
     if (indent_of(l) == 4) in_env = l.find("environment:") != std::string::npos;
     else if (in_env && std::regex_match(l, m, std::regex(R"(\s{6}(\w+):\s*(.*?)\s*)"))) s.environment[m[1]] = m[2];
   }

@@ -25,10 +25,12 @@ struct ImageRecipe {
 };
 ImageRecipe read_image_recipe(const std::string& dockerfile_text);
 
-// One service of deploy/compose.yaml: its `command:` (if any) and `environment:` entries.
+// One service of deploy/compose.yaml: its `command:` (if any), `environment:` entries and fixed
+// address (`ipv4_address:` on its network, if any).
 struct ComposeService {
   std::vector<std::string> command;
   std::map<std::string, std::string> environment;
+  std::string ipv4_address;
 };
 ComposeService compose_service(const std::string& compose_text, const std::string& name);
 

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "recipe_files.h"
 
@@ -27,6 +29,27 @@ std::string run(const std::string& cmd) {
 }
 
 std::string bin(const std::string& program) { return std::string(XQ_BIN_DIR) + "/" + program; }
+
+// "a.b.c.d" -> its 32 bits; throws if it is not a dotted quad.
+uint32_t ipv4(const std::string& text) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d+)\.(\d+)\.(\d+)\.(\d+))"))) throw std::runtime_error("not IPv4: " + text);
+  uint32_t a = 0;
+  for (int i = 1; i <= 4; ++i) {
+    const int octet = std::stoi(m[i].str());
+    if (octet > 255) throw std::runtime_error("not IPv4: " + text);
+    a = (a << 8) | static_cast<uint32_t>(octet);
+  }
+  return a;
+}
+
+// Whether `address` lies in `cidr` ("a.b.c.d/n").
+bool in_cidr(const std::string& address, const std::string& cidr) {
+  const size_t slash = cidr.find('/');
+  const int bits = std::stoi(cidr.substr(slash + 1));
+  const uint32_t mask = bits == 0 ? 0 : ~uint32_t{0} << (32 - bits);
+  return (ipv4(address) & mask) == (ipv4(cidr.substr(0, slash)) & mask);
+}
 
 // The Debian package that owns `path` ("" if none). With merged /usr, ldd may name /lib/… for a
 // file dpkg lists under /usr/lib/…, or the other way round.
@@ -127,14 +150,28 @@ TEST(DeployRecipes, ComposeKubernetesAndNginxConfigureWhatTheImageReads) {
     if (p != "80") EXPECT_EQ(p, port) << "a port in deploy/k8s/gameserver.yaml";
   }
   for (const auto& path : all_matches(k8s_gs, R"(path:\s*([^\s,}]+))")) EXPECT_EQ(path, "/healthz");
-  // nginx proxies to the compose services on that port.
-  const auto upstreams = all_matches(nginx, R"(server\s+([\w-]+):(\d+);)", 0);
+  // nginx proxies to the compose game servers on that port, at their fixed addresses (nginx
+  // resolves host names only when it starts): each in the stack network's subnet, outside the
+  // range Docker gives the other services (or one of them could hold it while its game server is
+  // stopped), and different.
+  const auto upstreams = all_matches(nginx, R"(server\s+([^\s;]+);)");
   ASSERT_EQ(upstreams.size(), 2u) << nginx;
+  const auto subnets = all_matches(compose, R"(subnet:\s*([\d./]+))");
+  const auto ranges = all_matches(compose, R"(ip_range:\s*([\d./]+))");
+  ASSERT_EQ(subnets.size(), 1u) << compose;
+  ASSERT_EQ(ranges.size(), 1u) << compose;
+  std::set<std::string> addresses;
   for (const auto& name : {"gameserver-1", "gameserver-2"}) {
-    EXPECT_NE(std::find(upstreams.begin(), upstreams.end(), "server " + std::string(name) + ":" + port + ";"),
-              upstreams.end()) << name;
-    EXPECT_NO_THROW(compose_service(compose, name));
+    const std::string address = compose_service(compose, name).ipv4_address;
+    ASSERT_FALSE(address.empty()) << name << " has no ipv4_address in compose.yaml";
+    addresses.insert(address);
+    EXPECT_NE(std::find(upstreams.begin(), upstreams.end(), address + ":" + port), upstreams.end())
+        << name << " (" << address << ") is not an upstream of nginx.conf";
+    EXPECT_TRUE(in_cidr(address, subnets[0])) << name << " " << address << " is not in " << subnets[0];
+    EXPECT_FALSE(in_cidr(address, ranges[0])) << name << " " << address << " is in the dynamic range " << ranges[0];
   }
+  EXPECT_EQ(addresses.size(), 2u);
+  EXPECT_TRUE(in_cidr(ranges[0].substr(0, ranges[0].find('/')), subnets[0])) << ranges[0] << " is not in " << subnets[0];
 
   // Redis and the matchmaker run the same way under compose and under Kubernetes.
   auto redis_cmd = compose_service(compose, "redis").command;
