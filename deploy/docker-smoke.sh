@@ -2,8 +2,10 @@
 # Smoke test of the Docker deployment on a machine with a Docker engine and compose (v2 plugin
 # `docker compose` or v1 `docker-compose`): builds the images of deploy/compose.yaml, starts the
 # stack (Redis with AOF, two game servers, the matchmaker, nginx), and through the proxy checks
-# /healthz, the web page, and games played by build/bin/loadgen (on both game servers); optionally
-# a game in headless Chromium while its owner's container is killed; then removes the stack.
+# /healthz, the web page, and games played by build/bin/loadgen (on both game servers); that the
+# proxy starts while a game server is stopped, and reaches both game servers after their containers
+# are recreated without restarting it; optionally a game in headless Chromium while its owner's
+# container is killed; then removes the stack.
 #   bash deploy/docker-smoke.sh
 # Environment:
 #   XQ_SMOKE_PORT      host port of the proxy (default 18080)
@@ -58,13 +60,21 @@ image=$(docker inspect -f '{{.Image}}' "$("${DC[@]}" ps -q gameserver-1)")
 size_mb=$(( $(docker image inspect -f '{{.Size}}' "$image") / 1000000 ))
 ok "images built in ${build_s}s (game server image ${size_mb} MB), stack up"
 
+# Waits up to $1 s for /healthz through the proxy to answer 200; sets waited (s).
+healthz_within() {
+  local t0
+  t0=$(date +%s)
+  until [ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ]; do
+    waited=$(( $(date +%s) - t0 ))
+    [ "$waited" -lt "$1" ] || return 1
+    sleep 1
+  done
+  waited=$(( $(date +%s) - t0 ))
+}
+
 # /healthz through the proxy, once both game servers are up.
-t0=$(date +%s)
-until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ]; do
-  [ $(( $(date +%s) - t0 )) -lt 90 ] || { bad "/healthz through the proxy did not answer 200 within 90 s"; exit 1; }
-  sleep 1
-done
-ok "/healthz through the proxy: 200 after $(( $(date +%s) - t0 ))s"
+healthz_within 90 || { bad "/healthz through the proxy did not answer 200 within 90 s"; exit 1; }
+ok "/healthz through the proxy: 200 after ${waited}s"
 
 page=$(curl -s -w '\n%{http_code}' "http://127.0.0.1:$PORT/")
 script=$(grep -o 'src="\./assets/[^"]*\.js"' <<<"$page" | head -1 | sed 's/^src="\.\///; s/"$//')
@@ -75,18 +85,23 @@ else
   bad "the web client's page through the proxy"
 fi
 
-# Games through the proxy (nginx spreads the connections over both game servers).
-"$LOADGEN" --port "$PORT" --games 10 --move-interval-ms 200 --warmup-s 2 --duration-s 5 >"$TMP/loadgen.log" 2>&1 || true
-sed -n '/==== RESULT/,$p' "$TMP/loadgen.log"
-res=$(sed -n '/==== RESULT/,$p' "$TMP/loadgen.log")
-moves=$(awk '/^moves\/s/ {print $2}' <<<"$res")
-if grep -q '20 connected (20 players, 0 idle), 0 closed, 0 failed' <<<"$res" &&
-   grep -q ' 0 setups failed' <<<"$res" && grep -q 'stalled moves .* 0, desync 0' <<<"$res" &&
-   grep -q '^errors by code *none' <<<"$res" && [ "${moves:-0}" -gt 0 ]; then
-  ok "loadgen through the proxy: 10 games, $moves moves/s, no errors, stalls or desyncs"
-else
-  bad "loadgen through the proxy (see its report above)"
-fi
+# 10 games through the proxy (nginx spreads the connections over both game servers); $1: warmup
+# and $2: measured seconds, $3: what the check is called. Prints loadgen's report.
+loadgen_check() {
+  "$LOADGEN" --port "$PORT" --games 10 --move-interval-ms 200 --warmup-s "$1" --duration-s "$2" >"$TMP/loadgen.log" 2>&1 || true
+  sed -n '/==== RESULT/,$p' "$TMP/loadgen.log"
+  local res moves
+  res=$(sed -n '/==== RESULT/,$p' "$TMP/loadgen.log")
+  moves=$(awk '/^moves\/s/ {print $2}' <<<"$res")
+  if grep -q '20 connected (20 players, 0 idle), 0 closed, 0 failed' <<<"$res" &&
+     grep -q ' 0 setups failed' <<<"$res" && grep -q 'stalled moves .* 0, desync 0' <<<"$res" &&
+     grep -q '^errors by code *none' <<<"$res" && [ "${moves:-0}" -gt 0 ]; then
+    ok "$3: 10 games, $moves moves/s, no errors, stalls or desyncs"
+  else
+    bad "$3 (see its report above)"
+  fi
+}
+loadgen_check 2 5 "loadgen through the proxy"
 redis() { "${DC[@]}" exec -T redis redis-cli "$@"; }
 spread=""
 for n in $(redis SMEMBERS xq:nodes:known | tr -d '\r'); do spread+="$n:$(redis SCARD "xq:node:$n:games" | tr -d '\r') "; done
@@ -94,6 +109,43 @@ if [ "$(wc -w <<<"$spread")" -eq 2 ] && ! grep -q ':0 ' <<<"$spread"; then
   ok "games owned by both game servers ($spread)"
 else
   bad "games are not spread over two game servers ($spread)"
+fi
+
+# The proxy does not depend on the game servers' containers (nginx.conf lists their fixed
+# addresses from compose.yaml, so nginx resolves no name). It starts while one is stopped:
+"${DC[@]}" stop gameserver-2 >/dev/null 2>&1
+"${DC[@]}" restart proxy >/dev/null 2>&1
+codes=""
+if healthz_within 20; then
+  for _ in 1 2 3 4 5 6 7 8 9 10; do codes+=$(curl -s -m 10 -o /dev/null -w '%{http_code} ' "http://127.0.0.1:$PORT/healthz"); done
+fi
+proxy=$("${DC[@]}" ps -q proxy)
+if [ "$codes" = "$(printf '200 %.0s' 1 2 3 4 5 6 7 8 9 10)" ]; then
+  ok "the proxy restarted while gameserver-2 was stopped: /healthz 200 10 of 10 through gameserver-1"
+else
+  bad "the proxy restarted while gameserver-2 was stopped: /healthz ${codes:-not 200 within 20 s}," \
+      "proxy $(docker inspect -f '{{.State.Status}}, restarted {{.RestartCount}} times' "$proxy")"
+fi
+# and it reaches both game servers right after their containers are recreated (a new image),
+# without being restarted itself (docker-compose 1.29 recreates their dependency Redis too).
+proxy_started=$(docker inspect -f '{{.State.StartedAt}}' "$proxy")
+"${DC[@]}" up -d --force-recreate gameserver-1 gameserver-2 >"$TMP/recreate.log" 2>&1 || { cat "$TMP/recreate.log"; bad "recreating the game servers"; }
+if healthz_within 30; then
+  ok "/healthz through the proxy: 200 ${waited}s after both game servers were recreated"
+else
+  bad "/healthz through the proxy did not answer 200 within 30 s of recreating the game servers"
+fi
+loadgen_check 1 3 "loadgen through the proxy after the game servers were recreated"
+accepted=""
+for s in gameserver-1 gameserver-2; do
+  n=$(docker exec "$("${DC[@]}" ps -q "$s")" curl -s localhost:8080/metrics | awk '/^xq_connections_total / {print $2}')
+  accepted+="$s:${n:-?} "
+done
+if [ "$(docker inspect -f '{{.State.StartedAt}}' "$proxy")" = "$proxy_started" ] && ! grep -qE ':(0|\?) ' <<<"$accepted"; then
+  ok "the proxy, not restarted, sent WebSocket connections to both recreated game servers ($accepted)"
+else
+  bad "after recreating the game servers: proxy started $proxy_started, now" \
+      "$(docker inspect -f '{{.State.StartedAt}}' "$proxy"); WebSocket connections accepted: $accepted"
 fi
 
 # Optional: a game in the browser while the node owning it is killed.
