@@ -40,7 +40,7 @@ async function main() {
     adminToken: servers.adminToken,
     // '' when the feature is there, else why not (the exact request and answer).
     probe: (need) => servers.probe(need),
-    restartGameServer: () => servers.restartGameServer(),
+    restartGameServer: (o) => servers.restartGameServer(o),
     killGameServer: () => servers.killGameServer(),
     secondNode: () => servers.secondNode(),
     redisGet: (key) => servers.redisGet(key),

@@ -102,6 +102,27 @@ describe('GameModel', () => {
     }
   });
 
+  it('asks for the sync again while the game moves to another node, without showing an error', async () => {
+    vi.useFakeTimers();
+    try {
+      const { conn, g } = setup();
+      const resync = () => (g as unknown as { resync(): Promise<void> }).resync();
+      const syncs = () => conn.sent.filter((b) => b.sync).length;
+      void resync();
+      expect(syncs()).toBe(1);
+      conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.STORAGE_UNAVAILABLE, 'the game moved to another node; retry'));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(syncs()).toBe(2);
+      expect(g.error).toBe('');
+      conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.NOT_YOUR_GAME, 'no'));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(syncs()).toBe(2);
+      expect(g.error).not.toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('tracks captures, draw offers and the end', () => {
     const { conn, g } = setup();
     conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'b2b9', capture: true } } });

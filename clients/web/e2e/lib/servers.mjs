@@ -164,9 +164,13 @@ export async function startServers() {
       });
     },
     // Stops the game server and starts a new process on the same port and Redis (a deploy/crash).
-    async restartGameServer() {
+    // With `nodeId`, the new process is another node (it does not take the old one's games back
+    // at once: they wait for the old node's lease to run out, as after a crash).
+    async restartGameServer({ nodeId } = {}) {
       await stop(server);
-      server = start(SERVER_BIN, args, 'gameserver', log);
+      const a = [...args];
+      if (nodeId) a[a.indexOf('--node-id') + 1] = nodeId;
+      server = start(SERVER_BIN, a, 'gameserver', log);
       await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 'the restarted game server');
     },
     // A second game server on the same Redis (another node of one deployment), started on first

@@ -36,11 +36,12 @@ export interface Pending {
   retries: number; // sent again after STORAGE_UNAVAILABLE (the game was moving to another node)
 }
 
-// STORAGE_UNAVAILABLE means the move was not played: the game's node died and another has not
+// STORAGE_UNAVAILABLE means the request did nothing: the game's node died and another has not
 // taken it over yet (a few seconds), or Redis was briefly away. The page sends the same move (same
-// client_move_id, so never played twice) again every second for this long before giving up.
-const MOVE_RETRY_MS = 1000;
-const MOVE_RETRIES = 20;
+// client_move_id, so never played twice), or the same sync, again every second for this long
+// before it shows the error.
+const RETRY_MS = 1000;
+const RETRIES = 20;
 
 const sideColor = (s: number | null | undefined): Color | null => (s === Side.RED ? 'r' : s === Side.BLACK ? 'b' : null);
 
@@ -70,6 +71,7 @@ export class GameModel extends Observable {
 
   private offs: (() => void)[] = [];
   private syncing = false;
+  private syncRetries = 0;
 
   constructor(private conn: Connection, readonly id: string, initial?: GameState) {
     super();
@@ -149,8 +151,12 @@ export class GameModel extends Observable {
     this.syncing = true;
     try {
       await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
+      this.syncRetries = 0;
     } catch (e) {
-      if (e instanceof RequestError) {
+      if (e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && this.syncRetries < RETRIES) {
+        this.syncRetries++;
+        setTimeout(() => void this.resync(), RETRY_MS);
+      } else if (e instanceof RequestError) {
         this.error = errorText(e);
         this.changed();
       }
@@ -292,13 +298,13 @@ export class GameModel extends Observable {
       .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true } })
       .catch((e) => {
         if (e instanceof Disconnected) return; // re-sent after the resync
-        if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && p.retries < MOVE_RETRIES) {
+        if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && p.retries < RETRIES) {
           p.retries++;
           p.sent = false;
           this.changed();
           setTimeout(() => {
             if (this.pending === p && !p.sent) this.sendPending();
-          }, MOVE_RETRY_MS);
+          }, RETRY_MS);
           return;
         }
         if (this.pending === p) {
