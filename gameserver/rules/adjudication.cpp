@@ -315,7 +315,12 @@ bool defender_fails(Refuter& f, int need, int moves_left) {
 // its own threat, not a reason the capture fails (图9: a discovered check that wins material with
 // or without `Nxb0` does not make the knight's attack on the cannon idle). So the opponent must
 // win back more than the capture took, on top of what it wins after a pass.
-bool capture_refuted_uncached(Scratch& s, Move c) {
+struct Refutation {
+  bool refuted = false;
+  bool exhausted = false;  // the node budget ran out: `refuted` proves nothing
+};
+
+Refutation refute_once(Scratch& s, Move c) {
   const Color us = s.side();
   const int won = value_of(s.p.at(c.to), c.to);
   Refuter f{s, opposite(us)};
@@ -338,7 +343,51 @@ bool capture_refuted_uncached(Scratch& s, Move c) {
     if (anyway > 0) refuted = anyway <= won + 20 && after_capture(anyway + won + 1);
   }
   if (trace()) std::cerr << "      refute " << to_iccs(c) << " " << refuted << " anyway " << anyway << " nodes " << f.nodes << (f.exhausted ? " (budget)" : "") << "\n";
-  return refuted && !f.exhausted;
+  return {refuted && !f.exhausted, f.exhausted};
+}
+
+// The position mirrored left-right and/or turned 180° with the colours (and the side to move)
+// swapped; face-down pieces stay face-down on the matching start squares.
+Position transformed(const Position& p, bool mirror, bool colours) {
+  Position t = p;
+  for (Square q = 0; q < kSquares; ++q) t.put(q, kEmpty);
+  for (Square q = 0; q < kSquares; ++q) {
+    Piece pc = p.at(q);
+    if (!pc) continue;
+    if (colours) pc = static_cast<Piece>(pc ^ kBlackBit);
+    int f = file_of(q), r = rank_of(q);
+    if (mirror != colours) f = 8 - f;
+    if (colours) r = 9 - r;
+    t.put(make_square(f, r), pc);
+  }
+  t.set_side_to_move(colours ? opposite(p.side_to_move()) : p.side_to_move());
+  return t;
+}
+
+Move transformed(Move m, bool mirror, bool colours) {
+  auto sq = [&](Square q) {
+    int f = file_of(q), r = rank_of(q);
+    if (mirror != colours) f = 8 - f;
+    if (colours) r = 9 - r;
+    return make_square(f, r);
+  };
+  return mv(sq(m.from), sq(m.to));
+}
+
+bool capture_refuted_uncached(Scratch& s, Move c) {
+  Refutation r = refute_once(s, c);
+  if (!r.exhausted) return r.refuted;
+  // The budget ran out. Where it runs out depends on the order the moves are tried in, which
+  // follows where the pieces stand, so the mirror image or the colour swap of the same position
+  // may finish. A finished search is exact in any orientation: the first that finishes decides,
+  // and a position and its transforms, trying the same four, are judged alike.
+  for (auto [mirror, colours] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    Scratch t(transformed(s.p, mirror, colours));
+    Refutation rt = refute_once(t, transformed(c, mirror, colours));
+    if (trace()) std::cerr << "      refute again " << (mirror ? "mirrored " : "") << (colours ? "colours swapped " : "") << rt.refuted << (rt.exhausted ? " (budget)" : "") << "\n";
+    if (!rt.exhausted) return rt.refuted;
+  }
+  return false;
 }
 
 // The labeller asks about the same capture in the same position many times (both loops of a
@@ -562,9 +611,8 @@ struct Combination {
 
 // Records combinations as threats. A combination that could take its material from a piece that
 // is already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
-// valuable candidate. Order-free: the larger and the more specific combinations go first, and no
-// choice depends on where on the board a piece stands, except between candidates alike in type
-// and in the threat they are under already.
+// valuable candidates. Order-free: the larger and the more specific combinations go first, and no
+// choice depends on where on the board a piece stands.
 void record_combinations(Scratch& s, std::vector<Combination>& found, std::array<Threat, kSquares>& out,
                          bool via_check, const char* what) {
   const Color them = opposite(s.side());
@@ -577,14 +625,17 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
   });
   for (const Combination& c : found) {
     if (c.gain <= 0 || c.candidates.none()) continue;
-    Square target = kNoSquare;
-    bool covered = false;
+    // The most valuable candidates; between equals, those already under the larger threat. Where
+    // several remain alike (two advisors, say), the threat is recorded on each: picking one would
+    // pick by board order.
+    auto rank = [&](Square q) { return std::tuple{value_of(s.p.at(q), q), static_cast<int>(type_of(s.p.at(q))), out[q].gain}; };
+    bool covered = false, first = true;
+    std::tuple<int, int, int> top{};
     for (Square t = 0; t < kSquares; ++t) {
       if (!c.candidates.test(t)) continue;
       covered |= out[t].gain >= c.gain;
-      // The most valuable; between equals, the one already under the larger threat.
-      auto rank = [&](Square q) { return std::tuple{value_of(s.p.at(q), q), static_cast<int>(type_of(s.p.at(q))), out[q].gain}; };
-      if (target == kNoSquare || rank(t) > rank(target)) target = t;
+      if (first || rank(t) > top) top = rank(t);
+      first = false;
     }
     if (covered) continue;
     Threat t;
@@ -593,8 +644,13 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
     t.via_check = via_check;
     t.joint = t.attacked = !via_check;
     t.alternatives = c.candidates;
-    out[target] = t;
-    if (trace()) std::cerr << "    " << what << " " << to_iccs(c.first) << " wins " << c.gain << " on " << square_name(target) << "\n";
+    std::vector<Square> targets;
+    for (Square q = 0; q < kSquares; ++q)
+      if (c.candidates.test(q) && rank(q) == top) targets.push_back(q);
+    for (Square q : targets) {
+      out[q] = t;
+      if (trace()) std::cerr << "    " << what << " " << to_iccs(c.first) << " wins " << c.gain << " on " << square_name(q) << "\n";
+    }
   }
 }
 

@@ -333,14 +333,17 @@ TEST(Adjudication, TransformsOfTheSpecCasesAreJudgedAlike) {
 // The same on random middlegames: random play, then a reversible two-move shuffle of each side
 // played twice (a repetition the judge labels), judged as played and in the three transforms.
 // Every third game is Jieqi (face-down pieces attack and are attacked by their squares' types).
+// Longer searches: SYM_SEED=n SYM_N=3000 SYM_SPAN=200 (random opening of 16 + up to SPAN plies).
 TEST(Adjudication, TransformsOfRandomLoopsAreJudgedAlike) {
-  std::mt19937 rng(20261201);
+  std::mt19937 rng(std::getenv("SYM_SEED") ? std::atoi(std::getenv("SYM_SEED")) : 20261201);
   int judged = 0, forcing = 0, jieqi_judged = 0;
-  for (int game = 0; game < 600 && judged < 150; ++game) {
+  const int want = std::getenv("SYM_N") ? std::atoi(std::getenv("SYM_N")) : 150;
+  for (int game = 0; game < want * 4 && judged < want; ++game) {
     const Variant variant = game % 3 == 2 ? Variant::Jieqi : Variant::Xiangqi;
     Position pos = variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
     if (variant == Variant::Jieqi) assign_from_pool(pos, rng());
-    if (!play_randomly(pos, 16 + static_cast<int>(rng() % 50), rng)) continue;
+    const int span = std::getenv("SYM_SPAN") ? std::atoi(std::getenv("SYM_SPAN")) : 50;
+    if (!play_randomly(pos, 16 + static_cast<int>(rng() % span), rng)) continue;
     auto loop = random_shuffle_loop(pos, rng);
     if (!loop) continue;
     std::string moves;
