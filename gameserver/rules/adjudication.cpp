@@ -610,30 +610,30 @@ struct Combination {
 };
 
 // Records combinations as threats. A combination that could take its material from a piece that
-// is already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
-// valuable candidates. Order-free: the larger and the more specific combinations go first, and no
-// choice depends on where on the board a piece stands.
+// was already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
+// valuable candidates. Order-free: no choice depends on the order the combinations were found in
+// or on where on the board a piece stands.
 void record_combinations(Scratch& s, std::vector<Combination>& found, std::array<Threat, kSquares>& out,
                          bool via_check, const char* what) {
   const Color them = opposite(s.side());
-  for (Combination& c : found)
+  // Judged against the threats found before this kind of combination, never against one another,
+  // and merged where several land on one piece: the order they were found in does not matter.
+  const std::array<Threat, kSquares> before = out;
+  SquareSet recorded;
+  for (Combination c : found) {
     for (Square t = 0; t < kSquares; ++t)
       if (c.candidates.test(t) && (!s.p.at(t) || color_of(s.p.at(t)) != them || type_of(s.p.at(t)) == King))
         c.candidates.reset(t);
-  std::stable_sort(found.begin(), found.end(), [](const Combination& a, const Combination& b) {
-    return a.gain != b.gain ? a.gain > b.gain : a.candidates.count() < b.candidates.count();
-  });
-  for (const Combination& c : found) {
     if (c.gain <= 0 || c.candidates.none()) continue;
     // The most valuable candidates; between equals, those already under the larger threat. Where
     // several remain alike (two advisors, say), the threat is recorded on each: picking one would
     // pick by board order.
-    auto rank = [&](Square q) { return std::tuple{value_of(s.p.at(q), q), static_cast<int>(type_of(s.p.at(q))), out[q].gain}; };
+    auto rank = [&](Square q) { return std::tuple{value_of(s.p.at(q), q), static_cast<int>(type_of(s.p.at(q))), before[q].gain}; };
     bool covered = false, first = true;
     std::tuple<int, int, int> top{};
     for (Square t = 0; t < kSquares; ++t) {
       if (!c.candidates.test(t)) continue;
-      covered |= out[t].gain >= c.gain;
+      covered |= before[t].gain >= c.gain;
       if (first || rank(t) > top) top = rank(t);
       first = false;
     }
@@ -644,11 +644,15 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
     t.via_check = via_check;
     t.joint = t.attacked = !via_check;
     t.alternatives = c.candidates;
-    std::vector<Square> targets;
-    for (Square q = 0; q < kSquares; ++q)
-      if (c.candidates.test(q) && rank(q) == top) targets.push_back(q);
-    for (Square q : targets) {
-      out[q] = t;
+    for (Square q = 0; q < kSquares; ++q) {
+      if (!c.candidates.test(q) || rank(q) != top) continue;
+      if (recorded.test(q) && out[q].gain > t.gain) continue;
+      if (recorded.test(q) && out[q].gain == t.gain) {
+        out[q].alternatives |= t.alternatives;
+      } else {
+        out[q] = t;
+        recorded.set(q);
+      }
       if (trace()) std::cerr << "    " << what << " " << to_iccs(c.first) << " wins " << c.gain << " on " << square_name(q) << "\n";
     }
   }
