@@ -6,6 +6,7 @@
 // its game ends, the nodes stay up, and every stored game replays.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -37,6 +38,9 @@ struct Player {
   TestClient c;
   std::map<std::string, MyGame> games;
   std::vector<std::string> own_seeks, others_seeks;
+  // Games this player plays, known from the seek it made or accepted before its game_started
+  // push has been read (that push can come after the accept's answer, from the other node).
+  std::set<std::string> playing;
 };
 
 class Storm {
@@ -176,7 +180,13 @@ class Storm {
     m.mutable_accept_seek()->set_seek_id(known ? p.others_seeks[static_cast<size_t>(pick(static_cast<int>(p.others_seeks.size())))]
                                                : "bogus-" + std::to_string(pick(1000)));
     ServerMessage r = request(p, m);
-    if (r.has_reply()) games_.insert(r.reply().game_id());
+    if (r.has_reply()) {
+      games_.insert(r.reply().game_id());
+      p.playing.insert(r.reply().game_id());
+      for (Player& owner : players_)
+        if (std::find(owner.own_seeks.begin(), owner.own_seeks.end(), m.accept_seek().seek_id()) != owner.own_seeks.end())
+          owner.playing.insert(r.reply().game_id());
+    }
     if (!known) EXPECT_TRUE(r.has_error()) << "accepted a seek that does not exist";
   }
 
@@ -215,7 +225,7 @@ class Storm {
   void intrude(Player& p) {
     std::vector<std::string> others;
     for (const std::string& id : games_)
-      if (!p.games.count(id)) others.push_back(id);
+      if (!p.games.count(id) && !p.playing.count(id)) others.push_back(id);
     if (others.empty()) return list(p);
     const std::string gid = others[static_cast<size_t>(pick(static_cast<int>(others.size())))];
     ClientMessage m;
