@@ -348,6 +348,13 @@ Refutation refute_once(Scratch& s, Move c) {
 
 // The position mirrored left-right and/or turned 180° with the colours (and the side to move)
 // swapped; face-down pieces stay face-down on the matching start squares.
+Square transformed(Square q, bool mirror, bool colours) {
+  int f = file_of(q), r = rank_of(q);
+  if (mirror != colours) f = 8 - f;  // a 180° turn mirrors the files too
+  if (colours) r = 9 - r;
+  return make_square(f, r);
+}
+
 Position transformed(const Position& p, bool mirror, bool colours) {
   Position t = p;
   for (Square q = 0; q < kSquares; ++q) t.put(q, kEmpty);
@@ -355,23 +362,14 @@ Position transformed(const Position& p, bool mirror, bool colours) {
     Piece pc = p.at(q);
     if (!pc) continue;
     if (colours) pc = static_cast<Piece>(pc ^ kBlackBit);
-    int f = file_of(q), r = rank_of(q);
-    if (mirror != colours) f = 8 - f;
-    if (colours) r = 9 - r;
-    t.put(make_square(f, r), pc);
+    t.put(transformed(q, mirror, colours), pc);
   }
   t.set_side_to_move(colours ? opposite(p.side_to_move()) : p.side_to_move());
   return t;
 }
 
 Move transformed(Move m, bool mirror, bool colours) {
-  auto sq = [&](Square q) {
-    int f = file_of(q), r = rank_of(q);
-    if (mirror != colours) f = 8 - f;
-    if (colours) r = 9 - r;
-    return make_square(f, r);
-  };
-  return mv(sq(m.from), sq(m.to));
+  return mv(transformed(m.from, mirror, colours), transformed(m.to, mirror, colours));
 }
 
 bool capture_refuted_uncached(Scratch& s, Move c) {
