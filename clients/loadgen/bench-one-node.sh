@@ -1,0 +1,18 @@
+#!/bin/bash
+# One game server (--threads 2) on a fresh Redis with AOF (appendfsync everysec), and loadgen
+# against it; the figures of docs/benchmarks.md called "run.sh" come from this. Loopback only,
+# bounded by loadgen's own --duration-s; everything it starts is stopped at the end.
+# Usage: clients/loadgen/bench-one-node.sh LOADGEN_ARGS...
+#   e.g. clients/loadgen/bench-one-node.sh --games 2400 --setup-mode handoff --move-interval-ms 100 --warmup-s 5 --duration-s 15
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${BIN:-build/bin}
+DIR=$(mktemp -d)
+trap 'kill $GS $RS 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
+redis-server --port 16479 --bind 127.0.0.1 --save '' --appendonly yes --appendfsync everysec --dir "$DIR" \
+  --daemonize no > "$DIR/redis.log" 2>&1 & RS=$!
+sleep 0.5
+"$B/gameserver" --listen 127.0.0.1:18180 --redis redis://127.0.0.1:16479/0 --secret 0123456789abcdef0123456789abcdef \
+  --admin-token x --threads "${GS_THREADS:-2}" > "$DIR/gameserver.log" 2>&1 & GS=$!
+sleep 1
+"$B/loadgen" --port 18180 --server-pid "$GS" --redis-pid "$RS" "$@"
