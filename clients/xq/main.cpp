@@ -27,6 +27,7 @@ const char* const kUsage =
     "commands:\n"
     "  perft   --variant xiangqi|jieqi [--fen FEN] --depth N [--hidden a0=P,b0=C,...] [--seed S] [--divide]\n"
     "  judge   --variant xiangqi|jieqi [--rules cxa|axf|computer] [--fen FEN] --moves \"m1 m2 ...\" [--labels]\n"
+    "          [--move-limit PLIES] [--repetitions N] [--free-pawns-advisors-elephants]\n"
     "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
     "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
     "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
@@ -143,6 +144,14 @@ GameRules rules_from(const po::variables_map& vm, Variant v) {
   if (!rs) throw UsageError("unknown --rules '" + name + "' (expected cxa, axf or computer)");
   r.ruleset = *rs;
   if (vm.count("move-limit")) r.move_limit_plies = vm["move-limit"].as<int>();
+  if (vm.count("repetitions")) {
+    int n = vm["repetitions"].as<int>();
+    if (n < GameRules::kMinRepetitions || n > GameRules::kMaxRepetitions)
+      throw UsageError("--repetitions must be between " + std::to_string(GameRules::kMinRepetitions) + " and " +
+                       std::to_string(GameRules::kMaxRepetitions));
+    r.repetition_occurrences = n;
+  }
+  r.adjudication.pawns_advisors_elephants_free = vm.count("free-pawns-advisors-elephants") > 0;
   return r;
 }
 
@@ -193,6 +202,8 @@ int main(int argc, char** argv) {
       ("divide", "perft: print the count below each root move")
       ("rules", po::value<std::string>()->default_value("cxa"), "repetition ruleset: cxa, axf or computer")
       ("move-limit", po::value<int>(), "plies without capture before the automatic draw (0 = off)")
+      ("repetitions", po::value<int>(), "judge a repetition when a position occurs for the Nth time (default 3)")
+      ("free-pawns-advisors-elephants", "Jieqi variant: checks and chases by pawns, advisors and elephants are free")
       ("moves", po::value<std::string>(), "moves in ICCS, separated by spaces")
       ("labels", "judge: print the labels of a repetition window");
   try {

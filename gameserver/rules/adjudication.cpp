@@ -69,7 +69,13 @@ int value_of(Piece p, Square s) {
 // the side to move by hand; the hash of the scratch copy is not used.
 struct Scratch {
   Position p;
+  bool minor_pieces_free = false;  // AdjudicationOptions::pawns_advisors_elephants_free
   explicit Scratch(const Position& pos) : p(pos) {}
+  // Pieces whose captures make no chase: the general and pawns, and under the Jieqi option also
+  // advisors and elephants (a face-down piece by the type it moves as).
+  bool chases_freely(PieceType t) const {
+    return t == King || t == Pawn || (minor_pieces_free && (t == Advisor || t == Elephant));
+  }
   Color side() const { return p.side_to_move(); }
   void set_side(Color c) { p.set_side_to_move(c); }
   Piece play(Move m) {
@@ -467,7 +473,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       bool rooted = !recaps.empty();
       if (rooted) any_rooted = true;
       n_defenders = std::max(n_defenders, static_cast<int>(recaps.size()));
-      if (type_of(a) == King || type_of(a) == Pawn) continue;
+      if (s.chases_freely(type_of(a))) continue;
       int g = see(s, c);
       // A capture after which the opponent wins more elsewhere (a hanging piece of ours) is no
       // real threat; an equal counter-capture does not cancel it.
@@ -684,8 +690,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   for (Move c : ours) {
     Piece victim = s.p.at(c.to);
     if (!victim || type_of(victim) == King) continue;
-    PieceType a = type_of(s.p.at(c.from));
-    if (a == King || a == Pawn) continue;
+    if (s.chases_freely(type_of(s.p.at(c.from)))) continue;
     if (see(s, c) != 0) continue;
     const int first = value_of(victim, c.to);
     Piece cap_c = s.play(c);
@@ -770,9 +775,10 @@ bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
   return o.kill_check_plies > 0 && forced_mate(s, o.kill_check_plies | 1, true);
 }
 
-void threats_for(const Position& pos, Color us, Ruleset rs, std::array<Threat, kSquares>& out,
-                 bool real_only = true) {
+void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
+                 std::array<Threat, kSquares>& out, bool real_only = true) {
   Scratch s(pos);
+  s.minor_pieces_free = o.pawns_advisors_elephants_free;
   s.set_side(us);
   all_threats(s, rs, out, real_only);
 }
@@ -803,6 +809,14 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
   sa.play(m);
   after = sa.p;
   label.check = after.in_check(them);
+  if (label.check && options.pawns_advisors_elephants_free) {
+    std::vector<Square> checkers;
+    after.attackers(after.king_square(them), us, checkers);
+    label.check = std::any_of(checkers.begin(), checkers.end(), [&](Square c) {
+      PieceType t = type_of(after.at(c));
+      return t != Pawn && t != Advisor && t != Elephant;
+    });
+  }
   const bool evasion = before.in_check(us);
   const bool king_move = type_of(before.at(m.from)) == King;
   if (rs == Ruleset::Cxa && evasion && king_move) return label;  // 26.1.3: always idle
@@ -810,7 +824,7 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
   // Threats after the move.
   std::array<Threat, kSquares> now{}, base{};
   if (trace()) std::cerr << "  label " << to_iccs(m) << " now:\n";
-  threats_for(after, us, rs, now);
+  threats_for(after, us, rs, options, now);
   if (trace()) std::cerr << "  base:\n";
   // The same threats with the moved piece lifted off the board.
   std::array<Threat, kSquares> without_mover{};
@@ -818,12 +832,12 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
     Position lifted = after;
     lifted.put(m.to, kEmpty);
     if (king_move) without_mover = now;  // the king takes part in no threat
-    else threats_for(lifted, us, rs, without_mover, false);
+    else threats_for(lifted, us, rs, options, without_mover, false);
   }
   // Baseline: threats before the move. Under CXA a move that answers a forcing move (a check, or
   // a mate threat) only chases what was not already threatened before that forcing move
   // (26.1.4), so the position before the opponent's last move is a second baseline.
-  threats_for(before, us, rs, base);
+  threats_for(before, us, rs, options, base);
   const bool answering = rs == Ruleset::Cxa && previous && prev_move &&
                          (evasion || mate_threat(before, them, options));
   if (rs == Ruleset::Cxa && evasion) {
@@ -836,14 +850,14 @@ static MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, cons
     for (Square c : checkers) lifted.put(c, kEmpty);
     if (!lifted.in_check(us)) {
       std::array<Threat, kSquares> own{};
-      threats_for(lifted, us, rs, own);
+      threats_for(lifted, us, rs, options, own);
       for (Square t = 0; t < kSquares; ++t)
         if (lifted.at(t)) base[t].gain = std::max(base[t].gain, own[t].gain);
     }
   }
   if (answering) {
     std::array<Threat, kSquares> old{};
-    threats_for(*previous, us, rs, old);
+    threats_for(*previous, us, rs, options, old);
     // Map squares of `previous` to squares of `before`.
     for (Square s = 0; s < kSquares; ++s) {
       if (s == prev_move->to) continue;  // captured there

@@ -63,6 +63,10 @@ struct AdjudicationOptions {
   // every attacking move checks (连将杀). 0 disables the respective search.
   int kill_search_plies = 3;
   int kill_check_plies = 7;
+  // Jieqi variant (jieqi-rules.md §6.3, S9): pawns, advisors and elephants may check and chase
+  // perpetually. A check given only by such pieces is no check for adjudication, and they are no
+  // chasers (as the general and pawns always are). Off by default: no primary text was found.
+  bool pawns_advisors_elephants_free = false;
 };
 
 // One chased enemy piece.

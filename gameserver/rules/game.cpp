@@ -153,7 +153,9 @@ void RulesGame::adjudicate_after_move() {
     return;
   }
   const uint64_t h = hashes_.back();
-  if (std::count(hashes_.begin(), hashes_.end(), h) >= 3) {
+  const int occurrences =
+      std::clamp(rules_.repetition_occurrences, GameRules::kMinRepetitions, GameRules::kMaxRepetitions);
+  if (std::count(hashes_.begin(), hashes_.end(), h) >= occurrences) {
     size_t first = static_cast<size_t>(std::find(hashes_.begin(), hashes_.end(), h) - hashes_.begin());
     std::vector<Move> since;
     for (size_t i = irreversible_index_; i < moves_.size(); ++i) since.push_back(moves_[i].move);

@@ -36,6 +36,11 @@ struct GameRules {
   int move_limit_plies = 120;        // plies without capture before the automatic draw (0 = off)
   int counted_checks_per_side = 10;  // checks beyond this per side do not advance the count (-1 = all count)
   CaptureVisibility capture_visibility = CaptureVisibility::Capturer;
+  // Repetition is adjudicated when a position occurs for this time (3 = the usual threefold; a
+  // club may ask for more rounds before it judges, jieqi-rules.md §6.3–6.4). The judged window
+  // runs from the position's first occurrence, so every move of every round counts.
+  int repetition_occurrences = 3;
+  static constexpr int kMinRepetitions = 2, kMaxRepetitions = 12;
   AdjudicationOptions adjudication;
   static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks
 };

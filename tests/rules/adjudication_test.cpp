@@ -473,6 +473,27 @@ TEST(Adjudication, JieqiDarkPieceIsChasedByItsPositionalType) {
   EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
 }
 
+TEST(Adjudication, JieqiOptionFreesPawnsAdvisorsAndElephants) {
+  // jieqi-rules.md §6.3 (S9): under the option, pawns, advisors and elephants may check and chase
+  // perpetually; by default a revealed advisor's check and an elephant's chase count as in Xiangqi.
+  AdjudicationOptions free;
+  free.pawns_advisors_elephants_free = true;
+  const Position advisor = parse_fen("4k4/9/2A6/9/9/9/9/9/9/3K5 w", Variant::Jieqi);
+  const Move advisor_checks = parse_moves("c7d8")[0];
+  EXPECT_EQ(label_move(advisor, advisor_checks, Ruleset::Cxa).describe(), "将");
+  EXPECT_EQ(label_move(advisor, advisor_checks, Ruleset::Cxa, nullptr, free).describe(), "闲");
+  const Position elephant = parse_fen("r4k3/9/9/9/4B4/9/9/9/9/3K5 w", Variant::Jieqi);
+  const Move elephant_attacks_rook = parse_moves("e5c7")[0];
+  for (Ruleset rs : {Ruleset::Cxa, Ruleset::Axf, Ruleset::Computer}) {
+    EXPECT_EQ(label_move(elephant, elephant_attacks_rook, rs).describe(), "捉(车)") << ruleset_name(rs);
+    EXPECT_EQ(label_move(elephant, elephant_attacks_rook, rs, nullptr, free).describe(), "闲") << ruleset_name(rs);
+  }
+  // Other pieces still chase: the chariot's perpetual chase of a face-down cannon loses.
+  RepetitionVerdict v = judge("4k4/9/1x7/9/9/9/9/1R7/9/3K5 w", twice("b2b3 e9e8 b3b2 e8e9"), Ruleset::Cxa,
+                              Variant::Jieqi, free);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+}
+
 TEST(Adjudication, RandomShuffleLoopsAreJudgedConsistently) {
   // Random openings followed by a two-move shuffle played twice: every ruleset returns one label
   // per window move and the same labels in both loops.

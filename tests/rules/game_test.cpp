@@ -90,3 +90,52 @@ TEST(RulesGame, CanMateForTimeForfeits) {
   EXPECT_TRUE(g.can_mate(Color::Red));
   EXPECT_FALSE(g.can_mate(Color::Black));
 }
+
+namespace {
+// A red pawn, guarded by the chariot along rank 8, checks the black king on every move while the
+// king steps between e9 and f9: a 4-ply loop that brings the start position back.
+constexpr const char* kPawnChecksFen = "4k4/R4P3/9/9/9/9/9/9/9/3K5 w";
+constexpr const char* kPawnChecksLoop[] = {"f8e8", "e9f9", "e8f8", "f9e9"};
+
+// Plays the loop until the game ends or `max_plies`; returns the plies played.
+int play_pawn_checks(RulesGame& g, int max_plies) {
+  int plies = 0;
+  while (!g.result().over() && plies < max_plies) {
+    EXPECT_EQ(g.play(kPawnChecksLoop[plies % 4]), RulesGame::MoveError::None) << "ply " << plies + 1;
+    ++plies;
+  }
+  return plies;
+}
+}  // namespace
+
+TEST(RulesGame, RepetitionIsJudgedAtTheConfiguredOccurrence) {
+  for (int occurrences : {2, 3, 5}) {
+    GameRules rules = GameRules::defaults(Variant::Xiangqi);
+    rules.repetition_occurrences = occurrences;
+    RulesGame g = game_from(kPawnChecksFen, rules);
+    // The start position comes back every 4 plies: its Nth occurrence follows ply 4 (N - 1).
+    EXPECT_EQ(play_pawn_checks(g, 100), 4 * (occurrences - 1)) << occurrences;
+    EXPECT_EQ(g.result().outcome, Outcome::BlackWins) << occurrences;
+    EXPECT_EQ(g.result().reason, "perpetual_check") << occurrences;
+    ASSERT_NE(g.repetition(), nullptr);
+    EXPECT_EQ(g.repetition()->labels.size(), static_cast<size_t>(4 * (occurrences - 1)));  // every round judged
+  }
+}
+
+TEST(RulesGame, JieqiOptionLetsPawnsCheckPerpetually) {
+  // Default (as in Xiangqi): the pawn's perpetual check loses.
+  RulesGame strict = game_from(kPawnChecksFen, GameRules::defaults(Variant::Jieqi));
+  EXPECT_EQ(play_pawn_checks(strict, 100), 8);
+  EXPECT_EQ(strict.result().outcome, Outcome::BlackWins);
+  EXPECT_EQ(strict.result().reason, "perpetual_check");
+  // S9's rule (jieqi-rules.md §6.3): pawns, advisors and elephants may check perpetually.
+  GameRules free = GameRules::defaults(Variant::Jieqi);
+  free.adjudication.pawns_advisors_elephants_free = true;
+  RulesGame lenient = game_from(kPawnChecksFen, free);
+  EXPECT_EQ(play_pawn_checks(lenient, 100), 8);
+  EXPECT_EQ(lenient.result().outcome, Outcome::Draw);
+  EXPECT_EQ(lenient.result().reason, "repetition_draw");
+  ASSERT_NE(lenient.repetition(), nullptr);
+  for (const MoveLabel& l : lenient.repetition()->labels) EXPECT_TRUE(l.is_idle()) << l.describe();
+  EXPECT_TRUE(lenient.moves().front().gives_check);  // still a check on the board
+}

@@ -65,6 +65,19 @@ TEST(XqCli, JudgeReportsTheFirstEndingMove) {
   EXPECT_NE(illegal.out.find("h9h5"), std::string::npos) << illegal.out;
 }
 
+TEST(XqCli, JudgeTakesTheRepetitionOptions) {
+  // A pawn (guarded by the chariot) checks on every move; the start position recurs every 4 plies.
+  const std::string loop = "f8e8 e9f9 e8f8 f9e9 ";
+  const std::string base = "judge --variant jieqi --fen '4k4/R4P3/9/9/9/9/9/9/9/3K5 w' --moves '" + loop + loop;
+  EXPECT_EQ(xq(base + "'").last_line(), "black-wins perpetual_check");
+  EXPECT_EQ(xq(base + "' --free-pawns-advisors-elephants").last_line(), "draw repetition_draw");
+  EXPECT_EQ(xq(base + "' --repetitions 4").last_line(), "ongoing");
+  EXPECT_EQ(xq(base + loop + "' --repetitions 4").last_line(), "black-wins perpetual_check");
+  CliRun bad = xq(base + "' --repetitions 1");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("--repetitions must be between 2 and 12"), std::string::npos) << bad.out;
+}
+
 TEST(XqCli, MovesInTheIccsServerFormAreRead) {
   // "H2-E2" (ICCS as the ICCS server writes it) means h2e2; commas separate moves too.
   CliRun mate = xq("judge --variant xiangqi --fen '3k5/R8/9/9/9/9/9/9/9/1R2K4 w' --moves 'B0-B9, D9-D8'");
