@@ -51,6 +51,7 @@ std::string encode_config(const GameConfig& c) {
                  {"no_show_ms", c.no_show_ms},
                  {"rated", c.rated},
                  {"spectator_delay_ms", c.spectator_delay_ms}};
+  write_rule_options(c.options, o);
   return json::serialize(o);
 }
 
@@ -62,6 +63,7 @@ GameConfig decode_config(const std::string& text) {
   c.variant = str(o, "variant") == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
   c.ruleset = str(o, "ruleset");
   c.capture_visibility = str(o, "capture_visibility");
+  c.options = read_rule_options(o);
   c.tc.initial_ms = num(o, "initial_ms");
   c.tc.increment_ms = num(o, "increment_ms");
   c.red = player_from(o.at("red"));

@@ -28,6 +28,8 @@ xq::GameRules GameConfig::rules() const {
   if (variant == xq::Variant::Jieqi &&
       !xq::parse_visibility(capture_visibility.empty() ? "capturer" : capture_visibility, r.capture_visibility))
     throw std::invalid_argument("unknown capture visibility: " + capture_visibility);
+  if (std::string why = rule_options_error(options, variant); !why.empty()) throw std::invalid_argument(why);
+  apply(options, r);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "game/clock.h"
+#include "game/rule_options.h"
 #include "rules/game.h"
 
 namespace gs {
@@ -26,6 +27,7 @@ struct GameConfig {
   xq::Variant variant = xq::Variant::Xiangqi;
   std::string ruleset = "cxa";
   std::string capture_visibility = "capturer";  // Jieqi only
+  RuleOptions options;
   TimeControl tc;
   PlayerInfo red, black;
   // Jieqi secret (never sent to clients before the end) and its public commitment.

@@ -86,6 +86,9 @@ std::string record_text(const std::string& record_json) {
   tag("Termination", field(o, "reason").empty() ? "unterminated" : field(o, "reason"));
   tag("TimeControl", std::to_string(number(o, "initial_ms") / 1000) + "+" + std::to_string(number(o, "increment_ms") / 1000));
   tag("Ruleset", field(o, "ruleset").empty() ? "cxa" : field(o, "ruleset"));
+  if (number(o, "repetitions") > 0) tag("Repetitions", std::to_string(number(o, "repetitions")));
+  if (const auto* free = o.if_contains("pawns_advisors_elephants_free"); free && free->is_bool() && free->as_bool())
+    tag("FreePawnsAdvisorsElephants", "yes");
   tag("GameId", field(o, "id"));
   tag("Format", "ICCS");
   if (jieqi) {

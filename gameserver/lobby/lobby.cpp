@@ -62,6 +62,7 @@ std::string encode_seek(const SeekEntry& s, const std::string& node) {
                         {"rated", s.spec.rated},
                         {"rating_min", s.spec.rating_min},
                         {"rating_max", s.spec.rating_max}};
+  write_rule_options(s.spec.options, o);
   return boost::json::serialize(o);
 }
 
@@ -84,6 +85,7 @@ std::optional<StoredSeek> decode_seek(const std::string& text) {
     else if (color == "black") s.spec.color = xq::Color::Black;
     s.spec.ruleset = str("ruleset");
     s.spec.capture_visibility = str("capture_visibility");
+    s.spec.options = read_rule_options(o);
     s.spec.rated = o.at("rated").as_bool();
     s.spec.rating_min = o.at("rating_min").to_number<int>();
     s.spec.rating_max = o.at("rating_max").to_number<int>();

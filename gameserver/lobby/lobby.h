@@ -8,6 +8,7 @@
 
 #include "auth/auth.h"
 #include "game/clock.h"
+#include "game/rule_options.h"
 #include "rules/types.h"
 
 namespace gs {
@@ -18,6 +19,7 @@ struct SeekSpec {
   std::optional<xq::Color> color;  // the owner's colour; nullopt = random
   std::string ruleset = "cxa";
   std::string capture_visibility = "capturer";  // Jieqi only
+  RuleOptions options;
   bool rated = false;
   int rating_min = 0, rating_max = 0;  // 0 = no bound on the taker's rating
 };

@@ -656,6 +656,7 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s) {
   p->set_color(s.spec.color ? to_side(*s.spec.color) : v1::SIDE_NONE);
   p->set_ruleset(s.spec.ruleset);
   p->set_capture_visibility(s.spec.capture_visibility);
+  if (s.spec.options != RuleOptions{}) fill_rule_options(p->mutable_rule_options(), s.spec.options);
   p->set_rated(s.spec.rated);
   p->set_rating_min(static_cast<uint32_t>(s.spec.rating_min));
   p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
@@ -727,7 +728,8 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
 }
 
 static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side color, const std::string& ruleset,
-                       const std::string& visibility, SeekSpec& out, std::string& why) {
+                       const std::string& visibility, const v1::RuleOptions& options, SeekSpec& out,
+                       std::string& why) {
   xq::CaptureVisibility vis;
   if (!visibility.empty() && !xq::parse_visibility(visibility, vis)) {
     why = "capture_visibility: capturer | nobody | both";
@@ -743,6 +745,8 @@ static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side colo
     return false;
   }
   out.variant = var == v1::JIEQI ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+  out.options = rule_options_from(options);
+  if (why = rule_options_error(out.options, out.variant); !why.empty()) return false;
   out.tc = {tc.initial_ms(), tc.increment_ms()};
   if (color == v1::RED) out.color = xq::Color::Red;
   else if (color == v1::BLACK) out.color = xq::Color::Black;
@@ -756,9 +760,11 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   std::string why, target_id;
   bool ok = m.has_create_seek()
                 ? parse_spec(m.create_seek().time_control(), m.create_seek().variant(), m.create_seek().color(),
-                             m.create_seek().ruleset(), m.create_seek().capture_visibility(), spec, why)
+                             m.create_seek().ruleset(), m.create_seek().capture_visibility(),
+                             m.create_seek().rule_options(), spec, why)
                 : parse_spec(m.challenge().time_control(), m.challenge().variant(), m.challenge().color(),
-                             m.challenge().ruleset(), m.challenge().capture_visibility(), spec, why);
+                             m.challenge().ruleset(), m.challenge().capture_visibility(), m.challenge().rule_options(),
+                             spec, why);
   if (!ok) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
   if (m.has_create_seek()) {
     spec.rated = m.create_seek().rated();
@@ -882,6 +888,7 @@ void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared
   cfg.variant = seek.spec.variant;
   cfg.ruleset = seek.spec.ruleset;
   cfg.capture_visibility = seek.spec.capture_visibility;
+  cfg.options = seek.spec.options;
   cfg.tc = seek.spec.tc;
   xq::Color owner_color = seek.spec.color ? *seek.spec.color
                                           : ((xq::random_hex(1)[1] & 1) ? xq::Color::Red : xq::Color::Black);
@@ -923,6 +930,8 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   cfg.variant = variant_from(str(o, "variant", "xiangqi"));
   cfg.ruleset = str(o, "ruleset", "cxa");
   cfg.capture_visibility = str(o, "capture_visibility", "capturer");
+  cfg.options = read_rule_options(o);
+  if (std::string why = rule_options_error(cfg.options, cfg.variant); !why.empty()) throw std::invalid_argument(why);
   cfg.tc = {num("initial_ms", 900000), num("increment_ms", 0)};
   for (auto [key, player] : {std::pair{"red", &cfg.red}, std::pair{"black", &cfg.black}}) {
     const auto& p = o.at(key).as_object();

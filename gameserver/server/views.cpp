@@ -1,5 +1,7 @@
 #include "server/views.h"
 
+#include <algorithm>
+
 #include "rules/fen.h"
 
 namespace gs {
@@ -99,7 +101,20 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
     st.set_commitment(c.commitment);
     st.set_capture_visibility(c.capture_visibility);
   }
+  if (c.options != RuleOptions{}) fill_rule_options(st.mutable_rule_options(), c.options);
   return st;
+}
+
+void fill_rule_options(v1::RuleOptions* out, const RuleOptions& o) {
+  if (o.repetitions != RuleOptions{}.repetitions) out->set_repetitions(static_cast<uint32_t>(o.repetitions));
+  out->set_pawns_advisors_elephants_free(o.pawns_advisors_elephants_free);
+}
+
+RuleOptions rule_options_from(const v1::RuleOptions& in) {
+  RuleOptions o;
+  if (in.repetitions() != 0) o.repetitions = static_cast<int>(std::min<uint32_t>(in.repetitions(), 1000));
+  o.pawns_advisors_elephants_free = in.pawns_advisors_elephants_free();
+  return o;
 }
 
 v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, bool latest, Millis now, int64_t wall) {

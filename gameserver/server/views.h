@@ -10,6 +10,8 @@ namespace gs {
 xq::Viewer viewer_for(const GameConfig& c, const std::string& user_id);  // Spectator if not a player
 xq::v1::Side to_side(xq::Color c);
 xq::v1::Variant to_variant(xq::Variant v);
+void fill_rule_options(xq::v1::RuleOptions* out, const RuleOptions& o);  // leaves defaults unset
+RuleOptions rule_options_from(const xq::v1::RuleOptions& in);             // unset = defaults
 
 // now: steady ms (running clock); wall: epoch ms (server_time_ms).
 xq::v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t wall);

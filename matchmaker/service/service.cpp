@@ -138,6 +138,7 @@ void MatchmakerService::request_game(const Tournament& t, const GameSlot& slot) 
                      {"rated", true},
                      {"red", user(slot.red)},
                      {"black", user(slot.black)}};
+  gs::write_rule_options(t.cfg.rule_options, spec);
   redis_.command({"XADD", bus::kGameCreate, "*", "game_id", slot.game_id, "body", json::serialize(spec)});
 }
 

@@ -155,6 +155,10 @@ Tournament create_tournament(EventConfig cfg) {
   if (cfg.variant != "xiangqi" && cfg.variant != "jieqi") fail("bad_request", "variant must be xiangqi or jieqi");
   if (cfg.ruleset != "cxa" && cfg.ruleset != "axf" && cfg.ruleset != "computer")
     fail("bad_request", "ruleset must be cxa, axf or computer");
+  if (std::string why = gs::rule_options_error(
+          cfg.rule_options, cfg.variant == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi);
+      !why.empty())
+    fail("bad_request", why);
   if (cfg.pairing.rounds < 1 || cfg.pairing.rounds > 30) fail("bad_request", "rounds must be 1..30");
   if (cfg.pairing.games_per_round != 1 && cfg.pairing.games_per_round != 2)
     fail("bad_request", "games per round must be 1 or 2");

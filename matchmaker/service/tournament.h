@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "game/rule_options.h"
 #include "pairing/playoff.h"
 #include "pairing/swiss.h"
 #include "pairing/tiebreaks.h"
@@ -23,6 +24,7 @@ struct EventConfig {
   std::string variant = "xiangqi";             // xiangqi | jieqi
   std::string ruleset = "cxa";                 // cxa | axf | computer
   std::string capture_visibility = "capturer";  // Jieqi: capturer | nobody | both
+  gs::RuleOptions rule_options;                 // repetition options (docs/adjudication.md)
   uint32_t initial_ms = 900000, increment_ms = 0;
   uint32_t no_show_ms = 600000;   // a player who has not moved by then loses by forfeit
   uint32_t spectator_delay_ms = 0;  // spectators of the event's games see them this much later

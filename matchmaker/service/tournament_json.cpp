@@ -125,7 +125,7 @@ pairing::KnockoutGame knockout_from(const json::value& v) {
 }  // namespace
 
 json::value config_to_json(const EventConfig& c) {
-  return json::object{{"id", c.id},
+  json::object o{{"id", c.id},
                       {"name", c.name},
                       {"club_id", c.club_id},
                       {"organiser", c.organiser},
@@ -144,6 +144,8 @@ json::value config_to_json(const EventConfig& c) {
                       {"playoff_size", c.playoff_size},
                       {"start_ms", c.start_ms},
                       {"pairing", settings_json(c.pairing)}};
+  gs::write_rule_options(c.rule_options, o);
+  return o;
 }
 
 EventConfig config_from_json(const json::value& v) {
@@ -157,6 +159,11 @@ EventConfig config_from_json(const json::value& v) {
   c.variant = get_str(o, "variant", c.variant);
   c.ruleset = get_str(o, "ruleset", c.ruleset);
   c.capture_visibility = get_str(o, "capture_visibility", c.capture_visibility);
+  try {
+    c.rule_options = gs::read_rule_options(o);
+  } catch (const std::exception&) {
+    throw TournamentError("bad_request", "repetitions must be a number, pawns_advisors_elephants_free a boolean");
+  }
   c.initial_ms = static_cast<uint32_t>(get_int(o, "initial_ms", c.initial_ms));
   c.increment_ms = static_cast<uint32_t>(get_int(o, "increment_ms", c.increment_ms));
   c.no_show_ms = static_cast<uint32_t>(get_int(o, "no_show_ms", c.no_show_ms));

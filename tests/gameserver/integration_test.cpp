@@ -508,6 +508,53 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
 }
 
+// A seek's rule options (docs/adjudication.md "Options for clubs") reach the lobby, the game
+// state and the game's rules; options that do not fit the variant are refused.
+TEST_F(GameServer, SeekRuleOptionsGoverningTheGame) {
+  Client red = guest("ro_red"), black = guest("ro_black");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  seek.mutable_create_seek()->mutable_rule_options()->set_pawns_advisors_elephants_free(true);
+  EXPECT_EQ(error_of(red.ws->request(seek)), BAD_REQUEST);  // a Jieqi rule
+  seek.mutable_create_seek()->mutable_rule_options()->set_pawns_advisors_elephants_free(false);
+  seek.mutable_create_seek()->mutable_rule_options()->set_repetitions(13);
+  EXPECT_EQ(error_of(red.ws->request(seek)), BAD_REQUEST);
+  // Judge at the second occurrence: a knight out and back on both sides repeats the start.
+  seek.mutable_create_seek()->mutable_rule_options()->set_repetitions(2);
+  auto r = red.ws->request(seek);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  ClientMessage list;
+  list.mutable_list_seeks();
+  auto listed = black.ws->request(list);
+  bool seen = false;
+  for (const auto& sk : listed.seeks().seeks())
+    if (sk.seek_id() == r.reply().seek_id()) seen = sk.rule_options().repetitions() == 2;
+  EXPECT_TRUE(seen) << listed.DebugString();
+  const std::string gid = accept_and_start(red, black, r.reply().seek_id());
+  ASSERT_FALSE(gid.empty());
+  Client watcher = guest("ro_watcher");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(watcher.ws->request(watch).has_reply());
+  auto st = watcher.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().rule_options().repetitions(), 2u);
+  const char* moves[] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(move(i % 2 ? black : red, gid, moves[i]).has_reply()) << moves[i];
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), DRAW);
+  EXPECT_EQ(end->game_event().result().reason(), "repetition_draw");
+  // The stored record keeps the options (a node that reloads the game judges it alike).
+  std::string body;
+  ASSERT_TRUE(eventually([&] { return g_servers->http_get("/api/games/" + gid, body) == 200; }, 5000));
+  EXPECT_NE(body.find("\"repetitions\":2"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_get("/api/games/" + gid + "/pgn", body), 200);
+  EXPECT_NE(body.find("[Repetitions \"2\"]"), std::string::npos) << body;
+}
+
 // Game lists come in pages, newest first, with the total count (a lobby polls them every few
 // seconds: all live games in every answer would not scale).
 TEST_F(GameServer, GameListsArePagedNewestFirst) {
@@ -855,6 +902,21 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   EXPECT_TRUE(wait_event(late_fan, gid, GameEvent::MOVE, 3000)) << "then h9g7 arrives late";
   // Tournament games cannot be aborted.
   EXPECT_EQ(error_of(action(red, gid, "abort")), ABORT_NOT_ALLOWED);
+}
+
+// A game the matchmaker requests carries the event's rule options into the game.
+TEST_F(GameServer, ScheduledGamesTakeTheEventsRuleOptions) {
+  Client red = guest("sro_red"), black = guest("sro_black");
+  boost::json::object spec{{"game_id", "rule-options-1"}, {"event_id", "ev-rules"}, {"variant", "jieqi"},
+                           {"initial_ms", 600000}, {"repetitions", 4}, {"pawns_advisors_elephants_free", true},
+                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "rule-options-1", "body", boost::json::serialize(spec)});
+  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
+  EXPECT_EQ(started->game_started().rule_options().repetitions(), 4u);
+  EXPECT_TRUE(started->game_started().rule_options().pawns_advisors_elephants_free());
 }
 
 // Seek-list pushes: coalesced (the first change goes out at once, the rest of a burst in one push

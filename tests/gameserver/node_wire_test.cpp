@@ -51,6 +51,7 @@ TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
   s.spec.color = xq::Color::Black;
   s.spec.ruleset = "axf";
   s.spec.capture_visibility = "both";
+  s.spec.options = {5, true};
   s.spec.rated = true;
   s.spec.rating_min = 1200;
   s.spec.rating_max = 1800;
@@ -66,6 +67,7 @@ TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
   EXPECT_EQ(d->seek.spec.color, xq::Color::Black);
   EXPECT_EQ(d->seek.spec.ruleset, "axf");
   EXPECT_EQ(d->seek.spec.capture_visibility, "both");
+  EXPECT_EQ(d->seek.spec.options, (RuleOptions{5, true}));
   EXPECT_TRUE(d->seek.spec.rated);
   EXPECT_EQ(d->seek.spec.rating_max, 1800);
   EXPECT_TRUE(seek_visible_to(d->seek, "u-2"));

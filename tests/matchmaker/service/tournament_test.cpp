@@ -192,6 +192,23 @@ TEST(Tournament, JsonRoundTrip) {
   EXPECT_EQ(st.at("rows").as_array().size(), 8u);
 }
 
+TEST(Tournament, RuleOptionsAreCheckedAndKept) {
+  EventConfig c = config(3);
+  c.rule_options.pawns_advisors_elephants_free = true;  // a Jieqi rule
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  c.variant = "jieqi";
+  c.rule_options.repetitions = 1;
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  c.rule_options.repetitions = 6;
+  Tournament t = create_tournament(c);
+  Tournament back = tournament_from_json(boost::json::parse(boost::json::serialize(to_json(t))));
+  EXPECT_EQ(back.cfg.rule_options, (gs::RuleOptions{6, true}));
+  auto settings = config_to_json(c);
+  EXPECT_EQ(settings.at("repetitions").to_number<int>(), 6);
+  EXPECT_EQ(config_from_json(settings).rule_options, c.rule_options);
+  EXPECT_THROW(config_from_json(boost::json::object{{"id", "x"}, {"repetitions", "many"}}), TournamentError);
+}
+
 TEST(Tournament, ThreeForfeitsRemoveAPlayer) {
   EventConfig c = config(7);
   c.pairing.max_forfeits = 3;

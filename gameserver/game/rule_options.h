@@ -1,0 +1,27 @@
+// Rule options of one game beyond the ruleset and the capture visibility: the Jieqi spec's
+// repetition options (docs/adjudication.md "Options for clubs"). One definition for seeks,
+// challenges, scheduled (tournament) games and the stored game config.
+#pragma once
+#include <boost/json/fwd.hpp>
+#include <string>
+
+#include "rules/game.h"
+
+namespace gs {
+
+struct RuleOptions {
+  int repetitions = 3;                          // judge a repetition at a position's Nth occurrence
+  bool pawns_advisors_elephants_free = false;   // Jieqi only: they may check and chase perpetually
+  bool operator==(const RuleOptions&) const = default;
+};
+
+// "" when the options are valid for the variant, else a message saying what is wrong.
+std::string rule_options_error(const RuleOptions& o, xq::Variant variant);
+void apply(const RuleOptions& o, xq::GameRules& rules);
+
+// JSON keys "repetitions" and "pawns_advisors_elephants_free"; absent keys read as the defaults.
+// Writes only what differs from the defaults, so older records and seeks stay unchanged.
+void write_rule_options(const RuleOptions& o, boost::json::object& out);
+RuleOptions read_rule_options(const boost::json::object& in);  // throws on a value of the wrong type
+
+}  // namespace gs
