@@ -394,6 +394,24 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
+test('rule options: a Jieqi seek judged at the 4th repetition with free pawns/advisors/elephants shows them in the list and on the game', async (ctx) => {
+  const a = await newPlayer(ctx, 'Opal');
+  const b = await newPlayer(ctx, 'Onyx');
+  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true });
+  const row = b.page.locator('[data-testid=seek-list] li', { hasText: a.name });
+  await row.locator('[data-testid=seek-rule-option]').first().waitFor({ timeout: T });
+  const listed = await row.locator('[data-testid=seek-rule-option]').allTextContents();
+  assertEqual(listed.length, 2, `both options are listed (${listed.join(' | ')})`);
+  assert(listed[0].includes('4'), `the repetition count is shown (${listed[0]})`);
+  await acceptSeekOf(b, a.name);
+  const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
+  assertEqual(ga, gb, 'both in one game');
+  for (const p of [a, b]) {
+    const tags = await p.page.locator('[data-testid=game-rule-option]').allTextContents();
+    assertEqual(tags.join(' | '), listed.join(' | '), `${p.name}: the game shows the seek's options`);
+  }
+});
+
 test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   ctx.contexts.push(context);

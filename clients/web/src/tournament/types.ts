@@ -27,6 +27,8 @@ export type EventConfig = {
   variant: string;
   ruleset: string;
   capture_visibility?: string;
+  repetitions?: number; // absent = 3
+  pawns_advisors_elephants_free?: boolean;
   initial_ms: number;
   increment_ms: number;
   no_show_ms: number;

@@ -8,6 +8,7 @@ import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
 import { boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings } from '../tournament/types';
+import { ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
 import { stageText, variantText } from './TournamentsPage';
 
@@ -108,6 +109,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         <div class="meta">
           <span class="tag">{variantText(cfg.variant)}</span>
           <span class="tag">{(cfg.ruleset || '').toUpperCase()}</span>
+          {ruleOptionTags({ repetitions: cfg.repetitions, pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free }).map((tag) => (
+            <span class="tag" data-testid="event-rule-option">{tag}</span>
+          ))}
           <span class="tag">{tcText({ initialMs: cfg.initial_ms, incrementMs: cfg.increment_ms })}</span>
           <span class="tag">{t('roundsOf', { n: paired, of: cfg.pairing?.rounds ?? '?' })}</span>
           {(cfg.pairing?.games_per_round ?? 1) > 1 && <span class="tag">{t('nGamesPerRound', { n: cfg.pairing.games_per_round })}</span>}

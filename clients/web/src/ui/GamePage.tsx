@@ -2,6 +2,7 @@
 // list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
 import { useEffect, useState } from 'preact/hooks';
 import type { GameModel } from '../game/model';
+import { ruleOptionTags } from '../game/rule_options';
 import { t, useLang } from '../i18n';
 import { Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
@@ -100,6 +101,9 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
             <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
             <span class="tag">{st.ruleset.toUpperCase()}</span>
+            {ruleOptionTags(st.ruleOptions).map((tag) => (
+              <span class="tag" data-testid="game-rule-option">{tag}</span>
+            ))}
             <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
             {eventId && (
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
+import { REPETITION_CHOICES, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 
@@ -77,6 +78,9 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
                 <span class="tag" data-testid="seek-rated-tag" data-rated={s.rated ? '1' : '0'}>{s.rated ? t('rated') : t('casual')}</span>
+                {ruleOptionTags(s.ruleOptions).map((tag) => (
+                  <span class="tag" data-testid="seek-rule-option">{tag}</span>
+                ))}
                 {mine ? (
                   <>
                     <span class="muted">{t('waitingForOpponent')}</span>
@@ -146,6 +150,8 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
   const [color, setColor] = useState<number>(Side.SIDE_NONE);
   const [ruleset, setRuleset] = useState('cxa');
   const [rated, setRated] = useState(false);
+  const [repetitions, setRepetitions] = useState(3);
+  const [paeFree, setPaeFree] = useState(false);
   const [opponent, setOpponent] = useState('');
   const spec = () => ({
     variant,
@@ -153,6 +159,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
     color,
     ruleset,
     rated,
+    ruleOptions: ruleOptions(repetitions, variant === Variant.JIEQI && paeFree),
   });
   return (
     <section class="panel">
@@ -195,6 +202,20 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             <option value="computer">Computer 电脑规则</option>
           </select>
         </label>
+        <label>
+          {t('repetitions')}
+          <select data-testid="seek-repetitions" value={repetitions} onChange={(e) => setRepetitions(Number(e.currentTarget.value))}>
+            {REPETITION_CHOICES.map((n) => (
+              <option value={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        {variant === Variant.JIEQI && (
+          <label class="check">
+            <input data-testid="seek-pae-free" type="checkbox" checked={paeFree} onChange={(e) => setPaeFree(e.currentTarget.checked)} />
+            {t('paeFree')}
+          </label>
+        )}
         <label class="check">
           <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
+import { DEFAULT_REPETITIONS, REPETITION_CHOICES } from '../game/rule_options';
 import { eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
 
@@ -89,6 +90,8 @@ function CreateEvent({ app }: { app: App }) {
     variant: 'xiangqi',
     ruleset: 'cxa',
     capture_visibility: 'capturer',
+    repetitions: DEFAULT_REPETITIONS,
+    pae_free: false,
     minutes: 15,
     increment: 0,
     no_show_minutes: 10,
@@ -160,6 +163,8 @@ function CreateEvent({ app }: { app: App }) {
     };
     if (f.club_id.trim()) body.club_id = f.club_id.trim();
     if (f.variant === 'jieqi') body.capture_visibility = f.capture_visibility;
+    if (f.repetitions !== DEFAULT_REPETITIONS) body.repetitions = f.repetitions;
+    if (f.variant === 'jieqi' && f.pae_free) body.pawns_advisors_elephants_free = true;
     if (f.access === 'code') body.join_code = f.join_code;
     if (f.start) body.start_ms = new Date(f.start).getTime();
     setBusy(true);
@@ -219,6 +224,20 @@ function CreateEvent({ app }: { app: App }) {
               <option value="nobody">{t('cv.nobody')}</option>
               <option value="both">{t('cv.both')}</option>
             </select>
+          </label>
+        )}
+        <label>
+          {t('repetitions')}
+          <select data-testid="ev-repetitions" value={f.repetitions} onChange={set('repetitions')}>
+            {REPETITION_CHOICES.map((n) => (
+              <option value={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        {f.variant === 'jieqi' && (
+          <label class="check">
+            <input data-testid="ev-pae-free" type="checkbox" checked={f.pae_free} onChange={set('pae_free')} />
+            {t('paeFree')}
           </label>
         )}
         <label>

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { ruleOptions, ruleOptionTags } from '../src/game/rule_options';
+
+describe('rule options', () => {
+  it('sends nothing for the defaults and only what differs otherwise', () => {
+    expect(ruleOptions(3, false)).toBeUndefined();
+    expect(ruleOptions(5, false)).toEqual({ repetitions: 5 });
+    expect(ruleOptions(3, true)).toEqual({ pawnsAdvisorsElephantsFree: true });
+  });
+  it('shows tags only for options that differ from the defaults', () => {
+    expect(ruleOptionTags(undefined)).toEqual([]);
+    expect(ruleOptionTags({ repetitions: 0, pawnsAdvisorsElephantsFree: false })).toEqual([]);
+    expect(ruleOptionTags({ repetitions: 3 })).toEqual([]);
+    const tags = ruleOptionTags({ repetitions: 6, pawnsAdvisorsElephantsFree: true });
+    expect(tags).toHaveLength(2);
+    expect(tags[0]).toContain('6');
+  });
+});
