@@ -1,8 +1,10 @@
 // Rule options of one game beyond the ruleset and the capture visibility: the Jieqi spec's
-// repetition options (docs/adjudication.md "Options for clubs"). One definition for seeks,
+// repetition options (docs/adjudication.md "Options for clubs") and the natural move limit a
+// regulation may set (xiangqi-rules.md §4; e.g. "40 回合, 将军着数不计"). One definition for seeks,
 // challenges, scheduled (tournament) games and the stored game config.
 #pragma once
 #include <boost/json/fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "rules/game.h"
@@ -12,6 +14,11 @@ namespace gs {
 struct RuleOptions {
   int repetitions = 3;                          // judge a repetition at a position's Nth occurrence
   bool pawns_advisors_elephants_free = false;   // Jieqi only: they may check and chase perpetually
+  int move_limit_plies = 0;  // plies without a capture before the automatic draw; 0 = the variant's (120 / 80)
+  // Checks per side that advance that count (further checks and the replies to them do not);
+  // -1 = all; unset = the variant's (Xiangqi 10, Jieqi all).
+  std::optional<int> counted_checks_per_side;
+  static constexpr int kMinMoveLimit = 20, kMaxMoveLimit = 600, kMaxCountedChecks = 100;
   bool operator==(const RuleOptions&) const = default;
 };
 
@@ -19,7 +26,8 @@ struct RuleOptions {
 std::string rule_options_error(const RuleOptions& o, xq::Variant variant);
 void apply(const RuleOptions& o, xq::GameRules& rules);
 
-// JSON keys "repetitions" and "pawns_advisors_elephants_free"; absent keys read as the defaults.
+// JSON keys "repetitions", "pawns_advisors_elephants_free", "move_limit_plies" and
+// "counted_checks_per_side"; absent keys read as the defaults.
 // Writes only what differs from the defaults, so older records and seeks stay unchanged.
 void write_rule_options(const RuleOptions& o, boost::json::object& out);
 RuleOptions read_rule_options(const boost::json::object& in);  // throws on a value of the wrong type

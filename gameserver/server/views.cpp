@@ -108,12 +108,16 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
 void fill_rule_options(v1::RuleOptions* out, const RuleOptions& o) {
   if (o.repetitions != RuleOptions{}.repetitions) out->set_repetitions(static_cast<uint32_t>(o.repetitions));
   out->set_pawns_advisors_elephants_free(o.pawns_advisors_elephants_free);
+  out->set_move_limit_plies(static_cast<uint32_t>(o.move_limit_plies));
+  if (o.counted_checks_per_side) out->set_counted_checks_per_side(*o.counted_checks_per_side);
 }
 
 RuleOptions rule_options_from(const v1::RuleOptions& in) {
   RuleOptions o;
   if (in.repetitions() != 0) o.repetitions = static_cast<int>(std::min<uint32_t>(in.repetitions(), 1000));
   o.pawns_advisors_elephants_free = in.pawns_advisors_elephants_free();
+  o.move_limit_plies = static_cast<int>(std::min<uint32_t>(in.move_limit_plies(), 100000));
+  if (in.has_counted_checks_per_side()) o.counted_checks_per_side = in.counted_checks_per_side();
   return o;
 }
 

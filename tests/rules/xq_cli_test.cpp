@@ -73,6 +73,13 @@ TEST(XqCli, JudgeTakesTheRepetitionOptions) {
   EXPECT_EQ(xq(base + "' --free-pawns-advisors-elephants").last_line(), "draw repetition_draw");
   EXPECT_EQ(xq(base + "' --repetitions 4").last_line(), "ongoing");
   EXPECT_EQ(xq(base + loop + "' --repetitions 4").last_line(), "black-wins perpetual_check");
+  // A chariot checking on every move: 20 plies reach a 20-ply limit only when checks count.
+  std::string checks = "a1a9";
+  for (int i = 0; i < 5; ++i) checks += " e9e8 a9a8 e8e9 a8a9";
+  const std::string limit = "judge --variant xiangqi --fen '4k4/9/9/9/9/9/9/9/R8/3K5 w' --moves '" + checks +
+                            " e9e8' --move-limit 20 --repetitions 12";
+  EXPECT_EQ(xq(limit).last_line(), "draw move_limit");
+  EXPECT_EQ(xq(limit + " --counted-checks 0").last_line(), "ongoing");
   CliRun bad = xq(base + "' --repetitions 1");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.out.find("--repetitions must be between 2 and 12"), std::string::npos) << bad.out;

@@ -459,8 +459,13 @@ test('two-game round: the organiser plays too; game 2 swaps colours and is offer
   await gia.page.fill('[data-testid=ev-minutes]', '2');
   await gia.page.fill('[data-testid=ev-rounds]', '1');
   await gia.page.selectOption('[data-testid=ev-games-per-round]', '2');
+  // The Jiujiang regulation's move limit: 40 moves without a capture, checks not counted.
+  await gia.page.fill('[data-testid=ev-move-limit]', '40');
+  await gia.page.selectOption('[data-testid=ev-counted-checks]', '0');
   await gia.page.click('[data-testid=create-event]');
   await gia.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  const ruleTags = ['40-move limit', 'checks not counted'].join(' | ');
+  assertEqual((await gia.page.locator('[data-testid=event-rule-option]').allTextContents()).join(' | '), ruleTags, 'the event shows its move limit');
   await gia.page.click('[data-testid=join-event]');
   await gia.page.waitForSelector('[data-testid=registered]', { timeout: T });
   await hal.page.goto(`${ctx.base}/#/tournaments/${id}`);
@@ -473,6 +478,7 @@ test('two-game round: the organiser plays too; game 2 swaps colours and is offer
   const g1 = new Map();
   await Promise.all(players.map(async (p) => g1.set(p.name, await enterNewGame(p))));
   assert(g1.get('Gia').id.endsWith('-g1'), `first game id ${g1.get('Gia').id}`);
+  assertEqual((await hal.page.locator('[data-testid=game-rule-option]').allTextContents()).join(' | '), ruleTags, 'the game is played under the event\'s move limit');
   // Jieqi: Red opens with a dark cannon move, Black resigns.
   const [r1, b1] = g1.get('Gia').you === 'r' ? [gia, hal] : [hal, gia];
   await playMove(r1, 'b2b9');

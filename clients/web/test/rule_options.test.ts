@@ -15,4 +15,11 @@ describe('rule options', () => {
     expect(tags).toHaveLength(2);
     expect(tags[0]).toContain('6');
   });
+  it('shows a move limit in moves and whether checks count, 0 (none) included', () => {
+    const tags = ruleOptionTags({ moveLimitPlies: 80, countedChecksPerSide: 0 });
+    expect(tags).toHaveLength(2);
+    expect(tags[0]).toContain('40');
+    expect(ruleOptionTags({ countedChecksPerSide: null })).toEqual([]);
+    expect(ruleOptionTags({ countedChecksPerSide: -1 })).toHaveLength(1);
+  });
 });

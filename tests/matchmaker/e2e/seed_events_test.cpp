@@ -304,11 +304,14 @@ class SeedEvent : public ::testing::Test {
 }  // namespace
 
 // Seed 000: Jieqi, 7 rounds, two games per round with colours swapped, 2/1/0, tiebreaks 对手分 →
-// 累进分 → fouls → previous-round ranking, 15 min sudden death. The matchmaker is killed after round 3.
+// 累进分 → fouls → previous-round ranking, 15 min sudden death, captured pieces turned face up
+// ("须翻为明子": capture visibility both), natural limit 40 moves with checks not counted
+// ("将军着数不计"). The matchmaker is killed after round 3.
 TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
   add_players(10, "jq");
   create_and_join(json::object{{"id", "jieqi-2021"}, {"name", "九江市首届揭棋赛"}, {"variant", "jieqi"},
-                               {"initial_ms", 900000}, {"increment_ms", 0},
+                               {"initial_ms", 900000}, {"increment_ms", 0}, {"capture_visibility", "both"},
+                               {"move_limit_plies", 80}, {"counted_checks_per_side", 0},
                                {"pairing", json::object{{"rounds", 7}, {"games_per_round", 2}, {"round1", "random"},
                                                         {"seed", 2021}, {"tiebreak_preset", "jieqi"}}}});
   run(true, {}, 3);
@@ -327,6 +330,12 @@ TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
   }
   check_pairings_unique();
   check_standings(2);
+  // The games were played under the regulation's settings.
+  const std::string first_game(public_.at("games").as_array()[0].at("game_id").as_string());
+  json::value record = get("/api/games/" + first_game);
+  EXPECT_EQ(record.at("capture_visibility"), "both") << first_game;
+  EXPECT_EQ(record.at("counted_checks_per_side").to_number<int>(), 0) << first_game;
+  EXPECT_EQ(record.at("move_limit_plies").to_number<int>(), 80) << first_game;
   json::value st_value = get("/api/events/jieqi-2021/standings");
     const auto& st = st_value.as_object();
   EXPECT_EQ(st.at("columns").as_array().size(), 5u);  // 对手分, 累进分, fouls, previous-round ranking, lot

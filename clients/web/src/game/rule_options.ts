@@ -8,6 +8,8 @@ export const REPETITION_CHOICES = [2, 3, 4, 5, 6, 8, 10, 12];
 export interface RuleOptionsView {
   repetitions?: number | null;
   pawnsAdvisorsElephantsFree?: boolean | null;
+  moveLimitPlies?: number | null; // 0 / unset = the variant's (Xiangqi 120, Jieqi 80)
+  countedChecksPerSide?: number | null; // unset = the variant's; -1 = all; 0 = none
 }
 
 // The `rule_options` of a create_seek / challenge; undefined when every option is the default.
@@ -24,5 +26,8 @@ export function ruleOptionTags(o: RuleOptionsView | null | undefined): string[] 
   const n = o?.repetitions ?? 0;
   if (n && n !== DEFAULT_REPETITIONS) tags.push(t('repetitionsTag', { n: String(n) }));
   if (o?.pawnsAdvisorsElephantsFree) tags.push(t('paeFreeTag'));
+  if (o?.moveLimitPlies) tags.push(t('moveLimitTag', { n: String(o.moveLimitPlies / 2) }));
+  const checks = o?.countedChecksPerSide;
+  if (checks != null) tags.push(checks < 0 ? t('checksAllCountTag') : checks === 0 ? t('checksNotCountedTag') : t('checksCountedTag', { n: String(checks) }));
   return tags;
 }

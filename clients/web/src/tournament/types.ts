@@ -29,6 +29,8 @@ export type EventConfig = {
   capture_visibility?: string;
   repetitions?: number; // absent = 3
   pawns_advisors_elephants_free?: boolean;
+  move_limit_plies?: number; // absent = the variant's
+  counted_checks_per_side?: number; // absent = the variant's; -1 all, 0 none
   initial_ms: number;
   increment_ms: number;
   no_show_ms: number;

@@ -109,7 +109,12 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         <div class="meta">
           <span class="tag">{variantText(cfg.variant)}</span>
           <span class="tag">{(cfg.ruleset || '').toUpperCase()}</span>
-          {ruleOptionTags({ repetitions: cfg.repetitions, pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free }).map((tag) => (
+          {ruleOptionTags({
+            repetitions: cfg.repetitions,
+            pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free,
+            moveLimitPlies: cfg.move_limit_plies,
+            countedChecksPerSide: cfg.counted_checks_per_side,
+          }).map((tag) => (
             <span class="tag" data-testid="event-rule-option">{tag}</span>
           ))}
           <span class="tag">{tcText({ initialMs: cfg.initial_ms, incrementMs: cfg.increment_ms })}</span>

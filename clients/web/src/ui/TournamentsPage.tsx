@@ -92,6 +92,8 @@ function CreateEvent({ app }: { app: App }) {
     capture_visibility: 'capturer',
     repetitions: DEFAULT_REPETITIONS,
     pae_free: false,
+    move_limit_moves: 0,
+    counted_checks: 'default',
     minutes: 15,
     increment: 0,
     no_show_minutes: 10,
@@ -165,6 +167,8 @@ function CreateEvent({ app }: { app: App }) {
     if (f.variant === 'jieqi') body.capture_visibility = f.capture_visibility;
     if (f.repetitions !== DEFAULT_REPETITIONS) body.repetitions = f.repetitions;
     if (f.variant === 'jieqi' && f.pae_free) body.pawns_advisors_elephants_free = true;
+    if (f.move_limit_moves > 0) body.move_limit_plies = Math.round(f.move_limit_moves * 2);
+    if (f.counted_checks !== 'default') body.counted_checks_per_side = Number(f.counted_checks);
     if (f.access === 'code') body.join_code = f.join_code;
     if (f.start) body.start_ms = new Date(f.start).getTime();
     setBusy(true);
@@ -232,6 +236,19 @@ function CreateEvent({ app }: { app: App }) {
             {REPETITION_CHOICES.map((n) => (
               <option value={n}>{n}</option>
             ))}
+          </select>
+        </label>
+        <label>
+          {t('moveLimit')}
+          <input data-testid="ev-move-limit" type="number" min="0" max="300" value={f.move_limit_moves} onInput={set('move_limit_moves')} />
+        </label>
+        <label>
+          {t('countedChecks')}
+          <select data-testid="ev-counted-checks" value={f.counted_checks} onChange={set('counted_checks')}>
+            <option value="default">{t('cc.default')}</option>
+            <option value="-1">{t('cc.all')}</option>
+            <option value="0">{t('cc.none')}</option>
+            <option value="10">{t('cc.ten')}</option>
           </select>
         </label>
         {f.variant === 'jieqi' && (
