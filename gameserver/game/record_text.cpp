@@ -89,6 +89,8 @@ std::string record_text(const std::string& record_json) {
   if (number(o, "repetitions") > 0) tag("Repetitions", std::to_string(number(o, "repetitions")));
   if (const auto* free = o.if_contains("pawns_advisors_elephants_free"); free && free->is_bool() && free->as_bool())
     tag("FreePawnsAdvisorsElephants", "yes");
+  if (number(o, "move_limit_plies") > 0) tag("MoveLimitPlies", std::to_string(number(o, "move_limit_plies")));
+  if (o.contains("counted_checks_per_side")) tag("CountedChecks", std::to_string(number(o, "counted_checks_per_side")));
   tag("GameId", field(o, "id"));
   tag("Format", "ICCS");
   if (jieqi) {

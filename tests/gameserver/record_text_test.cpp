@@ -55,6 +55,20 @@ TEST(RecordText, XiangqiMateHasTagsNumberedMovesClocksAndResult) {
   EXPECT_NE(text.find("0:10:04}"), std::string::npos) << "red's clock after move 1 (10 min + 5 s - 1 s):\n" << text;
   EXPECT_EQ(text.substr(text.size() - 5), " 1-0\n") << text;
   EXPECT_EQ(text.find("Assignment"), std::string::npos);
+  EXPECT_EQ(text.find("[Repetitions"), std::string::npos) << "default options are not tagged";
+}
+
+TEST(RecordText, RuleOptionsAreTagged) {
+  GameConfig c = config(xq::Variant::Xiangqi);
+  c.options.repetitions = 4;
+  c.options.move_limit_plies = 80;
+  c.options.counted_checks_per_side = 0;
+  GameSession s(c);
+  const std::string text = record_text(archive_record(s));
+  EXPECT_NE(text.find("[Repetitions \"4\"]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[MoveLimitPlies \"80\"]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[CountedChecks \"0\"]\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("FreePawnsAdvisorsElephants"), std::string::npos) << text;
 }
 
 TEST(RecordText, JieqiSecretOnlyAfterTheEnd) {
