@@ -394,14 +394,14 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
-test('rule options: a Jieqi seek judged at the 4th repetition with free pawns/advisors/elephants shows them in the list and on the game', async (ctx) => {
+test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted; shown in the list and on the game', async (ctx) => {
   const a = await newPlayer(ctx, 'Opal');
   const b = await newPlayer(ctx, 'Onyx');
-  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true });
+  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true, moveLimit: 40, countedChecks: '0' });
   const row = b.page.locator('[data-testid=seek-list] li', { hasText: a.name });
   await row.locator('[data-testid=seek-rule-option]').first().waitFor({ timeout: T });
   const listed = await row.locator('[data-testid=seek-rule-option]').allTextContents();
-  assertEqual(listed.length, 2, `both options are listed (${listed.join(' | ')})`);
+  assertEqual(listed.length, 4, `every option is listed (${listed.join(' | ')})`);
   assert(listed[0].includes('4'), `the repetition count is shown (${listed[0]})`);
   await acceptSeekOf(b, a.name);
   const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);

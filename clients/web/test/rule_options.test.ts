@@ -6,6 +6,8 @@ describe('rule options', () => {
     expect(ruleOptions(3, false)).toBeUndefined();
     expect(ruleOptions(5, false)).toEqual({ repetitions: 5 });
     expect(ruleOptions(3, true)).toEqual({ pawnsAdvisorsElephantsFree: true });
+    expect(ruleOptions(3, false, 40, '0')).toEqual({ moveLimitPlies: 80, countedChecksPerSide: 0 });
+    expect(ruleOptions(3, false, 0, 'default')).toBeUndefined();
   });
   it('shows tags only for options that differ from the defaults', () => {
     expect(ruleOptionTags(undefined)).toEqual([]);

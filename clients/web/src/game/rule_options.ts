@@ -4,6 +4,13 @@ import { t } from '../i18n';
 
 export const DEFAULT_REPETITIONS = 3;
 export const REPETITION_CHOICES = [2, 3, 4, 5, 6, 8, 10, 12];
+// The "checks in the move limit" choices: the value sent ('default' = nothing) and its label key.
+export const COUNTED_CHECKS_CHOICES = [
+  ['default', 'cc.default'],
+  ['-1', 'cc.all'],
+  ['0', 'cc.none'],
+  ['10', 'cc.ten'],
+] as const;
 
 export interface RuleOptionsView {
   repetitions?: number | null;
@@ -13,10 +20,18 @@ export interface RuleOptionsView {
 }
 
 // The `rule_options` of a create_seek / challenge; undefined when every option is the default.
-export function ruleOptions(repetitions: number, pawnsAdvisorsElephantsFree: boolean): RuleOptionsView | undefined {
+// The move limit is entered in moves (per side), sent in plies.
+export function ruleOptions(
+  repetitions: number,
+  pawnsAdvisorsElephantsFree: boolean,
+  moveLimitMoves = 0,
+  countedChecks = 'default',
+): RuleOptionsView | undefined {
   const out: RuleOptionsView = {};
   if (repetitions !== DEFAULT_REPETITIONS) out.repetitions = repetitions;
   if (pawnsAdvisorsElephantsFree) out.pawnsAdvisorsElephantsFree = true;
+  if (moveLimitMoves > 0) out.moveLimitPlies = Math.round(moveLimitMoves * 2);
+  if (countedChecks !== 'default') out.countedChecksPerSide = Number(countedChecks);
   return Object.keys(out).length ? out : undefined;
 }
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
-import { REPETITION_CHOICES, ruleOptions, ruleOptionTags } from '../game/rule_options';
+import { COUNTED_CHECKS_CHOICES, REPETITION_CHOICES, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 
@@ -152,6 +152,8 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
   const [rated, setRated] = useState(false);
   const [repetitions, setRepetitions] = useState(3);
   const [paeFree, setPaeFree] = useState(false);
+  const [moveLimitMoves, setMoveLimitMoves] = useState(0);
+  const [countedChecks, setCountedChecks] = useState('default');
   const [opponent, setOpponent] = useState('');
   const spec = () => ({
     variant,
@@ -159,7 +161,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
     color,
     ruleset,
     rated,
-    ruleOptions: ruleOptions(repetitions, variant === Variant.JIEQI && paeFree),
+    ruleOptions: ruleOptions(repetitions, variant === Variant.JIEQI && paeFree, moveLimitMoves, countedChecks),
   });
   return (
     <section class="panel">
@@ -202,20 +204,37 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             <option value="computer">Computer 电脑规则</option>
           </select>
         </label>
-        <label>
-          {t('repetitions')}
-          <select data-testid="seek-repetitions" value={repetitions} onChange={(e) => setRepetitions(Number(e.currentTarget.value))}>
-            {REPETITION_CHOICES.map((n) => (
-              <option value={n}>{n}</option>
-            ))}
-          </select>
-        </label>
-        {variant === Variant.JIEQI && (
-          <label class="check">
-            <input data-testid="seek-pae-free" type="checkbox" checked={paeFree} onChange={(e) => setPaeFree(e.currentTarget.checked)} />
-            {t('paeFree')}
-          </label>
-        )}
+        <details class="row" data-testid="seek-rule-options">
+          <summary>{t('ruleOptions')}</summary>
+          <div class="seek-form">
+            <label>
+              {t('repetitions')}
+              <select data-testid="seek-repetitions" value={repetitions} onChange={(e) => setRepetitions(Number(e.currentTarget.value))}>
+                {REPETITION_CHOICES.map((n) => (
+                  <option value={n}>{n}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t('moveLimit')}
+              <input data-testid="seek-move-limit" type="number" min="0" max="300" value={moveLimitMoves} onInput={(e) => setMoveLimitMoves(Number(e.currentTarget.value))} />
+            </label>
+            <label>
+              {t('countedChecks')}
+              <select data-testid="seek-counted-checks" value={countedChecks} onChange={(e) => setCountedChecks(e.currentTarget.value)}>
+                {COUNTED_CHECKS_CHOICES.map(([value, key]) => (
+                  <option value={value}>{t(key)}</option>
+                ))}
+              </select>
+            </label>
+            {variant === Variant.JIEQI && (
+              <label class="check">
+                <input data-testid="seek-pae-free" type="checkbox" checked={paeFree} onChange={(e) => setPaeFree(e.currentTarget.checked)} />
+                {t('paeFree')}
+              </label>
+            )}
+          </div>
+        </details>
         <label class="check">
           <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
-import { DEFAULT_REPETITIONS, REPETITION_CHOICES } from '../game/rule_options';
+import { COUNTED_CHECKS_CHOICES, DEFAULT_REPETITIONS, REPETITION_CHOICES } from '../game/rule_options';
 import { eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
 
@@ -245,10 +245,9 @@ function CreateEvent({ app }: { app: App }) {
         <label>
           {t('countedChecks')}
           <select data-testid="ev-counted-checks" value={f.counted_checks} onChange={set('counted_checks')}>
-            <option value="default">{t('cc.default')}</option>
-            <option value="-1">{t('cc.all')}</option>
-            <option value="0">{t('cc.none')}</option>
-            <option value="10">{t('cc.ten')}</option>
+            {COUNTED_CHECKS_CHOICES.map(([value, key]) => (
+              <option value={value}>{t(key)}</option>
+            ))}
           </select>
         </label>
         {f.variant === 'jieqi' && (
