@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ruleOptions, ruleOptionTags } from '../src/game/rule_options';
+import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionsJson, ruleOptionTags } from '../src/game/rule_options';
 
 describe('rule options', () => {
   it('sends nothing for the defaults and only what differs otherwise', () => {
-    expect(ruleOptions(3, false)).toBeUndefined();
-    expect(ruleOptions(5, false)).toEqual({ repetitions: 5 });
-    expect(ruleOptions(3, true)).toEqual({ pawnsAdvisorsElephantsFree: true });
-    expect(ruleOptions(3, false, 40, '0')).toEqual({ moveLimitPlies: 80, countedChecksPerSide: 0 });
-    expect(ruleOptions(3, false, 0, 'default')).toBeUndefined();
+    const d = DEFAULT_RULE_OPTIONS;
+    expect(ruleOptions(d, true)).toBeUndefined();
+    expect(ruleOptions({ ...d, repetitions: 5 }, false)).toEqual({ repetitions: 5 });
+    expect(ruleOptions({ ...d, paeFree: true }, true)).toEqual({ pawnsAdvisorsElephantsFree: true });
+    expect(ruleOptions({ ...d, paeFree: true }, false)).toBeUndefined(); // a Jieqi rule only
+    expect(ruleOptions({ ...d, moveLimitMoves: 40, countedChecks: '0' }, false)).toEqual({ moveLimitPlies: 80, countedChecksPerSide: 0 });
+    expect(ruleOptionsJson({ ...d, moveLimitMoves: 40, countedChecks: '0', paeFree: true }, true)).toEqual({
+      move_limit_plies: 80,
+      counted_checks_per_side: 0,
+      pawns_advisors_elephants_free: true,
+    });
   });
   it('shows tags only for options that differ from the defaults', () => {
     expect(ruleOptionTags(undefined)).toEqual([]);

@@ -19,20 +19,35 @@ export interface RuleOptionsView {
   countedChecksPerSide?: number | null; // unset = the variant's; -1 = all; 0 = none
 }
 
+// What a form holds: the move limit in moves (per side), the counted checks as a choice value.
+export interface RuleOptionsInput {
+  repetitions: number;
+  paeFree: boolean;
+  moveLimitMoves: number;
+  countedChecks: string; // one of COUNTED_CHECKS_CHOICES' values
+}
+export const DEFAULT_RULE_OPTIONS: RuleOptionsInput = { repetitions: DEFAULT_REPETITIONS, paeFree: false, moveLimitMoves: 0, countedChecks: 'default' };
+
 // The `rule_options` of a create_seek / challenge; undefined when every option is the default.
-// The move limit is entered in moves (per side), sent in plies.
-export function ruleOptions(
-  repetitions: number,
-  pawnsAdvisorsElephantsFree: boolean,
-  moveLimitMoves = 0,
-  countedChecks = 'default',
-): RuleOptionsView | undefined {
+// `jieqi`: the free pawns/advisors/elephants rule exists only there.
+export function ruleOptions(i: RuleOptionsInput, jieqi: boolean): RuleOptionsView | undefined {
   const out: RuleOptionsView = {};
-  if (repetitions !== DEFAULT_REPETITIONS) out.repetitions = repetitions;
-  if (pawnsAdvisorsElephantsFree) out.pawnsAdvisorsElephantsFree = true;
-  if (moveLimitMoves > 0) out.moveLimitPlies = Math.round(moveLimitMoves * 2);
-  if (countedChecks !== 'default') out.countedChecksPerSide = Number(countedChecks);
+  if (i.repetitions !== DEFAULT_REPETITIONS) out.repetitions = i.repetitions;
+  if (jieqi && i.paeFree) out.pawnsAdvisorsElephantsFree = true;
+  if (i.moveLimitMoves > 0) out.moveLimitPlies = Math.round(i.moveLimitMoves * 2);
+  if (i.countedChecks !== 'default') out.countedChecksPerSide = Number(i.countedChecks);
   return Object.keys(out).length ? out : undefined;
+}
+
+// The same as the HTTP API's event settings name them.
+export function ruleOptionsJson(i: RuleOptionsInput, jieqi: boolean): Record<string, number | boolean> {
+  const o = ruleOptions(i, jieqi) ?? {};
+  const out: Record<string, number | boolean> = {};
+  if (o.repetitions != null) out.repetitions = o.repetitions;
+  if (o.pawnsAdvisorsElephantsFree) out.pawns_advisors_elephants_free = true;
+  if (o.moveLimitPlies != null) out.move_limit_plies = o.moveLimitPlies;
+  if (o.countedChecksPerSide != null) out.counted_checks_per_side = o.countedChecksPerSide;
+  return out;
 }
 
 // Labels for a game's non-default options (the game page and the lobby show them as tags).

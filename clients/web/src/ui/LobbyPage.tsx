@@ -4,9 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
-import { COUNTED_CHECKS_CHOICES, REPETITION_CHOICES, ruleOptions, ruleOptionTags } from '../game/rule_options';
+import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
 import { PoolPanel } from './PoolPanel';
+import { RuleOptionsFields } from './RuleOptionsFields';
 
 const POLL_MS = 2000;
 
@@ -150,10 +151,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
   const [color, setColor] = useState<number>(Side.SIDE_NONE);
   const [ruleset, setRuleset] = useState('cxa');
   const [rated, setRated] = useState(false);
-  const [repetitions, setRepetitions] = useState(3);
-  const [paeFree, setPaeFree] = useState(false);
-  const [moveLimitMoves, setMoveLimitMoves] = useState(0);
-  const [countedChecks, setCountedChecks] = useState('default');
+  const [rules, setRules] = useState(DEFAULT_RULE_OPTIONS);
   const [opponent, setOpponent] = useState('');
   const spec = () => ({
     variant,
@@ -161,7 +159,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
     color,
     ruleset,
     rated,
-    ruleOptions: ruleOptions(repetitions, variant === Variant.JIEQI && paeFree, moveLimitMoves, countedChecks),
+    ruleOptions: ruleOptions(rules, variant === Variant.JIEQI),
   });
   return (
     <section class="panel">
@@ -207,32 +205,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <details class="row" data-testid="seek-rule-options">
           <summary>{t('ruleOptions')}</summary>
           <div class="seek-form">
-            <label>
-              {t('repetitions')}
-              <select data-testid="seek-repetitions" value={repetitions} onChange={(e) => setRepetitions(Number(e.currentTarget.value))}>
-                {REPETITION_CHOICES.map((n) => (
-                  <option value={n}>{n}</option>
-                ))}
-              </select>
-            </label>
-            <label>
-              {t('moveLimit')}
-              <input data-testid="seek-move-limit" type="number" min="0" max="300" value={moveLimitMoves} onInput={(e) => setMoveLimitMoves(Number(e.currentTarget.value))} />
-            </label>
-            <label>
-              {t('countedChecks')}
-              <select data-testid="seek-counted-checks" value={countedChecks} onChange={(e) => setCountedChecks(e.currentTarget.value)}>
-                {COUNTED_CHECKS_CHOICES.map(([value, key]) => (
-                  <option value={value}>{t(key)}</option>
-                ))}
-              </select>
-            </label>
-            {variant === Variant.JIEQI && (
-              <label class="check">
-                <input data-testid="seek-pae-free" type="checkbox" checked={paeFree} onChange={(e) => setPaeFree(e.currentTarget.checked)} />
-                {t('paeFree')}
-              </label>
-            )}
+            <RuleOptionsFields value={rules} onChange={setRules} jieqi={variant === Variant.JIEQI} testid="seek" />
           </div>
         </details>
         <label class="check">

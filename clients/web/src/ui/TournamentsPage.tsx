@@ -4,9 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
-import { COUNTED_CHECKS_CHOICES, DEFAULT_REPETITIONS, REPETITION_CHOICES } from '../game/rule_options';
+import { DEFAULT_RULE_OPTIONS, ruleOptionsJson } from '../game/rule_options';
 import { eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
+import { RuleOptionsFields } from './RuleOptionsFields';
 
 const POLL_MS = 10_000;
 
@@ -90,10 +91,7 @@ function CreateEvent({ app }: { app: App }) {
     variant: 'xiangqi',
     ruleset: 'cxa',
     capture_visibility: 'capturer',
-    repetitions: DEFAULT_REPETITIONS,
-    pae_free: false,
-    move_limit_moves: 0,
-    counted_checks: 'default',
+    rules: DEFAULT_RULE_OPTIONS,
     minutes: 15,
     increment: 0,
     no_show_minutes: 10,
@@ -165,10 +163,7 @@ function CreateEvent({ app }: { app: App }) {
     };
     if (f.club_id.trim()) body.club_id = f.club_id.trim();
     if (f.variant === 'jieqi') body.capture_visibility = f.capture_visibility;
-    if (f.repetitions !== DEFAULT_REPETITIONS) body.repetitions = f.repetitions;
-    if (f.variant === 'jieqi' && f.pae_free) body.pawns_advisors_elephants_free = true;
-    if (f.move_limit_moves > 0) body.move_limit_plies = Math.round(f.move_limit_moves * 2);
-    if (f.counted_checks !== 'default') body.counted_checks_per_side = Number(f.counted_checks);
+    Object.assign(body, ruleOptionsJson(f.rules, f.variant === 'jieqi'));
     if (f.access === 'code') body.join_code = f.join_code;
     if (f.start) body.start_ms = new Date(f.start).getTime();
     setBusy(true);
@@ -230,32 +225,7 @@ function CreateEvent({ app }: { app: App }) {
             </select>
           </label>
         )}
-        <label>
-          {t('repetitions')}
-          <select data-testid="ev-repetitions" value={f.repetitions} onChange={set('repetitions')}>
-            {REPETITION_CHOICES.map((n) => (
-              <option value={n}>{n}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('moveLimit')}
-          <input data-testid="ev-move-limit" type="number" min="0" max="300" value={f.move_limit_moves} onInput={set('move_limit_moves')} />
-        </label>
-        <label>
-          {t('countedChecks')}
-          <select data-testid="ev-counted-checks" value={f.counted_checks} onChange={set('counted_checks')}>
-            {COUNTED_CHECKS_CHOICES.map(([value, key]) => (
-              <option value={value}>{t(key)}</option>
-            ))}
-          </select>
-        </label>
-        {f.variant === 'jieqi' && (
-          <label class="check">
-            <input data-testid="ev-pae-free" type="checkbox" checked={f.pae_free} onChange={set('pae_free')} />
-            {t('paeFree')}
-          </label>
-        )}
+        <RuleOptionsFields value={f.rules} onChange={(rules) => setF({ ...f, rules })} jieqi={f.variant === 'jieqi'} testid="ev" />
         <label>
           {t('minutes')}
           <input data-testid="ev-minutes" type="number" min="0.05" max="360" step="any" value={f.minutes} onInput={set('minutes')} />

@@ -1,0 +1,55 @@
+// The rule-option fields of the seek form and the event form (docs/adjudication.md "Options for
+// clubs"): one set of controls, each form keeping the values in its own state.
+import { t } from '../i18n';
+import { COUNTED_CHECKS_CHOICES, REPETITION_CHOICES, type RuleOptionsInput } from '../game/rule_options';
+
+export function RuleOptionsFields({
+  value,
+  onChange,
+  jieqi,
+  testid,
+}: {
+  value: RuleOptionsInput;
+  onChange: (v: RuleOptionsInput) => void;
+  jieqi: boolean;
+  testid: string; // prefix of the controls' data-testid ("seek", "ev")
+}) {
+  const set = <K extends keyof RuleOptionsInput>(k: K, v: RuleOptionsInput[K]) => onChange({ ...value, [k]: v });
+  return (
+    <>
+      <label>
+        {t('repetitions')}
+        <select data-testid={`${testid}-repetitions`} value={value.repetitions} onChange={(e) => set('repetitions', Number(e.currentTarget.value))}>
+          {REPETITION_CHOICES.map((n) => (
+            <option value={n}>{n}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {t('moveLimit')}
+        <input
+          data-testid={`${testid}-move-limit`}
+          type="number"
+          min="0"
+          max="300"
+          value={value.moveLimitMoves}
+          onInput={(e) => set('moveLimitMoves', Number(e.currentTarget.value))}
+        />
+      </label>
+      <label>
+        {t('countedChecks')}
+        <select data-testid={`${testid}-counted-checks`} value={value.countedChecks} onChange={(e) => set('countedChecks', e.currentTarget.value)}>
+          {COUNTED_CHECKS_CHOICES.map(([v, key]) => (
+            <option value={v}>{t(key)}</option>
+          ))}
+        </select>
+      </label>
+      {jieqi && (
+        <label class="check">
+          <input data-testid={`${testid}-pae-free`} type="checkbox" checked={value.paeFree} onChange={(e) => set('paeFree', e.currentTarget.checked)} />
+          {t('paeFree')}
+        </label>
+      )}
+    </>
+  );
+}
