@@ -34,9 +34,7 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                       [this](const std::string& id) { drop_game(id); },
                       // Its players were not sent seek lists while they played (push_seeks).
                       [this](const GameConfig& g) {
-                        seek_push_strand_.post([this, users = std::set<std::string>{g.red.user_id, g.black.user_id}] {
-                          push_seeks(&users);
-                        });
+                        post_seek_push({g.red.user_id, g.black.user_id});
                       },
                       [this](std::function<void()> job) { return archive_pool_.try_post(std::move(job)); }},
       std::move(s));
@@ -347,7 +345,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
         }
         // Its player got no seek lists while it played (push_seeks): the current one now.
         if (auto u = c->user(); stopped_playing && u)
-          seek_push_strand_.post([this, users = std::set<std::string>{u->id}] { push_seeks(&users); });
+          post_seek_push({u->id});
         if (greet) {
           v1::GameState st = std::move(*sm.mutable_game_state());
           *sm.mutable_game_started() = std::move(st);
@@ -478,12 +476,6 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   }
   for (const auto& gid : games)
     if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
-  if (left_node) {
-    try {
-      presence_.remove(u->name);
-    } catch (const RedisError&) {  // the next resync removes it
-    }
-  }
   // The nodes serving this connection's forwarded requests drop its proxy there (after the
   // requests: the publisher keeps the order).
   for (const auto& node : remote_nodes) {
@@ -493,13 +485,24 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     nm.conn = c->id();
     publisher_.publish(keys::node_channel(node), encode(nm));
   }
-  if (user_gone) {
-    try {
-      unstore_seeks(gone_seeks);
-    } catch (const std::exception&) {
+  if (!left_node && !user_gone) return;
+  // Redis round trips: on the lobby pool (a mass disconnect would otherwise hold up the io threads).
+  auto forget = [this, u, left_node, user_gone, gone_seeks = std::move(gone_seeks)] {
+    if (left_node) {
+      try {
+        presence_.remove(u->name);
+      } catch (const RedisError&) {  // the next resync removes it
+      }
     }
-    publish_seeks_changed();
-  }
+    if (user_gone) {
+      try {
+        unstore_seeks(gone_seeks);
+      } catch (const std::exception&) {
+      }
+      publish_seeks_changed();
+    }
+  };
+  if (!lobby_pool_.try_post(forget)) forget();
 }
 
 void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
@@ -519,18 +522,61 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
     return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
                       metrics_);
   if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
-  {  // behind a sign-in in progress: its requests keep their order
+  {  // behind a request of the same connection still on a worker pool: its requests keep their order
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
-    if (it != conns_.end() && it->second.signing_in) {
+    if (it != conns_.end() && it->second.off_io) {
       if (it->second.held.size() >= kMaxHeldFrames) {
-        return send_error(*c, m.request_id(), v1::RATE_LIMITED, "slow down: wait for the sign-in to finish", metrics_);
+        return send_error(*c, m.request_id(), v1::RATE_LIMITED, "slow down: wait for your last request's answer", metrics_);
       }
       it->second.held.push_back(std::move(m));
       return;
     }
   }
-  handle(c, m, t0);
+  route(c, m, t0);
+}
+
+// The requests an io thread should not run: each waits on Redis round trips (presence, the shared
+// seek list, game creation, ratings) or hashes a password. Game actions stay on the io threads:
+// they wait on nothing (their appends are asynchronous).
+static bool runs_off_io(const v1::ClientMessage& m) {
+  using C = v1::ClientMessage;
+  switch (m.body_case()) {
+    case C::kRegister:
+    case C::kLogin:
+    case C::kHello:
+    case C::kLoginGuest:
+    case C::kCreateSeek:
+    case C::kChallenge:
+    case C::kCancelSeek:
+    case C::kAcceptSeek:
+    case C::kListSeeks:
+    case C::kListGames: return true;
+    default: return false;
+  }
+}
+
+void Hub::route(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
+  if (!runs_off_io(m)) return handle(c, m, t0);
+  const bool password = m.has_register_() || m.has_login();
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;  // closed meanwhile
+    it->second.off_io = true;
+  }
+  auto job = [this, c, m, t0] {
+    handle(c, m, t0);
+    release_held(c);
+  };
+  if ((password ? sign_in_pool_ : lobby_pool_).try_post(job)) return;
+  // Queue full. Password hashing would take an io thread for ~40 ms: refused. Anything else runs
+  // here, as it would without the pool.
+  if (password) {
+    send_error(*c, m.request_id(), v1::RATE_LIMITED, "too many sign-ins at once; retry in a moment", metrics_);
+    return release_held(c);
+  }
+  job();
 }
 
 void Hub::handle(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m, int64_t t0) {
@@ -544,46 +590,27 @@ void Hub::handle(const std::shared_ptr<Connection>& c, const v1::ClientMessage& 
   }
 }
 
-// Register and login hash the password (scrypt, ~40 ms of CPU): on the sign-in pool, not on an io
-// thread. Until the answer is sent, the connection's next frames wait in order (ConnInfo::held).
-void Hub::start_password_sign_in(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m) {
-  {
-    std::lock_guard l(mu_);
-    auto it = conns_.find(c->id());
-    if (it == conns_.end()) return;  // closed meanwhile
-    it->second.signing_in = true;
-  }
-  const bool queued = sign_in_pool_.try_post([this, c, m] {
-    const uint64_t rid = m.request_id();
-    try {
-      User u;
-      if (m.has_register_()) {
-        auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
-        if (err == Auth::Error::NameTaken) send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
-        else if (err != Auth::Error::None)
-          send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
-        else login_reply(c, rid, u);
-      } else {
-        auto err = auth_.login(m.login().name(), m.login().password(), u);
-        if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
-        else if (err != Auth::Error::None) send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
-        else login_reply(c, rid, u);
-      }
-    } catch (const RedisError&) {
-      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "storage unavailable", metrics_);
-    } catch (const std::exception& e) {
-      std::cerr << "sign-in: " << e.what() << '\n';
-      send_error(*c, rid, v1::INTERNAL, "internal error", metrics_);
-    }
-    release_held(c);
-  });
-  if (!queued) {
-    send_error(*c, m.request_id(), v1::RATE_LIMITED, "too many sign-ins at once; retry in a moment", metrics_);
-    release_held(c);
+// Register and login hash the password (scrypt, ~40 ms of CPU): route() runs them on the sign-in
+// pool, not on an io thread.
+void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m) {
+  const uint64_t rid = m.request_id();
+  User u;
+  if (m.has_register_()) {
+    auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
+    if (err == Auth::Error::NameTaken) send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
+    else if (err != Auth::Error::None)
+      send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
+    else login_reply(c, rid, u);
+  } else {
+    auto err = auth_.login(m.login().name(), m.login().password(), u);
+    if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
+    else if (err != Auth::Error::None) send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
+    else login_reply(c, rid, u);
   }
 }
 
-// The frames that arrived during a sign-in, in order; another sign-in among them holds the rest again.
+// The frames that arrived while a request was on a worker pool, in order; another such request
+// among them holds the rest again.
 void Hub::release_held(const std::shared_ptr<Connection>& c) {
   for (;;) {
     v1::ClientMessage next;
@@ -592,13 +619,13 @@ void Hub::release_held(const std::shared_ptr<Connection>& c) {
       auto it = conns_.find(c->id());
       if (it == conns_.end()) return;
       if (it->second.held.empty()) {
-        it->second.signing_in = false;
+        it->second.off_io = false;
         return;
       }
       next = std::move(it->second.held.front());
       it->second.held.pop_front();
     }
-    if (next.has_register_() || next.has_login()) return start_password_sign_in(c, next);
+    if (runs_off_io(next)) return route(c, next, steady_ms());
     handle(c, next, steady_ms());
   }
 }
@@ -681,7 +708,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
     }
     case C::kLoginGuest: return login_reply(c, rid, auth_.make_guest(m.login_guest().name()));
     case C::kRegister:
-    case C::kLogin: return start_password_sign_in(c, m);
+    case C::kLogin: return password_sign_in(c, m);
     case C::BODY_NOT_SET: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "empty or unknown message", metrics_);
     default: break;
   }
@@ -1204,9 +1231,14 @@ void Hub::request_seek_push() {
     seek_push_strand_.set_timer(at, [this] {
       seek_push_scheduled_ = false;
       last_seek_push_ms_ = steady_ms();
-      push_seeks();
+      if (!seek_push_pool_.try_post([this] { push_seeks(); })) request_seek_push();  // later, then
     });
   });
+}
+
+void Hub::post_seek_push(std::set<std::string> users) {
+  // Dropped when 1,024 pushes wait: these users get the next full push, or ask with list_seeks.
+  seek_push_pool_.try_post([this, users = std::move(users)] { push_seeks(&users); });
 }
 
 // Seeks of nodes whose heartbeat stopped (crashed) leave the shared list; so do seeks a previous

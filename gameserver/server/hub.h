@@ -95,12 +95,15 @@ class Hub {
     std::map<std::string, RemoteGame> remote_games;
     // Games of this player created on another node: their first state is passed on as game_started.
     std::set<std::string> greet_as_started;
-    bool signing_in = false;                    // a password sign-in is on the sign-in pool
-    std::deque<xq::v1::ClientMessage> held;     // frames received meanwhile, in order
+    bool off_io = false;                     // one of its requests is on a worker pool (route())
+    std::deque<xq::v1::ClientMessage> held;  // frames received meanwhile, in order
   };
   static constexpr size_t kMaxHeldFrames = 64;
+  // Where a request runs: requests that wait on Redis round trips or hash a password go to a
+  // worker pool (the connection's later frames wait in ConnInfo::held); game actions run here.
+  void route(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t t0);
   void handle(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t t0);
-  void start_password_sign_in(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
+  void password_sign_in(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
   void release_held(const std::shared_ptr<Connection>& c);
   void follow_moved_games();  // tick(): the re-subscription above
   // A game of this connection's player was created on another node (a game_ready notice came):
@@ -146,6 +149,7 @@ class Hub {
                     int64_t received_ms, int hops = 0);
   // The seek list (all nodes) to this node's clients (or those of these users), now.
   void push_seeks(const std::set<std::string>* only_users = nullptr);
+  void post_seek_push(std::set<std::string> users);  // push_seeks(&users) on seek_push_pool_
   bool playing_here(const ConnInfo& ci, const std::string& user_id) const;  // under mu_
   template <class Fn>
   void for_each_conn(Fn&& fn);  // fn(id, ConnInfo) under mu_, a chunk of connections at a time
@@ -195,13 +199,21 @@ class Hub {
   std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
   std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
   std::atomic<uint64_t> next_proxy_id_{kProxyIdBase};
-  // Seek-push coalescing; both fields are used on seek_push_strand_ only.
+  // Seek-push coalescing; both fields are used on seek_push_strand_ only. The pushes themselves
+  // (a Redis read and a walk over the connections) run on seek_push_pool_, in order.
   Strand seek_push_strand_;
   bool seek_push_scheduled_ = false;
   int64_t last_seek_push_ms_ = 0;
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
   WorkerPool archive_pool_{1, 4096};
+  // Lobby requests (sign-in by token or as a guest, seeks, challenges, lists) and a closed
+  // connection's clean-up: each waits on several Redis round trips, which on an io thread held up
+  // every game served by it (a burst of games ending and new ones set up showed in the moves' p99).
+  // Two threads so that one request's round trips overlap another's; when 4,096 wait, the io
+  // thread runs the request itself, as before.
+  WorkerPool lobby_pool_{2, 4096};
+  WorkerPool seek_push_pool_{1, 1024};
   // One thread: password hashing must not take both cores from the games; 256 queued at most.
   // Last members: destroyed first, finishing their tasks while everything they use still exists.
   WorkerPool sign_in_pool_{1, 256};
