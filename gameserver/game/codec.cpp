@@ -86,6 +86,7 @@ static const char* kind_name(EventKind k) {
     case EventKind::Move: return "move";
     case EventKind::DrawOffered: return "draw_offered";
     case EventKind::DrawDeclined: return "draw_declined";
+    case EventKind::MoveLimitRequested: return "move_limit_requested";
     case EventKind::Ended: return "ended";
   }
   return "?";
@@ -119,6 +120,7 @@ GameEvent decode_event(const std::string& text) {
   if (k == "move") e.kind = EventKind::Move;
   else if (k == "draw_offered") e.kind = EventKind::DrawOffered;
   else if (k == "draw_declined") e.kind = EventKind::DrawDeclined;
+  else if (k == "move_limit_requested") e.kind = EventKind::MoveLimitRequested;
   else if (k == "ended") e.kind = EventKind::Ended;
   else throw std::runtime_error("unknown event kind " + k);
   e.side = str(o, "side") == "black" ? xq::Color::Black : xq::Color::Red;
@@ -162,6 +164,16 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
   o["result"] = xq::outcome_name(s.result().outcome);
   o["reason"] = s.result().reason;
   o["version"] = s.version();
+  if (const auto& limit = s.rules_game().requested_limit()) {
+    // The request's ply: the plies played before its event.
+    size_t at_ply = 0;
+    for (const auto& e : s.events()) {
+      if (e.kind == EventKind::MoveLimitRequested) break;
+      if (e.kind == EventKind::Move) ++at_ply;
+    }
+    o["requested_move_limit"] = {{"by", limit->requester == xq::Color::Red ? "red" : "black"}, {"at_ply", at_ply},
+                                 {"counted_plies", limit->counted_plies}, {"limit_plies", limit->limit_plies}};
+  }
   if (!done) {  // a live game's record (admin/API) must not leak the secret
     o.erase("assignment");
     o.erase("salt");

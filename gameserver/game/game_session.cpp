@@ -16,6 +16,7 @@ const char* status_name(Status s) {
     case Status::GameOver: return "game_over";
     case Status::OfferNotAllowed: return "offer_not_allowed";
     case Status::AbortNotAllowed: return "abort_not_allowed";
+    case Status::LimitNotAllowed: return "move_limit_not_allowed";
   }
   return "?";
 }
@@ -160,6 +161,16 @@ Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& ou
   return Status::Ok;
 }
 
+Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (std::string why = game_.request_move_limit(side); !why.empty()) {
+    if (message) *message = why;
+    return Status::LimitNotAllowed;
+  }
+  push(EventKind::MoveLimitRequested, side, out);
+  return Status::Ok;
+}
+
 Status GameSession::end(xq::Result r, Millis now, std::vector<GameEvent>& out) {
   if (over()) return Status::GameOver;
   finish(std::move(r), now, out);
@@ -218,6 +229,10 @@ void GameSession::replay(const GameEvent& e) {
       break;
     case EventKind::DrawDeclined:
       offer_by_.reset();
+      break;
+    case EventKind::MoveLimitRequested:
+      if (std::string why = game_.request_move_limit(e.side); !why.empty())
+        throw std::runtime_error("replayed move limit request rejected: " + why);
       break;
     case EventKind::Ended:
       game_.finish({e.outcome, e.reason});

@@ -44,13 +44,14 @@ struct GameConfig {
   xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility
 };
 
-enum class EventKind : uint8_t { Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4 };
+// MoveLimitRequested: a player asked for the move limit on request (RuleOptions).
+enum class EventKind : uint8_t { Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4, MoveLimitRequested = 5 };
 
 // One versioned event. Moves store what is needed to replay them exactly (iccs, clocks after).
 struct GameEvent {
   uint64_t version = 0;
   EventKind kind = EventKind::Move;
-  xq::Color side = xq::Color::Red;  // mover, offerer, decliner; for Ended: unused
+  xq::Color side = xq::Color::Red;  // mover, offerer, decliner, requester; for Ended: unused
   std::string iccs;                 // Move
   size_t ply = 0;                   // Move: 1-based ply number (derived, not stored)
   std::string client_move_id;       // Move
@@ -69,6 +70,7 @@ enum class Status {
   GameOver,
   OfferNotAllowed,
   AbortNotAllowed,
+  LimitNotAllowed,  // no move limit on request in this game, or it is already running
 };
 const char* status_name(Status s);
 
@@ -110,6 +112,8 @@ class GameSession {
   Status decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
   Status resign(xq::Color side, Millis now, std::vector<GameEvent>& out);
   Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  // Starts the move limit on request (RuleOptions::requested_move_limit_plies) for `side`.
+  Status request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).
   Status end(xq::Result result, Millis now, std::vector<GameEvent>& out);
   // Ends the game if the running side's flag has fallen at `now`. Returns true if it did.

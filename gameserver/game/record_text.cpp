@@ -91,6 +91,10 @@ std::string record_text(const std::string& record_json) {
     tag("FreePawnsAdvisorsElephants", "yes");
   if (number(o, "move_limit_plies") > 0) tag("MoveLimitPlies", std::to_string(number(o, "move_limit_plies")));
   if (o.contains("counted_checks_per_side")) tag("CountedChecks", std::to_string(number(o, "counted_checks_per_side")));
+  if (number(o, "requested_move_limit_plies") > 0)
+    tag("MoveLimitOnRequest", std::to_string(number(o, "requested_move_limit_plies")));
+  if (const auto* r = o.if_contains("requested_move_limit"); r && r->is_object())
+    tag("MoveLimitRequested", field(r->as_object(), "by") + " after ply " + std::to_string(number(r->as_object(), "at_ply")));
   tag("GameId", field(o, "id"));
   tag("Format", "ICCS");
   if (jieqi) {

@@ -16,6 +16,10 @@ std::string rule_options_error(const RuleOptions& o, xq::Variant variant) {
            std::to_string(RuleOptions::kMaxMoveLimit) + " plies without a capture (0 = the variant's)";
   if (o.counted_checks_per_side && (*o.counted_checks_per_side < -1 || *o.counted_checks_per_side > RuleOptions::kMaxCountedChecks))
     return "counted_checks_per_side: -1 (all) or 0.." + std::to_string(RuleOptions::kMaxCountedChecks);
+  if (o.requested_move_limit_plies != 0 && (o.requested_move_limit_plies < RuleOptions::kMinMoveLimit ||
+                                            o.requested_move_limit_plies > RuleOptions::kMaxMoveLimit))
+    return "requested_move_limit_plies: " + std::to_string(RuleOptions::kMinMoveLimit) + ".." +
+           std::to_string(RuleOptions::kMaxMoveLimit) + " plies from a player's request (0 = no request)";
   return {};
 }
 
@@ -24,6 +28,7 @@ void apply(const RuleOptions& o, xq::GameRules& rules) {
   rules.adjudication.pawns_advisors_elephants_free = o.pawns_advisors_elephants_free;
   if (o.move_limit_plies > 0) rules.move_limit_plies = o.move_limit_plies;
   if (o.counted_checks_per_side) rules.counted_checks_per_side = *o.counted_checks_per_side;
+  rules.requested_limit_plies = o.requested_move_limit_plies;
 }
 
 void write_rule_options(const RuleOptions& o, boost::json::object& out) {
@@ -32,6 +37,7 @@ void write_rule_options(const RuleOptions& o, boost::json::object& out) {
   if (o.pawns_advisors_elephants_free) out["pawns_advisors_elephants_free"] = true;
   if (o.move_limit_plies != 0) out["move_limit_plies"] = o.move_limit_plies;
   if (o.counted_checks_per_side) out["counted_checks_per_side"] = *o.counted_checks_per_side;
+  if (o.requested_move_limit_plies != 0) out["requested_move_limit_plies"] = o.requested_move_limit_plies;
 }
 
 RuleOptions read_rule_options(const boost::json::object& in) {
@@ -40,6 +46,7 @@ RuleOptions read_rule_options(const boost::json::object& in) {
   if (const auto* v = in.if_contains("pawns_advisors_elephants_free")) o.pawns_advisors_elephants_free = v->as_bool();
   if (const auto* v = in.if_contains("move_limit_plies")) o.move_limit_plies = v->to_number<int>();
   if (const auto* v = in.if_contains("counted_checks_per_side")) o.counted_checks_per_side = v->to_number<int>();
+  if (const auto* v = in.if_contains("requested_move_limit_plies")) o.requested_move_limit_plies = v->to_number<int>();
   return o;
 }
 

@@ -18,6 +18,9 @@ struct RuleOptions {
   // Checks per side that advance that count (further checks and the replies to them do not);
   // -1 = all; unset = the variant's (Xiangqi 10, Jieqi all).
   std::optional<int> counted_checks_per_side;
+  // The move limit a player may ask for (club regulations' 限着 on request, e.g. 80 = 40 回合): plies
+  // from the request to the draw, the requester's checks not counted; 0 = none.
+  int requested_move_limit_plies = 0;
   static constexpr int kMinMoveLimit = 20, kMaxMoveLimit = 600, kMaxCountedChecks = 100;
   bool operator==(const RuleOptions&) const = default;
 };
@@ -26,8 +29,8 @@ struct RuleOptions {
 std::string rule_options_error(const RuleOptions& o, xq::Variant variant);
 void apply(const RuleOptions& o, xq::GameRules& rules);
 
-// JSON keys "repetitions", "pawns_advisors_elephants_free", "move_limit_plies" and
-// "counted_checks_per_side"; absent keys read as the defaults.
+// JSON keys "repetitions", "pawns_advisors_elephants_free", "move_limit_plies",
+// "counted_checks_per_side" and "requested_move_limit_plies"; absent keys read as the defaults.
 // Writes only what differs from the defaults, so older records and seeks stay unchanged.
 void write_rule_options(const RuleOptions& o, boost::json::object& out);
 RuleOptions read_rule_options(const boost::json::object& in);  // throws on a value of the wrong type

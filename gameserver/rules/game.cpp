@@ -50,6 +50,14 @@ RulesGame::RulesGame(GameRules rules, Position start)
     result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
 }
 
+std::string RulesGame::request_move_limit(Color requester) {
+  if (result_.over()) return "the game is over";
+  if (rules_.requested_limit_plies <= 0) return "this game has no move limit on request";
+  if (requested_limit_) return "the move limit is already running (asked by " + std::string(requester == requested_limit_->requester ? "you" : "your opponent") + ")";
+  requested_limit_ = RequestedLimit{requester, 0, rules_.requested_limit_plies};
+  return {};
+}
+
 std::vector<Move> RulesGame::legal_moves() const {
   MoveList list;
   pos_.generate_legal(list);
@@ -134,6 +142,7 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
     if (!excess_check && !answers_excess) ++plies_since_capture_;
   }
   pos_.halfmove_clock = plies_since_capture_;
+  if (requested_limit_ && !(mover == requested_limit_->requester && pm.gives_check)) ++requested_limit_->counted_plies;
 
   if (pm.captured || is_dark(moved)) {  // irreversible: no repetition can reach back past it
     irreversible_start_ = pos_;
@@ -170,6 +179,10 @@ void RulesGame::adjudicate_after_move() {
   }
   if (rules_.move_limit_plies > 0 && plies_since_capture_ >= rules_.move_limit_plies) {
     result_ = {Outcome::Draw, "move_limit"};
+    return;
+  }
+  if (requested_limit_ && requested_limit_->counted_plies >= requested_limit_->limit_plies) {
+    result_ = {Outcome::Draw, "requested_move_limit"};
     return;
   }
   bool dead = true;

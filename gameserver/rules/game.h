@@ -2,6 +2,7 @@
 // history, and the end-of-game tests after every move (mate/stalemate, repetition adjudication,
 // natural move limit, dead material). No clocks or network here; the server wraps this.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,8 @@ std::string outcome_name(Outcome o);  // "ongoing", "red-wins", "black-wins", "d
 struct Result {
   Outcome outcome = Outcome::Ongoing;
   // checkmate | stalemate | perpetual_check | perpetual_chase | perpetual_mate_threat |
-  // repetition_draw | move_limit | dead_material | resignation | timeout | timeout_draw |
-  // agreement | abort | adjudication | forfeit
+  // repetition_draw | move_limit | requested_move_limit | dead_material | resignation | timeout |
+  // timeout_draw | agreement | abort | adjudication | forfeit
   std::string reason;
   bool over() const { return outcome != Outcome::Ongoing; }
   static Result win(Color winner, std::string why) {
@@ -41,6 +42,10 @@ struct GameRules {
   // runs from the position's first occurrence, so every move of every round counts.
   int repetition_occurrences = 3;
   static constexpr int kMinRepetitions = 2, kMaxRepetitions = 12;
+  // A move limit a player may ask for during the game (club regulations' "限着": "40回合限着，提出方
+  // 将军不计, 从提出开始计步"): from the request, the game is drawn after this many plies, not counting
+  // the requester's checks; captures do not restart the count. 0 = no such request.
+  int requested_limit_plies = 0;
   AdjudicationOptions adjudication;
   static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks
 };
@@ -84,6 +89,16 @@ class RulesGame {
 
   int plies_since_capture() const { return plies_since_capture_; }
 
+  // The requested move limit (GameRules::requested_limit_plies). request_move_limit starts it for
+  // `requester`; "" on success, else why not (not allowed in this game, already running, over).
+  std::string request_move_limit(Color requester);
+  struct RequestedLimit {
+    Color requester = Color::Red;
+    int counted_plies = 0;  // plies since the request that count toward the limit
+    int limit_plies = 0;
+  };
+  const std::optional<RequestedLimit>& requested_limit() const { return requested_limit_; }
+
  private:
   void adjudicate_after_move();
 
@@ -100,6 +115,7 @@ class RulesGame {
   int checks_since_capture_[2] = {0, 0};
   RepetitionVerdict repetition_;
   bool has_repetition_ = false;
+  std::optional<RequestedLimit> requested_limit_;
 };
 
 }  // namespace xq

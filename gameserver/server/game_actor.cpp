@@ -265,6 +265,7 @@ static v1::ErrorCode code_of(Status s) {
     case Status::GameOver: return v1::GAME_OVER;
     case Status::OfferNotAllowed: return v1::OFFER_NOT_ALLOWED;
     case Status::AbortNotAllowed: return v1::ABORT_NOT_ALLOWED;
+    case Status::LimitNotAllowed: return v1::MOVE_LIMIT_NOT_ALLOWED;
     default: return v1::INTERNAL;
   }
 }
@@ -304,6 +305,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     case v1::ClientMessage::kAcceptDraw: st = session_.accept_draw(side, now, out); break;
     case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out); break;
     case v1::ClientMessage::kAbort: st = session_.abort(side, now, out); break;
+    case v1::ClientMessage::kRequestMoveLimit: st = session_.request_move_limit(side, now, out, &message); break;
     case v1::ClientMessage::kClaimDraw:
     case v1::ClientMessage::kClaimVictory: {
       xq::Color opp = xq::opposite(side);

@@ -50,6 +50,17 @@ static void fill_live_clock(v1::ClockState* c, const GameSession& s, Millis now,
   c->set_server_time_ms(static_cast<uint64_t>(wall));
 }
 
+// GameState and GameEvent both carry it (a template: two unrelated message types, one field).
+template <class Message>
+static void fill_requested_limit(Message& out, const GameSession& s) {
+  const auto& limit = s.rules_game().requested_limit();
+  if (!limit) return;
+  auto* r = out.mutable_requested_move_limit();
+  r->set_requested_by(to_side(limit->requester));
+  r->set_counted_plies(static_cast<uint32_t>(limit->counted_plies));
+  r->set_limit_plies(static_cast<uint32_t>(limit->limit_plies));
+}
+
 static v1::Outcome to_outcome(const xq::Result& r) {
   if (r.reason == "abort") return v1::ABORTED;
   switch (r.outcome) {
@@ -102,6 +113,7 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
     st.set_capture_visibility(c.capture_visibility);
   }
   if (c.options != RuleOptions{}) fill_rule_options(st.mutable_rule_options(), c.options);
+  fill_requested_limit(st, s);
   return st;
 }
 
@@ -110,6 +122,7 @@ void fill_rule_options(v1::RuleOptions* out, const RuleOptions& o) {
   out->set_pawns_advisors_elephants_free(o.pawns_advisors_elephants_free);
   out->set_move_limit_plies(static_cast<uint32_t>(o.move_limit_plies));
   if (o.counted_checks_per_side) out->set_counted_checks_per_side(*o.counted_checks_per_side);
+  out->set_requested_move_limit_plies(static_cast<uint32_t>(o.requested_move_limit_plies));
 }
 
 RuleOptions rule_options_from(const v1::RuleOptions& in) {
@@ -118,6 +131,7 @@ RuleOptions rule_options_from(const v1::RuleOptions& in) {
   o.pawns_advisors_elephants_free = in.pawns_advisors_elephants_free();
   o.move_limit_plies = static_cast<int>(std::min<uint32_t>(in.move_limit_plies(), 100000));
   if (in.has_counted_checks_per_side()) o.counted_checks_per_side = in.counted_checks_per_side();
+  o.requested_move_limit_plies = static_cast<int>(std::min<uint32_t>(in.requested_move_limit_plies(), 100000));
   return o;
 }
 
@@ -135,6 +149,7 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
       break;
     case EventKind::DrawOffered: out.set_kind(v1::GameEvent::DRAW_OFFERED); break;
     case EventKind::DrawDeclined: out.set_kind(v1::GameEvent::DRAW_DECLINED); break;
+    case EventKind::MoveLimitRequested: out.set_kind(v1::GameEvent::MOVE_LIMIT_REQUESTED); break;
     case EventKind::Ended:
       out.set_kind(v1::GameEvent::GAME_ENDED);
       out.set_side(v1::SIDE_NONE);
@@ -144,6 +159,7 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
   if (latest) {
     out.set_fen(xq::view_fen(s.rules_game(), v));
     fill_live_clock(out.mutable_clock(), s, now, wall);
+    fill_requested_limit(out, s);
   } else {
     out.mutable_clock()->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, e.red_ms)));
     out.mutable_clock()->set_black_ms(static_cast<uint32_t>(std::max<Millis>(0, e.black_ms)));

@@ -173,3 +173,39 @@ TEST(GameSession, JieqiFlagFallLosesWhenTheOpponentCanMate) {
   EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins);
   EXPECT_EQ(f.s.result().reason, "timeout");
 }
+
+TEST(GameSession, MoveLimitOnRequestIsAnEventAndSurvivesReplay) {
+  GameConfig cfg = xiangqi();
+  Fixture without(cfg);
+  std::string why;
+  EXPECT_EQ(without.s.request_move_limit(Color::Black, 0, without.ev, &why), Status::LimitNotAllowed);
+  EXPECT_NE(why.find("no move limit on request"), std::string::npos);
+  EXPECT_EQ(without.s.version(), 0u);
+
+  cfg.options.requested_move_limit_plies = 20;
+  cfg.options.repetitions = 12;  // the shuffle below repeats every 4 plies: judged only at the 12th time
+  Fixture f(cfg);
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(f.s.request_move_limit(Color::Black, f.now, f.ev), Status::Ok);
+  ASSERT_EQ(f.ev.back().kind, EventKind::MoveLimitRequested);
+  EXPECT_EQ(f.ev.back().side, Color::Black);
+  EXPECT_EQ(f.s.request_move_limit(Color::Red, f.now, f.ev, &why), Status::LimitNotAllowed);
+  EXPECT_NE(why.find("already running"), std::string::npos);
+  // Knights out and back for 20 plies after the request.
+  const char* shuffle[] = {"h9g7", "b0c2", "g7h9", "c2b0", "b9c7", "h0g2", "c7b9", "g2h0"};
+  Color side = Color::Black;
+  for (int i = 0; i < 19; ++i, side = xq::opposite(side)) ASSERT_EQ(f.move(side, shuffle[i % 8]), Status::Ok) << i;
+  EXPECT_FALSE(f.s.over()) << f.s.result().reason;
+  EXPECT_EQ(f.s.rules_game().requested_limit()->counted_plies, 19);
+
+  GameSession r(decode_config(encode_config(cfg)));
+  for (const auto& e : f.s.events()) r.replay(decode_event(encode_event(e)));
+  ASSERT_TRUE(r.rules_game().requested_limit());
+  EXPECT_EQ(r.rules_game().requested_limit()->requester, Color::Black);
+  EXPECT_EQ(r.rules_game().requested_limit()->counted_plies, 19);
+
+  ASSERT_EQ(f.move(side, shuffle[19 % 8]), Status::Ok);
+  EXPECT_EQ(f.s.result().outcome, xq::Outcome::Draw);
+  EXPECT_EQ(f.s.result().reason, "requested_move_limit");
+  EXPECT_EQ(f.s.request_move_limit(Color::Red, f.now, f.ev), Status::GameOver);
+}

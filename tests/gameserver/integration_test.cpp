@@ -555,6 +555,69 @@ TEST_F(GameServer, SeekRuleOptionsGoverningTheGame) {
   EXPECT_NE(body.find("[Repetitions \"2\"]"), std::string::npos) << body;
 }
 
+// The club regulations' "限着" on request: a player asks, both players and spectators are told, the
+// count shows in every later event and state, and the game is drawn when it runs out.
+TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {
+  Client red = guest("ml_red"), black = guest("ml_black");
+  const std::string plain = start_game(red, black);
+  ASSERT_FALSE(plain.empty());
+  ClientMessage ask;
+  ask.mutable_request_move_limit()->set_game_id(plain);
+  EXPECT_EQ(error_of(black.ws->request(ask)), MOVE_LIMIT_NOT_ALLOWED);  // not in this game's rules
+
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(10);
+  EXPECT_EQ(error_of(red.ws->request(seek)), BAD_REQUEST);  // 20..600
+  seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(20);
+  seek.mutable_create_seek()->mutable_rule_options()->set_repetitions(12);  // the shuffle below repeats
+  auto r = red.ws->request(seek);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string gid = accept_and_start(red, black, r.reply().seek_id());
+  ASSERT_FALSE(gid.empty());
+  Client watcher = guest("ml_watcher");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(watcher.ws->request(watch).has_reply());
+
+  ask.mutable_request_move_limit()->set_game_id(gid);
+  EXPECT_EQ(error_of(watcher.ws->request(ask)), NOT_YOUR_GAME);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(black.ws->request(ask).has_reply());
+  for (Client* c : {&red, &watcher}) {
+    auto told = wait_event(*c, gid, GameEvent::MOVE_LIMIT_REQUESTED);
+    ASSERT_TRUE(told);
+    EXPECT_EQ(told->game_event().side(), BLACK);
+    EXPECT_EQ(told->game_event().requested_move_limit().limit_plies(), 20u);
+    EXPECT_EQ(told->game_event().requested_move_limit().counted_plies(), 0u);
+  }
+  EXPECT_EQ(error_of(red.ws->request(ask)), MOVE_LIMIT_NOT_ALLOWED);  // already running
+
+  const char* shuffle[] = {"h9g7", "b0c2", "g7h9", "c2b0", "b9c7", "h0g2", "c7b9", "g2h0"};
+  for (int i = 0; i < 19; ++i) ASSERT_TRUE(move(i % 2 ? red : black, gid, shuffle[i % 8]).has_reply()) << i;
+  // A player who reconnects sees the count in the game's state.
+  reconnect_to(black, g_servers->port());
+  ClientMessage rejoin;
+  rejoin.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(black.ws->request(rejoin).has_reply());
+  auto st = black.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().requested_move_limit().requested_by(), BLACK);
+  EXPECT_EQ(st->game_state().requested_move_limit().counted_plies(), 19u);
+  EXPECT_EQ(st->game_state().rule_options().requested_move_limit_plies(), 20u);
+
+  ASSERT_TRUE(move(red, gid, shuffle[19 % 8]).has_reply());
+  auto end = wait_event(watcher, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), DRAW);
+  EXPECT_EQ(end->game_event().result().reason(), "requested_move_limit");
+  std::string body;
+  ASSERT_TRUE(eventually([&] { return g_servers->http_get("/api/games/" + gid + "/pgn", body) == 200; }, 5000));
+  EXPECT_NE(body.find("[MoveLimitRequested \"black after ply 1\"]"), std::string::npos) << body;
+}
+
 // Game lists come in pages, newest first, with the total count (a lobby polls them every few
 // seconds: all live games in every answer would not scale).
 TEST_F(GameServer, GameListsArePagedNewestFirst) {

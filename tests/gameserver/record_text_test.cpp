@@ -125,3 +125,16 @@ TEST(RecordText, IncrementalRecordEqualsTheFullOne) {
     EXPECT_EQ(archive_record(s, fresh), archive_record(s));
   }
 }
+
+TEST(RecordText, MoveLimitOnRequestIsTaggedWithTheRequest) {
+  GameConfig c = config(xq::Variant::Xiangqi);
+  c.options.requested_move_limit_plies = 80;
+  GameSession s(c);
+  std::vector<GameEvent> out;
+  ASSERT_EQ(s.move(Color::Red, "h2e2", "", 10, 0, out), Status::Ok);
+  EXPECT_EQ(record_text(archive_record(s)).find("MoveLimitRequested"), std::string::npos);
+  ASSERT_EQ(s.request_move_limit(Color::Black, 20, out), Status::Ok);
+  const std::string text = record_text(archive_record(s));
+  EXPECT_NE(text.find("[MoveLimitOnRequest \"80\"]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[MoveLimitRequested \"black after ply 1\"]\n"), std::string::npos) << text;
+}

@@ -67,3 +67,21 @@ TEST(RuleOptions, ChecksThatDoNotCountKeepTheMoveLimitAway) {
     }
   }
 }
+
+TEST(RuleOptions, MoveLimitOnRequestIsCheckedKeptAndApplied) {
+  RuleOptions o;
+  o.requested_move_limit_plies = 19;
+  EXPECT_NE(rule_options_error(o, xq::Variant::Xiangqi).find("requested_move_limit_plies"), std::string::npos);
+  o.requested_move_limit_plies = 601;
+  EXPECT_NE(rule_options_error(o, xq::Variant::Jieqi).find("requested_move_limit_plies"), std::string::npos);
+  o.requested_move_limit_plies = 80;  // "40回合限着"
+  EXPECT_EQ(rule_options_error(o, xq::Variant::Jieqi), "");
+  boost::json::object j;
+  write_rule_options(o, j);
+  EXPECT_EQ(j.at("requested_move_limit_plies").to_number<int>(), 80);
+  EXPECT_EQ(read_rule_options(j), o);
+  GameConfig cfg;
+  cfg.options = o;
+  EXPECT_EQ(cfg.rules().requested_limit_plies, 80);
+  EXPECT_EQ(GameConfig{}.rules().requested_limit_plies, 0) << "off unless a game asks for it";
+}

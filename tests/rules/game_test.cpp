@@ -139,3 +139,58 @@ TEST(RulesGame, JieqiOptionLetsPawnsCheckPerpetually) {
   for (const MoveLabel& l : lenient.repetition()->labels) EXPECT_TRUE(l.is_idle()) << l.describe();
   EXPECT_TRUE(lenient.moves().front().gives_check);  // still a check on the board
 }
+
+// Club regulations' "限着" on request (40回合限着，提出方将军不计，从提出开始计步).
+TEST(RulesGame, RequestedMoveLimitCountsFromTheRequestButNotTheRequestersChecks) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.move_limit_plies = 0;  // no automatic limit: only the requested one
+  rules.requested_limit_plies = 4;
+  const std::vector<std::string> checks = {"a1a9", "e9e8", "a9a8", "e8e7", "a8a7", "e7e8"};
+  // Red asks, then checks: its three checks do not count, Black's three replies do.
+  RulesGame by_checker = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
+  EXPECT_EQ(by_checker.request_move_limit(Color::Red), "");
+  for (auto& m : checks) ASSERT_EQ(by_checker.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_FALSE(by_checker.result().over());
+  EXPECT_EQ(by_checker.requested_limit()->counted_plies, 3);
+  ASSERT_EQ(by_checker.play("a7a6"), RulesGame::MoveError::None);  // no check: the 4th counted ply
+  EXPECT_EQ(by_checker.result().outcome, Outcome::Draw);
+  EXPECT_EQ(by_checker.result().reason, "requested_move_limit");
+  // Black asks: Red's checks count like any other ply.
+  RulesGame by_defender = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
+  EXPECT_EQ(by_defender.request_move_limit(Color::Black), "");
+  for (size_t i = 0; i < 3; ++i) ASSERT_EQ(by_defender.play(checks[i]), RulesGame::MoveError::None);
+  EXPECT_FALSE(by_defender.result().over());
+  ASSERT_EQ(by_defender.play(checks[3]), RulesGame::MoveError::None);
+  EXPECT_EQ(by_defender.result().reason, "requested_move_limit");
+}
+
+TEST(RulesGame, RequestedMoveLimitIsNotRestartedByCaptures) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.requested_limit_plies = 4;
+  RulesGame g(rules, Position::xiangqi_start());
+  EXPECT_FALSE(g.requested_limit());
+  ASSERT_EQ(g.request_move_limit(Color::Black), "");
+  for (const char* m : {"h2e2", "h9g7", "e2e6"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;  // e2e6 takes a pawn
+  EXPECT_EQ(g.plies_since_capture(), 0);
+  EXPECT_EQ(g.requested_limit()->counted_plies, 3);
+  ASSERT_EQ(g.play("a9a8"), RulesGame::MoveError::None);
+  EXPECT_EQ(g.result().reason, "requested_move_limit");
+}
+
+TEST(RulesGame, RequestedMoveLimitOnlyWhereAllowedAndOnce) {
+  RulesGame none(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start());
+  EXPECT_EQ(none.request_move_limit(Color::Red), "this game has no move limit on request");
+  EXPECT_FALSE(none.requested_limit());
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.requested_limit_plies = 80;
+  RulesGame g(rules, Position::xiangqi_start());
+  ASSERT_EQ(g.request_move_limit(Color::Red), "");
+  EXPECT_NE(g.request_move_limit(Color::Black), "");  // one request per game; it keeps running
+  EXPECT_NE(g.request_move_limit(Color::Red), "");
+  EXPECT_EQ(g.requested_limit()->requester, Color::Red);
+  EXPECT_EQ(g.requested_limit()->limit_plies, 80);
+  g.finish({Outcome::Draw, "agreement"});
+  RulesGame later(rules, Position::xiangqi_start());
+  later.finish({Outcome::Draw, "agreement"});
+  EXPECT_EQ(later.request_move_limit(Color::Red), "the game is over");
+}

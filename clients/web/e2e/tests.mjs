@@ -394,14 +394,14 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
-test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted; shown in the list and on the game', async (ctx) => {
+test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted, a 40-move limit on request; shown in the list and on the game; Black asks for the limit and it counts', async (ctx) => {
   const a = await newPlayer(ctx, 'Opal');
   const b = await newPlayer(ctx, 'Onyx');
-  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true, moveLimit: 40, countedChecks: '0' });
+  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true, moveLimit: 40, countedChecks: '0', requestedLimit: 40 });
   const row = b.page.locator('[data-testid=seek-list] li', { hasText: a.name });
   await row.locator('[data-testid=seek-rule-option]').first().waitFor({ timeout: T });
   const listed = await row.locator('[data-testid=seek-rule-option]').allTextContents();
-  assertEqual(listed.length, 4, `every option is listed (${listed.join(' | ')})`);
+  assertEqual(listed.length, 5, `every option is listed (${listed.join(' | ')})`);
   assert(listed[0].includes('4'), `the repetition count is shown (${listed[0]})`);
   await acceptSeekOf(b, a.name);
   const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
@@ -410,6 +410,18 @@ test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/adviso
     const tags = await p.page.locator('[data-testid=game-rule-option]').allTextContents();
     assertEqual(tags.join(' | '), listed.join(' | '), `${p.name}: the game shows the seek's options`);
   }
+  // The move limit on request ("限着"): Black asks; both players see it run; Red's move counts.
+  await b.page.click('[data-testid=request-move-limit]', { timeout: T });
+  for (const p of [a, b]) {
+    await p.page.waitForSelector('[data-testid=move-limit-status]', { timeout: T });
+    const text = await p.page.textContent('[data-testid=move-limit-status]');
+    assert(text.includes('Black') && text.includes('0 of 80'), `${p.name}: the limit shows who asked and the count (${text})`);
+    assertEqual(await p.page.locator('[data-testid=request-move-limit]').count(), 0, `${p.name}: one request per game`);
+  }
+  await playMove(a, 'a3a4');
+  await b.page.waitForFunction(() => document.querySelector('[data-testid=move-limit-status]')?.textContent?.includes('1 of 80'), null, { timeout: T });
+  await b.page.screenshot({ path: join(ctx.shots, 'jieqi-move-limit-requested.png'), animations: 'disabled' });
+  ctx.publish('jieqi-move-limit-requested.png', 'desktop-jieqi-move-limit-requested.png');
 });
 
 test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {

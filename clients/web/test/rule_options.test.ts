@@ -30,4 +30,13 @@ describe('rule options', () => {
     expect(ruleOptionTags({ countedChecksPerSide: null })).toEqual([]);
     expect(ruleOptionTags({ countedChecksPerSide: -1 })).toHaveLength(1);
   });
+  it('sends and shows the move limit on request in moves', () => {
+    const d = DEFAULT_RULE_OPTIONS;
+    expect(ruleOptions({ ...d, requestedLimitMoves: 40 }, false)).toEqual({ requestedMoveLimitPlies: 80 });
+    expect(ruleOptionsJson({ ...d, requestedLimitMoves: 40 }, true)).toEqual({ requested_move_limit_plies: 80 });
+    const tags = ruleOptionTags({ requestedMoveLimitPlies: 80 });
+    expect(tags).toHaveLength(1);
+    expect(tags[0]).toContain('40');
+    expect(ruleOptionTags({ requestedMoveLimitPlies: 0 })).toEqual([]);
+  });
 });

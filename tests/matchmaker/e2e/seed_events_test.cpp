@@ -306,12 +306,13 @@ class SeedEvent : public ::testing::Test {
 // Seed 000: Jieqi, 7 rounds, two games per round with colours swapped, 2/1/0, tiebreaks 对手分 →
 // 累进分 → fouls → previous-round ranking, 15 min sudden death, captured pieces turned face up
 // ("须翻为明子": capture visibility both), natural limit 40 moves with checks not counted
-// ("将军着数不计"). The matchmaker is killed after round 3.
+// ("将军着数不计"), and the 40-move limit a player may ask for ("从棋手提出…开始算起"). The matchmaker
+// is killed after round 3.
 TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
   add_players(10, "jq");
   create_and_join(json::object{{"id", "jieqi-2021"}, {"name", "九江市首届揭棋赛"}, {"variant", "jieqi"},
                                {"initial_ms", 900000}, {"increment_ms", 0}, {"capture_visibility", "both"},
-                               {"move_limit_plies", 80}, {"counted_checks_per_side", 0},
+                               {"move_limit_plies", 80}, {"counted_checks_per_side", 0}, {"requested_move_limit_plies", 80},
                                {"pairing", json::object{{"rounds", 7}, {"games_per_round", 2}, {"round1", "random"},
                                                         {"seed", 2021}, {"tiebreak_preset", "jieqi"}}}});
   run(true, {}, 3);
@@ -336,6 +337,7 @@ TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
   EXPECT_EQ(record.at("capture_visibility"), "both") << first_game;
   EXPECT_EQ(record.at("counted_checks_per_side").to_number<int>(), 0) << first_game;
   EXPECT_EQ(record.at("move_limit_plies").to_number<int>(), 80) << first_game;
+  EXPECT_EQ(record.at("requested_move_limit_plies").to_number<int>(), 80) << first_game;
   json::value st_value = get("/api/events/jieqi-2021/standings");
     const auto& st = st_value.as_object();
   EXPECT_EQ(st.at("columns").as_array().size(), 5u);  // 对手分, 累进分, fouls, previous-round ranking, lot
@@ -343,11 +345,13 @@ TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
 }
 
 // Seed 001: Xiangqi open, 7 Swiss rounds, then the top 4 play a knockout while the rest play 2
-// more Swiss rounds; 25 min + 5 s; ranks 5+ by CXA 14.3.2.
+// more Swiss rounds; 25 min + 5 s; ranks 5+ by CXA 14.3.2; a 40-move limit on request ("限着：40回合，
+// 提出方将军不计").
 TEST_F(SeedEvent, OpenSevenSwissRoundsThenTopFourKnockout) {
   add_players(16, "op");
   create_and_join(json::object{{"id", "ningde-2019"}, {"name", "宁德市象棋公开赛"}, {"variant", "xiangqi"},
                                {"initial_ms", 1500000}, {"increment_ms", 5000}, {"playoff_after_round", 7},
+                               {"requested_move_limit_plies", 80},
                                {"playoff_size", 4},
                                {"pairing", json::object{{"rounds", 9}, {"round1", "fold"}, {"seed", 2019},
                                                         {"tiebreak_preset", "cxa-14.3.2"}}}});
@@ -378,14 +382,18 @@ TEST_F(SeedEvent, OpenSevenSwissRoundsThenTopFourKnockout) {
   EXPECT_EQ(top4, seeds) << "the knockout decides places 1-4";
   EXPECT_EQ(ranking[0].to_number<int64_t>(), 0) << "the strongest player wins the knockout";
   check_pairings_unique();
+  const std::string a_game(public_.at("games").as_array()[0].at("game_id").as_string());
+  EXPECT_EQ(get("/api/games/" + a_game).at("requested_move_limit_plies").to_number<int>(), 80) << a_game;
 }
 
 // Seed 002: senior event, 7 Swiss rounds, round 1 as 1-2, 4-3, 5-6 …, 20 min + 10 s. Thirteen players
-// (13 players: a bye every round); one player never shows up and is removed after three forfeits.
+// (13 players: a bye every round); one player never shows up and is removed after three forfeits;
+// a 40-move limit on request ("采用40回合限着，提出方'将军'不计着数(从提出开始计步").
 TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
   add_players(13, "sr");
   create_and_join(json::object{{"id", "shangrao-2019"}, {"name", "上饶市老年象棋棋王赛"}, {"variant", "xiangqi"},
                                {"initial_ms", 1200000}, {"increment_ms", 10000}, {"no_show_ms", 1500},
+                               {"requested_move_limit_plies", 80},
                                {"pairing", json::object{{"rounds", 7}, {"round1", "adjacent-alternating"}, {"seed", 60},
                                                         {"tiebreak_preset", "cxa-14.3.1"}, {"max_forfeits", 3}}}});
   public_ = get("/api/events/shangrao-2019").as_object();
@@ -418,6 +426,8 @@ TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
   EXPECT_EQ(rounds_paired_after, 0) << "not paired after the third forfeit";
   check_pairings_unique();
   check_standings(1);
+  const std::string a_game(public_.at("games").as_array()[0].at("game_id").as_string());
+  EXPECT_EQ(get("/api/games/" + a_game).at("requested_move_limit_plies").to_number<int>(), 80) << a_game;
 }
 
 // Quick pairing: two players wait in a Jieqi 3+2 pool; the matchmaker pairs them (ratings close)

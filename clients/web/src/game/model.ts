@@ -60,6 +60,7 @@ export class GameModel extends Observable {
   captured: Captured[] = [];
   clock: ClockView = { red: 0, black: 0, running: null, at: 0 };
   drawOfferBy: Color | null = null;
+  requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
   result: GameResult | null = null;
   pending: Pending | null = null;
   archived = false; // shown from the stored record: the game is no longer live on the server
@@ -210,6 +211,7 @@ export class GameModel extends Observable {
     this.captured = st.captured.map((c) => ({ owner: sideColor(c.owner) ?? 'r', type: c.type, wasDark: c.wasDark }));
     this.setClock(st.clock, true);
     this.drawOfferBy = sideColor(st.drawOfferBy);
+    this.requestedLimit = requestedLimitOf(st.requestedMoveLimit);
     this.result = st.result ?? null;
     this.setPresent('r', !!st.redPresent);
     this.setPresent('b', !!st.blackPresent);
@@ -253,6 +255,13 @@ export class GameModel extends Observable {
       case EventKind.DRAW_DECLINED:
         this.drawOfferBy = null;
         break;
+      case EventKind.MOVE_LIMIT_REQUESTED:
+        this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {
+          by: mover ?? 'r',
+          counted: 0,
+          limit: this.state?.ruleOptions?.requestedMoveLimitPlies ?? 0,
+        };
+        break;
       case EventKind.GAME_ENDED:
         this.result = ev.result ?? null;
         this.pending = null;
@@ -261,6 +270,8 @@ export class GameModel extends Observable {
         void this.watch();
         break;
     }
+    // Live events carry the running limit's count (a catch-up batch on its last event).
+    if (ev.requestedMoveLimit && ev.kind !== EventKind.MOVE_LIMIT_REQUESTED) this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit);
     if (ev.clock) this.setClock(ev.clock, !!Number(ev.clock.serverTimeMs));
     this.changed();
   }
@@ -328,7 +339,7 @@ export class GameModel extends Observable {
     this.changed();
   }
 
-  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw') {
+  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw' | 'requestMoveLimit') {
     this.error = '';
     try {
       await this.conn.request({ [kind]: { gameId: this.id } });
@@ -342,6 +353,17 @@ export class GameModel extends Observable {
     this.error = '';
     this.changed();
   }
+}
+
+// The move limit a player asked for ("限着"), from a GameState or GameEvent; null if none runs.
+export interface RequestedLimit {
+  by: Color;
+  counted: number; // plies counted since the request
+  limit: number; // the game is drawn when `counted` reaches it
+}
+function requestedLimitOf(r: GameState['requestedMoveLimit']): RequestedLimit | null {
+  if (!r || !r.limitPlies) return null;
+  return { by: sideColor(r.requestedBy) ?? 'r', counted: r.countedPlies ?? 0, limit: r.limitPlies };
 }
 
 // Rebuilds a FEN for an intermediate position: only the board and side matter to this client.

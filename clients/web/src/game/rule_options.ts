@@ -17,16 +17,24 @@ export interface RuleOptionsView {
   pawnsAdvisorsElephantsFree?: boolean | null;
   moveLimitPlies?: number | null; // 0 / unset = the variant's (Xiangqi 120, Jieqi 80)
   countedChecksPerSide?: number | null; // unset = the variant's; -1 = all; 0 = none
+  requestedMoveLimitPlies?: number | null; // a player may ask for a move limit ("限着"); 0 / unset = no
 }
 
-// What a form holds: the move limit in moves (per side), the counted checks as a choice value.
+// What a form holds: the move limits in moves (per side), the counted checks as a choice value.
 export interface RuleOptionsInput {
   repetitions: number;
   paeFree: boolean;
   moveLimitMoves: number;
   countedChecks: string; // one of COUNTED_CHECKS_CHOICES' values
+  requestedLimitMoves: number; // 0 = no move limit on request
 }
-export const DEFAULT_RULE_OPTIONS: RuleOptionsInput = { repetitions: DEFAULT_REPETITIONS, paeFree: false, moveLimitMoves: 0, countedChecks: 'default' };
+export const DEFAULT_RULE_OPTIONS: RuleOptionsInput = {
+  repetitions: DEFAULT_REPETITIONS,
+  paeFree: false,
+  moveLimitMoves: 0,
+  countedChecks: 'default',
+  requestedLimitMoves: 0,
+};
 
 // The `rule_options` of a create_seek / challenge; undefined when every option is the default.
 // `jieqi`: the free pawns/advisors/elephants rule exists only there.
@@ -36,6 +44,7 @@ export function ruleOptions(i: RuleOptionsInput, jieqi: boolean): RuleOptionsVie
   if (jieqi && i.paeFree) out.pawnsAdvisorsElephantsFree = true;
   if (i.moveLimitMoves > 0) out.moveLimitPlies = Math.round(i.moveLimitMoves * 2);
   if (i.countedChecks !== 'default') out.countedChecksPerSide = Number(i.countedChecks);
+  if (i.requestedLimitMoves > 0) out.requestedMoveLimitPlies = Math.round(i.requestedLimitMoves * 2);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -47,6 +56,7 @@ export function ruleOptionsJson(i: RuleOptionsInput, jieqi: boolean): Record<str
   if (o.pawnsAdvisorsElephantsFree) out.pawns_advisors_elephants_free = true;
   if (o.moveLimitPlies != null) out.move_limit_plies = o.moveLimitPlies;
   if (o.countedChecksPerSide != null) out.counted_checks_per_side = o.countedChecksPerSide;
+  if (o.requestedMoveLimitPlies != null) out.requested_move_limit_plies = o.requestedMoveLimitPlies;
   return out;
 }
 
@@ -59,5 +69,6 @@ export function ruleOptionTags(o: RuleOptionsView | null | undefined): string[] 
   if (o?.moveLimitPlies) tags.push(t('moveLimitTag', { n: String(o.moveLimitPlies / 2) }));
   const checks = o?.countedChecksPerSide;
   if (checks != null) tags.push(checks < 0 ? t('checksAllCountTag') : checks === 0 ? t('checksNotCountedTag') : t('checksCountedTag', { n: String(checks) }));
+  if (o?.requestedMoveLimitPlies) tags.push(t('requestedLimitTag', { n: String(o.requestedMoveLimitPlies / 2) }));
   return tags;
 }

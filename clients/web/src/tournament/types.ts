@@ -31,6 +31,7 @@ export type EventConfig = {
   pawns_advisors_elephants_free?: boolean;
   move_limit_plies?: number; // absent = the variant's
   counted_checks_per_side?: number; // absent = the variant's; -1 all, 0 none
+  requested_move_limit_plies?: number; // absent = no move limit on request
   initial_ms: number;
   increment_ms: number;
   no_show_ms: number;

@@ -114,6 +114,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
             pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free,
             moveLimitPlies: cfg.move_limit_plies,
             countedChecksPerSide: cfg.counted_checks_per_side,
+            requestedMoveLimitPlies: cfg.requested_move_limit_plies,
           }).map((tag) => (
             <span class="tag" data-testid="event-rule-option">{tag}</span>
           ))}

@@ -123,6 +123,15 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
               )}
             </div>
           )}
+          {game.requestedLimit && !game.over && (
+            <p class="muted" data-testid="move-limit-status" role="status">
+              {t('moveLimitRunning', {
+                side: game.requestedLimit.by === 'r' ? t('red') : t('black'),
+                counted: String(game.requestedLimit.counted),
+                limit: String(game.requestedLimit.limit),
+              })}
+            </p>
+          )}
           {playing && (
             <div class="actions">
               {confirmResign ? (
@@ -134,6 +143,9 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
                 <button data-testid="resign" onClick={() => setConfirmResign(true)}>{t('resign')}</button>
               )}
               <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
+              {!!st.ruleOptions?.requestedMoveLimitPlies && !game.requestedLimit && (
+                <button data-testid="request-move-limit" onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
+              )}
               {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
               {n < 2 && !eventId && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
               {/* Claims only when the opponent has no connection on the game (Presence). */}

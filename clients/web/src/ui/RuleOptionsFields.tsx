@@ -25,17 +25,7 @@ export function RuleOptionsFields({
           ))}
         </select>
       </label>
-      <label>
-        {t('moveLimit')}
-        <input
-          data-testid={`${testid}-move-limit`}
-          type="number"
-          min="0"
-          max="300"
-          value={value.moveLimitMoves}
-          onInput={(e) => set('moveLimitMoves', Number(e.currentTarget.value))}
-        />
-      </label>
+      <MovesField label={t('moveLimit')} testid={`${testid}-move-limit`} value={value.moveLimitMoves} onChange={(n) => set('moveLimitMoves', n)} />
       <label>
         {t('countedChecks')}
         <select data-testid={`${testid}-counted-checks`} value={value.countedChecks} onChange={(e) => set('countedChecks', e.currentTarget.value)}>
@@ -44,6 +34,7 @@ export function RuleOptionsFields({
           ))}
         </select>
       </label>
+      <MovesField label={t('requestedLimit')} testid={`${testid}-requested-limit`} value={value.requestedLimitMoves} onChange={(n) => set('requestedLimitMoves', n)} />
       {jieqi && (
         <label class="check">
           <input data-testid={`${testid}-pae-free`} type="checkbox" checked={value.paeFree} onChange={(e) => set('paeFree', e.currentTarget.checked)} />
@@ -51,5 +42,15 @@ export function RuleOptionsFields({
         </label>
       )}
     </>
+  );
+}
+
+// A number of moves per side (0 = the option's "none"/"usual"); the server takes 10..300 as plies 20..600.
+function MovesField({ label, testid, value, onChange }: { label: string; testid: string; value: number; onChange: (n: number) => void }) {
+  return (
+    <label>
+      {label}
+      <input data-testid={testid} type="number" min="0" max="300" value={value} onInput={(e) => onChange(Number(e.currentTarget.value))} />
+    </label>
   );
 }
