@@ -79,6 +79,10 @@ struct Options {
   bool idle_login = true;
   double idle_ping_s = 60;
   bool restart = true;
+  // > 0: each game resigns at a random ply between half this and this, so that games end (and are
+  // set up again) at different times, as on a live server; 0: games end on the board only (the
+  // move limit ends most of them at the same ply, i.e. all at once when they started together).
+  int resign_at_plies = 0;
   bool event_is_reply = true;  // MakeMove.event_is_reply, as the web client sends it
   long server_pid = 0, redis_pid = 0;
   bool echo = false;
@@ -114,7 +118,7 @@ struct Stats {
   std::atomic<uint64_t> errors[kMaxCode] = {};
   std::atomic<uint64_t> connected{0}, logged_in{0}, connect_failed{0}, closed{0};
   std::atomic<uint64_t> games_started{0}, games_finished{0}, setups_failed{0}, handed_off{0};
-  std::atomic<uint64_t> stalls{0}, desync{0}, resigns{0};
+  std::atomic<uint64_t> stalls{0}, desync{0}, resigns{0}, planned_resigns{0};
   std::atomic<uint64_t> echoes{0};
   lg::Histogram move_lat;   // send → opponent got the event (measured window only)
   lg::Histogram ack_lat;    // send → mover got the reply
@@ -176,6 +180,7 @@ struct Game {
   std::optional<xq::RulesGame> rules;  // Xiangqi: both players see the same board
   xq::Color to_move = xq::Color::Red;
   int ply = 0;  // plies known to the opponent side (applied)
+  int resign_at = 0;  // --resign-at-plies: the side to move resigns at this ply (0 = never)
   bool outstanding = false;
   int sent_ply = 0;
   Clock::time_point t_sent, t_setup, last_send;
@@ -682,6 +687,9 @@ void Game::playing() {
   w.stats.setup_lat.add(us_since(t_setup));
   inc(w.stats.games_started);
   if (!opt.jieqi) rules.emplace(xq::GameRules::defaults(xq::Variant::Xiangqi), xq::Position::xiangqi_start());
+  resign_at = opt.resign_at_plies > 0
+                  ? std::uniform_int_distribution<int>(std::max(1, opt.resign_at_plies / 2), opt.resign_at_plies)(w.rng)
+                  : 0;
   st = St::Playing;
   if (g_playing) play_now();
 }
@@ -722,6 +730,15 @@ std::optional<xq::Move> random_legal_move(const xq::Position& p, std::mt19937_64
 void Game::send_move() {
   if (st != St::Playing || outstanding || g_stopping) return;
   Conn* mover = of(to_move);
+  if (resign_at > 0 && ply >= resign_at) {  // GAME_ENDED follows
+    resign_at = 0;
+    inc(w.stats.planned_resigns);
+    v1::ClientMessage r;
+    r.set_request_id(mover->rid());
+    r.mutable_resign()->set_game_id(game_id);
+    mover->send(r);
+    return;
+  }
   std::optional<xq::Move> pick;
   if (rules) {
     pick = random_legal_move(rules->position(), w.rng);
@@ -1088,9 +1105,10 @@ int run() {
                 lat.quantile(1.0) / 1000, lat.mean() / 1000, static_cast<unsigned long long>(lat.count));
     std::printf("ack latency            p50 %.2f ms  p99 %.2f ms  (mover send -> its answer: %s)\n", ack.quantile(0.5) / 1000,
                 ack.quantile(0.99) / 1000, opt.event_is_reply ? "its game_event" : "reply");
-    std::printf("stalled moves (>%.0fms) %llu, desync %llu, resigns %llu\n", opt.stall_ms,
-                static_cast<unsigned long long>(sum(&Stats::stalls)), static_cast<unsigned long long>(sum(&Stats::desync)),
-                static_cast<unsigned long long>(sum(&Stats::resigns)));
+    std::printf("stalled moves (>%.0fms) %llu, desync %llu, resigns %llu (after a refused move), %llu (--resign-at-plies)\n",
+                opt.stall_ms, static_cast<unsigned long long>(sum(&Stats::stalls)),
+                static_cast<unsigned long long>(sum(&Stats::desync)), static_cast<unsigned long long>(sum(&Stats::resigns)),
+                static_cast<unsigned long long>(sum(&Stats::planned_resigns)));
     std::printf("seek-list frames recv  %llu\n", static_cast<unsigned long long>(sum(&Stats::seek_frames)));
   }
   std::printf("errors by code         %s\n", errors_str().c_str());
@@ -1165,6 +1183,8 @@ int main(int argc, char** argv) {
       ("idle-login", po::value(&opt.idle_login)->default_value(opt.idle_login), "idle connections log in as guests")
       ("idle-ping-s", po::value(&opt.idle_ping_s)->default_value(opt.idle_ping_s), "idle connections ping every ~this many s (0 = never)")
       ("restart", po::value(&opt.restart)->default_value(opt.restart), "set finished games up again")
+      ("resign-at-plies", po::value(&opt.resign_at_plies)->default_value(opt.resign_at_plies),
+       "each game resigns at a random ply between half this and this, so games end at different times (0 = never)")
       ("event-is-reply", po::value(&opt.event_is_reply)->default_value(opt.event_is_reply), "moves are answered by the mover's game_event, not a separate reply (the web client's way; false: the older two-frame answer)")
       ("server-pid", po::value(&opt.server_pid)->default_value(0), "server process: RSS and CPU are reported")
       ("redis-pid", po::value(&opt.redis_pid)->default_value(0), "redis process: CPU is reported")
