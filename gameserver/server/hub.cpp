@@ -451,9 +451,10 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   std::set<std::string> games, remote_nodes;
   std::vector<std::string> gone_seeks;
   bool user_gone = false, left_node = false;
-  auto u = c->user();
+  std::optional<User> u;
   {
     std::lock_guard l(mu_);
+    u = c->user();  // under mu_: a sign-in on a worker pool sets it under mu_ too (login_reply)
     auto it = conns_.find(c->id());
     if (it != conns_.end()) {
       games = std::move(it->second.games);
@@ -632,9 +633,12 @@ void Hub::release_held(const std::shared_ptr<Connection>& c) {
 
 void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const User& u) {
   auto old = c->user();
-  c->set_user(u);
   {
     std::lock_guard l(mu_);
+    // Closed while the sign-in ran on a worker pool: on_close has already forgotten the
+    // connection, and registering it now would leave its user online for ever.
+    if (!conns_.count(c->id())) return;
+    c->set_user(u);
     if (old && old->id != u.id) user_conns_[old->id].erase(c->id());
     user_conns_[u.id].insert(c->id());
   }
@@ -820,6 +824,8 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   std::string id;
   {
     std::lock_guard l(mu_);
+    // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
+    if (!conns_.count(c->id())) return;
     if (lobby_.owned_by(u.id) < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
   }
   if (id.empty())

@@ -618,6 +618,35 @@ TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {
   EXPECT_NE(body.find("[MoveLimitRequested \"black after ply 1\"]"), std::string::npos) << body;
 }
 
+// Lobby requests run on a worker pool (Hub::route): clients that sign in, open a seek and are gone
+// before those requests ran leave no seek behind (and are not signed in after their close).
+TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {
+  for (int i = 0; i < 30; ++i) {
+    WsClient c(g_servers->port());
+    ClientMessage login;
+    login.set_request_id(1);
+    login.mutable_login_guest()->set_name("gone" + std::to_string(i));
+    ClientMessage seek;
+    seek.set_request_id(2);
+    seek.mutable_create_seek()->set_variant(XIANGQI);
+    seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+    c.send(login);
+    c.send(seek);
+  }  // each closes at once
+  Client watcher = guest("lobby_watcher");
+  ClientMessage list;
+  list.mutable_list_seeks();
+  auto orphans = [&] {
+    int n = 0;
+    for (const auto& sk : watcher.ws->request(list).seeks().seeks()) n += sk.owner().name().find("gone") != std::string::npos;
+    return n;
+  };
+  for (int i = 0; i < 10; ++i) {  // the pools' queues drain in milliseconds; look for a second
+    EXPECT_EQ(orphans(), 0) << "a seek outlived its owner's only connection";
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 // Game lists come in pages, newest first, with the total count (a lobby polls them every few
 // seconds: all live games in every answer would not scale).
 TEST_F(GameServer, GameListsArePagedNewestFirst) {
