@@ -23,6 +23,12 @@ Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions 
       metrics_(metrics), options_(std::move(options)),
       seek_push_strand_(rt) {}
 
+// A sign-in's held frames may go to the lobby pool and a lobby request's to the sign-in pool: all
+// pools stop taking work and finish theirs before any of them is destroyed.
+Hub::~Hub() {
+  for (WorkerPool* p : {&sign_in_pool_, &lobby_pool_, &seek_push_pool_, &archive_pool_}) p->stop();
+}
+
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   bool live = !s.over();
   auto actor = std::make_shared<GameActor>(

@@ -30,6 +30,7 @@ namespace gs {
 class Hub {
  public:
   Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options);
+  ~Hub();
 
   // Takes over every live game with no living owner (or owned by this node id: a restarted node),
   // replaying its events and restarting its clock. Returns the number of games resumed. Scans all

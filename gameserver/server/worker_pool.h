@@ -17,13 +17,17 @@ class WorkerPool {
   WorkerPool(size_t threads, size_t max_queue) : max_queue_(max_queue) {
     for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
   }
-  ~WorkerPool() {  // runs what is queued, then stops
+  ~WorkerPool() { stop(); }
+  // Refuses new work (try_post returns false), runs what is queued, joins the threads. Idempotent.
+  // Pools whose tasks post to each other are stopped before either is destroyed (Hub::~Hub).
+  void stop() {
     {
       std::lock_guard l(mu_);
       stop_ = true;
     }
     cv_.notify_all();
-    for (auto& t : threads_) t.join();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
   }
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
