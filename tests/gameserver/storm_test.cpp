@@ -1,6 +1,7 @@
 // A storm of random requests from signed-in players on two nodes: seeks, accepts and cancels,
 // moves (legal, illegal, out of turn, garbage, in other players' games), draw offers, resignations,
-// aborts, claims, watching, syncing from any version, lists, pings and reconnects to either node.
+// aborts, claims, move limits on request, watching, syncing from any version, lists, pings and
+// reconnects to either node.
 // Whatever the order, every request gets an answer (a reply or a clear error, never INTERNAL),
 // nobody succeeds in acting in a game they do not play, no Jieqi secret reaches a client before
 // its game ends, the nodes stay up, and every stored game replays.
@@ -161,6 +162,7 @@ class Storm {
     s->mutable_time_control()->set_initial_ms(pick(2) ? 60'000 : 180'000);
     const Side colours[] = {RED, BLACK, SIDE_NONE};
     s->set_color(colours[pick(3)]);
+    if (pick(2)) s->mutable_rule_options()->set_requested_move_limit_plies(20 + static_cast<uint32_t>(pick(60)));
     ServerMessage r = request(p, m);
     if (r.has_reply()) p.own_seeks.push_back(r.reply().seek_id());
   }
@@ -229,8 +231,9 @@ class Storm {
     if (others.empty()) return list(p);
     const std::string gid = others[static_cast<size_t>(pick(static_cast<int>(others.size())))];
     ClientMessage m;
-    switch (pick(7)) {
+    switch (pick(8)) {
       case 0: m.mutable_move()->set_game_id(gid), m.mutable_move()->set_iccs("h2e2"); break;
+      case 6: m.mutable_request_move_limit()->set_game_id(gid); break;
       case 1: m.mutable_resign()->set_game_id(gid); break;
       case 2: m.mutable_offer_draw()->set_game_id(gid); break;
       case 3: m.mutable_accept_draw()->set_game_id(gid); break;
@@ -253,7 +256,8 @@ class Storm {
     else if (k < 55) m.mutable_decline_draw()->set_game_id(gid);
     else if (k < 70) m.mutable_abort()->set_game_id(gid);
     else if (k < 80) m.mutable_claim_victory()->set_game_id(gid);
-    else if (k < 90) m.mutable_claim_draw()->set_game_id(gid);
+    else if (k < 85) m.mutable_claim_draw()->set_game_id(gid);
+    else if (k < 93) m.mutable_request_move_limit()->set_game_id(gid);
     else m.mutable_resign()->set_game_id(gid);
     request(p, m);
   }
