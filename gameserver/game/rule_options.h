@@ -19,7 +19,7 @@ struct RuleOptions {
   // -1 = all; unset = the variant's (Xiangqi 10, Jieqi all).
   std::optional<int> counted_checks_per_side;
   // The move limit a player may ask for (club regulations' 限着 on request, e.g. 80 = 40 回合): plies
-  // from the request to the draw, the requester's checks not counted; 0 = none.
+  // from the request to the draw, the requester's checks and the replies to them not counted; 0 = none.
   int requested_move_limit_plies = 0;
   static constexpr int kMinMoveLimit = 20, kMaxMoveLimit = 600, kMaxCountedChecks = 100;
   bool operator==(const RuleOptions&) const = default;

@@ -142,7 +142,11 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
     if (!excess_check && !answers_excess) ++plies_since_capture_;
   }
   pos_.halfmove_clock = plies_since_capture_;
-  if (requested_limit_ && !(mover == requested_limit_->requester && pm.gives_check)) ++requested_limit_->counted_plies;
+  if (requested_limit_) {  // a round in which the requester checks does not count: the check nor the reply
+    const bool requester_checks = mover == requested_limit_->requester && pm.gives_check;
+    const bool answers_requester = mover != requested_limit_->requester && was_in_check;
+    if (!requester_checks && !answers_requester) ++requested_limit_->counted_plies;
+  }
 
   if (pm.captured || is_dark(moved)) {  // irreversible: no repetition can reach back past it
     irreversible_start_ = pos_;

@@ -44,7 +44,8 @@ struct GameRules {
   static constexpr int kMinRepetitions = 2, kMaxRepetitions = 12;
   // A move limit a player may ask for during the game (club regulations' "限着": "40回合限着，提出方
   // 将军不计, 从提出开始计步"): from the request, the game is drawn after this many plies, not counting
-  // the requester's checks; captures do not restart the count. 0 = no such request.
+  // the requester's checks and the replies to them (a round with such a check is no round);
+  // captures do not restart the count. 0 = no such request.
   int requested_limit_plies = 0;
   AdjudicationOptions adjudication;
   static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks

@@ -146,16 +146,18 @@ TEST(RulesGame, RequestedMoveLimitCountsFromTheRequestButNotTheRequestersChecks)
   rules.move_limit_plies = 0;  // no automatic limit: only the requested one
   rules.requested_limit_plies = 4;
   const std::vector<std::string> checks = {"a1a9", "e9e8", "a9a8", "e8e7", "a8a7", "e7e8"};
-  // Red asks, then checks: its three checks do not count, Black's three replies do.
+  // Red asks, then checks: its three checks and Black's three replies do not count (three rounds
+  // that are no rounds); the quiet plies after them do.
   RulesGame by_checker = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
   EXPECT_EQ(by_checker.request_move_limit(Color::Red), "");
   for (auto& m : checks) ASSERT_EQ(by_checker.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_EQ(by_checker.requested_limit()->counted_plies, 0);
+  for (const char* m : {"a7a6", "e8e9", "a6a5"}) ASSERT_EQ(by_checker.play(m), RulesGame::MoveError::None) << m;
   EXPECT_FALSE(by_checker.result().over());
-  EXPECT_EQ(by_checker.requested_limit()->counted_plies, 3);
-  ASSERT_EQ(by_checker.play("a7a6"), RulesGame::MoveError::None);  // no check: the 4th counted ply
+  ASSERT_EQ(by_checker.play("e9e8"), RulesGame::MoveError::None);  // the 4th counted ply
   EXPECT_EQ(by_checker.result().outcome, Outcome::Draw);
   EXPECT_EQ(by_checker.result().reason, "requested_move_limit");
-  // Black asks: Red's checks count like any other ply.
+  // Black asks: Red's checks and Black's replies count like any other ply.
   RulesGame by_defender = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
   EXPECT_EQ(by_defender.request_move_limit(Color::Black), "");
   for (size_t i = 0; i < 3; ++i) ASSERT_EQ(by_defender.play(checks[i]), RulesGame::MoveError::None);
