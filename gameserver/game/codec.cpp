@@ -108,6 +108,7 @@ std::string encode_event(const GameEvent& e) {
     o["outcome"] = xq::outcome_name(e.outcome);
     o["reason"] = e.reason;
   }
+  if (e.by_arbiter) o["arbiter"] = true;
   return json::serialize(o);
 }
 
@@ -136,6 +137,8 @@ GameEvent decode_event(const std::string& text) {
               : oc == "draw"       ? xq::Outcome::Draw
                                    : xq::Outcome::Ongoing;
   e.reason = str(o, "reason");
+  const auto* arbiter = o.if_contains("arbiter");
+  e.by_arbiter = arbiter && arbiter->is_bool() && arbiter->as_bool();
   return e;
 }
 
@@ -171,7 +174,8 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
       if (e.kind == EventKind::MoveLimitRequested) break;
       if (e.kind == EventKind::Move) ++at_ply;
     }
-    o["requested_move_limit"] = {{"by", limit->requester == xq::Color::Red ? "red" : "black"}, {"at_ply", at_ply},
+    const char* by = !limit->requester ? "arbiter" : *limit->requester == xq::Color::Red ? "red" : "black";
+    o["requested_move_limit"] = {{"by", by}, {"at_ply", at_ply},
                                  {"counted_plies", limit->counted_plies}, {"limit_plies", limit->limit_plies}};
   }
   if (!done) {  // a live game's record (admin/API) must not leak the secret

@@ -171,6 +171,17 @@ Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<G
   return Status::Ok;
 }
 
+Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (std::string why = game_.request_move_limit(std::nullopt); !why.empty()) {
+    if (message) *message = why;
+    return Status::LimitNotAllowed;
+  }
+  push(EventKind::MoveLimitRequested, xq::Color::Red, out).by_arbiter = true;
+  out.back().by_arbiter = true;
+  return Status::Ok;
+}
+
 Status GameSession::end(xq::Result r, Millis now, std::vector<GameEvent>& out) {
   if (over()) return Status::GameOver;
   finish(std::move(r), now, out);
@@ -231,7 +242,7 @@ void GameSession::replay(const GameEvent& e) {
       offer_by_.reset();
       break;
     case EventKind::MoveLimitRequested:
-      if (std::string why = game_.request_move_limit(e.side); !why.empty())
+      if (std::string why = game_.request_move_limit(e.by_arbiter ? std::nullopt : std::optional(e.side)); !why.empty())
         throw std::runtime_error("replayed move limit request rejected: " + why);
       break;
     case EventKind::Ended:

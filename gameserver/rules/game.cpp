@@ -50,10 +50,14 @@ RulesGame::RulesGame(GameRules rules, Position start)
     result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
 }
 
-std::string RulesGame::request_move_limit(Color requester) {
+std::string RulesGame::request_move_limit(std::optional<Color> requester) {
   if (result_.over()) return "the game is over";
   if (rules_.requested_limit_plies <= 0) return "this game has no move limit on request";
-  if (requested_limit_) return "the move limit is already running (asked by " + std::string(requester == requested_limit_->requester ? "you" : "your opponent") + ")";
+  if (requested_limit_) {
+    const auto& by = requested_limit_->requester;
+    return "the move limit is already running (" +
+           std::string(!by ? "set by the arbiter" : requester == by ? "asked by you" : "asked by your opponent") + ")";
+  }
   requested_limit_ = RequestedLimit{requester, 0, rules_.requested_limit_plies};
   return {};
 }
@@ -143,8 +147,9 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
   }
   pos_.halfmove_clock = plies_since_capture_;
   if (requested_limit_) {  // a round in which the requester checks does not count: the check nor the reply
-    const bool requester_checks = mover == requested_limit_->requester && pm.gives_check;
-    const bool answers_requester = mover != requested_limit_->requester && was_in_check;
+    const auto& requester = requested_limit_->requester;
+    const bool requester_checks = requester && mover == *requester && pm.gives_check;
+    const bool answers_requester = requester && mover != *requester && was_in_check;
     if (!requester_checks && !answers_requester) ++requested_limit_->counted_plies;
   }
 

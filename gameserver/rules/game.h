@@ -91,10 +91,11 @@ class RulesGame {
   int plies_since_capture() const { return plies_since_capture_; }
 
   // The requested move limit (GameRules::requested_limit_plies). request_move_limit starts it for
-  // `requester`; "" on success, else why not (not allowed in this game, already running, over).
-  std::string request_move_limit(Color requester);
+  // `requester`, or with none when an arbiter imposes it (then every ply counts); "" on success,
+  // else why not (not allowed in this game, already running, over).
+  std::string request_move_limit(std::optional<Color> requester);
   struct RequestedLimit {
-    Color requester = Color::Red;
+    std::optional<Color> requester;  // none: imposed by an arbiter
     int counted_plies = 0;  // plies since the request that count toward the limit
     int limit_plies = 0;
   };

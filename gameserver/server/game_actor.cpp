@@ -425,6 +425,23 @@ bool GameActor::admin_end(xq::Result r) {
   return true;
 }
 
+bool GameActor::admin_move_limit() {
+  if (lost_) return false;
+  const uint64_t version_before = session_.version();
+  session_.set_wall_time(wall_ms());
+  std::vector<GameEvent> out;
+  const Status st = session_.impose_move_limit(steady_ms(), out);
+  if (out.empty()) return false;  // refused (already running): nothing changed
+  if (!commit(out)) {
+    std::vector<GameEvent> stored = rollback(version_before);
+    if (stored.empty()) return false;
+    out = std::move(stored);
+  }
+  publish(out);
+  after_change();
+  return st == Status::Ok;
+}
+
 // Built on demand: rebuilding every live game's record as it is played cost a copy of the whole
 // record per game twice a second, for a page few people open. A stale record is refreshed on the
 // strand while the caller waits (bounded: if the strand cannot run, the last record is returned).

@@ -147,10 +147,14 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
+        } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
+          outcome = "move-limit";
         } else if (parts[4] != "abort") {
           return json_error(404, "unknown action");
         }
-        if (!hub.admin_end_game(parts[3], outcome, reason)) return json_error(409, "no such live game or bad outcome");
+        if (!hub.admin_game_action(parts[3], outcome, reason))
+          return json_error(409, outcome == "move-limit" ? "no such live game, or it has no move limit on request"
+                                                         : "no such live game or bad outcome");
         return {200, "application/json", "{\"ok\":true}"};
       }
       // Accounts by name: look one up, or grant a role ({"role": "player"|"organiser"|"admin"}).

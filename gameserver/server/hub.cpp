@@ -391,7 +391,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
       return;
     }
     case K::Admin:
-      if (nm.users.size() == 3 && find_game(nm.users[0])) admin_end_game(nm.users[0], nm.users[1], nm.users[2]);
+      if (nm.users.size() == 3 && find_game(nm.users[0])) admin_game_action(nm.users[0], nm.users[1], nm.users[2]);
       return;
     case K::Ban:
       for (const auto& u : nm.users)
@@ -1505,8 +1505,9 @@ std::string Hub::connections_json() {
   return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
 }
 
-bool Hub::admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason) {
-  if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort") return false;
+bool Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
+  if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
+    return false;
   std::string owner;
   std::shared_ptr<GameActor> a;
   try {
@@ -1515,6 +1516,15 @@ bool Hub::admin_end_game(const std::string& id, const std::string& outcome, cons
     return false;
   }
   if (!a && !owner.empty()) {  // another node's game: it ends it
+    if (outcome == "move-limit") {  // refused here if the game's rules have no such limit
+      try {
+        auto meta = redis_.command({"GET", keys::game_meta(id)});
+        if (meta.type != RedisReply::Type::String || decode_config(meta.str).options.requested_move_limit_plies <= 0)
+          return false;
+      } catch (const std::exception&) {  // Redis away or a bad record: not imposed
+        return false;
+      }
+    }
     NodeMessage nm;
     nm.kind = NodeMessage::Kind::Admin;
     nm.from_node = options_.node_id;
@@ -1522,6 +1532,11 @@ bool Hub::admin_end_game(const std::string& id, const std::string& outcome, cons
     return redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0;
   }
   if (!a || a->finished()) return false;
+  if (outcome == "move-limit") {
+    if (a->config().options.requested_move_limit_plies <= 0) return false;
+    a->post([](GameActor& g) { g.admin_move_limit(); });
+    return true;
+  }
   xq::Result r;
   if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
   else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);

@@ -61,8 +61,10 @@ class Hub {
   // total count. {"games":[…],"total":N}
   std::string live_games_json(size_t offset, size_t limit);
   std::string connections_json();
-  // outcome: "red-wins" | "black-wins" | "draw" | "abort"; false if unknown game or already over.
-  bool admin_end_game(const std::string& id, const std::string& outcome, const std::string& reason);
+  // action: "red-wins" | "black-wins" | "draw" | "abort" (ends the game, `reason` in its result) or
+  // "move-limit" (the arbiter imposes the game's move limit on request, for neither side); false if
+  // unknown game, already over, or (move-limit) a game without that option.
+  bool admin_game_action(const std::string& id, const std::string& action, const std::string& reason);
   void ban(const std::string& user_id);  // also closes the user's connections
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id);

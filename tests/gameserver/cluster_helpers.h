@@ -33,9 +33,11 @@ inline xq::v1::ServerMessage sync_until_served(TestClient& p, const std::string&
 }
 
 // X seeks as red on its node, Y accepts from another node; both get game_started.
-inline std::string cross_node_game(TestClient& red, TestClient& black, xq::v1::Variant v, uint32_t initial_ms = 300'000) {
+inline std::string cross_node_game(TestClient& red, TestClient& black, xq::v1::Variant v, uint32_t initial_ms = 300'000,
+                                   const xq::v1::RuleOptions* options = nullptr) {
   xq::v1::ClientMessage seek;
   seek.mutable_create_seek()->set_variant(v);
+  if (options) *seek.mutable_create_seek()->mutable_rule_options() = *options;
   seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
   seek.mutable_create_seek()->set_color(xq::v1::RED);
   auto r = red.ws->request(seek);

@@ -209,3 +209,21 @@ TEST(GameSession, MoveLimitOnRequestIsAnEventAndSurvivesReplay) {
   EXPECT_EQ(f.s.result().reason, "requested_move_limit");
   EXPECT_EQ(f.s.request_move_limit(Color::Red, f.now, f.ev), Status::GameOver);
 }
+
+TEST(GameSession, MoveLimitImposedByAnArbiterIsMarkedAndReplayed) {
+  GameConfig cfg = xiangqi();
+  cfg.options.requested_move_limit_plies = 40;
+  Fixture f(cfg);
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(f.s.impose_move_limit(f.now, f.ev), Status::Ok);
+  ASSERT_TRUE(f.ev.back().by_arbiter);
+  EXPECT_EQ(f.s.request_move_limit(Color::Black, f.now, f.ev), Status::LimitNotAllowed);
+  ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
+  GameSession r(decode_config(encode_config(cfg)));
+  for (const auto& e : f.s.events()) r.replay(decode_event(encode_event(e)));
+  ASSERT_TRUE(r.rules_game().requested_limit());
+  EXPECT_FALSE(r.rules_game().requested_limit()->requester) << "the arbiter's, for neither side";
+  EXPECT_EQ(r.rules_game().requested_limit()->counted_plies, 1);
+  EXPECT_TRUE(r.events()[1].by_arbiter);
+  EXPECT_FALSE(decode_event(encode_event(f.s.events()[0])).by_arbiter);
+}

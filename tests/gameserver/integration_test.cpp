@@ -618,6 +618,41 @@ TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {
   EXPECT_NE(body.find("[MoveLimitRequested \"black after ply 1\"]"), std::string::npos) << body;
 }
 
+// Seed 001's arbiter may impose the move limit on a board still playing late in a round: an admin
+// does it over the HTTP API (for neither side: every ply counts).
+TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
+  Client red = guest("arb_red"), black = guest("arb_black");
+  const std::string plain = start_game(red, black);
+  ASSERT_FALSE(plain.empty());
+  std::string body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + plain + "/move-limit", "", body, TestServers::kAdminToken), 409)
+      << "no move limit on request in this game's rules: " << body;
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(20);
+  auto r = red.ws->request(seek);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string gid = accept_and_start(red, black, r.reply().seek_id());
+  ASSERT_FALSE(gid.empty());
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", "", body), 401);
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", "", body, red.token), 403);
+  ASSERT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", "", body, TestServers::kAdminToken), 200) << body;
+  auto told = wait_event(black, gid, GameEvent::MOVE_LIMIT_REQUESTED);
+  ASSERT_TRUE(told);
+  EXPECT_EQ(told->game_event().side(), SIDE_NONE);
+  EXPECT_EQ(told->game_event().requested_move_limit().requested_by(), SIDE_NONE);
+  EXPECT_EQ(told->game_event().requested_move_limit().limit_plies(), 20u);
+  ClientMessage ask;
+  ask.mutable_request_move_limit()->set_game_id(gid);
+  EXPECT_EQ(error_of(red.ws->request(ask)), MOVE_LIMIT_NOT_ALLOWED);  // already running
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  auto ev = wait_event(black, gid, GameEvent::MOVE);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->game_event().requested_move_limit().counted_plies(), 1u);
+}
+
 // Lobby requests run on a worker pool (Hub::route): clients that sign in, open a seek and are gone
 // before those requests ran leave no seek behind (and are not signed in after their close).
 TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {

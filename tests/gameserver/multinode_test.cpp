@@ -539,20 +539,33 @@ TEST(GameServerMultiNode, PresenceFollowsConnectionsAndNodes) {
   EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_online(TestCluster::node_id(2))}).integer, 0);
 }
 
-// Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, and a ban
-// closing the user's connection to the other node.
+// Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, imposing the
+// move limit there, and a ban closing the user's connection to the other node.
 TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
   TestCluster cluster(2);
   NodeClient red = guest_on(cluster.port(0), "ad_red"), black = guest_on(cluster.port(1), "ad_black");
   std::string gid = cross_node_game(red, black, XIANGQI);
   ASSERT_FALSE(gid.empty());
   std::string body;
+  EXPECT_EQ(cluster.http_post(1, "/api/admin/games/" + gid + "/move-limit", "", body), 409)
+      << "the game's rules (read from Redis on the other node) have no move limit on request: " << body;
   ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"black-wins","reason":"test"})", body), 200)
       << body;
   for (NodeClient* p : {&red, &black}) {
     auto end = p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); });
     ASSERT_TRUE(end) << p->name << last_frames(*p);
     EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  }
+  // The arbiter's move limit, asked on node 1, is imposed by node 0 in a game whose rules have it.
+  RuleOptions limit;
+  limit.set_requested_move_limit_plies(40);
+  const std::string limited = cross_node_game(red, black, XIANGQI, 300'000, &limit);
+  ASSERT_FALSE(limited.empty());
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/move-limit", "", body), 200) << body;
+  for (NodeClient* p : {&red, &black}) {
+    auto told = p->ws->wait_for([&](const ServerMessage& s) { return is_event(s, limited, GameEvent::MOVE_LIMIT_REQUESTED); });
+    ASSERT_TRUE(told) << p->name << last_frames(*p);
+    EXPECT_EQ(told->game_event().requested_move_limit().requested_by(), SIDE_NONE);
   }
   ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));

@@ -196,3 +196,17 @@ TEST(RulesGame, RequestedMoveLimitOnlyWhereAllowedAndOnce) {
   later.finish({Outcome::Draw, "agreement"});
   EXPECT_EQ(later.request_move_limit(Color::Red), "the game is over");
 }
+
+TEST(RulesGame, MoveLimitImposedByAnArbiterCountsEveryPly) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.move_limit_plies = 0;
+  rules.requested_limit_plies = 4;
+  RulesGame g = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
+  ASSERT_EQ(g.request_move_limit(std::nullopt), "");
+  EXPECT_FALSE(g.requested_limit()->requester);
+  EXPECT_NE(g.request_move_limit(Color::Red).find("arbiter"), std::string::npos);
+  for (const char* m : {"a1a9", "e9e8", "a9a8"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;  // checks count too
+  EXPECT_FALSE(g.result().over());
+  ASSERT_EQ(g.play("e8e7"), RulesGame::MoveError::None);
+  EXPECT_EQ(g.result().reason, "requested_move_limit");
+}

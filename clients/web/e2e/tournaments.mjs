@@ -3,7 +3,7 @@
 // under test lacks those (see harness.mjs).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const EVENT = 'e2e-open';
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
@@ -268,7 +268,7 @@ test('quick pairing: join a pool, leave, join again; a partner on another node j
   assertEqual(sides, ['b', 'r'], 'one plays red, the other black');
 });
 
-test('admin dashboard: token, live game and connections (also of another node), metrics; abort; adjudicate; disconnect; ban', { needs: ['admin'] }, async (ctx) => {
+test('admin dashboard: token, live game and connections (also of another node), metrics; abort; adjudicate; the arbiter\'s move limit; disconnect; ban', { needs: ['admin'] }, async (ctx) => {
   const ada = await newPlayer(ctx, 'Ada');
   const ben = await newPlayer(ctx, 'Ben');
   const cal = await newPlayer(ctx, 'Cal');
@@ -312,9 +312,26 @@ test('admin dashboard: token, live game and connections (also of another node), 
   const g2 = await startGame(ctx, ada, cal, 'xiangqi');
   const row2 = admin.locator(`[data-testid=admin-games] li[data-game="${g2}"]`);
   await row2.waitFor({ timeout: T });
+  // The arbiter's move limit (限着) is refused in a game whose rules have none.
+  await row2.locator('[data-testid=admin-move-limit]').click();
+  await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
   await row2.locator('[data-testid=admin-outcome]').selectOption('black-wins');
   await row2.locator('[data-testid=admin-adjudicate]').click();
   for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
+
+  // ... and imposed in one whose rules have a 40-move limit on request: both players see it run.
+  await ada.page.goto(`${ctx.base}/#/`);
+  await cal.page.goto(`${ctx.base}/#/`);
+  await createSeek(ada, { color: 'red', requestedLimit: 40 });
+  await acceptSeekOf(cal, ada.name);
+  const [g3] = await Promise.all([waitForGame(ada), waitForGame(cal)]);
+  const row3 = admin.locator(`[data-testid=admin-games] li[data-game="${g3}"]`);
+  await row3.waitFor({ timeout: T });
+  await row3.locator('[data-testid=admin-move-limit]').click();
+  for (const p of [ada, cal]) await p.page.waitForSelector('[data-testid=move-limit-status]:has-text("arbiter")', { timeout: T });
+  await row3.locator('[data-testid=admin-outcome]').selectOption('draw');
+  await row3.locator('[data-testid=admin-adjudicate]').click();
+  for (const p of [ada, cal]) assert(/adjudication/.test(await resultText(p)), `${p.name} sees the game end`);
 
   // Disconnect Cal (no ban): his page shows the drop and reconnects by itself.
   await cal.page.goto(`${ctx.base}/#/`);

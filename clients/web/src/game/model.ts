@@ -257,7 +257,7 @@ export class GameModel extends Observable {
         break;
       case EventKind.MOVE_LIMIT_REQUESTED:
         this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {
-          by: mover ?? 'r',
+          by: mover,
           counted: 0,
           limit: this.state?.ruleOptions?.requestedMoveLimitPlies ?? 0,
         };
@@ -357,13 +357,13 @@ export class GameModel extends Observable {
 
 // The move limit a player asked for ("限着"), from a GameState or GameEvent; null if none runs.
 export interface RequestedLimit {
-  by: Color;
+  by: Color | null; // null: imposed by the arbiter (an admin), for neither side
   counted: number; // plies counted since the request
   limit: number; // the game is drawn when `counted` reaches it
 }
 function requestedLimitOf(r: GameState['requestedMoveLimit']): RequestedLimit | null {
   if (!r || !r.limitPlies) return null;
-  return { by: sideColor(r.requestedBy) ?? 'r', counted: r.countedPlies ?? 0, limit: r.limitPlies };
+  return { by: sideColor(r.requestedBy), counted: r.countedPlies ?? 0, limit: r.limitPlies };
 }
 
 // Rebuilds a FEN for an intermediate position: only the board and side matter to this client.

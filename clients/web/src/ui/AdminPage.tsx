@@ -119,7 +119,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
           {auth.adminToken && <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>}
         </div>
         {denied && <p class="error" role="alert" data-testid="admin-denied">{t('adminDenied')}</p>}
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && <p class="error" role="alert" data-testid="admin-error">{error}</p>}
         {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
       </section>
       <Metrics samples={samples} conns={conns} users={users.size} node={node} />
@@ -130,7 +130,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
         {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
         <ul class="list">
           {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
-            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} />
+            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, {}, t('moveLimitImposed', { id: g.id }))} />
           ))}
         </ul>
       </section>
@@ -232,7 +232,17 @@ function Metrics({ samples, conns, users, node }: { samples: Sample[]; conns: Ad
   );
 }
 
-function AdminGameRow({ g, onAbort, onAdjudicate }: { g: AdminGame; onAbort: () => void; onAdjudicate: (outcome: string, reason: string) => void }) {
+function AdminGameRow({
+  g,
+  onAbort,
+  onAdjudicate,
+  onMoveLimit,
+}: {
+  g: AdminGame;
+  onAbort: () => void;
+  onAdjudicate: (outcome: string, reason: string) => void;
+  onMoveLimit: () => void;
+}) {
   const [confirm, setConfirm] = useState(false);
   const [outcome, setOutcome] = useState('red-wins');
   const [reason, setReason] = useState('adjudication');
@@ -267,6 +277,8 @@ function AdminGameRow({ g, onAbort, onAdjudicate }: { g: AdminGame; onAbort: () 
           </select>
           <input data-testid="admin-reason" value={reason} placeholder={t('reason')} onInput={(e) => setReason(e.currentTarget.value)} />
           <button data-testid="admin-adjudicate" onClick={() => onAdjudicate(outcome, reason.trim())}>{t('adjudicate')}</button>
+          {/* The arbiter's 限着 (games whose rules have a move limit on request; the server says if not). */}
+          <button data-testid="admin-move-limit" onClick={onMoveLimit}>{t('imposeMoveLimit')}</button>
         </div>
       )}
     </li>
