@@ -177,8 +177,9 @@ Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, s
     if (message) *message = why;
     return Status::LimitNotAllowed;
   }
-  push(EventKind::MoveLimitRequested, xq::Color::Red, out).by_arbiter = true;
-  out.back().by_arbiter = true;
+  GameEvent& e = push(EventKind::MoveLimitRequested, xq::Color::Red, out);
+  e.by_arbiter = true;
+  out.back() = e;
   return Status::Ok;
 }
 

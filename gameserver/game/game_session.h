@@ -44,7 +44,8 @@ struct GameConfig {
   xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility
 };
 
-// MoveLimitRequested: a player asked for the move limit on request (RuleOptions).
+// MoveLimitRequested: a player asked for the move limit on request (RuleOptions), or an arbiter
+// imposed it (GameEvent::by_arbiter).
 enum class EventKind : uint8_t { Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4, MoveLimitRequested = 5 };
 
 // One versioned event. Moves store what is needed to replay them exactly (iccs, clocks after).

@@ -147,6 +147,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
+          if (outcome == "move-limit") outcome.clear();  // an outcome, not the move-limit action
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
         } else if (parts[4] != "abort") {
