@@ -2,7 +2,7 @@
 # One game server (--threads 2) on a fresh Redis with AOF (appendfsync everysec), and loadgen
 # against it; the figures of docs/benchmarks.md called "run.sh" come from this. Loopback only,
 # bounded by loadgen's own --duration-s; everything it starts is stopped at the end.
-# Usage: clients/loadgen/bench-one-node.sh LOADGEN_ARGS...
+# Usage: [GS_THREADS=n] [GS_ARGS="--finished-linger-ms 10000"] clients/loadgen/bench-one-node.sh LOADGEN_ARGS...
 #   e.g. clients/loadgen/bench-one-node.sh --games 2400 --setup-mode handoff --move-interval-ms 100 --warmup-s 5 --duration-s 15
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +18,6 @@ redis-server --port 16479 --bind 127.0.0.1 --save '' ${REDIS_ARGS:---appendonly 
   --dir "$DIR" --daemonize no > "$DIR/redis.log" 2>&1 & RS=$!
 sleep 0.5
 "$B/gameserver" --listen 127.0.0.1:18180 --redis redis://127.0.0.1:16479/0 --secret 0123456789abcdef0123456789abcdef \
-  --admin-token x --threads "${GS_THREADS:-2}" > "$DIR/gameserver.log" 2>&1 & GS=$!
+  --admin-token x --threads "${GS_THREADS:-2}" ${GS_ARGS:-} > "$DIR/gameserver.log" 2>&1 & GS=$!
 sleep 1
 "$B/loadgen" --port 18180 --server-pid "$GS" --redis-pid "$RS" "$@"

@@ -83,6 +83,10 @@ struct Options {
   // set up again) at different times, as on a live server; 0: games end on the board only (the
   // move limit ends most of them at the same ply, i.e. all at once when they started together).
   int resign_at_plies = 0;
+  // First moves spread over one move interval plus this (seconds), so that games are of different
+  // ages as on a live server; 0: all games start within one interval and grow in step (their move
+  // histories reach the same sizes at the same moment, e.g. plies 64 and 128).
+  double start_spread_s = 0;
   bool event_is_reply = true;  // MakeMove.event_is_reply, as the web client sends it
   long server_pid = 0, redis_pid = 0;
   bool echo = false;
@@ -181,6 +185,7 @@ struct Game {
   xq::Color to_move = xq::Color::Red;
   int ply = 0;  // plies known to the opponent side (applied)
   int resign_at = 0;  // --resign-at-plies: the side to move resigns at this ply (0 = never)
+  bool restarted = false;  // set up again after an end (--start-spread-s applies to the first start only)
   bool outstanding = false;
   int sent_ply = 0;
   Clock::time_point t_sent, t_setup, last_send;
@@ -695,8 +700,9 @@ void Game::playing() {
 }
 
 void Game::play_now() {
-  // Spread the games' first moves over one interval.
-  std::uniform_int_distribution<int> d(0, std::max(0, opt.move_interval_ms - 1));
+  // Spread the games' first moves over one interval (and, at the first start, --start-spread-s).
+  const int spread_ms = restarted ? 0 : static_cast<int>(opt.start_spread_s * 1000);
+  std::uniform_int_distribution<int> d(0, std::max(0, opt.move_interval_ms - 1 + spread_ms));
   last_send = Clock::now() - std::chrono::milliseconds(opt.move_interval_ms) + std::chrono::milliseconds(d(w.rng));
   schedule_move();
 }
@@ -811,6 +817,7 @@ void Game::ended() {
   timer.cancel();
   outstanding = false;
   inc(w.stats.games_finished);
+  restarted = true;
   if (opt.restart && !g_stopping) w.queue_setup(this);
 }
 
@@ -1183,6 +1190,8 @@ int main(int argc, char** argv) {
       ("idle-login", po::value(&opt.idle_login)->default_value(opt.idle_login), "idle connections log in as guests")
       ("idle-ping-s", po::value(&opt.idle_ping_s)->default_value(opt.idle_ping_s), "idle connections ping every ~this many s (0 = never)")
       ("restart", po::value(&opt.restart)->default_value(opt.restart), "set finished games up again")
+      ("start-spread-s", po::value(&opt.start_spread_s)->default_value(opt.start_spread_s),
+       "first moves spread over one interval plus this many seconds, so games are of different ages")
       ("resign-at-plies", po::value(&opt.resign_at_plies)->default_value(opt.resign_at_plies),
        "each game resigns at a random ply between half this and this, so games end at different times (0 = never)")
       ("event-is-reply", po::value(&opt.event_is_reply)->default_value(opt.event_is_reply), "moves are answered by the mover's game_event, not a separate reply (the web client's way; false: the older two-frame answer)")
