@@ -48,6 +48,9 @@ MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer) {
 }
 
 std::string view_fen(const RulesGame& game, Viewer viewer) {
+  // Xiangqi has nothing hidden: every viewer sees the position (and the walk below over the whole
+  // game, done for every event sent, grew with the game's length).
+  if (game.position().variant() == Variant::Xiangqi) return to_fen(game.position());
   // The same pool arithmetic as view_of: only dark captured pieces whose identity this viewer
   // may know leave the pool.
   Position shown = game.position();

@@ -182,3 +182,11 @@ TEST(JieqiGame, UnknownIdentityNeedsSuffixFromPool) {
   EXPECT_EQ(g.play("a3a4P"), RulesGame::MoveError::None);
   EXPECT_EQ(type_of(g.position().at(parse_square("a4"))), Pawn);
 }
+
+// Every viewer's FEN is the position's own in Xiangqi (nothing is hidden); in Jieqi a captured
+// face-down piece leaves the pool only for those who may know it.
+TEST(Views, XiangqiViewFenIsThePositionForEveryViewer) {
+  RulesGame g(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start());
+  for (const char* m : {"h2e2", "h9g7", "e2e6", "a9a8"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  for (Viewer v : {Viewer::Red, Viewer::Black, Viewer::Spectator}) EXPECT_EQ(view_fen(g, v), to_fen(g.position()));
+}
