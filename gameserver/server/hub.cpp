@@ -1215,7 +1215,16 @@ void Hub::store_seek(const std::string& id) {
     std::lock_guard l(mu_);
     s = lobby_.find(id);
   }
-  if (s) redis_.command({"HSET", keys::kSeeks, id, encode_seek(*s, options_.node_id)});
+  if (!s) return;
+  redis_.command({"HSET", keys::kSeeks, id, encode_seek(*s, options_.node_id)});
+  // Its owner's last connection may have closed meanwhile (the request ran on the lobby pool):
+  // on_close removed the seek here and from Redis, perhaps before this write. Then it goes again.
+  bool gone;
+  {
+    std::lock_guard l(mu_);
+    gone = !lobby_.find(id);
+  }
+  if (gone) redis_.command({"HDEL", keys::kSeeks, id});
 }
 
 void Hub::unstore_seeks(const std::vector<std::string>& ids) {

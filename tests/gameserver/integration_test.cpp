@@ -654,7 +654,7 @@ TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
 }
 
 // Lobby requests run on a worker pool (Hub::route): clients that sign in, open a seek and are gone
-// before those requests ran leave no seek behind (and are not signed in after their close).
+// before those requests ran leave no seek behind and are not online after their close.
 TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {
   for (int i = 0; i < 30; ++i) {
     WsClient c(g_servers->port());
@@ -673,12 +673,21 @@ TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {
   list.mutable_list_seeks();
   auto orphans = [&] {
     int n = 0;
-    for (const auto& sk : watcher.ws->request(list).seeks().seeks()) n += sk.owner().name().find("gone") != std::string::npos;
+    const ServerMessage listed = watcher.ws->request(list);  // kept: the loop reads into it
+    for (const auto& sk : listed.seeks().seeks()) n += sk.owner().name().find("gone") != std::string::npos;
     return n;
   };
   for (int i = 0; i < 10; ++i) {  // the pools' queues drain in milliseconds; look for a second
     EXPECT_EQ(orphans(), 0) << "a seek outlived its owner's only connection";
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  // Nor are they online: a direct challenge to any of them is refused.
+  for (int i = 0; i < 30; ++i) {
+    ClientMessage ch;
+    ch.mutable_challenge()->set_user_name("guest-gone" + std::to_string(i));
+    ch.mutable_challenge()->set_variant(XIANGQI);
+    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
+    EXPECT_EQ(error_of(watcher.ws->request(ch)), BAD_REQUEST) << "guest-gone" << i << " still counts as online";
   }
 }
 
