@@ -39,6 +39,24 @@ void reconnect(Client& p) {
 
 bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
+// A 5-minute Xiangqi seek in which the seeker plays Red (tests add rule options to it).
+ClientMessage red_seek() {
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  return seek;
+}
+
+// A guest watching game `gid` as a spectator.
+Client spectator(const std::string& name, const std::string& gid) {
+  Client c = guest(name);
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  EXPECT_TRUE(c.ws->request(watch).has_reply()) << name << " cannot watch " << gid;
+  return c;
+}
+
 std::optional<ServerMessage> wait_event(Client& p, const std::string& gid, GameEvent::Kind k, int ms = 3000) {
   return p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, k); }, ms);
 }
@@ -512,10 +530,7 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
 // state and the game's rules; options that do not fit the variant are refused.
 TEST_F(GameServer, SeekRuleOptionsGoverningTheGame) {
   Client red = guest("ro_red"), black = guest("ro_black");
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
-  seek.mutable_create_seek()->set_color(RED);
+  ClientMessage seek = red_seek();
   seek.mutable_create_seek()->mutable_rule_options()->set_pawns_advisors_elephants_free(true);
   EXPECT_EQ(error_of(red.ws->request(seek)), BAD_REQUEST);  // a Jieqi rule
   seek.mutable_create_seek()->mutable_rule_options()->set_pawns_advisors_elephants_free(false);
@@ -534,10 +549,7 @@ TEST_F(GameServer, SeekRuleOptionsGoverningTheGame) {
   EXPECT_TRUE(seen) << listed.DebugString();
   const std::string gid = accept_and_start(red, black, r.reply().seek_id());
   ASSERT_FALSE(gid.empty());
-  Client watcher = guest("ro_watcher");
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  ASSERT_TRUE(watcher.ws->request(watch).has_reply());
+  Client watcher = spectator("ro_watcher", gid);
   auto st = watcher.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
   ASSERT_TRUE(st);
   EXPECT_EQ(st->game_state().rule_options().repetitions(), 2u);
@@ -565,10 +577,7 @@ TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {
   ask.mutable_request_move_limit()->set_game_id(plain);
   EXPECT_EQ(error_of(black.ws->request(ask)), MOVE_LIMIT_NOT_ALLOWED);  // not in this game's rules
 
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
-  seek.mutable_create_seek()->set_color(RED);
+  ClientMessage seek = red_seek();
   seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(10);
   EXPECT_EQ(error_of(red.ws->request(seek)), BAD_REQUEST);  // 20..600
   seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(20);
@@ -577,10 +586,7 @@ TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {
   ASSERT_TRUE(r.has_reply()) << r.DebugString();
   const std::string gid = accept_and_start(red, black, r.reply().seek_id());
   ASSERT_FALSE(gid.empty());
-  Client watcher = guest("ml_watcher");
-  ClientMessage watch;
-  watch.mutable_watch_game()->set_game_id(gid);
-  ASSERT_TRUE(watcher.ws->request(watch).has_reply());
+  Client watcher = spectator("ml_watcher", gid);
 
   ask.mutable_request_move_limit()->set_game_id(gid);
   EXPECT_EQ(error_of(watcher.ws->request(ask)), NOT_YOUR_GAME);
@@ -627,10 +633,7 @@ TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
   std::string body;
   EXPECT_EQ(g_servers->http_post("/api/admin/games/" + plain + "/move-limit", "", body, TestServers::kAdminToken), 409)
       << "no move limit on request in this game's rules: " << body;
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
-  seek.mutable_create_seek()->set_color(RED);
+  ClientMessage seek = red_seek();
   seek.mutable_create_seek()->mutable_rule_options()->set_requested_move_limit_plies(20);
   auto r = red.ws->request(seek);
   ASSERT_TRUE(r.has_reply()) << r.DebugString();
@@ -916,10 +919,7 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
 TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   auto account = [](const std::string& name) { return register_account(g_servers->port(), name); };
   Client red = account("rated_red"), black = account("rated_black"), visitor = guest("rated-guest");
-  ClientMessage seek;
-  seek.mutable_create_seek()->set_variant(XIANGQI);
-  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
-  seek.mutable_create_seek()->set_color(RED);
+  ClientMessage seek = red_seek();
   seek.mutable_create_seek()->set_rated(true);
   EXPECT_EQ(error_of(visitor.ws->request(seek)), BAD_REQUEST) << "guests cannot create rated seeks";
   seek.mutable_create_seek()->set_rating_min(1600);  // a newcomer (1500) is outside
