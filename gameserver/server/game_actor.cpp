@@ -407,39 +407,29 @@ std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire(
   return out;
 }
 
-bool GameActor::admin_end(xq::Result r) {
+// An admin's action, on the strand: its events are stored and then published, as a player's are.
+bool GameActor::admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act) {
   if (lost_) return false;
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
-  if (session_.end(std::move(r), steady_ms(), out) != Status::Ok) return false;
+  const Status st = act(steady_ms(), out);
+  if (out.empty()) return false;  // refused: nothing changed
   if (!commit(out)) {
-    std::vector<GameEvent> stored = rollback(version_before);
-    if (stored.empty()) return false;
-    publish(stored);
-    after_change();
-    return session_.over();
-  }
-  publish(out);
-  after_change();
-  return true;
-}
-
-bool GameActor::admin_move_limit() {
-  if (lost_) return false;
-  const uint64_t version_before = session_.version();
-  session_.set_wall_time(wall_ms());
-  std::vector<GameEvent> out;
-  const Status st = session_.impose_move_limit(steady_ms(), out);
-  if (out.empty()) return false;  // refused (already running): nothing changed
-  if (!commit(out)) {
-    std::vector<GameEvent> stored = rollback(version_before);
-    if (stored.empty()) return false;
-    out = std::move(stored);
+    out = rollback(version_before);  // what Redis holds after all, if anything
+    if (out.empty()) return false;
   }
   publish(out);
   after_change();
   return st == Status::Ok;
+}
+
+bool GameActor::admin_end(xq::Result r) {
+  return admin_act([&](Millis now, std::vector<GameEvent>& out) { return session_.end(std::move(r), now, out); });
+}
+
+bool GameActor::admin_move_limit() {
+  return admin_act([&](Millis now, std::vector<GameEvent>& out) { return session_.impose_move_limit(now, out); });
 }
 
 // Built on demand: rebuilding every live game's record as it is played cost a copy of the whole

@@ -73,6 +73,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   size_t subscriber_count() const { return subs_.size(); }
 
  private:
+  bool admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act);
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   bool committed(std::exception_ptr error);  // after an append: record refresh, or log and lease loss
   // A player's action whose events are being appended (asynchronously, handle()): its answer.
