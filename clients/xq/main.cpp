@@ -28,6 +28,7 @@ const char* const kUsage =
     "  perft   --variant xiangqi|jieqi [--fen FEN] --depth N [--hidden a0=P,b0=C,...] [--seed S] [--divide]\n"
     "  judge   --variant xiangqi|jieqi [--rules cxa|axf|computer] [--fen FEN] --moves \"m1 m2 ...\" [--labels]\n"
     "          [--move-limit PLIES] [--counted-checks N] [--repetitions N] [--free-pawns-advisors-elephants]\n"
+    "          [--threefold-only]\n"
     "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
     "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
     "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
@@ -152,6 +153,7 @@ GameRules rules_from(const po::variables_map& vm, Variant v) {
     r.repetition_occurrences = n;
   }
   r.adjudication.pawns_advisors_elephants_free = vm.count("free-pawns-advisors-elephants") > 0;
+  r.adjudication.cxa_nine_round_cycles = vm.count("threefold-only") == 0;
   if (vm.count("counted-checks")) {
     r.counted_checks_per_side = vm["counted-checks"].as<int>();
     if (r.counted_checks_per_side < -1) throw UsageError("--counted-checks must be -1 (all) or more");
@@ -210,6 +212,7 @@ int main(int argc, char** argv) {
       ("repetitions", po::value<int>(), "judge a repetition when a position occurs for the Nth time (default 3)")
       ("free-pawns-advisors-elephants", "Jieqi variant: checks and chases by pawns, advisors and elephants are free")
       ("moves", po::value<std::string>(), "moves in ICCS, separated by spaces")
+      ("threefold-only", "cxa: judge repetitions only at the threefold, not after nine forcing rounds through a cycle")
       ("labels", "judge: print the labels of a repetition window");
   try {
     po::variables_map vm;

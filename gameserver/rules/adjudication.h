@@ -58,6 +58,13 @@ struct AdjudicationOptions {
   // chasing the elephant, then a horse-and-cannon chase of the pawn, loses). Spec §5 step 3 asks
   // the chases to share a target; `true` gives that reading (and AXF/computer always need one).
   bool cxa_chase_needs_common_target = false;
+  // CXA: forbidden moves kept up for nine rounds through a cycle lose without waiting for the
+  // threefold repetition (xiangqi-rules.md §2.2 principle 9, the book's 参考图8: a check or chase
+  // wandering over three or more points repeats a position too rarely to reach a third
+  // occurrence soon). Judged by RulesGame when one side checked, threatened mate or chased on each
+  // of its last nine moves, no capture or reveal came between, and the position just reached
+  // already stood within those nine rounds.
+  bool cxa_nine_round_cycles = true;
   // Mate threat (杀, CXA only): the mover could force mate if the opponent passed — within
   // kill_search_plies plies with any moves (3 = mate in 2), or within kill_check_plies plies when
   // every attacking move checks (连将杀). 0 disables the respective search.
@@ -102,7 +109,8 @@ struct RepetitionVerdict {
 
 // `start` is the position after the last irreversible move (capture or reveal); `moves` are all
 // plies played since. The last move completes the third occurrence of a position; the window is
-// moves[window_begin..] (from the first occurrence to the third). Plies before the window are
+// moves[window_begin..] (from the first occurrence to the third; for CXA's nine rounds, the last 18
+// plies). Plies before the window are
 // context (e.g. whether a window move answers a check). Chase target ids are the squares the
 // pieces stood on in `start`. Typical cost: about a millisecond per window move.
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,

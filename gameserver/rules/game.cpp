@@ -157,11 +157,81 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
     irreversible_start_ = pos_;
     irreversible_index_ = moves_.size();
     hashes_.assign(1, pos_.hash());
+    forcing_.clear();
+    nine_round_judged_ = false;
   } else {
     hashes_.push_back(pos_.hash());
+    forcing_.push_back(-1);
   }
   adjudicate_after_move();
   return MoveError::None;
+}
+
+std::vector<Move> RulesGame::moves_since_irreversible() const {
+  std::vector<Move> since;
+  since.reserve(moves_.size() - irreversible_index_);
+  for (size_t i = irreversible_index_; i < moves_.size(); ++i) since.push_back(moves_[i].move);
+  return since;
+}
+
+void RulesGame::judge(RepetitionVerdict verdict) {
+  repetition_ = std::move(verdict);
+  has_repetition_ = true;
+  switch (repetition_.outcome) {
+    case RepetitionVerdict::Outcome::RedLoses: result_ = {Outcome::BlackWins, repetition_.reason}; break;
+    case RepetitionVerdict::Outcome::BlackLoses: result_ = {Outcome::RedWins, repetition_.reason}; break;
+    default: result_ = {Outcome::Draw, repetition_.reason.empty() ? "repetition_draw" : repetition_.reason};
+  }
+}
+
+bool RulesGame::forcing(size_t k, std::vector<Position>& before) {
+  int8_t& f = forcing_[k];
+  if (f >= 0) return f == 1;
+  if (before.empty()) {  // positions before each move since the irreversible one, built once per call
+    before.reserve(forcing_.size());
+    before.push_back(irreversible_start_);
+    for (size_t i = irreversible_index_; i + 1 < moves_.size(); ++i) {
+      before.push_back(before.back());
+      before.back().make(moves_[i].move);
+    }
+  }
+  MoveLabel l = label_move(before[k], moves_[irreversible_index_ + k].move, rules_.ruleset,
+                           k > 0 ? &before[k - 1] : nullptr, rules_.adjudication);
+  f = l.check || l.kill || !l.chases.empty() ? 1 : 0;
+  return f == 1;
+}
+
+bool RulesGame::judge_nine_round_cycle() {
+  constexpr size_t kPlies = 18;  // nine rounds
+  if (rules_.ruleset != Ruleset::Cxa || !rules_.adjudication.cxa_nine_round_cycles || nine_round_judged_) return false;
+  // A club that asks for more occurrences before judging wants more rounds, not fewer.
+  if (rules_.repetition_occurrences != 3) return false;
+  const size_t n = forcing_.size();
+  if (n < kPlies) return false;
+  // The position just reached stood before within the nine rounds: play is going round a cycle.
+  const auto window = hashes_.end() - 1 - kPlies;
+  if (std::find(window, hashes_.end() - 1, hashes_.back()) == hashes_.end() - 1) return false;
+  // Which sides forced on each of their nine moves? Newest first: an idle move ends the question
+  // after one label, and labels are cached, so a long shuffle costs about one label per ply.
+  std::vector<Position> before;
+  bool forced[2] = {true, true};
+  for (size_t k = n; k-- > n - kPlies;) {
+    const int side = index(moves_[irreversible_index_ + k].mover);
+    if (forced[side] && !forcing(k, before)) {
+      forced[side] = false;
+      if (!forced[1 - side]) return false;
+    }
+  }
+  // Both sides forcing: the threefold repetition, soon reached, weighs them against each other.
+  if (forced[0] == forced[1]) return false;
+  RepetitionVerdict v = judge_repetition(irreversible_start_, moves_since_irreversible(), n - kPlies, rules_.ruleset,
+                                         rules_.adjudication);
+  if (v.outcome == RepetitionVerdict::Outcome::Draw) {
+    nine_round_judged_ = true;  // the full judgement saw it otherwise; don't pay for it every ply
+    return false;
+  }
+  judge(std::move(v));
+  return true;
 }
 
 void RulesGame::adjudicate_after_move() {
@@ -175,17 +245,10 @@ void RulesGame::adjudicate_after_move() {
       std::clamp(rules_.repetition_occurrences, GameRules::kMinRepetitions, GameRules::kMaxRepetitions);
   if (std::count(hashes_.begin(), hashes_.end(), h) >= occurrences) {
     size_t first = static_cast<size_t>(std::find(hashes_.begin(), hashes_.end(), h) - hashes_.begin());
-    std::vector<Move> since;
-    for (size_t i = irreversible_index_; i < moves_.size(); ++i) since.push_back(moves_[i].move);
-    repetition_ = judge_repetition(irreversible_start_, since, first, rules_.ruleset, rules_.adjudication);
-    has_repetition_ = true;
-    switch (repetition_.outcome) {
-      case RepetitionVerdict::Outcome::RedLoses: result_ = {Outcome::BlackWins, repetition_.reason}; break;
-      case RepetitionVerdict::Outcome::BlackLoses: result_ = {Outcome::RedWins, repetition_.reason}; break;
-      default: result_ = {Outcome::Draw, repetition_.reason.empty() ? "repetition_draw" : repetition_.reason};
-    }
+    judge(judge_repetition(irreversible_start_, moves_since_irreversible(), first, rules_.ruleset, rules_.adjudication));
     return;
   }
+  if (judge_nine_round_cycle()) return;
   if (rules_.move_limit_plies > 0 && plies_since_capture_ >= rules_.move_limit_plies) {
     result_ = {Outcome::Draw, "move_limit"};
     return;

@@ -210,3 +210,52 @@ TEST(RulesGame, MoveLimitImposedByAnArbiterCountsEveryPly) {
   ASSERT_EQ(g.play("e8e7"), RulesGame::MoveError::None);
   EXPECT_EQ(g.result().reason, "requested_move_limit");
 }
+
+namespace {
+// A chariot checks on every move while the king walks: first up and down the e-file from the a-file,
+// then from e8/e9/e7 against a king on the f-file. After 18 plies (nine rounds) the position of
+// ply 10 stands again, but no position has occurred three times.
+constexpr const char* kWanderingChecksFen = "4k4/9/9/9/R8/9/2N6/9/9/3K5 w";
+const std::vector<std::string> kWanderingChecks = {"a5a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8",
+                                                   "a9a8", "e8e9", "a8e8", "e9f9", "e8e9", "f9f8",
+                                                   "e9e8", "f8f7", "e8e7", "f7f8", "e7e8", "f8f9"};
+
+void play_all(RulesGame& g, const std::vector<std::string>& moves, size_t count) {
+  for (size_t i = 0; i < count; ++i) ASSERT_EQ(g.play(moves[i]), RulesGame::MoveError::None) << moves[i];
+}
+}  // namespace
+
+TEST(RulesGame, NineRoundsOfChecksThroughACycleLoseUnderCxa) {
+  RulesGame g = game_from(kWanderingChecksFen);
+  play_all(g, kWanderingChecks, 17);
+  EXPECT_FALSE(g.result().over());  // Red's ninth check, but the position is new
+  play_all(g, {"f8f9"}, 1);
+  EXPECT_EQ(g.result().outcome, Outcome::BlackWins);
+  EXPECT_EQ(g.result().reason, "perpetual_check");
+  ASSERT_NE(g.repetition(), nullptr);
+  ASSERT_EQ(g.repetition()->labels.size(), 18u);  // the nine rounds are the judged window
+  for (size_t i = 0; i < 18; ++i) EXPECT_EQ(g.repetition()->labels[i].describe(), i % 2 ? "闲" : "将") << i;
+}
+
+TEST(RulesGame, NineRoundRuleNeedsCxaTheDefaultOccurrencesAndTheOption) {
+  GameRules axf = GameRules::defaults(Variant::Xiangqi);
+  axf.ruleset = Ruleset::Axf;
+  GameRules more = GameRules::defaults(Variant::Xiangqi);
+  more.repetition_occurrences = 4;  // a club asking for more rounds gets them
+  GameRules off = GameRules::defaults(Variant::Xiangqi);
+  off.adjudication.cxa_nine_round_cycles = false;
+  for (const GameRules& rules : {axf, more, off}) {
+    RulesGame g = game_from(kWanderingChecksFen, rules);
+    play_all(g, kWanderingChecks, kWanderingChecks.size());
+    EXPECT_FALSE(g.result().over()) << g.result().reason;
+  }
+}
+
+TEST(RulesGame, NineRoundRuleNeedsEveryMoveOfTheNineRoundsForcing) {
+  // The same kind of walk, but Red's first move (the king's step) neither checks nor chases: after
+  // 18 plies a position of the nine rounds stands again, but Red has checked only eight times.
+  RulesGame g = game_from(kWanderingChecksFen);
+  play_all(g, {"d0d1", "e9e8", "a5a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9e9", "e8f8",
+               "e9e8", "f8f9", "e8e9", "f9f8", "e9e8", "f8f9"}, 18);
+  EXPECT_FALSE(g.result().over()) << g.result().reason;
+}

@@ -85,6 +85,14 @@ TEST(XqCli, JudgeTakesTheRepetitionOptions) {
   EXPECT_NE(bad.out.find("--repetitions must be between 2 and 12"), std::string::npos) << bad.out;
 }
 
+TEST(XqCli, JudgeEndsNineRoundsOfChecksThroughACycleUnlessThreefoldOnly) {
+  const std::string judge =
+      "judge --variant xiangqi --fen '4k4/9/9/9/R8/9/2N6/9/9/3K5 w' --moves 'a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 "
+      "e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7e8 f8f9'";
+  EXPECT_EQ(xq(judge).last_line(), "black-wins perpetual_check");
+  EXPECT_EQ(xq(judge + " --threefold-only").last_line(), "ongoing");
+}
+
 TEST(XqCli, MovesInTheIccsServerFormAreRead) {
   // "H2-E2" (ICCS as the ICCS server writes it) means h2e2; commas separate moves too.
   CliRun mate = xq("judge --variant xiangqi --fen '3k5/R8/9/9/9/9/9/9/9/1R2K4 w' --moves 'B0-B9, D9-D8'");
