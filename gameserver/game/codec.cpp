@@ -109,6 +109,7 @@ std::string encode_event(const GameEvent& e) {
     o["reason"] = e.reason;
   }
   if (e.by_arbiter) o["arbiter"] = true;
+  if (e.one_side) o["one_side"] = true;
   return json::serialize(o);
 }
 
@@ -139,6 +140,8 @@ GameEvent decode_event(const std::string& text) {
   e.reason = str(o, "reason");
   const auto* arbiter = o.if_contains("arbiter");
   e.by_arbiter = arbiter && arbiter->is_bool() && arbiter->as_bool();
+  const auto* one_side = o.if_contains("one_side");
+  e.one_side = e.by_arbiter && one_side && one_side->is_bool() && one_side->as_bool();
   return e;
 }
 
@@ -174,9 +177,11 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
       if (e.kind == EventKind::MoveLimitRequested) break;
       if (e.kind == EventKind::Move) ++at_ply;
     }
-    const char* by = !limit->requester ? "arbiter" : *limit->requester == xq::Color::Red ? "red" : "black";
-    o["requested_move_limit"] = {{"by", by}, {"at_ply", at_ply},
-                                 {"counted_plies", limit->counted_plies}, {"limit_plies", limit->limit_plies}};
+    auto colour = [](xq::Color c) { return c == xq::Color::Red ? "red" : "black"; };
+    json::object r{{"by", limit->by_arbiter ? "arbiter" : colour(*limit->requester)}, {"at_ply", at_ply},
+                   {"counted_plies", limit->counted_plies}, {"limit_plies", limit->limit_plies}};
+    if (limit->by_arbiter && limit->requester) r["on"] = colour(*limit->requester);  // imposed on one side
+    o["requested_move_limit"] = std::move(r);
   }
   if (!done) {  // a live game's record (admin/API) must not leak the secret
     o.erase("assignment");

@@ -171,14 +171,16 @@ Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<G
   return Status::Ok;
 }
 
-Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, std::string* message) {
+Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> on_side,
+                                      std::string* message) {
   if (over() || check_flag(now, out)) return Status::GameOver;
-  if (std::string why = game_.request_move_limit(std::nullopt); !why.empty()) {
+  if (std::string why = game_.request_move_limit(on_side, true); !why.empty()) {
     if (message) *message = why;
     return Status::LimitNotAllowed;
   }
-  GameEvent& e = push(EventKind::MoveLimitRequested, xq::Color::Red, out);
+  GameEvent& e = push(EventKind::MoveLimitRequested, on_side.value_or(xq::Color::Red), out);
   e.by_arbiter = true;
+  e.one_side = on_side.has_value();
   out.back() = e;
   return Status::Ok;
 }
@@ -243,7 +245,7 @@ void GameSession::replay(const GameEvent& e) {
       offer_by_.reset();
       break;
     case EventKind::MoveLimitRequested:
-      if (std::string why = game_.request_move_limit(e.by_arbiter ? std::nullopt : std::optional(e.side)); !why.empty())
+      if (std::string why = game_.request_move_limit(e.by_arbiter && !e.one_side ? std::nullopt : std::optional(e.side), e.by_arbiter); !why.empty())
         throw std::runtime_error("replayed move limit request rejected: " + why);
       break;
     case EventKind::Ended:

@@ -61,7 +61,8 @@ struct GameEvent {
   int64_t at_ms = 0;                // wall time, stamped by the server
   xq::Outcome outcome = xq::Outcome::Ongoing;  // Ended
   std::string reason;                          // Ended
-  bool by_arbiter = false;                     // MoveLimitRequested: imposed by an arbiter, not `side`
+  bool by_arbiter = false;  // MoveLimitRequested: imposed by an arbiter, on both sides unless one_side
+  bool one_side = false;    // MoveLimitRequested by an arbiter: on `side` only (its checks do not count)
 };
 
 enum class Status {
@@ -117,7 +118,9 @@ class GameSession {
   // Starts the move limit on request (RuleOptions::requested_move_limit_plies) for `side`.
   Status request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // The same imposed by an arbiter (an admin) for neither side: every ply counts.
-  Status impose_move_limit(Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  // An arbiter imposes the move limit on request: on both sides (every ply counts) or on one.
+  Status impose_move_limit(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> on_side = std::nullopt,
+                           std::string* message = nullptr);
   // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).
   Status end(xq::Result result, Millis now, std::vector<GameEvent>& out);
   // Ends the game if the running side's flag has fallen at `now`. Returns true if it did.

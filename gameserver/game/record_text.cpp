@@ -94,7 +94,12 @@ std::string record_text(const std::string& record_json) {
   if (number(o, "requested_move_limit_plies") > 0)
     tag("MoveLimitOnRequest", std::to_string(number(o, "requested_move_limit_plies")));
   if (const auto* r = o.if_contains("requested_move_limit"); r && r->is_object())
-    tag("MoveLimitRequested", field(r->as_object(), "by") + " after ply " + std::to_string(number(r->as_object(), "at_ply")));
+  {
+    const auto& req = r->as_object();
+    const std::string on = field(req, "on");  // an arbiter's limit on one side
+    tag("MoveLimitRequested",
+        field(req, "by") + (on.empty() ? "" : " for " + on) + " after ply " + std::to_string(number(req, "at_ply")));
+  }
   tag("GameId", field(o, "id"));
   tag("Format", "ICCS");
   if (jieqi) {

@@ -50,15 +50,18 @@ RulesGame::RulesGame(GameRules rules, Position start)
     result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
 }
 
-std::string RulesGame::request_move_limit(std::optional<Color> requester) {
+std::string RulesGame::request_move_limit(std::optional<Color> requester, bool by_arbiter) {
   if (result_.over()) return "the game is over";
   if (rules_.requested_limit_plies <= 0) return "this game has no move limit on request";
   if (requested_limit_) {
     const auto& by = requested_limit_->requester;
     return "the move limit is already running (" +
-           std::string(!by ? "set by the arbiter" : requester == by ? "asked by you" : "asked by your opponent") + ")";
+           std::string(requested_limit_->by_arbiter ? "set by the arbiter"
+                       : requester == by           ? "asked by you"
+                                                   : "asked by your opponent") +
+           ")";
   }
-  requested_limit_ = RequestedLimit{requester, 0, rules_.requested_limit_plies};
+  requested_limit_ = RequestedLimit{requester, by_arbiter || !requester, 0, rules_.requested_limit_plies};
   return {};
 }
 

@@ -91,11 +91,14 @@ class RulesGame {
   int plies_since_capture() const { return plies_since_capture_; }
 
   // The requested move limit (GameRules::requested_limit_plies). request_move_limit starts it for
-  // `requester`, or with none when an arbiter imposes it (then every ply counts); "" on success,
-  // else why not (not allowed in this game, already running, over).
-  std::string request_move_limit(std::optional<Color> requester);
+  // `requester` (its checks and the replies to them do not count), or with none when an arbiter
+  // imposes it on both sides (then every ply counts). An arbiter may also impose it on one side
+  // (seed 001: "对其中某一方或双方进行'限着'处理"): `requester` is that side and `by_arbiter` set.
+  // "" on success, else why not (not allowed in this game, already running, over).
+  std::string request_move_limit(std::optional<Color> requester, bool by_arbiter = false);
   struct RequestedLimit {
-    std::optional<Color> requester;  // none: imposed by an arbiter
+    std::optional<Color> requester;  // the side whose checks do not count; none: every ply counts
+    bool by_arbiter = false;         // imposed by an arbiter (always so without a requester)
     int counted_plies = 0;  // plies since the request that count toward the limit
     int limit_plies = 0;
   };

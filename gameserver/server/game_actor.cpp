@@ -428,8 +428,9 @@ bool GameActor::admin_end(xq::Result r) {
   return admin_act([&](Millis now, std::vector<GameEvent>& out) { return session_.end(std::move(r), now, out); });
 }
 
-bool GameActor::admin_move_limit() {
-  return admin_act([&](Millis now, std::vector<GameEvent>& out) { return session_.impose_move_limit(now, out); });
+bool GameActor::admin_move_limit(std::optional<xq::Color> on_side) {
+  return admin_act(
+      [&](Millis now, std::vector<GameEvent>& out) { return session_.impose_move_limit(now, out, on_side); });
 }
 
 // Built on demand: rebuilding every live game's record as it is played cost a copy of the whole

@@ -58,7 +58,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m,
               int64_t received_ms);
   bool admin_end(xq::Result r);  // adjudicate/abort by an admin
-  bool admin_move_limit();       // an admin, as arbiter, imposes the move limit on request
+  // An admin, as arbiter, imposes the move limit on request: on both sides, or on one.
+  bool admin_move_limit(std::optional<xq::Color> on_side);
   // Another node took the game: stop the clock and timer, refuse further actions, and hand back the
   // subscribers with the version each has seen (the hub re-routes them to the new owner).
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> retire();

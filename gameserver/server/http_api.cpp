@@ -150,6 +150,12 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           if (outcome == "move-limit") outcome.clear();  // an outcome, not the move-limit action
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
+          // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.
+          auto v = json::parse(body.empty() ? "{}" : body).as_object();
+          reason = v.contains("side") ? json::value_to<std::string>(v.at("side")) : "both";
+          if (reason != "red" && reason != "black" && reason != "both")
+            return json_error(400, "side must be red, black or both");
+          if (reason == "both") reason.clear();
         } else if (parts[4] != "abort") {
           return json_error(404, "unknown action");
         }

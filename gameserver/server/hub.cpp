@@ -1517,6 +1517,8 @@ std::string Hub::connections_json() {
 bool Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
   if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
     return false;
+  // For "move-limit", `reason` names the side it is imposed on: "red", "black", or "" for both.
+  if (outcome == "move-limit" && !reason.empty() && reason != "red" && reason != "black") return false;
   std::string owner;
   std::shared_ptr<GameActor> a;
   try {
@@ -1543,7 +1545,9 @@ bool Hub::admin_game_action(const std::string& id, const std::string& outcome, c
   if (!a || a->finished()) return false;
   if (outcome == "move-limit") {
     if (a->config().options.requested_move_limit_plies <= 0) return false;
-    a->post([](GameActor& g) { g.admin_move_limit(); });
+    std::optional<xq::Color> on_side;
+    if (!reason.empty()) on_side = reason == "red" ? xq::Color::Red : xq::Color::Black;
+    a->post([on_side](GameActor& g) { g.admin_move_limit(on_side); });
     return true;
   }
   xq::Result r;

@@ -56,7 +56,8 @@ static void fill_requested_limit(Message& out, const GameSession& s) {
   const auto& limit = s.rules_game().requested_limit();
   if (!limit) return;
   auto* r = out.mutable_requested_move_limit();
-  r->set_requested_by(limit->requester ? to_side(*limit->requester) : v1::SIDE_NONE);  // none: the arbiter
+  r->set_requested_by(limit->requester ? to_side(*limit->requester) : v1::SIDE_NONE);  // none: both sides
+  r->set_by_arbiter(limit->by_arbiter);
   r->set_counted_plies(static_cast<uint32_t>(limit->counted_plies));
   r->set_limit_plies(static_cast<uint32_t>(limit->limit_plies));
 }
@@ -151,7 +152,7 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
     case EventKind::DrawDeclined: out.set_kind(v1::GameEvent::DRAW_DECLINED); break;
     case EventKind::MoveLimitRequested:
       out.set_kind(v1::GameEvent::MOVE_LIMIT_REQUESTED);
-      if (e.by_arbiter) out.set_side(v1::SIDE_NONE);
+      if (e.by_arbiter && !e.one_side) out.set_side(v1::SIDE_NONE);
       break;
     case EventKind::Ended:
       out.set_kind(v1::GameEvent::GAME_ENDED);

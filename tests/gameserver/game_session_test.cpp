@@ -225,5 +225,25 @@ TEST(GameSession, MoveLimitImposedByAnArbiterIsMarkedAndReplayed) {
   EXPECT_FALSE(r.rules_game().requested_limit()->requester) << "the arbiter's, for neither side";
   EXPECT_EQ(r.rules_game().requested_limit()->counted_plies, 1);
   EXPECT_TRUE(r.events()[1].by_arbiter);
+  EXPECT_FALSE(r.events()[1].one_side);
   EXPECT_FALSE(decode_event(encode_event(f.s.events()[0])).by_arbiter);
+}
+
+TEST(GameSession, MoveLimitImposedByAnArbiterOnOneSideIsReplayedForThatSide) {
+  GameConfig cfg = xiangqi();
+  cfg.options.requested_move_limit_plies = 40;
+  Fixture f(cfg);
+  ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(f.s.impose_move_limit(f.now, f.ev, Color::Black), Status::Ok);
+  ASSERT_TRUE(f.ev.back().by_arbiter);
+  ASSERT_TRUE(f.ev.back().one_side);
+  EXPECT_EQ(f.ev.back().side, Color::Black);
+  GameSession r(decode_config(encode_config(cfg)));
+  for (const auto& e : f.s.events()) r.replay(decode_event(encode_event(e)));
+  ASSERT_TRUE(r.rules_game().requested_limit());
+  EXPECT_EQ(r.rules_game().requested_limit()->requester, Color::Black);
+  EXPECT_TRUE(r.rules_game().requested_limit()->by_arbiter);
+  const std::string record = archive_record(r);
+  EXPECT_NE(record.find("\"by\":\"arbiter\""), std::string::npos) << record;
+  EXPECT_NE(record.find("\"on\":\"black\""), std::string::npos) << record;
 }

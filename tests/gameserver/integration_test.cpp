@@ -654,6 +654,24 @@ TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
   auto ev = wait_event(black, gid, GameEvent::MOVE);
   ASSERT_TRUE(ev);
   EXPECT_EQ(ev->game_event().requested_move_limit().counted_plies(), 1u);
+  EXPECT_TRUE(ev->game_event().requested_move_limit().by_arbiter());
+
+  // On one side only (seed 001: "对其中某一方或双方"): that side's checks do not count.
+  r = red.ws->request(seek);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string one = accept_and_start(red, black, r.reply().seek_id());
+  ASSERT_FALSE(one.empty());
+  const std::string path = "/api/admin/games/" + one + "/move-limit";
+  EXPECT_EQ(g_servers->http_post(path, R"({"side":"purple"})", body, TestServers::kAdminToken), 400) << body;
+  EXPECT_EQ(g_servers->http_post(path, "{not json", body, TestServers::kAdminToken), 400) << body;
+  ASSERT_EQ(g_servers->http_post(path, R"({"side":"black"})", body, TestServers::kAdminToken), 200) << body;
+  auto on_black = wait_event(red, one, GameEvent::MOVE_LIMIT_REQUESTED);
+  ASSERT_TRUE(on_black);
+  EXPECT_EQ(on_black->game_event().side(), BLACK);
+  EXPECT_EQ(on_black->game_event().requested_move_limit().requested_by(), BLACK);
+  EXPECT_TRUE(on_black->game_event().requested_move_limit().by_arbiter());
+  ask.mutable_request_move_limit()->set_game_id(one);
+  EXPECT_EQ(error_of(black.ws->request(ask)), MOVE_LIMIT_NOT_ALLOWED);
 }
 
 // Lobby requests run on a worker pool (Hub::route): clients that sign in, open a seek and are gone

@@ -137,4 +137,9 @@ TEST(RecordText, MoveLimitOnRequestIsTaggedWithTheRequest) {
   const std::string text = record_text(archive_record(s));
   EXPECT_NE(text.find("[MoveLimitOnRequest \"80\"]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("[MoveLimitRequested \"black after ply 1\"]\n"), std::string::npos) << text;
+
+  GameSession imposed(c);  // an arbiter's, on Red only
+  ASSERT_EQ(imposed.impose_move_limit(30, out, Color::Red), Status::Ok);
+  const std::string by_arbiter = record_text(archive_record(imposed));
+  EXPECT_NE(by_arbiter.find("[MoveLimitRequested \"arbiter for red after ply 0\"]\n"), std::string::npos) << by_arbiter;
 }

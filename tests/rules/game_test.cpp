@@ -211,6 +211,24 @@ TEST(RulesGame, MoveLimitImposedByAnArbiterCountsEveryPly) {
   EXPECT_EQ(g.result().reason, "requested_move_limit");
 }
 
+TEST(RulesGame, MoveLimitImposedByAnArbiterOnOneSideSkipsThatSidesChecks) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.move_limit_plies = 0;
+  rules.requested_limit_plies = 4;
+  RulesGame g = game_from("4k4/9/9/9/9/9/9/9/R8/3K5 w", rules);
+  ASSERT_EQ(g.request_move_limit(Color::Red, true), "");
+  EXPECT_EQ(g.requested_limit()->requester, Color::Red);
+  EXPECT_TRUE(g.requested_limit()->by_arbiter);
+  EXPECT_NE(g.request_move_limit(Color::Black).find("set by the arbiter"), std::string::npos);
+  // Red's checks and Black's replies do not count: Red is the side the limit was imposed on.
+  for (const char* m : {"a1a9", "e9e8", "a9a8", "e8e9"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_EQ(g.requested_limit()->counted_plies, 0);
+  for (const char* m : {"d0d1", "e9f9", "d1d0"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_FALSE(g.result().over());
+  ASSERT_EQ(g.play("f9e9"), RulesGame::MoveError::None);
+  EXPECT_EQ(g.result().reason, "requested_move_limit");
+}
+
 namespace {
 // A chariot checks on every move while the king walks: first up and down the e-file from the a-file,
 // then from e8/e9/e7 against a king on the f-file. After 18 plies (nine rounds) the position of

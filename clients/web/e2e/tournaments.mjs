@@ -327,8 +327,10 @@ test('admin dashboard: token, live game and connections (also of another node), 
   const [g3] = await Promise.all([waitForGame(ada), waitForGame(cal)]);
   const row3 = admin.locator(`[data-testid=admin-games] li[data-game="${g3}"]`);
   await row3.waitFor({ timeout: T });
+  // On one side only (seed 001: "对其中某一方或双方"): Black's checks will not count.
+  await row3.locator('[data-testid=admin-move-limit-side]').selectOption('black');
   await row3.locator('[data-testid=admin-move-limit]').click();
-  for (const p of [ada, cal]) await p.page.waitForSelector('[data-testid=move-limit-status]:has-text("arbiter")', { timeout: T });
+  for (const p of [ada, cal]) await p.page.waitForSelector('[data-testid=move-limit-status]:has-text("arbiter on Black")', { timeout: T });
   await row3.locator('[data-testid=admin-outcome]').selectOption('draw');
   await row3.locator('[data-testid=admin-adjudicate]').click();
   for (const p of [ada, cal]) assert(/adjudication/.test(await resultText(p)), `${p.name} sees the game end`);

@@ -258,6 +258,7 @@ export class GameModel extends Observable {
       case EventKind.MOVE_LIMIT_REQUESTED:
         this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {
           by: mover,
+          byArbiter: !mover,
           counted: 0,
           limit: this.state?.ruleOptions?.requestedMoveLimitPlies ?? 0,
         };
@@ -357,13 +358,15 @@ export class GameModel extends Observable {
 
 // The move limit a player asked for ("限着"), from a GameState or GameEvent; null if none runs.
 export interface RequestedLimit {
-  by: Color | null; // null: imposed by the arbiter (an admin), for neither side
+  by: Color | null; // whose checks do not count: the asker, or the side the arbiter chose; null: both sides
+  byArbiter: boolean; // imposed by the arbiter (an admin)
   counted: number; // plies counted since the request
   limit: number; // the game is drawn when `counted` reaches it
 }
 function requestedLimitOf(r: GameState['requestedMoveLimit']): RequestedLimit | null {
   if (!r || !r.limitPlies) return null;
-  return { by: sideColor(r.requestedBy), counted: r.countedPlies ?? 0, limit: r.limitPlies };
+  const by = sideColor(r.requestedBy);
+  return { by, byArbiter: !!r.byArbiter || !by, counted: r.countedPlies ?? 0, limit: r.limitPlies };
 }
 
 // Rebuilds a FEN for an intermediate position: only the board and side matter to this client.

@@ -130,7 +130,7 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
         {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
         <ul class="list">
           {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
-            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, {}, t('moveLimitImposed', { id: g.id }))} />
+            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={(side) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, { side }, t('moveLimitImposed', { id: g.id }))} />
           ))}
         </ul>
       </section>
@@ -241,9 +241,10 @@ function AdminGameRow({
   g: AdminGame;
   onAbort: () => void;
   onAdjudicate: (outcome: string, reason: string) => void;
-  onMoveLimit: () => void;
+  onMoveLimit: (side: string) => void;
 }) {
   const [confirm, setConfirm] = useState(false);
+  const [limitSide, setLimitSide] = useState('both');
   const [outcome, setOutcome] = useState('red-wins');
   const [reason, setReason] = useState('adjudication');
   return (
@@ -277,8 +278,14 @@ function AdminGameRow({
           </select>
           <input data-testid="admin-reason" value={reason} placeholder={t('reason')} onInput={(e) => setReason(e.currentTarget.value)} />
           <button data-testid="admin-adjudicate" onClick={() => onAdjudicate(outcome, reason.trim())}>{t('adjudicate')}</button>
-          {/* The arbiter's 限着 (games whose rules have a move limit on request; the server says if not). */}
-          <button data-testid="admin-move-limit" onClick={onMoveLimit}>{t('imposeMoveLimit')}</button>
+          {/* The arbiter's 限着 (games whose rules have a move limit on request; the server says if not),
+              on both sides or on one (whose checks then do not count). */}
+          <select data-testid="admin-move-limit-side" value={limitSide} onChange={(e) => setLimitSide(e.currentTarget.value)}>
+            <option value="both">{t('moveLimitOnBoth')}</option>
+            <option value="red">{t('red')}</option>
+            <option value="black">{t('black')}</option>
+          </select>
+          <button data-testid="admin-move-limit" onClick={() => onMoveLimit(limitSide)}>{t('imposeMoveLimit')}</button>
         </div>
       )}
     </li>

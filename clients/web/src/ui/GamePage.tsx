@@ -125,7 +125,7 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
           )}
           {game.requestedLimit && !game.over && (
             <p class="muted" data-testid="move-limit-status" role="status">
-              {t(game.requestedLimit.by ? 'moveLimitRunning' : 'moveLimitByArbiter', {
+              {t(!game.requestedLimit.byArbiter ? 'moveLimitRunning' : game.requestedLimit.by ? 'moveLimitByArbiterOn' : 'moveLimitByArbiter', {
                 side: game.requestedLimit.by === 'r' ? t('red') : t('black'),
                 counted: String(game.requestedLimit.counted),
                 limit: String(game.requestedLimit.limit),
