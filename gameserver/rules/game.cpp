@@ -160,11 +160,11 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
     irreversible_start_ = pos_;
     irreversible_index_ = moves_.size();
     hashes_.assign(1, pos_.hash());
-    forcing_.clear();
+    labels_.clear();
     nine_round_judged_ = false;
   } else {
     hashes_.push_back(pos_.hash());
-    forcing_.push_back(-1);
+    labels_.emplace_back();
   }
   adjudicate_after_move();
   return MoveError::None;
@@ -187,21 +187,20 @@ void RulesGame::judge(RepetitionVerdict verdict) {
   }
 }
 
-bool RulesGame::forcing(size_t k, std::vector<Position>& before) {
-  int8_t& f = forcing_[k];
-  if (f >= 0) return f == 1;
+const MoveLabel& RulesGame::label(size_t k, std::vector<Position>& before) {
+  std::optional<MoveLabel>& l = labels_[k];
+  if (l) return *l;
   if (before.empty()) {  // positions before each move since the irreversible one, built once per call
-    before.reserve(forcing_.size());
+    before.reserve(labels_.size());
     before.push_back(irreversible_start_);
     for (size_t i = irreversible_index_; i + 1 < moves_.size(); ++i) {
       before.push_back(before.back());
       before.back().make(moves_[i].move);
     }
   }
-  MoveLabel l = label_move(before[k], moves_[irreversible_index_ + k].move, rules_.ruleset,
-                           k > 0 ? &before[k - 1] : nullptr, rules_.adjudication);
-  f = l.check || l.kill || !l.chases.empty() ? 1 : 0;
-  return f == 1;
+  l = label_move(before[k], moves_[irreversible_index_ + k].move, rules_.ruleset, k > 0 ? &before[k - 1] : nullptr,
+                 rules_.adjudication);
+  return *l;
 }
 
 bool RulesGame::judge_nine_round_cycle() {
@@ -209,24 +208,57 @@ bool RulesGame::judge_nine_round_cycle() {
   if (rules_.ruleset != Ruleset::Cxa || !rules_.adjudication.cxa_nine_round_cycles || nine_round_judged_) return false;
   // A club that asks for more occurrences before judging wants more rounds, not fewer.
   if (rules_.repetition_occurrences != 3) return false;
-  const size_t n = forcing_.size();
+  const size_t n = labels_.size();
   if (n < kPlies) return false;
   // The position just reached stood before within the nine rounds: play is going round a cycle.
   const auto window = hashes_.end() - 1 - kPlies;
   if (std::find(window, hashes_.end() - 1, hashes_.back()) == hashes_.end() - 1) return false;
   // Which sides forced on each of their nine moves? Newest first: an idle move ends the question
-  // after one label, and labels are cached, so a long shuffle costs about one label per ply.
+  // for its side. A check needs no label; other moves do, cached, and at most a few new ones per
+  // ply (a label can take milliseconds where many pieces hang): where they do not suffice the
+  // question waits for the next plies, which find the older labels made.
+  constexpr int kNewLabelsPerPly = 4;
+  int budget = kNewLabelsPerPly;
   std::vector<Position> before;
+  const bool checks_count = !rules_.adjudication.pawns_advisors_elephants_free;  // else a check may be free
+  auto forcing = [&](size_t k) -> std::optional<bool> {
+    if (checks_count && moves_[irreversible_index_ + k].gives_check) return true;
+    if (!labels_[k] && budget-- <= 0) return std::nullopt;
+    const MoveLabel& l = label(k, before);
+    return l.check || l.kill || !l.chases.empty();
+  };
   bool forced[2] = {true, true};
   for (size_t k = n; k-- > n - kPlies;) {
     const int side = index(moves_[irreversible_index_ + k].mover);
-    if (forced[side] && !forcing(k, before)) {
+    if (!forced[side]) continue;
+    const std::optional<bool> f = forcing(k);
+    if (!f) return false;  // undecided this ply
+    if (!*f) {
       forced[side] = false;
       if (!forced[1 - side]) return false;
     }
   }
   // Both sides forcing: the threefold repetition, soon reached, weighs them against each other.
   if (forced[0] == forced[1]) return false;
+  const AdjudicationOptions& o = rules_.adjudication;
+  if (o.cxa_count_pure_chase && !o.cxa_chase_needs_common_target) {
+    // One side forbidden, the other not: the CXA verdict needs no more than the labels at hand
+    // (judge_repetition would make all 18 again, a mate search or refutation each).
+    const Color loser = forced[index(Color::Red)] ? Color::Red : Color::Black;
+    RepetitionVerdict v;
+    v.outcome = loser == Color::Red ? RepetitionVerdict::Outcome::RedLoses : RepetitionVerdict::Outcome::BlackLoses;
+    bool all_check = true, chase = false;
+    for (size_t k = n - kPlies; k < n; ++k) {
+      v.labels.push_back(label(k, before));  // the other side's, for the record
+      if (moves_[irreversible_index_ + k].mover != loser) continue;
+      all_check = all_check && v.labels.back().check;
+      chase = chase || (!v.labels.back().check && !v.labels.back().chases.empty());
+    }
+    v.reason = all_check ? "perpetual_check" : chase ? "perpetual_chase" : "perpetual_mate_threat";
+    judge(std::move(v));
+    return true;
+  }
+  // Options that weigh the chases' targets: the full judgement, with piece identities.
   RepetitionVerdict v = judge_repetition(irreversible_start_, moves_since_irreversible(), n - kPlies, rules_.ruleset,
                                          rules_.adjudication);
   if (v.outcome == RepetitionVerdict::Outcome::Draw) {

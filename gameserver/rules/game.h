@@ -110,7 +110,7 @@ class RulesGame {
   std::vector<Move> moves_since_irreversible() const;
   // AdjudicationOptions::cxa_nine_round_cycles: true when it ended the game.
   bool judge_nine_round_cycle();
-  bool forcing(size_t k, std::vector<Position>& before);  // move irreversible_index_ + k: checks, threatens mate or chases
+  const MoveLabel& label(size_t k, std::vector<Position>& before);  // of move irreversible_index_ + k, cached
 
   GameRules rules_;
   Position start_;
@@ -123,9 +123,9 @@ class RulesGame {
   std::vector<uint64_t> hashes_;   // hashes_[0] = irreversible_start_, then after each move
   int plies_since_capture_ = 0;
   int checks_since_capture_[2] = {0, 0};
-  // Per move since the last irreversible one: 1 when it checks, threatens mate or chases, 0 when
-  // not, -1 not labelled yet (labels cost up to a millisecond, so only the nine-round rule asks).
-  std::vector<int8_t> forcing_;
+  // Per move since the last irreversible one, its label once the nine-round rule asked for it
+  // (labels cost up to milliseconds, so they are made only when asked, and once).
+  std::vector<std::optional<MoveLabel>> labels_;
   bool nine_round_judged_ = false;  // judged once since the last irreversible move (a draw): not again
   RepetitionVerdict repetition_;
   bool has_repetition_ = false;

@@ -1,6 +1,8 @@
 // Speed figures of the rules library (recorded in docs/benchmarks.md).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <random>
 #include <string>
 #include <vector>
@@ -78,5 +80,31 @@ static void BM_JudgeRepetitionWindow(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_JudgeRepetitionWindow)->Unit(benchmark::kMillisecond);
+
+// Whole games of uniformly random legal moves (200 Xiangqi games, fixed seed, at most 600 plies),
+// without (0) and with (1) CXA's nine-round rule: what the rule costs per ply on average, and the
+// slowest single ply (random play hangs pieces everywhere, the labels' worst case).
+static void BM_RandomGamesNineRounds(benchmark::State& state) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.adjudication.cxa_nine_round_cycles = state.range(0) != 0;
+  const Position start = parse_fen(kXiangqiStartFen, Variant::Xiangqi);
+  double plies = 0, worst_ms = 0;
+  for (auto _ : state) {
+    std::mt19937_64 rng(7);
+    for (int game = 0; game < 200; ++game) {
+      RulesGame g(rules, start);
+      while (!g.result().over() && g.moves().size() < 600) {
+        auto legal = g.legal_moves();
+        const auto t0 = std::chrono::steady_clock::now();
+        g.play(legal[rng() % legal.size()]);
+        worst_ms = std::max(worst_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ++plies;
+      }
+    }
+  }
+  state.counters["time/ply"] = benchmark::Counter(plies, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["worst_ply_ms"] = worst_ms;
+}
+BENCHMARK(BM_RandomGamesNineRounds)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();
