@@ -214,26 +214,20 @@ bool RulesGame::judge_nine_round_cycle() {
   const auto window = hashes_.end() - 1 - kPlies;
   if (std::find(window, hashes_.end() - 1, hashes_.back()) == hashes_.end() - 1) return false;
   // Which sides forced on each of their nine moves? Newest first: an idle move ends the question
-  // for its side. A check needs no label; other moves do, cached, and at most a few new ones per
-  // ply (a label can take milliseconds where many pieces hang): where they do not suffice the
-  // question waits for the next plies, which find the older labels made.
-  constexpr int kNewLabelsPerPly = 4;
-  int budget = kNewLabelsPerPly;
+  // for its side. A check needs no label; other moves do, made once and cached, so after the
+  // first look at a window (up to 18 labels) a ply costs about one. (A budget of labels per ply
+  // would bound that first look, but it would also judge a cycle plies late.)
   std::vector<Position> before;
   const bool checks_count = !rules_.adjudication.pawns_advisors_elephants_free;  // else a check may be free
-  auto forcing = [&](size_t k) -> std::optional<bool> {
+  auto forcing = [&](size_t k) {
     if (checks_count && moves_[irreversible_index_ + k].gives_check) return true;
-    if (!labels_[k] && budget-- <= 0) return std::nullopt;
     const MoveLabel& l = label(k, before);
     return l.check || l.kill || !l.chases.empty();
   };
   bool forced[2] = {true, true};
   for (size_t k = n; k-- > n - kPlies;) {
     const int side = index(moves_[irreversible_index_ + k].mover);
-    if (!forced[side]) continue;
-    const std::optional<bool> f = forcing(k);
-    if (!f) return false;  // undecided this ply
-    if (!*f) {
+    if (forced[side] && !forcing(k)) {
       forced[side] = false;
       if (!forced[1 - side]) return false;
     }

@@ -255,6 +255,22 @@ TEST(RulesGame, NineRoundsOfChecksThroughACycleLoseUnderCxa) {
   for (size_t i = 0; i < 18; ++i) EXPECT_EQ(g.repetition()->labels[i].describe(), i % 2 ? "闲" : "将") << i;
 }
 
+TEST(RulesGame, NineRoundsOfChasesThroughACycleLoseUnderCxa) {
+  // A chariot chases an unprotected cannon up and down the e-file, rank by rank; no checks, so
+  // every move's label is needed. After 18 plies a position of the nine rounds stands again.
+  RulesGame g = game_from("3k5/9/9/9/9/9/4c4/R8/9/5K3 w");
+  const std::vector<std::string> chase = {"a2a3", "e3e4", "a3a4", "e4e5", "a4a5", "e5e6", "a5a6", "e6e7", "a6a7",
+                                          "e7e6", "a7a6", "e6e7", "a6a7", "e7e5", "a7a5", "e5e6", "a5a7", "e6e5"};
+  play_all(g, chase, 17);
+  EXPECT_FALSE(g.result().over());
+  play_all(g, {"e6e5"}, 1);
+  EXPECT_EQ(g.result().outcome, Outcome::BlackWins);
+  EXPECT_EQ(g.result().reason, "perpetual_chase");
+  ASSERT_NE(g.repetition(), nullptr);
+  ASSERT_EQ(g.repetition()->labels.size(), 18u);
+  for (size_t i = 0; i < 18; ++i) EXPECT_EQ(g.repetition()->labels[i].describe(), i % 2 ? "闲" : "捉(炮)") << i;
+}
+
 TEST(RulesGame, NineRoundRuleNeedsCxaTheDefaultOccurrencesAndTheOption) {
   GameRules axf = GameRules::defaults(Variant::Xiangqi);
   axf.ruleset = Ruleset::Axf;
