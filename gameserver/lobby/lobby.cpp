@@ -39,6 +39,23 @@ bool seek_visible_to(const SeekEntry& s, const std::string& user_id) {
   return s.target_user_id.empty() || s.target_user_id == user_id || s.owner.id == user_id;
 }
 
+size_t listed_seeks(const std::vector<SeekEntry>& seeks, const std::string& user_id, size_t limit,
+                    std::vector<bool>& shown) {
+  shown.assign(seeks.size(), false);
+  size_t visible = 0, listed = 0;
+  for (size_t i = 0; i < seeks.size(); ++i)  // theirs first: a user always sees what concerns them
+    if (seeks[i].owner.id == user_id || (!seeks[i].target_user_id.empty() && seek_visible_to(seeks[i], user_id))) {
+      ++visible;
+      if (listed < limit) shown[i] = true, ++listed;
+    }
+  for (size_t i = 0; i < seeks.size(); ++i)
+    if (seeks[i].owner.id != user_id && seeks[i].target_user_id.empty()) {
+      ++visible;
+      if (listed < limit) shown[i] = true, ++listed;
+    }
+  return visible;
+}
+
 std::vector<SeekEntry> Lobby::visible_to(const std::string& user_id) const {
   std::vector<SeekEntry> out;
   for (const auto& [id, s] : seeks_)

@@ -40,6 +40,12 @@ struct StoredSeek {
 std::string encode_seek(const SeekEntry& s, const std::string& node);
 std::optional<StoredSeek> decode_seek(const std::string& json);
 bool seek_visible_to(const SeekEntry& s, const std::string& user_id);
+// A user's seek list: the seeks visible to them, but at most `limit` — their own seeks and the
+// challenges to them first, then the public ones in the order given — so that a lobby of
+// thousands of open seeks does not send each of its users thousands of them, many times a
+// second. Sets shown[i] for each listed seek; returns how many were visible in all.
+size_t listed_seeks(const std::vector<SeekEntry>& seeks, const std::string& user_id, size_t limit,
+                    std::vector<bool>& shown);
 
 class Lobby {
  public:

@@ -735,8 +735,11 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       v1::ServerMessage r;
       r.set_request_id(rid);
       auto* list = r.mutable_seeks();
-      for (const auto& s : all_seeks())
-        if (seek_visible_to(s, u->id)) fill_seek(list->add_seeks(), s);
+      const std::vector<SeekEntry> seeks = all_seeks();
+      std::vector<bool> shown;
+      list->set_total(static_cast<uint32_t>(listed_seeks(seeks, u->id, kMaxListedSeeks, shown)));
+      for (size_t i = 0; i < seeks.size(); ++i)
+        if (shown[i]) fill_seek(list->add_seeks(), seeks[i]);
       return send_message(*c, r, metrics_);
     }
     case C::kListGames: {
@@ -1200,6 +1203,8 @@ std::vector<SeekEntry> Hub::all_seeks() {
   auto r = redis_.command({"HGETALL", keys::kSeeks});
   for (size_t i = 1; i < r.elements.size(); i += 2)
     if (auto st = decode_seek(r.elements[i].str)) out.push_back(std::move(st->seek));
+  // In id order: a capped list (listed_seeks) then shows the same seeks to everyone, and on every node.
+  std::sort(out.begin(), out.end(), [](const SeekEntry& a, const SeekEntry& b) { return a.id < b.id; });
   return out;
 }
 
@@ -1299,7 +1304,7 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
   }
   // Most users see the same list (every public seek): build and serialise each distinct list once.
   std::map<std::vector<bool>, std::string> lists;
-  std::vector<bool> visible(seeks.size());
+  std::vector<bool> visible;
   auto visit = [&](uint64_t id, const ConnInfo& ci) {  // with mu_ held
     if (is_proxy_id(id)) return;  // its own node pushes to it
     auto cc = ci.conn.lock();
@@ -1307,13 +1312,13 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     auto u = cc->user();
     if (!u || (only_users && !only_users->count(u->id))) return;
     if (playing_here(ci, u->id)) return;
-    for (size_t i = 0; i < seeks.size(); ++i) visible[i] = seek_visible_to(seeks[i], u->id);
+    const size_t total = listed_seeks(seeks, u->id, kMaxListedSeeks, visible);
     auto it = lists.find(visible);
     if (it == lists.end()) {
       v1::ServerMessage m;
+      m.mutable_seeks()->set_total(static_cast<uint32_t>(total));
       for (size_t i = 0; i < seeks.size(); ++i)
         if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
-      if (!m.has_seeks()) m.mutable_seeks();
       it = lists.emplace(visible, m.SerializeAsString()).first;
     }
     out.emplace_back(cc, it->second);

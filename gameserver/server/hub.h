@@ -57,6 +57,7 @@ class Hub {
   // A live game broadcast to spectators with a delay: its record waits for the end.
   bool record_withheld(const std::string& id);
   static constexpr uint32_t kDefaultGameListLimit = 100, kMaxGameListLimit = 500;
+  static constexpr size_t kMaxListedSeeks = 200;  // per seek list sent (SeekList.total counts them all)
   // Live games (and finished ones still in memory), newest first: `limit` from `offset`, with the
   // total count. {"games":[…],"total":N}
   std::string live_games_json(size_t offset, size_t limit);

@@ -508,6 +508,7 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   list.mutable_list_seeks();
   auto bob_list = bob.ws->request(list);
   ASSERT_EQ(bob_list.seeks().seeks_size(), 1);
+  EXPECT_EQ(bob_list.seeks().total(), 1u);
   EXPECT_EQ(bob_list.seeks().seeks(0).capture_visibility(), "both");
   auto carol_list = carol.ws->request(list);
   for (const auto& sk : carol_list.seeks().seeks()) EXPECT_NE(sk.seek_id(), seek_id);
@@ -1104,6 +1105,7 @@ TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
   if (HasFatalFailure()) return;
   auto full = lobby.ws->wait_for([&](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0 && s.seeks().seeks_size() == kSeeks; }, 4000);
   ASSERT_TRUE(full) << "the lobby gets the whole list";
+  EXPECT_EQ(full->seeks().total(), static_cast<uint32_t>(kSeeks));
   auto pushed = seek_lists(lobby, lobby_from);
   // Five changes within 1.5 s: one or two pushes (two if the burst straddles a push).
   EXPECT_GE(pushed.size(), 1u);

@@ -1,6 +1,8 @@
 // Pure parts of the multi-node code: the node message encoding and the shared seek JSON.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "lobby/lobby.h"
 #include "server/node_wire.h"
 
@@ -75,4 +77,27 @@ TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
   EXPECT_FALSE(seek_visible_to(d->seek, "u-3"));  // a challenge is private
   EXPECT_FALSE(decode_seek("{\"id\":1}"));
   EXPECT_FALSE(decode_seek("not json"));
+}
+
+TEST(GameServerSeekList, CappedWithTheUsersOwnSeeksAndChallengesFirst) {
+  std::vector<SeekEntry> seeks;
+  auto add = [&](const std::string& id, const std::string& owner, const std::string& target = "") {
+    SeekEntry s;
+    s.id = id;
+    s.owner = User{owner, owner, true};
+    s.target_user_id = target;
+    seeks.push_back(s);
+  };
+  for (int i = 0; i < 5; ++i) add("p" + std::to_string(i), "other");  // public seeks
+  add("x", "other", "someone-else");  // a challenge to another user: never listed for "me"
+  add("to-me", "other", "me");
+  add("mine", "me");
+  std::vector<bool> shown;
+  EXPECT_EQ(listed_seeks(seeks, "me", 3, shown), 7u);  // all visible: 5 public, one to me, mine
+  EXPECT_EQ(shown, (std::vector<bool>{true, false, false, false, false, false, true, true}));
+  EXPECT_EQ(listed_seeks(seeks, "me", 100, shown), 7u);
+  EXPECT_EQ(std::count(shown.begin(), shown.end(), true), 7);
+  EXPECT_FALSE(shown[5]);
+  EXPECT_EQ(listed_seeks(seeks, "someone-else", 0, shown), 7u);  // 5 public, "mine", and their challenge
+  EXPECT_EQ(std::count(shown.begin(), shown.end(), true), 0);
 }

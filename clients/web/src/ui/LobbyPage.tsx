@@ -12,7 +12,13 @@ import { RuleOptionsFields } from './RuleOptionsFields';
 const POLL_MS = 2000;
 
 export function LobbyPage({ app }: { app: App }) {
-  const [seeks, setSeeks] = useState<Seek[]>([]);
+  const [seeks, setSeeksOnly] = useState<Seek[]>([]);
+  const [seekTotal, setSeekTotal] = useState(0); // the server lists at most 200 (yours first)
+  const setSeeks = (list: { seeks?: unknown[] | null; total?: number | null } | null | undefined) => {
+    const shown = (list?.seeks ?? []) as Seek[];
+    setSeeksOnly(shown);
+    setSeekTotal(Math.max(list?.total ?? 0, shown.length));
+  };
   const [games, setGames] = useState<GameSummary[]>([]);
   const [gameTotal, setGameTotal] = useState(0);
   const [error, setError] = useState('');
@@ -25,7 +31,7 @@ export function LobbyPage({ app }: { app: App }) {
       try {
         const [s, g] = await Promise.all([app.conn.request({ listSeeks: {} }), app.conn.request({ listGames: {} })]);
         if (!live) return;
-        setSeeks((s.seeks?.seeks ?? []) as Seek[]);
+        setSeeks(s.seeks);
         setGames((g.games?.games ?? []) as GameSummary[]);
         setGameTotal(g.games?.total ?? 0);
       } catch {
@@ -34,7 +40,7 @@ export function LobbyPage({ app }: { app: App }) {
     };
     // Pushed lists (if the server sends them) update at once; polling covers the rest.
     const off = app.conn.onMessage((m) => {
-      if (m.body === 'seeks' && m.seeks) setSeeks(m.seeks.seeks as Seek[]);
+      if (m.body === 'seeks' && m.seeks) setSeeks(m.seeks);
       if (m.body === 'games' && m.games) {
         setGames(m.games.games as GameSummary[]);
         setGameTotal(m.games.total ?? 0);
@@ -58,7 +64,7 @@ export function LobbyPage({ app }: { app: App }) {
       const r = await app.conn.request(body);
       if (r.reply?.gameId && body.acceptSeek) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
       const s = await app.conn.request({ listSeeks: {} });
-      setSeeks((s.seeks?.seeks ?? []) as Seek[]);
+      setSeeks(s.seeks);
     } catch (e) {
       setError(errorText(e));
     }
@@ -69,6 +75,9 @@ export function LobbyPage({ app }: { app: App }) {
       <section class="panel">
         <h2>{t('openSeeks')}</h2>
         {seeks.length === 0 && <p class="muted">{t('noSeeks')}</p>}
+        {seekTotal > seeks.length && (
+          <p class="muted small" data-testid="seek-list-more">{t('seeksShownOf', { n: String(seeks.length), total: String(seekTotal) })}</p>
+        )}
         <ul class="list" data-testid="seek-list">
           {seeks.map((s) => {
             const mine = s.owner?.userId === me;
