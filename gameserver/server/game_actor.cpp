@@ -30,6 +30,7 @@ GameActor::GameActor(Deps deps, GameSession session)
     : deps_(std::move(deps)), config_(session.config()), session_(std::move(session)), strand_(deps_.runtime) {
   plies_ = static_cast<uint32_t>(session_.plies());
   finished_ = session_.over();
+  move_limit_running_ = session_.rules_game().requested_limit().has_value();
 }
 
 void GameActor::post(std::function<void(GameActor&)> fn) {
@@ -552,6 +553,7 @@ GameActor::ClockNow GameActor::clock_now() const {
 
 void GameActor::after_change() {
   plies_ = static_cast<uint32_t>(session_.plies());
+  move_limit_running_ = session_.rules_game().requested_limit().has_value();
   session_version_ = session_.version();
   {
     std::lock_guard l(record_mu_);

@@ -45,6 +45,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   const GameConfig& config() const { return config_; }
   uint32_t plies() const { return plies_; }
   bool finished() const { return finished_; }
+  bool move_limit_running() const { return move_limit_running_; }  // the move limit on request runs
   void post(std::function<void(GameActor&)> fn);
 
   // --- on the strand ---
@@ -131,6 +132,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::atomic<bool> lost_{false};
   std::atomic<uint32_t> plies_{0};
   std::atomic<bool> finished_{false};
+  std::atomic<bool> move_limit_running_{false};  // so an admin's second imposition is refused at once
   mutable std::mutex record_mu_;
   std::string record_;
   Clock clock_copy_{TimeControl{}};  // the session's clock after the last change (under record_mu_)

@@ -159,9 +159,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         } else if (parts[4] != "abort") {
           return json_error(404, "unknown action");
         }
-        if (!hub.admin_game_action(parts[3], outcome, reason))
-          return json_error(409, outcome == "move-limit" ? "no such live game, or it has no move limit on request"
-                                                         : "no such live game or bad outcome");
+        if (std::string why = hub.admin_game_action(parts[3], outcome, reason); !why.empty()) return json_error(409, why);
         return {200, "application/json", "{\"ok\":true}"};
       }
       // Accounts by name: look one up, or grant a role ({"role": "player"|"organiser"|"admin"}).

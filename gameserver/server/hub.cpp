@@ -1519,50 +1519,53 @@ std::string Hub::connections_json() {
   return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
 }
 
-bool Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
+std::string Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
   if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
-    return false;
+    return "bad outcome";
   // For "move-limit", `reason` names the side it is imposed on: "red", "black", or "" for both.
-  if (outcome == "move-limit" && !reason.empty() && reason != "red" && reason != "black") return false;
+  if (outcome == "move-limit" && !reason.empty() && reason != "red" && reason != "black")
+    return "side must be red, black or both";
+  static const std::string kNoLimit = "this game has no move limit on request";
   std::string owner;
   std::shared_ptr<GameActor> a;
   try {
     a = locate(id, owner);
   } catch (const RedisError&) {
-    return false;
+    return "Redis is unavailable";
   }
   if (!a && !owner.empty()) {  // another node's game: it ends it
     if (outcome == "move-limit") {  // refused here if the game's rules have no such limit
       try {
         auto meta = redis_.command({"GET", keys::game_meta(id)});
         if (meta.type != RedisReply::Type::String || decode_config(meta.str).options.requested_move_limit_plies <= 0)
-          return false;
+          return kNoLimit;
       } catch (const std::exception&) {  // Redis away or a bad record: not imposed
-        return false;
+        return "Redis is unavailable";
       }
     }
     NodeMessage nm;
     nm.kind = NodeMessage::Kind::Admin;
     nm.from_node = options_.node_id;
     nm.users = {id, outcome, reason};
-    return redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0;
+    if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0) return "";
+    return "the game's node does not answer";
   }
-  if (!a || a->finished()) return false;
+  if (!a || a->finished()) return "no such live game";
   if (outcome == "move-limit") {
-    if (a->config().options.requested_move_limit_plies <= 0) return false;
+    if (a->config().options.requested_move_limit_plies <= 0) return kNoLimit;
+    if (a->move_limit_running()) return "the move limit already runs in this game";
     std::optional<xq::Color> on_side;
     if (!reason.empty()) on_side = reason == "red" ? xq::Color::Red : xq::Color::Black;
     a->post([on_side](GameActor& g) { g.admin_move_limit(on_side); });
-    return true;
+    return "";
   }
   xq::Result r;
   if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
   else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
   else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
-  else if (outcome == "abort") r = {xq::Outcome::Draw, "abort"};
-  else return false;
+  else r = {xq::Outcome::Draw, "abort"};
   a->post([r](GameActor& g) { g.admin_end(r); });
-  return true;
+  return "";
 }
 
 void Hub::ban(const std::string& user_id) {

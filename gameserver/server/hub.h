@@ -64,9 +64,10 @@ class Hub {
   std::string connections_json();
   // action: "red-wins" | "black-wins" | "draw" | "abort" (ends the game, `reason` in its result) or
   // "move-limit" (the arbiter imposes the game's move limit on request; `reason` is the side it is
-  // imposed on, "red" or "black", or "" for both); false if unknown game, already over, a bad
-  // outcome or side, or (move-limit) a game without that option.
-  bool admin_game_action(const std::string& id, const std::string& action, const std::string& reason);
+  // imposed on, "red" or "black", or "" for both). "" when done or passed to the game's node, else
+  // why not: unknown game, already over, a bad outcome or side, or (move-limit) a game without
+  // that option or with the limit already running (known only for this node's games).
+  std::string admin_game_action(const std::string& id, const std::string& action, const std::string& reason);
   void ban(const std::string& user_id);  // also closes the user's connections
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id);

@@ -656,6 +656,10 @@ TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
   ASSERT_TRUE(ev);
   EXPECT_EQ(ev->game_event().requested_move_limit().counted_plies(), 1u);
   EXPECT_TRUE(ev->game_event().requested_move_limit().by_arbiter());
+  // A second imposition is refused, and the answer says why (the game acted on the first: the move
+  // above came after it).
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", "", body, TestServers::kAdminToken), 409);
+  EXPECT_NE(body.find("already runs"), std::string::npos) << body;
 
   // On one side only (seed 001: "对其中某一方或双方"): that side's checks do not count.
   r = red.ws->request(seek);
