@@ -117,8 +117,8 @@ class GameSession {
   Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out);
   // Starts the move limit on request (RuleOptions::requested_move_limit_plies) for `side`.
   Status request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
-  // The same imposed by an arbiter (an admin) for neither side: every ply counts.
-  // An arbiter imposes the move limit on request: on both sides (every ply counts) or on one.
+  // The same imposed by an arbiter (an admin): on both sides (every ply counts), or on one side
+  // (whose checks, and the replies to them, do not count, as if it had asked).
   Status impose_move_limit(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> on_side = std::nullopt,
                            std::string* message = nullptr);
   // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).

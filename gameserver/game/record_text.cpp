@@ -93,8 +93,7 @@ std::string record_text(const std::string& record_json) {
   if (o.contains("counted_checks_per_side")) tag("CountedChecks", std::to_string(number(o, "counted_checks_per_side")));
   if (number(o, "requested_move_limit_plies") > 0)
     tag("MoveLimitOnRequest", std::to_string(number(o, "requested_move_limit_plies")));
-  if (const auto* r = o.if_contains("requested_move_limit"); r && r->is_object())
-  {
+  if (const auto* r = o.if_contains("requested_move_limit"); r && r->is_object()) {
     const auto& req = r->as_object();
     const std::string on = field(req, "on");  // an arbiter's limit on one side
     tag("MoveLimitRequested",
