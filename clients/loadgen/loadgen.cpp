@@ -98,6 +98,10 @@ struct Options {
   // handoff: a small pool of setup connections logs in the two guests and sets the game up; the
   // player connections then resume those sessions with hello{token} + sync (the reconnect path).
   std::string setup_mode = "direct";
+  // handoff only, how a finished game is set up again: new-guests (two fresh guests on the setup
+  // pool, then hello + sync on the players' connections, as at the start) or rematch (the two
+  // players seek and accept again on their own connections, as people who stay online do).
+  std::string restart_mode = "new-guests";
 };
 Options opt;
 
@@ -186,6 +190,10 @@ struct Game {
   int ply = 0;  // plies known to the opponent side (applied)
   int resign_at = 0;  // --resign-at-plies: the side to move resigns at this ply (0 = never)
   bool restarted = false;  // set up again after an end (--start-spread-s applies to the first start only)
+  // --restart-mode rematch: the players' own connections set the next game up (no setup pool).
+  bool rematch() const {
+    return restarted && opt.setup_mode == "handoff" && opt.restart_mode == "rematch" && c[0]->open && c[1]->open;
+  }
   bool outstanding = false;
   int sent_ply = 0;
   Clock::time_point t_sent, t_setup, last_send;
@@ -274,7 +282,7 @@ struct Worker {
   }
   void pump_setups() {
     while (setups_in_flight < setup_limit && !setup_queue.empty() &&
-           (opt.setup_mode != "handoff" || free_pairs.size() >= 2)) {
+           (opt.setup_mode != "handoff" || free_pairs.size() >= 2 || setup_queue.front()->rematch())) {
       Game* g = setup_queue.front();
       setup_queue.pop_front();
       ++setups_in_flight;
@@ -532,7 +540,7 @@ void Game::begin_setup() {
       }
     w.setup_done();
   });
-  if (handoff_mode) {
+  if (handoff_mode && !rematch()) {
     // Two fresh guests on the setup pair; the seek follows when both are logged in.
     relogged = 0;
     synced = 0;
@@ -1185,6 +1193,8 @@ int main(int argc, char** argv) {
       ("variant", po::value(&opt.variant)->default_value(opt.variant), "xiangqi | jieqi")
       ("initial-ms", po::value(&opt.initial_ms)->default_value(opt.initial_ms), "time control of the games")
       ("setup-mode", po::value(&opt.setup_mode)->default_value(opt.setup_mode), "direct | handoff (see README)")
+      ("restart-mode", po::value(&opt.restart_mode)->default_value(opt.restart_mode),
+       "handoff: new-guests | rematch (how a finished game is set up again; see README)")
       ("setup-concurrency", po::value(&opt.setup_concurrency)->default_value(opt.setup_concurrency), "game setups (seek+accept) in flight")
       ("connect-concurrency", po::value(&opt.connect_concurrency)->default_value(opt.connect_concurrency), "TCP+WebSocket handshakes in flight")
       ("idle-login", po::value(&opt.idle_login)->default_value(opt.idle_login), "idle connections log in as guests")
@@ -1215,7 +1225,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (opt.threads < 1 || opt.games < 0 || (opt.variant != "xiangqi" && opt.variant != "jieqi") ||
-      (opt.setup_mode != "direct" && opt.setup_mode != "handoff") || (opt.second_port != 0 && opt.setup_mode != "handoff")) {
+      (opt.setup_mode != "direct" && opt.setup_mode != "handoff") || (opt.second_port != 0 && opt.setup_mode != "handoff") ||
+      (opt.restart_mode != "new-guests" && opt.restart_mode != "rematch")) {
     std::cerr << "bad arguments\n" << d;
     return 2;
   }
