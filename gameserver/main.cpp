@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
       ("send-queue-frames", po::value(&opt.send_queue_frames)->default_value(opt.send_queue_frames), "frames queued for a client before it is dropped as a slow reader")
       ("send-queue-bytes", po::value(&opt.send_queue_bytes)->default_value(opt.send_queue_bytes), "bytes queued for a client before it is dropped as a slow reader")
       ("seek-push-interval-ms", po::value(&opt.seek_push_interval_ms)->default_value(opt.seek_push_interval_ms), "at most one seek-list push per this period (changes in between are coalesced)")
+      ("seek-push-frames-per-s", po::value(&opt.seek_push_frames_per_s)->default_value(opt.seek_push_frames_per_s),
+       "space the seek-list pushes so that they send at most this many frames per second (0: no limit)")
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")
       ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
   po::variables_map vm;

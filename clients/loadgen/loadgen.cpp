@@ -78,6 +78,7 @@ struct Options {
   int connect_concurrency = 256;
   bool idle_login = true;
   double idle_ping_s = 60;
+  bool idle_list_seeks = false;  // idle connections ask for the seek list once (lobby watchers)
   bool restart = true;
   // > 0: each game resigns at a random ply between half this and this, so that games end (and are
   // set up again) at different times, as on a live server; 0: games end on the board only (the
@@ -471,6 +472,12 @@ void Conn::on_frame() {
           auto f = on_connected;
           if (kind != Kind::Player) on_connected = nullptr;  // players log in again on restarts (handoff)
           f(*this);
+        }
+        if (kind == Kind::Idle && opt.idle_list_seeks) {  // a lobby on screen: seek pushes follow
+          v1::ClientMessage l;
+          l.set_request_id(rid());
+          l.mutable_list_seeks();
+          send(l);
         }
         if (kind == Kind::Idle) idle_ping();
         return;
@@ -1199,6 +1206,8 @@ int main(int argc, char** argv) {
       ("connect-concurrency", po::value(&opt.connect_concurrency)->default_value(opt.connect_concurrency), "TCP+WebSocket handshakes in flight")
       ("idle-login", po::value(&opt.idle_login)->default_value(opt.idle_login), "idle connections log in as guests")
       ("idle-ping-s", po::value(&opt.idle_ping_s)->default_value(opt.idle_ping_s), "idle connections ping every ~this many s (0 = never)")
+      ("idle-list-seeks", po::value(&opt.idle_list_seeks)->default_value(opt.idle_list_seeks),
+       "idle connections ask list_seeks once after signing in, so they get the seek pushes (a lobby on screen)")
       ("restart", po::value(&opt.restart)->default_value(opt.restart), "set finished games up again")
       ("start-spread-s", po::value(&opt.start_spread_s)->default_value(opt.start_spread_s),
        "first moves spread over one interval plus this many seconds, so games are of different ages")

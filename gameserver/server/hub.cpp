@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <chrono>
 #include <map>
+#include <thread>
 #include <utility>
 
 #include "game/codec.h"
@@ -732,6 +734,10 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
     case C::kCancelSeek: return cancel_seek(c, *u, m, hops);
     case C::kAcceptSeek: return accept_seek(c, *u, m, hops);
     case C::kListSeeks: {
+      {
+        std::lock_guard l(mu_);
+        if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.lobby_watcher = true;
+      }
       v1::ServerMessage r;
       r.set_request_id(rid);
       auto* list = r.mutable_seeks();
@@ -1254,7 +1260,10 @@ void Hub::request_seek_push() {
   seek_push_strand_.post([this] {
     if (seek_push_scheduled_) return;  // the pending push will carry this change too
     seek_push_scheduled_ = true;
-    const int64_t at = std::max(steady_ms(), last_seek_push_ms_ + options_.seek_push_interval_ms);
+    const int64_t budget_ms = options_.seek_push_frames_per_s > 0
+                                  ? static_cast<int64_t>(last_seek_push_frames_.load() * 1000 / options_.seek_push_frames_per_s)
+                                  : 0;
+    const int64_t at = std::max(steady_ms(), last_seek_push_ms_ + std::max(options_.seek_push_interval_ms, budget_ms));
     seek_push_strand_.set_timer(at, [this] {
       seek_push_scheduled_ = false;
       last_seek_push_ms_ = steady_ms();
@@ -1290,9 +1299,10 @@ void Hub::sweep_dead_nodes_seeks() {
   publish_seeks_changed();
 }
 
-// Only to connections that may show a lobby: a connection playing a live game here gets no
-// seek lists (with thousands of games, pushes to players would outnumber the moves); its players
-// get the list when their game ends, and a client can always ask with list_seeks.
+// Only to connections that show a lobby (ConnInfo::lobby_watcher) or whose user has an open
+// challenge, and not while they play a live game here (with thousands of games, pushes to players
+// would outnumber the moves); its players get the list when their game ends, and a client can
+// always ask with list_seeks.
 void Hub::push_seeks(const std::set<std::string>* only_users) {
   std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
   std::vector<SeekEntry> seeks;
@@ -1302,6 +1312,9 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     std::lock_guard l(mu_);
     seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
   }
+  std::set<std::string> challenged;  // users with an open challenge to them
+  for (const SeekEntry& s : seeks)
+    if (!s.target_user_id.empty()) challenged.insert(s.target_user_id);
   // Most users see the same list (every public seek): build and serialise each distinct list once.
   std::map<std::vector<bool>, std::string> lists;
   std::vector<bool> visible;
@@ -1311,6 +1324,7 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     if (!cc) return;
     auto u = cc->user();
     if (!u || (only_users && !only_users->count(u->id))) return;
+    if (!ci.lobby_watcher && !challenged.count(u->id)) return;
     if (playing_here(ci, u->id)) return;
     const size_t total = listed_seeks(seeks, u->id, kMaxListedSeeks, visible);
     auto it = lists.find(visible);
@@ -1331,10 +1345,16 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
           if (auto it = conns_.find(id); it != conns_.end()) visit(it->first, it->second);
   } else {
     for_each_conn(visit);
+    last_seek_push_frames_ = out.size();
   }
-  for (auto& [c, bytes] : out) {
+  // Paced: each send is a handler queued on the io threads ahead of the moves that arrive after
+  // it, so thousands at once held every game up for the whole burst (docs/benchmarks.md, "Seek
+  // pushes to lobby watchers"). This thread only pushes seeks; waiting here costs nothing else.
+  constexpr size_t kSendsPerSlice = 100;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i > 0 && i % kSendsPerSlice == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     metrics_.frames_out_total++;
-    c->send(std::move(bytes));
+    out[i].first->send(std::move(out[i].second));
   }
 }
 

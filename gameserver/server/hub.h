@@ -101,6 +101,11 @@ class Hub {
     std::map<std::string, RemoteGame> remote_games;
     // Games of this player created on another node: their first state is passed on as game_started.
     std::set<std::string> greet_as_started;
+    // Asked for the seek list (list_seeks: a lobby is shown), so it gets the pushed changes from
+    // then on. Others (a game page opened by link, bots, API clients) get a push only while a
+    // challenge to their user is open: with thousands signed in, pushing every change to every
+    // connection cost more than the games (docs/benchmarks.md, "Seek pushes to lobby watchers").
+    bool lobby_watcher = false;
     bool off_io = false;                     // one of its requests is on a worker pool (route())
     std::deque<xq::v1::ClientMessage> held;  // frames received meanwhile, in order
   };
@@ -210,6 +215,9 @@ class Hub {
   Strand seek_push_strand_;
   bool seek_push_scheduled_ = false;
   int64_t last_seek_push_ms_ = 0;
+  // Frames the last full push sent: the next push waits long enough to keep within
+  // options_.seek_push_frames_per_s.
+  std::atomic<size_t> last_seek_push_frames_{0};
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
   WorkerPool archive_pool_{1, 4096};

@@ -15,13 +15,17 @@ struct ServerOptions {
   // is closed. Bytes matter as much as frames: one seek list can be kilobytes.
   size_t send_queue_frames = 2048;
   size_t send_queue_bytes = 4 * 1024 * 1024;
-  // Open seeks + challenges per user: every change pushes the whole seek list to every signed-in
-  // connection, so unbounded seeks let one client make each push (and every queue) huge.
+  // Open seeks + challenges per user: every change pushes the whole seek list to every lobby
+  // watcher, so unbounded seeks let one client make each push (and every queue) huge.
   size_t max_seeks_per_user = 10;
   // Seek-list pushes are coalesced: at most one per this period (the first change after a quiet
-  // period goes out at once). Each push is one frame to every signed-in connection, so pushing on
-  // every change costs (changes x connections) frames while a busy lobby churns.
+  // period goes out at once). Each push is one frame to every lobby watcher (a connection that asked
+  // for the seek list), so pushing on every change costs (changes x watchers) frames while a busy
+  // lobby churns.
   int64_t seek_push_interval_ms = 100;
+  // Pushes are spaced so that they send at most this many frames per second on average (one
+  // frame per lobby watcher per push): 20,000 watchers get a push every second. 0: no limit.
+  int64_t seek_push_frames_per_s = 20000;
   uint64_t max_catchup_events = 100;        // larger gaps get a full state instead
   // Finished games stay in memory this long for late syncs (after that a sync is served from
   // Redis). Memory grows with finished games per second × this: at 10,000 moves/s ~20 games end per

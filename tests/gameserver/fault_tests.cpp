@@ -591,11 +591,15 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   watch.set_request_id(2);
   watch.mutable_watch_game()->set_game_id(busy);
   ASSERT_TRUE(slow.send_message(watch));
+  ClientMessage lobby;  // it shows a lobby too: seek-list pushes reach it from now on
+  lobby.set_request_id(3);
+  lobby.mutable_list_seeks();
+  ASSERT_TRUE(slow.send_message(lobby));
   // From here on the slow client never reads.
 
   // Lobby traffic: seekers keep many seeks open (10 each, the per-user cap), so the seek list is
   // tens of kilobytes; it changes all the time and is pushed (at most every
-  // --seek-push-interval-ms) to every signed-in connection, the slow one included. The busy game's
+  // --seek-push-interval-ms) to every lobby watcher, the slow one included. The busy game's
   // moves reach it too.
   constexpr int kSeekers = 48;
   std::atomic<bool> stop{false};

@@ -1085,6 +1085,11 @@ TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
   TestServers srv(TestServers::Options{.gameserver_args = {"--seek-push-interval-ms", "1500"}});
   Client red = login_guest(srv.port(), "sp_red"), black = login_guest(srv.port(), "sp_black");
   Client lobby = login_guest(srv.port(), "sp_lobby"), seeker = login_guest(srv.port(), "sp_seeker");
+  for (Client* c : {&red, &black, &lobby}) {  // they show a lobby, so pushes reach them
+    ClientMessage list;
+    list.mutable_list_seeks();
+    ASSERT_TRUE(c->ws->request(list).has_seeks());
+  }
   g_servers = &srv;  // start_game() and friends use it
   struct Reset {
     ~Reset() { g_servers = nullptr; }
@@ -1123,6 +1128,56 @@ TEST(GameServerLobby, SeekPushesAreCoalescedAndSkipPlayersInLiveGames) {
     ASSERT_TRUE(list) << p->name << " gets the list when the game ends";
     EXPECT_EQ(list->seeks().seeks_size(), kSeeks);
   }
+}
+
+// Seek-list pushes go to lobby watchers (connections that asked for the list) and to users with an
+// open challenge, not to every signed-in connection: with thousands signed in, the pushes cost more
+// than the games.
+TEST(GameServerLobby, SeekPushesGoToLobbyWatchersAndChallengedUsers) {
+  TestServers srv;
+  Client watcher = login_guest(srv.port(), "lw_watcher"), quiet = login_guest(srv.port(), "lw_quiet");
+  Client seeker = login_guest(srv.port(), "lw_seeker");
+  ClientMessage list;
+  list.mutable_list_seeks();
+  ASSERT_TRUE(watcher.ws->request(list).has_seeks());
+  auto pushed_list = [](Client& c, int ms) {
+    return c.ws->wait_for([](const ServerMessage& s) { return s.has_seeks() && s.request_id() == 0; }, ms);
+  };
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  ASSERT_TRUE(pushed_list(watcher, 3000)) << "the lobby watcher gets the change";
+  EXPECT_FALSE(pushed_list(quiet, 1000)) << "a connection that never asked for the list gets no push";
+
+  ClientMessage ch;  // a challenge reaches its user without a lobby
+  ch.mutable_challenge()->set_user_name(quiet.name);
+  ch.mutable_challenge()->set_variant(XIANGQI);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
+  auto r = seeker.ws->request(ch);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string challenge_id = r.reply().seek_id();
+  auto got = quiet.ws->wait_for([&](const ServerMessage& s) {
+    if (!s.has_seeks() || s.request_id() != 0) return false;
+    for (const auto& k : s.seeks().seeks())
+      if (k.seek_id() == challenge_id) return true;
+    return false;
+  }, 3000);
+  ASSERT_TRUE(got) << "the challenged user gets the list with the challenge";
+  EXPECT_EQ(got->seeks().total(), 2u) << "the public seek and the challenge";
+
+  ClientMessage cancel;  // with the challenge gone, the quiet connection is left alone again
+  cancel.mutable_cancel_seek()->set_seek_id(challenge_id);
+  ASSERT_TRUE(seeker.ws->request(cancel).has_reply());
+  ASSERT_TRUE(pushed_list(watcher, 3000));
+  drain(quiet, 300);
+  ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  ASSERT_TRUE(pushed_list(watcher, 3000));
+  EXPECT_FALSE(pushed_list(quiet, 1000));
+
+  ASSERT_TRUE(quiet.ws->request(list).has_seeks());  // now it shows a lobby too
+  ASSERT_TRUE(seeker.ws->request(seek).has_reply());
+  EXPECT_TRUE(pushed_list(quiet, 3000)) << "asking for the list makes a connection a lobby watcher";
 }
 
 // A finished game leaves memory after --finished-linger-ms; syncs and watches are then served

@@ -404,6 +404,11 @@ TEST(GameServerMultiNode, PlayerOnAnotherNodeGetsNoSeekListsWhilePlaying) {
   NodeGame g = game_across_nodes(cluster, "sl");
   ASSERT_FALSE(g.gid.empty());
   NodeClient &red = g.red, &black = g.black;
+  for (NodeClient* c : {&lobby, &black}) {  // they show a lobby, so pushes reach them
+    ClientMessage list;
+    list.mutable_list_seeks();
+    ASSERT_TRUE(c->ws->request(list).has_seeks());
+  }
   const std::string gid = g.gid;
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the pushes of the game's own seek
   drain(black, 50);
