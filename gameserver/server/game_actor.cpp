@@ -570,7 +570,7 @@ void GameActor::after_change() {
   arm_timer();
 }
 
-// The archive is a handful of Redis round trips (record, finished list, ratings, tournament
+// The archive is one to a handful of Redis round trips (record, finished list, ratings, tournament
 // result, live set); on an io thread they would hold up every other game served by it. It works
 // on a copy of the finished session.
 void GameActor::archive() {

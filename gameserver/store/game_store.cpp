@@ -12,10 +12,27 @@
 
 namespace gs {
 
+// KEYS: meta, owner, known nodes, live games. ARGV: config, node ("" on a single node), game id,
+// node key prefix. The config, the creating node's claim (as kClaimScript in game_leases.cpp) and
+// the live set in one round trip; atomic, so no sweeper sees the game live without an owner.
+static const char* kCreateScript = R"lua(
+redis.call('SET', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' then
+  local cur = redis.call('GET', KEYS[2])
+  if not (cur and cur ~= ARGV[2] and redis.call('EXISTS', ARGV[4] .. cur .. ':alive') == 1) then
+    if cur and cur ~= ARGV[2] then redis.call('SREM', ARGV[4] .. cur .. ':games', ARGV[3]) end
+    redis.call('SET', KEYS[2], ARGV[2])
+    redis.call('SADD', ARGV[4] .. ARGV[2] .. ':games', ARGV[3])
+    redis.call('SADD', KEYS[3], ARGV[2])
+  end
+end
+redis.call('SADD', KEYS[4], ARGV[3])
+return 1
+)lua";
+
 void GameStore::create(const GameConfig& c) {
-  redis_.command({"SET", keys::game_meta(c.id), encode_config(c)});
-  if (!node_.empty()) claim(c.id);  // the creating node owns the game (before sweepers see it live)
-  redis_.command({"SADD", keys::kLiveGames, c.id});
+  eval_script(redis_, kCreateScript, {keys::game_meta(c.id), keys::game_owner(c.id), keys::kKnownNodes, keys::kLiveGames},
+              {encode_config(c), node_, c.id, keys::kNodePrefix});
 }
 
 // Appends only if the list has the expected length: a replayed request can never interleave
@@ -69,15 +86,42 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
   pipeline_->submit(append_command(s, events), kAppendScript, std::move(done));
 }
 
+// KEYS: archive record, finished games, present, away, live games, owner.
+// ARGV: record, end (ms), game id, steps, node ("" on a single node), node key prefix.
+// steps "record": the record and the finished list; "finish": the game leaves the live set and
+// its owner's claim; "all": both, atomically (one round trip instead of five).
+static const char* kArchiveScript = R"lua(
+if ARGV[4] ~= 'finish' then
+  redis.call('SET', KEYS[1], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+end
+if ARGV[4] ~= 'record' then
+  redis.call('DEL', KEYS[3], KEYS[4])
+  redis.call('SREM', KEYS[5], ARGV[3])
+  if ARGV[5] ~= '' then
+    if redis.call('GET', KEYS[6]) == ARGV[5] then redis.call('DEL', KEYS[6]) end
+    redis.call('SREM', ARGV[6] .. ARGV[5] .. ':games', ARGV[3])
+  end
+end
+return 1
+)lua";
+
 // Every step is idempotent, and the game leaves the live set last: if anything fails or the node
 // dies on the way, the game is still live, so a node loads it again (finished) and archives it
 // again. (Leaving the live set first lost the tournament result and the rating update of a game
-// whose archive was cut short.)
+// whose archive was cut short.) A game with neither does it all in one script.
 void GameStore::archive(const GameSession& s) {
   const auto& id = s.config().id;
-  redis_.command({"SET", keys::archive(id), archive_record(s)});
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
-  redis_.command({"ZADD", keys::kFinishedGames, std::to_string(end), id});
+  const bool more_steps = s.config().rated || s.config().tournament();
+  auto run = [&](const char* steps, std::string record) {
+    eval_script(redis_, kArchiveScript,
+                {keys::archive(id), keys::kFinishedGames, keys::game_present(id), keys::game_away(id),
+                 keys::kLiveGames, keys::game_owner(id)},
+                {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix});
+  };
+  if (!more_steps) return run("all", archive_record(s));
+  run("record", archive_record(s));
   RatingStore(redis_).apply(s);
   if (s.config().tournament()) {
     const xq::Result& r = s.result();
@@ -96,9 +140,7 @@ void GameStore::archive(const GameSession& s) {
     // The matchmaker ignores a result it already has (an archive that runs again).
     redis_.command({"XADD", keys::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
   }
-  redis_.command({"DEL", keys::game_present(id), keys::game_away(id)});
-  redis_.command({"SREM", keys::kLiveGames, id});
-  if (!node_.empty()) release(id);  // a finished game needs no owner
+  run("finish", "");
 }
 
 bool GameStore::create_if_absent(GameConfig& c) {
