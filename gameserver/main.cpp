@@ -1,6 +1,8 @@
 // gameserver: the WebSocket game server process. See docs/ARCHITECTURE.md.
 #include <boost/program_options.hpp>
 #include <execinfo.h>
+#include <sys/resource.h>
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <unistd.h>
@@ -56,6 +58,8 @@ int main(int argc, char** argv) {
       ("seek-push-interval-ms", po::value(&opt.seek_push_interval_ms)->default_value(opt.seek_push_interval_ms), "at most one seek-list push per this period (changes in between are coalesced)")
       ("seek-push-frames-per-s", po::value(&opt.seek_push_frames_per_s)->default_value(opt.seek_push_frames_per_s),
        "space the seek-list pushes so that they send at most this many frames per second (0: no limit)")
+      ("max-sockets", po::value(&opt.max_sockets)->default_value(-1),
+       "client sockets open at most; one more is closed at accept (-1: the file descriptor limit less 512 kept for Redis and files; 0: no cap)")
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")
       ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
   po::variables_map vm;
@@ -76,6 +80,20 @@ int main(int argc, char** argv) {
   if (colon == std::string::npos) {
     std::cerr << "--listen must be host:port\n";
     return 2;
+  }
+  if (opt.max_sockets < 0) {
+    // Use the whole descriptor allowance, and keep a reserve out of the clients' reach.
+    rlimit rl{};
+    getrlimit(RLIMIT_NOFILE, &rl);
+    if (rl.rlim_cur < rl.rlim_max) {
+      rl.rlim_cur = rl.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &rl);
+      getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    constexpr int64_t kReserved = 512;
+    const int64_t limit = static_cast<int64_t>(rl.rlim_cur);
+    if (rl.rlim_cur == RLIM_INFINITY) opt.max_sockets = 0;
+    else opt.max_sockets = limit > 2 * kReserved ? limit - kReserved : std::max<int64_t>(limit / 2, 1);
   }
   try {
     gs::Runtime runtime(threads);

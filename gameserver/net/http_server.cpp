@@ -1,18 +1,22 @@
 #include "net/http_server.h"
 
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <atomic>
+#include <cerrno>
 #include <deque>
 #include <iostream>
+#include <utility>
 
 #include "net/runtime.h"
 #include "server/game_actor.h"
 #include "server/http_api.h"
 #include "server/hub.h"
+#include "server/metrics.h"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -40,10 +44,27 @@ StrandSocket rebind_to_new_strand(tcp::socket&& s, asio::io_context& ioc) {
   return out;
 }
 
+// Counts a client socket in Metrics::sockets for as long as it is open (moved from the HTTP
+// session to the WebSocket session at the upgrade), for --max-sockets.
+class SocketSlot {
+ public:
+  explicit SocketSlot(Metrics& m) : m_(&m) { ++m_->sockets; }
+  SocketSlot(SocketSlot&& o) noexcept : m_(std::exchange(o.m_, nullptr)) {}
+  SocketSlot(const SocketSlot&) = delete;
+  SocketSlot& operator=(const SocketSlot&) = delete;
+  SocketSlot& operator=(SocketSlot&&) = delete;
+  ~SocketSlot() {
+    if (m_) --m_->sockets;
+  }
+
+ private:
+  Metrics* m_;
+};
+
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(StrandSocket&& socket, Hub& hub, std::string remote)
-      : Connection(g_next_connection_id++, std::move(remote)), ws_(std::move(socket)), hub_(hub) {}
+  WsSession(StrandSocket&& socket, SocketSlot&& slot, Hub& hub, std::string remote)
+      : Connection(g_next_connection_id++, std::move(remote)), ws_(std::move(socket)), slot_(std::move(slot)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -137,6 +158,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   }
 
   websocket::stream<StrandSocket> ws_;
+  SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;
   std::deque<std::string> queue_;
@@ -146,7 +168,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, Hub& hub) : stream_(std::move(socket)), hub_(hub) {}
+  HttpSession(tcp::socket&& socket, Hub& hub) : stream_(std::move(socket)), slot_(hub.metrics()), hub_(hub) {}
   void run() {
     asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->do_read(); });
   }
@@ -173,7 +195,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       if (!e2) remote = ep.address().to_string() + ":" + std::to_string(ep.port());
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
-      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), hub_, remote)
+      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote)
           ->run(std::move(req_));
       return;
     }
@@ -202,6 +224,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   beast::tcp_stream stream_;
+  SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;
   http::request<http::string_body> req_;
@@ -215,6 +238,7 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
   Hub& hub;
   tcp::acceptor acceptor;
   asio::signal_set signals;
+  asio::steady_timer retry;  // accepting again after running out of descriptors
 
   // The acceptor lives on a strand: the signal handler closes it while the accept loop may be
   // re-arming it on another thread, and Asio sockets are not safe for concurrent use (that race
@@ -224,7 +248,8 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
         ioc(*static_cast<asio::io_context*>(r.io_context())),
         hub(h),
         acceptor(asio::make_strand(ioc)),
-        signals(acceptor.get_executor()) {
+        signals(acceptor.get_executor()),
+        retry(acceptor.get_executor()) {
     tcp::endpoint ep(asio::ip::make_address(host), port);
     acceptor.open(ep.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
@@ -234,14 +259,30 @@ struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
 
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
-      if (!ec) {
-        // Without TCP_NODELAY a small frame (a move's ack) written after a large one (a seek list)
-        // waited for the client's delayed ACK: ~40 ms added to moves whenever the lobby was busy.
-        beast::error_code ignored;
-        s.set_option(tcp::no_delay(true), ignored);
-        std::make_shared<HttpSession>(std::move(s), self->hub)->run();
-      }
       if (ec == asio::error::operation_aborted) return;  // closed: stopping
+      if (!ec) {
+        const int64_t cap = self->hub.options().max_sockets;
+        if (cap > 0 && self->hub.metrics().sockets.load() >= cap) {
+          self->hub.metrics().sockets_refused_total++;
+          beast::error_code ignored;
+          s.close(ignored);  // full: the descriptors left are Redis's
+        } else {
+          // Without TCP_NODELAY a small frame (a move's ack) written after a large one (a seek
+          // list) waited for the client's delayed ACK: ~40 ms added to moves whenever the lobby was busy.
+          beast::error_code ignored;
+          s.set_option(tcp::no_delay(true), ignored);
+          std::make_shared<HttpSession>(std::move(s), self->hub)->run();
+        }
+      } else if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+                 ec == asio::error::no_memory || ec.value() == ENFILE) {
+        // Out of descriptors or memory: the pending connection stays queued, so accepting again at
+        // once fails again at once (a busy loop that took a core). Wait a little.
+        self->retry.expires_after(std::chrono::milliseconds(100));
+        self->retry.async_wait([self](beast::error_code e) {
+          if (!e && self->acceptor.is_open()) self->accept();
+        });
+        return;
+      }
       if (self->acceptor.is_open()) self->accept();
     });
   }

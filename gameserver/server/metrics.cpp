@@ -41,6 +41,9 @@ std::string Metrics::render() const {
   gauge("xq_frames_out_total", "WebSocket frames sent.", "counter", frames_out_total);
   gauge("xq_slow_readers_dropped_total", "Connections closed because their send queue was full.", "counter",
         slow_readers_dropped_total);
+  gauge("xq_sockets", "Open client sockets (HTTP and WebSocket).", "gauge", sockets);
+  gauge("xq_sockets_refused_total", "Client sockets closed at accept because --max-sockets were open.", "counter",
+        sockets_refused_total);
   o << "# HELP xq_move_latency_seconds Time from receiving a move to acknowledging it (incl. Redis).\n"
        "# TYPE xq_move_latency_seconds histogram\n";
   int64_t cum = 0;

@@ -19,6 +19,8 @@ class Metrics {
   std::atomic<int64_t> frames_in_total{0};
   std::atomic<int64_t> frames_out_total{0};
   std::atomic<int64_t> slow_readers_dropped_total{0};
+  std::atomic<int64_t> sockets{0};                  // open client sockets (HTTP and WebSocket)
+  std::atomic<int64_t> sockets_refused_total{0};    // closed at accept: --max-sockets reached
 
   void error(int code);  // counts an error sent to a client, by ErrorCode number
   void observe_move_latency(double seconds);

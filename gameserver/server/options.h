@@ -6,6 +6,11 @@
 namespace gs {
 
 struct ServerOptions {
+  // Open client sockets (HTTP and WebSocket) at most; one more is accepted and closed at once, so
+  // that the process keeps file descriptors for Redis: with every descriptor taken by clients, its
+  // Redis connections could not reconnect and every move failed with STORAGE_UNAVAILABLE. main()
+  // sets it from RLIMIT_NOFILE (less a reserve); 0: no cap.
+  int64_t max_sockets = 0;
   size_t max_frame_bytes = 8 * 1024;        // larger frames get TOO_LARGE (connection kept)
   size_t hard_frame_bytes = 1024 * 1024;    // larger frames close the connection (Beast limit)
   double rate_per_second = 20;              // token bucket refill per connection

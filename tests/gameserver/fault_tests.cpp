@@ -686,6 +686,44 @@ TEST(GameServerFaults, SlowReaderIsDroppedWithoutSlowingOtherGames) {
   EXPECT_TRUE(pong(red));
 }
 
+// With --max-sockets open, a new connection is closed at accept (the process keeps its last file
+// descriptors for Redis), the open ones keep playing, and once one closes, new ones are served.
+TEST(GameServerFaults, SocketCapClosesNewConnectionsAndPlayGoesOn) {
+  TestServers srv(TestServers::Options{.gameserver_args = {"--max-sockets", "3"}});
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "cap_red"), black = guest(port, "cap_black");
+  const std::string gid = try_start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  auto third = std::make_unique<RawConn>(port);
+  ASSERT_TRUE(third->ok());
+  ASSERT_TRUE(third->upgrade()) << "the third socket is within the cap";
+
+  RawConn fourth(port);  // the kernel completes the handshake; the server closes it at accept
+  ASSERT_TRUE(fourth.ok());
+  EXPECT_FALSE(fourth.upgrade());
+  EXPECT_TRUE(fourth.closed_by_server(5000));
+  EXPECT_TRUE(move(red, gid, kMate[0], "cap0").has_reply()) << "the open connections keep playing";
+  EXPECT_TRUE(move(black, gid, kMate[1], "cap1").has_reply());
+
+  third.reset();  // one socket fewer: a new connection is served again
+  bool served = false;
+  for (int i = 0; i < 50 && !served; ++i) {
+    RawConn again(port);
+    served = again.ok() && again.upgrade();
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(served);
+  std::string metrics;
+  int status = 0;
+  for (int i = 0; i < 50 && status != 200; ++i) {  // the last connection's socket may still be closing
+    status = srv.http_get("/metrics", metrics);
+    if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(status, 200);
+  EXPECT_GE(std::stoi(metric_line(metrics, "xq_sockets_refused_total")), 1) << metrics;
+  EXPECT_EQ(metric_line(metrics, "xq_sockets"), "3") << "red, black and this request";
+}
+
 // 3. Hundreds of connections opened and dropped, random bytes, invalid upgrades, and every kind of
 // malformed frame, while a game is played on the side: its moves keep being acknowledged, each bad
 // input gets its documented answer, and the server is alive afterwards.
