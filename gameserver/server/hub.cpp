@@ -6,6 +6,7 @@
 #include <iostream>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -1313,20 +1314,18 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
   }
   std::set<std::string> challenged;  // users with an open challenge to them
-  for (const SeekEntry& s : seeks)
-    if (!s.target_user_id.empty()) challenged.insert(s.target_user_id);
-  // Most users see the same list (every public seek): build and serialise each distinct list once.
-  std::map<std::vector<bool>, std::string> lists;
+  std::set<std::string> involved;    // they and the seeks' owners: their lists put their seeks first
+  for (const SeekEntry& s : seeks) {
+    if (!s.target_user_id.empty()) challenged.insert(s.target_user_id), involved.insert(s.target_user_id);
+    involved.insert(s.owner.id);
+  }
+  // Every other user sees the same list (the public seeks): built and serialised once, so a push
+  // to thousands of watchers does not select from all seeks for each of them.
+  std::optional<std::string> public_list;
+  std::map<std::vector<bool>, std::string> lists;  // the involved users' lists, each distinct one once
   std::vector<bool> visible;
-  auto visit = [&](uint64_t id, const ConnInfo& ci) {  // with mu_ held
-    if (is_proxy_id(id)) return;  // its own node pushes to it
-    auto cc = ci.conn.lock();
-    if (!cc) return;
-    auto u = cc->user();
-    if (!u || (only_users && !only_users->count(u->id))) return;
-    if (!ci.lobby_watcher && !challenged.count(u->id)) return;
-    if (playing_here(ci, u->id)) return;
-    const size_t total = listed_seeks(seeks, u->id, kMaxListedSeeks, visible);
+  auto list_for = [&](const std::string& user_id) -> const std::string& {
+    const size_t total = listed_seeks(seeks, user_id, kMaxListedSeeks, visible);
     auto it = lists.find(visible);
     if (it == lists.end()) {
       v1::ServerMessage m;
@@ -1335,7 +1334,19 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
         if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
       it = lists.emplace(visible, m.SerializeAsString()).first;
     }
-    out.emplace_back(cc, it->second);
+    return it->second;
+  };
+  auto visit = [&](uint64_t id, const ConnInfo& ci) {  // with mu_ held
+    if (is_proxy_id(id)) return;  // its own node pushes to it
+    auto cc = ci.conn.lock();
+    if (!cc) return;
+    auto u = cc->user();
+    if (!u || (only_users && !only_users->count(u->id))) return;
+    if (!ci.lobby_watcher && !challenged.count(u->id)) return;
+    if (playing_here(ci, u->id)) return;
+    if (involved.count(u->id)) return out.emplace_back(cc, list_for(u->id)), void();
+    if (!public_list) public_list = list_for("");  // no user id is empty: the public seeks
+    out.emplace_back(cc, *public_list);
   };
   if (only_users) {
     std::lock_guard l(mu_);

@@ -100,4 +100,10 @@ TEST(GameServerSeekList, CappedWithTheUsersOwnSeeksAndChallengesFirst) {
   EXPECT_FALSE(shown[5]);
   EXPECT_EQ(listed_seeks(seeks, "someone-else", 0, shown), 7u);  // 5 public, "mine", and their challenge
   EXPECT_EQ(std::count(shown.begin(), shown.end(), true), 0);
+  // No user: the public seeks, what a user with no seek and no challenge sees (a push builds it once).
+  EXPECT_EQ(listed_seeks(seeks, "", 100, shown), 6u);
+  EXPECT_EQ(shown, (std::vector<bool>{true, true, true, true, true, false, false, true}));
+  std::vector<bool> stranger;
+  EXPECT_EQ(listed_seeks(seeks, "stranger", 100, stranger), 6u);
+  EXPECT_EQ(stranger, shown);
 }
