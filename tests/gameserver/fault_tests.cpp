@@ -16,6 +16,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
@@ -722,6 +723,49 @@ TEST(GameServerFaults, SocketCapClosesNewConnectionsAndPlayGoesOn) {
   ASSERT_EQ(status, 200);
   EXPECT_GE(std::stoi(metric_line(metrics, "xq_sockets_refused_total")), 1) << metrics;
   EXPECT_EQ(metric_line(metrics, "xq_sockets"), "3") << "red, black and this request";
+}
+
+// Out of descriptors (no --max-sockets cap, a limit of 64): the accept loop waits instead of
+// spinning on EMFILE, the players already connected keep playing, and once clients go, new ones
+// are served again.
+TEST(GameServerFaults, OutOfDescriptorsTheServerWaitsAndRecovers) {
+  TestServers srv(TestServers::Options{.gameserver_args = {"--max-sockets", "0"}, .gameserver_fd_limit = 64});
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "fd_red"), black = guest(port, "fd_black");
+  const std::string gid = try_start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  // A first move opens the append pipeline's Redis connection: without the --max-sockets reserve
+  // (switched off here) no descriptor would be left to open it during the flood.
+  ASSERT_TRUE(move(red, gid, kMate[0], "fd0").has_reply());
+  std::vector<std::unique_ptr<RawConn>> flood;
+  for (int i = 0; i < 100; ++i) {  // the kernel queues them; the server can take only some
+    flood.push_back(std::make_unique<RawConn>(port));
+    ASSERT_TRUE(flood.back()->ok());
+  }
+  auto cpu_seconds = [&] {
+    std::ifstream in("/proc/" + std::to_string(srv.gameserver_pid()) + "/stat");
+    std::string field;
+    std::vector<std::string> f;
+    while (in >> field) f.push_back(field);
+    return f.size() > 14 ? (std::stod(f[13]) + std::stod(f[14])) / static_cast<double>(sysconf(_SC_CLK_TCK)) : -1.0;
+  };
+  const double cpu0 = cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  const double cpu = cpu_seconds() - cpu0;
+  // Retrying at once took both io threads (~4 CPU-seconds in these 3 s); waiting takes ~0.02.
+  EXPECT_LT(cpu, 1.0) << "the accept loop spins while descriptors are exhausted";
+  auto r = move(black, gid, kMate[1], "fd1");
+  EXPECT_TRUE(r.has_reply()) << "connected players keep playing: " << r.DebugString();
+  r = move(red, gid, kMate[2], "fd2");
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  flood.clear();
+  bool served = false;
+  for (int i = 0; i < 50 && !served; ++i) {
+    RawConn again(port);
+    served = again.ok() && again.upgrade();
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(served) << "new connections are served once descriptors are free";
 }
 
 // 3. Hundreds of connections opened and dropped, random bytes, invalid upgrades, and every kind of

@@ -179,6 +179,10 @@ void TestServers::start_gameserver() {
         if (std::find(extra.begin(), extra.end(), "--claim-after-ms") == extra.end())
           argv.insert(argv.end(), {"--claim-after-ms", "500"});  // tests of claims need not wait long
         argv.insert(argv.end(), extra.begin(), extra.end());
+        if (opt_.gameserver_fd_limit > 0) {  // prlimit (util-linux) execs the server in its place
+          const std::string n = std::to_string(opt_.gameserver_fd_limit);
+          argv.insert(argv.begin(), {"prlimit", "--nofile=" + n + ":" + n, "--"});
+        }
         return argv;
       },
       dir_ + "/gameserver.log", kGameserverReady, "gameserver");

@@ -26,6 +26,7 @@ class Process {
   bool running() const { return pid_ > 0; }
   bool alive();  // started and not exited (reaps it if it exited)
   void signal(int sig);
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;
@@ -52,6 +53,7 @@ class TestServers {
     uint16_t redis_proxy_port = 0;
     uint16_t redis_port = 0;  // 0 = a free one
     std::vector<std::string> gameserver_args;  // extra flags for the gameserver
+    int gameserver_fd_limit = 0;  // > 0: the gameserver runs under `prlimit --nofile=N:N`
   };
   TestServers() : TestServers(Options{}) {}
   explicit TestServers(Options o);  // starts redis + gameserver; throws if they do not come up
@@ -64,6 +66,7 @@ class TestServers {
   // Starts redis-server again on the same port and directory (after crash_redis()).
   void restart_redis();
   bool gameserver_running() { return game_.alive(); }
+  pid_t gameserver_pid() const { return game_.pid(); }
   uint16_t port() const { return gs_port_; }
   uint16_t redis_port() const { return redis_port_; }
   const std::string& dir() const { return dir_; }
