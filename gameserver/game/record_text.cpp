@@ -93,6 +93,8 @@ std::string record_text(const std::string& record_json) {
   if (o.contains("counted_checks_per_side")) tag("CountedChecks", std::to_string(number(o, "counted_checks_per_side")));
   if (number(o, "requested_move_limit_plies") > 0)
     tag("MoveLimitOnRequest", std::to_string(number(o, "requested_move_limit_plies")));
+  if (number(o, "requested_move_limit_forcing_cap") > 0)
+    tag("MoveLimitOnRequestForcingCap", std::to_string(number(o, "requested_move_limit_forcing_cap")));
   if (const auto* r = o.if_contains("requested_move_limit"); r && r->is_object()) {
     const auto& req = r->as_object();
     const std::string on = field(req, "on");  // an arbiter's limit on one side

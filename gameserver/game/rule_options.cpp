@@ -20,6 +20,8 @@ std::string rule_options_error(const RuleOptions& o, xq::Variant variant) {
                                             o.requested_move_limit_plies > RuleOptions::kMaxMoveLimit))
     return "requested_move_limit_plies: " + std::to_string(RuleOptions::kMinMoveLimit) + ".." +
            std::to_string(RuleOptions::kMaxMoveLimit) + " plies from a player's request (0 = no request)";
+  if (o.requested_move_limit_forcing_cap < 0 || o.requested_move_limit_forcing_cap > o.requested_move_limit_plies)
+    return "requested_move_limit_forcing_cap: 0 (no cap) up to requested_move_limit_plies kills and chases of the requester";
   return {};
 }
 
@@ -29,6 +31,7 @@ void apply(const RuleOptions& o, xq::GameRules& rules) {
   if (o.move_limit_plies > 0) rules.move_limit_plies = o.move_limit_plies;
   if (o.counted_checks_per_side) rules.counted_checks_per_side = *o.counted_checks_per_side;
   rules.requested_limit_plies = o.requested_move_limit_plies;
+  rules.requested_limit_forcing_cap = o.requested_move_limit_forcing_cap;
 }
 
 void write_rule_options(const RuleOptions& o, boost::json::object& out) {
@@ -38,6 +41,7 @@ void write_rule_options(const RuleOptions& o, boost::json::object& out) {
   if (o.move_limit_plies != 0) out["move_limit_plies"] = o.move_limit_plies;
   if (o.counted_checks_per_side) out["counted_checks_per_side"] = *o.counted_checks_per_side;
   if (o.requested_move_limit_plies != 0) out["requested_move_limit_plies"] = o.requested_move_limit_plies;
+  if (o.requested_move_limit_forcing_cap != 0) out["requested_move_limit_forcing_cap"] = o.requested_move_limit_forcing_cap;
 }
 
 RuleOptions read_rule_options(const boost::json::object& in) {
@@ -47,6 +51,8 @@ RuleOptions read_rule_options(const boost::json::object& in) {
   if (const auto* v = in.if_contains("move_limit_plies")) o.move_limit_plies = v->to_number<int>();
   if (const auto* v = in.if_contains("counted_checks_per_side")) o.counted_checks_per_side = v->to_number<int>();
   if (const auto* v = in.if_contains("requested_move_limit_plies")) o.requested_move_limit_plies = v->to_number<int>();
+  if (const auto* v = in.if_contains("requested_move_limit_forcing_cap"))
+    o.requested_move_limit_forcing_cap = v->to_number<int>();
   return o;
 }
 

@@ -21,6 +21,9 @@ struct RuleOptions {
   // The move limit a player may ask for (club regulations' 限着 on request, e.g. 80 = 40 回合): plies
   // from the request to the draw, the requester's checks and the replies to them not counted; 0 = none.
   int requested_move_limit_plies = 0;
+  // Kills and chases of the requester that count during that limit, at most (seed 001: 20); beyond
+  // them such a move and the reply to it do not count, as with its checks. 0 = no cap.
+  int requested_move_limit_forcing_cap = 0;
   static constexpr int kMinMoveLimit = 20, kMaxMoveLimit = 600, kMaxCountedChecks = 100;
   bool operator==(const RuleOptions&) const = default;
 };
@@ -30,7 +33,8 @@ std::string rule_options_error(const RuleOptions& o, xq::Variant variant);
 void apply(const RuleOptions& o, xq::GameRules& rules);
 
 // JSON keys "repetitions", "pawns_advisors_elephants_free", "move_limit_plies",
-// "counted_checks_per_side" and "requested_move_limit_plies"; absent keys read as the defaults.
+// "counted_checks_per_side", "requested_move_limit_plies" and "requested_move_limit_forcing_cap";
+// absent keys read as the defaults.
 // Writes only what differs from the defaults, so older records and seeks stay unchanged.
 void write_rule_options(const RuleOptions& o, boost::json::object& out);
 RuleOptions read_rule_options(const boost::json::object& in);  // throws on a value of the wrong type

@@ -134,6 +134,14 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
   pm.chinese = to_chinese(pos_, m);
   pm.wxf = to_wxf(pos_, m);
   const bool was_in_check = pos_.in_check();
+  // A kill or chase of the requester while the requested limit runs with a cap on them (labelled
+  // from the position before the move, as the repetition rules label it).
+  bool requester_forcing = false;
+  if (requested_limit_ && requested_limit_->requester && mover == *requested_limit_->requester &&
+      rules_.requested_limit_forcing_cap > 0) {
+    const MoveLabel l = label_move(pos_, m, rules_.ruleset, nullptr, rules_.adjudication);
+    requester_forcing = !l.check && (l.kill || !l.chases.empty());
+  }
   pos_.make(m);
   pm.gives_check = pos_.in_check();
   moves_.push_back(pm);
@@ -150,10 +158,15 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
   }
   pos_.halfmove_clock = plies_since_capture_;
   if (requested_limit_) {  // a round in which the requester checks does not count: the check nor the reply
-    const auto& requester = requested_limit_->requester;
+    RequestedLimit& rl = *requested_limit_;
+    const auto& requester = rl.requester;
     const bool requester_checks = requester && mover == *requester && pm.gives_check;
     const bool answers_requester = requester && mover != *requester && was_in_check;
-    if (!requester_checks && !answers_requester) ++requested_limit_->counted_plies;
+    // Kills and chases beyond the cap count no more than checks do.
+    const bool excess_forcing = requester_forcing && ++rl.forcing_moves > rules_.requested_limit_forcing_cap;
+    const bool answers_excess = requester && mover != *requester && rl.reply_void;
+    if (requester && mover == *requester) rl.reply_void = excess_forcing;
+    if (!requester_checks && !answers_requester && !excess_forcing && !answers_excess) ++rl.counted_plies;
   }
 
   if (pm.captured || is_dark(moved)) {  // irreversible: no repetition can reach back past it

@@ -47,6 +47,10 @@ struct GameRules {
   // the requester's checks and the replies to them (a round with such a check is no round);
   // captures do not restart the count. 0 = no such request.
   int requested_limit_plies = 0;
+  // Kills and chases of the requester during that limit that count, at most (seed 001: "提出方在
+  // 限着中采用杀、捉着法最多合计20着"); beyond them, as with its checks, such a move and the reply to
+  // it do not count (the text says no more; our reading). 0 = no cap.
+  int requested_limit_forcing_cap = 0;
   AdjudicationOptions adjudication;
   static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks
 };
@@ -101,6 +105,8 @@ class RulesGame {
     bool by_arbiter = false;         // imposed by an arbiter (always so without a requester)
     int counted_plies = 0;  // plies since the request that count toward the limit
     int limit_plies = 0;
+    int forcing_moves = 0;       // the requester's kills and chases so far (requested_limit_forcing_cap)
+    bool reply_void = false;     // the requester's last move did not count: nor does the reply
   };
   const std::optional<RequestedLimit>& requested_limit() const { return requested_limit_; }
 

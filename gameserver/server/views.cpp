@@ -124,6 +124,7 @@ void fill_rule_options(v1::RuleOptions* out, const RuleOptions& o) {
   out->set_move_limit_plies(static_cast<uint32_t>(o.move_limit_plies));
   if (o.counted_checks_per_side) out->set_counted_checks_per_side(*o.counted_checks_per_side);
   out->set_requested_move_limit_plies(static_cast<uint32_t>(o.requested_move_limit_plies));
+  out->set_requested_move_limit_forcing_cap(static_cast<uint32_t>(o.requested_move_limit_forcing_cap));
 }
 
 RuleOptions rule_options_from(const v1::RuleOptions& in) {
@@ -133,6 +134,7 @@ RuleOptions rule_options_from(const v1::RuleOptions& in) {
   o.move_limit_plies = static_cast<int>(std::min<uint32_t>(in.move_limit_plies(), 100000));
   if (in.has_counted_checks_per_side()) o.counted_checks_per_side = in.counted_checks_per_side();
   o.requested_move_limit_plies = static_cast<int>(std::min<uint32_t>(in.requested_move_limit_plies(), 100000));
+  o.requested_move_limit_forcing_cap = static_cast<int>(std::min<uint32_t>(in.requested_move_limit_forcing_cap(), 100000));
   return o;
 }
 

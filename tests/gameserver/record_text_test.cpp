@@ -137,6 +137,11 @@ TEST(RecordText, MoveLimitOnRequestIsTaggedWithTheRequest) {
   const std::string text = record_text(archive_record(s));
   EXPECT_NE(text.find("[MoveLimitOnRequest \"80\"]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("[MoveLimitRequested \"black after ply 1\"]\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("MoveLimitOnRequestForcingCap"), std::string::npos) << text;
+
+  c.options.requested_move_limit_forcing_cap = 20;  // seed 001
+  const std::string capped = record_text(archive_record(GameSession(c)));
+  EXPECT_NE(capped.find("[MoveLimitOnRequestForcingCap \"20\"]\n"), std::string::npos) << capped;
 
   GameSession imposed(c);  // an arbiter's, on Red only
   ASSERT_EQ(imposed.impose_move_limit(30, out, Color::Red), Status::Ok);

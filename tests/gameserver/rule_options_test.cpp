@@ -84,4 +84,19 @@ TEST(RuleOptions, MoveLimitOnRequestIsCheckedKeptAndApplied) {
   cfg.options = o;
   EXPECT_EQ(cfg.rules().requested_limit_plies, 80);
   EXPECT_EQ(GameConfig{}.rules().requested_limit_plies, 0) << "off unless a game asks for it";
+
+  // Seed 001: the requester's kills and chases count 20 times at most.
+  o.requested_move_limit_forcing_cap = -1;
+  EXPECT_NE(rule_options_error(o, xq::Variant::Xiangqi).find("requested_move_limit_forcing_cap"), std::string::npos);
+  o.requested_move_limit_forcing_cap = 81;  // more than the limit's plies
+  EXPECT_NE(rule_options_error(o, xq::Variant::Xiangqi).find("requested_move_limit_forcing_cap"), std::string::npos);
+  o.requested_move_limit_forcing_cap = 20;
+  EXPECT_EQ(rule_options_error(o, xq::Variant::Xiangqi), "");
+  boost::json::object capped;
+  write_rule_options(o, capped);
+  EXPECT_EQ(capped.at("requested_move_limit_forcing_cap").to_number<int>(), 20);
+  EXPECT_EQ(read_rule_options(capped), o);
+  cfg.options = o;
+  EXPECT_EQ(cfg.rules().requested_limit_forcing_cap, 20);
+  EXPECT_FALSE(j.contains("requested_move_limit_forcing_cap")) << "written only when set";
 }

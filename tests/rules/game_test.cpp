@@ -166,6 +166,39 @@ TEST(RulesGame, RequestedMoveLimitCountsFromTheRequestButNotTheRequestersChecks)
   EXPECT_EQ(by_defender.result().reason, "requested_move_limit");
 }
 
+// Seed 001: "提出方在限着中采用杀、捉着法最多合计20着". Beyond the cap, the requester's kills and
+// chases count no more than its checks: neither they nor the replies to them.
+TEST(RulesGame, RequestedMoveLimitCountsTheRequestersChasesUpToTheCap) {
+  GameRules rules = GameRules::defaults(Variant::Xiangqi);
+  rules.move_limit_plies = 0;
+  rules.requested_limit_plies = 6;
+  // A chariot chases an unprotected cannon up the board: every red move here is a chase.
+  const char* fen = "3k5/9/9/9/9/9/4c4/R8/9/5K3 w";
+  const std::vector<std::string> chases = {"a2a3", "e3e4", "a3a4", "e4e5", "a4a5", "e5e6", "a5a6", "e6e7"};
+  RulesGame uncapped = game_from(fen, rules);
+  ASSERT_EQ(uncapped.request_move_limit(Color::Red), "");
+  for (size_t i = 0; i < 6; ++i) ASSERT_EQ(uncapped.play(chases[i]), RulesGame::MoveError::None) << chases[i];
+  EXPECT_EQ(uncapped.result().reason, "requested_move_limit") << "without a cap every chase counts";
+
+  rules.requested_limit_forcing_cap = 2;
+  RulesGame capped = game_from(fen, rules);
+  ASSERT_EQ(capped.request_move_limit(Color::Red), "");
+  for (const auto& m : chases) ASSERT_EQ(capped.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_EQ(capped.requested_limit()->forcing_moves, 4);
+  EXPECT_EQ(capped.requested_limit()->counted_plies, 4) << "two chases and their replies count, the next two do not";
+  EXPECT_FALSE(capped.result().over());
+  ASSERT_EQ(capped.play("a6b6"), RulesGame::MoveError::None);  // a quiet move counts again
+  EXPECT_EQ(capped.requested_limit()->counted_plies, 5);
+  ASSERT_EQ(capped.play("e7e6"), RulesGame::MoveError::None);
+  EXPECT_EQ(capped.result().reason, "requested_move_limit");
+
+  // The cap is the requester's: when Black asks, Red's chases count like any other ply.
+  RulesGame other = game_from(fen, rules);
+  ASSERT_EQ(other.request_move_limit(Color::Black), "");
+  for (size_t i = 0; i < 6; ++i) ASSERT_EQ(other.play(chases[i]), RulesGame::MoveError::None) << chases[i];
+  EXPECT_EQ(other.result().reason, "requested_move_limit");
+}
+
 TEST(RulesGame, RequestedMoveLimitIsNotRestartedByCaptures) {
   GameRules rules = GameRules::defaults(Variant::Xiangqi);
   rules.requested_limit_plies = 4;

@@ -39,4 +39,11 @@ describe('rule options', () => {
     expect(tags[0]).toContain('40');
     expect(ruleOptionTags({ requestedMoveLimitPlies: 0 })).toEqual([]);
   });
+  it('shows the cap on the requester\'s kills and chases (seed 001) with the move limit on request', () => {
+    const tags = ruleOptionTags({ requestedMoveLimitPlies: 80, requestedMoveLimitForcingCap: 20 });
+    expect(tags).toHaveLength(2);
+    expect(tags[1]).toContain('20');
+    expect(ruleOptionTags({ requestedMoveLimitPlies: 80, requestedMoveLimitForcingCap: 0 })).toHaveLength(1);
+    expect(ruleOptionTags({ requestedMoveLimitForcingCap: 20 })).toEqual([]);
+  });
 });

@@ -346,12 +346,12 @@ TEST_F(SeedEvent, JieqiSevenRoundsOfTwoGamesSurvivesMatchmakerCrash) {
 
 // Seed 001: Xiangqi open, 7 Swiss rounds, then the top 4 play a knockout while the rest play 2
 // more Swiss rounds; 25 min + 5 s; ranks 5+ by CXA 14.3.2; a 40-move limit on request ("限着：40回合，
-// 提出方将军不计").
+// 提出方将军不计…提出方在限着中采用杀、捉着法最多合计20着").
 TEST_F(SeedEvent, OpenSevenSwissRoundsThenTopFourKnockout) {
   add_players(16, "op");
   create_and_join(json::object{{"id", "ningde-2019"}, {"name", "宁德市象棋公开赛"}, {"variant", "xiangqi"},
                                {"initial_ms", 1500000}, {"increment_ms", 5000}, {"playoff_after_round", 7},
-                               {"requested_move_limit_plies", 80},
+                               {"requested_move_limit_plies", 80}, {"requested_move_limit_forcing_cap", 20},
                                {"playoff_size", 4},
                                {"pairing", json::object{{"rounds", 9}, {"round1", "fold"}, {"seed", 2019},
                                                         {"tiebreak_preset", "cxa-14.3.2"}}}});
@@ -383,7 +383,9 @@ TEST_F(SeedEvent, OpenSevenSwissRoundsThenTopFourKnockout) {
   EXPECT_EQ(ranking[0].to_number<int64_t>(), 0) << "the strongest player wins the knockout";
   check_pairings_unique();
   const std::string a_game(public_.at("games").as_array()[0].at("game_id").as_string());
-  EXPECT_EQ(get("/api/games/" + a_game).at("requested_move_limit_plies").to_number<int>(), 80) << a_game;
+  json::value record = get("/api/games/" + a_game);
+  EXPECT_EQ(record.at("requested_move_limit_plies").to_number<int>(), 80) << a_game;
+  EXPECT_EQ(record.at("requested_move_limit_forcing_cap").to_number<int>(), 20) << a_game;
 }
 
 // Seed 002: senior event, 7 Swiss rounds, round 1 as 1-2, 4-3, 5-6 …, 20 min + 10 s. Thirteen players

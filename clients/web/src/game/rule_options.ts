@@ -18,6 +18,7 @@ export interface RuleOptionsView {
   moveLimitPlies?: number | null; // 0 / unset = the variant's (Xiangqi 120, Jieqi 80)
   countedChecksPerSide?: number | null; // unset = the variant's; -1 = all; 0 = none
   requestedMoveLimitPlies?: number | null; // a player may ask for a move limit ("限着"); 0 / unset = no
+  requestedMoveLimitForcingCap?: number | null; // the requester's kills and chases counted there, at most; 0 / unset = all
 }
 
 // What a form holds: the move limits in moves (per side), the counted checks as a choice value.
@@ -70,5 +71,7 @@ export function ruleOptionTags(o: RuleOptionsView | null | undefined): string[] 
   const checks = o?.countedChecksPerSide;
   if (checks != null) tags.push(checks < 0 ? t('checksAllCountTag') : checks === 0 ? t('checksNotCountedTag') : t('checksCountedTag', { n: String(checks) }));
   if (o?.requestedMoveLimitPlies) tags.push(t('requestedLimitTag', { n: String(o.requestedMoveLimitPlies / 2) }));
+  if (o?.requestedMoveLimitPlies && o.requestedMoveLimitForcingCap)
+    tags.push(t('requestedLimitForcingCapTag', { n: String(o.requestedMoveLimitForcingCap) }));
   return tags;
 }

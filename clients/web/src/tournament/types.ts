@@ -32,6 +32,7 @@ export type EventConfig = {
   move_limit_plies?: number; // absent = the variant's
   counted_checks_per_side?: number; // absent = the variant's; -1 all, 0 none
   requested_move_limit_plies?: number; // absent = no move limit on request
+  requested_move_limit_forcing_cap?: number; // the requester's kills and chases counted there, at most; absent = all
   initial_ms: number;
   increment_ms: number;
   no_show_ms: number;

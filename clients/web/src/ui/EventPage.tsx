@@ -115,6 +115,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
             moveLimitPlies: cfg.move_limit_plies,
             countedChecksPerSide: cfg.counted_checks_per_side,
             requestedMoveLimitPlies: cfg.requested_move_limit_plies,
+            requestedMoveLimitForcingCap: cfg.requested_move_limit_forcing_cap,
           }).map((tag) => (
             <span class="tag" data-testid="event-rule-option">{tag}</span>
           ))}
