@@ -89,7 +89,8 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
 // KEYS: archive record, finished games, present, away, live games, owner.
 // ARGV: record, end (ms), game id, steps, node ("" on a single node), node key prefix.
 // steps "record": the record and the finished list; "finish": the game leaves the live set and
-// its owner's claim; "all": both, atomically (one round trip instead of five).
+// its owner's claim (as kReleaseScript in game_leases.cpp); "all": both, atomically (one round trip
+// instead of five).
 static const char* kArchiveScript = R"lua(
 if ARGV[4] ~= 'finish' then
   redis.call('SET', KEYS[1], ARGV[1])
