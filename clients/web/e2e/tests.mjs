@@ -394,15 +394,16 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
-test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted, a 40-move limit on request; shown in the list and on the game; Black asks for the limit and it counts', async (ctx) => {
+test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted, a 40-move limit on request with 20 kills and chases counted; shown in the list and on the game; Black asks for the limit and it counts', async (ctx) => {
   const a = await newPlayer(ctx, 'Opal');
   const b = await newPlayer(ctx, 'Onyx');
-  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true, moveLimit: 40, countedChecks: '0', requestedLimit: 40 });
+  await createSeek(a, { variant: 'jieqi', color: 'red', repetitions: 4, paeFree: true, moveLimit: 40, countedChecks: '0', requestedLimit: 40, requestedLimitForcingCap: 20 });
   const row = b.page.locator('[data-testid=seek-list] li', { hasText: a.name });
   await row.locator('[data-testid=seek-rule-option]').first().waitFor({ timeout: T });
   const listed = await row.locator('[data-testid=seek-rule-option]').allTextContents();
-  assertEqual(listed.length, 5, `every option is listed (${listed.join(' | ')})`);
+  assertEqual(listed.length, 6, `every option is listed (${listed.join(' | ')})`);
   assert(listed[0].includes('4'), `the repetition count is shown (${listed[0]})`);
+  assert(listed[5].includes('20'), `the cap on the requester's kills and chases is shown (${listed[5]})`);
   await acceptSeekOf(b, a.name);
   const [ga, gb] = await Promise.all([waitForGame(a), waitForGame(b)]);
   assertEqual(ga, gb, 'both in one game');

@@ -45,5 +45,15 @@ describe('rule options', () => {
     expect(tags[1]).toContain('20');
     expect(ruleOptionTags({ requestedMoveLimitPlies: 80, requestedMoveLimitForcingCap: 0 })).toHaveLength(1);
     expect(ruleOptionTags({ requestedMoveLimitForcingCap: 20 })).toEqual([]);
+    const d = DEFAULT_RULE_OPTIONS;
+    expect(ruleOptions({ ...d, requestedLimitMoves: 40, requestedLimitForcingCap: 20 }, false)).toEqual({
+      requestedMoveLimitPlies: 80,
+      requestedMoveLimitForcingCap: 20,
+    });
+    expect(ruleOptionsJson({ ...d, requestedLimitMoves: 40, requestedLimitForcingCap: 20 }, false)).toEqual({
+      requested_move_limit_plies: 80,
+      requested_move_limit_forcing_cap: 20,
+    });
+    expect(ruleOptions({ ...d, requestedLimitForcingCap: 20 }, false)).toBeUndefined(); // no limit, no cap
   });
 });

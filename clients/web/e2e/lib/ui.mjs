@@ -38,7 +38,7 @@ export async function newAccount(ctx, prefix) {
 }
 
 // Creates a seek from the lobby form; returns when the seek shows as ours.
-export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false, repetitions = 3, paeFree, moveLimit, countedChecks, requestedLimit } = {}) {
+export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false, repetitions = 3, paeFree, moveLimit, countedChecks, requestedLimit, requestedLimitForcingCap } = {}) {
   await p.page.selectOption('[data-testid=seek-variant]', variant === 'jieqi' ? '2' : '1');
   await p.page.setChecked('[data-testid=seek-rated]', rated);
   if (repetitions !== 3 || paeFree !== undefined || moveLimit !== undefined || countedChecks !== undefined || requestedLimit !== undefined) {
@@ -48,6 +48,7 @@ export async function createSeek(p, { variant = 'xiangqi', color = 'red', minute
     if (moveLimit !== undefined) await p.page.fill('[data-testid=seek-move-limit]', String(moveLimit));
     if (countedChecks !== undefined) await p.page.selectOption('[data-testid=seek-counted-checks]', countedChecks);
     if (requestedLimit !== undefined) await p.page.fill('[data-testid=seek-requested-limit]', String(requestedLimit));
+    if (requestedLimitForcingCap !== undefined) await p.page.fill('[data-testid=seek-requested-limit-forcing-cap]', String(requestedLimitForcingCap));
   }
   await p.page.selectOption('[data-testid=seek-color]', color === 'red' ? '1' : color === 'black' ? '2' : '0');
   await p.page.fill('[data-testid=seek-minutes]', String(minutes));

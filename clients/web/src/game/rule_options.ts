@@ -28,6 +28,7 @@ export interface RuleOptionsInput {
   moveLimitMoves: number;
   countedChecks: string; // one of COUNTED_CHECKS_CHOICES' values
   requestedLimitMoves: number; // 0 = no move limit on request
+  requestedLimitForcingCap: number; // the requester's kills and chases counted there, at most; 0 = all
 }
 export const DEFAULT_RULE_OPTIONS: RuleOptionsInput = {
   repetitions: DEFAULT_REPETITIONS,
@@ -35,6 +36,7 @@ export const DEFAULT_RULE_OPTIONS: RuleOptionsInput = {
   moveLimitMoves: 0,
   countedChecks: 'default',
   requestedLimitMoves: 0,
+  requestedLimitForcingCap: 0,
 };
 
 // The `rule_options` of a create_seek / challenge; undefined when every option is the default.
@@ -46,6 +48,7 @@ export function ruleOptions(i: RuleOptionsInput, jieqi: boolean): RuleOptionsVie
   if (i.moveLimitMoves > 0) out.moveLimitPlies = Math.round(i.moveLimitMoves * 2);
   if (i.countedChecks !== 'default') out.countedChecksPerSide = Number(i.countedChecks);
   if (i.requestedLimitMoves > 0) out.requestedMoveLimitPlies = Math.round(i.requestedLimitMoves * 2);
+  if (i.requestedLimitMoves > 0 && i.requestedLimitForcingCap > 0) out.requestedMoveLimitForcingCap = Math.round(i.requestedLimitForcingCap);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -58,6 +61,7 @@ export function ruleOptionsJson(i: RuleOptionsInput, jieqi: boolean): Record<str
   if (o.moveLimitPlies != null) out.move_limit_plies = o.moveLimitPlies;
   if (o.countedChecksPerSide != null) out.counted_checks_per_side = o.countedChecksPerSide;
   if (o.requestedMoveLimitPlies != null) out.requested_move_limit_plies = o.requestedMoveLimitPlies;
+  if (o.requestedMoveLimitForcingCap != null) out.requested_move_limit_forcing_cap = o.requestedMoveLimitForcingCap;
   return out;
 }
 

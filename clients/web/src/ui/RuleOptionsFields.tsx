@@ -35,6 +35,19 @@ export function RuleOptionsFields({
         </select>
       </label>
       <MovesField label={t('requestedLimit')} testid={`${testid}-requested-limit`} value={value.requestedLimitMoves} onChange={(n) => set('requestedLimitMoves', n)} />
+      {value.requestedLimitMoves > 0 && (
+        <label>
+          {t('requestedLimitForcingCap')}
+          <input
+            data-testid={`${testid}-requested-limit-forcing-cap`}
+            type="number"
+            min="0"
+            max={value.requestedLimitMoves * 2}
+            value={value.requestedLimitForcingCap}
+            onInput={(e) => set('requestedLimitForcingCap', Number(e.currentTarget.value))}
+          />
+        </label>
+      )}
       {jieqi && (
         <label class="check">
           <input data-testid={`${testid}-pae-free`} type="checkbox" checked={value.paeFree} onChange={(e) => set('paeFree', e.currentTarget.checked)} />
