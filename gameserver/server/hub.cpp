@@ -2,9 +2,9 @@
 
 #include <boost/json.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iostream>
-#include <chrono>
 #include <map>
 #include <optional>
 #include <thread>

@@ -5,9 +5,11 @@
 // games; the claim rewrites the owner key, and the append script's owner check fences the old
 // node from then on, so no game is played on two nodes.
 #include <algorithm>
+#include <string>
 
 #include "store/game_store.h"
 #include "store/keys.h"
+#include "store/lease_lua.h"
 #include "store/lua_script.h"
 
 namespace gs {
@@ -22,24 +24,12 @@ return 0
 )lua";
 
 // KEYS: owner key, known nodes. ARGV: node, game id, node key prefix.
-static const char* kClaimScript = R"lua(
-local cur = redis.call('GET', KEYS[1])
-if cur ~= ARGV[1] then
-  if cur and redis.call('EXISTS', ARGV[3] .. cur .. ':alive') == 1 then return 0 end
-  redis.call('SET', KEYS[1], ARGV[1])
-  if cur then redis.call('SREM', ARGV[3] .. cur .. ':games', ARGV[2]) end
-end
-redis.call('SADD', ARGV[3] .. ARGV[1] .. ':games', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[1])
-return 1
-)lua";
+static const std::string kClaimScript =
+    std::string(kLeaseLuaFunctions) + "return claim_game(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])\n";
 
 // KEYS: owner key. ARGV: node, game id, node key prefix.
-static const char* kReleaseScript = R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-redis.call('SREM', ARGV[3] .. ARGV[1] .. ':games', ARGV[2])
-return 1
-)lua";
+static const std::string kReleaseScript =
+    std::string(kLeaseLuaFunctions) + "release_game(KEYS[1], ARGV[1], ARGV[2], ARGV[3])\nreturn 1\n";
 
 // KEYS: owner keys. ARGV: node, node key prefix. The living owner of each game, or "".
 static const char* kOwnersScript = R"lua(
@@ -75,12 +65,12 @@ bool GameStore::heartbeat() {
 void GameStore::stop_heartbeat() { redis_.command({"DEL", keys::node_alive(node_)}); }
 
 bool GameStore::claim(const std::string& id) {
-  return eval_script(redis_, kClaimScript, {keys::game_owner(id), keys::kKnownNodes}, {node_, id, keys::kNodePrefix})
+  return eval_script(redis_, kClaimScript.c_str(), {keys::game_owner(id), keys::kKnownNodes}, {node_, id, keys::kNodePrefix})
              .integer == 1;
 }
 
 void GameStore::release(const std::string& id) {
-  eval_script(redis_, kReleaseScript, {keys::game_owner(id)}, {node_, id, keys::kNodePrefix});
+  eval_script(redis_, kReleaseScript.c_str(), {keys::game_owner(id)}, {node_, id, keys::kNodePrefix});
 }
 
 std::vector<std::string> GameStore::owners(const std::vector<std::string>& ids) {

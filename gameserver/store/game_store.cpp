@@ -7,31 +7,24 @@
 
 #include "game/codec.h"
 #include "store/keys.h"
+#include "store/lease_lua.h"
 #include "store/lua_script.h"
 #include "store/rating_store.h"
 
 namespace gs {
 
 // KEYS: meta, owner, known nodes, live games. ARGV: config, node ("" on a single node), game id,
-// node key prefix. The config, the creating node's claim (as kClaimScript in game_leases.cpp) and
-// the live set in one round trip; atomic, so no sweeper sees the game live without an owner.
-static const char* kCreateScript = R"lua(
+// node key prefix. The config, the creating node's claim and the live set in one round trip;
+// atomic, so no sweeper sees the game live without an owner.
+static const std::string kCreateScript = std::string(kLeaseLuaFunctions) + R"lua(
 redis.call('SET', KEYS[1], ARGV[1])
-if ARGV[2] ~= '' then
-  local cur = redis.call('GET', KEYS[2])
-  if not (cur and cur ~= ARGV[2] and redis.call('EXISTS', ARGV[4] .. cur .. ':alive') == 1) then
-    if cur and cur ~= ARGV[2] then redis.call('SREM', ARGV[4] .. cur .. ':games', ARGV[3]) end
-    redis.call('SET', KEYS[2], ARGV[2])
-    redis.call('SADD', ARGV[4] .. ARGV[2] .. ':games', ARGV[3])
-    redis.call('SADD', KEYS[3], ARGV[2])
-  end
-end
+if ARGV[2] ~= '' then claim_game(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4]) end
 redis.call('SADD', KEYS[4], ARGV[3])
 return 1
 )lua";
 
 void GameStore::create(const GameConfig& c) {
-  eval_script(redis_, kCreateScript, {keys::game_meta(c.id), keys::game_owner(c.id), keys::kKnownNodes, keys::kLiveGames},
+  eval_script(redis_, kCreateScript.c_str(), {keys::game_meta(c.id), keys::game_owner(c.id), keys::kKnownNodes, keys::kLiveGames},
               {encode_config(c), node_, c.id, keys::kNodePrefix});
 }
 
@@ -89,9 +82,8 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
 // KEYS: archive record, finished games, present, away, live games, owner.
 // ARGV: record, end (ms), game id, steps, node ("" on a single node), node key prefix.
 // steps "record": the record and the finished list; "finish": the game leaves the live set and
-// its owner's claim (as kReleaseScript in game_leases.cpp); "all": both, atomically (one round trip
-// instead of five).
-static const char* kArchiveScript = R"lua(
+// its owner's claim; "all": both, atomically (one round trip instead of five).
+static const std::string kArchiveScript = std::string(kLeaseLuaFunctions) + R"lua(
 if ARGV[4] ~= 'finish' then
   redis.call('SET', KEYS[1], ARGV[1])
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
@@ -99,10 +91,7 @@ end
 if ARGV[4] ~= 'record' then
   redis.call('DEL', KEYS[3], KEYS[4])
   redis.call('SREM', KEYS[5], ARGV[3])
-  if ARGV[5] ~= '' then
-    if redis.call('GET', KEYS[6]) == ARGV[5] then redis.call('DEL', KEYS[6]) end
-    redis.call('SREM', ARGV[6] .. ARGV[5] .. ':games', ARGV[3])
-  end
+  if ARGV[5] ~= '' then release_game(KEYS[6], ARGV[5], ARGV[3], ARGV[6]) end
 end
 return 1
 )lua";
@@ -116,7 +105,7 @@ void GameStore::archive(const GameSession& s) {
   int64_t end = s.events().empty() ? 0 : s.events().back().at_ms;
   const bool more_steps = s.config().rated || s.config().tournament();
   auto run = [&](const char* steps, std::string record) {
-    eval_script(redis_, kArchiveScript,
+    eval_script(redis_, kArchiveScript.c_str(),
                 {keys::archive(id), keys::kFinishedGames, keys::game_present(id), keys::game_away(id),
                  keys::kLiveGames, keys::game_owner(id)},
                 {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix});
