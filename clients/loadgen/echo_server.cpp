@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common.h"
+#include "net/drained_socket.h"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -24,20 +25,24 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-class Session : public std::enable_shared_from_this<Session> {
+// Socket is tcp::socket behind beast::tcp_stream (bare Beast, the baseline) or
+// xqnet::DrainedSocket (--drained-reads true: the game server's reads, to measure what they save).
+template <class Socket>
+class Session : public std::enable_shared_from_this<Session<Socket>> {
  public:
-  explicit Session(tcp::socket&& s) : ws_(std::move(s)) {}
+  template <class S>
+  explicit Session(S&& s) : ws_(std::forward<S>(s)) {}
   void run() {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.read_message_max(1 << 20);
-    ws_.async_accept([self = shared_from_this()](beast::error_code ec) {
+    ws_.async_accept([self = this->shared_from_this()](beast::error_code ec) {
       if (!ec) self->read();
     });
   }
 
  private:
   void read() {
-    ws_.async_read(buf_, [self = shared_from_this()](beast::error_code ec, size_t) {
+    ws_.async_read(buf_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return;
       self->ws_.binary(self->ws_.got_binary());
       self->ws_.async_write(self->buf_.data(), [self](beast::error_code ec2, size_t) {
@@ -47,14 +52,25 @@ class Session : public std::enable_shared_from_this<Session> {
       });
     });
   }
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<Socket> ws_;
   beast::flat_buffer buf_;
 };
 
-void accept(tcp::acceptor& acc, asio::io_context& ioc) {
-  acc.async_accept(asio::make_strand(ioc), [&acc, &ioc](beast::error_code ec, tcp::socket s) {
-    if (!ec) std::make_shared<Session>(std::move(s))->run();
-    if (acc.is_open()) accept(acc, ioc);
+using DrainedStrandSocket = xqnet::DrainedSocket<asio::strand<asio::io_context::executor_type>>;
+
+void accept(tcp::acceptor& acc, asio::io_context& ioc, bool drained_reads) {
+  acc.async_accept(asio::make_strand(ioc), [&acc, &ioc, drained_reads](beast::error_code ec, tcp::socket s) {
+    if (!ec && drained_reads) {
+      auto strand = asio::make_strand(ioc);
+      DrainedStrandSocket ds(strand);
+      beast::error_code aec;
+      const auto protocol = s.local_endpoint(aec).protocol();
+      if (!aec) ds.assign(protocol, s.release(aec), aec);
+      if (!aec) std::make_shared<Session<DrainedStrandSocket>>(std::move(ds))->run();
+    } else if (!ec) {
+      std::make_shared<Session<beast::tcp_stream>>(std::move(s))->run();
+    }
+    if (acc.is_open()) accept(acc, ioc, drained_reads);
   });
 }
 
@@ -64,6 +80,7 @@ int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:9001";
   int threads = 2;
   double max_seconds = 3600;
+  bool drained_reads = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto val = [&]() -> std::string {
@@ -76,8 +93,9 @@ int main(int argc, char** argv) {
     if (a == "--listen") listen = val();
     else if (a == "--threads") threads = std::stoi(val());
     else if (a == "--max-seconds") max_seconds = std::stod(val());
+    else if (a == "--drained-reads") drained_reads = val() == "true";
     else {
-      std::cout << "usage: echo_server [--listen 127.0.0.1:9001] [--threads 2] [--max-seconds 3600]\n"
+      std::cout << "usage: echo_server [--listen 127.0.0.1:9001] [--threads 2] [--max-seconds 3600] [--drained-reads false]\n"
                    "Echoes every WebSocket message; exits on SIGINT/SIGTERM or after --max-seconds.\n";
       return a == "--help" || a == "-h" ? 0 : 2;
     }
@@ -92,7 +110,7 @@ int main(int argc, char** argv) {
   acc.set_option(asio::socket_base::reuse_address(true));
   acc.bind(ep);
   acc.listen(asio::socket_base::max_listen_connections);
-  accept(acc, ioc);
+  accept(acc, ioc, drained_reads);
   asio::signal_set sig(ioc, SIGINT, SIGTERM);
   sig.async_wait([&](beast::error_code, int) { ioc.stop(); });
   asio::steady_timer stop(ioc, std::chrono::milliseconds(static_cast<int64_t>(max_seconds * 1000)));

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "common.h"
+#include "net/drained_socket.h"
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "xq.pb.h"
@@ -53,9 +54,10 @@ using Clock = std::chrono::steady_clock;
 // asio::steady_timer: every handler of every frame and timer copied and destroyed an
 // any_io_executor (about 7 % of loadgen's CPU in perf). Everything of a worker runs on its one
 // io_context anyway. The socket is a plain TCP socket: tcp_stream's per-operation timeout was
-// only used for the connect (Conn::start arms its own timer for that).
+// only used for the connect (Conn::start arms its own timer for that). Its reads skip Asio's extra
+// read that only finds the queue empty (net/drained_socket.h), as the game server's do.
 using Executor = asio::io_context::executor_type;
-using Socket = asio::basic_stream_socket<tcp, Executor>;
+using Socket = xqnet::DrainedSocket<Executor>;
 using Timer = asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor>;
 
 namespace {

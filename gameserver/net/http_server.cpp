@@ -12,6 +12,7 @@
 #include <iostream>
 #include <utility>
 
+#include "net/drained_socket.h"
 #include "net/runtime.h"
 #include "server/game_actor.h"
 #include "server/http_api.h"
@@ -64,7 +65,7 @@ class SocketSlot {
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(StrandSocket&& socket, SocketSlot&& slot, Hub& hub, std::string remote)
-      : Connection(g_next_connection_id++, std::move(remote)), ws_(std::move(socket)), slot_(std::move(slot)), hub_(hub) {}
+      : Connection(g_next_connection_id++, std::move(remote)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -157,7 +158,9 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     }
   }
 
-  websocket::stream<StrandSocket> ws_;
+  // Reads skip Asio's extra read that only finds the queue empty (net/drained_socket.h).
+  using WsSocket = xqnet::DrainedSocket<StrandExecutor>;
+  websocket::stream<WsSocket> ws_;
   SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;

@@ -1,0 +1,92 @@
+#pragma once
+// A TCP stream socket whose reads skip the system call that only finds the queue empty.
+//
+// After every read that returns data, Asio 1.81 tries the next read at once ("speculatively")
+// and, on a WebSocket where the peer waits for our answer, gets EAGAIN nearly every time: two
+// recvmsg per frame where one carries data. Asio stops speculating on a descriptor when a read
+// reports it "exhausted", but 1.81 says so only for a zero-byte read. A short read (fewer bytes
+// than asked for) also proves that the kernel's receive queue was empty at that moment, and any
+// data arriving later raises a new edge on the (edge-triggered) epoll registration, which
+// re-enables speculation; so reporting a short read as exhausted loses nothing and saves the
+// EAGAIN call. Newer Asio versions do the same.
+//
+// The hook is Asio's per-buffer-type receive operation: reads through DrainedSocket pass their
+// buffer as DrainedReadBuffer, whose operation is specialised below. This touches
+// asio::detail, so it is pinned to the Boost version it was written against.
+#include <boost/asio/basic_stream_socket.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/detail/reactive_socket_recv_op.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/websocket/teardown.hpp>
+#include <boost/version.hpp>
+#include <utility>
+
+#if BOOST_VERSION != 108100
+#error "drained_socket.h specialises Asio internals of Boost 1.81; check reactive_socket_recv_op.hpp"
+#endif
+#if !defined(__linux__)
+#error "drained_socket.h relies on Linux TCP and the epoll reactor"
+#endif
+
+namespace xqnet {
+
+// One contiguous buffer, typed so that its receive operation is the one specialised below.
+struct DrainedReadBuffer : boost::asio::mutable_buffer {
+  explicit DrainedReadBuffer(boost::asio::mutable_buffer b) : boost::asio::mutable_buffer(b) {}
+};
+
+}  // namespace xqnet
+
+namespace boost::asio::detail {
+
+template <>
+inline reactor_op::status reactive_socket_recv_op_base<xqnet::DrainedReadBuffer>::do_perform(reactor_op* base) {
+  auto* o = static_cast<reactive_socket_recv_op_base*>(base);
+  const bool is_stream = (o->state_ & socket_ops::stream_oriented) != 0;
+  if (!socket_ops::non_blocking_recv1(o->socket_, o->buffers_.data(), o->buffers_.size(), o->flags_, is_stream,
+                                      o->ec_, o->bytes_transferred_))
+    return not_done;
+  if (is_stream && !o->ec_ && o->bytes_transferred_ < o->buffers_.size()) return done_and_exhausted;
+  return done;
+}
+
+}  // namespace boost::asio::detail
+
+namespace xqnet {
+
+// A basic_stream_socket (so Beast's teardown and get_lowest_layer apply unchanged) whose
+// async_read_some reads into the first non-empty buffer of the sequence as a DrainedReadBuffer.
+template <class Executor>
+class DrainedSocket : public boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor> {
+  using Base = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>;
+
+ public:
+  using Base::Base;
+  explicit DrainedSocket(Base&& s) : Base(std::move(s)) {}
+
+  template <class MutableBufferSequence, class ReadHandler>
+  auto async_read_some(const MutableBufferSequence& buffers, ReadHandler&& handler) {
+    boost::asio::mutable_buffer first;
+    for (auto it = boost::asio::buffer_sequence_begin(buffers); it != boost::asio::buffer_sequence_end(buffers); ++it) {
+      first = boost::asio::mutable_buffer(*it);
+      if (first.size() != 0) break;
+    }
+    return Base::async_read_some(DrainedReadBuffer(first), std::forward<ReadHandler>(handler));
+  }
+};
+
+// A WebSocket close tears the connection down as on the plain socket (found by argument-dependent
+// lookup; Beast's generic overload would reject an unknown socket type).
+template <class Executor>
+void teardown(boost::beast::role_type role, DrainedSocket<Executor>& socket, boost::beast::error_code& ec) {
+  boost::beast::websocket::teardown(role, static_cast<boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>&>(socket), ec);
+}
+
+template <class Executor, class TeardownHandler>
+void async_teardown(boost::beast::role_type role, DrainedSocket<Executor>& socket, TeardownHandler&& handler) {
+  boost::beast::websocket::async_teardown(
+      role, static_cast<boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>&>(socket),
+      std::forward<TeardownHandler>(handler));
+}
+
+}  // namespace xqnet
