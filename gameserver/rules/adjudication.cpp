@@ -198,7 +198,7 @@ SquareSet before_reply(SquareSet targets, Move r) {
   return targets;
 }
 
-bool forced_mate(Scratch& s, int plies, bool checks_only);
+bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left = nullptr);
 
 // A capture that lets the opponent force mate at once (by checks, within a few plies) gains
 // nothing: the target is effectively protected by the mate threat.
@@ -732,11 +732,14 @@ void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool
 
 // Can the side to move force mate within `plies` plies (odd)? A side left without a legal move
 // loses in Xiangqi (checkmate or stalemate). With `checks_only` every attacking move must check.
-bool forced_mate(Scratch& s, int plies, bool checks_only) {
+// With `nodes_left`, each move tried costs one; once none are left every call answers no, so a
+// search cut short never claims a mate it did not prove.
+bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left) {
   const Color them = opposite(s.side());
   MoveList ours;
   s.p.generate_legal(ours);
   for (Move m : ours) {
+    if (nodes_left && (*nodes_left)-- <= 0) return false;
     Piece cap = s.play(m);
     bool check = s.p.in_check(them);
     bool mated = false;
@@ -749,7 +752,7 @@ bool forced_mate(Scratch& s, int plies, bool checks_only) {
         mated = true;
         for (Move r : replies) {
           Piece cr = s.play(r);
-          bool ok = forced_mate(s, plies - 2, checks_only);
+          bool ok = forced_mate(s, plies - 2, checks_only, nodes_left);
           s.undo(r, cr);
           if (!ok) {
             mated = false;
@@ -765,14 +768,21 @@ bool forced_mate(Scratch& s, int plies, bool checks_only) {
 }
 
 // The mate threat of `us` in `pos` as if it were `us` to move (the opponent passes): a forced mate
-// within options.kill_search_plies plies, or by uninterrupted checks within kill_check_plies.
+// within options.kill_search_plies plies, or by uninterrupted checks within kill_check_plies, or
+// within kill_check_long_plies if kill_check_long_nodes moves tried suffice to find it (deepening
+// two plies at a time, so the short series are found first).
 bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
   if (pos.in_check(opposite(us))) return false;  // not a threat but a check
   Scratch s(pos);
   s.set_side(us);
   if (s.p.in_check(us)) return false;
   if (o.kill_search_plies > 0 && forced_mate(s, o.kill_search_plies | 1, false)) return true;
-  return o.kill_check_plies > 0 && forced_mate(s, o.kill_check_plies | 1, true);
+  const int full = o.kill_check_plies > 0 ? o.kill_check_plies | 1 : 0;
+  if (full > 0 && forced_mate(s, full, true)) return true;
+  long nodes_left = o.kill_check_long_nodes;
+  for (int plies = std::max(full + 2, 3); plies <= o.kill_check_long_plies && nodes_left > 0; plies += 2)
+    if (forced_mate(s, plies, true, &nodes_left)) return true;
+  return false;
 }
 
 void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,

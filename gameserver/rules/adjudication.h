@@ -70,6 +70,13 @@ struct AdjudicationOptions {
   // every attacking move checks (连将杀). 0 disables the respective search.
   int kill_search_plies = 3;
   int kill_check_plies = 7;
+  // Longer series of checks, up to kill_check_long_plies, searched within kill_check_long_nodes
+  // moves tried (a mate by seven checks is the book's 杀 in 图17, spec C16; the bound keeps a
+  // label within milliseconds where checks abound: in random positions the full 13-ply search
+  // tried up to 877,000 moves; 20,000 find 85 % of the mates it adds to the 7-ply one, docs/
+  // benchmarks.md). 0 plies or nodes: off.
+  int kill_check_long_plies = 13;
+  long kill_check_long_nodes = 20000;
   // Jieqi variant (jieqi-rules.md §6.3, S9): pawns, advisors and elephants may check and chase
   // perpetually. A check given only by such pieces is no check for adjudication, and they are no
   // chasers (as the general and pawns always are). Off by default: no primary text was found.
