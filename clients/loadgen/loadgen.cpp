@@ -17,6 +17,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/basic_stream_socket.hpp>
 #include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/beast/core.hpp>
@@ -40,6 +41,7 @@
 #include "common.h"
 #include "net/drained_socket.h"
 #include "rules/fen.h"
+#include "server_metrics.h"
 #include "rules/game.h"
 #include "xq.pb.h"
 
@@ -93,6 +95,7 @@ struct Options {
   bool event_is_reply = true;  // MakeMove.event_is_reply, as the web client sends it
   long server_pid = 0, redis_pid = 0;
   bool echo = false;
+  bool server_metrics = true;  // read the server's latency histograms (GET /metrics) around the window
   int echo_size = 40;
   int echo_interval_ms = 0;
   double stall_ms = 10000;
@@ -896,6 +899,40 @@ void post_all(const std::function<void(Worker&)>& f) {
   for (auto& w : workers) asio::post(w->ioc, [f, wp = w.get()] { f(*wp); });
 }
 
+// GET /metrics from the game server (--port); "" if it does not answer (an old server, another
+// program). A blocking request from the main thread: the workers keep playing meanwhile.
+std::string fetch_metrics() {
+  if (opt.echo || !opt.server_metrics) return "";
+  try {
+    asio::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(tcp::endpoint(asio::ip::make_address(opt.host), static_cast<uint16_t>(opt.port)));
+    const std::string req = "GET /metrics HTTP/1.0\r\nHost: " + opt.host + "\r\n\r\n";
+    asio::write(s, asio::buffer(req));
+    std::string out;
+    beast::error_code ec;
+    std::array<char, 16384> buf{};
+    for (;;) {
+      const size_t n = s.read_some(asio::buffer(buf), ec);
+      out.append(buf.data(), n);
+      if (ec) break;
+    }
+    const size_t body = out.find("\r\n\r\n");
+    if (out.rfind("HTTP/1.", 0) != 0 || out.find(" 200 ") == std::string::npos || body == std::string::npos) return "";
+    return out.substr(body + 4);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+struct ServerLatency {
+  lg::Buckets move, redis;  // xq_move_latency_seconds, xq_redis_latency_seconds
+};
+ServerLatency read_server_latency() {
+  const std::string text = fetch_metrics();
+  return {lg::parse_histogram(text, "xq_move_latency_seconds"), lg::parse_histogram(text, "xq_redis_latency_seconds")};
+}
+
 std::string kib(uint64_t k) {
   char b[64];
   std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(k) / 1024.0);
@@ -1075,6 +1112,8 @@ int run() {
   auto prev_t = m0;
   auto prev_moves = moves0;
   auto prev_lat = snap(&Stats::move_lat);
+  const ServerLatency srv0 = read_server_latency();
+  ServerLatency prev_srv = srv0;
   uint64_t rss_peak = 0;
   while (opt.duration_s - secs_since(m0) > 0.05) {
     double left = opt.duration_s - secs_since(m0);
@@ -1084,10 +1123,15 @@ int run() {
     auto d = diff(now_lat, prev_lat);
     uint64_t rss = lg::rss_kib(opt.server_pid);
     rss_peak = std::max(rss_peak, rss);
-    std::printf("  t=%5.1fs %s/s=%8.0f  p50=%7.2fms p99=%7.2fms p999=%7.2fms  server_rss=%s  errors: %s\n",
+    ServerLatency srv = read_server_latency();
+    const std::string srv_p99 =
+        lg::bucket_count(prev_srv.move, srv.move) > 0 ? "  server p99 " + lg::bound_ms(prev_srv.move, srv.move, 0.99) : "";
+    prev_srv = std::move(srv);
+    std::printf("  t=%5.1fs %s/s=%8.0f  p50=%7.2fms p99=%7.2fms p999=%7.2fms%s  server_rss=%s  errors: %s\n",
                 secs_since(m0), opt.echo ? "msgs" : "moves",
                 static_cast<double>(now_moves - prev_moves) / secs_since(prev_t), d.quantile(0.5) / 1000,
-                d.quantile(0.99) / 1000, d.quantile(0.999) / 1000, kib(rss).c_str(), errors_str().c_str());
+                d.quantile(0.99) / 1000, d.quantile(0.999) / 1000, srv_p99.c_str(), kib(rss).c_str(),
+                errors_str().c_str());
     std::fflush(stdout);
     prev_t = Clock::now();
     prev_moves = now_moves;
@@ -1097,6 +1141,7 @@ int run() {
   double window = secs_since(m0);
   auto moves1 = opt.echo ? sum(&Stats::echoes) : sum(&Stats::moves);
   auto lat = diff(snap(&Stats::move_lat), lat0);
+  const ServerLatency srv1 = read_server_latency();
   auto ack = snap(&Stats::ack_lat);
   uint64_t scpu1 = lg::cpu_ticks(opt.server_pid), rcpu1 = opt.redis_pid ? lg::cpu_ticks(opt.redis_pid) : 0,
            lcpu1 = lg::cpu_ticks(0);
@@ -1129,6 +1174,16 @@ int run() {
                 lat.quantile(1.0) / 1000, lat.mean() / 1000, static_cast<unsigned long long>(lat.count));
     std::printf("ack latency            p50 %.2f ms  p99 %.2f ms  (mover send -> its answer: %s)\n", ack.quantile(0.5) / 1000,
                 ack.quantile(0.99) / 1000, opt.event_is_reply ? "its game_event" : "reply");
+    // The server's part of it, from its own histograms (coarse buckets: "at most"). Moves counted
+    // here include every node-local move in the window, not only this loadgen's.
+    if (lg::bucket_count(srv0.move, srv1.move) > 0) {
+      std::printf("server move time       p50 %s  p99 %s  p999 %s  (n=%.0f; frame received -> move acknowledged, /metrics)\n",
+                  lg::bound_ms(srv0.move, srv1.move, 0.5).c_str(), lg::bound_ms(srv0.move, srv1.move, 0.99).c_str(),
+                  lg::bound_ms(srv0.move, srv1.move, 0.999).c_str(), lg::bucket_count(srv0.move, srv1.move));
+      std::printf("server redis           p50 %s  p99 %s  (n=%.0f; the server's Redis round trips, appends included)\n",
+                  lg::bound_ms(srv0.redis, srv1.redis, 0.5).c_str(), lg::bound_ms(srv0.redis, srv1.redis, 0.99).c_str(),
+                  lg::bucket_count(srv0.redis, srv1.redis));
+    }
     std::printf("stalled moves (>%.0fms) %llu, desync %llu, resigns %llu (after a refused move), %llu (--resign-at-plies)\n",
                 opt.stall_ms, static_cast<unsigned long long>(sum(&Stats::stalls)),
                 static_cast<unsigned long long>(sum(&Stats::desync)), static_cast<unsigned long long>(sum(&Stats::resigns)),
@@ -1218,6 +1273,8 @@ int main(int argc, char** argv) {
       ("event-is-reply", po::value(&opt.event_is_reply)->default_value(opt.event_is_reply), "moves are answered by the mover's game_event, not a separate reply (the web client's way; false: the older two-frame answer)")
       ("server-pid", po::value(&opt.server_pid)->default_value(0), "server process: RSS and CPU are reported")
       ("redis-pid", po::value(&opt.redis_pid)->default_value(0), "redis process: CPU is reported")
+      ("server-metrics", po::value(&opt.server_metrics)->default_value(opt.server_metrics),
+       "read the server's move and Redis latency histograms (GET /metrics on --port) around the window and report them")
       ("hold-s", po::value(&opt.hold_s)->default_value(opt.hold_s), "keep connections open this long after the report (e.g. to stop the server first)")
       ("stall-ms", po::value(&opt.stall_ms)->default_value(opt.stall_ms), "a move not delivered after this long counts as stalled")
       ("echo", po::bool_switch(&opt.echo), "baseline: every connection sends --echo-size bytes to an echo server and waits for the echo")
