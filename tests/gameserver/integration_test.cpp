@@ -883,6 +883,7 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
   std::string fen, commitment, live_record;
   uint64_t seed = 12345, version = 0;
   bool over = false;
+  int played = 0;
   for (int ply = 0; ply < 40 && !over; ++ply) {
     Client& p = ply % 2 == 0 ? red : black;
     if (ply == 10) ASSERT_EQ(g_servers->http_get("/api/games/" + gid, live_record), 200);
@@ -900,6 +901,7 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
     auto r = move(p, gid, iccs, "j" + std::to_string(ply));
     ASSERT_TRUE(r.has_reply()) << iccs << " " << r.DebugString();
     version = r.reply().version();
+    ++played;
     auto last = p.ws->wait_for([&](const ServerMessage& s) {
       return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().version() == version;
     });
@@ -932,9 +934,13 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
     EXPECT_EQ(live_record.find(salt), std::string::npos);
   }
 
-  audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt);
-  audit(red.ws->history(), gid, RED, assignment, salt);
-  audit(black.ws->history(), gid, BLACK, assignment, salt);
+  std::string reason;
+  for (const auto& f : fan.ws->history())
+    if (is_event(f, gid, GameEvent::GAME_ENDED)) reason = f.game_event().result().reason();
+  SCOPED_TRACE("the game ended after " + std::to_string(played) + " plies: " + reason);
+  audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt, std::min(11, played - 1));
+  audit(red.ws->history(), gid, RED, assignment, salt, std::min(11, played - 1));
+  audit(black.ws->history(), gid, BLACK, assignment, salt, std::min(11, played - 1));
 }
 
 // Rated games: accounts only, the optional rating range is enforced, and the result moves both
