@@ -8,7 +8,7 @@
 // than asked for) also proves that the kernel's receive queue was empty at that moment, and any
 // data arriving later raises a new edge on the (edge-triggered) epoll registration, which
 // re-enables speculation; so reporting a short read as exhausted loses nothing and saves the
-// EAGAIN call. Newer Asio versions do the same.
+// EAGAIN call (tests/gameserver/drained_socket_test.cpp; docs/benchmarks.md, "One read per frame").
 //
 // The hook is Asio's per-buffer-type receive operation: reads through DrainedSocket pass their
 // buffer as DrainedReadBuffer, whose operation is specialised below. This touches
