@@ -41,8 +41,8 @@
 #include "common.h"
 #include "net/drained_socket.h"
 #include "rules/fen.h"
-#include "server_metrics.h"
 #include "rules/game.h"
+#include "server_metrics.h"
 #include "xq.pb.h"
 
 namespace asio = boost::asio;
