@@ -56,20 +56,14 @@ class Session : public std::enable_shared_from_this<Session<Socket>> {
   beast::flat_buffer buf_;
 };
 
-using DrainedStrandSocket = xqnet::DrainedSocket<asio::strand<asio::io_context::executor_type>>;
+using StrandSocket = asio::basic_stream_socket<tcp, asio::strand<asio::io_context::executor_type>>;
 
 void accept(tcp::acceptor& acc, asio::io_context& ioc, bool drained_reads) {
-  acc.async_accept(asio::make_strand(ioc), [&acc, &ioc, drained_reads](beast::error_code ec, tcp::socket s) {
-    if (!ec && drained_reads) {
-      auto strand = asio::make_strand(ioc);
-      DrainedStrandSocket ds(strand);
-      beast::error_code aec;
-      const auto protocol = s.local_endpoint(aec).protocol();
-      if (!aec) ds.assign(protocol, s.release(aec), aec);
-      if (!aec) std::make_shared<Session<DrainedStrandSocket>>(std::move(ds))->run();
-    } else if (!ec) {
-      std::make_shared<Session<beast::tcp_stream>>(std::move(s))->run();
-    }
+  acc.async_accept(asio::make_strand(ioc), [&acc, &ioc, drained_reads](beast::error_code ec, StrandSocket s) {
+    if (!ec && drained_reads)
+      std::make_shared<Session<xqnet::DrainedSocket<StrandSocket::executor_type>>>(std::move(s))->run();
+    else if (!ec)
+      std::make_shared<Session<beast::tcp_stream>>(tcp::socket(std::move(s)))->run();
     if (acc.is_open()) accept(acc, ioc, drained_reads);
   });
 }
@@ -93,7 +87,14 @@ int main(int argc, char** argv) {
     if (a == "--listen") listen = val();
     else if (a == "--threads") threads = std::stoi(val());
     else if (a == "--max-seconds") max_seconds = std::stod(val());
-    else if (a == "--drained-reads") drained_reads = val() == "true";
+    else if (a == "--drained-reads") {
+      const std::string v = val();
+      if (v != "true" && v != "false") {
+        std::cerr << "--drained-reads: true or false, not " << v << "\n";
+        return 2;
+      }
+      drained_reads = v == "true";
+    }
     else {
       std::cout << "usage: echo_server [--listen 127.0.0.1:9001] [--threads 2] [--max-seconds 3600] [--drained-reads false]\n"
                    "Echoes every WebSocket message; exits on SIGINT/SIGTERM or after --max-seconds.\n";
