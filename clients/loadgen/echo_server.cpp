@@ -70,7 +70,7 @@ void accept(tcp::acceptor& acc, asio::io_context& ioc, bool drained_reads) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::string listen = "127.0.0.1:9001";
   int threads = 2;
   double max_seconds = 3600;
@@ -107,10 +107,15 @@ int main(int argc, char** argv) {
   tcp::acceptor acc(ioc);
   tcp::endpoint ep(asio::ip::make_address(listen.substr(0, colon)),
                    static_cast<uint16_t>(std::stoi(listen.substr(colon + 1))));
-  acc.open(ep.protocol());
-  acc.set_option(asio::socket_base::reuse_address(true));
-  acc.bind(ep);
-  acc.listen(asio::socket_base::max_listen_connections);
+  try {
+    acc.open(ep.protocol());
+    acc.set_option(asio::socket_base::reuse_address(true));
+    acc.bind(ep);
+    acc.listen(asio::socket_base::max_listen_connections);
+  } catch (const std::exception& e) {
+    std::cerr << "echo_server: cannot listen on " << listen << ": " << e.what() << "\n";
+    return 1;
+  }
   accept(acc, ioc, drained_reads);
   asio::signal_set sig(ioc, SIGINT, SIGTERM);
   sig.async_wait([&](beast::error_code, int) { ioc.stop(); });
@@ -125,4 +130,13 @@ int main(int argc, char** argv) {
   ioc.run();
   for (auto& t : ts) t.join();
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a bad --listen or number
+    std::cerr << "echo_server: bad option value (" << e.what() << "); --help lists the options\n";
+    return 2;
+  }
 }
