@@ -1,6 +1,8 @@
 // The server's brain between the network and the games: authenticates connections, runs the
 // lobby, creates games and routes game requests to their actors. Thread-safe (one mutex for its
-// maps; game state itself lives on the actors' strands).
+// maps; game state itself lives on the actors' strands). Its parts: hub.cpp (connections and
+// frames), hub_seeks.cpp (the lobby), hub_game_setup.cpp (creating games), hub_game_lists.cpp
+// (lists and records), hub_nodes.cpp (several nodes), hub_admin.cpp (admin actions).
 #pragma once
 #include <atomic>
 #include <deque>
@@ -147,6 +149,8 @@ class Hub {
   void dispatch(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t received_ms,
                 int hops = 0);
   void login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const User& u);
+  void list_seeks(const std::shared_ptr<Connection>& c, const User& u, uint64_t rid);
+  void list_games(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
   void create_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
   void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
@@ -232,5 +236,21 @@ class Hub {
   // Last members: destroyed first, finishing their tasks while everything they use still exists.
   WorkerPool sign_in_pool_{1, 256};
 };
+
+// Every connection, with mu_ held for at most kChunk of them at a time: one pass over tens of
+// thousands of connections took tens of milliseconds, and every frame of every game waits for
+// mu_. Connections opened or closed meanwhile may be seen or missed, as with any snapshot.
+template <class Fn>
+void Hub::for_each_conn(Fn&& fn) {
+  constexpr size_t kChunk = 256;
+  uint64_t from = 0;
+  for (;;) {
+    std::lock_guard l(mu_);
+    auto it = conns_.lower_bound(from);
+    for (size_t n = 0; it != conns_.end() && n < kChunk; ++it, ++n) fn(it->first, it->second);
+    if (it == conns_.end()) return;
+    from = it->first;
+  }
+}
 
 }  // namespace gs

@@ -1,0 +1,107 @@
+// The Hub's admin actions: the connections list, ending or limiting a game as arbiter, bans and
+// disconnects (on every node).
+#include "server/hub.h"
+
+#include <boost/json.hpp>
+#include <optional>
+
+#include "store/keys.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace v1 = xq::v1;
+
+std::string Hub::connections_json() {
+  json::array arr;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_) {
+      auto cc = ci.conn.lock();
+      if (!cc) continue;
+      auto u = cc->user();
+      json::array games;
+      for (const auto& g : ci.games) games.push_back(json::string(g));
+      arr.push_back(json::object{{"id", id},
+                                 {"remote", cc->remote()},
+                                 {"user", u ? u->name : ""},
+                                 {"user_id", u ? u->id : ""},
+                                 {"games", games}});
+    }
+  }
+  // The other nodes' signed-in users, from their presence hashes (Redis: not under mu_).
+  json::array others;
+  for (const auto& u : presence_.elsewhere())
+    others.push_back(json::object{{"node", u.node}, {"user", u.name}, {"user_id", u.user_id}});
+  return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
+}
+
+std::string Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
+  if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
+    return "bad outcome";
+  // For "move-limit", `reason` names the side it is imposed on: "red", "black", or "" for both.
+  if (outcome == "move-limit" && !reason.empty() && reason != "red" && reason != "black")
+    return "side must be red, black or both";
+  static const std::string kNoLimit = "this game has no move limit on request";
+  std::string owner;
+  std::shared_ptr<GameActor> a;
+  try {
+    a = locate(id, owner);
+  } catch (const RedisError&) {
+    return "Redis is unavailable";
+  }
+  if (!a && !owner.empty()) {  // another node's game: it ends it
+    if (outcome == "move-limit") {  // refused here if the game's rules have no such limit
+      try {
+        auto meta = redis_.command({"GET", keys::game_meta(id)});
+        if (meta.type != RedisReply::Type::String || decode_config(meta.str).options.requested_move_limit_plies <= 0)
+          return kNoLimit;
+      } catch (const std::exception&) {  // Redis away or a bad record: not imposed
+        return "Redis is unavailable";
+      }
+    }
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Admin;
+    nm.from_node = options_.node_id;
+    nm.users = {id, outcome, reason};
+    if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0) return "";
+    return "the game's node does not answer";
+  }
+  if (!a || a->finished()) return "no such live game";
+  if (outcome == "move-limit") {
+    if (a->config().options.requested_move_limit_plies <= 0) return kNoLimit;
+    if (a->move_limit_running()) return "the move limit already runs in this game";
+    std::optional<xq::Color> on_side;
+    if (!reason.empty()) on_side = reason == "red" ? xq::Color::Red : xq::Color::Black;
+    a->post([on_side](GameActor& g) { g.admin_move_limit(on_side); });
+    return "";
+  }
+  xq::Result r;
+  if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
+  else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
+  else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
+  else r = {xq::Outcome::Draw, "abort"};
+  a->post([r](GameActor& g) { g.admin_end(r); });
+  return "";
+}
+
+void Hub::ban(const std::string& user_id) {
+  auth_.ban(user_id);
+  disconnect(user_id);
+}
+
+size_t Hub::disconnect(const std::string& user_id) {
+  auto conns = connections_of(user_id);
+  for (auto& c : conns) c->close();
+  NodeMessage nm;  // the user's connections to other nodes too (Kind::Ban only closes them there)
+  nm.kind = NodeMessage::Kind::Ban;
+  nm.from_node = options_.node_id;
+  nm.users = {user_id};
+  try {
+    redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
+  } catch (const std::exception&) {
+  }
+  return conns.size();
+}
+
+}  // namespace gs

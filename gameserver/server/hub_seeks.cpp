@@ -1,0 +1,413 @@
+// The Hub's lobby: seeks and challenges (kept in Redis, visible from every node), accepting one
+// (which starts a game) and the paced pushes of the seek list.
+#include "server/hub.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "rules/jieqi.h"
+#include "server/views.h"
+#include "store/keys.h"
+#include "store/rating_store.h"
+
+namespace gs {
+namespace v1 = xq::v1;
+
+static void fill_seek(v1::Seek* p, const SeekEntry& s) {
+  p->set_seek_id(s.id);
+  p->mutable_owner()->set_user_id(s.owner.id);
+  p->mutable_owner()->set_name(s.owner.name);
+  p->mutable_owner()->set_guest(s.owner.guest);
+  p->set_variant(to_variant(s.spec.variant));
+  p->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(s.spec.tc.initial_ms));
+  p->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(s.spec.tc.increment_ms));
+  p->set_color(s.spec.color ? to_side(*s.spec.color) : v1::SIDE_NONE);
+  p->set_ruleset(s.spec.ruleset);
+  p->set_capture_visibility(s.spec.capture_visibility);
+  if (s.spec.options != RuleOptions{}) fill_rule_options(p->mutable_rule_options(), s.spec.options);
+  p->set_rated(s.spec.rated);
+  p->set_rating_min(static_cast<uint32_t>(s.spec.rating_min));
+  p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
+}
+
+// list_seeks: the seek list for this user, now; from then on the connection gets the pushed changes.
+void Hub::list_seeks(const std::shared_ptr<Connection>& c, const User& u, uint64_t rid) {
+  {
+    std::lock_guard l(mu_);
+    if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.lobby_watcher = true;
+  }
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  auto* list = r.mutable_seeks();
+  const std::vector<SeekEntry> seeks = all_seeks();
+  std::vector<bool> shown;
+  list->set_total(static_cast<uint32_t>(listed_seeks(seeks, u.id, kMaxListedSeeks, shown)));
+  for (size_t i = 0; i < seeks.size(); ++i)
+    if (shown[i]) fill_seek(list->add_seeks(), seeks[i]);
+  send_message(*c, r, metrics_);
+}
+
+static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side color, const std::string& ruleset,
+                       const std::string& visibility, const v1::RuleOptions& options, SeekSpec& out,
+                       std::string& why) {
+  xq::CaptureVisibility vis;
+  if (!visibility.empty() && !xq::parse_visibility(visibility, vis)) {
+    why = "capture_visibility: capturer | nobody | both";
+    return false;
+  }
+  out.capture_visibility = visibility.empty() ? "capturer" : visibility;
+  if (tc.initial_ms() < 1000 || tc.initial_ms() > 6u * 3600 * 1000 || tc.increment_ms() > 120'000) {
+    why = "time control: initial 1 s..6 h, increment <= 120 s";
+    return false;
+  }
+  if (!ruleset.empty() && !xq::parse_ruleset(ruleset)) {
+    why = "unknown ruleset";
+    return false;
+  }
+  out.variant = var == v1::JIEQI ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+  out.options = rule_options_from(options);
+  if (why = rule_options_error(out.options, out.variant); !why.empty()) return false;
+  out.tc = {tc.initial_ms(), tc.increment_ms()};
+  if (color == v1::RED) out.color = xq::Color::Red;
+  else if (color == v1::BLACK) out.color = xq::Color::Black;
+  out.ruleset = ruleset.empty() ? "cxa" : ruleset;
+  return true;
+}
+
+void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
+  const uint64_t rid = m.request_id();
+  SeekSpec spec;
+  std::string why, target_id;
+  bool ok = m.has_create_seek()
+                ? parse_spec(m.create_seek().time_control(), m.create_seek().variant(), m.create_seek().color(),
+                             m.create_seek().ruleset(), m.create_seek().capture_visibility(),
+                             m.create_seek().rule_options(), spec, why)
+                : parse_spec(m.challenge().time_control(), m.challenge().variant(), m.challenge().color(),
+                             m.challenge().ruleset(), m.challenge().capture_visibility(), m.challenge().rule_options(),
+                             spec, why);
+  if (!ok) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  if (m.has_create_seek()) {
+    spec.rated = m.create_seek().rated();
+    spec.rating_min = static_cast<int>(std::min<uint32_t>(m.create_seek().rating_min(), 4000));
+    spec.rating_max = static_cast<int>(std::min<uint32_t>(m.create_seek().rating_max(), 4000));
+    if (spec.rating_min && spec.rating_max && spec.rating_min > spec.rating_max)
+      return send_error(*c, rid, v1::BAD_REQUEST, "rating range: min above max", metrics_);
+  } else {
+    spec.rated = m.challenge().rated();
+  }
+  if (spec.rated && u.guest)
+    return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: register or log in", metrics_);
+  if (m.has_challenge()) {
+    // The target must be online; the challenge is a seek only they can see and accept.
+    std::lock_guard l(mu_);
+    for (const auto& [id, ci] : conns_)
+      if (auto cc = ci.conn.lock(); cc && cc->user() && cc->user()->name == m.challenge().user_name())
+        target_id = cc->user()->id;
+    if (target_id.empty() || target_id == u.id) why = "user not online";
+  }
+  if (m.has_challenge() && target_id.empty()) {  // connected to another node?
+    if (auto id = presence_.find(m.challenge().user_name()); id && *id != u.id) target_id = *id;
+  }
+  if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  std::string id;
+  {
+    std::lock_guard l(mu_);
+    // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
+    if (!conns_.count(c->id())) return;
+    if (lobby_.owned_by(u.id) < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
+  }
+  if (id.empty())
+    return send_error(*c, rid, v1::BAD_REQUEST,
+                      "too many open seeks (at most " + std::to_string(options_.max_seeks_per_user) + ")", metrics_);
+  try {
+    store_seek(id);  // listed on every node
+  } catch (...) {
+    std::lock_guard l(mu_);
+    lobby_.cancel(id, u.id);
+    throw;
+  }
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(*c, r, metrics_);
+  publish_seeks_changed();
+}
+
+void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
+  const uint64_t rid = m.request_id();
+  const std::string& id = m.cancel_seek().seek_id();
+  bool ok;
+  {
+    std::lock_guard l(mu_);
+    ok = lobby_.cancel(id, u.id);
+  }
+  if (!ok) {
+    // Held by another node? It decides there.
+    auto st = stored_seek(id);
+    if (st && st->node != options_.node_id && hops < 2 && seek_visible_to(st->seek, u.id) && forward(c, u, st->node, m, hops + 1))
+      return;
+    return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
+  }
+  unstore_seeks({id});
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(*c, r, metrics_);
+  publish_seeks_changed();
+}
+
+void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
+  std::optional<SeekEntry> seek;
+  {
+    std::lock_guard l(mu_);
+    seek = lobby_.take(m.accept_seek().seek_id(), u.id);
+  }
+  if (!seek) {
+    // A seek of another node: the accept goes there (that node creates and owns the game and
+    // greets the taker through its proxy).
+    auto st = stored_seek(m.accept_seek().seek_id());
+    if (st && st->node != options_.node_id && hops < 2 && forward(c, u, st->node, m, hops + 1)) return;
+  }
+  if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
+  std::string refusal;
+  if (seek->spec.rated && u.guest) refusal = "rated games need an account: register or log in";
+  if (refusal.empty() && seek->spec.rated && (seek->spec.rating_min || seek->spec.rating_max)) {
+    int mine = static_cast<int>(std::lround(RatingStore(redis_).get(variant_name(seek->spec.variant), u.id).rating));
+    if ((seek->spec.rating_min && mine < seek->spec.rating_min) || (seek->spec.rating_max && mine > seek->spec.rating_max))
+      refusal = "your rating " + std::to_string(mine) + " is outside this seek's range";
+  }
+  if (!refusal.empty()) {
+    {
+      std::lock_guard l(mu_);
+      lobby_.restore(*seek);
+    }
+    store_seek(seek->id);
+    return send_error(*c, m.request_id(), v1::BAD_REQUEST, refusal, metrics_);
+  }
+  try {
+    start_game(*seek, u, c, m.request_id());
+  } catch (...) {
+    {
+      std::lock_guard l(mu_);  // the game could not be created: the seek stays open
+      lobby_.restore(*seek);
+    }
+    try {
+      store_seek(seek->id);
+    } catch (...) {
+    }
+    throw;
+  }
+  try {
+    unstore_seeks({seek->id});
+  } catch (const std::exception&) {
+  }
+  publish_seeks_changed();
+}
+
+void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid) {
+  GameConfig cfg;
+  cfg.id = xq::random_hex(8);
+  cfg.variant = seek.spec.variant;
+  cfg.ruleset = seek.spec.ruleset;
+  cfg.capture_visibility = seek.spec.capture_visibility;
+  cfg.options = seek.spec.options;
+  cfg.tc = seek.spec.tc;
+  xq::Color owner_color = seek.spec.color ? *seek.spec.color
+                                          : ((xq::random_hex(1)[1] & 1) ? xq::Color::Red : xq::Color::Black);
+  PlayerInfo owner{seek.owner.id, seek.owner.name, seek.owner.guest}, other{taker.id, taker.name, taker.guest};
+  cfg.red = owner_color == xq::Color::Red ? owner : other;
+  cfg.black = owner_color == xq::Color::Red ? other : owner;
+  cfg.rated = seek.spec.rated;
+  fill_ratings(cfg);
+  seal(cfg);
+  GameSession session(cfg);
+  store_.create(cfg);  // throws RedisError → STORAGE_UNAVAILABLE; nothing started
+  launch(cfg, std::move(session));
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_game_id(cfg.id);
+  send_message(*c, r, metrics_);
+}
+
+std::vector<SeekEntry> Hub::all_seeks() {
+  std::vector<SeekEntry> out;
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) out.push_back(std::move(st->seek));
+  // In id order: a capped list (listed_seeks) then shows the same seeks to everyone, and on every node.
+  std::sort(out.begin(), out.end(), [](const SeekEntry& a, const SeekEntry& b) { return a.id < b.id; });
+  return out;
+}
+
+std::optional<StoredSeek> Hub::stored_seek(const std::string& id) {
+  auto r = redis_.command({"HGET", keys::kSeeks, id});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  return decode_seek(r.str);
+}
+
+void Hub::store_seek(const std::string& id) {
+  std::optional<SeekEntry> s;
+  {
+    std::lock_guard l(mu_);
+    s = lobby_.find(id);
+  }
+  if (!s) return;
+  redis_.command({"HSET", keys::kSeeks, id, encode_seek(*s, options_.node_id)});
+  // Its owner's last connection may have closed meanwhile (the request ran on the lobby pool):
+  // on_close removed the seek here and from Redis, perhaps before this write. Then it goes again.
+  bool gone;
+  {
+    std::lock_guard l(mu_);
+    gone = !lobby_.find(id);
+  }
+  if (gone) redis_.command({"HDEL", keys::kSeeks, id});
+}
+
+void Hub::unstore_seeks(const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  std::vector<std::string> cmd{"HDEL", keys::kSeeks};
+  cmd.insert(cmd.end(), ids.begin(), ids.end());
+  redis_.command(cmd);
+}
+
+void Hub::publish_seeks_changed() {
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Seeks;
+  nm.from_node = options_.node_id;
+  try {
+    if (redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)}).integer > 0) return;  // we hear it too
+  } catch (const std::exception&) {
+  }
+  request_seek_push();
+}
+
+void Hub::request_seek_push() {
+  seek_push_strand_.post([this] {
+    if (seek_push_scheduled_) return;  // the pending push will carry this change too
+    seek_push_scheduled_ = true;
+    const int64_t budget_ms = options_.seek_push_frames_per_s > 0
+                                  ? static_cast<int64_t>(last_seek_push_frames_.load() * 1000 / options_.seek_push_frames_per_s)
+                                  : 0;
+    const int64_t at = std::max(steady_ms(), last_seek_push_ms_ + std::max(options_.seek_push_interval_ms, budget_ms));
+    seek_push_strand_.set_timer(at, [this] {
+      seek_push_scheduled_ = false;
+      last_seek_push_ms_ = steady_ms();
+      if (!seek_push_pool_.try_post([this] { push_seeks(); })) request_seek_push();  // later, then
+    });
+  });
+}
+
+void Hub::post_seek_push(std::set<std::string> users) {
+  // Dropped when 1,024 pushes wait: these users get the next full push, or ask with list_seeks.
+  seek_push_pool_.try_post([this, users = std::move(users)] { push_seeks(&users); });
+}
+
+// Seeks of nodes whose heartbeat stopped (crashed) leave the shared list; so do seeks a previous
+// life of this node left behind.
+void Hub::sweep_dead_nodes_seeks() {
+  auto r = redis_.command({"HGETALL", keys::kSeeks});
+  std::map<std::string, std::vector<std::string>> by_node;
+  for (size_t i = 1; i < r.elements.size(); i += 2)
+    if (auto st = decode_seek(r.elements[i].str)) by_node[st->node].push_back(st->seek.id);
+  std::vector<std::string> dead;
+  for (auto& [node, ids] : by_node) {
+    if (node == options_.node_id) {
+      std::lock_guard l(mu_);
+      for (auto& id : ids)
+        if (!lobby_.find(id)) dead.push_back(id);
+    } else if (redis_.command({"EXISTS", keys::node_alive(node)}).integer == 0) {
+      dead.insert(dead.end(), ids.begin(), ids.end());
+    }
+  }
+  if (dead.empty()) return;
+  unstore_seeks(dead);
+  publish_seeks_changed();
+}
+
+// Only to connections that show a lobby (ConnInfo::lobby_watcher) or whose user has an open
+// challenge, and not while they play a live game here (with thousands of games, pushes to players
+// would outnumber the moves); its players get the list when their game ends, and a client can
+// always ask with list_seeks.
+void Hub::push_seeks(const std::set<std::string>* only_users) {
+  std::vector<std::pair<std::shared_ptr<Connection>, std::string>> out;
+  std::vector<SeekEntry> seeks;
+  try {
+    seeks = all_seeks();
+  } catch (const std::exception&) {
+    std::lock_guard l(mu_);
+    seeks = lobby_.visible_to("");  // Redis away: this node's open seeks
+  }
+  std::set<std::string> challenged;  // users with an open challenge to them
+  std::set<std::string> involved;    // they and the seeks' owners: their lists put their seeks first
+  for (const SeekEntry& s : seeks) {
+    if (!s.target_user_id.empty()) challenged.insert(s.target_user_id), involved.insert(s.target_user_id);
+    involved.insert(s.owner.id);
+  }
+  // Every other user sees the same list (the public seeks): built and serialised once, so a push
+  // to thousands of watchers does not select from all seeks for each of them.
+  std::optional<std::string> public_list;
+  std::map<std::vector<bool>, std::string> lists;  // the involved users' lists, each distinct one once
+  std::vector<bool> visible;
+  auto list_for = [&](const std::string& user_id) -> const std::string& {
+    const size_t total = listed_seeks(seeks, user_id, kMaxListedSeeks, visible);
+    auto it = lists.find(visible);
+    if (it == lists.end()) {
+      v1::ServerMessage m;
+      m.mutable_seeks()->set_total(static_cast<uint32_t>(total));
+      for (size_t i = 0; i < seeks.size(); ++i)
+        if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i]);
+      it = lists.emplace(visible, m.SerializeAsString()).first;
+    }
+    return it->second;
+  };
+  auto visit = [&](uint64_t id, const ConnInfo& ci) {  // with mu_ held
+    if (is_proxy_id(id)) return;  // its own node pushes to it
+    auto cc = ci.conn.lock();
+    if (!cc) return;
+    auto u = cc->user();
+    if (!u || (only_users && !only_users->count(u->id))) return;
+    if (!ci.lobby_watcher && !challenged.count(u->id)) return;
+    if (playing_here(ci, u->id)) return;
+    if (involved.count(u->id)) return out.emplace_back(cc, list_for(u->id)), void();
+    if (!public_list) public_list = list_for("");  // no user id is empty: the public seeks
+    out.emplace_back(cc, *public_list);
+  };
+  if (only_users) {
+    std::lock_guard l(mu_);
+    for (const auto& user : *only_users)
+      if (auto uc = user_conns_.find(user); uc != user_conns_.end())
+        for (uint64_t id : uc->second)
+          if (auto it = conns_.find(id); it != conns_.end()) visit(it->first, it->second);
+  } else {
+    for_each_conn(visit);
+    last_seek_push_frames_ = out.size();
+  }
+  // Paced: each send is a handler queued on the io threads ahead of the moves that arrive after
+  // it, so thousands at once held every game up for the whole burst (docs/benchmarks.md, "Seek
+  // pushes to lobby watchers"). This thread only pushes seeks; waiting here costs nothing else.
+  constexpr size_t kSendsPerSlice = 100;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i > 0 && i % kSendsPerSlice == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    metrics_.frames_out_total++;
+    out[i].first->send(std::move(out[i].second));
+  }
+}
+
+bool Hub::playing_here(const ConnInfo& ci, const std::string& user_id) const {
+  for (const auto& [gid, remote] : ci.remote_games)
+    if (remote.playing) return true;
+  for (const auto& gid : ci.games) {
+    auto it = games_.find(gid);
+    if (it == games_.end() || it->second->finished()) continue;
+    const GameConfig& g = it->second->config();
+    if (g.red.user_id == user_id || g.black.user_id == user_id) return true;
+  }
+  return false;
+}
+
+}  // namespace gs
