@@ -101,6 +101,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   auto command = [&](const std::string& cmd) {
     json::object c = in;
     c["cmd"] = cmd;
+    c.erase("caller");  // who calls is ours to say, never the body's
     if (user) c["caller"] = user->id;
     c["admin"] = is_admin;
     return c;
@@ -180,7 +181,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (!user) return error(400, "bad_request", "join and withdraw need a player's session token");
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;
-      if (!user->guest) cmd["rating"] = current_rating(redis, parts[2], *user);
+      cmd["rating"] = user->guest ? 1500 : current_rating(redis, parts[2], *user);  // guests: a newcomer's
     }
     return submit(hub.options().redis_url, cmd);
   }

@@ -32,7 +32,12 @@ std::string str_field(const json::object& o, const char* k) {
 
 int int_field(const json::object& o, const char* k, int def) {
   auto* v = o.if_contains(k);
-  return v && v->is_number() ? static_cast<int>(v->to_number<int64_t>()) : def;
+  if (!v) return def;
+  if (!v->is_int64() && !v->is_uint64())
+    throw TournamentError("bad_request", std::string("field '") + k + "' must be a whole number");
+  const int64_t n = v->is_int64() ? v->as_int64() : static_cast<int64_t>(std::min<uint64_t>(v->as_uint64(), INT32_MAX));
+  if (n < INT32_MIN || n > INT32_MAX) throw TournamentError("bad_request", std::string("field '") + k + "' is out of range");
+  return static_cast<int>(n);
 }
 
 json::value error_reply(const std::string& code, const std::string& message) {
@@ -207,8 +212,14 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       }
       if (cmd == "create_club") {
         if (!club.empty()) return error_reply("exists", "a club with id '" + club_id + "' exists");
-        club = {{"id", club_id}, {"name", o.contains("name") ? o.at("name") : json::value(club_id)},
-                {"organisers", json::array{json::value(str_field(o, "caller"))}}, {"members", json::array{}}};
+        // Its creator organises it; a club made with the operator's admin token starts with none
+        // (the admin adds them: club_add_organiser).
+        json::array organisers;
+        if (o.contains("caller")) organisers.push_back(json::value(str_field(o, "caller")));
+        else if (!may_organise(Tournament{}, o)) return error_reply("forbidden", "creating a club needs a signed-in organiser or the admin");
+        const std::string name = o.contains("name") ? str_field(o, "name") : club_id;
+        if (name.empty() || name.size() > 100) return error_reply("bad_request", "name: 1..100 bytes");
+        club = {{"id", club_id}, {"name", name}, {"organisers", organisers}, {"members", json::array{}}};
         redis_.command({"SADD", bus::kClubs, club_id});
       } else {
         auto& list = club[cmd == "club_add_member" ? "members" : "organisers"].as_array();
@@ -241,8 +252,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         }
         if (!member) return error_reply("not_member", "this event is open to club members only");
       }
-      fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"),
-                int_field(o, "rating", 1500), o.contains("join_code") ? str_field(o, "join_code") : "");
+      const int rating = int_field(o, "rating", 1500);
+      if (rating < 0 || rating > 5000) return error_reply("bad_request", "rating: 0..5000");
+      fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"), rating,
+                o.contains("join_code") ? str_field(o, "join_code") : "");
     } else if (cmd == "withdraw") {
       fx = withdraw(t, str_field(o, "user_id"));
     } else if (cmd == "start") {
@@ -276,6 +289,8 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     return json::object{{"ok", true}, {"warnings", warnings}};
   } catch (const TournamentError& e) {
     return error_reply(e.code, e.what());
+  } catch (const boost::system::system_error& e) {  // Boost.JSON: a field of the wrong type or missing
+    return error_reply("bad_request", "malformed request: " + e.code().message());
   } catch (const std::exception& e) {
     return error_reply("bad_request", e.what());
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "pairing/invariants.h"
+#include "pairing/swiss.h"
 
 namespace xq::mm {
 
@@ -167,6 +168,25 @@ Tournament create_tournament(EventConfig cfg) {
   if (cfg.playoff_after_round > 0 && cfg.playoff_size != 2 && cfg.playoff_size != 4)
     fail("bad_request", "the play-off takes the top 2 or 4");
   if (cfg.access == "code" && cfg.join_code.empty()) fail("bad_request", "a join code is needed for access=code");
+  if (cfg.access != "open" && cfg.access != "members" && cfg.access != "code")
+    fail("bad_request", "access must be open, members or code");
+  if (cfg.access == "members" && cfg.club_id.empty()) fail("bad_request", "access=members needs a club_id");
+  // The same bounds as seeks and pools (gameserver/server/hub_seeks.cpp): a typo must not start
+  // a tournament whose games end at once or never.
+  if (cfg.name.empty() || cfg.name.size() > 100) fail("bad_request", "name: 1..100 bytes");
+  if (cfg.capture_visibility != "capturer" && cfg.capture_visibility != "nobody" && cfg.capture_visibility != "both")
+    fail("bad_request", "capture_visibility must be capturer, nobody or both");
+  if (cfg.initial_ms < 1000 || cfg.initial_ms > 6u * 3600 * 1000 || cfg.increment_ms > 120'000)
+    fail("bad_request", "time control: initial_ms 1 s..6 h, increment_ms <= 120 s");
+  if (cfg.no_show_ms < 1000 || cfg.no_show_ms > 6u * 3600 * 1000) fail("bad_request", "no_show_ms: 1 s..6 h");
+  if (cfg.spectator_delay_ms > 5u * 60 * 1000) fail("bad_request", "spectator_delay_ms: at most 5 minutes");
+  if (cfg.start_ms < 0) fail("bad_request", "start_ms: Unix milliseconds, or 0 for none");
+  if (cfg.late_join_until_round < 0) fail("bad_request", "late_join_until_round must not be negative");
+  const pairing::Settings& ps = cfg.pairing;
+  if (ps.loss_points < 0 || ps.draw_points < ps.loss_points || ps.win_points < ps.draw_points ||
+      ps.win_points <= ps.loss_points || ps.win_points > 100)
+    fail("bad_request", "points: 0 <= loss_points <= draw_points <= win_points <= 100, and a win scores more than a loss");
+  if (ps.max_forfeits < 0) fail("bad_request", "max_forfeits must not be negative");
   if (cfg.pairing.tiebreaks.empty())
     cfg.pairing.tiebreaks = pairing::tiebreak_preset(cfg.variant == "jieqi" ? "jieqi" : "cxa-14.3.1");
   Tournament t;
@@ -213,8 +233,22 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
     t.ev.players.erase(t.ev.players.begin() + p);
     t.user_ids.erase(t.user_ids.begin() + p);
   } else {
-    // Results stay; the player is not paired from the next unpaired round on.
-    t.ev.players[p].withdrawn_round = paired_rounds(t) + 1;
+    // Results stay; the player is not paired from the first round not yet started on. A round
+    // paired but not started is paired again without them (else they would keep a bye, or leave
+    // an opponent waiting for a no-show).
+    t.ev.players[p].withdrawn_round = t.rounds_started + 1;
+    if (paired_rounds(t) > t.rounds_started) {
+      const int r = paired_rounds(t);
+      t.ev.rounds.pop_back();
+      t.explain.pop_back();
+      try {
+        Effects again = pair_next_round(t);
+        fx.warnings = again.warnings;
+        fx.notices.push_back("round " + std::to_string(r) + " paired again without " + t.ev.players[p].name);
+      } catch (const TournamentError& e) {
+        fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
+      }
+    }
   }
   fx.notices.push_back(user_id + " withdrew");
   return fx;
@@ -300,6 +334,24 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
   }
   pairing::Event before = t.ev;
   before.rounds.pop_back();
+  // Who plays is not the organiser's to drop silently: every available player is on a board (or
+  // has the bye), nobody else is, and only an odd field has a bye. The rest (rematches, colour
+  // breaks, …) may be the organiser's intent: warnings.
+  const pairing::PairingProblem pp = pairing::make_problem(before, edited.unavailable);
+  const std::set<int> available(pp.players.begin(), pp.players.end());
+  int byes = 0;
+  for (const auto& b : edited.boards) {
+    for (int q : {b.a, b.b})
+      if (q != kBye && !available.count(q))
+        fail("bad_request", "player " + std::to_string(q) + " does not play round " + std::to_string(r) +
+                                " (withdrawn or not yet joined)");
+    if (b.b == kBye) ++byes;
+  }
+  for (int q : available)
+    if (!seen.count(q))
+      fail("bad_request", "player " + std::to_string(q) + " (" + t.ev.players[q].name + ") is on no board: every player of the round plays or has the bye");
+  if (byes != (pp.needs_bye ? 1 : 0))
+    fail("bad_request", pp.needs_bye ? "an odd field needs exactly one bye" : "an even field has no bye");
   fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
   t.ev.rounds[r - 1] = edited;
   t.explain[r - 1] = {"edited by the organiser"};
@@ -384,6 +436,13 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
   if (!s->finished) fail("bad_state", "the game has no result to correct yet");
   if (!s->knockout.empty()) fail("bad_state", "knockout results cannot be corrected after the fact");
+  // A result the event could have produced: a win, a draw, or both losing (a double forfeit).
+  const int w = t.cfg.pairing.win_points, d = t.cfg.pairing.draw_points, l = t.cfg.pairing.loss_points;
+  const std::pair<int, int> p{red_points, black_points};
+  if (p != std::pair{w, l} && p != std::pair{l, w} && p != std::pair{d, d} && p != std::pair{l, l})
+    fail("bad_request", "points must be a result of this event: " + std::to_string(w) + "-" + std::to_string(l) + ", " +
+                            std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +
+                            std::to_string(d) + " or " + std::to_string(l) + "-" + std::to_string(l) + " (double forfeit)");
   s->red_points = red_points;
   s->black_points = black_points;
   s->reason = "corrected";

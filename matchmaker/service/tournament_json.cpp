@@ -19,6 +19,20 @@ int64_t get_int(const json::object& o, const char* key, int64_t def) {
   throw TournamentError("bad_request", std::string("field '") + key + "' must be a number");
 }
 
+// A field stored unsigned: a negative or too large number is refused, not wrapped around.
+uint32_t get_u32(const json::object& o, const char* key, uint32_t def) {
+  const int64_t v = get_int(o, key, def);
+  if (v < 0 || v > static_cast<int64_t>(UINT32_MAX))
+    throw TournamentError("bad_request", std::string("field '") + key + "' is out of range");
+  return static_cast<uint32_t>(v);
+}
+
+int get_int32(const json::object& o, const char* key, int def) {
+  const int64_t v = get_int(o, key, def);
+  if (v < INT32_MIN || v > INT32_MAX) throw TournamentError("bad_request", std::string("field '") + key + "' is out of range");
+  return static_cast<int>(v);
+}
+
 bool get_bool(const json::object& o, const char* key, bool def) {
   auto* v = o.if_contains(key);
   if (!v) return def;
@@ -79,11 +93,11 @@ json::object settings_json(const pairing::Settings& s) {
 
 pairing::Settings settings_from(const json::object& o) {
   pairing::Settings s;
-  s.rounds = static_cast<int>(get_int(o, "rounds", s.rounds));
-  s.games_per_round = static_cast<int>(get_int(o, "games_per_round", s.games_per_round));
-  s.win_points = static_cast<int>(get_int(o, "win_points", s.win_points));
-  s.draw_points = static_cast<int>(get_int(o, "draw_points", s.draw_points));
-  s.loss_points = static_cast<int>(get_int(o, "loss_points", s.loss_points));
+  s.rounds = get_int32(o, "rounds", s.rounds);
+  s.games_per_round = get_int32(o, "games_per_round", s.games_per_round);
+  s.win_points = get_int32(o, "win_points", s.win_points);
+  s.draw_points = get_int32(o, "draw_points", s.draw_points);
+  s.loss_points = get_int32(o, "loss_points", s.loss_points);
   std::string r1 = get_str(o, "round1", "adjacent");
   if (r1 != "adjacent" && r1 != "adjacent-alternating" && r1 != "fold" && r1 != "random")
     throw TournamentError("bad_request", "round1 must be adjacent, adjacent-alternating, fold or random");
@@ -92,16 +106,31 @@ pairing::Settings settings_from(const json::object& o) {
   s.colour_rules_hard = get_bool(o, "colour_rules_hard", s.colour_rules_hard);
   s.forfeit_counts_as_met = get_bool(o, "forfeit_counts_as_met", s.forfeit_counts_as_met);
   s.bye_blocked_by_forfeit_win = get_bool(o, "bye_blocked_by_forfeit_win", s.bye_blocked_by_forfeit_win);
-  s.max_forfeits = static_cast<int>(get_int(o, "max_forfeits", s.max_forfeits));
+  s.max_forfeits = get_int32(o, "max_forfeits", s.max_forfeits);
   s.relax_colour_last_round_topscorers = get_bool(o, "relax_colour_last_round_topscorers", s.relax_colour_last_round_topscorers);
-  if (auto* f = o.if_contains("forbidden"))
-    for (auto& pair : f->as_array())
-      s.forbidden.emplace_back(static_cast<int>(pair.as_array().at(0).to_number<int64_t>()),
-                               static_cast<int>(pair.as_array().at(1).to_number<int64_t>()));
-  if (auto* p = o.if_contains("tiebreak_preset")) s.tiebreaks = pairing::tiebreak_preset(std::string(p->as_string()));
-  if (auto* t = o.if_contains("tiebreaks"))
-    for (auto& name : t->as_array()) s.tiebreaks.push_back(parse_tiebreak(std::string(name.as_string())));
-  s.bye_opp = static_cast<pairing::ByeOppPolicy>(get_int(o, "bye_opp", static_cast<int>(s.bye_opp)));
+  if (auto* f = o.if_contains("forbidden")) {
+    const char* what = "'forbidden' is a list of pairs of player numbers, e.g. [[0, 1]]";
+    if (!f->is_array()) throw TournamentError("bad_request", what);
+    for (auto& pair : f->as_array()) {
+      const json::array* a = pair.if_array();
+      if (!a || a->size() != 2 || !(*a)[0].is_int64() || !(*a)[1].is_int64() || (*a)[0].as_int64() < 0 ||
+          (*a)[1].as_int64() < 0 || (*a)[0].as_int64() > 100000 || (*a)[1].as_int64() > 100000)
+        throw TournamentError("bad_request", what);
+      s.forbidden.emplace_back(static_cast<int>((*a)[0].as_int64()), static_cast<int>((*a)[1].as_int64()));
+    }
+  }
+  if (o.if_contains("tiebreak_preset")) s.tiebreaks = pairing::tiebreak_preset(get_str(o, "tiebreak_preset", ""));
+  if (auto* t = o.if_contains("tiebreaks")) {
+    if (!t->is_array()) throw TournamentError("bad_request", "'tiebreaks' is a list of names");
+    for (auto& name : t->as_array()) {
+      if (!name.is_string()) throw TournamentError("bad_request", "'tiebreaks' is a list of names");
+      s.tiebreaks.push_back(parse_tiebreak(std::string(name.as_string())));
+    }
+  }
+  const int bye_opp = get_int32(o, "bye_opp", static_cast<int>(s.bye_opp));
+  if (bye_opp < 0 || bye_opp > static_cast<int>(pairing::ByeOppPolicy::OwnScore))
+    throw TournamentError("bad_request", "'bye_opp' is 0..4");
+  s.bye_opp = static_cast<pairing::ByeOppPolicy>(bye_opp);
   s.forfeit_opp_as_bye = get_bool(o, "forfeit_opp_as_bye", s.forfeit_opp_as_bye);
   s.absent_as_bye = get_bool(o, "absent_as_bye", s.absent_as_bye);
   s.bye_counts_as_win = get_bool(o, "bye_counts_as_win", s.bye_counts_as_win);
@@ -164,16 +193,16 @@ EventConfig config_from_json(const json::value& v) {
   } catch (const std::exception&) {
     throw TournamentError("bad_request", "repetitions must be a number, pawns_advisors_elephants_free a boolean");
   }
-  c.initial_ms = static_cast<uint32_t>(get_int(o, "initial_ms", c.initial_ms));
-  c.increment_ms = static_cast<uint32_t>(get_int(o, "increment_ms", c.increment_ms));
-  c.no_show_ms = static_cast<uint32_t>(get_int(o, "no_show_ms", c.no_show_ms));
-  c.spectator_delay_ms = static_cast<uint32_t>(get_int(o, "spectator_delay_ms", 0));
+  c.initial_ms = get_u32(o, "initial_ms", c.initial_ms);
+  c.increment_ms = get_u32(o, "increment_ms", c.increment_ms);
+  c.no_show_ms = get_u32(o, "no_show_ms", c.no_show_ms);
+  c.spectator_delay_ms = get_u32(o, "spectator_delay_ms", 0);
   c.access = get_str(o, "access", c.access);
   c.join_code = get_str(o, "join_code", "");
   c.auto_rounds = get_bool(o, "auto_rounds", c.auto_rounds);
-  c.late_join_until_round = static_cast<int>(get_int(o, "late_join_until_round", c.late_join_until_round));
-  c.playoff_after_round = static_cast<int>(get_int(o, "playoff_after_round", 0));
-  c.playoff_size = static_cast<int>(get_int(o, "playoff_size", 4));
+  c.late_join_until_round = get_int32(o, "late_join_until_round", c.late_join_until_round);
+  c.playoff_after_round = get_int32(o, "playoff_after_round", 0);
+  c.playoff_size = get_int32(o, "playoff_size", 4);
   c.start_ms = get_int(o, "start_ms", 0);
   if (auto* p = o.if_contains("pairing")) {
     if (!p->is_object()) throw TournamentError("bad_request", "'pairing' must be an object");

@@ -590,6 +590,34 @@ TEST_F(QuickPairing, OrganiserRoleCreatesAndRunsAnEvent) {
   EXPECT_EQ(get("/api/events/olgas-cup").at("stage").as_string(), "running");
 }
 
+// Through the HTTP API: settings a typo could get wrong are refused with 400 and a reason; the
+// operator's admin token creates a club (with no organiser until one is added); a guest's body
+// cannot set its own rating, nor any body the caller.
+TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
+  add_players(2, "vs");
+  const std::string admin = TestServers::kAdminToken;
+  for (const json::object& bad : {json::object{{"name", "no time"}, {"initial_ms", 0}},
+                                  json::object{{"name", "wraps"}, {"initial_ms", -5}},
+                                  json::object{{"name", "slow"}, {"spectator_delay_ms", 99999999}},
+                                  json::object{{"name", "cv"}, {"variant", "jieqi"}, {"capture_visibility", "all"}},
+                                  json::object{{"name", "points"}, {"pairing", json::object{{"win_points", -1}}}},
+                                  json::object{{"name", std::string(5000, 'n')}}}) {
+    json::value r = post("/api/events", bad, admin, 400);
+    EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
+    EXPECT_EQ(json::serialize(r).find("boost"), std::string::npos) << "no library internals: " << json::serialize(r);
+  }
+  post("/api/clubs", json::object{{"club_id", "adminclub"}, {"name", "Admin's club"}}, admin);
+  const json::value club = get("/api/clubs/adminclub");
+  EXPECT_TRUE(club.at("organisers").as_array().empty());
+  post("/api/clubs/adminclub/organisers", json::object{{"user_id", players_[0].user_id}}, admin);
+
+  post("/api/events", json::object{{"id", "vs-ev"}, {"name", "Validated"}, {"auto_rounds", false}}, admin);
+  post("/api/events/vs-ev/join", json::object{{"rating", 99999}, {"caller", players_[1].user_id}}, players_[0].token);
+  const json::value ev = get("/api/events/vs-ev");
+  ASSERT_EQ(ev.at("players").as_array().size(), 1u);
+  EXPECT_EQ(ev.at("players").as_array()[0].at("rating").to_number<int64_t>(), 1500) << "a guest joins as a newcomer";
+}
+
 // The tournament API under random requests from every kind of caller — the admin, the event's
 // organiser, players in the event, a registered outsider, no token and a bad one — with bodies
 // that try to speak for others ("caller", "admin", "user_id" of another player). Never a 5xx;

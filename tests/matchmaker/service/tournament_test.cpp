@@ -280,3 +280,111 @@ TEST(Tournament, StartsByItselfAtItsStartTime) {
   Tournament no_time = with_players(config(3), 4);
   EXPECT_FALSE(due_to_start(no_time, 2'000'000)) << "without a start time the organiser starts it";
 }
+
+// Settings a typo could get wrong are refused at creation, as seeks refuse them: a tournament whose
+// games end at once (no time), never start (an unknown capture mode) or score nonsense.
+TEST(Tournament, SettingsOutOfBoundsAreRefused) {
+  auto refused = [](auto edit) {
+    EventConfig c = config(3);
+    edit(c);
+    try {
+      create_tournament(c);
+    } catch (const TournamentError& e) {
+      EXPECT_EQ(e.code, "bad_request");
+      return true;
+    }
+    return false;
+  };
+  EXPECT_FALSE(refused([](EventConfig&) {}));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.initial_ms = 0; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.initial_ms = 7u * 3600 * 1000; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.increment_ms = 10'000'000; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.no_show_ms = 0; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.spectator_delay_ms = 5 * 60 * 1000 + 1; }));
+  EXPECT_FALSE(refused([](EventConfig& c) { c.spectator_delay_ms = 5 * 60 * 1000; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.start_ms = -1; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.name = ""; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.name = std::string(101, 'x'); }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.variant = "jieqi", c.capture_visibility = "all"; }));
+  EXPECT_FALSE(refused([](EventConfig& c) { c.variant = "jieqi", c.capture_visibility = "both"; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.access = "secret"; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.access = "members"; }));  // of no club
+  EXPECT_TRUE(refused([](EventConfig& c) { c.pairing.win_points = -1; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.pairing.draw_points = 3; }));  // a draw above a win
+  EXPECT_TRUE(refused([](EventConfig& c) { c.pairing.max_forfeits = -1; }));
+}
+
+// Numbers that do not fit the stored field are refused when the settings are read, not wrapped.
+TEST(Tournament, SettingsJsonRefusesNegativeAndHugeNumbers) {
+  auto read = [](const char* text) { return config_from_json(boost::json::parse(text)); };
+  EXPECT_THROW(read(R"({"id":"e","name":"n","initial_ms":-5})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","initial_ms":999999999999})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","no_show_ms":-1})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"forbidden":[[0]]}})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"forbidden":[[0,"x"]]}})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"bye_opp":9}})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"tiebreaks":"wins"}})"), TournamentError);
+  EXPECT_EQ(read(R"({"id":"e","name":"n","initial_ms":60000})").initial_ms, 60000u);
+}
+
+TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
+  EventConfig c = config(2);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 2);
+  start(t);
+  Effects s = start_round(t);
+  ASSERT_EQ(s.create.size(), 1u);
+  const std::string g = s.create[0].game_id;
+  record_result(t, g, 2, 0, false, 0, 0, "checkmate");
+  for (auto [red, black] : {std::pair{7, -3}, {2, 2}, {1, 0}, {0, 1}, {3, 0}})
+    EXPECT_THROW(correct_result(t, g, red, black), TournamentError) << red << "-" << black;
+  for (auto [red, black] : {std::pair{0, 2}, {1, 1}, {0, 0}, {2, 0}}) {
+    correct_result(t, g, red, black);
+    const auto& game = t.ev.rounds[0].boards[0].games[0];
+    EXPECT_EQ(game.a_points + game.b_points, red + black);
+  }
+}
+
+// A player who withdraws while the next round is paired but not started is taken out of it: the
+// round is paired again, so they neither keep a bye nor leave an opponent waiting for them.
+TEST(Tournament, WithdrawingBeforeAPairedRoundStartsRepairsIt) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 3);
+  start(t);
+  ASSERT_EQ(static_cast<int>(t.ev.rounds.size()), 1);
+  int bye = -1;
+  for (const auto& b : t.ev.rounds[0].boards)
+    if (b.b == xq::pairing::kBye) bye = b.a;
+  ASSERT_GE(bye, 0);
+  Effects fx = withdraw(t, t.user_ids[bye]);
+  EXPECT_EQ(t.ev.players[bye].withdrawn_round, 1);
+  ASSERT_EQ(static_cast<int>(t.ev.rounds.size()), 1) << "round 1 is paired again";
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_TRUE(b.a != bye && b.b != bye);
+  ASSERT_EQ(t.ev.rounds[0].boards.size(), 1u);
+  EXPECT_NE(t.ev.rounds[0].boards[0].b, xq::pairing::kBye) << "two players left: no bye";
+  Effects started = start_round(t);
+  EXPECT_EQ(started.create.size(), 1u);
+}
+
+// An edited pairing may break the pairing rules (with warnings) but must seat every player of the
+// round: nobody silently scores nothing.
+TEST(Tournament, EditedPairingMustSeatEveryPlayer) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 3);
+  start(t);
+  auto code_of = [&](const std::vector<std::pair<int, int>>& boards) {
+    try {
+      edit_pairing(t, boards);
+    } catch (const TournamentError& e) {
+      return e.code;
+    }
+    return std::string("ok");
+  };
+  EXPECT_EQ(code_of({{0, 1}}), "bad_request") << "player 2 is left out";
+  EXPECT_EQ(code_of({{0, 1}, {2, xq::pairing::kBye}, {1, xq::pairing::kBye}}), "bad_request") << "a player on two boards";
+  EXPECT_EQ(code_of({{0, xq::pairing::kBye}, {1, xq::pairing::kBye}, {2, xq::pairing::kBye}}), "bad_request") << "three byes";
+  EXPECT_EQ(code_of({{0, 1}, {2, xq::pairing::kBye}}), "ok");
+  EXPECT_EQ(code_of({{2, 0}, {1, xq::pairing::kBye}}), "ok");
+}
