@@ -6,8 +6,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <deque>
 #include <iostream>
 #include <utility>
@@ -185,6 +187,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void on_read(beast::error_code ec) {
+    if (ec == http::error::body_limit || ec == http::error::header_limit) {  // answered, not just dropped
+      auto res = std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
+      res->set(http::field::server, "xq-gameserver");
+      res->set(http::field::content_type, "application/json");
+      res->body() = R"({"error":"request too large: at most 1 MiB of body and 8 KiB of headers"})";
+      res->keep_alive(false);
+      res->prepare_payload();
+      http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
+        beast::error_code ignored;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        // Reads and drops the rest of the body for a while: closing with it unread would reset
+        // the connection, and a client still sending would never see the answer.
+        if (!ec) self->drain(std::make_shared<std::array<char, 16384>>());
+      });
+      return;
+    }
     if (ec) {
       beast::error_code ignored;
       stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -223,6 +241,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return;
       }
       self->do_read();
+    });
+  }
+
+  void drain(std::shared_ptr<std::array<char, 16384>> scratch, size_t drained = 0) {
+    if (drained == 0) stream_.expires_after(std::chrono::seconds(5));
+    stream_.async_read_some(asio::buffer(*scratch), [self = shared_from_this(), scratch, drained](beast::error_code ec, size_t n) {
+      if (!ec && drained + n < (64u << 20)) self->drain(scratch, drained + n);  // else EOF, timeout or enough
     });
   }
 

@@ -86,9 +86,9 @@ size_t query_number(const std::string& target, const std::string& name, size_t f
 }
 
 // GET /api/games and /api/admin/games: ?limit= (default 100, at most 500) &offset=.
-std::string game_list(Hub& hub, const std::string& target) {
+std::string game_list(Hub& hub, const std::string& target, bool for_admin) {
   const size_t limit = std::min<size_t>(query_number(target, "limit", Hub::kDefaultGameListLimit), Hub::kMaxGameListLimit);
-  return hub.live_games_json(query_number(target, "offset", 0), limit);
+  return hub.live_games_json(query_number(target, "offset", 0), limit, for_admin);
 }
 
 HttpResult account_json(Hub& hub, const User& u) {
@@ -114,7 +114,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   }
   try {
     // Public API
-    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target)};
+    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, false)};
     if (parts.size() == 3 && parts[1] == "games" && method == "GET" && hub.record_withheld(parts[2]))
       return json_error(403, "delayed broadcast: the record is available when the game ends");
     if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
@@ -138,7 +138,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (!caller.admin())
         return json_error(caller.user ? 403 : 401, caller.user ? "the admin role is required"
                                                                : "admin credential required (X-Admin-Token or an admin's session)");
-      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target)};
+      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
       if (parts.size() == 5 && parts[2] == "games" && method == "POST") {
@@ -147,7 +147,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
-          if (outcome == "move-limit") outcome.clear();  // an outcome, not the move-limit action
+          if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
+            return json_error(400, "outcome must be red-wins, black-wins or draw");
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.
@@ -186,6 +187,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         return {200, "application/json", "{\"ok\":true}"};
       }
     }
+  } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type
+    return json_error(400, "malformed request: " + e.code().message());
   } catch (const std::exception& e) {
     return json_error(400, e.what());
   }

@@ -298,7 +298,16 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
       return login_reply(c, rid, *u);
     }
-    case C::kLoginGuest: return login_reply(c, rid, auth_.make_guest(m.login_guest().name()));
+    case C::kLoginGuest: {
+      User guest = auth_.make_guest(m.login_guest().name());
+      // Two guests of one name would be one name for two people (a challenge by name reaches only
+      // one of them): a name already signed in somewhere gets part of the new guest's id.
+      try {
+        if (presence_.find(guest.name)) guest.name += "-" + guest.id.substr(2, 4);
+      } catch (const std::exception&) {  // Redis away: the name as asked
+      }
+      return login_reply(c, rid, guest);
+    }
     case C::kRegister:
     case C::kLogin: return password_sign_in(c, m);
     case C::BODY_NOT_SET: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "empty or unknown message", metrics_);

@@ -62,7 +62,8 @@ class Hub {
   static constexpr size_t kMaxListedSeeks = 200;  // per seek list sent (SeekList.total counts them all)
   // Live games (and finished ones still in memory), newest first: `limit` from `offset`, with the
   // total count. {"games":[…],"total":N}
-  std::string live_games_json(size_t offset, size_t limit);
+  // A live game broadcast with a delay shows the public (not the admin) no plies or clocks.
+  std::string live_games_json(size_t offset, size_t limit, bool for_admin);
   std::string connections_json();
   // action: "red-wins" | "black-wins" | "draw" | "abort" (ends the game, `reason` in its result) or
   // "move-limit" (the arbiter imposes the game's move limit on request; `reason` is the side it is
@@ -138,7 +139,7 @@ class Hub {
     std::vector<std::pair<std::string, GameInfo>> games;
     size_t total = 0;
   };
-  GamePage game_page(size_t offset, size_t limit, bool include_finished);
+  GamePage game_page(size_t offset, size_t limit, bool include_finished, bool public_view);
   std::map<std::string, GameInfo> other_nodes_games();  // from Redis, uncached
   std::shared_ptr<const std::map<std::string, GameInfo>> other_nodes_games_cached();  // null before the first read
   static constexpr int64_t kGameListCacheMs = 1000;

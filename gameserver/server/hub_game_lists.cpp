@@ -86,7 +86,7 @@ std::map<std::string, Hub::GameInfo> Hub::other_nodes_games() {
 
 // Sorts light keys and copies only the games of the page: a lobby polls this every few seconds,
 // and copying every game's config for each answer cost milliseconds at 10,000 games.
-Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished) {
+Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished, bool public_view) {
   struct Key {
     int64_t created_at_ms;
     std::string id;
@@ -123,13 +123,21 @@ Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished)
     } else {
       page.games.emplace_back(k.id, others->at(k.id));
     }
+    // A delayed broadcast shows the public nothing of its progress until it ends: not the
+    // position (views.cpp), not the record (403), and not its ply count or clocks here.
+    GameInfo& info = page.games.back().second;
+    if (public_view && !info.finished && info.config.spectator_delay_ms > 0) {
+      info.plies = 0;
+      info.red_ms = info.black_ms = info.config.tc.initial_ms;
+      info.running.clear();
+    }
   }
   return page;
 }
 
-std::string Hub::live_games_json(size_t offset, size_t limit) {
+std::string Hub::live_games_json(size_t offset, size_t limit, bool for_admin) {
   json::array arr;
-  const GamePage page = game_page(offset, limit, true);
+  const GamePage page = game_page(offset, limit, true, !for_admin);
   for (const auto& [id, info] : page.games) {
     const auto& c = info.config;
     arr.push_back(json::object{{"id", id},
@@ -140,7 +148,8 @@ std::string Hub::live_games_json(size_t offset, size_t limit) {
                                {"finished", info.finished},
                                {"red_ms", info.red_ms},
                                {"black_ms", info.black_ms},
-                               {"running", info.running}});
+                               {"running", info.running},
+                               {"delayed", info.config.spectator_delay_ms > 0 && !info.finished}});
   }
   return json::serialize(json::object{{"games", arr}, {"total", page.total}});
 }
@@ -150,7 +159,7 @@ void Hub::list_games(const std::shared_ptr<Connection>& c, const v1::ClientMessa
   r.set_request_id(m.request_id());
   r.mutable_games();
   const auto& q = m.list_games();
-  const GamePage page = game_page(q.offset(), q.limit() == 0 ? kDefaultGameListLimit : std::min(q.limit(), kMaxGameListLimit), false);
+  const GamePage page = game_page(q.offset(), q.limit() == 0 ? kDefaultGameListLimit : std::min(q.limit(), kMaxGameListLimit), false, true);
   r.mutable_games()->set_total(static_cast<uint32_t>(page.total));
   for (const auto& [id, info] : page.games) {
     const GameConfig& cfg = info.config;

@@ -65,6 +65,14 @@ static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side colo
     why = "time control: initial 1 s..6 h, increment <= 120 s";
     return false;
   }
+  if (!v1::Variant_IsValid(var)) {  // proto3 keeps an unknown enum number: refused, not read as Xiangqi
+    why = "variant: XIANGQI or JIEQI";
+    return false;
+  }
+  if (!v1::Side_IsValid(color)) {
+    why = "color: SIDE_NONE (random), RED or BLACK";
+    return false;
+  }
   if (!ruleset.empty() && !xq::parse_ruleset(ruleset)) {
     why = "unknown ruleset";
     return false;
@@ -102,6 +110,8 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   }
   if (spec.rated && u.guest)
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: register or log in", metrics_);
+  if (m.has_challenge() && m.challenge().user_name() == u.name)
+    return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
   if (m.has_challenge()) {
     // The target must be online; the challenge is a seek only they can see and accept.
     std::lock_guard l(mu_);

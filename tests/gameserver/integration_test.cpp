@@ -525,6 +525,30 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   bad.mutable_challenge()->set_user_name("nobody_online");
   bad.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
+  bad.mutable_challenge()->set_user_name("alice_acct");
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "nobody challenges themselves";
+  bad.mutable_challenge()->set_user_name(bob.name);
+  bad.mutable_challenge()->set_variant(static_cast<Variant>(7));
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "an unknown variant is refused, not read as Xiangqi";
+  bad.mutable_challenge()->set_variant(XIANGQI);
+  bad.mutable_challenge()->set_color(static_cast<Side>(9));
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "an unknown colour is refused, not read as random";
+}
+
+// Two guests asking for one name get two names: a challenge by name reaches the one it names.
+TEST_F(GameServer, GuestsOfOneNameGetDistinctNames) {
+  Client first = guest("twin"), second = guest("twin"), host = guest("twin_host");
+  EXPECT_EQ(first.name, "guest-twin");
+  EXPECT_NE(second.name, first.name);
+  EXPECT_EQ(second.name.rfind("guest-twin-", 0), 0u) << second.name;
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(second.name);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  ASSERT_TRUE(host.ws->request(ch).has_reply());
+  ClientMessage list;
+  list.mutable_list_seeks();
+  EXPECT_EQ(second.ws->request(list).seeks().seeks_size(), 1);
+  EXPECT_EQ(first.ws->request(list).seeks().seeks_size(), 0);
 }
 
 // A seek's rule options (docs/adjudication.md "Options for clubs") reach the lobby, the game
@@ -773,6 +797,18 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
   ASSERT_TRUE(end);
   EXPECT_EQ(end->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"purple"})", body,
+                                 TestServers::kAdminToken),
+            400)
+      << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":7})", body,
+                                 TestServers::kAdminToken),
+            400);
+  EXPECT_EQ(body.find("boost"), std::string::npos) << "no library internals: " << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", std::string(3 << 20, ' '), body,
+                                 TestServers::kAdminToken),
+            413)
+      << "a body over 1 MiB is answered, not dropped";
   EXPECT_EQ(end->game_event().result().reason(), "adjudication");
 
   // Disconnect (not a ban): the socket closes, and the player may come back with the same token.
@@ -1052,6 +1088,26 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   std::string body;
   EXPECT_EQ(g_servers->http_get("/api/games/" + gid, body), 403) << body;
   EXPECT_EQ(g_servers->http_get("/api/games/" + gid + "/pgn", body), 403) << body;
+  // Nor do the game lists tell its progress, except to the admin.
+  auto listed = [&](const std::string& path, const std::string& token) {
+    std::string b;
+    EXPECT_EQ(g_servers->http_get(path, b, token), 200) << b;
+    const boost::json::value v = boost::json::parse(b);
+    for (const auto& g : v.at("games").as_array())
+      if (g.at("id").as_string() == gid) return g.as_object();
+    ADD_FAILURE() << gid << " not listed in " << path;
+    return boost::json::object{};
+  };
+  const boost::json::object shown = listed("/api/games", ""), admin_view = listed("/api/admin/games", TestServers::kAdminToken);
+  EXPECT_EQ(shown.at("plies").to_number<int64_t>(), 0);
+  EXPECT_EQ(shown.at("running").as_string(), "");
+  EXPECT_TRUE(shown.at("delayed").as_bool());
+  EXPECT_EQ(admin_view.at("plies").to_number<int64_t>(), 1);
+  ClientMessage games;
+  games.mutable_list_games();
+  const ServerMessage listed_games = fan.ws->request(games);
+  for (const auto& g : listed_games.games().games())
+    if (g.game_id() == gid) EXPECT_EQ(g.plies(), 0u) << "list_games hides the progress too";
   auto late = wait_event(fan, gid, GameEvent::MOVE, 3000);
   ASSERT_TRUE(late) << "the spectator sees the move after the delay";
   EXPECT_EQ(late->game_event().move().iccs(), "h2e2");
