@@ -11,6 +11,7 @@
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "rules/jieqi.h"
+#include "rules/notation.h"
 #include "rules/perft.h"
 
 namespace po = boost::program_options;
@@ -144,7 +145,10 @@ GameRules rules_from(const po::variables_map& vm, Variant v) {
   auto rs = parse_ruleset(name);
   if (!rs) throw UsageError("unknown --rules '" + name + "' (expected cxa, axf or computer)");
   r.ruleset = *rs;
-  if (vm.count("move-limit")) r.move_limit_plies = vm["move-limit"].as<int>();
+  if (vm.count("move-limit")) {
+    r.move_limit_plies = vm["move-limit"].as<int>();
+    if (r.move_limit_plies < 0) throw UsageError("--move-limit must be 0 (off) or a number of plies");
+  }
   if (vm.count("repetitions")) {
     int n = vm["repetitions"].as<int>();
     if (n < GameRules::kMinRepetitions || n > GameRules::kMaxRepetitions)
@@ -185,8 +189,16 @@ int cmd_notate(const po::variables_map& vm) {
   Common c = load(vm);
   RulesGame game(rules_from(vm, c.variant), c.pos);
   if (!play_moves(game, vm, false)) return 2;
-  for (const PlayedMove& pm : game.moves())
-    std::cout << to_iccs(pm.move) << " " << pm.wxf << " " << pm.chinese << "\n";
+  for (const PlayedMove& pm : game.moves()) {
+    std::string iccs = to_iccs(pm.move), wxf = pm.wxf, chinese = pm.chinese;
+    if (pm.move.reveal != NoType) {  // a face-down piece's move: what it turned out to be (jieqi-rules.md §9.2)
+      const char l = piece_letter(pm.move.reveal);
+      iccs += pm.mover == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+      wxf += "=" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(wxf_piece_letter(pm.move.reveal)))));
+      chinese += "(翻" + chinese_piece_name(pm.mover, pm.move.reveal) + ")";
+    }
+    std::cout << iccs << " " << wxf << " " << chinese << "\n";
+  }
   return 0;
 }
 

@@ -61,7 +61,10 @@ Position parse_fen(const std::string& fen, Variant variant) {
   for (std::string f; in >> f;) fields.push_back(f);
   if (fields.empty()) throw FenError("empty FEN");
   const std::string& board = fields[0];
-  if (board.find_first_of("Xx") != std::string::npos) variant = Variant::Jieqi;
+  // Face-down pieces exist only in Jieqi: a Xiangqi FEN with them is an error, not a switch of
+  // variant (that mixed the games' rules: Jieqi moves under Xiangqi's move limit).
+  if (variant == Variant::Xiangqi && board.find_first_of("Xx") != std::string::npos)
+    throw FenError("face-down pieces (X/x) are Jieqi's: use the jieqi variant");
 
   Position pos;
   pos.set_variant(variant);

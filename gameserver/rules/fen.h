@@ -15,7 +15,7 @@ struct FenError : std::runtime_error {
 extern const char* const kXiangqiStartFen;
 extern const char* const kJieqiStartFen;
 
-// Parses a FEN. A board with X/x pieces is always Jieqi; `variant` decides for boards without.
+// Parses a FEN of `variant`; X/x pieces in a Xiangqi FEN are an error (FenError).
 // Throws FenError with a message naming the problem.
 Position parse_fen(const std::string& fen, Variant variant);
 std::string to_fen(const Position& pos);

@@ -1,6 +1,8 @@
 #include "game.h"
 
 #include <algorithm>
+#include <cctype>
+#include <stdexcept>
 
 #include "notation.h"
 
@@ -91,11 +93,35 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
   Square from = parse_square(iccs, 0), to = parse_square(iccs, 2);
   if (from == kNoSquare || to == kNoSquare) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
   Move m{static_cast<uint8_t>(from), static_cast<uint8_t>(to), NoType};
-  if (iccs.size() >= 5) {
-    PieceType t = piece_type_from_letter(iccs[4]);
-    if (t == NoType || t == King) return fail("move '" + iccs + "' has a bad identity suffix");
-    m.reveal = t;
+  // Suffixes (Pikafish style, jieqi-rules.md §9.2): the identity a face-down mover reveals, then
+  // the identity of a face-down piece it captures; a letter's case is its piece's colour.
+  const Piece mover = pos_.at(from), target = pos_.at(to);
+  size_t at = 4;
+  auto letter = [&](Piece of, const char* what) -> PieceType {
+    const char l = iccs[at++];
+    const PieceType t = piece_type_from_letter(l);
+    if (t == NoType || t == King) return NoType;
+    const Color c = std::isupper(static_cast<unsigned char>(l)) ? Color::Red : Color::Black;
+    if (c != color_of(of)) throw std::invalid_argument(std::string(what) + ": the letter's case names the other colour");
+    return t;
+  };
+  try {
+    if (iccs.size() > at && mover && is_dark(mover)) {
+      m.reveal = letter(mover, "the revealed identity");
+      if (m.reveal == NoType) return fail("move '" + iccs + "' has a bad identity suffix");
+    }
+    if (iccs.size() > at) {
+      if (!target || !is_dark(target) || (mover && color_of(target) == color_of(mover)))
+        return fail("move '" + iccs + "': a letter after the squares names a revealed or captured face-down piece, and there is none");
+      const PieceType captured = letter(target, "the captured identity");
+      if (captured == NoType) return fail("move '" + iccs + "' has a bad identity suffix");
+      if (pos_.identity(to) != NoType && pos_.identity(to) != captured)
+        return fail("move '" + iccs + "': the captured piece is not a " + std::string(1, piece_letter(captured)));
+    }
+  } catch (const std::invalid_argument& e) {
+    return fail("move '" + iccs + "': " + e.what());
   }
+  if (iccs.size() > at) return fail("move '" + iccs + "' has characters after its suffixes");
   MoveError e = play(m, message);
   if (e != MoveError::None && message) *message = "move '" + iccs + "': " + *message;
   return e;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <random>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -116,6 +117,8 @@ void apply_assignment(Position& pos, const Assignment& a) {
 
 void apply_hidden_list(Position& pos, const std::string& list) {
   std::stringstream in(list);
+  std::set<Square> seen;
+  int given[2][kPieceTypes] = {};
   for (std::string item; std::getline(in, item, ',');) {
     item.erase(std::remove_if(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }), item.end());
     if (item.empty()) continue;
@@ -128,6 +131,13 @@ void apply_hidden_list(Position& pos, const std::string& list) {
     if (!is_dark(p)) throw std::invalid_argument("hidden entry '" + item + "': no face-down piece on " + square_name(s));
     Color c = std::isupper(static_cast<unsigned char>(item[3])) ? Color::Red : Color::Black;
     if (color_of(p) != c) throw std::invalid_argument("hidden entry '" + item + "': wrong colour for the piece on " + square_name(s));
+    if (!seen.insert(s).second) throw std::invalid_argument("hidden entry '" + item + "': " + square_name(s) + " is given twice");
+    // No more of a type than the face-down pieces can still be (the pool: the game's pieces less
+    // those face up).
+    if (++given[index(c)][t] > pos.pool()[index(c)][t])
+      throw std::invalid_argument("hidden entry '" + item + "': more " + (c == Color::Red ? "Red" : "Black") + " '" +
+                                  std::string(1, item[3]) + "' than the pool holds (" +
+                                  std::to_string(pos.pool()[index(c)][t]) + ")");
     pos.set_identity(s, t);
   }
 }

@@ -17,25 +17,15 @@ int forwardness(Color c, Square s) { return c == Color::Red ? rank_of(s) : 9 - r
 
 bool moves_diagonally(PieceType t) { return t == Advisor || t == Elephant || t == Horse; }
 
-char wxf_letter(PieceType t) {
-  switch (t) {
-    case King: return 'K';
-    case Advisor: return 'A';
-    case Elephant: return 'E';
-    case Horse: return 'H';
-    case Rook: return 'R';
-    case Cannon: return 'C';
-    case Pawn: return 'P';
-    default: return '?';
-  }
-}
-
 struct Parts {
   Color color;
   PieceType type;
   // Tandem pieces on one file: rank of the mover among them counted from the front (0-based) and
   // how many there are; 1 = no tandem.
   int order = 0, count = 1;
+  // Another file also holds tandem pieces of this kind (soldiers only: no other kind has more
+  // than two): the origin file is then written too (§8.2).
+  bool two_files = false;
   int from_file;  // file number of the origin
   char direction;  // '+', '-', '='
   int amount;      // ranks moved or destination file number
@@ -43,7 +33,7 @@ struct Parts {
 
 Parts analyse(const Position& pos, Move m) {
   Piece p = pos.at(m.from);
-  Parts parts{color_of(p), type_of(p), 0, 1, 0, '=', 0};
+  Parts parts{color_of(p), type_of(p), 0, 1, false, 0, '=', 0};
   const Color c = parts.color;
   parts.from_file = file_number(c, m.from);
   // Tandem detection: same colour and displayed type on the origin file. Xiangqi advisors and
@@ -60,6 +50,13 @@ Parts analyse(const Position& pos, Move m) {
       std::sort(same.begin(), same.end(), [&](Square a, Square b) { return forwardness(c, a) > forwardness(c, b); });
       parts.count = static_cast<int>(same.size());
       parts.order = static_cast<int>(std::find(same.begin(), same.end(), Square(m.from)) - same.begin());
+      for (int f = 0; f < kFiles && !parts.two_files; ++f) {
+        if (f == file_of(m.from)) continue;
+        int n = 0;
+        for (int r = 0; r < kRanks; ++r)
+          if (Piece q = pos.at(make_square(f, r)); q && color_of(q) == c && type_of(q) == parts.type) ++n;
+        parts.two_files = n > 1;
+      }
     }
   }
   int gain = forwardness(c, m.to) - forwardness(c, m.from);
@@ -74,6 +71,19 @@ Parts analyse(const Position& pos, Move m) {
 }
 
 }  // namespace
+
+char wxf_piece_letter(PieceType t) {
+  switch (t) {
+    case King: return 'K';
+    case Advisor: return 'A';
+    case Elephant: return 'E';
+    case Horse: return 'H';
+    case Rook: return 'R';
+    case Cannon: return 'C';
+    case Pawn: return 'P';
+    default: return '?';
+  }
+}
 
 std::string chinese_piece_name(Color c, PieceType t) {
   static const char* const red[] = {"", "帅", "仕", "相", "马", "车", "炮", "兵"};
@@ -92,7 +102,8 @@ std::string to_chinese(const Position& before, Move m) {
     static const char* const three[] = {"前", "中", "后"};
     static const char* const many[] = {"一", "二", "三", "四", "五"};
     const char* marker = p.count == 2 ? two[p.order] : p.count == 3 ? three[p.order] : many[std::min(p.order, 4)];
-    out = std::string(marker) + chinese_piece_name(p.color, p.type);
+    // Tandem soldiers on two files: the file takes the piece name's place (前七进一).
+    out = std::string(marker) + (p.two_files ? std::string(numerals[p.from_file]) : chinese_piece_name(p.color, p.type));
   }
   out += p.direction == '+' ? "进" : p.direction == '-' ? "退" : "平";
   out += numerals[p.amount];
@@ -101,10 +112,16 @@ std::string to_chinese(const Position& before, Move m) {
 
 std::string to_wxf(const Position& before, Move m) {
   Parts p = analyse(before, m);
-  std::string out(1, wxf_letter(p.type));
-  if (p.count == 1) out += static_cast<char>('0' + p.from_file);
-  else if (p.count == 2) out += p.order == 0 ? '+' : '-';
-  else out += static_cast<char>('a' + p.order);  // a = frontmost of three or more
+  std::string out(1, wxf_piece_letter(p.type));
+  if (p.two_files) {  // tandem soldiers on two files: place from the front, then the file (26=5)
+    out = std::string(1, static_cast<char>('1' + p.order)) + static_cast<char>('0' + p.from_file);
+  } else if (p.count == 1) {
+    out += static_cast<char>('0' + p.from_file);
+  } else if (p.count == 2) {
+    out += p.order == 0 ? '+' : '-';
+  } else {
+    out += static_cast<char>('a' + p.order);  // a = frontmost of three or more
+  }
   out += p.direction;
   out += static_cast<char>('0' + p.amount);
   return out;

@@ -12,5 +12,6 @@ std::string to_chinese(const Position& before, Move m);
 std::string to_wxf(const Position& before, Move m);
 // Chinese name of a piece type for a colour: 帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒.
 std::string chinese_piece_name(Color c, PieceType t);
+char wxf_piece_letter(PieceType t);  // K A E H R C P
 
 }  // namespace xq

@@ -29,9 +29,16 @@ TEST(Fen, AcceptsHorseAndElephantAliases) {
 }
 
 TEST(Fen, JieqiPoolDerivedWhenMissing) {
-  Position p = parse_fen("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w", Variant::Xiangqi);
+  Position p = parse_fen("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w", Variant::Jieqi);
   EXPECT_EQ(p.variant(), Variant::Jieqi);
   EXPECT_EQ(pool_to_string(p.pool()), "R2A2C2P5N2B2r2a2c2p5n2b2");
+}
+
+// Face-down pieces are Jieqi's: a Xiangqi FEN holding them is refused rather than read as Jieqi
+// (that mixed the games: Jieqi moves under Xiangqi's limits).
+TEST(Fen, XiangqiRefusesFaceDownPieces) {
+  EXPECT_THROW(parse_fen("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w", Variant::Xiangqi), FenError);
+  EXPECT_THROW(parse_fen("3k5/9/9/9/9/9/9/3A5/9/4K3X w R1 0 1", Variant::Xiangqi), FenError);
 }
 
 class BadFen : public ::testing::TestWithParam<const char*> {};

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "rules/fen.h"
@@ -181,6 +182,34 @@ TEST(JieqiGame, UnknownIdentityNeedsSuffixFromPool) {
   EXPECT_EQ(g.play("a3a4K"), RulesGame::MoveError::BadFormat);
   EXPECT_EQ(g.play("a3a4P"), RulesGame::MoveError::None);
   EXPECT_EQ(type_of(g.position().at(parse_square("a4"))), Pawn);
+}
+
+// Suffixes are read, not skipped: the reveal letter's case is the mover's colour, a second letter
+// names a captured face-down piece (and must be right where it is known), nothing follows; a
+// revealed or Xiangqi piece's move takes no reveal letter.
+TEST(JieqiGame, MoveSuffixesAreChecked) {
+  using E = RulesGame::MoveError;
+  RulesGame g(GameRules::defaults(Variant::Jieqi), parse_fen(kJieqiStartFen, Variant::Jieqi));
+  EXPECT_EQ(g.play("a3a4p"), E::BadFormat) << "a Black letter for a Red piece";
+  EXPECT_EQ(g.play("a3a4Pz"), E::BadFormat) << "a letter with no captured face-down piece";
+  EXPECT_EQ(g.play("a3a4PP"), E::BadFormat);
+  EXPECT_EQ(g.play("a3a4P"), E::None);
+  EXPECT_EQ(g.play("a6a5P"), E::BadFormat) << "a Red letter for a Black piece";
+  EXPECT_EQ(g.play("a6a5p"), E::None);
+
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_hidden_list(p, kFixedAssignment);
+  RulesGame fixed(GameRules::defaults(Variant::Jieqi), p);
+  const std::string target_letter(1, static_cast<char>(std::tolower(piece_letter(p.identity(parse_square("b9"))))));
+  const std::string wrong = target_letter == "r" ? "n" : "r";
+  const std::string reveal(1, piece_letter(p.identity(parse_square("b2"))));
+  EXPECT_EQ(fixed.play("b2b9" + reveal + wrong), E::BadFormat) << "the captured piece is not that";
+  EXPECT_EQ(fixed.play("b2b9" + reveal + target_letter + "x"), E::BadFormat);
+  EXPECT_EQ(fixed.play("b2b9" + reveal + target_letter), E::None);
+
+  RulesGame xiangqi(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start());
+  EXPECT_EQ(xiangqi.play("h2e2R"), E::BadFormat) << "Xiangqi moves carry no identity";
+  EXPECT_EQ(xiangqi.play("h2e2"), E::None);
 }
 
 // Every viewer's FEN is the position's own in Xiangqi (nothing is hidden); in Jieqi a captured

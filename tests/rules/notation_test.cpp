@@ -33,3 +33,16 @@ TEST(Notation, RetreatsAndTandemPieces) {
   auto r = notate("4k4/9/9/9/9/9/9/9/4A4/3K5 w", {"e1f0"});
   EXPECT_EQ(r[0], (std::pair<std::string, std::string>{"A5-4", "仕五退四"}));
 }
+
+// Tandem soldiers on two files (§8.2): the origin file is written too, in place of the piece
+// letter or name, so the two front soldiers' moves read differently.
+TEST(Notation, TandemSoldiersOnTwoFilesNameTheirFile) {
+  const char* fen = "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w";
+  auto c = notate(fen, {"c6c7"}), g = notate(fen, {"g6g7"}), rear = notate(fen, {"c5d5"});
+  EXPECT_EQ(c[0], (std::pair<std::string, std::string>{"17+1", "前七进一"}));
+  EXPECT_EQ(g[0], (std::pair<std::string, std::string>{"13+1", "前三进一"}));
+  EXPECT_EQ(rear[0], (std::pair<std::string, std::string>{"27=6", "后七平六"}));
+  // One tandem file only: front/rear as before.
+  auto one = notate("3k5/9/9/2P6/2P3P2/9/9/9/9/4K4 w", {"c6c7"});
+  EXPECT_EQ(one[0], (std::pair<std::string, std::string>{"P++1", "前兵进一"}));
+}
