@@ -55,6 +55,15 @@ PieceCounts parse_pool(const std::string& s) {
   return pool;
 }
 
+static const char* piece_name(PieceType t) {
+  switch (t) {
+    case Advisor: return "advisor";
+    case Elephant: return "elephant";
+    case Pawn: return "soldier";
+    default: return "piece";
+  }
+}
+
 Position parse_fen(const std::string& fen, Variant variant) {
   std::istringstream in(fen);
   std::vector<std::string> fields;
@@ -110,11 +119,19 @@ Position parse_fen(const std::string& fen, Variant variant) {
       if (counts[index(c)][t] > kMaxCount[t])
         throw FenError(std::string(name) + " has too many pieces of type '" + piece_letter(static_cast<PieceType>(t)) + "'");
     if (variant == Variant::Xiangqi) {
+      // Squares no piece of that kind can ever reach (in Jieqi revealed advisors and elephants
+      // may stand anywhere, so only here).
       for (Square s = 0; s < kSquares; ++s) {
         Piece p = pos.at(s);
-        if (p && color_of(p) == c && type_of(p) == Pawn && !crossed_river(c, s) &&
-            (c == Color::Red ? rank_of(s) < 3 : rank_of(s) > 6))
-          throw FenError(std::string(name) + " pawn on " + square_name(s) + " stands behind its start rank");
+        if (!p || color_of(p) != c) continue;
+        const int f = file_of(s), r = c == Color::Red ? rank_of(s) : 9 - rank_of(s);  // rank from its own side
+        const std::string where = std::string(name) + " " + piece_name(type_of(p)) + " on " + square_name(s);
+        if (type_of(p) == Pawn && !crossed_river(c, s) && (r < 3 || f % 2 == 1))
+          throw FenError(where + ": a soldier cannot get there (behind its start rank, or sideways before the river)");
+        if (type_of(p) == Advisor && !((r == 0 || r == 2) ? (f == 3 || f == 5) : (r == 1 && f == 4)))
+          throw FenError(where + ": advisors stand only on the palace's five points");
+        if (type_of(p) == Elephant && !(((r == 0 || r == 4) && (f == 2 || f == 6)) || (r == 2 && f % 4 == 0)))
+          throw FenError(where + ": elephants stand only on their seven points on their own side");
       }
     }
   }

@@ -66,7 +66,25 @@ INSTANTIATE_TEST_SUITE_P(
                       "4k4/9/9/9/4X4/9/9/9/9/3K5 w",                                     // dark piece off its square
                       "4k4/9/9/9/9/9/9/9/9/3XK4 w A0",                                   // pool smaller than dark count
                       "4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1",                               // bad counters
-                      "RRRk5/9/9/9/9/9/9/9/9/3K5 w"));                                   // too many rooks
+                      "RRRk5/9/9/9/9/9/9/9/9/3K5 w",                                     // too many rooks
+                      "3k5/9/9/9/9/9/9/9/9/A3K4 w",                                      // advisor off the palace
+                      "3k5/9/9/9/9/9/9/9/9/1B2K4 w",                                     // elephant on b0
+                      "4k4/9/2b6/9/9/9/9/9/9/3K5 w",                                     // black elephant on c7
+                      "3k5/9/9/9/9/9/1P7/9/9/4K4 w"));                                   // uncrossed soldier on an odd file
+
+// Every square a Xiangqi advisor, elephant or uncrossed soldier can reach is accepted (the others
+// are refused above); Jieqi's revealed advisors and elephants may stand anywhere.
+TEST(Fen, XiangqiPiecesOnlyWhereTheyCanGo) {
+  for (const char* fen : {"3k5/9/9/9/9/9/9/3A1A3/9/4K4 w", "3k5/9/9/9/9/9/9/9/4A4/3AK4 w",
+                          "3k5/9/9/9/9/9/9/B7B/9/4K4 w", "3k5/9/9/9/9/2B3B2/9/9/9/4K4 w",
+                          "3k5/9/9/9/9/9/9/9/9/2B1K1B2 w", "3k5/9/9/9/9/9/9/4B4/9/4K4 w",
+                          "2bakab2/9/9/9/9/9/9/9/9/3K5 w", "4k4/9/b7b/9/9/9/9/9/9/3K5 w",
+                          "4k4/9/9/9/2b3b2/9/9/9/9/3K5 w", "3k5/9/4b4/9/9/9/9/9/9/4K4 w",
+                          "4k4/4a4/3a5/9/9/9/9/9/9/3K5 w",
+                          "3k5/9/9/9/1P7/9/P1P1P4/9/9/4K4 w"})  // b5 has crossed the river
+    EXPECT_NO_THROW(parse_fen(fen, Variant::Xiangqi)) << fen;
+  EXPECT_NO_THROW(parse_fen("3k5/9/9/9/9/9/9/9/9/A3K3X w R1", Variant::Jieqi));
+}
 
 TEST(Fen, SquaresParse) {
   EXPECT_EQ(parse_square("a0"), 0);
