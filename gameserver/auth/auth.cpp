@@ -83,6 +83,8 @@ std::string Auth::hash_password(const std::string& password, const std::string& 
   return hex(out, sizeof out);
 }
 
+bool is_guest_name(const std::string& name) { return lower(name).rfind("guest", 0) == 0; }
+
 User Auth::make_guest(const std::string& wanted) {
   User u;
   u.id = "g-" + xq::random_hex(8);
@@ -93,7 +95,7 @@ User Auth::make_guest(const std::string& wanted) {
 
 Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out) {
   if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
-  if (lower(name).rfind("guest", 0) == 0) return Error::BadRequest;  // guest names are reserved
+  if (is_guest_name(name)) return Error::BadRequest;  // guest names are reserved
   std::string salt = xq::random_hex(16);
   User u{"u-" + xq::random_hex(8), name, false};
   json::object rec{{"id", u.id}, {"name", name}, {"salt", salt}, {"hash", hash_password(password, salt)}};

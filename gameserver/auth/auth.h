@@ -54,5 +54,6 @@ class Auth {
 };
 
 bool valid_user_name(const std::string& name);
+bool is_guest_name(const std::string& name);  // "guest…" in any case: kept for guests
 
 }  // namespace gs

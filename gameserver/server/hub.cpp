@@ -203,6 +203,8 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
   if (m.has_register_()) {
     auto err = auth_.register_user(m.register_().name(), m.register_().password(), u);
     if (err == Auth::Error::NameTaken) send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
+    else if (err != Auth::Error::None && is_guest_name(m.register_().name()))
+      send_error(*c, rid, v1::BAD_REQUEST, "names starting with 'guest' are kept for guests", metrics_);
     else if (err != Auth::Error::None)
       send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
     else login_reply(c, rid, u);

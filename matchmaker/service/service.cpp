@@ -168,6 +168,8 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     if (cmd == "create_event") {
       EventConfig cfg = config_from_json(o.at("event"));
       if (o.contains("caller")) cfg.organiser = str_field(o, "caller");
+      if (!cfg.club_id.empty() && redis_.command({"EXISTS", bus::club(cfg.club_id)}).integer == 0)
+        return error_reply("unknown_club", "no club '" + cfg.club_id + "'");
       if (!cfg.club_id.empty()) {
         Tournament probe;
         probe.cfg.club_id = cfg.club_id;

@@ -485,6 +485,12 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   ASSERT_TRUE(r.has_reply()) << r.DebugString();
   EXPECT_FALSE(r.reply().user().guest());
   EXPECT_EQ(error_of(alice.ws->request(reg)), NAME_TAKEN);
+  ClientMessage reserved;
+  reserved.mutable_register_()->set_name("GuestStar");
+  reserved.mutable_register_()->set_password("correct horse");
+  const ServerMessage refused = alice.ws->request(reserved);
+  EXPECT_EQ(error_of(refused), BAD_REQUEST);
+  EXPECT_NE(refused.error().message().find("guest"), std::string::npos) << "says why: " << refused.error().message();
   ClientMessage login;
   login.mutable_login()->set_name("alice_acct");
   login.mutable_login()->set_password("wrong password");

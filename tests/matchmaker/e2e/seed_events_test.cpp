@@ -606,6 +606,7 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
     EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
     EXPECT_EQ(json::serialize(r).find("boost"), std::string::npos) << "no library internals: " << json::serialize(r);
   }
+  post("/api/events", json::object{{"name", "of no club"}, {"club_id", "nosuchclub"}}, admin, 404);
   post("/api/clubs", json::object{{"club_id", "adminclub"}, {"name", "Admin's club"}}, admin);
   const json::value club = get("/api/clubs/adminclub");
   EXPECT_TRUE(club.at("organisers").as_array().empty());
