@@ -23,7 +23,7 @@ export function Captured({ game }: { game: GameModel }) {
     </div>
   );
   return (
-    <div class="panel captured">
+    <div class={`panel captured ${game.captured.length ? '' : 'empty'}`}>
       <h3>{t('captured')}</h3>
       {row('r')}
       {row('b')}

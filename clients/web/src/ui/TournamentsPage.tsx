@@ -69,7 +69,7 @@ export function TournamentsPage({ app }: { app: App }) {
               <a class="who" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{e.name || e.id}</a>
               <span class="tag">{variantText(e.variant)}</span>
               <span class={`tag stage-${e.stage}`}>{stageText(e.stage)}</span>
-              <span class="muted">{t('nPlayers', { n: e.players })}</span>
+              <span class="muted">{e.players === 1 ? t('onePlayer') : t('nPlayers', { n: e.players })}</span>
               <span class="muted">{t('roundsOf', { n: e.rounds_paired, of: e.rounds })}</span>
               <a class="button" data-testid="open-event" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{t('open')}</a>
             </li>
