@@ -188,10 +188,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void on_read(beast::error_code ec) {
     if (ec == http::error::body_limit || ec == http::error::header_limit) {  // answered, not just dropped
-      auto res = std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
+      const bool body = ec == http::error::body_limit;
+      auto res = std::make_shared<http::response<http::string_body>>(
+          body ? http::status::payload_too_large : http::status::request_header_fields_too_large, 11);
       res->set(http::field::server, "xq-gameserver");
       res->set(http::field::content_type, "application/json");
-      res->body() = R"({"error":"request too large: at most 1 MiB of body and 8 KiB of headers"})";
+      res->body() = body ? R"({"error":"request body too large: at most 1 MiB"})"
+                         : R"({"error":"request headers too large: at most 8 KiB"})";
       res->keep_alive(false);
       res->prepare_payload();
       http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
