@@ -157,6 +157,8 @@ GameRules rules_from(const po::variables_map& vm, Variant v) {
     r.repetition_occurrences = n;
   }
   r.adjudication.pawns_advisors_elephants_free = vm.count("free-pawns-advisors-elephants") > 0;
+  if (r.adjudication.pawns_advisors_elephants_free && v != Variant::Jieqi)
+    throw UsageError("--free-pawns-advisors-elephants is a Jieqi rule (jieqi-rules.md §6)");
   r.adjudication.cxa_nine_round_cycles = vm.count("threefold-only") == 0;
   if (vm.count("counted-checks")) {
     r.counted_checks_per_side = vm["counted-checks"].as<int>();

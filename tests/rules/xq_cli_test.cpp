@@ -83,6 +83,30 @@ TEST(XqCli, JudgeTakesTheRepetitionOptions) {
   CliRun bad = xq(base + "' --repetitions 1");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.out.find("--repetitions must be between 2 and 12"), std::string::npos) << bad.out;
+  CliRun not_jieqi = xq(limit + " --free-pawns-advisors-elephants");
+  EXPECT_NE(not_jieqi.exit_code, 0);
+  EXPECT_NE(not_jieqi.out.find("Jieqi rule"), std::string::npos) << not_jieqi.out;
+  CliRun negative = xq("judge --variant xiangqi --moves 'h2e2' --move-limit=-7");
+  EXPECT_NE(negative.exit_code, 0);
+  EXPECT_NE(negative.out.find("--move-limit"), std::string::npos) << negative.out;
+}
+
+// What the audit of 2026-12-01 found accepted in silence, now refused with a message; and notate
+// shows what a face-down piece revealed.
+TEST(XqCli, HiddenListsSuffixesAndVariantsAreChecked) {
+  for (const char* bad : {"perft --variant jieqi --depth 1 --hidden 'a0=A,b0=A,c0=A'",  // 3 advisors
+                          "perft --variant jieqi --depth 1 --hidden 'a0=P,a0=R'",       // a0 twice
+                          "judge --variant jieqi --moves 'a3a4p'",                        // a Black letter for Red
+                          "judge --variant jieqi --moves 'a3a4Pz'",                       // nothing captured
+                          "judge --variant xiangqi --moves 'h2e2R'",                      // no reveal in Xiangqi
+                          "legal --variant xiangqi --fen '3k5/9/9/9/9/9/9/3A5/9/4K3X w R1 0 1'"}) {
+    CliRun r = xq(bad);
+    EXPECT_NE(r.exit_code, 0) << bad << "\n" << r.out;
+  }
+  CliRun notate = xq("notate --variant jieqi --moves 'a3a4R a6a5p'");
+  EXPECT_EQ(notate.exit_code, 0) << notate.out;
+  EXPECT_NE(notate.out.find("a3a4R P9+1=r 兵九进一(翻车)"), std::string::npos) << notate.out;
+  EXPECT_NE(notate.out.find("a6a5p P1+1=p 卒１进１(翻卒)"), std::string::npos) << notate.out;
 }
 
 TEST(XqCli, JudgeEndsNineRoundsOfChecksThroughACycleUnlessThreefoldOnly) {
