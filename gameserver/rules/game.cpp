@@ -48,8 +48,13 @@ RulesGame::RulesGame(GameRules rules, Position start)
   rules_.variant = start.variant();
   hashes_.push_back(pos_.hash());
   plies_since_capture_ = pos_.halfmove_clock;
+  // A start position may already be over: judged as after a move, repetition aside.
   if (!pos_.has_legal_move())
     result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
+  else if (rules_.move_limit_plies > 0 && plies_since_capture_ >= rules_.move_limit_plies)
+    result_ = {Outcome::Draw, "move_limit"};
+  else if (dead_material())
+    result_ = {Outcome::Draw, "dead_material"};
 }
 
 std::string RulesGame::request_move_limit(std::optional<Color> requester, bool by_arbiter) {
@@ -325,14 +330,19 @@ void RulesGame::adjudicate_after_move() {
     result_ = {Outcome::Draw, "requested_move_limit"};
     return;
   }
-  bool dead = true;
-  for (Square s = 0; s < kSquares && dead; ++s) {
+  if (dead_material()) result_ = {Outcome::Draw, "dead_material"};
+}
+
+// Neither side has a piece that can give mate: no rook, horse, cannon or soldier (in Jieqi any
+// piece but the generals may turn out to be one, or reach the enemy palace).
+bool RulesGame::dead_material() const {
+  for (Square s = 0; s < kSquares; ++s) {
     Piece p = pos_.at(s);
     if (!p || type_of(p) == King) continue;
     PieceType t = type_of(p);
-    if (rules_.variant == Variant::Jieqi || t == Rook || t == Horse || t == Cannon || t == Pawn) dead = false;
+    if (rules_.variant == Variant::Jieqi || t == Rook || t == Horse || t == Cannon || t == Pawn) return false;
   }
-  if (dead) result_ = {Outcome::Draw, "dead_material"};
+  return true;
 }
 
 }  // namespace xq

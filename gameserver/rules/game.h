@@ -112,6 +112,7 @@ class RulesGame {
 
  private:
   void adjudicate_after_move();
+  bool dead_material() const;
   void judge(RepetitionVerdict verdict);
   std::vector<Move> moves_since_irreversible() const;
   // AdjudicationOptions::cxa_nine_round_cycles: true when it ended the game.

@@ -326,3 +326,11 @@ TEST(RulesGame, NineRoundRuleNeedsEveryMoveOfTheNineRoundsForcing) {
                "e9e8", "f8f9", "e8e9", "f9f8", "e9e8", "f8f9"}, 18);
   EXPECT_FALSE(g.result().over()) << g.result().reason;
 }
+
+// A start position may already be over: mate or stalemate, a full move-limit count (the FEN's
+// halfmove clock) or dead material, judged before any move.
+TEST(RulesGame, StartPositionThatIsAlreadyOverIsJudged) {
+  EXPECT_EQ(game_from("3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").result().reason, "dead_material");
+  EXPECT_EQ(game_from("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 150 1").result().reason, "move_limit");
+  EXPECT_FALSE(game_from("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 5 1").result().over());
+}

@@ -10,6 +10,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> notate(const std::string& fen, const std::vector<std::string>& moves) {
   RulesGame g(GameRules::defaults(Variant::Xiangqi), parse_fen(fen, Variant::Xiangqi));
   for (auto& m : moves) EXPECT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  EXPECT_EQ(g.moves().size(), moves.size());
   std::vector<std::pair<std::string, std::string>> out;
   for (auto& pm : g.moves()) out.emplace_back(pm.wxf, pm.chinese);
   return out;
@@ -30,7 +31,7 @@ TEST(Notation, RetreatsAndTandemPieces) {
   EXPECT_EQ(n[0], (std::pair<std::string, std::string>{"R++1", "前车进一"}));
   EXPECT_EQ(n[1], (std::pair<std::string, std::string>{"K5+1", "将５进１"}));
   EXPECT_EQ(n[2], (std::pair<std::string, std::string>{"R-+1", "后车进一"}));
-  auto r = notate("4k4/9/9/9/9/9/9/9/4A4/3K5 w", {"e1f0"});
+  auto r = notate("4k4/9/9/9/9/9/9/9/4A4/3K4R w", {"e1f0"});  // the rook: not dead material
   EXPECT_EQ(r[0], (std::pair<std::string, std::string>{"A5-4", "仕五退四"}));
 }
 
