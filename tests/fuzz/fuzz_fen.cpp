@@ -110,7 +110,13 @@ void exercise(const Position& pos, uint64_t seed) {
     FUZZ_CHECK(!moves.empty(), "game not over but no legal move in " + to_fen(game.position()));
     Move m = moves[(seed >> (ply * 5)) % moves.size()];
     std::string iccs = to_iccs(m);
-    if (ply & 1) iccs += 'P';  // a reveal suffix must be ignored for known identities / face-up pieces
+    // A face-down mover's reveal letter (its identity, in its colour's case) must be accepted;
+    // the game's own identity decides in any case.
+    const Piece mover = game.position().at(m.from);
+    if ((ply & 1) && is_dark(mover)) {
+      const char l = piece_letter(game.position().identity(m.from));
+      iccs += color_of(mover) == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+    }
     std::string msg;
     const size_t before = game.moves().size();
     auto err = game.play(iccs, &msg);
