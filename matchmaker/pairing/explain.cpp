@@ -76,7 +76,12 @@ std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp
       o << "Same score group " << sa << ".";
     } else {
       int hi = sa > sb ? b.a : b.b, lo = hi == b.a ? b.b : b.a;
-      o << "Float: " << who(ev, pp, hi) << " paired down to score " << pp.st[lo].score << " (nearest score; "
+      // "Nearest" only when no player of the round stands between the two scores.
+      bool nearest = true;
+      for (int p : pp.players)
+        if (pp.st[p].score > pp.st[lo].score && pp.st[p].score < pp.st[hi].score) nearest = false;
+      o << "Float: " << who(ev, pp, hi) << " paired down to score " << pp.st[lo].score << " ("
+        << (nearest ? "nearest score; " : "the nearer scores could not take it under the pairing rules; ")
         << float_reason(ev, pp, hi) << ").";
     }
     if (ev.settings.games_per_round == 1) {

@@ -65,6 +65,7 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
   }
   const int n = static_cast<int>(pp.players.size());
   pp.needs_bye = n % 2 == 1;
+  pp.forfeit_win_blocks_bye = ev.settings.bye_blocked_by_forfeit_win;
   const int count_bits = bits_for(static_cast<std::uint64_t>(n) + 2);
   auto add = [&](const std::string& name, int bits) {
     pp.field_names.push_back(name);
@@ -161,7 +162,7 @@ std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp
 std::vector<std::uint64_t> bye_fields(const PairingProblem& pp, int i) {
   std::vector<std::uint64_t> f(pp.field_names.size(), 0);
   const PlayerState& s = pp.st[pp.players[i]];
-  f[pp.f_bye_repeat] = static_cast<std::uint64_t>(s.byes) + (s.forfeit_win ? 1 : 0);
+  f[pp.f_bye_repeat] = static_cast<std::uint64_t>(s.byes) + (s.forfeit_win && pp.forfeit_win_blocks_bye ? 1 : 0);
   f[pp.f_bye_level] = static_cast<std::uint64_t>(pp.group_score.size() - 1 - pp.group[i]);
   f[pp.f_bye_number] = static_cast<std::uint64_t>(pp.players.size() - 1 - i);
   return f;

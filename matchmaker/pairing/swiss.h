@@ -22,6 +22,7 @@ struct PairingProblem {
   std::vector<int> group_score;   // score of each group
   std::vector<ColourPref> pref;   // per local index
   bool needs_bye = false;
+  bool forfeit_win_blocks_bye = true;  // Settings::bye_blocked_by_forfeit_win
   // Objective fields, most significant first; each is a sum over the
   // round's pairs, never exceeding its bit width.
   std::vector<std::string> field_names;

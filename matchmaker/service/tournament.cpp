@@ -232,6 +232,14 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   if (t.stage == Stage::Registration) {
     t.ev.players.erase(t.ev.players.begin() + p);
     t.user_ids.erase(t.user_ids.begin() + p);
+    // Forbidden pairs name players by their place in the list, which just shifted: a pair with
+    // the player goes, later places move up one.
+    for (auto* list : {&t.ev.settings.forbidden, &t.cfg.pairing.forbidden}) {
+      std::vector<std::pair<int, int>> kept;
+      for (auto [a, b] : *list)
+        if (a != p && b != p) kept.emplace_back(a > p ? a - 1 : a, b > p ? b - 1 : b);
+      *list = std::move(kept);
+    }
   } else {
     // Results stay; the player is not paired from the first round not yet started on. A round
     // paired but not started is paired again without them (else they would keep a bye, or leave
@@ -443,13 +451,20 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
     fail("bad_request", "points must be a result of this event: " + std::to_string(w) + "-" + std::to_string(l) + ", " +
                             std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +
                             std::to_string(d) + " or " + std::to_string(l) + "-" + std::to_string(l) + " (double forfeit)");
+  // Both losing is a double forfeit, a draw was played; a win keeps whether it was played or
+  // won by forfeit (the correction names the winner, not how). Pairing, the forfeit count and
+  // 对手分 follow the flag.
+  const bool double_forfeit = p == std::pair{l, l} && l != d;
+  const bool forfeit = double_forfeit || (p != std::pair{d, d} && s->forfeit);
   s->red_points = red_points;
   s->black_points = black_points;
+  s->forfeit = forfeit;
   s->reason = "corrected";
   auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
   const bool a_red = s->index % 2 == 0;
   g.a_points = a_red ? red_points : black_points;
   g.b_points = a_red ? black_points : red_points;
+  g.forfeit = forfeit;
   return {{}, {"result of " + game_id + " corrected"}, {}};
 }
 

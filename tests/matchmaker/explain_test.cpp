@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "helpers.h"
 #include "pairing/swiss.h"
 
@@ -22,6 +24,29 @@ TEST(Explain, NamesScoreGroupFloatAndColourReason) {
   bool colour_reason = false;
   for (auto& line : r.explain) colour_reason |= line.find("Colours:") != std::string::npos;
   EXPECT_TRUE(colour_reason);
+}
+
+// A float's line says "nearest score" only when no player of the round stands between the two
+// scores (it said so whenever a player was paired down).
+TEST(Explain, NearestScoreOnlyWhenNothingLiesBetween) {
+  Event ev = players_event(5, 2);
+  ev.settings.seed = 3;
+  // Two-game rounds: P1 3 – P2 1, P3 2 – P4 2, P5 the bye (a round's win).
+  ev.rounds.push_back({{Board{0, 1, {Game{2, 0}, Game{1, 1}}}, Board{2, 3, {Game{2, 0}, Game{0, 2}}}, bye(4)}, {}});
+  const PairingProblem pp = make_problem(ev, {});
+  auto r = pair_round(ev);
+  ASSERT_TRUE(r.ok) << r.error;
+  int floats = 0;
+  for (size_t i = 0; i < r.record.boards.size(); ++i) {
+    const Board& b = r.record.boards[i];
+    if (b.b == kBye || pp.st[b.a].score == pp.st[b.b].score) continue;
+    ++floats;
+    const int hi = std::max(pp.st[b.a].score, pp.st[b.b].score), lo = std::min(pp.st[b.a].score, pp.st[b.b].score);
+    bool between = false;
+    for (int p : pp.players) between |= pp.st[p].score > lo && pp.st[p].score < hi;
+    EXPECT_EQ(r.explain[i].find("nearest score") != std::string::npos, !between) << r.explain[i];
+  }
+  EXPECT_GT(floats, 0);
 }
 
 TEST(Explain, ByeLine) {

@@ -52,6 +52,23 @@ TEST(Policy, NoByeForForfeitWinner) {
   EXPECT_TRUE(paired(r2, 0, 2));
 }
 
+// The setting decides: with bye_blocked_by_forfeit_win off, a forfeit win weighs nothing against
+// a bye (it weighed as a bye already taken whatever the setting said).
+TEST(Policy, ForfeitWinBlocksTheByeOnlyWhenTheSettingSaysSo) {
+  for (bool blocks : {true, false}) {
+    Event ev = players_event(5);
+    ev.settings.bye_blocked_by_forfeit_win = blocks;
+    // Round 1: P1 wins by forfeit against P2, P3 draws P4, P5 bye.
+    ev.rounds.push_back({{forfeit(0, 1, 2), game(2, 3, 1), bye(4)}, {}});
+    const PairingProblem pp = make_problem(ev, {});
+    for (size_t i = 0; i < pp.players.size(); ++i) {
+      const int p = pp.players[i];
+      const auto want = p == 4 ? 1u : p == 0 && blocks ? 1u : 0u;
+      EXPECT_EQ(bye_fields(pp, static_cast<int>(i))[pp.f_bye_repeat], want) << "P" << p + 1 << " blocks=" << blocks;
+    }
+  }
+}
+
 TEST(Policy, ForfeitIsNotAMeetingByDefault) {
   Event ev = players_event(2);
   ev.rounds.push_back({{forfeit(0, 1, 2)}, {}});

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <map>
+#include <tuple>
 
 #include "tournament.h"
 #include "tournament_json.h"
@@ -338,11 +339,28 @@ TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
   record_result(t, g, 2, 0, false, 0, 0, "checkmate");
   for (auto [red, black] : {std::pair{7, -3}, {2, 2}, {1, 0}, {0, 1}, {3, 0}})
     EXPECT_THROW(correct_result(t, g, red, black), TournamentError) << red << "-" << black;
-  for (auto [red, black] : {std::pair{0, 2}, {1, 1}, {0, 0}, {2, 0}}) {
+  // Both losing is a double forfeit (for pairing, the forfeit count and 对手分), a draw was
+  // played, and a win keeps how the game was decided: played, or (after a double forfeit) by forfeit.
+  for (auto [red, black, forfeit] : {std::tuple{0, 2, false}, {1, 1, false}, {0, 0, true}, {2, 0, true}}) {
     correct_result(t, g, red, black);
     const auto& game = t.ev.rounds[0].boards[0].games[0];
     EXPECT_EQ(game.a_points + game.b_points, red + black);
+    EXPECT_EQ(game.forfeit, forfeit) << red << "-" << black;
+    EXPECT_EQ(t.games[0].forfeit, forfeit) << red << "-" << black;
   }
+}
+
+// Forbidden pairs name players by their place in the list: a withdrawal during registration moves
+// later places up, and the pairs must follow them.
+TEST(Tournament, ForbiddenPairsFollowTheirPlayersThroughAWithdrawal) {
+  EventConfig c = config(3);
+  c.pairing.forbidden = {{1, 2}, {0, 3}};
+  Tournament t = with_players(c, 5);
+  withdraw(t, "u0");
+  ASSERT_EQ(t.ev.players.size(), 4u);
+  const std::vector<std::pair<int, int>> want = {{0, 1}};  // u1-u2, now in places 0 and 1; u0-u3 went with u0
+  EXPECT_EQ(t.ev.settings.forbidden, want);
+  EXPECT_EQ(t.cfg.pairing.forbidden, want);
 }
 
 // A player who withdraws while the next round is paired but not started is taken out of it: the
