@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <stdexcept>
 
 #include "notation.h"
 
@@ -102,29 +101,23 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
   // the identity of a face-down piece it captures; a letter's case is its piece's colour.
   const Piece mover = pos_.at(from), target = pos_.at(to);
   size_t at = 4;
-  auto letter = [&](Piece of, const char* what) -> PieceType {
+  // The next letter, naming a piece of `of`'s colour: "" or what is wrong with it.
+  auto letter = [&](Piece of, PieceType& out) -> std::string {
     const char l = iccs[at++];
-    const PieceType t = piece_type_from_letter(l);
-    if (t == NoType || t == King) return NoType;
+    out = piece_type_from_letter(l);
+    if (out == NoType || out == King) return "a bad identity letter";
     const Color c = std::isupper(static_cast<unsigned char>(l)) ? Color::Red : Color::Black;
-    if (c != color_of(of)) throw std::invalid_argument(std::string(what) + ": the letter's case names the other colour");
-    return t;
+    return c == color_of(of) ? "" : "an identity letter whose case names the other colour";
   };
-  try {
-    if (iccs.size() > at && mover && is_dark(mover)) {
-      m.reveal = letter(mover, "the revealed identity");
-      if (m.reveal == NoType) return fail("move '" + iccs + "' has a bad identity suffix");
-    }
-    if (iccs.size() > at) {
-      if (!target || !is_dark(target) || (mover && color_of(target) == color_of(mover)))
-        return fail("move '" + iccs + "': a letter after the squares names a revealed or captured face-down piece, and there is none");
-      const PieceType captured = letter(target, "the captured identity");
-      if (captured == NoType) return fail("move '" + iccs + "' has a bad identity suffix");
-      if (pos_.identity(to) != NoType && pos_.identity(to) != captured)
-        return fail("move '" + iccs + "': the captured piece is not a " + std::string(1, piece_letter(captured)));
-    }
-  } catch (const std::invalid_argument& e) {
-    return fail("move '" + iccs + "': " + e.what());
+  if (iccs.size() > at && mover && is_dark(mover))
+    if (std::string why = letter(mover, m.reveal); !why.empty()) return fail("move '" + iccs + "' has " + why);
+  if (iccs.size() > at) {
+    if (!target || !is_dark(target) || (mover && color_of(target) == color_of(mover)))
+      return fail("move '" + iccs + "': a letter after the squares names a revealed or captured face-down piece, and there is none");
+    PieceType captured = NoType;
+    if (std::string why = letter(target, captured); !why.empty()) return fail("move '" + iccs + "' has " + why);
+    if (pos_.identity(to) != NoType && pos_.identity(to) != captured)
+      return fail("move '" + iccs + "': the captured piece is not a " + std::string(1, piece_letter(captured)));
   }
   if (iccs.size() > at) return fail("move '" + iccs + "' has characters after its suffixes");
   MoveError e = play(m, message);
