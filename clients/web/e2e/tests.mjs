@@ -29,9 +29,9 @@ test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and 
   for (let i = 0; i < MATE.length; i++) {
     const mover = i % 2 === 0 ? red : black;
     if (i === 3) {
-      // Red's network drops; Black moves meanwhile; Red must catch up after reconnecting.
+      // Red's network drops (the browser says so: no close event needed); Black moves meanwhile;
+      // Red must catch up after reconnecting.
       await red.context.setOffline(true);
-      await red.page.evaluate(() => window.__xq.conn.dropForTest());
       await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
       assert((await red.page.textContent('[data-testid=link-status]')).length > 0, 'reconnecting banner has text');
       await playMove(black, MATE[i]);
@@ -482,6 +482,29 @@ test('game server restart mid-game: clients reconnect, resume and go on without 
   assertEqual(lr.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'red move list');
   assertEqual(lb.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'black move list');
   assertEqual(await boardPieces(red), await boardPieces(black), 'both boards agree');
+});
+
+test('a dead link (frames stop arriving and no close event comes, as with a lost Wi-Fi) is noticed by the pings: banner, redial, catch-up', async (ctx) => {
+  const red = await newPlayer(ctx, 'Sil');
+  const black = await newPlayer(ctx, 'Ent');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  // Red's socket goes dead: nothing it receives reaches the page, and it never reports a close.
+  await red.page.evaluate(() => {
+    const ws = window.__xq.conn.ws;
+    ws.onmessage = null;
+    ws.onclose = null;
+  });
+  await playMove(black, 'h9g7');
+  await sleep(600);
+  assertEqual(await moveCount(red), 1, 'the dead link has not brought the move');
+  await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: 20_000 });
+  await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  await waitForMoves(red, 2);
+  await playMove(red, 'h0g2');
+  await waitForMoves(black, 3);
+  assertEqual(await iccsList(red), await iccsList(black), 'both move lists agree');
 });
 
 test('the game\'s node dies (SIGKILL): the pages send the move and the sync again until another node holds the game, with no error shown', async (ctx) => {

@@ -24,6 +24,9 @@ type Listener = (m: ServerMessage) => void;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 5_000;
 const PING_TIMEOUT_MS = 6_000;
+// From dialling to a resumed session (socket open, hello answered): a silent peer must not leave
+// the page waiting on a socket that never answers.
+const OPEN_TIMEOUT_MS = 10_000;
 
 export class Connection {
   status: LinkStatus = 'connecting';
@@ -46,6 +49,10 @@ export class Connection {
     // Going online again should not wait for the backoff timer.
     window.addEventListener('online', () => {
       if (this.status !== 'open') this.open();
+    });
+    // The browser knows the network is gone: a socket kept open meanwhile would hide it.
+    window.addEventListener('offline', () => {
+      if (this.ws) this.abandon(this.ws);
     });
   }
 
@@ -116,6 +123,16 @@ export class Connection {
     this.ws?.close();
   }
 
+  // Gives up on a socket at once. A dead link (lost Wi-Fi, a silent peer) may never deliver the
+  // close event, since the closing handshake cannot finish; waiting for it left the page showing
+  // an open link and a stale game.
+  private abandon(ws: WebSocket) {
+    if (ws !== this.ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    ws.close();
+    this.onClose(ws);
+  }
+
   private setStatus(s: LinkStatus) {
     this.status = s;
     for (const fn of this.statusListeners) fn(s);
@@ -130,6 +147,9 @@ export class Connection {
     ws.onmessage = (ev) => this.onFrame(ev.data);
     ws.onclose = () => this.onClose(ws);
     ws.onerror = () => ws.close();
+    window.setTimeout(() => {
+      if (ws === this.ws && this.status !== 'open') this.abandon(ws);
+    }, OPEN_TIMEOUT_MS);
   }
 
   private async onOpen(ws: WebSocket) {
@@ -195,7 +215,7 @@ export class Connection {
       const ws = this.ws;
       // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is dropped and redialled.
       const deadline = window.setTimeout(() => {
-        if (ws === this.ws) ws?.close();
+        if (ws) this.abandon(ws);
       }, PING_TIMEOUT_MS);
       try {
         await this.request({ ping: { clientTimeMs: Date.now() } });
