@@ -345,8 +345,8 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         else {
           auto& rg = it->second.remote_games[gid];
           rg.node = owner;  // followed even if this attempt fails
-          // A later follow catches up from where the client said it was, not from the start.
-          if (m.has_sync()) rg.version = std::max(rg.version, m.sync().last_version());
+          // A later follow catches up from where the client says it is, not from the start.
+          if (m.has_sync()) rg.synced_from(m.sync().last_version());
         }
       }
     }

@@ -22,6 +22,7 @@
 #include "server/node_wire.h"
 #include "server/options.h"
 #include "server/proxy_connection.h"
+#include "server/remote_game.h"
 #include "server/worker_pool.h"
 #include "store/game_store.h"
 #include "store/presence.h"
@@ -96,11 +97,6 @@ class Hub {
     std::set<std::string> remote_nodes;  // nodes it has forwarded requests to (told when it closes)
     // Games of other nodes it follows: owner node and the last version that reached it. If the
     // owner changes (its node died, the game was taken over), tick() re-subscribes it there.
-    struct RemoteGame {
-      std::string node;
-      uint64_t version = 0;
-      bool playing = false;  // as one of its players (no seek-list pushes meanwhile)
-    };
     std::map<std::string, RemoteGame> remote_games;
     // Games of this player created on another node: their first state is passed on as game_started.
     std::set<std::string> greet_as_started;

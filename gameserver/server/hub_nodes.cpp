@@ -279,7 +279,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
                            sm.game_state().result().outcome() != v1::ONGOING);
         const v1::GameState* state = sm.has_game_state() ? &sm.game_state() : sm.has_game_started() ? &sm.game_started() : nullptr;
         const bool as_player = state && (state->you() == v1::RED || state->you() == v1::BLACK);
-        bool greet = false, stopped_playing = false;
+        bool greet = false, stopped_playing = false, repeat = false;
         {
           std::lock_guard l(mu_);
           if (auto it = conns_.find(nm.conn); it != conns_.end()) {
@@ -287,19 +287,20 @@ void Hub::on_node_message(const NodeMessage& nm) {
             auto g = rg.find(gid);
             // A game started for this connection by another node (e.g. it took a seek there):
             // followed from now on, though the client has sent nothing for it through this node.
-            if (g == rg.end() && sm.has_game_started() && !over) g = rg.emplace(gid, ConnInfo::RemoteGame{nm.from_node, ver}).first;
-            if (g != rg.end()) {
+            if (g == rg.end() && sm.has_game_started() && !over) g = rg.emplace(gid, RemoteGame{nm.from_node, ver}).first;
+            repeat = g != rg.end() && !g->second.pass(ver, sm.has_game_event() && sm.request_id() == 0);
+            if (g != rg.end() && !repeat) {
               if (over) {
                 stopped_playing = g->second.playing;
                 rg.erase(g);
               } else {
-                g->second.version = std::max(g->second.version, ver);
                 g->second.playing = g->second.playing || as_player;
               }
             }
-            greet = sm.has_game_state() && sm.request_id() == 0 && it->second.greet_as_started.erase(gid) > 0;
+            greet = !repeat && sm.has_game_state() && sm.request_id() == 0 && it->second.greet_as_started.erase(gid) > 0;
           }
         }
+        if (repeat) return;
         // Its player got no seek lists while it played (push_seeks): the current one now.
         if (auto u = c->user(); stopped_playing && u)
           post_seek_push({u->id});
