@@ -93,6 +93,13 @@ User Auth::make_guest(const std::string& wanted) {
   return u;
 }
 
+bool is_user_id(const std::string& id) {
+  if (id.size() != 18 || (id[0] != 'g' && id[0] != 'u') || id[1] != '-') return false;
+  for (size_t i = 2; i < id.size(); ++i)
+    if (!std::isxdigit(static_cast<unsigned char>(id[i])) || std::isupper(static_cast<unsigned char>(id[i]))) return false;
+  return true;
+}
+
 Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out) {
   if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
   if (is_guest_name(name)) return Error::BadRequest;  // guest names are reserved

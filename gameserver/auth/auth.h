@@ -55,5 +55,7 @@ class Auth {
 
 bool valid_user_name(const std::string& name);
 bool is_guest_name(const std::string& name);  // "guest…" in any case: kept for guests
+// The shape of the ids this server gives: "g-" (guests) or "u-" (accounts) and 16 hex digits.
+bool is_user_id(const std::string& id);
 
 }  // namespace gs

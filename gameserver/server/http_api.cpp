@@ -183,10 +183,14 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (parts.size() == 5 && parts[2] == "users" && parts[4] == "disconnect" && method == "POST")
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
       if (parts.size() == 5 && parts[2] == "users" && parts[4] == "ban" && method == "POST") {
+        // Guests are not stored, so only the id's shape can be checked: a typo of it is refused.
+        if (!is_user_id(parts[3])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
         hub.ban(parts[3]);
         return {200, "application/json", "{\"ok\":true}"};
       }
     }
+  } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying
+    return json_error(503, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type
     return json_error(400, "malformed request: " + e.code().message());
   } catch (const std::exception& e) {

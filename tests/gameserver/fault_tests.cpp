@@ -452,6 +452,8 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
   std::string body;
   EXPECT_EQ(srv.http_get("/healthz", body), 503);
   EXPECT_EQ(body, "redis unavailable\n");
+  // A game the server must look up in Redis: "try again", not "bad request".
+  EXPECT_EQ(srv.http_get("/api/games/ffffffffffffffff", body), 503) << body;
   EXPECT_TRUE(pong(red));  // the server itself is fine
   EXPECT_TRUE(srv.gameserver_running());
   std::this_thread::sleep_for(std::chrono::milliseconds(700));

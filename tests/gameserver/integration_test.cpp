@@ -825,6 +825,8 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   reconnect(black);
   EXPECT_EQ(g_servers->http_post("/api/admin/users/" + black.user_id + "/disconnect", "", body), 401);
 
+  // An id this server cannot have given (a typo) is refused, not stored as banned.
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/nonexistent/ban", "", body, TestServers::kAdminToken), 404) << body;
   ASSERT_EQ(g_servers->http_post("/api/admin/users/" + red.user_id + "/ban", "", body, TestServers::kAdminToken), 200);
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 1000));
   EXPECT_TRUE(red.ws->closed());
