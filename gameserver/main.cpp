@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
       ("max-sockets", po::value(&opt.max_sockets)->default_value(-1),
        "client sockets open at most; one more is closed at accept (-1: the file descriptor limit less 512 kept for Redis and files; 0: no cap)")
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")
+      ("background-nice", po::value(&opt.background_nice)->default_value(opt.background_nice),
+       "niceness (0-19) of the threads for sign-ins, lobby requests, seek pushes and archives; above 0 the moves get the CPU first")
       ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
   po::variables_map vm;
   try {

@@ -221,17 +221,17 @@ class Hub {
   std::atomic<size_t> last_seek_push_frames_{0};
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
-  WorkerPool archive_pool_{1, 4096};
+  WorkerPool archive_pool_{1, 4096, options_.background_nice};
   // Lobby requests (sign-in by token or as a guest, seeks, challenges, lists) and a closed
   // connection's clean-up: each waits on several Redis round trips, which on an io thread held up
   // every game served by it (a burst of games ending and new ones set up showed in the moves' p99).
   // Two threads so that one request's round trips overlap another's; when 4,096 wait, the io
   // thread runs the request itself, as before.
-  WorkerPool lobby_pool_{2, 4096};
-  WorkerPool seek_push_pool_{1, 1024};
+  WorkerPool lobby_pool_{2, 4096, options_.background_nice};
+  WorkerPool seek_push_pool_{1, 1024, options_.background_nice};
   // One thread: password hashing must not take both cores from the games; 256 queued at most.
   // Last members: destroyed first, finishing their tasks while everything they use still exists.
-  WorkerPool sign_in_pool_{1, 256};
+  WorkerPool sign_in_pool_{1, 256, options_.background_nice};
 };
 
 // Every connection, with mu_ held for at most kChunk of them at a time: one pass over tens of

@@ -31,6 +31,9 @@ struct ServerOptions {
   // Pushes are spaced so that they send at most this many frames per second on average (one
   // frame per lobby watcher per push): 20,000 watchers get a push every second. 0: no limit.
   int64_t seek_push_frames_per_s = 20000;
+  // Niceness of the threads for slow work (sign-in, lobby, seek pushes, archives): above 0, a busy
+  // machine runs the moves first.
+  int background_nice = 0;
   uint64_t max_catchup_events = 100;        // larger gaps get a full state instead
   // Finished games stay in memory this long for late syncs (after that a sync is served from
   // Redis). Memory grows with finished games per second × this: at 10,000 moves/s ~20 games end per

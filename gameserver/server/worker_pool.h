@@ -2,6 +2,9 @@
 // about 40 ms of CPU, which on an io thread would stall every game served by it. Bounded: when the
 // queue is full, try_post refuses and the caller answers "retry".
 #pragma once
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -14,8 +17,14 @@ namespace gs {
 
 class WorkerPool {
  public:
-  WorkerPool(size_t threads, size_t max_queue) : max_queue_(max_queue) {
-    for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+  // nice > 0 lowers the threads' scheduling priority (Linux sets it per thread): on a busy machine
+  // the io threads, which carry the moves, then get the CPU before this slow work does.
+  WorkerPool(size_t threads, size_t max_queue, int nice = 0) : max_queue_(max_queue) {
+    for (size_t i = 0; i < threads; ++i)
+      threads_.emplace_back([this, nice] {
+        if (nice != 0) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice);  // best effort
+        run();
+      });
   }
   ~WorkerPool() { stop(); }
   // Refuses new work (try_post returns false), runs what is queued, joins the threads. Idempotent.
