@@ -33,6 +33,7 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s) {
   p->set_rated(s.spec.rated);
   p->set_rating_min(static_cast<uint32_t>(s.spec.rating_min));
   p->set_rating_max(static_cast<uint32_t>(s.spec.rating_max));
+  p->set_target_user_id(s.target_user_id);
 }
 
 // list_seeks: the seek list for this user, now; from then on the connection gets the pushed changes.

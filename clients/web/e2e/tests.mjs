@@ -160,6 +160,9 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   }
   const assignment = (await spec.page.textContent('[data-testid=assignment]')).trim();
   assertEqual(assignment.length, 30, 'assignment has 30 letters');
+  // The pieces never turned are shown as the assignment says (c0 is Red's third start square).
+  assertEqual((await boardPieces(spec)).filter((p) => p.endsWith('X')).length, 0, 'no piece stays face down at the end');
+  assertEqual(await spec.page.getAttribute('g.piece[data-at=c0]', 'data-piece'), `r${assignment[2]}`, 'c0 shows its identity from the assignment');
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-jieqi-resigned.png'), animations: 'disabled' });
   ctx.publish('desktop-jieqi-resigned.png', 'desktop-jieqi.png');
 });
@@ -316,6 +319,40 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
 });
 
+test('rematch: offered from the finished game, seen and accepted on the opponent\'s game page; colours swap; cancel', async (ctx) => {
+  const ann = await newPlayer(ctx, 'Ann');
+  const ben = await newPlayer(ctx, 'Ben');
+  const first = await startGame(ctx, ann, ben, 'xiangqi');
+  await playMove(ann, 'h2e2');
+  await waitForMoves(ben, 1);
+  await ben.page.click('[data-testid=resign]');
+  await ben.page.click('[data-testid=confirm-resign]');
+  for (const p of [ann, ben]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the resignation`);
+
+  // Ben offers, then takes it back: Ann's offer disappears.
+  await ben.page.click('[data-testid=rematch]');
+  await ben.page.waitForSelector('[data-testid=rematch-waiting]', { timeout: T });
+  await ann.page.waitForSelector('[data-testid=accept-rematch]', { timeout: T });
+  assert(/Ben/.test(await ann.page.textContent('[data-testid=rematch-panel]')), 'Ann sees who offers');
+  await ben.page.click('[data-testid=cancel-rematch]');
+  await ann.page.waitForSelector('[data-testid=accept-rematch]', { state: 'detached', timeout: T });
+
+  // Offered again and accepted: both are taken to the new game from the old one's page, Ben now Red.
+  await ben.page.click('[data-testid=rematch]');
+  await ann.page.click('[data-testid=accept-rematch]', { timeout: T });
+  for (const p of [ann, ben])
+    await p.page.waitForFunction((old) => {
+      const el = document.querySelector('[data-testid=game-page]');
+      return el && el.getAttribute('data-game-id') !== old && el.getAttribute('data-over') === '0';
+    }, first, { timeout: T });
+  const [a, b] = await Promise.all([waitForGame(ann), waitForGame(ben)]);
+  assertEqual(a, b, 'one new game');
+  assertEqual(await ben.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'Ben plays Red in the rematch');
+  assertEqual(await ann.page.getAttribute('[data-testid=game-page]', 'data-you'), 'b', 'Ann plays Black in the rematch');
+  await playMove(ben, 'b2e2');
+  await waitForMoves(ann, 1);
+});
+
 test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
@@ -430,6 +467,12 @@ test('accounts: register, sign out, log in; a direct challenge only its target s
   ctx.contexts.push(context);
   const page = await context.newPage();
   await page.goto(`${ctx.base}/`);
+  // A name the server would not take is refused here with the rule, not silently replaced.
+  await page.fill('[data-testid=guest-name]', 'p1');
+  await page.click('[data-testid=guest-login]');
+  assert(/3 to 20/.test(await page.textContent('.sign-in .error', { timeout: T })), 'the name rule is shown');
+  assertEqual(await page.locator('[data-testid=user-name]').count(), 0, 'not signed in under another name');
+  await page.fill('[data-testid=guest-name]', '');
   const name = `user_${Date.now() % 100000}`;
   await page.fill('[data-testid=account-name]', name);
   await page.fill('[data-testid=account-password]', 'secret-pw-1');

@@ -31,6 +31,8 @@ export class App extends Observable {
   link: LinkStatus = 'connecting';
   // A game of ours that is ready while we are busy elsewhere (offered in a banner, not forced).
   readyGame: Notice | null = null;
+  // The finished game whose page offered or accepted a rematch: the new game opens at once.
+  rematchOf: string | null = null;
   // Tournament games we know of (game id → event id): no abort/claim there, a link back.
   readonly eventOfGame = new Map<string, string>();
   private games = new Map<string, GameModel>();
@@ -51,7 +53,9 @@ export class App extends Observable {
         this.pool = null;
         // Never pull a player away from a game of theirs (still running, or just finished and its
         // result on screen): offer the new one in a banner instead.
-        if (this.onOwnGamePage(st.gameId)) {
+        const rematch = this.rematchOf !== null && this.route.page === 'game' && this.route.id === this.rematchOf;
+        this.rematchOf = null;
+        if (!rematch && this.onOwnGamePage(st.gameId)) {
           this.readyGame = { kind: 'game_ready', eventId: this.eventOfGame.get(st.gameId) ?? '', gameId: st.gameId, text: '' };
           this.changed();
         } else {

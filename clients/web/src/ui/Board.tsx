@@ -22,11 +22,12 @@ export interface BoardProps {
   lastMove?: { from: Square; to: Square } | null;
   checkSquare?: Square | null;
   revealSquare?: Square | null; // a Jieqi piece just turned face up here: animate the flip
+  turnedAtEnd?: Square[]; // Jieqi pieces still face down at the end, turned up from the published assignment
   movable?: Color | null; // the side the user may move now, null = view only
   onMove?: (from: Square, to: Square) => void;
 }
 
-export function Board({ position, orientation, lastMove, checkSquare, revealSquare, movable, onMove }: BoardProps) {
+export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove }: BoardProps) {
   const svg = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<Square | null>(null);
   const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
@@ -96,7 +97,7 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
     if (!pc) return;
     const dragging = !!drag?.active && drag.from === s;
     const { x, y } = dragging ? { x: drag!.x, y: drag!.y } : toXY(s);
-    const g = <PieceGlyph key={`p${s}`} piece={pc} x={x} y={y} square={squareName(s)} selected={s === sel} lifted={dragging} revealed={s === revealSquare} />;
+    const g = <PieceGlyph key={`p${s}`} piece={pc} x={x} y={y} square={squareName(s)} selected={s === sel} lifted={dragging} revealed={s === revealSquare || !!turnedAtEnd?.includes(s)} />;
     if (dragging) lifted = g;
     else pieces.push(g);
   });

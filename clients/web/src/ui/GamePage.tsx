@@ -1,6 +1,8 @@
 // Game page for players and spectators alike: board, clocks, actions, draw offers, result, move
 // list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
 import { useEffect, useState } from 'preact/hooks';
+import type { App } from '../app';
+import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
 import { t, useLang } from '../i18n';
@@ -12,9 +14,10 @@ import { Captured } from './Captured';
 import { Clock } from './Clock';
 import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
+import { Rematch } from './Rematch';
 import { resultText, tcText } from './format';
 
-export function GamePage({ game, eventId }: { game: GameModel; eventId?: string }) {
+export function GamePage({ app, game, eventId }: { app: App; game: GameModel; eventId?: string }) {
   useObservable(game);
   useLang();
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
@@ -42,7 +45,9 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
   const n = game.moves.length;
   const ply = viewPly !== null && viewPly < n ? viewPly : n;
   const live = ply === n;
-  const position = live ? game.position : game.positionAt(ply);
+  // Once a Jieqi game is over its assignment is public: the pieces never turned show what they were.
+  const end = live && game.over && game.result?.assignment ? turnedUpAtEnd(game.position, game.result.assignment) : null;
+  const position = end ? end.position : live ? game.position : game.positionAt(ply);
   const bottom: Color = (you ?? 'r') === 'r' ? (flipped ? 'b' : 'r') : flipped ? 'r' : 'b';
   const top: Color = bottom === 'r' ? 'b' : 'r';
 
@@ -90,6 +95,7 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
           lastMove={lastMove}
           checkSquare={checkSquare}
           revealSquare={revealSquare}
+          turnedAtEnd={end?.turned}
           movable={movable}
           onMove={(from, to) => game.move(iccsOf({ from, to }))}
         />
@@ -162,6 +168,8 @@ export function GamePage({ game, eventId }: { game: GameModel; eventId?: string 
               {eventId ? t('opponentGoneClockRuns') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
             </p>
           )}
+          {/* Tournament games are paired by the event, not by the players. */}
+          {game.over && you && !eventId && <Rematch app={app} game={game} />}
           {game.error && (
             <p class="error" role="alert" onClick={() => game.clearError()}>{game.error}</p>
           )}

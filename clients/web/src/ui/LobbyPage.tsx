@@ -88,6 +88,7 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
                 <span class="tag" data-testid="seek-rated-tag" data-rated={s.rated ? '1' : '0'}>{s.rated ? t('rated') : t('casual')}</span>
+                {s.targetUserId && <span class="tag" data-testid="seek-challenge-tag">{mine ? t('directChallenge') : t('challengeToYou')}</span>}
                 {ruleOptionTags(s.ruleOptions).map((tag) => (
                   <span class="tag" data-testid="seek-rule-option">{tag}</span>
                 ))}

@@ -19,7 +19,7 @@ export function Shell({ app }: { app: App }) {
   // The admin dashboard needs the admin token, not a player session.
   if (r.page === 'admin') page = <AdminPage app={app} />;
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
-  else if (r.page === 'game') page = <GamePage key={r.id} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
+  else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
   else page = <LobbyPage app={app} />;
 

@@ -3,6 +3,9 @@ import { useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
 
+// As the server checks user names (gameserver/auth/auth.cpp, valid_user_name).
+export const isValidName = (name: string) => /^[A-Za-z0-9_-]{3,20}$/.test(name);
+
 export function SignIn({ app }: { app: App }) {
   const [guestName, setGuestName] = useState('');
   const [name, setName] = useState('');
@@ -30,7 +33,10 @@ export function SignIn({ app }: { app: App }) {
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          void run({ loginGuest: { name: guestName.trim() } });
+          const wanted = guestName.trim();
+          // The server would silently give a random name instead of an invalid one: say why here.
+          if (wanted && !isValidName(wanted)) return setError(t('nameRules'));
+          void run({ loginGuest: { name: wanted } });
         }}
       >
         <input data-testid="guest-name" placeholder={t('guestName')} value={guestName} maxLength={20} onInput={(e) => setGuestName(e.currentTarget.value)} />
@@ -47,7 +53,7 @@ export function SignIn({ app }: { app: App }) {
         <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <div class="row">
           <button data-testid="login" disabled={busy || !name || !password}>{t('login')}</button>
-          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => void run({ register: { name, password } })}>
+          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => (isValidName(name) ? void run({ register: { name, password } }) : setError(t('nameRules')))}>
             {t('register')}
           </button>
         </div>

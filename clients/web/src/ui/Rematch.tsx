@@ -1,0 +1,102 @@
+// Rematch on a finished game's page: a direct challenge to the opponent with the same settings and
+// the colours swapped. The opponent's page sees it in the seek list (players get it again when
+// their game ends) and may accept; whoever accepts or offered it is taken to the new game.
+import { useEffect, useState } from 'preact/hooks';
+import type { App } from '../app';
+import type { GameModel } from '../game/model';
+import { errorText, t } from '../i18n';
+import { Side, type Seek } from '../net/proto';
+
+export function Rematch({ app, game }: { app: App; game: GameModel }) {
+  const you = game.you;
+  const st = game.state;
+  const opponent = you === 'r' ? game.black : game.red;
+  const me = app.conn.user?.userId;
+  const [seeks, setSeeks] = useState<Seek[]>([]);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const r = await app.conn.request({ listSeeks: {} });
+        if (live) setSeeks((r.seeks?.seeks ?? []) as Seek[]);
+      } catch {
+        /* the link banner shows it; the pushes or the next load fill in */
+      }
+    };
+    const off = app.conn.onMessage((m) => {
+      if (m.body === 'seeks' && m.seeks) setSeeks((m.seeks.seeks ?? []) as Seek[]);
+    });
+    const offReady = app.conn.onReady(() => void load());
+    void load();
+    return () => {
+      live = false;
+      off();
+      offReady();
+    };
+  }, [app, game.id]);
+
+  if (!you || !st || !opponent?.userId || !me) return null;
+  const offered = seeks.find((s) => s.owner?.userId === me && s.targetUserId === opponent.userId);
+  const incoming = seeks.find((s) => s.owner?.userId === opponent.userId && s.targetUserId === me);
+
+  const reload = async () => {
+    const l = await app.conn.request({ listSeeks: {} });
+    setSeeks((l.seeks?.seeks ?? []) as Seek[]);
+  };
+  const act = async (body: Parameters<App['conn']['request']>[0]) => {
+    setError('');
+    // The new game opens here at once (not in a "game ready" banner) when it starts.
+    app.rematchOf = body.cancelSeek ? null : game.id;
+    try {
+      const r = await app.conn.request(body);
+      if (body.acceptSeek && r.reply?.gameId) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
+      else await reload();
+    } catch (e) {
+      app.rematchOf = null;
+      setError(errorText(e));
+    }
+  };
+
+  return (
+    <div class="rematch" data-testid="rematch-panel">
+      {incoming ? (
+        <>
+          <span>{t('rematchOffered', { name: opponent.name ?? '' })}</span>
+          <button class="primary" data-testid="accept-rematch" onClick={() => void act({ acceptSeek: { seekId: incoming.seekId } })}>
+            {t('acceptRematch')}
+          </button>
+        </>
+      ) : offered ? (
+        <>
+          <span class="muted" data-testid="rematch-waiting">{t('rematchWaiting', { name: opponent.name ?? '' })}</span>
+          <button data-testid="cancel-rematch" onClick={() => void act({ cancelSeek: { seekId: offered.seekId } })}>
+            {t('cancel')}
+          </button>
+        </>
+      ) : (
+        <button
+          data-testid="rematch"
+          onClick={() =>
+            void act({
+              challenge: {
+                userName: opponent.name ?? '',
+                variant: st.variant,
+                timeControl: st.timeControl,
+                color: you === 'r' ? Side.BLACK : Side.RED,
+                ruleset: st.ruleset,
+                captureVisibility: st.captureVisibility,
+                rated: st.rated,
+                ruleOptions: st.ruleOptions,
+              },
+            })
+          }
+        >
+          {t('rematch')}
+        </button>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+    </div>
+  );
+}
