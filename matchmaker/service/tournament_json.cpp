@@ -1,5 +1,6 @@
 #include "tournament_json.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "pairing/round1.h"
@@ -379,8 +380,13 @@ json::value crosstable_json(const Tournament& t) {
     }
     for (int p = 0; p < n; ++p) cells[p].push_back(row[p]);
   }
+  // Rows by pairing number, as a printed crosstable reads (the cells name opponents by number).
+  std::vector<int> order(n);
+  for (int p = 0; p < n; ++p) order[p] = p;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return t.ev.players[a].number < t.ev.players[b].number; });
   json::array rows;
-  for (int p = 0; p < n; ++p)
+  for (int p : order)
     rows.push_back(json::object{{"player", p}, {"name", t.ev.players[p].name}, {"number", t.ev.players[p].number},
                                 {"rounds", cells[p]}});
   return json::object{{"rows", rows}};

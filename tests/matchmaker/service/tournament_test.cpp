@@ -406,3 +406,22 @@ TEST(Tournament, EditedPairingMustSeatEveryPlayer) {
   EXPECT_EQ(code_of({{0, 1}, {2, xq::pairing::kBye}}), "ok");
   EXPECT_EQ(code_of({{2, 0}, {1, xq::pairing::kBye}}), "ok");
 }
+
+// The crosstable reads like a printed one: rows by pairing number, not in the order of joining.
+TEST(Tournament, CrosstableRowsAreInPairingNumberOrder) {
+  Tournament t = create_tournament(config(2));
+  for (int i = 0; i < 4; ++i) join(t, "u" + std::to_string(i), "Player " + std::to_string(i), 1500 + i * 100);
+  start(t);
+  boost::json::value cross = crosstable_json(t);
+  const boost::json::array& rows = cross.at("rows").as_array();
+  ASSERT_EQ(rows.size(), 4u);
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i].at("number").as_int64(), static_cast<int64_t>(i + 1)) << rows;
+  for (const auto& row : rows) {
+    const auto& p = t.ev.players.at(static_cast<size_t>(row.at("player").as_int64()));
+    EXPECT_EQ(row.at("number").as_int64(), p.number);
+    EXPECT_EQ(std::string(row.at("name").as_string()), p.name);
+  }
+  bool joined_order = true;
+  for (size_t i = 0; i < rows.size(); ++i) joined_order = joined_order && rows[i].at("player").as_int64() == static_cast<int64_t>(i);
+  EXPECT_FALSE(joined_order) << "this draw numbers the players in another order than they joined, so the test tells";
+}
