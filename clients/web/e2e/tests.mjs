@@ -351,6 +351,10 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
   assertEqual(await ann.page.getAttribute('[data-testid=game-page]', 'data-you'), 'b', 'Ann plays Black in the rematch');
   await playMove(ben, 'b2e2');
   await waitForMoves(ann, 1);
+  // On a 1280x800 laptop screen the whole game, both clocks included, fits without scrolling.
+  await ann.page.setViewportSize({ width: 1280, height: 800 });
+  const overflow = await ann.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  assert(overflow <= 0, `the game page scrolls by ${overflow} px at 1280x800`);
 });
 
 test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
