@@ -129,8 +129,9 @@ async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
     assertEqual(r.status, 200, `organiser role granted to ${name}`);
   }
 
-  // The grant counts at once: the next session resume reports the role.
-  await page.reload();
+  // The grant counts at once: opening the tournaments page again shows it, without a reload.
+  await page.goto(`${ctx.base}/#/`);
+  await page.goto(`${ctx.base}/#/tournaments`);
   await page.waitForSelector('[data-testid=new-event]', { timeout: T });
   await page.goto(`${ctx.base}/#/`);
   return { name, context, page };

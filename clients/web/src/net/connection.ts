@@ -78,6 +78,17 @@ export class Connection {
     for (const fn of this.statusListeners) fn(this.status);
   }
 
+  // Asks the server again who we are: a role granted or taken since sign-in shows without a
+  // reload (roles live in Redis and are read on each use, not kept in the token).
+  async refreshSession(): Promise<void> {
+    if (!this.token || this.status !== 'open') return;
+    try {
+      this.signedIn(await this.send({ hello: { token: this.token } }));
+    } catch {
+      /* the next reconnect resumes the session anyway */
+    }
+  }
+
   signOut() {
     this.setToken(null);
     this.user = null;

@@ -28,6 +28,10 @@ export function TournamentsPage({ app }: { app: App }) {
   const canOrganise = app.conn.role === 'organiser' || app.conn.role === 'admin';
 
   useEffect(() => {
+    void app.conn.refreshSession().then(() => app.notify());
+  }, [app]);
+
+  useEffect(() => {
     let live = true;
     const load = async () => {
       try {
