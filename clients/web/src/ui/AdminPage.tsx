@@ -125,7 +125,10 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
       <Metrics samples={samples} conns={conns} users={users.size} node={node} />
       <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
       <section class="panel" data-testid="admin-games">
-        <h3>{t('liveGames')} ({games.filter((g) => !g.finished).length})</h3>
+        <h3>
+          {t('liveGames')} ({games.filter((g) => !g.finished).length})
+          {games.some((g) => g.finished) && <span class="muted small"> · {t('recentlyFinished', { n: String(games.filter((g) => g.finished).length) })}</span>}
+        </h3>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
         {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
         <ul class="list">
