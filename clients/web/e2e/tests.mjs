@@ -133,8 +133,11 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
     const named = await spec.page.$$eval('[data-captured]', (e) => e.filter((x) => x.getAttribute('data-was-dark') === '1' && !x.textContent.includes('?')).length);
     assertEqual(named, 0, 'no captured face-down piece is named for the spectator');
     // A move's ICCS may carry the mover's reveal (public) but never the identity it captured.
-    const specMoves = await spec.page.$$eval('[data-testid=move-list] li', (ls) => ls.map((l) => [l.getAttribute('data-iccs'), l.getAttribute('data-reveal')]));
-    for (const [m, rv] of specMoves) assert(m.length === 4 + (rv ? 1 : 0), `spectator's move "${m}" carries only its public reveal "${rv}"`);
+    const specMoves = await spec.page.$$eval('[data-testid=move-list] li', (ls) => ls.map((l) => [l.getAttribute('data-iccs'), l.getAttribute('data-reveal'), l.querySelector('.zh').textContent]));
+    for (const [m, rv, zh] of specMoves) {
+      assert(m.length === 4 + (rv ? 1 : 0), `spectator's move "${m}" carries only its public reveal "${rv}"`);
+      assert(!rv || /\(翻.\)$/.test(zh), `the Chinese notation of "${m}" says what the piece turned out to be (got "${zh}")`);
+    }
   }
   assert(spectatorCaptures.length > 0, 'the spectator saw captures of face-down pieces');
   // The capturer knows what it took; the owner and the spectator do not.
