@@ -279,7 +279,13 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
                             static_cast<int>(b.as_array().at(1).to_number<int64_t>()));
       fx = edit_pairing(t, boards);
     } else if (cmd == "correct_result") {
-      fx = correct_result(t, str_field(o, "game_id"), int_field(o, "red_points", 0), int_field(o, "black_points", 0));
+      // Both points are required (a missing one used to read as 0: a silent double forfeit), and
+      // read in order so that an error names the first bad field.
+      for (const char* k : {"red_points", "black_points"})
+        if (!o.contains(k)) throw TournamentError("bad_request", std::string("field '") + k + "' is required");
+      const int red_points = int_field(o, "red_points", 0);
+      const int black_points = int_field(o, "black_points", 0);
+      fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
     } else {
       return error_reply("unknown_command", "unknown command '" + cmd + "'");
     }

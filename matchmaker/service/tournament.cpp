@@ -465,6 +465,18 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   g.a_points = a_red ? red_points : black_points;
   g.b_points = a_red ? black_points : red_points;
   g.forfeit = forfeit;
+  // Fouls follow too: a double forfeit is one for each side; a draw was played, so none; a win
+  // that was decided by a violation (a forfeit, a forbidden repetition) charges it to the side
+  // that now loses, and a win over the board stays without one.
+  const bool violation = g.a_fouls + g.b_fouls > 0;
+  if (double_forfeit) {
+    g.a_fouls = g.b_fouls = 1;
+  } else if (p == std::pair{d, d}) {
+    g.a_fouls = g.b_fouls = 0;
+  } else {
+    g.a_fouls = violation && g.a_points < g.b_points ? 1 : 0;
+    g.b_fouls = violation && g.b_points < g.a_points ? 1 : 0;
+  }
   return {{}, {"result of " + game_id + " corrected"}, {}};
 }
 

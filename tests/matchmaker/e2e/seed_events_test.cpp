@@ -430,6 +430,19 @@ TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
   check_standings(1);
   const std::string a_game(public_.at("games").as_array()[0].at("game_id").as_string());
   EXPECT_EQ(get("/api/games/" + a_game).at("requested_move_limit_plies").to_number<int>(), 80) << a_game;
+  // A correction names both points: a missing one is refused, not read as 0 (a double forfeit).
+  std::string reply;
+  EXPECT_EQ(servers_.http_post("/api/events/shangrao-2019/correct", json::serialize(json::object{{"game_id", a_game}, {"red_points", 2}}),
+                               reply, TestServers::kAdminToken),
+            400);
+  EXPECT_NE(reply.find("black_points"), std::string::npos) << reply;
+  EXPECT_EQ(servers_.http_post("/api/events/shangrao-2019/correct",
+                               json::serialize(json::object{{"game_id", a_game}, {"red_points", "2"}, {"black_points", "0"}}), reply,
+                               TestServers::kAdminToken),
+            400);
+  EXPECT_NE(reply.find("red_points"), std::string::npos) << "the first bad field is named: " << reply;
+  EXPECT_EQ(get("/api/events/shangrao-2019").at("games").as_array()[0].at("reason"), public_.at("games").as_array()[0].at("reason"))
+      << "nothing changed";
 }
 
 // Quick pairing: two players wait in a Jieqi 3+2 pool; the matchmaker pairs them (ratings close)

@@ -350,6 +350,33 @@ TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
   }
 }
 
+// Fouls follow a correction: a forfeit win reversed charges the foul to the new loser; a draw was
+// played (none); both losing is a foul each; a win over the board corrected stays without one.
+TEST(Tournament, FoulsFollowACorrectedResult) {
+  EventConfig c = config(2);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 2);
+  start(t);
+  Effects s = start_round(t);
+  ASSERT_EQ(s.create.size(), 1u);
+  const std::string g = s.create[0].game_id;
+  record_result(t, g, 2, 0, true, 0, 1, "forfeit");  // Black never came
+  const auto& game = t.ev.rounds[0].boards[0].games[0];
+  const bool a_red = t.games[0].red == t.ev.rounds[0].boards[0].a;
+  auto fouls = [&] { return a_red ? std::pair{game.a_fouls, game.b_fouls} : std::pair{game.b_fouls, game.a_fouls}; };  // red, black
+  ASSERT_EQ(fouls(), (std::pair{0, 1}));
+  correct_result(t, g, 0, 2);
+  EXPECT_EQ(fouls(), (std::pair{1, 0})) << "the forfeit now lost by Red";
+  correct_result(t, g, 0, 0);
+  EXPECT_EQ(fouls(), (std::pair{1, 1})) << "a double forfeit";
+  correct_result(t, g, 2, 0);
+  EXPECT_EQ(fouls(), (std::pair{0, 1}));
+  correct_result(t, g, 1, 1);
+  EXPECT_EQ(fouls(), (std::pair{0, 0})) << "a draw was played";
+  correct_result(t, g, 2, 0);
+  EXPECT_EQ(fouls(), (std::pair{0, 0})) << "a win over the board";
+}
+
 // Forbidden pairs name players by their place in the list: a withdrawal during registration moves
 // later places up, and the pairs must follow them.
 TEST(Tournament, ForbiddenPairsFollowTheirPlayersThroughAWithdrawal) {
