@@ -93,6 +93,8 @@ User Auth::make_guest(const std::string& wanted) {
   return u;
 }
 
+std::string unique_guest_name(const User& guest) { return guest.name + "-" + guest.id.substr(2, 4); }
+
 bool is_user_id(const std::string& id) {
   if (id.size() != 18 || (id[0] != 'g' && id[0] != 'u') || id[1] != '-') return false;
   for (size_t i = 2; i < id.size(); ++i)

@@ -55,6 +55,8 @@ class Auth {
 
 bool valid_user_name(const std::string& name);
 bool is_guest_name(const std::string& name);  // "guest…" in any case: kept for guests
+// A guest's name made distinct from another guest's of the same name: 4 characters of its id.
+std::string unique_guest_name(const User& guest);
 // The shape of the ids this server gives: "g-" (guests) or "u-" (accounts) and 16 hex digits.
 bool is_user_id(const std::string& id);
 

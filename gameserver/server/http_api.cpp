@@ -131,8 +131,10 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token);
-    if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET")
+    if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET") {
+      if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
+    }
     if (parts.size() >= 2 && parts[1] == "admin") {
       const Caller caller = identify_caller(hub, admin_token);
       if (!caller.admin())

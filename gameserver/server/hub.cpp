@@ -298,6 +298,12 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       auto u = auth_.verify_token(m.hello().token(), wall_ms());
       if (!u) return send_error(*c, rid, v1::BAD_TOKEN, "invalid or expired token", metrics_);
       if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
+      // A guest coming back finds its name taken by a newer guest meanwhile: it gets the suffix
+      // a second guest of one name gets at sign-in (the fresh token carries it).
+      if (u->guest) try {
+          if (auto holder = presence_.find(u->name); holder && *holder != u->id) u->name = unique_guest_name(*u);
+        } catch (const std::exception&) {  // Redis away: the name as before
+        }
       return login_reply(c, rid, *u);
     }
     case C::kLoginGuest: {
@@ -305,7 +311,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       // Two guests of one name would be one name for two people (a challenge by name reaches only
       // one of them): a name already signed in somewhere gets part of the new guest's id.
       try {
-        if (presence_.find(guest.name)) guest.name += "-" + guest.id.substr(2, 4);
+        if (presence_.find(guest.name)) guest.name = unique_guest_name(guest);
       } catch (const std::exception&) {  // Redis away: the name as asked
       }
       return login_reply(c, rid, guest);

@@ -125,12 +125,22 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     if (auto id = presence_.find(m.challenge().user_name()); id && *id != u.id) target_id = *id;
   }
   if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
+  if (spec.rated && target_id.rfind("g-", 0) == 0)  // it could never be accepted
+    return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: " + m.challenge().user_name() + " is a guest", metrics_);
+  // The limit is per user: seeks the user holds through other nodes count too.
+  size_t elsewhere = 0;
+  const std::vector<SeekEntry> stored = all_seeks();
+  for (const SeekEntry& s : stored)
+    if (s.owner.id == u.id) {
+      std::lock_guard l(mu_);
+      if (!lobby_.find(s.id)) ++elsewhere;
+    }
   std::string id;
   {
     std::lock_guard l(mu_);
     // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
     if (!conns_.count(c->id())) return;
-    if (lobby_.owned_by(u.id) < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
+    if (lobby_.owned_by(u.id) + elsewhere < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
   }
   if (id.empty())
     return send_error(*c, rid, v1::BAD_REQUEST,

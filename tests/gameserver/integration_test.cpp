@@ -1033,6 +1033,8 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   EXPECT_GT(winner.at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(winner.at("games").to_number<int64_t>(), 1);
   ASSERT_EQ(g_servers->http_get("/api/users/" + black.user_id + "/ratings", body), 200);
+  std::string unknown;
+  EXPECT_EQ(g_servers->http_get("/api/users/garbage/ratings", unknown), 404) << "not an id this server gives";
   auto loser = boost::json::parse(body);
   EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";

@@ -546,6 +546,54 @@ TEST(GameServerMultiNode, PresenceFollowsConnectionsAndNodes) {
   EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_online(TestCluster::node_id(2))}).integer, 0);
 }
 
+// What holds per user holds across nodes: a guest coming back (on another node) to a name a newer
+// guest took meanwhile gets a suffix; the open-seek limit counts the seeks made through every node;
+// a rated challenge to a guest is refused at once.
+TEST(GameServerMultiNode, OneNameAndOneSeekLimitPerUserAcrossNodes) {
+  TestCluster cluster(2);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient first = guest_on(cluster.port(0), "twin");
+  const std::string name = first.name;
+  first.ws.reset();  // leaves; its name is free once its presence is gone
+  ASSERT_TRUE(eventually([&] { return redis.command({"HEXISTS", gs::keys::node_online(TestCluster::node_id(0)), name}).integer == 0; }, 5000));
+  NodeClient second = guest_on(cluster.port(0), "twin");
+  ASSERT_EQ(second.name, name);
+  first.ws = std::make_unique<WsClient>(cluster.port(1));
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(first.token);
+  auto back = first.ws->request(hello);
+  ASSERT_TRUE(back.has_reply()) << back.DebugString();
+  EXPECT_EQ(back.reply().user().user_id(), first.user_id);
+  EXPECT_EQ(back.reply().user().name(), name + "-" + first.user_id.substr(2, 4)) << "one name, one person";
+
+  auto seek = [](NodeClient& p) {
+    ClientMessage m;
+    m.mutable_create_seek()->set_variant(XIANGQI);
+    m.mutable_create_seek()->mutable_time_control()->set_initial_ms(600'000);
+    return p.ws->request(m);
+  };
+  NodeClient second_elsewhere{std::make_unique<WsClient>(cluster.port(1)), second.token, second.user_id, second.name};
+  ClientMessage again;
+  again.mutable_hello()->set_token(second.token);
+  ASSERT_TRUE(second_elsewhere.ws->request(again).has_reply());
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(seek(second).has_reply()) << i;
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(seek(second_elsewhere).has_reply()) << i;
+  EXPECT_EQ(error_of(seek(second_elsewhere)), BAD_REQUEST) << "10 open seeks in all, through two nodes";
+  EXPECT_EQ(error_of(seek(second)), BAD_REQUEST);
+
+  NodeClient member = register_account(cluster.port(1), "rated_member");
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(back.reply().user().name());
+  ch.mutable_challenge()->set_variant(XIANGQI);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  ch.mutable_challenge()->set_rated(true);
+  auto r = member.ws->request(ch);
+  EXPECT_EQ(error_of(r), BAD_REQUEST) << r.DebugString();
+  EXPECT_NE(r.error().message().find("guest"), std::string::npos) << r.DebugString();
+  ch.mutable_challenge()->set_rated(false);
+  EXPECT_TRUE(member.ws->request(ch).has_reply()) << "a casual challenge to the guest stands";
+}
+
 // Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, imposing the
 // move limit there, and a ban closing the user's connection to the other node.
 TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
