@@ -51,7 +51,7 @@ char game_code(int mine, int theirs, bool forfeit) {
 
 }  // namespace
 
-std::string export_trf(const Event& ev) {
+std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
   const Settings& s = ev.settings;
   const int n = static_cast<int>(ev.players.size());
   const int nr = static_cast<int>(ev.rounds.size());
@@ -77,6 +77,7 @@ std::string export_trf(const Event& ev) {
   Standings st = compute_standings(ev);
   std::vector<int> rank(n, 0), score(n, 0);
   for (const auto& r : st.rows) rank[r.player] = r.rank, score[r.player] = r.score;
+  for (std::size_t i = 0; i < final_order.size(); ++i) rank.at(final_order[i]) = static_cast<int>(i) + 1;
   // Per player per round: opponent, colour, codes, fouls.
   std::vector<std::vector<std::string>> cell(n, std::vector<std::string>(nr));
   std::vector<std::vector<int>> fouls(n, std::vector<int>(nr, 0));

@@ -25,7 +25,9 @@
 
 namespace xq::pairing {
 
-std::string export_trf(const Event& ev);
+// `final_order` (players, best first), when given, is the rank column instead of the Swiss
+// standings: an event decided by a play-off ranks its players by it.
+std::string export_trf(const Event& ev, const std::vector<int>& final_order = {});
 // Throws std::runtime_error on malformed input.
 Event parse_trf(const std::string& text);
 

@@ -107,7 +107,7 @@ void MatchmakerService::save(Tournament& t) {
               {key + ":public", json::serialize(public_json(t))},
               {key + ":standings", json::serialize(standings_json(t))},
               {key + ":crosstable", json::serialize(crosstable_json(t))},
-              {key + ":trf", pairing::export_trf(t.ev)}});
+              {key + ":trf", pairing::export_trf(t.ev, t.has_playoff ? final_ranking(t) : std::vector<int>{})}});
 }
 
 bool MatchmakerService::may_organise(const Tournament& t, const json::object& cmd) {

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <sstream>
+
 #include "pairing/tiebreaks.h"
 #include "sim.h"
 
@@ -70,4 +73,23 @@ TEST(Trf, PlayerLineColumns) {
     EXPECT_TRUE(line[96] == 'w' || line[96] == 'b' || line[96] == '-') << line;
   }
   EXPECT_EQ(seen, 6);
+}
+
+// An event decided by a play-off: the rank column follows the final order, not the Swiss standings.
+TEST(Trf, RankColumnFollowsAFinalOrderWhenGiven) {
+  Event ev = played_event(9, 6, 2, 1);
+  std::vector<int> order;
+  for (int p = static_cast<int>(ev.players.size()) - 1; p >= 0; --p) order.push_back(p);
+  auto ranks = [&](const std::string& text) {
+    std::map<int, int> out;  // pairing number → rank
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("001", 0) == 0) out[std::stoi(line.substr(4, 4))] = std::stoi(line.substr(85, 4));
+    return out;
+  };
+  const auto swiss = ranks(export_trf(ev)), final_ranks = ranks(export_trf(ev, order));
+  ASSERT_EQ(final_ranks.size(), ev.players.size());
+  for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(final_ranks.at(ev.players[order[i]].number), static_cast<int>(i) + 1);
+  EXPECT_NE(swiss, final_ranks);
 }
