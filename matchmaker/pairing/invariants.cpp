@@ -1,6 +1,7 @@
 #include "pairing/invariants.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "pairing/matching.h"
 #include "pairing/swiss.h"
@@ -35,7 +36,10 @@ bool feasible(const Event& ev, const PairingProblem& pp, const std::vector<char>
 
 }  // namespace
 
-std::vector<std::string> check_round(const Event& ev, const Round& round) {
+static void check_optimal(const Event& ev, const PairingProblem& pp, const std::vector<std::pair<int, int>>& pairs,
+                          int bye_local, const std::function<void(const std::string&)>& fail);
+
+std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion) {
   std::vector<std::string> v;
   auto fail = [&](const std::string& s) { v.push_back(s); };
   PairingProblem pp = make_problem(ev, round.unavailable);
@@ -81,6 +85,29 @@ std::vector<std::string> check_round(const Event& ev, const Round& round) {
     ColourChoice c = allocate_colours(ev, pp.st, b.a, b.b, pp.round);
     if (c.red != b.a) fail("colours of " + std::to_string(b.a) + "-" + std::to_string(b.b) + " differ from the rule");
   }
+  if (for_completion) {
+    std::vector<int> mate(n, -1);
+    for (auto [a, b] : pairs) mate[a] = b, mate[b] = a;
+    if (bye_local >= 0) mate[bye_local] = n;
+    if (!next_round_pairable(ev, pp, mate)) fail("paired for completion, yet the next round has no pairing");
+  } else {
+    check_optimal(ev, pp, pairs, bye_local, fail);
+  }
+  std::vector<Board> ordered = round.boards;
+  order_boards(ev, pp.st, ordered);
+  for (std::size_t k = 0; k < ordered.size(); ++k)
+    if (ordered[k].a != round.boards[k].a || ordered[k].b != round.boards[k].b) {
+      fail("boards are not in board order");
+      break;
+    }
+  return v;
+}
+
+// The soft rules hold as well as they can: a repeated bye, a colour-rule break or a higher bye only
+// when unavoidable, and no better pairing by exchanging the partners of two boards (or the bye).
+static void check_optimal(const Event& ev, const PairingProblem& pp, const std::vector<std::pair<int, int>>& pairs,
+                          int bye_local, const std::function<void(const std::string&)>& fail) {
+  const int n = static_cast<int>(pp.players.size());
   auto obj = round_objective(ev, pp, pairs, bye_local);
   const std::uint64_t bye_rep = bye_local >= 0 ? obj[pp.f_bye_repeat] : 0;
   std::vector<char> bye_ok(n, 0);
@@ -153,14 +180,6 @@ std::vector<std::string> check_round(const Event& ev, const Round& round) {
       }
     }
   }
-  std::vector<Board> ordered = round.boards;
-  order_boards(ev, pp.st, ordered);
-  for (std::size_t k = 0; k < ordered.size(); ++k)
-    if (ordered[k].a != round.boards[k].a || ordered[k].b != round.boards[k].b) {
-      fail("boards are not in board order");
-      break;
-    }
-  return v;
 }
 
 }  // namespace xq::pairing

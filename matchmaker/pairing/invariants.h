@@ -16,6 +16,9 @@ namespace xq::pairing {
 // pairing avoids them, the bye in the lowest possible score group, no better
 // pairing by exchanging partners of two boards or with the bye (up to 150
 // boards), board order. Full optimality is tested against brute force.
-std::vector<std::string> check_round(const Event& ev, const Round& round);
+// `for_completion`: the round was paired to keep the next one pairable (PairingResult::
+// looked_ahead), so it need not be the best: the checks of optimality give way to checking that
+// the next round is pairable.
+std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion = false);
 
 }  // namespace xq::pairing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <queue>
 #include <tuple>
 
 #include "pairing/explain.h"
@@ -23,6 +24,11 @@ int bits_for(std::uint64_t max_value) {
 // optimality is tested up to 12 players, where the full graph is always used.
 constexpr int kSparseThreshold = 128;
 constexpr int kSparseWindow = 3;
+// Fields up to this size check that the next round stays pairable (one re-solve per pair when it
+// does not); in larger fields rematch-free pairings abound.
+constexpr int kLookaheadMaxPlayers = 40;
+// At most this many matchings solved while looking for a pairing that keeps the next round pairable.
+constexpr int kLookaheadSolves = 400;
 
 template <int L>
 std::vector<int> solve_packed(int nv, const std::vector<std::pair<int, int>>& ends,
@@ -193,6 +199,21 @@ void order_boards(const Event& ev, const std::vector<PlayerState>& st, std::vect
                    [&](const Board& x, const Board& y) { return key(x) < key(y); });
 }
 
+// Can the next round be paired without a rematch (or forbidden pair) if this round is `mate`?
+// Byes stay a soft rule, as in the objective: anyone but this round's bye may take the next one.
+bool next_round_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate) {
+  const int n = static_cast<int>(pp.players.size());
+  const int nv = n + (pp.needs_bye ? 1 : 0);
+  std::vector<std::pair<int, int>> edges;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j)
+      if (mate[i] != j && pair_allowed(ev, pp, i, j)) edges.emplace_back(i, j);
+    if (pp.needs_bye && mate[i] != n) edges.emplace_back(i, n);
+  }
+  const std::vector<int> next = max_cardinality_matching(nv, edges);
+  return std::all_of(next.begin(), next.end(), [](int m) { return m >= 0; });
+}
+
 namespace {
 
 // Rounds 2+ (and a round 1 whose fixed scheme cannot avoid a forbidden pair).
@@ -207,37 +228,97 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
     offsets[k] = total;
     total += pp.field_bits[k];
   }
-  std::vector<int> mate;
-  for (bool sparse : {n > kSparseThreshold, false}) {
-    std::vector<std::pair<int, int>> ends;
+  const int need = total + 5;  // headroom for doubling inside the solver and the sign
+  if (need > 1024) {
+    res.error = "too many score groups for the weight width";
+    return false;
+  }
+  // The best perfect matching of the round's graph with the pairs `in` (a pair or the bye edge
+  // (i, n)) and without the pairs `out`; empty if there is none.
+  using Edge = std::pair<int, int>;
+  auto solve = [&](bool sparse, const std::vector<Edge>& in, const std::vector<Edge>& out) {
+    std::vector<int> fixed(nv, -1);
+    for (auto [i, j] : in) fixed[i] = j, fixed[j] = i;
+    auto usable = [&](int i, int j) {
+      if (std::find(out.begin(), out.end(), Edge{i, j}) != out.end()) return false;
+      return (fixed[i] < 0 && fixed[j] < 0) || fixed[i] == j;
+    };
+    std::vector<Edge> ends;
     std::vector<std::vector<std::uint64_t>> fields;
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j) {
         if (sparse && pp.group[j] - pp.group[i] > kSparseWindow) break;
-        if (!pair_allowed(ev, pp, i, j)) continue;
+        if (!pair_allowed(ev, pp, i, j) || !usable(i, j)) continue;
         ends.emplace_back(i, j);
         fields.push_back(pair_fields(ev, pp, i, j));
       }
     if (pp.needs_bye)
       for (int i = 0; i < n; ++i) {
+        if (!usable(i, n)) continue;
         ends.emplace_back(i, n);
         fields.push_back(bye_fields(pp, i));
       }
-    const int need = total + 5;  // headroom for doubling inside the solver and the sign
+    std::vector<int> mate;
     if (need <= 64) mate = solve_packed<1>(nv, ends, fields, offsets, total);
     else if (need <= 128) mate = solve_packed<2>(nv, ends, fields, offsets, total);
     else if (need <= 256) mate = solve_packed<4>(nv, ends, fields, offsets, total);
     else if (need <= 512) mate = solve_packed<8>(nv, ends, fields, offsets, total);
-    else if (need <= 1024) mate = solve_packed<16>(nv, ends, fields, offsets, total);
-    else {
-      res.error = "too many score groups for the weight width";
-      return false;
+    else mate = solve_packed<16>(nv, ends, fields, offsets, total);
+    if (!std::all_of(mate.begin(), mate.end(), [](int m) { return m >= 0; })) mate.clear();
+    return mate;
+  };
+  std::vector<int> mate = solve(n > kSparseThreshold, {}, {});
+  if (mate.empty() && n > kSparseThreshold) mate = solve(false, {}, {});
+  if (mate.empty()) {
+    res.error = "no legal pairing exists: every pairing repeats a meeting or a forbidden pair";
+    return false;
+  }
+  auto objective_of = [&](const std::vector<int>& m) {
+    std::vector<Edge> pairs;
+    int bye = -1;
+    for (int i = 0; i < n; ++i) {
+      if (m[i] == n) bye = i;
+      else if (m[i] > i) pairs.emplace_back(i, m[i]);
     }
-    bool perfect = std::all_of(mate.begin(), mate.end(), [](int m) { return m >= 0; });
-    if (perfect) break;
-    if (!sparse) {
-      res.error = "no legal pairing exists: every pairing repeats a meeting or a forbidden pair";
-      return false;
+    return round_objective(ev, pp, pairs, bye);
+  };
+  // Completion (FIDE C.04: a pairing must let the event go on). In a small field the best pairing
+  // can leave the next round with none at all (the late rounds of 8 players over 7 rounds are
+  // nearly a round robin). Then the best pairing that keeps the next round pairable is taken:
+  // pairings are visited best first (Murty's partition of the matchings: each candidate's
+  // alternatives keep its first k-1 pairs and lose its k-th) until one passes. If none passes
+  // within the budget, the best pairing stands and the next round asks the organiser.
+  if (pp.round < ev.settings.rounds && n <= kLookaheadMaxPlayers && !next_round_pairable(ev, pp, mate)) {
+    struct Node {
+      std::vector<std::uint64_t> obj;
+      std::vector<int> mate;
+      std::vector<Edge> in, out;
+    };
+    auto worse = [](const Node& a, const Node& b) { return b.obj < a.obj; };
+    std::priority_queue<Node, std::vector<Node>, decltype(worse)> queue(worse);
+    queue.push({objective_of(mate), mate, {}, {}});
+    for (int solves = 0; !queue.empty() && solves < kLookaheadSolves;) {
+      Node best = queue.top();
+      queue.pop();
+      if (next_round_pairable(ev, pp, best.mate)) {
+        mate = std::move(best.mate);
+        res.looked_ahead = true;
+        break;
+      }
+      std::vector<Edge> free_pairs;  // its pairs not fixed by its node, in a fixed order
+      for (int i = 0; i < n; ++i) {
+        const int j = best.mate[i];
+        if (j > i && std::find(best.in.begin(), best.in.end(), Edge{i, j}) == best.in.end()) free_pairs.emplace_back(i, j);
+      }
+      std::vector<Edge> in = best.in;
+      for (const Edge& e : free_pairs) {
+        std::vector<Edge> out = best.out;
+        out.push_back(e);
+        std::vector<int> alt = solve(false, in, out);
+        ++solves;
+        if (!alt.empty()) queue.push({objective_of(alt), std::move(alt), in, std::move(out)});
+        in.push_back(e);
+      }
     }
   }
   std::vector<std::pair<int, int>> pairs;
@@ -282,7 +363,7 @@ PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable) {
   }
   order_boards(ev, pp.st, res.record.boards);
   res.explain = explain_round(ev, pp, res.record);
-  if (ev.settings.self_check) res.violations = check_round(ev, res.record);
+  if (ev.settings.self_check) res.violations = check_round(ev, res.record, res.looked_ahead);
   res.ok = res.violations.empty();
   if (!res.ok) res.error = "invariant violated: " + res.violations.front();
   return res;

@@ -38,6 +38,9 @@ bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j);
 // Objective fields of one pair / of the bye (local indices).
 std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j);
 std::vector<std::uint64_t> bye_fields(const PairingProblem& pp, int i);
+// Completion: can the round after this one be paired without a rematch or a forbidden pair, if
+// this round is `mate` (local indices, the bye as index players.size())? Byes stay a soft rule.
+bool next_round_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate);
 // Sum of fields for a whole round; pairs/bye in local indices (bye = -1 if none).
 std::vector<std::uint64_t> round_objective(const Event& ev, const PairingProblem& pp,
                                            const std::vector<std::pair<int, int>>& pairs, int bye);
@@ -50,6 +53,8 @@ struct PairingResult {
   std::vector<std::string> explain;  // one line per board, for the arbiter
   std::vector<std::uint64_t> objective;  // rounds 2+: field sums (see PairingProblem)
   std::vector<std::string> violations;   // invariant checker output (empty when fine)
+  // The best pairing would have left the next round with none: a slightly worse one was taken.
+  bool looked_ahead = false;
 };
 
 // Pairs round ev.rounds.size()+1. `unavailable` = players absent this round.

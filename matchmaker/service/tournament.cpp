@@ -292,7 +292,10 @@ Effects pair_next_round(Tournament& t) {
   t.ev.rounds.push_back(res.record);
   t.explain.push_back(res.explain);
   for (auto& v : res.violations) fx.warnings.push_back(v);
-  fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired");
+  fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired" +
+                       (res.looked_ahead ? " (not by the best pairing, which would have left round " +
+                                               std::to_string(paired_rounds(t) + 1) + " with no pairing free of rematches)"
+                                         : ""));
   return fx;
 }
 

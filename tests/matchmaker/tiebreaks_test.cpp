@@ -16,6 +16,7 @@ namespace {
 // Example A: 6 players, 3 single-game rounds (ids 0..5 = P1..P6).
 Event example_a() {
   Event ev = players_event(6);
+  ev.settings.rounds = 3;  // as the spec's example (6 players, 3 rounds)
   ev.rounds.push_back({{game(0, 1, 2), game(2, 3, 1), game(4, 5, 2)}, {}});
   ev.rounds.push_back({{game(4, 0, 0), game(5, 2, 0), game(3, 1, 1)}, {}});
   ev.rounds.push_back({{game(0, 2, 1), game(3, 4, 2), game(1, 5, 0)}, {}});
