@@ -7,6 +7,9 @@
 
 namespace xq::pairing {
 
-std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp, const Round& round);
+enum class Lang { En, Zh };
+
+// One line per board, in English or in Chinese (the web client shows the reader's language).
+std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp, const Round& round, Lang lang = Lang::En);
 
 }  // namespace xq::pairing

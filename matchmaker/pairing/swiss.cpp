@@ -363,6 +363,7 @@ PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable) {
   }
   order_boards(ev, pp.st, res.record.boards);
   res.explain = explain_round(ev, pp, res.record);
+  res.explain_zh = explain_round(ev, pp, res.record, Lang::Zh);
   if (ev.settings.self_check) res.violations = check_round(ev, res.record, res.looked_ahead);
   res.ok = res.violations.empty();
   if (!res.ok) res.error = "invariant violated: " + res.violations.front();

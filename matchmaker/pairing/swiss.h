@@ -50,7 +50,8 @@ struct PairingResult {
   std::string error;
   int round = 0;
   Round record;                      // boards in board order (no results yet) + unavailable
-  std::vector<std::string> explain;  // one line per board, for the arbiter
+  std::vector<std::string> explain;     // one line per board, for the arbiter
+  std::vector<std::string> explain_zh;  // the same in Chinese
   std::vector<std::uint64_t> objective;  // rounds 2+: field sums (see PairingProblem)
   std::vector<std::string> violations;   // invariant checker output (empty when fine)
   // The best pairing would have left the next round with none: a slightly worse one was taken.

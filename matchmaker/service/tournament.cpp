@@ -249,6 +249,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
       const int r = paired_rounds(t);
       t.ev.rounds.pop_back();
       t.explain.pop_back();
+      t.explain_zh.pop_back();
       try {
         Effects again = pair_next_round(t);
         fx.warnings = again.warnings;
@@ -291,6 +292,7 @@ Effects pair_next_round(Tournament& t) {
   if (!res.ok) fail("pairing_failed", "round " + std::to_string(paired_rounds(t) + 1) + " cannot be paired: " + res.error);
   t.ev.rounds.push_back(res.record);
   t.explain.push_back(res.explain);
+  t.explain_zh.push_back(res.explain_zh);
   for (auto& v : res.violations) fx.warnings.push_back(v);
   fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired" +
                        (res.looked_ahead ? " (not by the best pairing, which would have left round " +
@@ -331,6 +333,7 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
     if (paired_rounds(t) >= t.ev.settings.rounds) fail("bad_state", "every round has been paired");
     t.ev.rounds.push_back(pairing::Round{{}, playoff_players(t)});
     t.explain.push_back({});
+    t.explain_zh.push_back({});
   }
   const int r = paired_rounds(t);
   Effects fx;
@@ -366,6 +369,7 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
   fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
   t.ev.rounds[r - 1] = edited;
   t.explain[r - 1] = {"edited by the organiser"};
+  t.explain_zh[r - 1] = {"由组织者修改"};
   fx.notices.push_back("round " + std::to_string(r) + " pairing edited");
   return fx;
 }
@@ -375,6 +379,7 @@ Effects repair(Tournament& t) {
   if (r == 0 || r == t.rounds_started) fail("bad_state", "only a paired round that has not started can be re-paired");
   t.ev.rounds.pop_back();
   t.explain.pop_back();
+  t.explain_zh.pop_back();
   return pair_next_round(t);
 }
 

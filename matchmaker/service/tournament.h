@@ -58,7 +58,8 @@ struct Tournament {
   pairing::Event ev;
   std::vector<std::string> user_ids;  // player id → user id
   std::vector<GameSlot> games;
-  std::vector<std::vector<std::string>> explain;  // per paired round, one line per board
+  std::vector<std::vector<std::string>> explain;     // per paired round, one line per board
+  std::vector<std::vector<std::string>> explain_zh;  // the same in Chinese (kept in step with explain)
   int rounds_started = 0;             // rounds whose games were created
   bool has_playoff = false;
   pairing::Playoff playoff;

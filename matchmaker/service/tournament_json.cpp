@@ -213,7 +213,7 @@ EventConfig config_from_json(const json::value& v) {
 }
 
 json::value to_json(const Tournament& t) {
-  json::array players, rounds, games, explain, user_ids, applied;
+  json::array players, rounds, games, explain, explain_zh, user_ids, applied;
   for (const auto& p : t.ev.players)
     players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"number", p.number},
                                    {"join_round", p.join_round}, {"withdrawn_round", p.withdrawn_round}});
@@ -235,15 +235,16 @@ json::value to_json(const Tournament& t) {
                                  {"knockout", s.knockout}, {"red", s.red}, {"black", s.black},
                                  {"finished", s.finished}, {"red_points", s.red_points},
                                  {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason}});
-  for (const auto& lines : t.explain) {
-    json::array a;
-    for (const auto& l : lines) a.push_back(json::string(l));
-    explain.push_back(a);
-  }
+  for (const auto& [from, to] : {std::pair{&t.explain, &explain}, std::pair{&t.explain_zh, &explain_zh}})
+    for (const auto& lines : *from) {
+      json::array a;
+      for (const auto& l : lines) a.push_back(json::string(l));
+      to->push_back(a);
+    }
   for (const auto& u : t.user_ids) user_ids.push_back(json::string(u));
   for (const auto& a : t.applied) applied.push_back(json::string(a));
   json::object o{{"config", config_to_json(t.cfg)}, {"stage", stage_name(t.stage)}, {"players", players},
-                 {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain},
+                 {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain}, {"explain_zh", explain_zh},
                  {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
   if (t.has_playoff) {
     json::array seeds, semis;
@@ -317,6 +318,14 @@ Tournament tournament_from_json(const json::value& v) {
     for (const auto& s : lines.as_array()) l.emplace_back(s.as_string());
     t.explain.push_back(l);
   }
+  // Stored before the Chinese lines existed: none for those rounds.
+  if (const auto* zh = o.if_contains("explain_zh"))
+    for (const auto& lines : zh->as_array()) {
+      std::vector<std::string> l;
+      for (const auto& s : lines.as_array()) l.emplace_back(s.as_string());
+      t.explain_zh.push_back(l);
+    }
+  t.explain_zh.resize(t.explain.size());
   t.rounds_started = static_cast<int>(get_int(o, "rounds_started", 0));
   for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
   t.version = static_cast<uint64_t>(get_int(o, "version", 0));
@@ -352,9 +361,11 @@ json::value public_json(const Tournament& t) {
       json::array games;
       for (const auto& g : rb[b].games)
         games.push_back(json::object{{"a_points", g.a_points}, {"b_points", g.b_points}, {"forfeit", g.forfeit}});
-      std::string explain = r < t.explain.size() && b < t.explain[r].size() ? t.explain[r][b] : "";
+      auto line = [&](const std::vector<std::vector<std::string>>& lines) {
+        return r < lines.size() && b < lines[r].size() ? lines[r][b] : std::string();
+      };
       boards.push_back(json::object{{"board", b + 1}, {"a", rb[b].a}, {"b", rb[b].b}, {"bye", rb[b].b == pairing::kBye},
-                                    {"games", games}, {"explain", explain}});
+                                    {"games", games}, {"explain", line(t.explain)}, {"explain_zh", line(t.explain_zh)}});
     }
     rounds.push_back(json::object{{"round", r + 1}, {"started", static_cast<int>(r) < t.rounds_started}, {"boards", boards}});
   }

@@ -24,6 +24,15 @@ TEST(Explain, NamesScoreGroupFloatAndColourReason) {
   bool colour_reason = false;
   for (auto& line : r.explain) colour_reason |= line.find("Colours:") != std::string::npos;
   EXPECT_TRUE(colour_reason);
+  // The same lines in Chinese, for the Chinese page: one per board, saying the same things.
+  ASSERT_EQ(r.explain_zh.size(), r.explain.size());
+  EXPECT_EQ(r.explain_zh[0].rfind("第1台：", 0), 0u) << r.explain_zh[0];
+  EXPECT_NE(r.explain_zh[0].find("4 分无其他棋手"), std::string::npos) << r.explain_zh[0];
+  bool colour_reason_zh = false;
+  for (auto& line : r.explain_zh) colour_reason_zh |= line.find("先后手：") != std::string::npos;
+  EXPECT_TRUE(colour_reason_zh);
+  for (auto& line : r.explain_zh)
+    for (const char* english : {"Board", "Float", "Colours", "score", "due"}) EXPECT_EQ(line.find(english), std::string::npos) << line;
 }
 
 // A float's line says "nearest score" only when no player of the round stands between the two

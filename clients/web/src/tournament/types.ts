@@ -50,7 +50,7 @@ export type EventPlayer = { player?: number; name: string; rating?: number; numb
 // The public event view names board points a_points/b_points and adds board numbers, a bye flag,
 // the explain line per board and a started flag per round; the raw state uses a/b. Both are read.
 export type BoardGame = { a?: number; b?: number; a_points?: number; b_points?: number; forfeit?: boolean; a_fouls?: number; b_fouls?: number };
-export type Board = { board?: number; a: number; b: number; bye?: boolean; games: BoardGame[]; explain?: string };
+export type Board = { board?: number; a: number; b: number; bye?: boolean; games: BoardGame[]; explain?: string; explain_zh?: string };
 export type Round = { round?: number; started?: boolean; boards: Board[]; unavailable?: number[] };
 export type GameSlot = {
   game_id: string;
@@ -76,6 +76,7 @@ export type EventDetail = {
   user_ids?: string[];
   rounds: Round[];
   explain?: string[][];
+  explain_zh?: string[][];
   games: GameSlot[];
   rounds_started?: number;
   rounds_paired?: number;

@@ -4,7 +4,7 @@
 // this event, after a reconnect, and by a slow poll.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { apiErrorText, t, type Key } from '../i18n';
+import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
 import { boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings } from '../tournament/types';
@@ -228,6 +228,7 @@ function resultCell(g: GameSlot | undefined): string {
 }
 
 function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; me: number; onRound: (r: number) => void }) {
+  const lang = useLang();
   const paired = ev.rounds.length;
   if (paired === 0) {
     return (
@@ -240,7 +241,10 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
   const r = Math.min(Math.max(1, shown), paired);
   const rd = ev.rounds[r - 1];
   const started = rd.started ?? (ev.rounds_started ?? paired) >= r;
-  const explain = ev.explain?.[r - 1]?.length ? ev.explain[r - 1] : rd.boards.map((b) => b.explain ?? '').filter(Boolean);
+  // The arbiter's notes in the reader's language (Chinese where the event stored it).
+  const zh = lang === 'zh' && !!ev.explain_zh?.[r - 1]?.length;
+  const notes = zh ? ev.explain_zh : ev.explain;
+  const explain = notes?.[r - 1]?.length ? notes[r - 1] : rd.boards.map((b) => (zh ? b.explain_zh : b.explain) ?? '').filter(Boolean);
   const name = (p: number) => playerName(ev, p);
   return (
     <section class="panel" data-testid="pairings" data-round={r}>
