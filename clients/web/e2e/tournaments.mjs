@@ -191,6 +191,11 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
     assertEqual(round1.get(black.name).id, round1.get(red.name).id, `${redName} and ${blackName} are in the same game`);
   }
   assert((await org.page.locator('[data-testid=explain] li').count()) >= 1, "the arbiter's explain lines are shown");
+  // In Chinese the arbiter's lines are Chinese too.
+  await org.page.click('[data-testid=lang-toggle]');
+  await org.page.waitForFunction(() => /^第1台：/.test(document.querySelector('[data-testid=explain] li')?.textContent ?? ''), null, { timeout: T });
+  await org.page.click('[data-testid=lang-toggle]');
+  await org.page.waitForFunction(() => /^Board 1:/.test(document.querySelector('[data-testid=explain] li')?.textContent ?? ''), null, { timeout: T });
 
   const results = await playRound(players, 1, round1);
 

@@ -81,9 +81,10 @@ export class Connection {
   // Asks the server again who we are: a role granted or taken since sign-in shows without a
   // reload (roles live in Redis and are read on each use, not kept in the token).
   async refreshSession(): Promise<void> {
-    if (!this.token || this.status !== 'open') return;
+    if (!this.token) return;
     try {
-      this.signedIn(await this.send({ hello: { token: this.token } }));
+      // While the link is down, after the reconnect (whose own resume already asked once).
+      this.signedIn(await this.request({ hello: { token: this.token } }, { waitForLink: true }));
     } catch {
       /* the next reconnect resumes the session anyway */
     }
