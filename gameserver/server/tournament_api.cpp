@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "auth/auth.h"
 #include "rules/jieqi.h"
 #include "server/caller.h"
 #include "server/hub.h"
@@ -201,6 +202,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (parts.size() == 4 && method == "POST" && (parts[3] == "members" || parts[3] == "organisers")) {
       if (auto e = need_user()) return *e;
       json::object cmd = command(parts[3] == "members" ? "club_add_member" : "club_add_organiser");
+      // A typo of an id would be stored as a member nobody is: only the shape can be checked
+      // (guests are not stored).
+      if (const auto* id = cmd.if_contains("user_id"); id && (!id->is_string() || !is_user_id(std::string(id->as_string()))))
+        return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");
       cmd["club_id"] = parts[2];
       return submit(hub.options().redis_url, cmd);
     }

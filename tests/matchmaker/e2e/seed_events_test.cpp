@@ -624,6 +624,11 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
   const json::value club = get("/api/clubs/adminclub");
   EXPECT_TRUE(club.at("organisers").as_array().empty());
   post("/api/clubs/adminclub/organisers", json::object{{"user_id", players_[0].user_id}}, admin);
+  post("/api/clubs/adminclub/members", json::object{{"user_id", players_[1].user_id}}, admin);
+  post("/api/clubs/adminclub/members", json::object{{"user_id", "u-doesnotexist"}}, admin, 400);  // a typo of an id
+  const json::value members = get("/api/clubs/adminclub");
+  EXPECT_EQ(json::serialize(members).find("doesnotexist"), std::string::npos) << json::serialize(members);
+  EXPECT_NE(json::serialize(members).find(players_[1].user_id), std::string::npos) << json::serialize(members);
 
   post("/api/events", json::object{{"id", "vs-ev"}, {"name", "Validated"}, {"auto_rounds", false}}, admin);
   post("/api/events/vs-ev/join", json::object{{"rating", 99999}, {"caller", players_[1].user_id}}, players_[0].token);
