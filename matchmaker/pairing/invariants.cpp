@@ -89,7 +89,7 @@ std::vector<std::string> check_round(const Event& ev, const Round& round, bool f
     std::vector<int> mate(n, -1);
     for (auto [a, b] : pairs) mate[a] = b, mate[b] = a;
     if (bye_local >= 0) mate[bye_local] = n;
-    if (!next_round_pairable(ev, pp, mate)) fail("paired for completion, yet the next round has no pairing");
+    if (!following_rounds_pairable(ev, pp, mate)) fail("paired for completion, yet the rounds after it have no pairing");
   } else {
     check_optimal(ev, pp, pairs, bye_local, fail);
   }

@@ -29,6 +29,8 @@ constexpr int kSparseWindow = 3;
 constexpr int kLookaheadMaxPlayers = 40;
 // At most this many matchings solved while looking for a pairing that keeps the next round pairable.
 constexpr int kLookaheadSolves = 400;
+// Steps of the search for the rounds after the next one, per pairing checked.
+constexpr long kLookaheadSteps = 20000;
 
 template <int L>
 std::vector<int> solve_packed(int nv, const std::vector<std::pair<int, int>>& ends,
@@ -199,9 +201,40 @@ void order_boards(const Event& ev, const std::vector<PlayerState>& st, std::vect
                    [&](const Board& x, const Board& y) { return key(x) < key(y); });
 }
 
-// Can the next round be paired without a rematch (or forbidden pair) if this round is `mate`?
-// Byes stay a soft rule, as in the objective: anyone but this round's bye may take the next one.
-bool next_round_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate) {
+namespace {
+
+// Do `depth` more rounds of perfect matchings exist on `adj` (bitmask of allowed partners per
+// vertex), each using up its pairs? Pairs the lowest unmatched vertex first. After `budget` steps
+// it answers yes: a guess must never keep the engine from a pairing.
+bool rounds_of_matchings(std::vector<std::uint64_t>& adj, std::uint64_t unmatched, std::vector<std::pair<int, int>>& chosen,
+                         std::uint64_t all, int depth, long& budget) {
+  if (--budget < 0) return true;
+  if (unmatched == 0) {
+    if (depth <= 1) return true;
+    for (auto [a, b] : chosen) adj[a] &= ~(1ULL << b), adj[b] &= ~(1ULL << a);
+    std::vector<std::pair<int, int>> next;
+    const bool ok = rounds_of_matchings(adj, all, next, all, depth - 1, budget);
+    for (auto [a, b] : chosen) adj[a] |= 1ULL << b, adj[b] |= 1ULL << a;
+    return ok;
+  }
+  const int v = __builtin_ctzll(unmatched);
+  for (std::uint64_t cand = adj[v] & unmatched & ~(1ULL << v); cand; cand &= cand - 1) {
+    const int u = __builtin_ctzll(cand);
+    chosen.emplace_back(v, u);
+    const bool ok = rounds_of_matchings(adj, unmatched & ~(1ULL << v) & ~(1ULL << u), chosen, all, depth, budget);
+    chosen.pop_back();
+    if (ok) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Can the rounds after this one (up to the event's last) be paired without a rematch or a
+// forbidden pair, if this round is `mate`? The next round is checked exactly; the ones after by a
+// bounded search. Byes stay a soft rule, as in the objective: anyone but this round's bye may take
+// the next one, and in the rounds after each player at most one more.
+bool following_rounds_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate) {
   const int n = static_cast<int>(pp.players.size());
   const int nv = n + (pp.needs_bye ? 1 : 0);
   std::vector<std::pair<int, int>> edges;
@@ -211,7 +244,15 @@ bool next_round_pairable(const Event& ev, const PairingProblem& pp, const std::v
     if (pp.needs_bye && mate[i] != n) edges.emplace_back(i, n);
   }
   const std::vector<int> next = max_cardinality_matching(nv, edges);
-  return std::all_of(next.begin(), next.end(), [](int m) { return m >= 0; });
+  if (!std::all_of(next.begin(), next.end(), [](int m) { return m >= 0; })) return false;
+  const int depth = ev.settings.rounds - pp.round;
+  if (depth <= 1 || nv > 64) return true;
+  std::vector<std::uint64_t> adj(nv, 0);
+  for (auto [a, b] : edges) adj[a] |= 1ULL << b, adj[b] |= 1ULL << a;
+  const std::uint64_t all = nv == 64 ? ~0ULL : (1ULL << nv) - 1;
+  std::vector<std::pair<int, int>> chosen;
+  long budget = kLookaheadSteps;
+  return rounds_of_matchings(adj, all, chosen, all, depth, budget);
 }
 
 namespace {
@@ -288,7 +329,7 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
   // pairings are visited best first (Murty's partition of the matchings: each candidate's
   // alternatives keep its first k-1 pairs and lose its k-th) until one passes. If none passes
   // within the budget, the best pairing stands and the next round asks the organiser.
-  if (pp.round < ev.settings.rounds && n <= kLookaheadMaxPlayers && !next_round_pairable(ev, pp, mate)) {
+  if (pp.round < ev.settings.rounds && n <= kLookaheadMaxPlayers && !following_rounds_pairable(ev, pp, mate)) {
     struct Node {
       std::vector<std::uint64_t> obj;
       std::vector<int> mate;
@@ -300,7 +341,7 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
     for (int solves = 0; !queue.empty() && solves < kLookaheadSolves;) {
       Node best = queue.top();
       queue.pop();
-      if (next_round_pairable(ev, pp, best.mate)) {
+      if (following_rounds_pairable(ev, pp, best.mate)) {
         mate = std::move(best.mate);
         res.looked_ahead = true;
         break;

@@ -38,9 +38,10 @@ bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j);
 // Objective fields of one pair / of the bye (local indices).
 std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j);
 std::vector<std::uint64_t> bye_fields(const PairingProblem& pp, int i);
-// Completion: can the round after this one be paired without a rematch or a forbidden pair, if
-// this round is `mate` (local indices, the bye as index players.size())? Byes stay a soft rule.
-bool next_round_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate);
+// Completion: can the rounds after this one be paired without a rematch or a forbidden pair, if
+// this round is `mate` (local indices, the bye as index players.size())? The next round exactly,
+// the later ones by a bounded search that answers yes when it runs out. Byes stay a soft rule.
+bool following_rounds_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate);
 // Sum of fields for a whole round; pairs/bye in local indices (bye = -1 if none).
 std::vector<std::uint64_t> round_objective(const Event& ev, const PairingProblem& pp,
                                            const std::vector<std::pair<int, int>>& pairs, int bye);

@@ -99,7 +99,7 @@ TEST(BruteForce, EngineIsOptimalUpTo12Players) {
       // A round before the last must leave the next one pairable (completion): where the best
       // pairing does not, the engine's is the best of those that do.
       const bool more = r.round < before.settings.rounds;
-      Obj completable = more ? brute_force(before, pp, [&](const std::vector<int>& m) { return next_round_pairable(before, pp, m); }) : best;
+      Obj completable = more ? brute_force(before, pp, [&](const std::vector<int>& m) { return following_rounds_pairable(before, pp, m); }) : best;
       if (!completable.empty() && completable != best) {
         EXPECT_TRUE(r.looked_ahead) << "seed " << seed << " round " << r.round;
         EXPECT_EQ(r.objective, completable) << "seed " << seed << " round " << r.round;

@@ -95,8 +95,8 @@ TEST(RandomTournaments, EveryRoundPassesTheInvariantChecker) {
 }
 
 // Small fields over many rounds (8 players over 7 rounds is a round robin played as a Swiss, as a
-// club may run it): each round is paired so that the next one stays pairable (completion), so far
-// fewer events stop at a round no pairing without a rematch can fill.
+// club may run it): each round is paired so that the rounds after it stay pairable (completion), so
+// events no longer stop at a round no pairing without a rematch can fill.
 TEST(RandomTournaments, SmallFieldsOverManyRoundsRarelyRunOutOfPairings) {
   int events = 0, stuck = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
@@ -118,5 +118,5 @@ TEST(RandomTournaments, SmallFieldsOverManyRoundsRarelyRunOutOfPairings) {
     }
   }
   std::printf("small fields over many rounds: %d of %d events ran out of pairings\n", stuck, events);
-  EXPECT_LT(stuck * 10, events) << "fewer than one event in ten";
+  EXPECT_LE(stuck * 100, events) << "at most one event in a hundred (none on 2026-12-02; 148 without looking ahead)";
 }
