@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 bash deploy/setup.sh
 
 mkdir -p var/redis
-REDIS_PORT="${REDIS_PORT:-6379}"
+# A port of its own: installing redis-server on Debian also starts the packaged one on 6379 (AOF
+# off, data elsewhere), which this would otherwise have used. REDIS_PORT points at another Redis.
+REDIS_PORT="${REDIS_PORT:-6390}"
 if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$PWD/var/redis" --appendonly yes --daemonize yes \
     --pidfile "$PWD/var/redis/redis.pid" >/dev/null

@@ -111,6 +111,7 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
   };
   if (iccs.size() > at && mover && is_dark(mover))
     if (std::string why = letter(mover, m.reveal); !why.empty()) return fail("move '" + iccs + "' has " + why);
+  bool named_now = false;  // the captured piece's identity was set from this move's letter
   if (iccs.size() > at) {
     if (!target || !is_dark(target) || (mover && color_of(target) == color_of(mover)))
       return fail("move '" + iccs + "': a letter after the squares names a revealed or captured face-down piece, and there is none");
@@ -118,11 +119,32 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
     if (std::string why = letter(target, captured); !why.empty()) return fail("move '" + iccs + "' has " + why);
     if (pos_.identity(to) != NoType && pos_.identity(to) != captured)
       return fail("move '" + iccs + "': the captured piece is not a " + std::string(1, piece_letter(captured)));
+    if (pos_.identity(to) == NoType) {
+      // Named now: it can only be an identity not already bound elsewhere, and it stays bound.
+      if (unbound(color_of(target), captured, to) <= 0)
+        return fail("move '" + iccs + "': no face-down piece of that type is left to be captured");
+      pos_.set_identity(to, captured);
+      named_now = true;
+    }
   }
   if (iccs.size() > at) return fail("move '" + iccs + "' has characters after its suffixes");
   MoveError e = play(m, message);
-  if (e != MoveError::None && message) *message = "move '" + iccs + "': " + *message;
+  if (e != MoveError::None) {
+    if (named_now) pos_.set_identity(to, NoType);  // a refused move names nothing
+    if (message) *message = "move '" + iccs + "': " + *message;
+  }
   return e;
+}
+
+int RulesGame::unbound(Color c, PieceType t, Square except) const {
+  int n = pos_.pool()[index(c)][t];
+  for (Square s = 0; s < kSquares; ++s) {
+    const Piece p = pos_.at(s);
+    if (s != except && p && is_dark(p) && color_of(p) == c && pos_.identity(s) == t) --n;
+  }
+  for (const PlayedMove& pm : moves_)
+    if (pm.captured && is_dark(pm.captured) && color_of(pm.captured) == c && pm.captured_identity == t) --n;
+  return n;
 }
 
 RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
@@ -143,7 +165,7 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
       m.reveal = pos_.identity(m.from);  // the server's secret decides; a client suffix is ignored
     } else {
       if (m.reveal == NoType) return fail(MoveError::BadFormat, "a face-down piece moves: its identity must be given, e.g. a3a4P");
-      if (pos_.pool()[index(mover)][m.reveal] == 0) return fail(MoveError::Illegal, "no face-down piece of that type is left");
+      if (unbound(mover, m.reveal, m.from) <= 0) return fail(MoveError::Illegal, "no face-down piece of that type is left");
     }
   } else {
     m.reveal = NoType;

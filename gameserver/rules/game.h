@@ -115,6 +115,10 @@ class RulesGame {
   bool dead_material() const;
   void judge(RepetitionVerdict verdict);
   std::vector<Move> moves_since_irreversible() const;
+  // Jieqi: how many of colour c's unseen identities of type t are still free to be named (by a
+  // reveal, or for a captured face-down piece): the pool less those already bound to a face-down
+  // piece on the board (other than `except`) or to a captured one.
+  int unbound(Color c, PieceType t, Square except) const;
   // AdjudicationOptions::cxa_nine_round_cycles: true when it ended the game.
   bool judge_nine_round_cycle();
   const MoveLabel& label(size_t k, std::vector<Position>& before);  // of move irreversible_index_ + k, cached

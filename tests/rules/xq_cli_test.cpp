@@ -109,6 +109,25 @@ TEST(XqCli, HiddenListsSuffixesAndVariantsAreChecked) {
   EXPECT_NE(notate.out.find("a6a5p P1+1=p 卒１进１(翻卒)"), std::string::npos) << notate.out;
 }
 
+// An identity can be named once per piece of the set: a reveal or a captured piece may not take
+// one already bound to another face-down piece (fixed by --hidden, or named for a capture).
+TEST(XqCli, JieqiIdentitiesAreNotNamedTwice) {
+  for (const char* bad : {"fen --variant jieqi --hidden 'b9=r' --moves 'b2b9A h9g7r a3a4P i9i8r'",  // b9 was the other rook
+                          "fen --variant jieqi --hidden 'b9=r,a9=r' --moves 'h2h3P i9i8r'",          // both rooks are bound
+                          "fen --variant jieqi --moves 'b2b9Ar a9a8r h2h3P i9i8r'",                // the captured one was a rook
+                          "fen --variant jieqi --moves 'a0a1R a9a8r a1a2 i9i8r h2h9Nr'"}) {       // a third rook captured
+    CliRun r = xq(bad);
+    EXPECT_NE(r.exit_code, 0) << bad << "\n" << r.out;
+    EXPECT_NE(r.out.find("no face-down piece of that type is left"), std::string::npos) << bad << "\n" << r.out;
+  }
+  for (const char* good : {"fen --variant jieqi --hidden 'b9=r' --moves 'b2b9A h9g7r a3a4P i9i8n'",
+                           "fen --variant jieqi --moves 'b2b9Ar a9a8r h2h3P i9i8n'",
+                           "judge --variant jieqi --moves 'b2b9Ar a9a8r'"}) {
+    CliRun r = xq(good);
+    EXPECT_EQ(r.exit_code, 0) << good << "\n" << r.out;
+  }
+}
+
 TEST(XqCli, JudgeEndsNineRoundsOfChecksThroughACycleUnlessThreefoldOnly) {
   const std::string judge =
       "judge --variant xiangqi --fen '4k4/9/9/9/R8/9/2N6/9/9/3K5 w' --moves 'a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 "
