@@ -150,6 +150,10 @@ TEST(DeployRecipes, ComposeKubernetesAndNginxConfigureWhatTheImageReads) {
     if (p != "80") EXPECT_EQ(p, port) << "a port in deploy/k8s/gameserver.yaml";
   }
   for (const auto& path : all_matches(k8s_gs, R"(path:\s*([^\s,}]+))")) EXPECT_EQ(path, "/healthz");
+  // Readiness asks /healthz (503 while Redis is away); liveness only that the port accepts, so a
+  // Redis outage does not restart every game server.
+  EXPECT_NE(k8s_gs.find("readinessProbe: {httpGet: {path: /healthz"), std::string::npos);
+  EXPECT_NE(k8s_gs.find("livenessProbe: {tcpSocket: {port: " + port), std::string::npos);
   // nginx proxies to the compose game servers on that port, at their fixed addresses (nginx
   // resolves host names only when it starts): each in the stack network's subnet, outside the
   // range Docker gives the other services (or one of them could hold it while its game server is
