@@ -541,7 +541,10 @@ test('a dead link (frames stop arriving and no close event comes, as with a lost
   await playMove(red, 'h2e2');
   await waitForMoves(black, 1);
   // Red's socket goes dead: nothing it receives reaches the page, and it never reports a close.
+  // The link states are recorded: the "reconnecting" one may last only the redial's 250 ms.
   await red.page.evaluate(() => {
+    window.__linkStates = [];
+    window.__xq.conn.onStatus((s) => window.__linkStates.push(s));
     const ws = window.__xq.conn.ws;
     ws.onmessage = null;
     ws.onclose = null;
@@ -549,7 +552,7 @@ test('a dead link (frames stop arriving and no close event comes, as with a lost
   await playMove(black, 'h9g7');
   await sleep(600);
   assertEqual(await moveCount(red), 1, 'the dead link has not brought the move');
-  await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: 20_000 });
+  await red.page.waitForFunction(() => window.__linkStates.includes('reconnecting'), null, { timeout: 20_000 });
   await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
   await waitForMoves(red, 2);
   await playMove(red, 'h0g2');
