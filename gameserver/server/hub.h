@@ -161,6 +161,7 @@ class Hub {
                     int64_t received_ms, int hops = 0);
   // The seek list (all nodes) to this node's clients (or those of these users), now.
   void push_seeks(const std::set<std::string>* only_users = nullptr);
+  void seek_changed(Connection& c, uint64_t rid, const std::string& id);
   void post_seek_push(std::set<std::string> users);  // push_seeks(&users) on seek_push_pool_
   bool playing_here(const ConnInfo& ci, const std::string& user_id) const;  // under mu_
   template <class Fn>

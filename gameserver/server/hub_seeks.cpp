@@ -88,6 +88,15 @@ static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side colo
   return true;
 }
 
+// A seek made or cancelled here: the answer names it, and every node's lobby watchers hear of it.
+void Hub::seek_changed(Connection& c, uint64_t rid, const std::string& id) {
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_seek_id(id);
+  send_message(c, r, metrics_);
+  publish_seeks_changed();
+}
+
 void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
   const uint64_t rid = m.request_id();
   SeekSpec spec;
@@ -128,16 +137,12 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   if (spec.rated && target_id.rfind("g-", 0) == 0)  // it could never be accepted
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: " + m.challenge().user_name() + " is a guest", metrics_);
   // The limit is per user: seeks the user holds through other nodes count too.
-  size_t elsewhere = 0;
   const std::vector<SeekEntry> stored = all_seeks();
-  for (const SeekEntry& s : stored)
-    if (s.owner.id == u.id) {
-      std::lock_guard l(mu_);
-      if (!lobby_.find(s.id)) ++elsewhere;
-    }
   std::string id;
   {
     std::lock_guard l(mu_);
+    size_t elsewhere = 0;
+    for (const SeekEntry& s : stored) elsewhere += s.owner.id == u.id && !lobby_.find(s.id);
     // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
     if (!conns_.count(c->id())) return;
     if (lobby_.owned_by(u.id) + elsewhere < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
@@ -152,11 +157,7 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     lobby_.cancel(id, u.id);
     throw;
   }
-  v1::ServerMessage r;
-  r.set_request_id(rid);
-  r.mutable_reply()->set_seek_id(id);
-  send_message(*c, r, metrics_);
-  publish_seeks_changed();
+  seek_changed(*c, rid, id);
 }
 
 void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
@@ -175,11 +176,7 @@ void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const
     return send_error(*c, rid, v1::UNKNOWN_SEEK, "no such seek of yours", metrics_);
   }
   unstore_seeks({id});
-  v1::ServerMessage r;
-  r.set_request_id(rid);
-  r.mutable_reply()->set_seek_id(id);
-  send_message(*c, r, metrics_);
-  publish_seeks_changed();
+  seek_changed(*c, rid, id);
 }
 
 void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {

@@ -42,6 +42,16 @@ std::vector<GameSlot> play_all(Tournament& t, std::vector<GameSlot> pending, int
   return all;
 }
 
+// Two players, round 1 paired and started by hand: its one game, not played yet.
+Tournament two_players_one_game() {
+  EventConfig c = config(2);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 2);
+  start(t);
+  EXPECT_EQ(start_round(t).create.size(), 1u);
+  return t;
+}
+
 }  // namespace
 
 TEST(Tournament, SwissEventRunsToTheEnd) {
@@ -329,13 +339,8 @@ TEST(Tournament, SettingsJsonRefusesNegativeAndHugeNumbers) {
 }
 
 TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
-  EventConfig c = config(2);
-  c.auto_rounds = false;
-  Tournament t = with_players(c, 2);
-  start(t);
-  Effects s = start_round(t);
-  ASSERT_EQ(s.create.size(), 1u);
-  const std::string g = s.create[0].game_id;
+  Tournament t = two_players_one_game();
+  const std::string g = t.games.at(0).game_id;
   record_result(t, g, 2, 0, false, 0, 0, "checkmate");
   for (auto [red, black] : {std::pair{7, -3}, {2, 2}, {1, 0}, {0, 1}, {3, 0}})
     EXPECT_THROW(correct_result(t, g, red, black), TournamentError) << red << "-" << black;
@@ -353,17 +358,11 @@ TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
 // Fouls follow a correction: a forfeit win reversed charges the foul to the new loser; a draw was
 // played (none); both losing is a foul each; a win over the board corrected stays without one.
 TEST(Tournament, FoulsFollowACorrectedResult) {
-  EventConfig c = config(2);
-  c.auto_rounds = false;
-  Tournament t = with_players(c, 2);
-  start(t);
-  Effects s = start_round(t);
-  ASSERT_EQ(s.create.size(), 1u);
-  const std::string g = s.create[0].game_id;
+  Tournament t = two_players_one_game();
+  const std::string g = t.games.at(0).game_id;
   record_result(t, g, 2, 0, true, 0, 1, "forfeit");  // Black never came
   const auto& game = t.ev.rounds[0].boards[0].games[0];
-  const bool a_red = t.games[0].red == t.ev.rounds[0].boards[0].a;
-  auto fouls = [&] { return a_red ? std::pair{game.a_fouls, game.b_fouls} : std::pair{game.b_fouls, game.a_fouls}; };  // red, black
+  auto fouls = [&] { return std::pair{game.a_fouls, game.b_fouls}; };  // red, black: side a is red in game 1
   ASSERT_EQ(fouls(), (std::pair{0, 1}));
   correct_result(t, g, 0, 2);
   EXPECT_EQ(fouls(), (std::pair{1, 0})) << "the forfeit now lost by Red";
