@@ -56,6 +56,12 @@ async function main() {
     async onFailure(name) {
       console.log(`     server log tail:\n${servers.log.slice(-30).join('').replace(/^/gm, '       ')}`);
       for (const [i, c] of ctx.contexts.entries()) {
+        for (const p of c.pages()) {
+          const seen = await p
+            .evaluate(() => ({ hash: location.hash, link: window.__xq?.link, user: window.__xq?.user?.name, role: window.__xq?.conn?.role }))
+            .catch((e) => e.message);
+          console.log(`     page ${i}: ${JSON.stringify(seen)}`);
+        }
         for (const p of c.pages()) await p.screenshot({ path: join(shots, `FAILED-${name.replace(/\W+/g, '_').slice(0, 40)}-${i}.png`) }).catch(() => {});
       }
     },

@@ -27,8 +27,13 @@ export function TournamentsPage({ app }: { app: App }) {
   // Creating events is the organiser role's (an admin grants it); the server checks it too.
   const canOrganise = app.conn.role === 'organiser' || app.conn.role === 'admin';
 
+  // Asked on opening the page and again with each poll, so a grant shows even when one answer is
+  // lost to a reconnect.
   useEffect(() => {
-    void app.conn.refreshSession().then(() => app.notify());
+    const refresh = () => void app.conn.refreshSession().then(() => app.notify());
+    refresh();
+    const timer = window.setInterval(() => app.link === 'open' && refresh(), POLL_MS);
+    return () => window.clearInterval(timer);
   }, [app]);
 
   useEffect(() => {
