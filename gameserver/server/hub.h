@@ -149,6 +149,7 @@ class Hub {
   void list_seeks(const std::shared_ptr<Connection>& c, const User& u, uint64_t rid);
   void list_games(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
   void create_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m);
+  std::string online_user_id(const std::string& name);
   void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);

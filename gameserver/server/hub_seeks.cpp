@@ -97,6 +97,22 @@ void Hub::seek_changed(Connection& c, uint64_t rid, const std::string& id) {
   publish_seeks_changed();
 }
 
+// The id of the user signed in under this name on any node, or "". An account's name matches
+// without regard to case, as at login; a guest's only exactly (guests "Li" and "li" are two people).
+std::string Hub::online_user_id(const std::string& name) {
+  const auto find = [this](const std::string& wanted) -> std::string {
+    {
+      std::lock_guard l(mu_);
+      for (const auto& [id, ci] : conns_)
+        if (auto cc = ci.conn.lock(); cc && cc->user() && cc->user()->name == wanted) return cc->user()->id;
+    }
+    return presence_.find(wanted).value_or("");  // connected to another node?
+  };
+  if (std::string id = find(name); !id.empty()) return id;
+  if (auto account = auth_.find_user(name); account && account->name != name) return find(account->name);
+  return "";
+}
+
 void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m) {
   const uint64_t rid = m.request_id();
   SeekSpec spec;
@@ -120,20 +136,12 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   }
   if (spec.rated && u.guest)
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: register or log in", metrics_);
-  if (m.has_challenge() && m.challenge().user_name() == u.name)
-    return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
   if (m.has_challenge()) {
     // The target must be online; the challenge is a seek only they can see and accept.
-    std::lock_guard l(mu_);
-    for (const auto& [id, ci] : conns_)
-      if (auto cc = ci.conn.lock(); cc && cc->user() && cc->user()->name == m.challenge().user_name())
-        target_id = cc->user()->id;
-    if (target_id.empty() || target_id == u.id) why = "user not online";
+    target_id = online_user_id(m.challenge().user_name());
+    if (target_id == u.id) return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
+    if (target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, "user not online", metrics_);
   }
-  if (m.has_challenge() && target_id.empty()) {  // connected to another node?
-    if (auto id = presence_.find(m.challenge().user_name()); id && *id != u.id) target_id = *id;
-  }
-  if (m.has_challenge() && target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, why, metrics_);
   if (spec.rated && target_id.rfind("g-", 0) == 0)  // it could never be accepted
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: " + m.challenge().user_name() + " is a guest", metrics_);
   // The limit is per user: seeks the user holds through other nodes count too.

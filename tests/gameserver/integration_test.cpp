@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <set>
@@ -533,6 +534,22 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
   bad.mutable_challenge()->set_user_name("alice_acct");
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "nobody challenges themselves";
+  bad.mutable_challenge()->set_user_name("Alice_ACCT");
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "nor under their name in other letters";
+  // An account's name matches without regard to case, as at login; a guest's only exactly.
+  ClientMessage to_account;
+  to_account.mutable_challenge()->set_user_name("ALICE_Acct");
+  to_account.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+  const ServerMessage upper = carol.ws->request(to_account);
+  ASSERT_TRUE(upper.has_reply()) << upper.DebugString();
+  bool reached = false;
+  const ServerMessage alice_seeks = alice.ws->request(list);
+  for (const auto& sk : alice_seeks.seeks().seeks()) reached |= sk.seek_id() == upper.reply().seek_id();
+  EXPECT_TRUE(reached) << "the challenge reached alice_acct";
+  std::string carol_upper = carol.name;
+  for (char& ch : carol_upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  bad.mutable_challenge()->set_user_name(carol_upper);
+  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "guests of names differing in case are two people";
   bad.mutable_challenge()->set_user_name(bob.name);
   bad.mutable_challenge()->set_variant(static_cast<Variant>(7));
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "an unknown variant is refused, not read as Xiangqi";
