@@ -95,7 +95,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   auto forget = [this, u, left_node, user_gone, gone_seeks = std::move(gone_seeks)] {
     if (left_node) {
       try {
-        presence_.remove(u->name);
+        presence_.remove(u->name, u->id);
       } catch (const RedisError&) {  // the next resync removes it
       }
     }
@@ -301,7 +301,8 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       // A guest coming back finds its name taken by a newer guest meanwhile: it gets the suffix
       // a second guest of one name gets at sign-in (the fresh token carries it).
       if (u->guest) try {
-          if (auto holder = presence_.find(u->name); holder && *holder != u->id) u->name = unique_guest_name(*u);
+          if (auto holder = presence_.find(u->name); (holder && *holder != u->id) || !presence_.claim_guest_name(u->name, u->id))
+            u->name = unique_guest_name(*u);
         } catch (const std::exception&) {  // Redis away: the name as before
         }
       return login_reply(c, rid, *u);
@@ -309,9 +310,11 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
     case C::kLoginGuest: {
       User guest = auth_.make_guest(m.login_guest().name());
       // Two guests of one name would be one name for two people (a challenge by name reaches only
-      // one of them): a name already signed in somewhere gets part of the new guest's id.
+      // one of them): a name already signed in somewhere, or being signed in on another node this
+      // instant, gets part of the new guest's id.
       try {
-        if (presence_.find(guest.name)) guest.name = unique_guest_name(guest);
+        if (presence_.find(guest.name) || !presence_.claim_guest_name(guest.name, guest.id))
+          guest.name = unique_guest_name(guest);
       } catch (const std::exception&) {  // Redis away: the name as asked
       }
       return login_reply(c, rid, guest);

@@ -54,6 +54,8 @@ inline const std::string kNodePrefix = "xq:node:";
 inline std::string node_alive(const std::string& node) { return kNodePrefix + node + ":alive"; }
 inline std::string node_games(const std::string& node) { return kNodePrefix + node + ":games"; }
 inline std::string node_online(const std::string& node) { return kNodePrefix + node + ":online"; }
+// A guest name being signed in, held for seconds: two nodes never give one name to two guests.
+inline std::string guest_name_claim(const std::string& name) { return "xq:guestname:" + name; }
 inline const std::string kKnownNodes = "xq:nodes:known";
 inline const std::string kNodesChannel = "xq:nodes";
 inline const std::string kSeeks = "xq:seeks";

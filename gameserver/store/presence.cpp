@@ -56,7 +56,22 @@ void Presence::add(const std::string& name, const std::string& user_id) {
   redis_.command({"HSET", keys::node_online(node_), name, user_id});
 }
 
-void Presence::remove(const std::string& name) { redis_.command({"HDEL", keys::node_online(node_), name}); }
+bool Presence::claim_guest_name(const std::string& name, const std::string& user_id) {
+  // SET NX GET: nil when the name was free (now ours), else the guest holding it.
+  auto r = redis_.command({"SET", keys::guest_name_claim(name), user_id, "NX", "GET", "PX", "10000"});
+  return r.type != RedisReply::Type::String || r.str == user_id;
+}
+
+// KEYS: this node's online hash, the name's reservation. ARGV: name, user id.
+static const char* kRemoveScript = R"lua(
+redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+return 1
+)lua";
+
+void Presence::remove(const std::string& name, const std::string& user_id) {
+  eval_script(redis_, kRemoveScript, {keys::node_online(node_), keys::guest_name_claim(name)}, {name, user_id});
+}
 
 void Presence::resync(const std::function<std::map<std::string, std::string>()>& connected) {
   const std::string key = keys::node_online(node_);

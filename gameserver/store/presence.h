@@ -18,10 +18,14 @@ class Presence {
  public:
   Presence(Redis& redis, std::string node_id) : redis_(redis), node_(std::move(node_id)) {}
   void add(const std::string& name, const std::string& user_id);
-  void remove(const std::string& name);
+  // The user left this node: its entry goes, and its name reservation with it (the name is free).
+  void remove(const std::string& name, const std::string& user_id);
   // Makes the hash the users `connected` returns (name → id): a start clears a previous life's
   // entries, and a periodic resync heals a sign-in racing its user's last close.
   void resync(const std::function<std::map<std::string, std::string>()>& connected);
+  // Reserves a guest name for this guest for a few seconds, until its presence entry shows it:
+  // false when another guest reserved it first (two sign-ins of one name at once, on two nodes).
+  bool claim_guest_name(const std::string& name, const std::string& user_id);
   // The id of the user with this name if connected to a living node.
   std::optional<std::string> find(const std::string& name);
   struct OnlineUser {

@@ -594,6 +594,24 @@ TEST(GameServerMultiNode, OneNameAndOneSeekLimitPerUserAcrossNodes) {
   EXPECT_TRUE(member.ws->request(ch).has_reply()) << "a casual challenge to the guest stands";
 }
 
+// Two guests asking for one name at the same instant on two nodes get two names: neither node has
+// the other's presence entry yet when it checks, so the name is reserved in Redis as it is given.
+TEST(GameServerMultiNode, GuestsSigningInAtOnceOnTwoNodesGetTwoNames) {
+  TestCluster cluster(2);
+  for (int round = 0; round < 12; ++round) {
+    WsClient a(cluster.port(0)), b(cluster.port(1));
+    ClientMessage m;
+    m.set_request_id(1);
+    m.mutable_login_guest()->set_name("same" + std::to_string(round));
+    a.send(m);
+    b.send(m);
+    auto reply_to = [](WsClient& ws) { return ws.wait_for([](const ServerMessage& s) { return s.request_id() == 1; }); };
+    auto ra = reply_to(a), rb = reply_to(b);
+    ASSERT_TRUE(ra && ra->has_reply() && rb && rb->has_reply()) << round;
+    EXPECT_NE(ra->reply().user().name(), rb->reply().user().name()) << "round " << round;
+  }
+}
+
 // Admin actions reach other nodes: adjudicating a game owned by node 0 through node 1, imposing the
 // move limit there, and a ban closing the user's connection to the other node.
 TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
