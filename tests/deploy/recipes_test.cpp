@@ -106,11 +106,13 @@ TEST(DeployRecipes, EveryFlagTheRecipesPassIsOneTheProgramsAccept) {
   const std::string compose = read_file(source_path("deploy/compose.yaml"));
   const std::string unit = read_file(source_path("deploy/systemd/xq-gameserver.service"));
   const std::string k8s_mm = read_file(source_path("deploy/k8s/matchmaker.yaml"));
+  const std::string mm_unit = read_file(source_path("deploy/systemd/xq-matchmaker.service"));
   std::vector<std::pair<std::string, std::string>> uses;  // program, command
   uses.emplace_back("gameserver", image().command);
   uses.emplace_back("gameserver", all_matches(unit, R"(ExecStart=(.*))").at(0));
   uses.emplace_back("matchmaker", compose_service(compose, "matchmaker").command.at(2));
   uses.emplace_back("matchmaker", all_matches(k8s_mm, R"(command:\s*(\[.*\]))").at(0));
+  uses.emplace_back("matchmaker", all_matches(mm_unit, R"(ExecStart=(.*))").at(0));
   for (const auto& [program, command] : uses) {
     EXPECT_NE(command.find(program), std::string::npos) << command;
     const auto flags = flags_in(command);

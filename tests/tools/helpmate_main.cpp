@@ -26,10 +26,11 @@ using namespace xq;
 namespace {
 
 int usage(const std::string& why) {
-  std::cerr << "helpmate: " << why << "\n"
+  if (!why.empty()) std::cerr << "helpmate: " << why << "\n";
+  (why.empty() ? std::cout : std::cerr)
             << "usage: helpmate --assignment 30LETTERS [--fen FEN] [--moves \"m1 m2\"] [--max-plies N] [--max-nodes N]\n"
             << "                [--max-ms N] [--mater red|black|any] [--sample N --seed S]\n";
-  return 2;
+  return why.empty() ? 0 : 2;
 }
 
 std::string line_of(const std::vector<Move>& moves) {
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "--fen") fen = next();
+      if (a == "--help" || a == "-h") return usage("");
+      else if (a == "--fen") fen = next();
       else if (a == "--assignment") assignment = next();
       else if (a == "--moves") moves_text = next();
       else if (a == "--max-plies") opt.max_plies = std::stoi(next());
