@@ -192,14 +192,12 @@ int cmd_notate(const po::variables_map& vm) {
   RulesGame game(rules_from(vm, c.variant), c.pos);
   if (!play_moves(game, vm, false)) return 2;
   for (const PlayedMove& pm : game.moves()) {
-    std::string iccs = to_iccs(pm.move), wxf = pm.wxf, chinese = pm.chinese;
+    std::string iccs = to_iccs(pm.move);
     if (pm.move.reveal != NoType) {  // a face-down piece's move: what it turned out to be (jieqi-rules.md §9.2)
       const char l = piece_letter(pm.move.reveal);
       iccs += pm.mover == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
-      wxf += "=" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(wxf_piece_letter(pm.move.reveal)))));
-      chinese += "(翻" + chinese_piece_name(pm.mover, pm.move.reveal) + ")";
     }
-    std::cout << iccs << " " << wxf << " " << chinese << "\n";
+    std::cout << iccs << " " << pm.wxf << " " << pm.chinese << "\n";
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "notation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace xq {
@@ -30,6 +31,9 @@ struct Parts {
   char direction;  // '+', '-', '='
   int amount;      // ranks moved or destination file number
 };
+
+// A face-down piece's move whose identity is given: the notation says what it turned out to be.
+bool reveals(const Position& before, Move m) { return m.reveal != NoType && is_dark(before.at(m.from)); }
 
 Parts analyse(const Position& pos, Move m) {
   Piece p = pos.at(m.from);
@@ -107,6 +111,7 @@ std::string to_chinese(const Position& before, Move m) {
   }
   out += p.direction == '+' ? "进" : p.direction == '-' ? "退" : "平";
   out += numerals[p.amount];
+  if (reveals(before, m)) out += "(翻" + chinese_piece_name(p.color, m.reveal) + ")";
   return out;
 }
 
@@ -124,6 +129,7 @@ std::string to_wxf(const Position& before, Move m) {
   }
   out += p.direction;
   out += static_cast<char>('0' + p.amount);
+  if (reveals(before, m)) out += std::string("=") + static_cast<char>(std::tolower(static_cast<unsigned char>(wxf_piece_letter(m.reveal))));
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Traditional move notation for display: Chinese (炮二平五) and WXF (C2=5). Face-down Jieqi pieces
-// are named by the type of their start square.
+// are named by the type of their start square; a move that reveals one says what it turned out to
+// be when the move carries the identity (jieqi-rules.md §9.2): 兵九进一(翻车), P9+1=r.
 #pragma once
 #include <string>
 

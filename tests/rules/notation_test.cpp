@@ -47,3 +47,19 @@ TEST(Notation, TandemSoldiersOnTwoFilesNameTheirFile) {
   auto one = notate("3k5/9/9/2P6/2P3P2/9/9/9/9/4K4 w", {"c6c7"});
   EXPECT_EQ(one[0], (std::pair<std::string, std::string>{"P++1", "前兵进一"}));
 }
+
+// A Jieqi move that reveals a face-down piece says what it turned out to be (jieqi-rules.md §9.2),
+// in both notations; the piece is named by its start square's type before that.
+TEST(Notation, JieqiRevealsSayWhatThePieceTurnedOutToBe) {
+  RulesGame g(GameRules::defaults(Variant::Jieqi), parse_fen(kJieqiStartFen, Variant::Jieqi));
+  for (const char* m : {"a3a4R", "a6a5p", "a4a5"}) ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  ASSERT_EQ(g.moves().size(), 3u);
+  EXPECT_EQ(g.moves()[0].chinese, "兵九进一(翻车)");
+  EXPECT_EQ(g.moves()[0].wxf, "P9+1=r");
+  EXPECT_EQ(g.moves()[1].chinese, "卒１进１(翻卒)");
+  EXPECT_EQ(g.moves()[1].wxf, "P1+1=p");
+  // Revealed, it is named by what it is, with no suffix; the face-down a0 piece (a chariot by its
+  // square) stands behind it on the file.
+  EXPECT_EQ(g.moves()[2].chinese, "前车进一");
+  EXPECT_EQ(g.moves()[2].wxf, "R++1");
+}

@@ -3,13 +3,6 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 
-// What a face-down piece turned out to be, in the notation's own characters (as `xq notate`
-// writes it: 兵九进一(翻车)); the reveal is public to everyone.
-const REVEALED: Record<'r' | 'b', Record<string, string>> = {
-  r: { A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵' },
-  b: { A: '士', B: '象', N: '马', R: '车', C: '炮', P: '卒' },
-};
-
 export function MoveList({ game, ply, onSelect }: { game: GameModel; ply: number; onSelect: (ply: number) => void }) {
   const n = game.moves.length;
   const list = useRef<HTMLOListElement>(null);
@@ -36,10 +29,8 @@ export function MoveList({ game, ply, onSelect }: { game: GameModel; ply: number
             onClick={() => onSelect(m.ply)}
           >
             <span class="num">{m.ply % 2 ? `${(m.ply + 1) / 2}.` : ''}</span>
-            <span class="zh">
-              {m.chinese}
-              {m.reveal && `(翻${REVEALED[m.ply % 2 ? 'r' : 'b'][m.reveal.toUpperCase()] ?? '?'})`}
-            </span>
+            {/* a reveal is in the server's notation: 兵九进一(翻车) */}
+            <span class="zh">{m.chinese}</span>
             <span class="iccs">{m.iccs}</span>
           </li>
         ))}
