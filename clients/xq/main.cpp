@@ -128,8 +128,14 @@ int cmd_legal(const po::variables_map& vm) {
 // Plays --moves on a RulesGame; prints an error naming the move and returns false if one fails.
 bool play_moves(RulesGame& game, const po::variables_map& vm, bool stop_at_end) {
   if (!vm.count("moves")) return true;
-  for (const std::string& mv : split_moves(vm["moves"].as<std::string>())) {
-    if (stop_at_end && game.result().over()) break;
+  const std::vector<std::string> moves = split_moves(vm["moves"].as<std::string>());
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string& mv = moves[i];
+    if (stop_at_end && game.result().over()) {  // said on stderr: the last stdout line stays the verdict
+      std::cerr << "note: the game ended at ply " << game.moves().size() << "; the " << moves.size() - i
+                << " move(s) after it, from '" << mv << "', were not played\n";
+      break;
+    }
     std::string why;
     if (game.play(mv, &why) != RulesGame::MoveError::None) {
       std::cerr << "error: illegal move '" << mv << "' at ply " << game.moves().size() + 1 << ": " << why << "\n";

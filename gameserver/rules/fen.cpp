@@ -87,6 +87,10 @@ Position parse_fen(const std::string& fen, Variant variant) {
       if (--rank < 0) throw FenError("the FEN board has more than 10 ranks");
       file = 0;
     } else if (ch >= '1' && ch <= '9') {
+      // "45" is not 9 empty squares: a FEN writes each run of empty squares as one digit.
+      if (i > 0 && board[i - 1] >= '1' && board[i - 1] <= '9')
+        throw FenError("rank " + std::to_string(rank) + " of the FEN board has two digits in a row ('" +
+                       board.substr(i - 1, 2) + "'): write a run of empty squares as one digit");
       file += ch - '0';
       if (file > 9) throw FenError("rank " + std::to_string(rank) + " of the FEN board has more than 9 files");
     } else {

@@ -70,7 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
                       "3k5/9/9/9/9/9/9/9/9/A3K4 w",                                      // advisor off the palace
                       "3k5/9/9/9/9/9/9/9/9/1B2K4 w",                                     // elephant on b0
                       "4k4/9/2b6/9/9/9/9/9/9/3K5 w",                                     // black elephant on c7
-                      "3k5/9/9/9/9/9/1P7/9/9/4K4 w"));                                   // uncrossed soldier on an odd file
+                      "3k5/9/9/9/9/9/1P7/9/9/4K4 w",                                     // uncrossed soldier on an odd file
+                      "rnbakabnr/45/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",  // "45" for 9 empty squares
+                      "4k4/9/9/9/9/9/9/9/9/3K11111 w"));                                 // empty squares one digit each
 
 // Every square a Xiangqi advisor, elephant or uncrossed soldier can reach is accepted (the others
 // are refused above); Jieqi's revealed advisors and elephants may stand anywhere.

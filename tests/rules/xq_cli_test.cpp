@@ -58,6 +58,8 @@ TEST(XqCli, JudgeReportsTheFirstEndingMove) {
   CliRun mate = xq("judge --variant xiangqi --fen '3k5/R8/9/9/9/9/9/9/9/1R2K4 w' --moves 'b0b9 d9d8'");
   EXPECT_EQ(mate.exit_code, 0);
   EXPECT_EQ(mate.last_line(), "red-wins checkmate");
+  EXPECT_NE(mate.out.find("the 1 move(s) after it, from 'd9d8', were not played"), std::string::npos)
+      << "the moves after the end are not played, and it says so (on stderr): " << mate.out;
   CliRun ongoing = xq("judge --variant xiangqi --moves 'h2e2 h9g7'");
   EXPECT_EQ(ongoing.last_line(), "ongoing");
   CliRun illegal = xq("judge --variant xiangqi --moves 'h2e2 h9h5'");
