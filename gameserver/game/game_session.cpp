@@ -49,6 +49,12 @@ void GameSession::start_clock(Millis now) {
   if (!over()) clock_.start(game_.position().side_to_move(), now);
 }
 
+int64_t GameSession::turn_started_wall_ms() const {
+  for (auto it = events_.rbegin(); it != events_.rend(); ++it)
+    if (it->kind == EventKind::Move) return it->at_ms;
+  return config_.created_at_ms;
+}
+
 GameEvent& GameSession::push(EventKind kind, xq::Color side, std::vector<GameEvent>& out) {
   GameEvent e;
   e.version = events_.size() + 1;

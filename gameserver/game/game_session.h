@@ -99,9 +99,12 @@ class GameSession {
   // Wall-clock time stamped on events created from now on (informational: records, archives).
   void set_wall_time(int64_t ms) { wall_ms_ = ms; }
 
-  // Starts the clock of the side to move (game start, or resuming after a reload: the time no
-  // server ran is charged to nobody).
+  // Starts the clock of the side to move at `now` (game start). On resuming a stored game, `now`
+  // less the turn's time already used (game/clock_resume.h): the time no server ran is charged to
+  // nobody, the rest to the side to move.
   void start_clock(Millis now);
+  // Wall time (ms) the side to move's turn began: its opponent's last move, or the game's creation.
+  int64_t turn_started_wall_ms() const;
 
   // Each operation appends the events it produced to `out` (and to the history). An error status
   // changed nothing, except that a fallen flag may have ended the game first (then `out` holds the

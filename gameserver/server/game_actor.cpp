@@ -70,11 +70,24 @@ void GameActor::refresh_record() {
   record_version_ = session_.version();
 }
 
-void GameActor::start(bool reloaded) {
+void GameActor::start(bool reloaded, ResumeFacts resume) {
   refresh_record();
   if (reloaded) restore_presence();  // a new game has nothing stored yet
-  // On a reload this restarts the side to move's clock now: the downtime is charged to nobody.
-  session_.start_clock(steady_ms());
+  Millis turn_start = steady_ms();
+  if (reloaded && !session_.over()) {
+    // The side to move pays for the part of its turn a server ran; the downtime is charged to nobody.
+    resume.plies = session_.plies();
+    resume.turn_started_ms = session_.turn_started_wall_ms();
+    resume.now_ms = wall_ms();
+    const int64_t used = turn_time_used_before_resume(resume);
+    turn_start -= used;
+    try {
+      deps_.store.set_resumed(config_.id, resume.plies, resume.now_ms, used);
+    } catch (const std::exception& e) {
+      std::cerr << "game " << config_.id << ": resumption not recorded: " << e.what() << '\n';
+    }
+  }
+  session_.start_clock(turn_start);
   // Players count as absent until one of their connections subscribes (claim_victory timing); one
   // who had left before a reload or takeover counts as gone since then.
   for (auto& g : gone_since_) g = steady_ms();
@@ -479,13 +492,21 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   // append whose reply was lost (connection dropped after Redis ran it) is stored, and rolling it
   // back in memory only made every later append conflict with it. Otherwise rebuild the session
   // from its own events instead of copying the whole game before every action. Either way the
-  // side to move's clock restarts now from its stored value.
+  // side to move's clock goes on from the start of its turn.
   record_cache_ = RecordCache{};  // the cached record's plies after `version` may be gone
+  // The turn under way keeps the time it has used since its move (this server ran all along; a
+  // failed write gives no time back, not even to a player whose move it lost).
+  const Millis now = steady_ms();
+  const int64_t wall = wall_ms();
+  const auto turn_start = [&](const GameSession& s) {
+    const int64_t since = s.turn_started_wall_ms();
+    return since > 0 ? now - std::max<int64_t>(0, wall - since) : now;
+  };
   try {
     GameSession stored = deps_.store.load(config_.id);
     if (stored.version() >= version) {
       std::vector<GameEvent> found(stored.events().begin() + static_cast<std::ptrdiff_t>(version), stored.events().end());
-      stored.start_clock(steady_ms());
+      stored.start_clock(turn_start(stored));
       session_ = std::move(stored);
       if (!found.empty()) std::cerr << "game " << config_.id << ": " << found.size() << " stored event(s) recovered\n";
       return found;
@@ -495,7 +516,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   }
   GameSession rebuilt(config_);
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
-  rebuilt.start_clock(steady_ms());
+  rebuilt.start_clock(turn_start(rebuilt));
   session_ = std::move(rebuilt);
   return {};
 }

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "game/codec.h"
+#include "game/clock_resume.h"
 #include "game/game_session.h"
 #include "net/runtime.h"
 #include "rules/view.h"
@@ -50,7 +51,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
 
   // --- on the strand ---
   // Starts (or, for a game loaded from Redis, resumes) the clock and the flag timer.
-  void start(bool reloaded = true);
+  // A reloaded game (restart, takeover) charges the side to move the part of its turn a server ran
+  // (`resume`: until when the previous owner ran it; game/clock_resume.h).
+  void start(bool reloaded = true, ResumeFacts resume = {});
   // Sends the viewer what it needs: game_started/game_state, or the events after last_version.
   enum class Greeting { None, Started, State, Sync };
   void subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,

@@ -34,7 +34,8 @@ size_t Hub::recover() {
 
 std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
   if (auto a = find_game(id)) return a;
-  if (!store_.claim(id)) return nullptr;
+  ResumeFacts resume;
+  if (!store_.claim(id, &resume)) return nullptr;
   try {
     GameSession s = store_.load(id);
     if (s.over()) {  // ended but not archived before the crash
@@ -50,7 +51,7 @@ std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
         return it->second;
       }
     }
-    actor->post([](GameActor& a) { a.start(); });
+    actor->post([resume](GameActor& a) { a.start(/*reloaded=*/true, resume); });
     return actor;
   } catch (const RedisError&) {
     throw;

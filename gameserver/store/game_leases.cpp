@@ -5,6 +5,9 @@
 // games; the claim rewrites the owner key, and the append script's owner check fences the old
 // node from then on, so no game is played on two nodes.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "store/game_store.h"
@@ -14,18 +17,26 @@
 
 namespace gs {
 
-// KEYS: heartbeat, known nodes. ARGV: node, lease ms. Returns 1 if the heartbeat had lapsed.
+// KEYS: heartbeat, known nodes, seen. ARGV: node, lease ms, wall ms now. Returns {1 if the heartbeat
+// had lapsed else 0, the seen time it replaced or ''}.
 static const char* kHeartbeatScript = R"lua(
 local lapsed = redis.call('EXISTS', KEYS[1]) == 0
 redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
-if lapsed then return 1 end
-return 0
+local before = redis.call('GET', KEYS[3]) or ''
+redis.call('SET', KEYS[3], ARGV[3])
+if lapsed then return {1, before} end
+return {0, before}
 )lua";
 
-// KEYS: owner key, known nodes. ARGV: node, game id, node key prefix.
-static const std::string kClaimScript =
-    std::string(kLeaseLuaFunctions) + "return claim_game(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])\n";
+// KEYS: owner key, known nodes, resumed. ARGV: node, game id, node key prefix. Returns {0}, or {1,
+// the previous owner or '', its seen time or '', the game's resumed record or ''}.
+static const std::string kClaimScript = std::string(kLeaseLuaFunctions) + R"lua(
+local cur = redis.call('GET', KEYS[1])
+if claim_game(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3]) == 0 then return {0} end
+local seen = cur and redis.call('GET', ARGV[3] .. cur .. ':seen')
+return {1, cur or '', seen or '', redis.call('GET', KEYS[3]) or ''}
+)lua";
 
 // KEYS: owner key. ARGV: node, game id, node key prefix.
 static const std::string kReleaseScript =
@@ -49,7 +60,7 @@ for _, n in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     local games = redis.call('SRANDMEMBER', ARGV[3] .. n .. ':games', tonumber(ARGV[2]))
     if #games == 0 then
       redis.call('SREM', KEYS[1], n)
-      redis.call('DEL', ARGV[3] .. n .. ':online')
+      redis.call('DEL', ARGV[3] .. n .. ':online', ARGV[3] .. n .. ':seen')
     end
     for _, g in ipairs(games) do out[#out + 1] = g end
   end
@@ -57,16 +68,46 @@ end
 return out
 )lua";
 
-bool GameStore::heartbeat() {
-  return eval_script(redis_, kHeartbeatScript, {keys::node_alive(node_), keys::kKnownNodes}, {node_, std::to_string(lease_ms_)})
-             .integer == 1;
+static int64_t now_wall_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-void GameStore::stop_heartbeat() { redis_.command({"DEL", keys::node_alive(node_)}); }
+static int64_t number(const RedisReply& r) { return r.type == RedisReply::Type::String ? std::atoll(r.str.c_str()) : 0; }
 
-bool GameStore::claim(const std::string& id) {
-  return eval_script(redis_, kClaimScript.c_str(), {keys::game_owner(id), keys::kKnownNodes}, {node_, id, keys::kNodePrefix})
-             .integer == 1;
+bool GameStore::heartbeat() {
+  auto r = eval_script(redis_, kHeartbeatScript, {keys::node_alive(node_), keys::kKnownNodes, keys::node_seen(node_)},
+                       {node_, std::to_string(lease_ms_), std::to_string(now_wall_ms())});
+  if (r.elements.size() < 2) return false;
+  if (!heartbeat_started_) previous_life_seen_ms_ = number(r.elements[1]), heartbeat_started_ = true;
+  return r.elements[0].integer == 1;
+}
+
+void GameStore::stop_heartbeat() {
+  // Until now this node ran its games: the node taking them up charges their turns that far.
+  redis_.command({"SET", keys::node_seen(node_), std::to_string(now_wall_ms())});
+  redis_.command({"DEL", keys::node_alive(node_)});
+}
+
+bool GameStore::claim(const std::string& id, ResumeFacts* from) {
+  auto r = eval_script(redis_, kClaimScript.c_str(), {keys::game_owner(id), keys::kKnownNodes, keys::game_resumed(id)},
+                       {node_, id, keys::kNodePrefix});
+  if (r.elements.empty() || r.elements[0].integer != 1) return false;
+  if (from && r.elements.size() >= 4) {
+    // This node's own game from its previous life: its first heartbeat here read when that ended.
+    const bool own = r.elements[1].str == node_;
+    from->run_until_ms = own && heartbeat_started_ ? previous_life_seen_ms_ : number(r.elements[2]);
+    unsigned long long plies = 0;
+    long long at = 0, used = 0;
+    if (std::sscanf(r.elements[3].str.c_str(), "%llu:%lld:%lld", &plies, &at, &used) == 3)
+      from->earlier = EarlierResume{plies, at, used};
+  }
+  return true;
+}
+
+void GameStore::set_resumed(const std::string& id, uint64_t plies, int64_t at_ms, int64_t used_ms) {
+  redis_.command({"SET", keys::game_resumed(id),
+                  std::to_string(plies) + ":" + std::to_string(at_ms) + ":" + std::to_string(used_ms), "PX", "86400000"});
 }
 
 void GameStore::release(const std::string& id) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "game/clock_resume.h"
 #include "game/game_session.h"
 #include "store/append_pipeline.h"
 #include "store/redis.h"
@@ -60,8 +61,12 @@ class GameStore {
   // nodes may have taken games meanwhile (see lost_games).
   bool heartbeat();
   void stop_heartbeat();  // a clean stop: the other nodes take this node's games at their next tick
-  // Takes the game if it has no owner, a dead owner, or is this node's already. True = owned now.
-  bool claim(const std::string& id);
+  // Takes the game if it has no owner, a dead owner, or is this node's already. True = owned now;
+  // then `from` (if given) says until when its previous owner ran it and how an earlier
+  // resumption in this turn went (game/clock_resume.h; plies, turn start and now left to the caller).
+  bool claim(const std::string& id, ResumeFacts* from = nullptr);
+  // Remembers that the game was resumed now in the turn after `plies`, with `used_ms` of it charged.
+  void set_resumed(const std::string& id, uint64_t plies, int64_t at_ms, int64_t used_ms);
   void release(const std::string& id);  // a finished game: drops the claim if this node holds it
   // The owner if it is alive (or this node); nullopt if the game has no living owner.
   std::optional<std::string> owner(const std::string& id);
@@ -82,6 +87,10 @@ class GameStore {
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;
+  // The wall time of this node's last heartbeat in its previous life (same node id), read by the
+  // first heartbeat of this one: until when it ran the games it resumes now. 0 = unknown.
+  int64_t previous_life_seen_ms_ = 0;
+  bool heartbeat_started_ = false;
   std::once_flag pipeline_once_;
   std::unique_ptr<AppendPipeline> pipeline_;  // started by the first append_async
 };

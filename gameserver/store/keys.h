@@ -48,12 +48,18 @@ inline std::string game_snap(const std::string& id) { return "xq:game:" + id + "
 inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
 inline std::string game_present(const std::string& id) { return "xq:game:" + id + ":present"; }
 inline std::string game_away(const std::string& id) { return "xq:game:" + id + ":away"; }
+// "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
+// it charged; a second resumption in the same turn charges only the time run since (held a day).
+inline std::string game_resumed(const std::string& id) { return "xq:game:" + id + ":resumed"; }
 inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
 // Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
 inline const std::string kNodePrefix = "xq:node:";
 inline std::string node_alive(const std::string& node) { return kNodePrefix + node + ":alive"; }
 inline std::string node_games(const std::string& node) { return kNodePrefix + node + ":games"; }
 inline std::string node_online(const std::string& node) { return kNodePrefix + node + ":online"; }
+// Wall ms of the node's last heartbeat or clean stop: until when it ran its games (a node taking one
+// up charges the side to move that much of the turn; game/clock_resume.h).
+inline std::string node_seen(const std::string& node) { return kNodePrefix + node + ":seen"; }
 // A guest name being signed in, held for seconds: two nodes never give one name to two guests.
 inline std::string guest_name_claim(const std::string& name) { return "xq:guestname:" + name; }
 inline const std::string kKnownNodes = "xq:nodes:known";

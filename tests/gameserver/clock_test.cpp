@@ -1,9 +1,13 @@
 // Clock arithmetic with fake time: sudden death, Fischer increment, flag, lag quota.
 #include "game/clock.h"
+#include "game/clock_resume.h"
 
 #include <gtest/gtest.h>
 
 using gs::Clock;
+using gs::EarlierResume;
+using gs::ResumeFacts;
+using gs::turn_time_used_before_resume;
 using gs::TimeControl;
 using xq::Color;
 
@@ -62,4 +66,33 @@ TEST(Clock, QuotaRefillsButIsCapped) {
   gs::Millis cap = gs::LagPolicy::for_time_control(c.time_control()).max_quota_ms;
   EXPECT_EQ(c.quota(Color::Red), cap);
   EXPECT_EQ(c.quota(Color::Black), cap);
+}
+
+// Resuming a stored game (game/clock_resume.h): the side to move pays for the part of its turn a
+// server ran, never for the time no server ran.
+TEST(ClockResume, ChargesTheTurnUpToWhenTheServerStopped) {
+  ResumeFacts f;
+  f.plies = 7, f.turn_started_ms = 100'000, f.run_until_ms = 106'000, f.now_ms = 130'000;
+  EXPECT_EQ(turn_time_used_before_resume(f), 6'000) << "6 s ran, 24 s of downtime free";
+  f.run_until_ms = 99'000;  // the last heartbeat came before the move
+  EXPECT_EQ(turn_time_used_before_resume(f), 0);
+  f.run_until_ms = 0;  // unknown (an older deployment): nothing charged, as before
+  EXPECT_EQ(turn_time_used_before_resume(f), 0);
+  f.turn_started_ms = 0, f.run_until_ms = 106'000;  // unknown turn start
+  EXPECT_EQ(turn_time_used_before_resume(f), 0);
+  f.turn_started_ms = 100'000, f.run_until_ms = 140'000;  // another node's clock ahead of ours
+  EXPECT_EQ(turn_time_used_before_resume(f), 30'000) << "never more than the turn has lasted";
+}
+
+TEST(ClockResume, ASecondGapInOneTurnIsNotChargedForTheFirst) {
+  ResumeFacts f;
+  // Turn from 100 s; a crash at 106 s, resumed at 130 s with 6 s charged; crashed again at 140 s.
+  f.plies = 7, f.turn_started_ms = 100'000, f.run_until_ms = 140'000, f.now_ms = 150'000;
+  f.earlier = EarlierResume{7, 130'000, 6'000};
+  EXPECT_EQ(turn_time_used_before_resume(f), 16'000) << "6 s before the first gap, 10 s after it";
+  f.earlier->plies = 6;  // a resumption in an earlier turn says nothing about this one
+  EXPECT_EQ(turn_time_used_before_resume(f), 40'000);
+  f.earlier = EarlierResume{7, 130'000, 6'000};
+  f.run_until_ms = 125'000;  // stopped before that resumption's first heartbeat
+  EXPECT_EQ(turn_time_used_before_resume(f), 6'000);
 }

@@ -1175,3 +1175,50 @@ TEST(GameServerFaults, ClaimTimingSurvivesARestart) {
   ServerMessage r = red.ws->request(claim);
   EXPECT_TRUE(r.has_reply()) << r.DebugString() << " (" << ms_since(gone) << " ms after Black left)";
 }
+
+// 9. A restart gifts no time and takes none: the side to move pays for the part of its turn a
+// server ran (known from the node's last heartbeat, or exactly from a clean stop), never for the
+// time no server ran (specs/README.md: "charged to nobody"). Before, every restart gave the side
+// to move back the whole turn it had used.
+TEST(GameServerFaults, ARestartChargesTheTurnTheServerRanButNotTheDowntime) {
+  constexpr uint32_t kInitial = 300'000;
+  constexpr int kThinkMs = 2500, kDownMs = 2500;
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "rc_red"), black = guest(port, "rc_black");
+  const std::string gid = try_start_game(red, black, kInitial);
+  ASSERT_FALSE(gid.empty());
+  auto clock_now = [&](Peer& p) {
+    ClientMessage watch;
+    watch.mutable_watch_game()->set_game_id(gid);
+    EXPECT_TRUE(p.ws->request(watch).has_reply());
+    auto st = p.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
+    return st ? st->game_state().clock() : ClockState{};
+  };
+  // Each round: a move, the opponent thinks, the server goes away and comes back.
+  for (const bool clean : {false, true}) {
+    Peer& mover = clean ? black : red;
+    Peer& thinker = clean ? red : black;
+    const std::string iccs = clean ? "h9g7" : "h2e2";
+    const ServerMessage r = move(mover, gid, iccs, iccs);
+    ASSERT_TRUE(r.has_reply()) << r.DebugString();
+    const auto turn = Clock::now();
+    const ClockState before = clock_now(thinker);
+    const uint32_t had = clean ? before.red_ms() : before.black_ms();
+    std::this_thread::sleep_for(std::chrono::milliseconds(kThinkMs));
+    const double thought = ms_since(turn);
+    if (clean) srv.stop_gameserver(); else srv.crash_gameserver();
+    const double ran = ms_since(turn);  // a clean stop winds down first, with the clocks running
+    std::this_thread::sleep_for(std::chrono::milliseconds(kDownMs));  // no server runs
+    const auto back = Clock::now();
+    srv.start_gameserver();
+    reconnect_to(thinker, port);
+    reconnect_to(mover, port);
+    const ClockState after = clock_now(thinker);
+    ASSERT_EQ(after.running(), clean ? RED : BLACK);
+    const double used = had - (clean ? after.red_ms() : after.black_ms());
+    // A crash is known to the last heartbeat (one a second), a clean stop to the moment it stopped.
+    EXPECT_GE(used, thought - (clean ? 300 : 1300)) << (clean ? "clean stop" : "crash") << ": the turn's time before it is charged";
+    EXPECT_LE(used, ran + ms_since(back) + 300) << (clean ? "clean stop" : "crash") << ": the downtime is not";
+  }
+}

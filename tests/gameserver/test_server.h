@@ -60,6 +60,7 @@ class TestServers {
   ~TestServers();
   void start_gameserver();
   void crash_gameserver() { game_.kill_hard(); }
+  void stop_gameserver() { game_.terminate(); }  // SIGTERM: a clean stop, as in a deploy
   void crash_redis() { redis_.kill_hard(); }
   void freeze_redis() { redis_.signal(19 /* SIGSTOP */); }  // a hung Redis: connections open, no answers
   void thaw_redis() { redis_.signal(18 /* SIGCONT */); }

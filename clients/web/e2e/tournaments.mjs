@@ -242,6 +242,16 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await phone.page.waitForSelector('[data-testid=standings][data-after-round="2"]', { timeout: T });
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `no horizontal page scrolling on the phone (overflow ${overflow}px)`);
+  // The standings scroll sideways inside their panel; the players' names stay in view.
+  const names = await phone.page.evaluate(() => {
+    const wrap = document.querySelector('[data-testid=standings] .table-wrap');
+    wrap.scrollLeft = wrap.scrollWidth;
+    const box = wrap.getBoundingClientRect();
+    const cell = document.querySelector('[data-testid=standings] tbody td.name').getBoundingClientRect();
+    return { scrolled: wrap.scrollLeft, wrapLeft: box.left, cellLeft: cell.left, cellRight: cell.right };
+  });
+  assert(names.scrolled > 0, `the standings are wider than the phone and scroll (${JSON.stringify(names)})`);
+  assert(names.cellLeft >= names.wrapLeft - 1 && names.cellRight > names.wrapLeft + 20, `a name stays in view when the standings are scrolled (${JSON.stringify(names)})`);
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-event.png'), fullPage: true, animations: 'disabled' });
   ctx.publish('phone-event.png', 'phone-event.png');
   // The Chinese interface names the tiebreaks the way Chinese arbiters do.
