@@ -229,7 +229,21 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       token = std::string(req_[http::field::authorization]);
       if (token.rfind("Bearer ", 0) == 0) token = token.substr(7);
     }
-    HttpResult r = handle_http(hub_, std::string(req_.method_string()), target, req_.body(), token);
+    std::string method(req_.method_string());
+    // The API may wait (Redis, the matchmaker's answer, a game's strand): off the io threads. Static
+    // files and /metrics are answered from memory or disk here.
+    if (target.rfind("/api/", 0) == 0 || target.rfind("/healthz", 0) == 0) {
+      auto job = [self = shared_from_this(), method, target, token]() mutable {
+        HttpResult r = handle_http(self->hub_, method, target, self->req_.body(), token);
+        asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->respond(std::move(r)); });
+      };
+      if (!hub_.post_http(std::move(job))) respond({503, "application/json", R"({"error":"busy: retry in a moment"})"});
+      return;
+    }
+    respond(handle_http(hub_, method, target, req_.body(), token));
+  }
+
+  void respond(HttpResult r) {
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status), req_.version());
     res->set(http::field::server, "xq-gameserver");
     res->set(http::field::content_type, r.content_type);

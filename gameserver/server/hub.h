@@ -89,6 +89,9 @@ class Hub {
 
   const ServerOptions& options() const { return options_; }
   Metrics& metrics() { return metrics_; }
+  // Runs an HTTP API request off the io threads (it may wait on Redis, the matchmaker's answer or
+  // a game's strand). False when the queue is full: answer 503.
+  bool post_http(std::function<void()> job) { return http_pool_.try_post(std::move(job)); }
 
  private:
   struct ConnInfo {
@@ -231,6 +234,10 @@ class Hub {
   // thread runs the request itself, as before.
   WorkerPool lobby_pool_{2, 4096, options_.background_nice};
   WorkerPool seek_push_pool_{1, 1024, options_.background_nice};
+  // HTTP API requests: a tournament request waits up to seconds for the matchmaker's answer (a
+  // blocking pop), which on an io thread froze every game of the node. Eight threads, so a few
+  // slow requests leave room for the others; when 1,024 wait, the request gets 503.
+  WorkerPool http_pool_{8, 1024, options_.background_nice};
   // One thread: password hashing must not take both cores from the games; 256 queued at most.
   // Last members: destroyed first, finishing their tasks while everything they use still exists.
   WorkerPool sign_in_pool_{1, 256, options_.background_nice};

@@ -1222,3 +1222,34 @@ TEST(GameServerFaults, ARestartChargesTheTurnTheServerRanButNotTheDowntime) {
     EXPECT_LE(used, ran + ms_since(back) + 300) << (clean ? "clean stop" : "crash") << ": the downtime is not";
   }
 }
+
+// 10. A tournament request waits for the matchmaker's answer (seconds, when the matchmaker is away);
+// it must not hold the threads that carry the games. Two such requests used to take both io threads:
+// every game, clock and lobby of the node stood still until they timed out.
+TEST(GameServerFaults, TournamentRequestsWaitingForTheMatchmakerDoNotStopTheGames) {
+  TestServers srv;  // no matchmaker runs
+  Peer player = guest(srv.port(), "mm_wait");
+  std::atomic<int> answered{0};
+  std::vector<std::thread> posts;
+  std::vector<int> statuses(3, 0);
+  for (int i = 0; i < 3; ++i)
+    posts.emplace_back([&, i] {
+      std::string body;
+      statuses[static_cast<size_t>(i)] = srv.http_post("/api/events/nosuch-event/join", "{}", body, player.token);
+      answered++;
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the requests are waiting
+  ClientMessage list;
+  list.mutable_list_seeks();
+  ServerMessage r;
+  try {
+    r = player.ws->request(list);
+  } catch (const std::exception& e) {  // no answer in time (the threads are joined all the same)
+    ADD_FAILURE() << "the lobby request was not answered: " << e.what();
+  }
+  const int answered_then = answered.load();
+  for (auto& t : posts) t.join();
+  EXPECT_TRUE(r.has_seeks()) << r.DebugString();
+  EXPECT_EQ(answered_then, 0) << "the lobby answered while the tournament requests still waited";
+  for (int s : statuses) EXPECT_EQ(s, 504) << "the matchmaker did not answer: gateway timeout";
+}
