@@ -63,7 +63,11 @@ int main(int argc, char** argv) {
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")
       ("background-nice", po::value(&opt.background_nice)->default_value(opt.background_nice),
        "niceness (0-19) of the threads for sign-ins, lobby requests, seek pushes and archives; above 0 the moves get the CPU first")
-      ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed");
+      ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed")
+      ("idle-timeout-ms", po::value(&opt.idle_timeout_ms)->default_value(opt.idle_timeout_ms),
+       "close a WebSocket silent this long (the server pings it halfway; a live client's pong keeps it)")
+      ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),
+       "close a WebSocket not signed in this long after it opened");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);

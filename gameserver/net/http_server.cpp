@@ -70,13 +70,17 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       : Connection(g_next_connection_id++, std::move(remote)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+    timeouts.idle_timeout = std::chrono::milliseconds(hub_.options().idle_timeout_ms);
+    timeouts.keep_alive_pings = true;  // a ping at half the idle time: only a dead link stays silent
+    ws_.set_option(timeouts);
     ws_.read_message_max(hub_.options().hard_frame_bytes);
     ws_.binary(true);
     ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
       self->opened_ = true;
       self->hub_.on_open(self);
+      self->await_sign_in();
       self->do_read();
     });
   }
@@ -98,6 +102,17 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   }
 
  private:
+  // A socket that never signs in only holds a slot (one host could take them all): closed when the
+  // deadline passes without a user.
+  void await_sign_in() {
+    login_timer_.expires_after(std::chrono::milliseconds(hub_.options().login_deadline_ms));
+    login_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->closed_ || self->user()) return;
+      send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
+      self->close();  // posted after the error frame, which goes out first
+    });
+  }
+
   void do_read() {
     ws_.async_read(buf_, [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
   }
@@ -163,6 +178,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   // Reads skip Asio's extra read that only finds the queue empty (net/drained_socket.h).
   using WsSocket = xqnet::DrainedSocket<StrandExecutor>;
   websocket::stream<WsSocket> ws_;
+  asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>, StrandExecutor> login_timer_{ws_.get_executor()};
   SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;

@@ -16,6 +16,10 @@ struct ServerOptions {
   double rate_per_second = 20;              // token bucket refill per connection
   double rate_burst = 40;                   // token bucket size
   int64_t claim_after_ms = 30'000;          // opponent gone this long → claim_victory allowed
+  // A WebSocket that sends nothing (not even a pong to the server's ping, sent halfway) this long is
+  // closed: a dead link (lost Wi-Fi, a frozen client) frees its socket and counts as gone.
+  int64_t idle_timeout_ms = 30'000;
+  int64_t login_deadline_ms = 30'000;        // a connection not signed in by then is closed
   // A client further behind than this (frames or bytes queued for it) is not reading: its socket
   // is closed. Bytes matter as much as frames: one seek list can be kilobytes.
   size_t send_queue_frames = 2048;

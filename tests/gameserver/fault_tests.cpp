@@ -1253,3 +1253,34 @@ TEST(GameServerFaults, TournamentRequestsWaitingForTheMatchmakerDoNotStopTheGame
   EXPECT_EQ(answered_then, 0) << "the lobby answered while the tournament requests still waited";
   for (int s : statuses) EXPECT_EQ(s, 504) << "the matchmaker did not answer: gateway timeout";
 }
+
+// 11. Sockets that hold a slot for nothing are closed: one that never signs in (by the login
+// deadline), and a dead link (a client that stopped answering: no pong to the server's ping).
+// The player behind a dead link then counts as gone, so the opponent may claim the game.
+TEST(GameServerFaults, SocketsThatNeverSignInOrGoSilentAreClosed) {
+  TestServers srv(TestServers::Options{
+      .gameserver_args = {"--idle-timeout-ms", "1000", "--login-deadline-ms", "1000", "--claim-after-ms", "500"}});
+  const uint16_t port = srv.port();
+  WsClient anonymous(port);
+  auto refused = anonymous.wait_for([](const ServerMessage& s) { return s.has_error(); }, 5000);
+  ASSERT_TRUE(refused) << "no word before the close";
+  EXPECT_EQ(refused->error().code(), NOT_AUTHENTICATED) << refused->DebugString();
+  EXPECT_FALSE(anonymous.next(3000)) << "nothing more";
+  EXPECT_TRUE(anonymous.closed());
+
+  Peer red = guest(port, "idle_red"), black = guest(port, "idle_black");
+  const std::string gid = try_start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, "h2e2", "i1").has_reply());
+  // Black's client stops reading (its link is dead); Red's goes on answering the pings.
+  ClientMessage claim;
+  claim.mutable_claim_victory()->set_game_id(gid);
+  ServerMessage r;
+  const auto t0 = Clock::now();
+  while (ms_since(t0) < 10'000) {
+    r = red.ws->request(claim);
+    if (r.has_reply()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(r.has_reply()) << "Black's dead link never counted as gone: " << r.DebugString();
+}
