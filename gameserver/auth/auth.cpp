@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 #include <cctype>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "rules/jieqi.h"
@@ -26,12 +27,16 @@ std::string hex(const unsigned char* p, size_t n) {
   return s;
 }
 
+// Lower-case hex only, as hex() writes it: "" for anything else, so a token has one spelling
+// (an upper-cased or otherwise re-spelled payload is not the same token).
 std::string unhex(const std::string& h) {
   std::string out;
   if (h.size() % 2) return out;
+  auto v = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
   for (size_t i = 0; i + 1 < h.size(); i += 2) {
-    auto v = [](char c) { return std::isdigit((unsigned char)c) ? c - '0' : (c | 32) - 'a' + 10; };
-    out += static_cast<char>(v(h[i]) * 16 + v(h[i + 1]));
+    const int hi = v(h[i]), lo = v(h[i + 1]);
+    if (hi < 0 || lo < 0) return {};
+    out += static_cast<char>(hi * 16 + lo);
   }
   return out;
 }
@@ -118,10 +123,17 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   if (!valid_user_name(name)) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
+  // Password guessing: after kMaxLoginFailures wrong passwords for an account within a window,
+  // further tries are refused before any hashing until the window ends (on every node).
+  const std::string failures = keys::login_failures(lower(name));
+  if (auto f = redis_.command({"GET", failures}); f.type == RedisReply::Type::String && std::atoi(f.str.c_str()) >= kMaxLoginFailures)
+    return Error::TooManyFailures;
   auto rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
-  if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash"))))
+  if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) {
+    if (redis_.command({"INCR", failures}).integer == 1) redis_.command({"PEXPIRE", failures, std::to_string(kLoginFailureWindowMs)});
     return Error::BadCredentials;
+  }
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
   if (banned(out.id)) return Error::Banned;
   return Error::None;

@@ -24,7 +24,9 @@ struct User {
 
 class Auth {
  public:
-  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser };
+  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser, TooManyFailures };
+  static constexpr int kMaxLoginFailures = 10;            // wrong passwords per account and window
+  static constexpr int64_t kLoginFailureWindowMs = 60'000;  // counted from the first of them
 
   Auth(Redis& redis, std::string secret, int64_t token_ttl_ms = 30LL * 24 * 3600 * 1000);
 

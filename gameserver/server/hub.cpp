@@ -211,6 +211,8 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
   } else {
     auto err = auth_.login(m.login().name(), m.login().password(), u);
     if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
+    else if (err == Auth::Error::TooManyFailures)
+      send_error(*c, rid, v1::RATE_LIMITED, "too many wrong passwords for this account: try again in a minute", metrics_);
     else if (err != Auth::Error::None) send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
     else login_reply(c, rid, u);
   }

@@ -69,6 +69,8 @@ inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
+// Wrong passwords for an account in the current minute (Auth::login refuses more than 10).
+inline std::string login_failures(const std::string& lower_name) { return "xq:loginfail:" + lower_name; }
 inline const std::string kBanned = "xq:banned";
 inline const std::string kRoles = "xq:roles";
 inline std::string rating(const std::string& variant, const std::string& user_id) {

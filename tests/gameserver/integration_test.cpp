@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "auth/auth.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
@@ -556,6 +557,37 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   bad.mutable_challenge()->set_variant(XIANGQI);
   bad.mutable_challenge()->set_color(static_cast<Side>(9));
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "an unknown colour is refused, not read as random";
+}
+
+// Password guessing: after ten wrong passwords for an account within a minute, logins to it are
+// refused (RATE_LIMITED) without hashing, the right password too. A token has one spelling: the
+// same bytes in upper-case hex are not a token.
+TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
+  TestClient owner = register_account(g_servers->port(), "guess_me", "the-real-one");
+  WsClient attacker(g_servers->port());
+  ClientMessage login;
+  login.mutable_login()->set_name("GUESS_me");
+  for (int i = 0; i < gs::Auth::kMaxLoginFailures; ++i) {
+    login.mutable_login()->set_password("guess-" + std::to_string(i));
+    EXPECT_EQ(error_of(attacker.request(login)), BAD_CREDENTIALS) << i;
+  }
+  login.mutable_login()->set_password("guess-more");
+  const ServerMessage stopped = attacker.request(login);
+  EXPECT_EQ(error_of(stopped), RATE_LIMITED) << stopped.DebugString();
+  login.mutable_login()->set_password("the-real-one");
+  EXPECT_EQ(error_of(attacker.request(login)), RATE_LIMITED) << "until the minute is over";
+
+  std::string respelled = owner.token;
+  for (size_t i = 0; i < respelled.find('.'); ++i)
+    respelled[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(respelled[i])));
+  ASSERT_NE(respelled, owner.token);
+  WsClient other(g_servers->port());
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(respelled);
+  const ServerMessage refused = other.request(hello);
+  EXPECT_TRUE(refused.has_error()) << "an upper-cased payload is refused: " << refused.DebugString();
+  hello.mutable_hello()->set_token(owner.token);
+  EXPECT_TRUE(other.request(hello).has_reply()) << "the token as issued works";
 }
 
 // Two guests asking for one name get two names: a challenge by name reaches the one it names.
