@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -57,14 +58,25 @@ const char* kPlaceholder =
     "<code>--static-dir clients/web/dist</code>). WebSocket endpoint: <code>/ws</code>.</p></body></html>";
 
 HttpResult static_file(const std::string& dir, std::string path) {
-  if (path.find("..") != std::string::npos || path.find('\0') != std::string::npos) return json_error(400, "bad path");
-  if (path.empty() || path == "/") path = "/index.html";
+  if (path.empty()) path = "/";
+  if (path[0] != '/' || path.find("..") != std::string::npos || path.find('\0') != std::string::npos)
+    return json_error(400, "bad path");
+  if (path == "/") path = "/index.html";
   if (!dir.empty()) {
-    std::ifstream f(dir + path, std::ios::binary);
-    if (f) {
-      std::ostringstream ss;
-      ss << f.rdbuf();
-      return {200, mime_of(path), ss.str()};
+    // Only regular files inside the directory: a symlink out of it or a sibling directory whose
+    // name starts like it ("web-old" next to "web") is not served.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path root = fs::canonical(dir, ec);
+    const fs::path file = ec ? fs::path() : fs::weakly_canonical(root / path.substr(1), ec);
+    const auto inside = file.lexically_relative(root);
+    if (!ec && !inside.empty() && *inside.begin() != ".." && fs::is_regular_file(file, ec)) {
+      std::ifstream f(file, std::ios::binary);
+      if (f) {
+        std::ostringstream ss;
+        ss << f.rdbuf();
+        return {200, mime_of(path), ss.str()};
+      }
     }
   }
   if (path == "/index.html") return {200, "text/html; charset=utf-8", kPlaceholder};

@@ -118,7 +118,11 @@ void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
 void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes) {
   metrics_.frames_in_total++;
   const int64_t t0 = steady_ms();
-  if (bytes.size() > options_.max_frame_bytes) return on_too_large(c, bytes.size());
+  if (bytes.size() > options_.max_frame_bytes) {  // counted against the rate too: answering costs
+    if (!c->take_token(options_.rate_per_second, options_.rate_burst, t0))
+      return send_error(*c, 0, v1::RATE_LIMITED, "slow down: too many frames per second", metrics_);
+    return on_too_large(c, bytes.size());
+  }
   // Decoded before the rate check (a frame is at most --max-frame bytes) so that a refused request
   // is answered under its own request_id: the client can tell which one to send again.
   v1::ClientMessage m;

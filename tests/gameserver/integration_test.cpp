@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <chrono>
 #include <map>
 #include <set>
@@ -242,6 +244,17 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   auto pong = c.request(ping);
   EXPECT_TRUE(pong.has_pong());
+
+  // Oversized frames count against the rate too: a flood of them is refused, not answered each.
+  WsClient big(g_servers->port());
+  for (int i = 0; i < 100; ++i) big.send_raw(std::string(9 * 1024, '\x08'));
+  int too_large = 0, rate_limited = 0;
+  while (auto m = big.next(500)) {
+    too_large += m->has_error() && m->error().code() == TOO_LARGE;
+    rate_limited += m->has_error() && m->error().code() == RATE_LIMITED;
+  }
+  EXPECT_GT(too_large, 0);
+  EXPECT_GT(rate_limited, 0) << too_large << " oversized frames answered, none refused for the rate";
 
   // Beyond the hard limit the server closes the connection (1009) and carries on.
   WsClient huge(g_servers->port());
@@ -588,6 +601,29 @@ TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
   EXPECT_TRUE(refused.has_error()) << "an upper-cased payload is refused: " << refused.DebugString();
   hello.mutable_hello()->set_token(owner.token);
   EXPECT_TRUE(other.request(hello).has_reply()) << "the token as issued works";
+}
+
+// Static files come only from inside the web directory: not from a sibling whose name starts
+// like it (a target without its leading '/'), not through a symlink out of it, and a directory
+// is no file.
+TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
+  namespace fs = std::filesystem;
+  const std::string dir = g_servers->dir();
+  std::ofstream(dir + "/hello.txt") << "hello";
+  fs::create_directories(dir + "-private");
+  std::ofstream(dir + "-private/secret.txt") << "SECRET";
+  fs::create_directories(dir + "/sub");
+  std::error_code ec;
+  fs::create_symlink(dir + "-private/secret.txt", dir + "/link.txt", ec);
+  ASSERT_FALSE(ec) << ec.message();
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/hello.txt", body), 200);
+  EXPECT_EQ(body, "hello");
+  for (const char* target : {"-private/secret.txt", "/link.txt", "/sub", "/sub/"}) {
+    EXPECT_NE(g_servers->http_get(target, body), 200) << target;
+    EXPECT_EQ(body.find("SECRET"), std::string::npos) << target;
+  }
+  fs::remove_all(dir + "-private");
 }
 
 // Two guests asking for one name get two names: a challenge by name reaches the one it names.
