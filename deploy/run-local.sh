@@ -26,6 +26,8 @@ echo "web client:  http://localhost:${PORT:-8080}"
 MATCHMAKER_PID=$!
 trap 'kill $MATCHMAKER_PID 2>/dev/null || true' EXIT
 
-./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
-  --secret "$(cat "$SECRET_FILE")" --admin-token "$(cat "$ADMIN_FILE")" --static-dir clients/web/dist \
+# The secrets go through the environment: a command line is readable by every user of the host.
+XQ_SECRET="$(cat "$SECRET_FILE")" XQ_ADMIN_TOKEN="$(cat "$ADMIN_FILE")" \
+  ./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
+  --static-dir clients/web/dist \
   --node-id local  # a fixed name: after a restart this node takes its own games back at once

@@ -263,6 +263,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status), req_.version());
     res->set(http::field::server, "xq-gameserver");
     res->set(http::field::content_type, r.content_type);
+    // No other site may frame the pages (a Resign button under a decoy) or have a file sniffed
+    // into another type; links out carry no referrer.
+    res->set("X-Content-Type-Options", "nosniff");
+    res->set("X-Frame-Options", "DENY");
+    res->set("Content-Security-Policy", "frame-ancestors 'none'");
+    res->set("Referrer-Policy", "no-referrer");
     res->keep_alive(req_.keep_alive());
     if (req_.method() != http::verb::head) res->body() = std::move(r.body);
     res->prepare_payload();

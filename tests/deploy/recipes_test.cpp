@@ -80,6 +80,13 @@ bool accepts(const std::string& program, const std::string& flag) {
   return std::regex_search(help[program], std::regex("(^|\\s)" + flag + "(\\s|$)"));
 }
 
+// The environment variables `program --help` says it reads itself ("or env XQ_SECRET"): secrets
+// are passed that way, since a command line is readable by every user of the host.
+std::set<std::string> env_read_by(const std::string& program) {
+  const auto found = all_matches(run("'" + bin(program) + "' --help 2>&1"), R"(env\s+(XQ_[A-Z_]+))");
+  return {found.begin(), found.end()};
+}
+
 }  // namespace
 
 // The runtime stage installs only what it lists on top of debian:12-slim; a program that loads a
@@ -115,6 +122,8 @@ TEST(DeployRecipes, EveryFlagTheRecipesPassIsOneTheProgramsAccept) {
   uses.emplace_back("matchmaker", all_matches(mm_unit, R"(ExecStart=(.*))").at(0));
   for (const auto& [program, command] : uses) {
     EXPECT_NE(command.find(program), std::string::npos) << command;
+    EXPECT_EQ(command.find("--secret"), std::string::npos) << "a secret on the command line: " << command;
+    EXPECT_EQ(command.find("--admin-token"), std::string::npos) << "a secret on the command line: " << command;
     const auto flags = flags_in(command);
     EXPECT_FALSE(flags.empty()) << command;
     for (const auto& f : flags) EXPECT_TRUE(accepts(program, f)) << program << " has no " << f << " (in: " << command << ")";
@@ -128,10 +137,16 @@ TEST(DeployRecipes, ComposeKubernetesAndNginxConfigureWhatTheImageReads) {
   const std::string k8s_mm = read_file(source_path("deploy/k8s/matchmaker.yaml"));
   const std::string nginx = read_file(source_path("deploy/nginx.conf"));
 
-  // Environment: the image's command reads these; what has no default there must come from the
-  // deployment (the secret and the admin token), and a deployment sets nothing the image ignores.
+  // Environment: the image's command reads these, and the program the secrets; what has no default
+  // there must come from the deployment (the secret and the admin token), and a deployment sets
+  // nothing the image ignores. The secrets are not on the command line (every user of the host
+  // may read it).
   const auto read_vec = all_matches(image().command, R"(\$\{?(XQ_[A-Z_]+))");
-  const std::set<std::string> read(read_vec.begin(), read_vec.end());
+  std::set<std::string> read(read_vec.begin(), read_vec.end());
+  EXPECT_FALSE(read.count("XQ_SECRET") || read.count("XQ_ADMIN_TOKEN")) << "secrets on the command line: " << image().command;
+  const std::set<std::string> by_program = env_read_by("gameserver");
+  ASSERT_TRUE(by_program.count("XQ_SECRET") && by_program.count("XQ_ADMIN_TOKEN"));
+  read.insert(by_program.begin(), by_program.end());
   ASSERT_TRUE(read.count("XQ_LISTEN") && read.count("XQ_REDIS") && read.count("XQ_SECRET")) << image().command;
   std::set<std::string> from_compose, from_k8s;
   for (const auto& [k, v] : compose_service(compose, "gameserver-1").environment) from_compose.insert(k);

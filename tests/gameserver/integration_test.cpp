@@ -616,9 +616,11 @@ TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
   std::error_code ec;
   fs::create_symlink(dir + "-private/secret.txt", dir + "/link.txt", ec);
   ASSERT_FALSE(ec) << ec.message();
-  std::string body;
-  EXPECT_EQ(g_servers->http_get("/hello.txt", body), 200);
+  std::string body, headers;
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/hello.txt", body, "", "", &headers), 200);
   EXPECT_EQ(body, "hello");
+  for (const char* h : {"X-Content-Type-Options: nosniff", "X-Frame-Options: DENY", "frame-ancestors 'none'"})
+    EXPECT_NE(headers.find(h), std::string::npos) << "no other site frames the pages or sniffs types: " << headers;
   for (const char* target : {"-private/secret.txt", "/link.txt", "/sub", "/sub/"}) {
     EXPECT_NE(g_servers->http_get(target, body), 200) << target;
     EXPECT_EQ(body.find("SECRET"), std::string::npos) << target;

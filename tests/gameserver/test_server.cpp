@@ -201,7 +201,7 @@ TestServers::~TestServers() {
   }
 }
 
-static int http(uint16_t port, const std::string& request, std::string& body) {
+static int http(uint16_t port, const std::string& request, std::string& body, std::string* headers = nullptr) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -222,15 +222,16 @@ static int http(uint16_t port, const std::string& request, std::string& body) {
   auto hdr_end = resp.find("\r\n\r\n");
   if (sp == std::string::npos || hdr_end == std::string::npos) return -1;
   body = resp.substr(hdr_end + 4);
+  if (headers) *headers = resp.substr(0, hdr_end + 2);
   return std::atoi(resp.c_str() + sp + 1);
 }
 
 int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
-                 const std::string& bearer, const std::string& payload) {
+                 const std::string& bearer, const std::string& payload, std::string* headers) {
   std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
   if (!bearer.empty()) req += "Authorization: Bearer " + bearer + "\r\n";
   if (method != "GET") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(payload.size()) + "\r\n";
-  return http(port, req + "\r\n" + payload, body);
+  return http(port, req + "\r\n" + payload, body, headers);
 }
 
 int TestServers::http_get(const std::string& path, std::string& body, const std::string& bearer) {

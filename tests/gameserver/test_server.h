@@ -12,9 +12,9 @@
 uint16_t free_port();
 
 // An HTTP/1.1 request to 127.0.0.1:port (Connection: close; a body is sent as JSON unless GET).
-// Returns the status (-1 if nothing answered) and fills body.
+// Returns the status (-1 if nothing answered) and fills body (and the header lines, if asked).
 int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
-                 const std::string& bearer = "", const std::string& payload = "");
+                 const std::string& bearer = "", const std::string& payload = "", std::string* headers = nullptr);
 
 class Process {
  public:
