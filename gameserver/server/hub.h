@@ -72,6 +72,7 @@ class Hub {
   // why not: unknown game, already over, a bad outcome or side, or (move-limit) a game without
   // that option or with the limit already running (known only for this node's games).
   std::string admin_game_action(const std::string& id, const std::string& action, const std::string& reason);
+  static constexpr const char* kNoSuchGame = "no such game";  // admin_game_action's answer for an unknown id
   void ban(const std::string& user_id);  // also closes the user's connections
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id);

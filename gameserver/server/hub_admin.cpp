@@ -67,7 +67,13 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
     if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0) return "";
     return "the game's node does not answer";
   }
-  if (!a || a->finished()) return "no such live game";
+  if (!a || a->finished()) {
+    try {  // never a game here (a mistyped id: 404), or one that is over (409)
+      if (!a && redis_.command({"EXISTS", keys::game_meta(id), keys::archive(id)}).integer == 0) return kNoSuchGame;
+    } catch (const std::exception&) {
+    }
+    return "no such live game";
+  }
   if (outcome == "move-limit") {
     if (a->config().options.requested_move_limit_plies <= 0) return kNoLimit;
     if (a->move_limit_running()) return "the move limit already runs in this game";

@@ -56,7 +56,10 @@ std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
   const int n = static_cast<int>(ev.players.size());
   const int nr = static_cast<int>(ev.rounds.size());
   std::ostringstream o;
-  o << "012 " << s.name << "\n";
+  std::string name = s.name;  // one line, whatever an older event's name holds
+  for (char& c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  o << "012 " << name << "\n";
   o << "XXR " << s.rounds << "\n";
   o << "XQG " << s.games_per_round << "\n";
   o << "XQP " << s.win_points << " " << s.draw_points << " " << s.loss_points << "\n";

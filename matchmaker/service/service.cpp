@@ -220,7 +220,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         if (o.contains("caller")) organisers.push_back(json::value(str_field(o, "caller")));
         else if (!may_organise(Tournament{}, o)) return error_reply("forbidden", "creating a club needs a signed-in organiser or the admin");
         const std::string name = o.contains("name") ? str_field(o, "name") : club_id;
-        if (name.empty() || name.size() > 100) return error_reply("bad_request", "name: 1..100 bytes");
+        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, no control characters");
         club = {{"id", club_id}, {"name", name}, {"organisers", organisers}, {"members", json::array{}}};
         redis_.command({"SADD", bus::kClubs, club_id});
       } else {

@@ -151,6 +151,11 @@ std::string game_id_for(const std::string& event_id, int round, int board, int i
   return event_id + "-r" + std::to_string(round) + "-b" + std::to_string(board + 1) + "-g" + std::to_string(index + 1);
 }
 
+bool valid_display_name(const std::string& name) {
+  return !name.empty() && name.size() <= 100 &&
+         std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
 Tournament create_tournament(EventConfig cfg) {
   if (cfg.id.empty()) fail("bad_request", "an event needs an id");
   if (cfg.variant != "xiangqi" && cfg.variant != "jieqi") fail("bad_request", "variant must be xiangqi or jieqi");
@@ -173,7 +178,7 @@ Tournament create_tournament(EventConfig cfg) {
   if (cfg.access == "members" && cfg.club_id.empty()) fail("bad_request", "access=members needs a club_id");
   // The same bounds as seeks and pools (gameserver/server/hub_seeks.cpp): a typo must not start
   // a tournament whose games end at once or never.
-  if (cfg.name.empty() || cfg.name.size() > 100) fail("bad_request", "name: 1..100 bytes");
+  if (!valid_display_name(cfg.name)) fail("bad_request", "name: 1..100 bytes, no control characters");
   if (cfg.capture_visibility != "capturer" && cfg.capture_visibility != "nobody" && cfg.capture_visibility != "both")
     fail("bad_request", "capture_visibility must be capturer, nobody or both");
   if (cfg.initial_ms < 1000 || cfg.initial_ms > 6u * 3600 * 1000 || cfg.increment_ms > 120'000)

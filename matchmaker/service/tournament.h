@@ -78,6 +78,9 @@ struct Effects {
   std::vector<std::string> warnings; // e.g. rematches in an edited pairing
 };
 
+// An event's or club's name: 1..100 bytes and no control characters (a line break in a name
+// would forge lines of the TRF export and of logs).
+bool valid_display_name(const std::string& name);
 Tournament create_tournament(EventConfig cfg);
 int player_of(const Tournament& t, const std::string& user_id);  // -1 if not registered
 

@@ -777,6 +777,10 @@ TEST_F(GameServer, AdminImposesTheMoveLimitAsArbiter) {
   // above came after it).
   EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", "", body, TestServers::kAdminToken), 409);
   EXPECT_NE(body.find("already runs"), std::string::npos) << body;
+  // An id no game ever had is unknown (404), not a game in the wrong state.
+  for (const char* action : {"abort", "move-limit"})
+    EXPECT_EQ(g_servers->http_post(std::string("/api/admin/games/no-such-game-0/") + action, "", body, TestServers::kAdminToken), 404)
+        << action << ": " << body;
 
   // On one side only (seed 001: "对其中某一方或双方"): that side's checks do not count.
   r = red.ws->request(seek);

@@ -316,6 +316,10 @@ TEST(Tournament, SettingsOutOfBoundsAreRefused) {
   EXPECT_TRUE(refused([](EventConfig& c) { c.start_ms = -1; }));
   EXPECT_TRUE(refused([](EventConfig& c) { c.name = ""; }));
   EXPECT_TRUE(refused([](EventConfig& c) { c.name = std::string(101, 'x'); }));
+  // A line break would forge lines of the TRF export ("001 …" player lines) and of logs.
+  EXPECT_TRUE(refused([](EventConfig& c) { c.name = "Open\n001    1      Forged"; }));
+  EXPECT_TRUE(refused([](EventConfig& c) { c.name = std::string("tab\there"); }));
+  EXPECT_FALSE(refused([](EventConfig& c) { c.name = "春季揭棋公开赛 2026"; }));
   EXPECT_TRUE(refused([](EventConfig& c) { c.variant = "jieqi", c.capture_visibility = "all"; }));
   EXPECT_FALSE(refused([](EventConfig& c) { c.variant = "jieqi", c.capture_visibility = "both"; }));
   EXPECT_TRUE(refused([](EventConfig& c) { c.access = "secret"; }));
