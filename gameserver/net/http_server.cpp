@@ -169,6 +169,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
 
   void finish() {
     closed_ = true;
+    login_timer_.cancel();  // its wait holds the session (and its socket slot) until it ends
     if (opened_ && !finished_) {
       finished_ = true;
       hub_.on_close(shared_from_this());
