@@ -1,5 +1,6 @@
 // gameserver: the WebSocket game server process. See docs/ARCHITECTURE.md.
 #include <boost/program_options.hpp>
+#include <google/protobuf/stubs/logging.h>
 #include <execinfo.h>
 #include <sys/resource.h>
 #include <algorithm>
@@ -30,7 +31,15 @@ static void report_fatal_signal(int sig) {
   raise(sig);
 }
 
+// Protobuf logs an ERROR line for every client frame with invalid UTF-8 in a string field (the
+// client gets BAD_FRAME already): a hostile client could fill the log at its frame rate. Only a
+// fatal message is written.
+static void protobuf_log(google::protobuf::LogLevel level, const char* file, int line, const std::string& message) {
+  if (level == google::protobuf::LOGLEVEL_FATAL) std::cerr << "protobuf: " << file << ":" << line << ": " << message << '\n';
+}
+
 int main(int argc, char** argv) {
+  google::protobuf::SetLogHandler(protobuf_log);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, report_fatal_signal);
   // A write to a Redis connection the peer already reset (a restart, a failover) must fail with
   // EPIPE, not kill the server (hiredis writes with plain write()).

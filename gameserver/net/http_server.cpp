@@ -271,8 +271,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res->set("Content-Security-Policy", "frame-ancestors 'none'");
     res->set("Referrer-Policy", "no-referrer");
     res->keep_alive(req_.keep_alive());
-    if (req_.method() != http::verb::head) res->body() = std::move(r.body);
-    res->prepare_payload();
+    if (req_.method() == http::verb::head) {
+      res->content_length(r.body.size());  // what a GET would carry, without it
+    } else {
+      res->body() = std::move(r.body);
+      res->prepare_payload();
+    }
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
       if (ec) return;
       if (!res->keep_alive()) {

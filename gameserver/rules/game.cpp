@@ -94,6 +94,8 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
     return MoveError::BadFormat;
   };
   if (iccs.size() < 4 || iccs.size() > 6) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
+  // Xiangqi has no face-down pieces: nothing may follow the squares.
+  if (iccs.size() > 4 && rules_.variant == Variant::Xiangqi) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
   Square from = parse_square(iccs, 0), to = parse_square(iccs, 2);
   if (from == kNoSquare || to == kNoSquare) return fail("move '" + iccs + "' is not in ICCS form like h2e2");
   Move m{static_cast<uint8_t>(from), static_cast<uint8_t>(to), NoType};

@@ -302,6 +302,9 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   };
 
   if (m.has_move()) {
+    // Stored with the move: a client may not hang kilobytes on every move it makes.
+    if (m.move().client_move_id().size() > kMaxClientMoveIdBytes)
+      return send_error(*c, rid, v1::BAD_REQUEST, "client_move_id: at most 64 bytes", deps_.metrics, config_.id);
     if (auto ver = session_.find_client_move(side, m.move().client_move_id())) return reply(*ver, true);
   }
 

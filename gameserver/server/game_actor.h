@@ -26,6 +26,7 @@ namespace gs {
 
 class GameActor : public std::enable_shared_from_this<GameActor> {
  public:
+  static constexpr size_t kMaxClientMoveIdBytes = 64;
   struct Deps {
     Runtime& runtime;
     GameStore& store;

@@ -143,6 +143,10 @@ TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
   EXPECT_EQ(error_of(move(black, gid, "h9g7")), NOT_YOUR_TURN);
   EXPECT_EQ(error_of(move(red, gid, "a0a5")), ILLEGAL_MOVE);  // through its own pawn
   EXPECT_EQ(error_of(move(red, gid, "garbage")), ILLEGAL_MOVE);
+  const ServerMessage spaced = send_move(red, gid, "h2e2 ");
+  EXPECT_EQ(error_of(spaced), ILLEGAL_MOVE);
+  EXPECT_NE(spaced.error().message().find("ICCS form"), std::string::npos) << "says what is wrong: " << spaced.DebugString();
+  EXPECT_EQ(error_of(send_move(red, gid, "h2e2", std::string(65, 'k'))), BAD_REQUEST) << "client_move_id is bounded";
   EXPECT_EQ(error_of(move(other, gid, "h2e2")), NOT_YOUR_GAME);
   EXPECT_EQ(error_of(move(red, "no-such-game", "h2e2")), UNKNOWN_GAME);
   ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
@@ -212,6 +216,12 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   expect_error(BAD_FRAME);
   c.send_raw("hello as text", false);
   expect_error(BAD_FRAME);
+  // A string field that is not UTF-8 (login_guest.name = "\xff"): refused, and not a log line each.
+  c.send_raw(std::string("\x5a\x03\x0a\x01\xff", 5));
+  expect_error(BAD_FRAME);
+  std::ifstream log(g_servers->dir() + "/gameserver.log");
+  const std::string logged((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(logged.find("UTF-8"), std::string::npos) << "a client's bad frame filled the server's log";
   c.send_raw(std::string(64 * 1024, '\x08'));
   expect_error(TOO_LARGE);
   ClientMessage empty;
@@ -621,6 +631,9 @@ TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
   EXPECT_EQ(body, "hello");
   for (const char* h : {"X-Content-Type-Options: nosniff", "X-Frame-Options: DENY", "frame-ancestors 'none'"})
     EXPECT_NE(headers.find(h), std::string::npos) << "no other site frames the pages or sniffs types: " << headers;
+  EXPECT_EQ(http_request(g_servers->port(), "HEAD", "/hello.txt", body, "", "", &headers), 200);
+  EXPECT_TRUE(body.empty());
+  EXPECT_NE(headers.find("Content-Length: 5"), std::string::npos) << "HEAD says how long the GET would be: " << headers;
   for (const char* target : {"-private/secret.txt", "/link.txt", "/sub", "/sub/"}) {
     EXPECT_NE(g_servers->http_get(target, body), 200) << target;
     EXPECT_EQ(body.find("SECRET"), std::string::npos) << target;
