@@ -38,6 +38,10 @@ NodeClient guest_on(uint16_t port, const std::string& name) { return login_guest
 
 bool is_event(const ServerMessage& s, const std::string& gid, GameEvent::Kind k) { return is_game_event(s, gid, k); }
 
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
 ServerMessage watch(NodeClient& p, const std::string& gid) {
   ClientMessage m;
   m.mutable_watch_game()->set_game_id(gid);
@@ -232,6 +236,39 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   std::string body;
   ASSERT_EQ(cluster.http_get(1, "/api/games/" + gid, body), 200);
   EXPECT_NE(body.find("\"reason\":\"checkmate\""), std::string::npos) << body;
+}
+
+// A takeover charges the side to move the part of its turn the dead node ran (known from its last
+// heartbeat), not the time until a survivor took the game (the lease).
+TEST(GameServerMultiNode, TakeoverChargesTheTurnTheDeadNodeRanButNotTheGap) {
+  TestCluster cluster(2, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeClient red = guest_on(cluster.port(0), "tc_red"), black = guest_on(cluster.port(1), "tc_black");
+  const std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  auto black_clock = [&] {
+    EXPECT_TRUE(watch(black, gid).has_reply());
+    auto st = black.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; });
+    return st ? st->game_state().clock() : ClockState{};
+  };
+  ASSERT_TRUE(move(red, gid, kMate[0], "t0").has_reply());
+  const auto turn = std::chrono::steady_clock::now();
+  const uint32_t had = black_clock().black_ms();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // Black thinks; node 0 runs the game
+  const double thought = ms_between(turn, std::chrono::steady_clock::now());
+  cluster.kill_node(0);
+  const auto killed = std::chrono::steady_clock::now();
+  auto r = sync_until_served(black, gid, 1);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  const ClockState after = black_clock();
+  ASSERT_EQ(after.running(), BLACK);
+  const double used = had - after.black_ms();
+  const double gap = ms_between(killed, std::chrono::steady_clock::now());
+  EXPECT_GE(used, thought - 250 - 300) << "the turn up to the dead node's last heartbeat is charged";
+  // Nobody ran the game from the last heartbeat until the takeover, at least the lease less a tick.
+  EXPECT_LE(used, thought + gap - 1500) << "the takeover's wait is not charged (gap " << gap << " ms)";
 }
 
 // A clean stop (SIGTERM) deletes the node's heartbeat: another node takes its games over at its
