@@ -135,7 +135,14 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   if (lost_)
     return send_error(*c, request_id, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                       config_.id);
-  subs_[c->id()] = Sub{c, v};
+  if (auto old = subs_.find(c->id()); old != subs_.end()) forget_sub(old->second);  // watched again
+  std::string watcher;
+  if (v == xq::Viewer::Spectator) {
+    const auto u = c->user();
+    watcher = u ? u->id : "conn:" + std::to_string(c->id());
+    ++watchers_[watcher];
+  }
+  subs_[c->id()] = Sub{c, v, watcher};
   if (v != xq::Viewer::Spectator) note_present(side_of(v));
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
@@ -163,6 +170,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     *st = state_for(session_, v, now, wall);
     st->set_red_present(gone_since_[0] == 0);
     st->set_black_present(gone_since_[1] == 0);
+    st->set_spectators(static_cast<uint32_t>(watchers_.size()));
     send_message(*c, m, deps_.metrics);
   }
   if (request_id != 0) {
@@ -196,6 +204,7 @@ void GameActor::subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting
     v1::ServerMessage m;
     m.set_request_id(request_id);
     *m.mutable_game_state() = state_for(past, v, now, wall);
+    m.mutable_game_state()->set_spectators(static_cast<uint32_t>(watchers_.size()));
     send_message(*c, m, deps_.metrics);
   }
   // The newer events follow, each `delay` after it happened.
@@ -229,10 +238,16 @@ void GameActor::deliver_due() {
   }
 }
 
+void GameActor::forget_sub(const Sub& s) {
+  if (s.watcher.empty()) return;
+  if (auto w = watchers_.find(s.watcher); w != watchers_.end() && --w->second <= 0) watchers_.erase(w);
+}
+
 void GameActor::unsubscribe(uint64_t connection_id) {
   auto it = subs_.find(connection_id);
   if (it == subs_.end()) return;
   xq::Viewer v = it->second.viewer;
+  forget_sub(it->second);
   subs_.erase(it);
   if (v == xq::Viewer::Spectator) return;
   for (const auto& [id, s] : subs_)
@@ -529,11 +544,20 @@ bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* 
   bool answered = false;
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
+  for (auto it = subs_.begin(); it != subs_.end();) {  // closed connections first: they count no more
+    if (it->second.conn.expired()) {
+      forget_sub(it->second);
+      it = subs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // Render each event once per kind of viewer, then send the same bytes to every such viewer.
   std::map<std::pair<int, uint64_t>, std::string> cache;
   for (auto it = subs_.begin(); it != subs_.end();) {
     auto conn = it->second.conn.lock();
-    if (!conn) {
+    if (!conn) {  // closed just now
+      forget_sub(it->second);
       it = subs_.erase(it);
       continue;
     }
@@ -543,6 +567,7 @@ bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* 
       if (c == cache.end()) {
         v1::ServerMessage m;
         *m.mutable_game_event() = event_for(session_, events[i], it->second.viewer, i + 1 == events.size(), now, wall);
+        m.mutable_game_event()->set_spectators(static_cast<uint32_t>(watchers_.size()));
         c = cache.emplace(key, m.SerializeAsString()).first;
       }
       if (it->second.viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0) {

@@ -122,8 +122,11 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   struct Sub {
     std::weak_ptr<Connection> conn;
     xq::Viewer viewer;
+    std::string watcher;  // a spectator's user id (or its connection's, signed out): who counts once
   };
   std::map<uint64_t, Sub> subs_;
+  std::map<std::string, int> watchers_;  // spectators' users → their connections to the game
+  void forget_sub(const Sub& s);
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
   void restore_presence();

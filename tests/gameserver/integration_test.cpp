@@ -641,6 +641,40 @@ TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
   fs::remove_all(dir + "-private");
 }
 
+// How many people watch a game: each spectator's user once (two tabs are one person), in the
+// state a watcher gets and in every live event; one who leaves counts no more.
+TEST_F(GameServer, SpectatorsAreCountedOncePerPerson) {
+  Client red = guest("sc_red"), black = guest("sc_black");
+  const std::string gid = start_game(red, black);
+  Client fan = spectator("sc_fan", gid);
+  auto state_of = [&](Client& c) {
+    auto st = c.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; });
+    return st ? st->game_state() : GameState{};
+  };
+  EXPECT_EQ(state_of(fan).spectators(), 1u);
+  Client other = spectator("sc_other", gid);
+  EXPECT_EQ(state_of(other).spectators(), 2u);
+  Client fan_again{std::make_unique<WsClient>(g_servers->port()), fan.token, fan.user_id, fan.name};
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(fan.token);
+  ASSERT_TRUE(fan_again.ws->request(hello).has_reply());
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan_again.ws->request(watch).has_reply());
+  EXPECT_EQ(state_of(fan_again).spectators(), 2u) << "a second tab of one spectator";
+
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  auto ev = wait_event(fan, gid, GameEvent::MOVE);
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->game_event().spectators(), 2u);
+  other.ws.reset();  // leaves
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  ev = red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2; });
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->game_event().spectators(), 1u) << "the players see the count too";
+}
+
 // Two guests asking for one name get two names: a challenge by name reaches the one it names.
 TEST_F(GameServer, GuestsOfOneNameGetDistinctNames) {
   Client first = guest("twin"), second = guest("twin"), host = guest("twin_host");

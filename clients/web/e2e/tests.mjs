@@ -58,6 +58,8 @@ test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and 
     }
     await playMove(mover, MATE[i]);
     await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1), waitForMoves(spec, i + 1)]);
+    // The players' pages say how many people watch (Sam), from the move's event.
+    if (i === 0) await black.page.waitForSelector('[data-testid=spectators][data-count="1"]', { timeout: T });
   }
 
   const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);

@@ -69,6 +69,7 @@ export class GameModel extends Observable {
   present: Record<Color, boolean> = { r: true, b: true };
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
+  spectators = 0; // people watching, as of the last state or live event
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -215,6 +216,7 @@ export class GameModel extends Observable {
     this.result = st.result ?? null;
     this.setPresent('r', !!st.redPresent);
     this.setPresent('b', !!st.blackPresent);
+    this.spectators = st.spectators ?? 0;
     this.settlePending();
     this.changed();
   }
@@ -274,6 +276,7 @@ export class GameModel extends Observable {
     // Live events carry the running limit's count (a catch-up batch on its last event).
     if (ev.requestedMoveLimit && ev.kind !== EventKind.MOVE_LIMIT_REQUESTED) this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit);
     if (ev.clock) this.setClock(ev.clock, !!Number(ev.clock.serverTimeMs));
+    if (ev.fen) this.spectators = ev.spectators ?? this.spectators; // live events carry the count
     this.changed();
   }
 

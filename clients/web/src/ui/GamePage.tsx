@@ -111,6 +111,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               <span class="tag" data-testid="game-rule-option">{tag}</span>
             ))}
             <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
+            {!game.over && game.spectators > 0 && (
+              <span class="tag" data-testid="spectators" data-count={game.spectators}>{t('watching', { n: game.spectators })}</span>
+            )}
             {eventId && (
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
