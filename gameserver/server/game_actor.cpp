@@ -161,6 +161,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     for (uint64_t ver = last_version + 1; ver <= version; ++ver) {
       v1::ServerMessage ev;
       *ev.mutable_game_event() = event_for(session_, session_.events()[ver - 1], v, ver == version, now, wall);
+      if (ver == version) ev.mutable_game_event()->set_spectators(static_cast<uint32_t>(watchers_.size()));
       send_message(*c, ev, deps_.metrics);
     }
   } else if (g == Greeting::None) {
