@@ -363,15 +363,17 @@ void Conn::start(const tcp::endpoint& ep) {
         if (on_connected) on_connected(*this);
         return;  // echoing starts in phase 3, once every connection is open
       }
-      if (kind == Kind::Setup || (kind == Kind::Idle && !opt.idle_login)) {
+      if (kind == Kind::Idle && !opt.idle_login) {
         if (on_connected) on_connected(*this);
         return idle_ping();
       }
+      // Setup connections sign in too (as a placeholder guest; each setup signs in afresh): the
+      // server closes a connection not signed in within its login deadline (30 s).
       v1::ClientMessage m;
       login_rid = rid();
       m.set_request_id(login_rid);
       if (!token.empty()) m.mutable_hello()->set_token(token);
-      else m.mutable_login_guest()->set_name(kind == Kind::Idle ? "idle" : "lg");
+      else m.mutable_login_guest()->set_name(kind == Kind::Idle ? "idle" : kind == Kind::Setup ? "lg-setup" : "lg");
       send(m);
     });
   });
@@ -484,7 +486,7 @@ void Conn::on_frame() {
           l.mutable_list_seeks();
           send(l);
         }
-        if (kind == Kind::Idle) idle_ping();
+        if (kind == Kind::Idle || kind == Kind::Setup) idle_ping();
         return;
       }
       if (m.request_id() == relogin_rid && relogin_rid && game) return game->on_relogin(*this, m);

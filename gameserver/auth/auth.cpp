@@ -131,7 +131,9 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   auto rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
   if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) {
-    if (redis_.command({"INCR", failures}).integer == 1) redis_.command({"PEXPIRE", failures, std::to_string(kLoginFailureWindowMs)});
+    // The window's key is made with its expiry in one command, so it always has one (INCR keeps it).
+    redis_.command({"SET", failures, "0", "NX", "PX", std::to_string(kLoginFailureWindowMs)});
+    redis_.command({"INCR", failures});
     return Error::BadCredentials;
   }
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};

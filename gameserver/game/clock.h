@@ -42,6 +42,7 @@ class Clock {
   Millis remaining(xq::Color side, Millis now) const;  // may be negative (flag fell)
   // When the running side's flag falls (if nothing happens before); meaningless if !running().
   Millis flag_deadline() const { return turn_start_ + remaining_[xq::index(side_)]; }
+  Millis turn_start() const { return turn_start_; }  // when the running side's turn began
   bool flagged(Millis now) const { return running_ && remaining(side_, now) <= 0; }
 
   // Restores stored remaining times (replay/recovery) without running the clock.

@@ -108,6 +108,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     login_timer_.expires_after(std::chrono::milliseconds(hub_.options().login_deadline_ms));
     login_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
       if (ec || self->closed_ || self->user()) return;
+      if (self->hub_.request_in_flight(self->id())) return self->await_sign_in();  // a sign-in under way
       send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
       self->close();  // posted after the error frame, which goes out first
     });
@@ -249,12 +250,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::string method(req_.method_string());
     // The API may wait (Redis, the matchmaker's answer, a game's strand): off the io threads. Static
     // files and /metrics are answered from memory or disk here.
-    if (target.rfind("/api/", 0) == 0 || target.rfind("/healthz", 0) == 0) {
+    if (const HttpLane lane = http_lane(target); lane != HttpLane::Io) {
       auto job = [self = shared_from_this(), method, target, token]() mutable {
         HttpResult r = handle_http(self->hub_, method, target, self->req_.body(), token);
         asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->respond(std::move(r)); });
       };
-      if (!hub_.post_http(std::move(job))) respond({503, "application/json", R"({"error":"busy: retry in a moment"})"});
+      if (!hub_.post_http(std::move(job), lane == HttpLane::Probe))
+        respond({503, "application/json", R"({"error":"busy: retry in a moment"})"});
       return;
     }
     respond(handle_http(hub_, method, target, req_.body(), token));

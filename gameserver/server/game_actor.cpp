@@ -513,19 +513,26 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   // from its own events instead of copying the whole game before every action. Either way the
   // side to move's clock goes on from the start of its turn.
   record_cache_ = RecordCache{};  // the cached record's plies after `version` may be gone
-  // The turn under way keeps the time it has used since its move (this server ran all along; a
-  // failed write gives no time back, not even to a player whose move it lost).
+  // The turn returned to keeps the time it has used: it began when this actor saw it begin (a
+  // resumption's forgiven downtime stays forgiven), else at its move's wall time (this server ran
+  // all along). A failed write gives no time back, not even to a player whose move it lost.
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   const auto turn_start = [&](const GameSession& s) {
+    if (auto it = turn_started_.find(static_cast<uint32_t>(s.plies())); it != turn_started_.end()) return it->second;
     const int64_t since = s.turn_started_wall_ms();
     return since > 0 ? now - std::max<int64_t>(0, wall - since) : now;
+  };
+  // Turns after the one returned to never happened.
+  const auto forget_later = [&](const GameSession& s) {
+    turn_started_.erase(turn_started_.upper_bound(static_cast<uint32_t>(s.plies())), turn_started_.end());
   };
   try {
     GameSession stored = deps_.store.load(config_.id);
     if (stored.version() >= version) {
       std::vector<GameEvent> found(stored.events().begin() + static_cast<std::ptrdiff_t>(version), stored.events().end());
       stored.start_clock(turn_start(stored));
+      forget_later(stored);
       session_ = std::move(stored);
       if (!found.empty()) std::cerr << "game " << config_.id << ": " << found.size() << " stored event(s) recovered\n";
       return found;
@@ -536,6 +543,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   GameSession rebuilt(config_);
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
   rebuilt.start_clock(turn_start(rebuilt));
+  forget_later(rebuilt);
   session_ = std::move(rebuilt);
   return {};
 }
@@ -603,6 +611,11 @@ GameActor::ClockNow GameActor::clock_now() const {
 
 void GameActor::after_change() {
   plies_ = static_cast<uint32_t>(session_.plies());
+  // When each recent turn began here (steady time), for a rollback that returns to one of them.
+  if (session_.clock().running() && !turn_started_.count(plies_)) {
+    turn_started_[plies_] = session_.clock().turn_start();
+    while (turn_started_.size() > 4) turn_started_.erase(turn_started_.begin());
+  }
   move_limit_running_ = session_.rules_game().requested_limit().has_value();
   session_version_ = session_.version();
   {

@@ -126,6 +126,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   };
   std::map<uint64_t, Sub> subs_;
   std::map<std::string, int> watchers_;  // spectators' users → their connections to the game
+  std::map<uint32_t, Millis> turn_started_;  // plies → when that turn began here (the last few)
   void forget_sub(const Sub& s);
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)

@@ -111,6 +111,13 @@ HttpResult account_json(Hub& hub, const User& u) {
 
 }  // namespace
 
+HttpLane http_lane(const std::string& target) {
+  const std::string path = target.substr(0, target.find('?'));
+  if (path == "/healthz") return HttpLane::Probe;
+  const auto parts = split_path(path);
+  return !parts.empty() && parts[0] == "api" ? HttpLane::Api : HttpLane::Io;
+}
+
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
                        const std::string& admin_token) {
   std::string path = target.substr(0, target.find('?'));

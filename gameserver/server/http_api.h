@@ -12,6 +12,13 @@ struct HttpResult {
   std::string body;
 };
 
+// Where a request runs. Static files and /metrics are answered at once (Io); the API may wait on
+// Redis, the matchmaker or a game (Api: a worker pool); /healthz pings Redis (Probe: its own
+// thread, so slow API requests do not fail the health checks). Decided from the path as
+// handle_http reads it, so "//api/…" is an API request too.
+enum class HttpLane { Io, Api, Probe };
+HttpLane http_lane(const std::string& target);
+
 // `admin_token`: the value of the Authorization ("Bearer …") or X-Admin-Token header.
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
                        const std::string& admin_token);

@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <string>
@@ -92,7 +93,15 @@ class Hub {
   Metrics& metrics() { return metrics_; }
   // Runs an HTTP API request off the io threads (it may wait on Redis, the matchmaker's answer or
   // a game's strand). False when the queue is full: answer 503.
-  bool post_http(std::function<void()> job) { return http_pool_.try_post(std::move(job)); }
+  // A request of this connection waits on a worker pool (a sign-in being hashed, say).
+  bool request_in_flight(uint64_t connection_id) {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(connection_id);
+    return it != conns_.end() && it->second.off_io;
+  }
+  bool post_http(std::function<void()> job, bool probe = false) {
+    return (probe ? probe_pool_ : http_pool_).try_post(std::move(job));
+  }
 
  private:
   struct ConnInfo {
@@ -216,6 +225,10 @@ class Hub {
   Lobby lobby_;
   std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
   std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
+  // Games being claimed and loaded by some thread: another thread asking for one waits for it
+  // (a second claim would read the handover as this node's own, and charge the clock wrongly).
+  std::set<std::string> adopting_;
+  std::condition_variable adopting_done_;
   std::atomic<uint64_t> next_proxy_id_{kProxyIdBase};
   // Seek-push coalescing; both fields are used on seek_push_strand_ only. The pushes themselves
   // (a Redis read and a walk over the connections) run on seek_push_pool_, in order.
@@ -239,6 +252,7 @@ class Hub {
   // blocking pop), which on an io thread froze every game of the node. Eight threads, so a few
   // slow requests leave room for the others; when 1,024 wait, the request gets 503.
   WorkerPool http_pool_{8, 1024, options_.background_nice};
+  WorkerPool probe_pool_{1, 64};  // /healthz: its Redis ping, apart from the API's waits
   // One thread: password hashing must not take both cores from the games; 256 queued at most.
   // Last members: destroyed first, finishing their tasks while everything they use still exists.
   WorkerPool sign_in_pool_{1, 256, options_.background_nice};

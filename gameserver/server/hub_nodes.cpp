@@ -33,7 +33,23 @@ size_t Hub::recover() {
 }
 
 std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
-  if (auto a = find_game(id)) return a;
+  {  // one thread at a time per game; the others then find it loaded (or not, if that failed)
+    std::unique_lock l(mu_);
+    adopting_done_.wait(l, [&] { return !adopting_.count(id); });
+    if (auto it = games_.find(id); it != games_.end()) return it->second;
+    adopting_.insert(id);
+  }
+  struct Done {
+    Hub& hub;
+    const std::string& id;
+    ~Done() {
+      {
+        std::lock_guard l(hub.mu_);
+        hub.adopting_.erase(id);
+      }
+      hub.adopting_done_.notify_all();
+    }
+  } done{*this, id};
   ResumeFacts resume;
   if (!store_.claim(id, &resume)) return nullptr;
   try {

@@ -24,7 +24,7 @@ local lapsed = redis.call('EXISTS', KEYS[1]) == 0
 redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
 local before = redis.call('GET', KEYS[3]) or ''
-redis.call('SET', KEYS[3], ARGV[3])
+redis.call('SET', KEYS[3], ARGV[3], 'PX', 604800000)
 if lapsed then return {1, before} end
 return {0, before}
 )lua";
@@ -79,13 +79,16 @@ bool GameStore::heartbeat() {
   auto r = eval_script(redis_, kHeartbeatScript, {keys::node_alive(node_), keys::kKnownNodes, keys::node_seen(node_)},
                        {node_, std::to_string(lease_ms_), std::to_string(now_wall_ms())});
   if (r.elements.size() < 2) return false;
-  if (!heartbeat_started_) previous_life_seen_ms_ = number(r.elements[1]), heartbeat_started_ = true;
+  if (!heartbeat_started_) {
+    previous_life_seen_ms_ = number(r.elements[1]);
+    heartbeat_started_ = true;
+  }
   return r.elements[0].integer == 1;
 }
 
 void GameStore::stop_heartbeat() {
   // Until now this node ran its games: the node taking them up charges their turns that far.
-  redis_.command({"SET", keys::node_seen(node_), std::to_string(now_wall_ms())});
+  redis_.command({"SET", keys::node_seen(node_), std::to_string(now_wall_ms()), "PX", "604800000"});
   redis_.command({"DEL", keys::node_alive(node_)});
 }
 
@@ -96,7 +99,7 @@ bool GameStore::claim(const std::string& id, ResumeFacts* from) {
   if (from && r.elements.size() >= 4) {
     // This node's own game from its previous life: its first heartbeat here read when that ended.
     const bool own = r.elements[1].str == node_;
-    from->run_until_ms = own && heartbeat_started_ ? previous_life_seen_ms_ : number(r.elements[2]);
+    from->run_until_ms = own && heartbeat_started_ ? previous_life_seen_ms_.load() : number(r.elements[2]);
     unsigned long long plies = 0;
     long long at = 0, used = 0;
     if (std::sscanf(r.elements[3].str.c_str(), "%llu:%lld:%lld", &plies, &at, &used) == 3)

@@ -1,6 +1,7 @@
 // Durable storage of games in Redis (key schema: store/keys.h).
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -89,8 +90,8 @@ class GameStore {
   int64_t lease_ms_;
   // The wall time of this node's last heartbeat in its previous life (same node id), read by the
   // first heartbeat of this one: until when it ran the games it resumes now. 0 = unknown.
-  int64_t previous_life_seen_ms_ = 0;
-  bool heartbeat_started_ = false;
+  std::atomic<int64_t> previous_life_seen_ms_{0};  // written by the ticker, read by claims on any thread
+  std::atomic<bool> heartbeat_started_{false};
   std::once_flag pipeline_once_;
   std::unique_ptr<AppendPipeline> pipeline_;  // started by the first append_async
 };

@@ -58,7 +58,7 @@ inline std::string node_alive(const std::string& node) { return kNodePrefix + no
 inline std::string node_games(const std::string& node) { return kNodePrefix + node + ":games"; }
 inline std::string node_online(const std::string& node) { return kNodePrefix + node + ":online"; }
 // Wall ms of the node's last heartbeat or clean stop: until when it ran its games (a node taking one
-// up charges the side to move that much of the turn; game/clock_resume.h).
+// up charges the side to move that much of the turn; game/clock_resume.h). Kept a week.
 inline std::string node_seen(const std::string& node) { return kNodePrefix + node + ":seen"; }
 // A guest name being signed in, held for seconds: two nodes never give one name to two guests.
 inline std::string guest_name_claim(const std::string& name) { return "xq:guestname:" + name; }

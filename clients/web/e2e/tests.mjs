@@ -471,6 +471,34 @@ test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/adviso
   ctx.publish('jieqi-move-limit-requested.png', 'desktop-jieqi-move-limit-requested.png');
 });
 
+// The server closes a socket that has not signed in by its deadline. The sign-in page then keeps
+// no link (no "reconnecting" banner, no redial loop) and dials again when the user signs in.
+test('sign-in page: the server closes the unsigned socket; no reconnect loop; signing in dials again', async (ctx) => {
+  await ctx.restartGameServer({ extraArgs: ['--login-deadline-ms', '1500'] });
+  try {
+    const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    ctx.contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${ctx.base}/`);
+    await page.evaluate(() => {
+      window.__states = [];
+      window.__xq.conn.onStatus((s) => window.__states.push(s));
+    });
+    await page.waitForSelector('[data-testid=link-status][data-state=idle]', { state: 'attached', timeout: T });
+    await sleep(4000); // two more deadlines would have passed had the page dialled again
+    const states = await page.evaluate(() => window.__states);
+    assertEqual(states.slice(states.indexOf('idle')), ['idle'], `the link went idle once and stayed so (${states})`);
+    assert(!states.includes('reconnecting'), `no reconnect (${states})`);
+    assertEqual(await page.textContent('[data-testid=link-status]'), '', 'no banner');
+    await page.fill('[data-testid=guest-name]', 'Idle');
+    await page.click('[data-testid=guest-login]');
+    await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+    await page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  } finally {
+    await ctx.restartGameServer(); // the usual deadline for the tests after this one
+  }
+});
+
 test('accounts: register, sign out, log in; a direct challenge only its target sees', async (ctx) => {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   ctx.contexts.push(context);

@@ -166,9 +166,10 @@ export async function startServers() {
     // Stops the game server and starts a new process on the same port and Redis (a deploy/crash).
     // With `nodeId`, the new process is another node (it does not take the old one's games back
     // at once: they wait for the old node's lease to run out, as after a crash).
-    async restartGameServer({ nodeId } = {}) {
+    // `extraArgs` are added for this process only (the next restart drops them).
+    async restartGameServer({ nodeId, extraArgs = [] } = {}) {
       await stop(server);
-      const a = [...args];
+      const a = [...args, ...extraArgs];
       if (nodeId) a[a.indexOf('--node-id') + 1] = nodeId;
       server = start(SERVER_BIN, a, 'gameserver', log);
       await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 'the restarted game server');

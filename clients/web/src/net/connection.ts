@@ -3,7 +3,9 @@
 // stored session token before anyone else is told the link is back.
 import { ErrorCode, decodeServer, pb, type ClientBody, type Player, type ServerMessage } from './proto';
 
-export type LinkStatus = 'connecting' | 'open' | 'reconnecting';
+// 'idle': not signed in and nothing needs the link, so none is kept (the server closes a socket
+// that has not signed in within 30 s); the next request that waits for the link dials again.
+export type LinkStatus = 'connecting' | 'open' | 'reconnecting' | 'idle';
 
 export class RequestError extends Error {
   constructor(public code: number, message: string) {
@@ -43,12 +45,13 @@ export class Connection {
   private readyListeners = new Set<() => void>();
   private attempt = 0;
   private pingTimer: number | undefined;
+  private linkWaiters = 0; // requests held until the link is up
 
   constructor(private url: string) {
     this.open();
     // Going online again should not wait for the backoff timer.
     window.addEventListener('online', () => {
-      if (this.status !== 'open') this.open();
+      if (this.status !== 'open' && this.status !== 'idle') this.open();
     });
     // The browser knows the network is gone: a socket kept open meanwhile would hide it.
     window.addEventListener('offline', () => {
@@ -110,10 +113,16 @@ export class Connection {
     if (this.status === 'open') return this.send(body);
     if (!opts.waitForLink) return Promise.reject(new Disconnected());
     return new Promise((resolve, reject) => {
+      this.linkWaiters++;
       const off = this.onReady(() => {
         off();
+        this.linkWaiters--;
         this.send(body).then(resolve, reject);
       });
+      if (this.status === 'idle') {
+        this.setStatus('connecting');
+        this.open();
+      }
     });
   }
 
@@ -213,6 +222,10 @@ export class Connection {
     window.clearInterval(this.pingTimer);
     for (const p of this.pending.values()) p.reject(new Disconnected());
     this.pending.clear();
+    if (!this.token && this.linkWaiters === 0) {
+      this.attempt = 0;
+      return this.setStatus('idle');
+    }
     this.setStatus('reconnecting');
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt++;
