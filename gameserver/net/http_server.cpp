@@ -70,17 +70,18 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       : Connection(g_next_connection_id++, std::move(remote)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
-    auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
-    timeouts.idle_timeout = std::chrono::milliseconds(hub_.options().idle_timeout_ms);
-    timeouts.keep_alive_pings = true;  // a ping at half the idle time: only a dead link stays silent
-    ws_.set_option(timeouts);
+    // Beast's own idle timeout re-arms a timer on every read (a cancelled wait and a new one per
+    // frame: 5-10 % of the moves at saturation); watch() checks the silence twice per idle period.
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.control_callback([this](websocket::frame_type, beast::string_view) { last_heard_ms_ = steady_ms(); });
     ws_.read_message_max(hub_.options().hard_frame_bytes);
     ws_.binary(true);
     ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
       self->opened_ = true;
       self->hub_.on_open(self);
-      self->await_sign_in();
+      self->opened_ms_ = self->last_heard_ms_ = steady_ms();
+      self->watch();
       self->do_read();
     });
   }
@@ -102,15 +103,30 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   }
 
  private:
-  // A socket that never signs in only holds a slot (one host could take them all): closed when the
-  // deadline passes without a user.
-  void await_sign_in() {
-    login_timer_.expires_after(std::chrono::milliseconds(hub_.options().login_deadline_ms));
-    login_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
-      if (ec || self->closed_ || self->user()) return;
-      if (self->hub_.request_in_flight(self->id())) return self->await_sign_in();  // a sign-in under way
-      send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
-      self->close();  // posted after the error frame, which goes out first
+  // Every half idle period (or sooner, for the sign-in deadline): a socket that never signed in
+  // only holds a slot (one host could take them all), so it is closed at the deadline; one silent
+  // for half the idle time is pinged (browsers and WebSocket libraries answer by themselves), and
+  // one silent for the whole of it is a dead link (lost Wi-Fi, a frozen client): reset, so that its
+  // slot is free and its player counts as gone.
+  void watch() {
+    const ServerOptions& o = hub_.options();
+    const int64_t period = o.idle_timeout_ms > 0 ? std::max<int64_t>(1, o.idle_timeout_ms / 2) : o.login_deadline_ms;
+    const int64_t until_deadline = opened_ms_ + o.login_deadline_ms - steady_ms();
+    const bool signed_in = user().has_value();
+    watch_timer_.expires_after(std::chrono::milliseconds(signed_in ? period : std::max<int64_t>(1, std::min(period, until_deadline))));
+    watch_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->closed_) return;
+      const ServerOptions& o = self->hub_.options();
+      const int64_t now = steady_ms();
+      if (!self->user() && now - self->opened_ms_ >= o.login_deadline_ms && !self->hub_.request_in_flight(self->id())) {
+        send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
+        return self->close();  // posted after the error frame, which goes out first
+      }
+      const int64_t silent = now - self->last_heard_ms_;
+      if (o.idle_timeout_ms > 0 && silent >= o.idle_timeout_ms) return self->drop_dead_link();
+      if (o.idle_timeout_ms > 0 && silent >= o.idle_timeout_ms / 2)
+        self->ws_.async_ping({}, [self](beast::error_code) {});
+      self->watch();
     });
   }
 
@@ -120,6 +136,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
 
   void on_read(beast::error_code ec) {
     if (ec) return finish();
+    last_heard_ms_ = steady_ms();
     std::string data = beast::buffers_to_string(buf_.data());
     buf_.consume(buf_.size());
     auto self = shared_from_this();
@@ -152,9 +169,13 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   // connection stayed open until the idle timeout, its games still publishing to it), so the
   // socket is reset instead: the pending read and write fail and finish() tells the hub.
   void drop_slow_reader() {
+    hub_.metrics().slow_readers_dropped_total++;
+    drop_dead_link();
+  }
+
+  void drop_dead_link() {
     closed_ = true;
     clear_queue();
-    hub_.metrics().slow_readers_dropped_total++;
     auto& sock = ws_.next_layer();
     beast::error_code ignored;
     sock.set_option(asio::socket_base::linger(true, 0), ignored);  // RST: do not keep the unread bytes
@@ -170,7 +191,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
 
   void finish() {
     closed_ = true;
-    login_timer_.cancel();  // its wait holds the session (and its socket slot) until it ends
+    watch_timer_.cancel();  // its wait holds the session (and its socket slot) until it ends
     if (opened_ && !finished_) {
       finished_ = true;
       hub_.on_close(shared_from_this());
@@ -180,7 +201,8 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   // Reads skip Asio's extra read that only finds the queue empty (net/drained_socket.h).
   using WsSocket = xqnet::DrainedSocket<StrandExecutor>;
   websocket::stream<WsSocket> ws_;
-  asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>, StrandExecutor> login_timer_{ws_.get_executor()};
+  asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>, StrandExecutor> watch_timer_{ws_.get_executor()};
+  int64_t opened_ms_ = 0, last_heard_ms_ = 0;  // steady ms: the upgrade, the last frame (or pong) received
   SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;

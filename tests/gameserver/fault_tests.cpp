@@ -1271,6 +1271,13 @@ TEST(GameServerFaults, SocketsThatNeverSignInOrGoSilentAreClosed) {
   EXPECT_FALSE(anonymous.next(3000)) << "nothing more";
   EXPECT_TRUE(anonymous.closed());
 
+  // A client that sends nothing but reads (so answers the server's pings) stays.
+  Peer quiet = guest(port, "idle_quiet");
+  EXPECT_FALSE(quiet.ws->next(2500)) << "nothing to say to it";
+  ClientMessage ping;
+  ping.mutable_ping()->set_client_time_ms(1);
+  EXPECT_TRUE(quiet.ws->request(ping).has_pong()) << "a quiet but live client was closed";
+
   Peer red = guest(port, "idle_red"), black = guest(port, "idle_black");
   const std::string gid = try_start_game(red, black);
   ASSERT_FALSE(gid.empty());
