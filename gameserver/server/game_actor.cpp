@@ -141,6 +141,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     const auto u = c->user();
     watcher = u ? u->id : "conn:" + std::to_string(c->id());
     ++watchers_[watcher];
+    spectators_ = static_cast<uint32_t>(watchers_.size());
   }
   subs_[c->id()] = Sub{c, v, watcher};
   if (v != xq::Viewer::Spectator) note_present(side_of(v));
@@ -242,6 +243,7 @@ void GameActor::deliver_due() {
 void GameActor::forget_sub(const Sub& s) {
   if (s.watcher.empty()) return;
   if (auto w = watchers_.find(s.watcher); w != watchers_.end() && --w->second <= 0) watchers_.erase(w);
+  spectators_ = static_cast<uint32_t>(watchers_.size());
 }
 
 void GameActor::unsubscribe(uint64_t connection_id) {
@@ -371,7 +373,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   // for Redis); nothing is acknowledged or published before it is stored.
   busy_ = true;
   try {
-    deps_.store.append_async(session_, pending->events, [self = shared_from_this(), pending](std::exception_ptr error) {
+    deps_.store.append_async(session_, pending->events, spectators(), [self = shared_from_this(), pending](std::exception_ptr error) {
       GameActor& a = *self;
       a.strand_.post([self = std::move(self), pending, error] {
         try {
@@ -486,7 +488,7 @@ std::string GameActor::record_json() {
 bool GameActor::commit(const std::vector<GameEvent>& events) {
   std::exception_ptr error;
   try {
-    deps_.store.append(session_, events);
+    deps_.store.append(session_, events, spectators());
   } catch (const std::exception&) {
     error = std::current_exception();
   }
@@ -519,13 +521,13 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   const auto turn_start = [&](const GameSession& s) {
-    if (auto it = turn_started_.find(static_cast<uint32_t>(s.plies())); it != turn_started_.end()) return it->second;
+    if (auto started = turn_started_.find(static_cast<uint32_t>(s.plies()))) return *started;
     const int64_t since = s.turn_started_wall_ms();
     return since > 0 ? now - std::max<int64_t>(0, wall - since) : now;
   };
   // Turns after the one returned to never happened.
   const auto forget_later = [&](const GameSession& s) {
-    turn_started_.erase(turn_started_.upper_bound(static_cast<uint32_t>(s.plies())), turn_started_.end());
+    turn_started_.forget_after(static_cast<uint32_t>(s.plies()));
   };
   try {
     GameSession stored = deps_.store.load(config_.id);
@@ -553,48 +555,45 @@ bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* 
   bool answered = false;
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
-  for (auto it = subs_.begin(); it != subs_.end();) {  // closed connections first: they count no more
-    if (it->second.conn.expired()) {
+  // Closed connections go first, so the spectator count sent is right; the rest are locked once.
+  std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> open;
+  open.reserve(subs_.size());
+  for (auto it = subs_.begin(); it != subs_.end();) {
+    if (auto conn = it->second.conn.lock()) {
+      open.emplace_back(std::move(conn), it->second.viewer);
+      ++it;
+    } else {
       forget_sub(it->second);
       it = subs_.erase(it);
-    } else {
-      ++it;
     }
   }
-  // Render each event once per kind of viewer, then send the same bytes to every such viewer.
-  std::map<std::pair<int, uint64_t>, std::string> cache;
-  for (auto it = subs_.begin(); it != subs_.end();) {
-    auto conn = it->second.conn.lock();
-    if (!conn) {  // closed just now
-      forget_sub(it->second);
-      it = subs_.erase(it);
-      continue;
-    }
-    for (size_t i = 0; i < events.size(); ++i) {
-      auto key = std::make_pair(static_cast<int>(it->second.viewer), events[i].version);
-      auto c = cache.find(key);
-      if (c == cache.end()) {
+  const auto spectators = static_cast<uint32_t>(watchers_.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    // Rendered once per kind of viewer; every viewer of that kind gets the same bytes.
+    std::optional<std::string> rendered[3];
+    for (const auto& [conn, viewer] : open) {
+      auto& bytes = rendered[static_cast<int>(viewer)];
+      if (!bytes) {
         v1::ServerMessage m;
-        *m.mutable_game_event() = event_for(session_, events[i], it->second.viewer, i + 1 == events.size(), now, wall);
-        m.mutable_game_event()->set_spectators(static_cast<uint32_t>(watchers_.size()));
-        c = cache.emplace(key, m.SerializeAsString()).first;
+        *m.mutable_game_event() = event_for(session_, events[i], viewer, i + 1 == events.size(), now, wall);
+        m.mutable_game_event()->set_spectators(spectators);
+        bytes = m.SerializeAsString();
       }
-      if (it->second.viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0) {
-        delayed_.emplace(now + config_.spectator_delay_ms, std::make_pair(std::weak_ptr<Connection>(conn), c->second));
+      if (viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0) {
+        delayed_.emplace(now + config_.spectator_delay_ms, std::make_pair(std::weak_ptr<Connection>(conn), *bytes));
       } else if (conn.get() == answering && !answered && events[i].kind == EventKind::Move) {
         // Protobuf merges concatenated messages: a message holding only the request id, then the
         // shared event bytes (whose request id is 0, i.e. absent), decode as the event with that id.
         v1::ServerMessage id;
         id.set_request_id(rid);
         deps_.metrics.frames_out_total++;
-        conn->send(id.SerializeAsString() + c->second);
+        conn->send(id.SerializeAsString() + *bytes);
         answered = true;
       } else {
         deps_.metrics.frames_out_total++;
-        conn->send(c->second);
+        conn->send(*bytes);
       }
     }
-    ++it;
   }
   return answered;
 }
@@ -612,10 +611,7 @@ GameActor::ClockNow GameActor::clock_now() const {
 void GameActor::after_change() {
   plies_ = static_cast<uint32_t>(session_.plies());
   // When each recent turn began here (steady time), for a rollback that returns to one of them.
-  if (session_.clock().running() && !turn_started_.count(plies_)) {
-    turn_started_[plies_] = session_.clock().turn_start();
-    while (turn_started_.size() > 4) turn_started_.erase(turn_started_.begin());
-  }
+  if (session_.clock().running()) turn_started_.record(plies_, session_.clock().turn_start());
   move_limit_running_ = session_.rules_game().requested_limit().has_value();
   session_version_ = session_.version();
   {

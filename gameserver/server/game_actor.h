@@ -14,6 +14,7 @@
 #include "game/codec.h"
 #include "game/clock_resume.h"
 #include "game/game_session.h"
+#include "game/recent_turn_starts.h"
 #include "net/runtime.h"
 #include "rules/view.h"
 #include "server/connection.h"
@@ -46,6 +47,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
 
   const GameConfig& config() const { return config_; }
   uint32_t plies() const { return plies_; }
+  uint32_t spectators() const { return spectators_; }  // people watching (each user once), any thread
   bool finished() const { return finished_; }
   bool move_limit_running() const { return move_limit_running_; }  // the move limit on request runs
   void post(std::function<void(GameActor&)> fn);
@@ -126,7 +128,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   };
   std::map<uint64_t, Sub> subs_;
   std::map<std::string, int> watchers_;  // spectators' users → their connections to the game
-  std::map<uint32_t, Millis> turn_started_;  // plies → when that turn began here (the last few)
+  RecentTurnStarts turn_started_;
   void forget_sub(const Sub& s);
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)
@@ -139,6 +141,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void archive();
   std::atomic<bool> lost_{false};
   std::atomic<uint32_t> plies_{0};
+  std::atomic<uint32_t> spectators_{0};  // watchers_.size(), for other threads
   std::atomic<bool> finished_{false};
   std::atomic<bool> move_limit_running_{false};  // so an admin's second imposition is refused at once
   mutable std::mutex record_mu_;

@@ -1,6 +1,7 @@
 // Clock arithmetic with fake time: sudden death, Fischer increment, flag, lag quota.
 #include "game/clock.h"
 #include "game/clock_resume.h"
+#include "game/recent_turn_starts.h"
 
 #include <gtest/gtest.h>
 
@@ -95,4 +96,22 @@ TEST(ClockResume, ASecondGapInOneTurnIsNotChargedForTheFirst) {
   f.earlier = EarlierResume{7, 130'000, 6'000};
   f.run_until_ms = 125'000;  // stopped before that resumption's first heartbeat
   EXPECT_EQ(turn_time_used_before_resume(f), 6'000);
+}
+
+TEST(RecentTurnStarts, KeepsTheFirstStartOfTheLastFourTurnsAndForgetsLaterOnes) {
+  gs::RecentTurnStarts t;
+  t.record(10, 1'000);
+  t.record(10, 1'500);  // the same turn seen again (e.g. a draw offer): its start stays
+  EXPECT_EQ(t.find(10), 1'000);
+  for (uint32_t p = 11; p <= 14; ++p) t.record(p, p * 100);
+  EXPECT_FALSE(t.find(10)) << "only the last four turns are kept";
+  EXPECT_EQ(t.find(11), 1'100);
+  EXPECT_EQ(t.find(14), 1'400);
+  t.forget_after(12);
+  EXPECT_EQ(t.find(12), 1'200);
+  EXPECT_FALSE(t.find(13));
+  EXPECT_FALSE(t.find(14));
+  t.record(13, 9'000);  // the turn replayed after the rollback starts anew
+  EXPECT_EQ(t.find(13), 9'000);
+  EXPECT_EQ(t.find(11), 1'100);
 }
