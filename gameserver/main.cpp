@@ -44,9 +44,9 @@ int main(int argc, char** argv) {
   // A write to a Redis connection the peer already reset (a restart, a failover) must fail with
   // EPIPE, not kill the server (hiredis writes with plain write()).
   std::signal(SIGPIPE, SIG_IGN);
-  std::string listen, redis_url, secret, node_id;
+  std::string listen, redis_url, secret, node_id, trusted_proxies;
   gs::ServerOptions opt;
-  int threads = 2;
+  int threads = 2, registrations_per_hour = 20;
   po::options_description desc("gameserver options");
   desc.add_options()
       ("help,h", "show this help")
@@ -76,7 +76,11 @@ int main(int argc, char** argv) {
       ("idle-timeout-ms", po::value(&opt.idle_timeout_ms)->default_value(opt.idle_timeout_ms),
        "close a WebSocket silent this long (the server pings it halfway; a live client's pong keeps it)")
       ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),
-       "close a WebSocket not signed in this long after it opened");
+       "close a WebSocket not signed in this long after it opened")
+      ("trusted-proxies", po::value(&trusted_proxies)->default_value("127.0.0.1,::1"),
+       "reverse proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; \"\" = none): the limits per client address count the address it names")
+      ("registrations-per-hour", po::value(&registrations_per_hour)->default_value(registrations_per_hour),
+       "new accounts per client address and hour (0: no limit)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -94,6 +98,12 @@ int main(int argc, char** argv) {
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::cerr << "--listen must be host:port\n";
+    return 2;
+  }
+  try {
+    opt.trusted_proxies = gs::TrustedProxies::parse(trusted_proxies);
+  } catch (const std::exception& e) {
+    std::cerr << "--trusted-proxies: " << e.what() << "\n";
     return 2;
   }
   if (opt.max_sockets < 0) {
@@ -118,6 +128,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     gs::Auth auth(redis, secret);
+    auth.set_registrations_per_hour(registrations_per_hour);
     gs::Metrics metrics;
     redis.set_latency_observer([&metrics](double s) { metrics.observe_redis_latency(s); });
     opt.redis_url = redis_url;

@@ -107,33 +107,48 @@ bool is_user_id(const std::string& id) {
   return true;
 }
 
-Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out) {
+bool Auth::at_least(const std::string& key, int limit) {
+  auto r = redis_.command({"GET", key});
+  return r.type == RedisReply::Type::String && std::atoi(r.str.c_str()) >= limit;
+}
+
+void Auth::count(const std::string& key, int64_t window_ms) {
+  // The window's key is made with its expiry in one command, so it always has one (INCR keeps it).
+  redis_.command({"SET", key, "0", "NX", "PX", std::to_string(window_ms)});
+  redis_.command({"INCR", key});
+}
+
+Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out,
+                                const std::string& address) {
   if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
   if (is_guest_name(name)) return Error::BadRequest;  // guest names are reserved
+  const bool limited = registrations_per_hour_ > 0 && !address.empty();
+  if (limited && at_least(keys::registrations_from(address), registrations_per_hour_)) return Error::TooManyRegistrations;
   std::string salt = xq::random_hex(16);
   User u{"u-" + xq::random_hex(8), name, false};
   json::object rec{{"id", u.id}, {"name", name}, {"salt", salt}, {"hash", hash_password(password, salt)}};
   auto r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
   if (r.type == RedisReply::Type::Nil) return Error::NameTaken;
+  if (limited) count(keys::registrations_from(address), kRegistrationWindowMs);
   out = u;
   return Error::None;
 }
 
-Auth::Error Auth::login(const std::string& name, const std::string& password, User& out) {
+Auth::Error Auth::login(const std::string& name, const std::string& password, User& out, const std::string& address) {
   if (!valid_user_name(name)) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
-  // Password guessing: after kMaxLoginFailures wrong passwords for an account within a window,
-  // further tries are refused before any hashing until the window ends (on every node).
+  // Password guessing: past the limits, tries are refused before any hashing until the window ends
+  // (on every node).
   const std::string failures = keys::login_failures(lower(name));
-  if (auto f = redis_.command({"GET", failures}); f.type == RedisReply::Type::String && std::atoi(f.str.c_str()) >= kMaxLoginFailures)
+  const std::string failures_here = keys::login_failures_from(lower(name), address);
+  if (at_least(failures_here, kMaxLoginFailures) || at_least(failures, kMaxLoginFailuresAllAddresses))
     return Error::TooManyFailures;
   auto rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
   if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) {
-    // The window's key is made with its expiry in one command, so it always has one (INCR keeps it).
-    redis_.command({"SET", failures, "0", "NX", "PX", std::to_string(kLoginFailureWindowMs)});
-    redis_.command({"INCR", failures});
+    count(failures_here, kLoginFailureWindowMs);
+    count(failures, kLoginFailureWindowMs);
     return Error::BadCredentials;
   }
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};

@@ -24,15 +24,24 @@ struct User {
 
 class Auth {
  public:
-  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser, TooManyFailures };
-  static constexpr int kMaxLoginFailures = 10;            // wrong passwords per account and window
+  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser, TooManyFailures, TooManyRegistrations };
+  // Password guessing. An account takes kMaxLoginFailures wrong passwords per window from one
+  // client address, and kMaxLoginFailuresAllAddresses from all: one guesser locks the account only
+  // for itself, and many guessers together get 100 tries a minute, not 100 per address.
+  static constexpr int kMaxLoginFailures = 10;
+  static constexpr int kMaxLoginFailuresAllAddresses = 100;
   static constexpr int64_t kLoginFailureWindowMs = 60'000;  // counted from the first of them
+  static constexpr int64_t kRegistrationWindowMs = 3'600'000;
 
   Auth(Redis& redis, std::string secret, int64_t token_ttl_ms = 30LL * 24 * 3600 * 1000);
 
   User make_guest(const std::string& wanted_name);
-  Error register_user(const std::string& name, const std::string& password, User& out);
-  Error login(const std::string& name, const std::string& password, User& out);
+  // `address`: the client's (net/client_address.h), for the limits per address; "" = not counted.
+  Error register_user(const std::string& name, const std::string& password, User& out, const std::string& address = "");
+  Error login(const std::string& name, const std::string& password, User& out, const std::string& address = "");
+  // New accounts per client address and hour (0: no limit): account names are a namespace anyone
+  // can fill, and each costs a Redis key for ever.
+  void set_registrations_per_hour(int n) { registrations_per_hour_ = n; }
 
   std::string issue_token(const User& u, int64_t now_ms) const;
   std::optional<User> verify_token(const std::string& token, int64_t now_ms) const;
@@ -50,9 +59,12 @@ class Auth {
   static std::string hash_password(const std::string& password, const std::string& salt_hex);
 
  private:
+  bool at_least(const std::string& key, int limit);     // the window's count has reached `limit`
+  void count(const std::string& key, int64_t window_ms);  // one more in the window (started if none)
   Redis& redis_;
   std::string secret_;
   int64_t ttl_ms_;
+  int registrations_per_hour_ = 0;
 };
 
 bool valid_user_name(const std::string& name);

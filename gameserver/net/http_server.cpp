@@ -66,8 +66,8 @@ class SocketSlot {
 
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(StrandSocket&& socket, SocketSlot&& slot, Hub& hub, std::string remote)
-      : Connection(g_next_connection_id++, std::move(remote)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
+  WsSession(StrandSocket&& socket, SocketSlot&& slot, Hub& hub, std::string remote, std::string client_address)
+      : Connection(g_next_connection_id++, std::move(remote), std::move(client_address)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
     // Beast's own idle timeout re-arms a timer on every read (a cancelled wait and a new one per
@@ -253,13 +253,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     std::string target(req_.target());
     if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
-      std::string remote;
+      std::string remote, address;
       beast::error_code e2;
       auto ep = stream_.socket().remote_endpoint(e2);
-      if (!e2) remote = ep.address().to_string() + ":" + std::to_string(ep.port());
+      if (!e2) {
+        remote = ep.address().to_string() + ":" + std::to_string(ep.port());
+        const auto forwarded = req_["X-Forwarded-For"];
+        address = gs::client_address(ep.address().to_string(), std::string_view(forwarded.data(), forwarded.size()),
+                                     hub_.options().trusted_proxies);
+      }
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
-      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote)
+      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote,
+                                  std::move(address))
           ->run(std::move(req_));
       return;
     }

@@ -13,7 +13,10 @@ namespace gs {
 
 class Connection {
  public:
-  explicit Connection(uint64_t id, std::string remote) : id_(id), remote_(std::move(remote)) {}
+  // `remote`: the socket's peer (host:port), shown to admins; `client_address`: the client's address
+  // behind any trusted proxy (net/client_address.h), for limits per address ("" = unknown).
+  Connection(uint64_t id, std::string remote, std::string client_address = "")
+      : id_(id), remote_(std::move(remote)), client_address_(std::move(client_address)) {}
   virtual ~Connection() = default;
 
   // Queues one binary frame; thread-safe, never blocks. Dropped if the connection is closed.
@@ -22,6 +25,7 @@ class Connection {
 
   uint64_t id() const { return id_; }
   const std::string& remote() const { return remote_; }
+  const std::string& client_address() const { return client_address_; }
   std::optional<User> user() const {
     std::lock_guard l(mu_);
     return user_;
@@ -44,6 +48,7 @@ class Connection {
  private:
   const uint64_t id_;
   const std::string remote_;
+  const std::string client_address_;
   mutable std::mutex mu_;
   std::optional<User> user_;
   double tokens_ = 0;       // full at the first frame (refill from time 0)

@@ -143,6 +143,7 @@ class Hub {
     // (from their snapshot; `running` then unknown and empty).
     int64_t red_ms = 0, black_ms = 0;
     std::string running;
+    uint32_t spectators = 0;  // likewise: now here, as of the last event elsewhere
   };
   struct GamePage {
     std::vector<std::pair<std::string, GameInfo>> games;

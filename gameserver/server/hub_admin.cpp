@@ -24,6 +24,7 @@ std::string Hub::connections_json() {
       for (const auto& g : ci.games) games.push_back(json::string(g));
       arr.push_back(json::object{{"id", id},
                                  {"remote", cc->remote()},
+                                 {"address", cc->client_address()},
                                  {"user", u ? u->name : ""},
                                  {"user_id", u ? u->id : ""},
                                  {"games", games}});

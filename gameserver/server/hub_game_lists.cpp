@@ -75,6 +75,7 @@ std::map<std::string, Hub::GameInfo> Hub::other_nodes_games() {
           if (auto* p = snap.if_contains("plies"); p && p->is_number()) info.plies = p->to_number<uint32_t>();
           if (auto* p = snap.if_contains("red_ms"); p && p->is_number()) info.red_ms = p->to_number<int64_t>();
           if (auto* p = snap.if_contains("black_ms"); p && p->is_number()) info.black_ms = p->to_number<int64_t>();
+          if (auto* p = snap.if_contains("spectators"); p && p->is_number()) info.spectators = p->to_number<uint32_t>();
         }
         out[others[at + i]] = std::move(info);
       } catch (const std::exception&) {
@@ -119,7 +120,8 @@ Hub::GamePage Hub::game_page(size_t offset, size_t limit, bool include_finished,
     if (k.local) {
       const GameActor::ClockNow clock = k.local->clock_now();
       page.games.emplace_back(k.id, GameInfo{k.local->config(), k.local->plies(), k.local->finished(), clock.red_ms, clock.black_ms,
-                                             !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black"});
+                                             !clock.running ? "" : *clock.running == xq::Color::Red ? "red" : "black",
+                                             k.local->spectators()});
     } else {
       page.games.emplace_back(k.id, others->at(k.id));
     }
@@ -149,7 +151,8 @@ std::string Hub::live_games_json(size_t offset, size_t limit, bool for_admin) {
                                {"red_ms", info.red_ms},
                                {"black_ms", info.black_ms},
                                {"running", info.running},
-                               {"delayed", info.config.spectator_delay_ms > 0 && !info.finished}});
+                               {"delayed", info.config.spectator_delay_ms > 0 && !info.finished},
+                               {"spectators", info.spectators}});
   }
   return json::serialize(json::object{{"games", arr}, {"total", page.total}});
 }
@@ -173,6 +176,7 @@ void Hub::list_games(const std::shared_ptr<Connection>& c, const v1::ClientMessa
     g->set_plies(info.plies);
     g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(cfg.tc.initial_ms));
     g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(cfg.tc.increment_ms));
+    g->set_spectators(info.spectators);
   }
   send_message(*c, r, metrics_);
 }

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "net/client_address.h"
+
 namespace gs {
 
 struct ServerOptions {
@@ -43,6 +45,7 @@ struct ServerOptions {
   // Redis). Memory grows with finished games per second × this: at 10,000 moves/s ~20 games end per
   // second, ~150 KB each.
   int64_t finished_linger_ms = 2 * 60'000;
+  TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (net/client_address.h)
   std::string admin_token;
   std::string static_dir;
   std::string redis_url;

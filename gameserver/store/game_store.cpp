@@ -42,12 +42,13 @@ return n + #ARGV - 3
 
 bool is_not_owner(const std::exception& e) { return std::string(e.what()).find("NOT_OWNER") != std::string::npos; }
 
-std::vector<std::string> GameStore::append_command(const GameSession& s, const std::vector<GameEvent>& events) {
+std::vector<std::string> GameStore::append_command(const GameSession& s, const std::vector<GameEvent>& events,
+                                                   uint32_t spectators) {
   const auto& id = s.config().id;
   std::string snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
                      ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
                      ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
-                     xq::outcome_name(s.result().outcome) + "\"}";
+                     xq::outcome_name(s.result().outcome) + "\",\"spectators\":" + std::to_string(spectators) + "}";
   std::vector<std::string> cmd;
   cmd.reserve(10 + events.size());
   static const std::string sha = script_sha1(kAppendScript);
@@ -60,9 +61,9 @@ std::vector<std::string> GameStore::append_command(const GameSession& s, const s
   return cmd;
 }
 
-void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events) {
+void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators) {
   if (events.empty()) return;
-  auto cmd = append_command(s, events);
+  auto cmd = append_command(s, events, spectators);
   try {
     redis_.command(cmd);
   } catch (const RedisError& e) {
@@ -73,10 +74,11 @@ void GameStore::append(const GameSession& s, const std::vector<GameEvent>& event
   }
 }
 
-void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>& events, AppendPipeline::Done done) {
+void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators,
+                             AppendPipeline::Done done) {
   if (events.empty()) return done(nullptr);
   std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_); });
-  pipeline_->submit(append_command(s, events), kAppendScript, std::move(done));
+  pipeline_->submit(append_command(s, events, spectators), kAppendScript, std::move(done));
 }
 
 // KEYS: archive record, finished games, present, away, live games, owner.

@@ -30,13 +30,15 @@ class GameStore {
   // requested twice). Returns false if it already existed; a creation that was cut short (stored
   // but never live) is finished instead, and `c` becomes the stored config.
   bool create_if_absent(GameConfig& c);
-  // Appends events (first.version must be the next version) and the snapshot, atomically.
+  // Appends events (first.version must be the next version) and the snapshot, atomically. The
+  // snapshot also tells the other nodes' game lists how many people watch (`spectators`).
   // Throws RedisError; then nothing was written. With a node id, the append is fenced: it fails
   // (message contains "NOT_OWNER", see is_not_owner) unless this node owns the game.
-  void append(const GameSession& s, const std::vector<GameEvent>& events);
+  void append(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators = 0);
   // The same append, sent through the batching writer thread (store/append_pipeline.h): returns at
   // once; `done` runs on the writer thread with nullptr (stored) or the error append would throw.
-  void append_async(const GameSession& s, const std::vector<GameEvent>& events, AppendPipeline::Done done);
+  void append_async(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators,
+                    AppendPipeline::Done done);
   // Writes the archive record and moves the game from the live set to the finished set. A
   // tournament game's result is also appended to the results stream for the matchmaker (which
   // ignores a result it already has, so a repeated archive is harmless).
@@ -84,7 +86,8 @@ class GameStore {
   bool is_live(const std::string& id);
 
  private:
-  std::vector<std::string> append_command(const GameSession& s, const std::vector<GameEvent>& events);
+  std::vector<std::string> append_command(const GameSession& s, const std::vector<GameEvent>& events,
+                                          uint32_t spectators);
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;

@@ -5,7 +5,7 @@
 //   xq:game:{id}:events   LIST    event JSON, index i = version i+1. Appended (with the snapshot)
 //                                 by one Lua script that checks the expected length, so an event is
 //                                 durable before any client hears of it.
-//   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result}: what a
+//   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result, spectators}: what a
 //                                 restart or an admin needs at a glance; the events are the truth.
 //   xq:game:{id}:present  SET     "red" / "black": the players who have connected to a tournament game
 //                                 that has a no-show rule (who came decides the forfeit), so a node
@@ -69,8 +69,14 @@ inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
-// Wrong passwords for an account in the current minute (Auth::login refuses more than 10).
+// Wrong passwords for an account in the current minute, from all addresses and from one client
+// address (Auth::login; one address cannot lock an account for the others).
 inline std::string login_failures(const std::string& lower_name) { return "xq:loginfail:" + lower_name; }
+inline std::string login_failures_from(const std::string& lower_name, const std::string& address) {
+  return "xq:loginfail:" + lower_name + ":" + address;
+}
+// Accounts registered from a client address in the current hour (Auth::register_user).
+inline std::string registrations_from(const std::string& address) { return "xq:newaccounts:" + address; }
 inline const std::string kBanned = "xq:banned";
 inline const std::string kRoles = "xq:roles";
 inline std::string rating(const std::string& variant, const std::string& user_id) {

@@ -599,6 +599,22 @@ TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
   EXPECT_EQ(error_of(stopped), RATE_LIMITED) << stopped.DebugString();
   login.mutable_login()->set_password("the-real-one");
   EXPECT_EQ(error_of(attacker.request(login)), RATE_LIMITED) << "until the minute is over";
+  // The lock holds for the guesser's address only (here 127.0.0.1): the owner, elsewhere behind
+  // the proxy (X-Forwarded-For from a trusted loopback peer), still signs in.
+  WsClient elsewhere(g_servers->port(), "198.51.100.7");
+  EXPECT_TRUE(elsewhere.request(login).has_reply()) << "one guesser does not lock the owner out";
+  // Guessers from many addresses together get kMaxLoginFailuresAllAddresses tries a minute.
+  const int addresses = gs::Auth::kMaxLoginFailuresAllAddresses / gs::Auth::kMaxLoginFailures;
+  for (int a = 1; a < addresses; ++a) {  // the first ten came from 127.0.0.1
+    WsClient guesser(g_servers->port(), "203.0.113." + std::to_string(a));
+    for (int i = 0; i < gs::Auth::kMaxLoginFailures; ++i) {
+      login.mutable_login()->set_password("spray-" + std::to_string(i));
+      ASSERT_EQ(error_of(guesser.request(login)), BAD_CREDENTIALS) << a << "/" << i;
+    }
+  }
+  WsClient fresh(g_servers->port(), "192.0.2.200");
+  login.mutable_login()->set_password("the-real-one");
+  EXPECT_EQ(error_of(fresh.request(login)), RATE_LIMITED) << "the account's limit over all addresses";
 
   std::string respelled = owner.token;
   for (size_t i = 0; i < respelled.find('.'); ++i)
@@ -611,6 +627,30 @@ TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
   EXPECT_TRUE(refused.has_error()) << "an upper-cased payload is refused: " << refused.DebugString();
   hello.mutable_hello()->set_token(owner.token);
   EXPECT_TRUE(other.request(hello).has_reply()) << "the token as issued works";
+}
+
+// New accounts per client address and hour (--registrations-per-hour); the address behind a
+// trusted proxy is the one its X-Forwarded-For names, and an untrusted peer's header is ignored.
+TEST(GameServerLimits, RegistrationsPerClientAddress) {
+  TestServers::Options o;
+  o.gameserver_args = {"--registrations-per-hour", "2", "--trusted-proxies", "127.0.0.1"};
+  TestServers own(o);
+  auto register_from = [&](const std::string& address, const std::string& name) {
+    WsClient c(own.port(), address);
+    ClientMessage m;
+    m.mutable_register_()->set_name(name);
+    m.mutable_register_()->set_password("secret-pass");
+    return c.request(m);
+  };
+  EXPECT_TRUE(register_from("198.51.100.1", "first_one").has_reply());
+  EXPECT_EQ(error_of(register_from("198.51.100.1", "first_one")), NAME_TAKEN) << "a refused name does not count";
+  EXPECT_TRUE(register_from("198.51.100.1", "second_one").has_reply());
+  const ServerMessage third = register_from("198.51.100.1", "third_one");
+  EXPECT_EQ(error_of(third), RATE_LIMITED) << third.DebugString();
+  EXPECT_TRUE(register_from("198.51.100.2", "third_one").has_reply()) << "another address";
+  // A client forging the header from outside: "1.2.3.4, 198.51.100.1" through a proxy names
+  // 198.51.100.1 (the right-most entry, which the proxy wrote).
+  EXPECT_EQ(error_of(register_from("1.2.3.4, 198.51.100.1", "fourth_one")), RATE_LIMITED);
 }
 
 // Static files come only from inside the web directory: not from a sibling whose name starts
@@ -662,6 +702,21 @@ TEST_F(GameServer, SpectatorsAreCountedOncePerPerson) {
   watch.mutable_watch_game()->set_game_id(gid);
   ASSERT_TRUE(fan_again.ws->request(watch).has_reply());
   EXPECT_EQ(state_of(fan_again).spectators(), 2u) << "a second tab of one spectator";
+  // The game lists say so too (the lobby's list_games and GET /api/games).
+  ClientMessage list;
+  list.mutable_list_games()->set_limit(500);
+  const ServerMessage listed = red.ws->request(list);
+  uint32_t listed_count = 99;
+  for (const auto& g : listed.games().games())
+    if (g.game_id() == gid) listed_count = g.spectators();
+  EXPECT_EQ(listed_count, 2u);
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/games?limit=500", body), 200);
+  const boost::json::value page = boost::json::parse(body);
+  int64_t api_count = 99;
+  for (const auto& g : page.at("games").as_array())
+    if (g.at("id").as_string() == gid) api_count = g.at("spectators").to_number<int64_t>();
+  EXPECT_EQ(api_count, 2);
 
   ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
   auto ev = wait_event(fan, gid, GameEvent::MOVE);

@@ -103,6 +103,18 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
     version = r.reply().version();
     ++played;
     over = p.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 30).has_value();
+    if (ply == 1) {  // node 1's game list counts node 1's spectator of node 0's game (as of the last move)
+      NodeClient lister = guest_on(cluster.port(1), "mn_lister");
+      uint32_t listed = 0;
+      EXPECT_TRUE(eventually([&] {
+        ClientMessage list;
+        list.mutable_list_games();
+        const ServerMessage games = lister.ws->request(list);
+        for (const auto& g : games.games().games())
+          if (g.game_id() == gid) listed = g.spectators();
+        return listed == 1;
+      }, 5000)) << listed;
+    }
   }
   if (!over) {
     ClientMessage resign;

@@ -178,6 +178,8 @@ void TestServers::start_gameserver() {
         const auto& extra = opt_.gameserver_args;
         if (std::find(extra.begin(), extra.end(), "--claim-after-ms") == extra.end())
           argv.insert(argv.end(), {"--claim-after-ms", "500"});  // tests of claims need not wait long
+        if (std::find(extra.begin(), extra.end(), "--registrations-per-hour") == extra.end())
+          argv.insert(argv.end(), {"--registrations-per-hour", "0"});  // every test registers from 127.0.0.1
         argv.insert(argv.end(), extra.begin(), extra.end());
         if (opt_.gameserver_fd_limit > 0) {  // prlimit (util-linux) execs the server in its place
           const std::string n = std::to_string(opt_.gameserver_fd_limit);

@@ -39,9 +39,12 @@ struct WsClient::Impl {
   }
 };
 
-WsClient::WsClient(uint16_t port) : impl_(std::make_unique<Impl>()) {
+WsClient::WsClient(uint16_t port, const std::string& forwarded_for) : impl_(std::make_unique<Impl>()) {
   tcp::resolver resolver(impl_->ioc);
   asio::connect(impl_->ws.next_layer(), resolver.resolve("127.0.0.1", std::to_string(port)));
+  if (!forwarded_for.empty())
+    impl_->ws.set_option(websocket::stream_base::decorator(
+        [forwarded_for](websocket::request_type& req) { req.set("X-Forwarded-For", forwarded_for); }));
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), "/ws");
   impl_->ws.binary(true);
   impl_->ws.read_message_max(64 << 20);

@@ -11,7 +11,9 @@
 
 class WsClient {
  public:
-  explicit WsClient(uint16_t port);
+  // `forwarded_for`: sent as X-Forwarded-For, as a reverse proxy would (the server believes it from
+  // loopback, its default --trusted-proxies).
+  explicit WsClient(uint16_t port, const std::string& forwarded_for = "");
   ~WsClient();
 
   void send(xq::v1::ClientMessage m);  // request_id kept as given

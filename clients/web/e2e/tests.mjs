@@ -142,6 +142,13 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
     }
   }
   assert(spectatorCaptures.length > 0, 'the spectator saw captures of face-down pieces');
+  // A visitor's lobby lists the game with its one spectator.
+  const visitor = await newPlayer(ctx, 'Vic');
+  await visitor.page.waitForFunction(
+    (gid) => /1 watching/.test(document.querySelector(`[data-testid=game-list] li[data-game="${gid}"] [data-testid=game-spectators]`)?.textContent ?? ''),
+    id,
+    { timeout: T },
+  );
   // The capturer knows what it took; the owner and the spectator do not.
   const redKnows = await red.page.$$eval('[data-testid=captured-black] [data-captured]', (e) => e.map((x) => x.getAttribute('data-captured')));
   const blackSees = await black.page.$$eval('[data-testid=captured-black] [data-captured]', (e) => e.map((x) => x.getAttribute('data-captured')));

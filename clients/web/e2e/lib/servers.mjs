@@ -95,6 +95,8 @@ export async function startServers() {
     '--node-id', 'e2e',
     // Short claim wait so the "opponent gone" path is testable.
     '--claim-after-ms', '3000',
+    // Every test's accounts come from 127.0.0.1.
+    '--registrations-per-hour', '0',
   ];
   // The matchmaker only talks to Redis; started first so its stream groups exist.
   const matchmaker = existsSync(MATCHMAKER_BIN)

@@ -126,6 +126,9 @@ export function LobbyPage({ app }: { app: App }) {
               <span class="tag">{g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
               <span class="tag">{tcText(g.timeControl)}</span>
               <span class="muted">{t('plies', { n: g.plies })}</span>
+              {(g.spectators ?? 0) > 0 && (
+                <span class="muted" data-testid="game-spectators">{t('watching', { n: g.spectators })}</span>
+              )}
               <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('watch')}</a>
             </li>
           ))}
