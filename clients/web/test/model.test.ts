@@ -166,4 +166,17 @@ describe('helpers', () => {
     expect(st.captured).toEqual([{ owner: 2, type: 'P', wasDark: false }]);
     expect(st.result?.outcome).toBe(1);
   });
+  it('adds the reveal to the Chinese notation of records archived without it', () => {
+    const st = stateFromRecord({
+      id: 'j', variant: 'jieqi', result: 'red-wins', reason: 'resignation',
+      moves: [
+        { ply: 1, iccs: 'a3a4R', chinese: '兵九进一' },
+        { ply: 2, iccs: 'a6a5n', chinese: '卒1进1' },
+        { ply: 3, iccs: 'a4a5', chinese: '车九进一' },
+        { ply: 4, iccs: 'i6i5p', chinese: '卒9进1(翻卒)' },
+      ],
+      red: { user_id: 'a', name: 'A', guest: true }, black: { user_id: 'b', name: 'B', guest: true },
+    });
+    expect(st.moves.map((m) => m.chinese)).toEqual(['兵九进一(翻车)', '卒1进1(翻马)', '车九进一', '卒9进1(翻卒)']);
+  });
 });

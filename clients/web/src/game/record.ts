@@ -24,6 +24,19 @@ interface RecordJson {
 
 const OUTCOMES: Record<string, number> = { 'red-wins': Outcome.RED_WINS, 'black-wins': Outcome.BLACK_WINS, draw: Outcome.DRAW };
 
+// What a face-down piece turned out to be, in the mover's own piece names (兵九进一(翻车)).
+const REVEALED_AS: Record<'r' | 'b', Record<string, string>> = {
+  r: { K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵' },
+  b: { K: '将', A: '士', B: '象', N: '马', R: '车', C: '炮', P: '卒' },
+};
+
+// Records archived before the server wrote reveals into its Chinese notation lack them.
+export function withReveal(chinese: string, reveal: string | null | undefined, mover: 'r' | 'b' | undefined): string {
+  if (!reveal || !mover || !chinese || chinese.includes('(翻')) return chinese;
+  const name = REVEALED_AS[mover][reveal.toUpperCase()];
+  return name ? `${chinese}(翻${name})` : chinese;
+}
+
 export function stateFromRecord(r: RecordJson): GameState {
   const jieqi = r.variant === 'jieqi';
   const startFen = jieqi ? JIEQI_START : XIANGQI_START;
@@ -33,12 +46,13 @@ export function stateFromRecord(r: RecordJson): GameState {
   for (const m of r.moves ?? []) {
     const mv = parseIccs(m.iccs);
     const victim = mv ? pos.board[mv.to] : null;
+    const mover = mv ? pos.board[mv.from]?.color : undefined;
     if (victim) captured.push({ owner: victim.color === 'r' ? Side.RED : Side.BLACK, type: victim.type === 'X' ? '' : victim.type, wasDark: victim.type === 'X' });
     if (mv) pos = applyMove(pos, mv, mv.reveal as PieceType | null);
     moves.push({
       ply: m.ply,
       iccs: m.iccs,
-      chinese: m.chinese ?? '',
+      chinese: withReveal(m.chinese ?? '', mv?.reveal, mover),
       wxf: m.wxf ?? '',
       check: false,
       reveal: mv?.reveal ?? '',
