@@ -319,8 +319,10 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await black.page.waitForSelector('[data-testid=decline-draw]', { timeout: T });
   await black.page.click('[data-testid=decline-draw]');
   await red.page.waitForSelector('[data-testid=draw-offer]', { state: 'detached', timeout: T });
+  await red.page.waitForSelector('[data-testid=draw-declined]', { timeout: T }); // the offerer is told
   await playMove(black, 'h9g7');
   await waitForMoves(red, 2);
+  await red.page.waitForSelector('[data-testid=draw-declined]', { state: 'detached', timeout: T }); // until the next move
   await black.page.click('[data-testid=offer-draw]');
   await red.page.waitForSelector('[data-testid=accept-draw]', { timeout: T });
   await red.page.click('[data-testid=accept-draw]');

@@ -151,11 +151,27 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await org.page.fill('[data-testid=ev-increment]', '0');
   await org.page.fill('[data-testid=ev-rounds]', '2');
   await org.page.selectOption('[data-testid=ev-round1]', 'adjacent');
+  // The form shows what each tiebreak preset decides: the same list the matchmaker gives an event.
+  for (const preset of ['jieqi', 'cxa-14.3.1', 'cxa-14.3.2', 'senior']) {
+    await org.page.selectOption('[data-testid=ev-tiebreak-preset]', preset);
+    const shown = (await org.page.getAttribute('[data-testid=ev-tiebreak-preset-list]', 'data-ids')).split(',');
+    const probe = `e2e-preset-${preset.replace(/\./g, '')}`;
+    const made = await fetch(`${ctx.base}/api/events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Admin-Token': ctx.adminToken },
+      body: JSON.stringify({ id: probe, name: probe, variant: 'xiangqi', initial_ms: 60000, pairing: { rounds: 1, tiebreak_preset: preset } }),
+    });
+    assert(made.ok, `probe event for ${preset}: ${made.status} ${await made.text()}`);
+    const ev = await (await fetch(`${ctx.base}/api/events/${probe}`)).json();
+    assertEqual(shown, ev.config.pairing.tiebreaks, `the form's list for ${preset}`);
+  }
   await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'jieqi');
   await org.page.fill('[data-testid=ev-no-show]', '3');
   await org.page.click('[data-testid=create-event]');
   await org.page.waitForSelector(`[data-testid=event-page][data-event=${EVENT}][data-stage=registration]`, { timeout: T });
   await org.page.waitForSelector('[data-testid=organiser] [data-testid=start-event]', { timeout: T });
+  assert(/win 2, draw 1, loss 0/.test(await org.page.textContent('[data-testid=event-points]')), 'the event page shows its points');
+  assert((await org.page.textContent('[data-testid=event-tiebreaks]')).includes('1. Opp. score'), 'the event page shows its tiebreak order');
 
   // Players find it in the list and join from their own browsers.
   for (const p of players) {
@@ -521,13 +537,16 @@ test('two-game round: the organiser plays too; game 2 swaps colours and is offer
   await b1.page.click('[data-testid=resign]');
   await b1.page.click('[data-testid=confirm-resign]');
   for (const p of players) assert(/Red wins: resignation/.test(await resultText(p)), `${p.name} sees game 1's result`);
+  assertEqual((await gia.page.textContent('[data-testid=game-place]')).trim(), 'Round 1, board 1 · G1', 'the game says where it belongs');
 
-  // Game 2 is offered on the finished game's page (not forced), with colours swapped.
+  // Game 2 is offered on the finished game's page (not forced), with colours swapped; the finished
+  // game links to it.
   const g2 = new Map();
   for (const p of players) {
     await p.page.waitForSelector('[data-testid=ready-game]', { timeout: 30_000 });
     assert(await p.page.$('[data-testid=game-page][data-over="1"]'), `${p.name} still sees the finished game under the offer`);
   }
+  await gia.page.waitForSelector('[data-testid=next-game-of-match]', { timeout: T });
   await Promise.all(players.map(async (p) => g2.set(p.name, await enterNewGame(p, g1.get(p.name).id))));
   assert(g2.get('Gia').id.endsWith('-g2'), `second game id ${g2.get('Gia').id}`);
   assertEqual(g2.get('Gia').you, g1.get('Hal').you, 'colours are swapped in game 2');

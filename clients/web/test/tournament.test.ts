@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, eventIdOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import { boardScore, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, StandingsRow } from '../src/tournament/types';
 
 const ev: EventDetail = {
@@ -52,6 +52,11 @@ describe('tournament helpers', () => {
     expect(eventIdOfGame('e2e-ko-ko-final')).toBe('e2e-ko');
     expect(eventIdOfGame('q1764500000-123')).toBeUndefined();
     expect(eventIdOfGame('4d9a759040e86d0c')).toBeUndefined();
+    expect(placeOfGame('spring-open-r12-b3-g2')).toEqual({ round: 12, board: 3, game: 2 });
+    expect(placeOfGame('e2e-ko-ko-sf2')).toEqual({ knockout: 'sf2' });
+    expect(placeOfGame('4d9a759040e86d0c')).toBeUndefined();
+    expect(nextGameOfMatch('spring-open-r2-b1-g1')).toBe('spring-open-r2-b1-g2');
+    expect(nextGameOfMatch('e2e-ko-ko-final')).toBeUndefined();
   });
 });
 

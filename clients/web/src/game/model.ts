@@ -60,6 +60,7 @@ export class GameModel extends Observable {
   captured: Captured[] = [];
   clock: ClockView = { red: 0, black: 0, running: null, at: 0 };
   drawOfferBy: Color | null = null;
+  drawDeclined = false; // the last offer was declined (until the next move)
   requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
   result: GameResult | null = null;
   pending: Pending | null = null;
@@ -248,14 +249,17 @@ export class GameModel extends Observable {
           this.fen = fenOf(after, this.fen);
         }
         if (this.drawOfferBy && this.drawOfferBy !== mover) this.drawOfferBy = null;
+        this.drawDeclined = false;
         if (this.pending && mover === this.you) this.pending = null;
         break;
       }
       case EventKind.DRAW_OFFERED:
         this.drawOfferBy = mover;
+        this.drawDeclined = false;
         break;
       case EventKind.DRAW_DECLINED:
         this.drawOfferBy = null;
+        this.drawDeclined = true; // said until the next move, so the offerer sees the answer
         break;
       case EventKind.MOVE_LIMIT_REQUESTED:
         this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {

@@ -98,3 +98,32 @@ export function poolName(variant: string, initialMs: number, incrementMs: number
 export function eventIdOfGame(gameId: string): string | undefined {
   return gameId.match(/^(.+)-(?:r\d+-b\d+-g\d+|ko-(?:sf1|sf2|final|third))$/)?.[1];
 }
+
+// Where a matchmaker game sits in its event: a Swiss round's board and game, or a play-off game.
+export type GamePlace = { round: number; board: number; game: number } | { knockout: 'sf1' | 'sf2' | 'final' | 'third' };
+
+export function placeOfGame(gameId: string): GamePlace | undefined {
+  const swiss = gameId.match(/-r(\d+)-b(\d+)-g(\d+)$/);
+  if (swiss) return { round: Number(swiss[1]), board: Number(swiss[2]), game: Number(swiss[3]) };
+  const ko = gameId.match(/-ko-(sf1|sf2|final|third)$/);
+  return ko ? { knockout: ko[1] as 'sf1' | 'sf2' | 'final' | 'third' } : undefined;
+}
+
+// The id the next game of the same Swiss match would have (two-game rounds), if any could follow.
+export function nextGameOfMatch(gameId: string): string | undefined {
+  const m = gameId.match(/^(.+-r\d+-b\d+-g)(\d+)$/);
+  return m ? `${m[1]}${Number(m[2]) + 1}` : undefined;
+}
+
+// The matchmaker's tiebreak presets (matchmaker/pairing/types.cpp, tiebreak_preset), shown in the
+// event form so an organiser sees what a preset decides; the browser test compares them with the
+// columns of an event created with each.
+export const TIEBREAK_PRESETS: Record<string, string[]> = {
+  jieqi: ['opp_score', 'progressive', 'fouls', 'prev_round_rank', 'lot'],
+  'cxa-14.3.1': ['opp_score', 'wins', 'fouls', 'black_games', 'prev_round_score', 'lot'],
+  'cxa-14.3.2': ['progressive', 'wins', 'fouls', 'black_games', 'drop_early_rounds', 'lot'],
+  senior: ['opp_score', 'wins', 'fouls', 'head_to_head', 'black_games', 'prev_round_score', 'lot'],
+};
+
+// What a bye counts as its opponent's score in 对手分 (the matchmaker's ByeOppPolicy, in order).
+export const BYE_OPP_POLICIES = ['lowest_scoring', 'lowest_all', 'zero', 'virtual', 'own_score'] as const;

@@ -13,6 +13,7 @@ export type PairingSettings = {
   tiebreak_preset?: string;
   tiebreaks?: string[];
   max_forfeits: number;
+  bye_opp?: number; // index into BYE_OPP_POLICIES
   forbidden?: [number, number][];
   win_points: number;
   draw_points: number;

@@ -6,11 +6,11 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
-import { stageText, variantText } from './TournamentsPage';
+import { stageText, tiebreakName, variantText } from './TournamentsPage';
 
 const POLL_MS = 10_000;
 
@@ -125,12 +125,14 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           <span class={`tag stage-${ev.stage}`} data-testid="event-stage">{stageText(ev.stage)}</span>
           {cfg.access !== 'open' && <span class="tag">{t(`access.${cfg.access}` as Key)}</span>}
         </div>
+        <EventRules ev={ev} />
         {news && <p class="event-notice" data-testid="event-notice" role="status">{news}</p>}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
       </section>
 
       <div class="event-main">
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} />
         <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
         {ev.playoff && <PlayoffView ev={ev} />}
         <StandingsView ev={ev} standings={data.standings} me={me} />
@@ -138,7 +140,6 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </div>
 
       <aside class="event-side">
-        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} />
         <Registration ev={ev} me={me} busy={busy} signedIn={!!app.user} onJoin={(code) => void act('join', code ? { join_code: code } : {})} onWithdraw={() => void act('withdraw')} />
         {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
         <section class="panel">
@@ -146,6 +147,25 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         </section>
       </aside>
     </div>
+  );
+}
+
+// What decides the standings, and for Jieqi who sees captured face-down pieces: players can check
+// the rules they play under.
+function EventRules({ ev }: { ev: EventDetail }) {
+  const p = ev.config.pairing;
+  if (!p) return null;
+  const tbs = (p.tiebreaks ?? []).map((c, i) => `${i + 1}. ${tiebreakName(c)}`).join(' · ');
+  const bye = BYE_OPP_POLICIES[p.bye_opp ?? 0];
+  return (
+    <ul class="event-rules muted" data-testid="event-rules">
+      <li data-testid="event-points">{t('pointsWDL', { w: p.win_points, d: p.draw_points, l: p.loss_points })}</li>
+      {tbs && <li data-testid="event-tiebreaks">{t('rankedBy', { list: tbs })}</li>}
+      {bye && (p.tiebreaks ?? []).includes('opp_score') && <li>{t('byeOppRule', { rule: t(`byeOpp.${bye}` as Key) })}</li>}
+      {ev.config.variant === 'jieqi' && ev.config.capture_visibility && (
+        <li>{t('captureVisibility')}: {t(`cv.${ev.config.capture_visibility}` as Key)}</li>
+      )}
+    </ul>
   );
 }
 
@@ -260,7 +280,7 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
       </div>
       {!started && <p class="muted">{t('pairedNotStarted')}</p>}
       <div class="table-wrap">
-        <table class="grid-table" data-testid={`pairings-round-${r}`}>
+        <table class="grid-table pairings" data-testid={`pairings-round-${r}`}>
           <thead>
             <tr>
               <th>{t('boardShort')}</th>
@@ -365,6 +385,11 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <th>{t('numberShort')}</th>
               <th class="name">{t('player')}</th>
               <th data-col="score">{t('score')}</th>
+              {cols.map((c, i) => (
+                <th key={i} class="event-tb" data-col={`tb-${c}`} title={t('eventTiebreak')}>
+                  {i + 1}. {tiebreakName(c)}
+                </th>
+              ))}
               <th data-col="opp_score">{t('tb.opp_score')}</th>
               <th data-col="progressive">{t('tb.progressive')}</th>
               <th data-col="sb">{t('tb.sonneborn_berger')}</th>
@@ -372,11 +397,6 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <th data-col="black_wins">{t('tb.black_wins')}</th>
               <th data-col="black_games">{t('tb.black_games')}</th>
               <th data-col="fouls">{t('tb.fouls')}</th>
-              {cols.map((c, i) => (
-                <th key={i} class="event-tb" data-col={`tb-${c}`} title={t('eventTiebreak')}>
-                  {i + 1}. {tiebreakName(c)}
-                </th>
-              ))}
               <th data-col="running">{t('running')}</th>
             </tr>
           </thead>
@@ -387,6 +407,9 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                 <td>{r.number}</td>
                 <td class="name">{r.name}{r.withdrawn ? ` (${t('withdrawn')})` : ''}</td>
                 <td data-col="score"><strong>{r.score}</strong></td>
+                {cols.map((c, i) => (
+                  <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
+                ))}
                 <td data-col="opp_score">{r.opp_score}</td>
                 <td data-col="progressive">{r.progressive}</td>
                 <td data-col="sb">{sbText(r)}</td>
@@ -394,15 +417,13 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                 <td data-col="black_wins">{r.black_wins}</td>
                 <td data-col="black_games">{r.black_games}</td>
                 <td data-col="fouls">{r.fouls}</td>
-                {cols.map((c, i) => (
-                  <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
-                ))}
                 <td data-col="running" class="muted">{(r.running ?? []).join(' ')}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {cols.includes('prev_round_rank') && <p class="muted note">{t('prevRoundRankHint')}</p>}
       {ev.stage === 'finished' && standings.final_ranking?.length > 0 && (
         <p data-testid="final-ranking">
           {t('finalRanking')}: {standings.final_ranking.map((p, i) => `${i + 1}. ${playerName(ev, p)}`).join(' · ')}
@@ -410,11 +431,6 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
       )}
     </section>
   );
-}
-
-export function tiebreakName(c: string): string {
-  const key = `tb.${c}` as Key;
-  return t(key) === key ? c : t(key);
 }
 
 function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable | null; me: number }) {

@@ -8,6 +8,7 @@ import { ruleOptionTags } from '../game/rule_options';
 import { t, useLang } from '../i18n';
 import { Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
+import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
 import { useObservable } from '../store';
 import { Board } from './Board';
 import { Captured } from './Captured';
@@ -17,12 +18,45 @@ import { MoveList } from './MoveList';
 import { Rematch } from './Rematch';
 import { resultText, tcText } from './format';
 
+// "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
+function slotText(s: GamePlace): string {
+  if ('knockout' in s) return s.knockout === 'final' ? t('final') : s.knockout === 'third' ? t('thirdPlace') : t('semifinal');
+  return `${t('roundBoard', { r: s.round, b: s.board })} · ${t('gameN', { n: s.game })}`;
+}
+
+// After a game of a two-game match ends, the next one starts at once: a link to it for everyone on
+// this page (spectators especially), once the server has it.
+function useNextGameOfMatch(gameId: string, over: boolean, inEvent: boolean): string | null {
+  const [next, setNext] = useState<string | null>(null);
+  useEffect(() => {
+    setNext(null);
+    const id = nextGameOfMatch(gameId);
+    if (!over || !inEvent || !id) return;
+    let stopped = false;
+    let tries = 0;
+    const probe = async () => {
+      if (stopped || tries++ > 40) return;
+      const ok = await fetch(`/api/games/${encodeURIComponent(id)}`).then((r) => r.ok, () => false);
+      if (stopped) return;
+      if (ok) setNext(id);
+      else timer = window.setTimeout(probe, 3000);
+    };
+    let timer = window.setTimeout(probe, 500);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [gameId, over, inEvent]);
+  return next;
+}
+
 export function GamePage({ app, game, eventId }: { app: App; game: GameModel; eventId?: string }) {
   useObservable(game);
   useLang();
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
+  const nextGame = useNextGameOfMatch(game.id, game.over, !!eventId);
 
   // Arrow keys step through the moves on desktop.
   useEffect(() => {
@@ -110,7 +144,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             {ruleOptionTags(st.ruleOptions).map((tag) => (
               <span class="tag" data-testid="game-rule-option">{tag}</span>
             ))}
-            <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
+            {eventId && placeOfGame(game.id) ? (
+              <span class="tag" data-testid="game-place">{slotText(placeOfGame(game.id)!)}</span>
+            ) : (
+              <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
+            )}
             {!game.over && game.spectators > 0 && (
               <span class="tag" data-testid="spectators" data-count={game.spectators}>{t('watching', { n: game.spectators })}</span>
             )}
@@ -121,6 +159,12 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
             {status}
           </p>
+          {nextGame && (
+            <a class="button primary" data-testid="next-game-of-match" href={`#/game/${encodeURIComponent(nextGame)}`}>{t('nextGameOfMatch')}</a>
+          )}
+          {game.drawDeclined && !game.over && (
+            <p class="muted" data-testid="draw-declined" role="status">{t('drawDeclined')}</p>
+          )}
           {game.drawOfferBy && !game.over && (
             <div class="draw-offer" data-testid="draw-offer">
               {game.drawOfferBy === you ? t('youOfferedDraw') : t('drawOffered', { side: game.drawOfferBy === 'r' ? t('red') : t('black') })}

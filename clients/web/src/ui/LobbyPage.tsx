@@ -5,6 +5,7 @@ import type { App } from '../app';
 import { errorText, t } from '../i18n';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
+import { eventIdOfGame } from '../tournament/logic';
 import { tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 import { RuleOptionsFields } from './RuleOptionsFields';
@@ -125,7 +126,8 @@ export function LobbyPage({ app }: { app: App }) {
               </span>
               <span class="tag">{g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
               <span class="tag">{tcText(g.timeControl)}</span>
-              <span class="muted">{t('plies', { n: g.plies })}</span>
+              {eventIdOfGame(g.gameId) && <span class="tag" data-testid="tournament-game">{t('tournamentTag')}</span>}
+              <span class="muted">{t('moveNo', { n: Math.floor(g.plies / 2) + 1 })}</span>
               {(g.spectators ?? 0) > 0 && (
                 <span class="muted" data-testid="game-spectators">{t('watching', { n: g.spectators })}</span>
               )}

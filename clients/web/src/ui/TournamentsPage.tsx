@@ -5,7 +5,7 @@ import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
 import { DEFAULT_RULE_OPTIONS, ruleOptionsJson } from '../game/rule_options';
-import { eventIdFrom, parsePairs } from '../tournament/logic';
+import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
@@ -120,6 +120,7 @@ function CreateEvent({ app }: { app: App }) {
     tiebreak_preset: 'jieqi',
     tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
     max_forfeits: 3,
+    bye_opp: 0,
     forbidden: '',
     win_points: 2,
     draw_points: 1,
@@ -147,6 +148,7 @@ function CreateEvent({ app }: { app: App }) {
       games_per_round: f.games_per_round,
       round1: f.round1,
       max_forfeits: f.max_forfeits,
+      bye_opp: f.bye_opp,
       win_points: f.win_points,
       draw_points: f.draw_points,
       loss_points: f.loss_points,
@@ -273,6 +275,17 @@ function CreateEvent({ app }: { app: App }) {
             ))}
             <option value="custom">{t('tbp.custom')}</option>
           </select>
+          {f.tiebreak_mode === 'preset' && (
+            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).map(tiebreakName).join(' › ')}</span>
+          )}
+        </label>
+        <label>
+          {t('byeOpp')}
+          <select data-testid="ev-bye-opp" value={f.bye_opp} onChange={set('bye_opp')}>
+            {BYE_OPP_POLICIES.map((p, i) => (
+              <option value={i}>{t(`byeOpp.${p}` as Key)}</option>
+            ))}
+          </select>
         </label>
         {f.tiebreak_mode === 'custom' && (
           <label class="wide">
@@ -365,4 +378,9 @@ function CreateEvent({ app }: { app: App }) {
       </form>
     </section>
   );
+}
+
+export function tiebreakName(c: string): string {
+  const key = `tb.${c}` as Key;
+  return t(key) === key ? c : t(key);
 }
