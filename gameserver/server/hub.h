@@ -72,8 +72,13 @@ class Hub {
   // imposed on, "red" or "black", or "" for both). "" when done or passed to the game's node, else
   // why not: unknown game, already over, a bad outcome or side, or (move-limit) a game without
   // that option or with the limit already running (known only for this node's games).
-  std::string admin_game_action(const std::string& id, const std::string& action, const std::string& reason);
+  // "" when done. On this node's games, waits (`wait`) until the game's strand has taken or refused
+  // the action, so a game ended meanwhile by a player or another arbiter answers "no such live
+  // game"; another node's game is told by message and answered at once.
+  std::string admin_game_action(const std::string& id, const std::string& action, const std::string& reason,
+                                bool wait = true);
   static constexpr const char* kNoSuchGame = "no such game";  // admin_game_action's answer for an unknown id
+  static constexpr const char* kNotAnswered = "the game's node does not answer";
   void ban(const std::string& user_id);  // also closes the user's connections
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id);

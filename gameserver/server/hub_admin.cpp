@@ -3,6 +3,8 @@
 #include "server/hub.h"
 
 #include <boost/json.hpp>
+#include <chrono>
+#include <future>
 #include <optional>
 
 #include "store/keys.h"
@@ -37,7 +39,8 @@ std::string Hub::connections_json() {
   return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
 }
 
-std::string Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason) {
+std::string Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason,
+                                   bool wait) {
   if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
     return "bad outcome";
   // For "move-limit", `reason` names the side it is imposed on: "red", "black", or "" for both.
@@ -66,7 +69,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
     nm.from_node = options_.node_id;
     nm.users = {id, outcome, reason};
     if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0) return "";
-    return "the game's node does not answer";
+    return kNotAnswered;
   }
   if (!a || a->finished()) {
     try {  // never a game here (a mistyped id: 404), or one that is over (409)
@@ -75,21 +78,33 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
     }
     return "no such live game";
   }
+  static const std::string kLimitRuns = "the move limit already runs in this game";
+  // The checks above are a first answer; the game's strand has the last word (a player may resign,
+  // or another arbiter act, in between), and the answer says whether this action took effect.
+  auto applied = std::make_shared<std::promise<bool>>();
+  std::future<bool> answer = applied->get_future();
   if (outcome == "move-limit") {
     if (a->config().options.requested_move_limit_plies <= 0) return kNoLimit;
-    if (a->move_limit_running()) return "the move limit already runs in this game";
+    if (a->move_limit_running()) return kLimitRuns;
     std::optional<xq::Color> on_side;
     if (!reason.empty()) on_side = reason == "red" ? xq::Color::Red : xq::Color::Black;
-    a->post([on_side](GameActor& g) { g.admin_move_limit(on_side); });
-    return "";
+    a->post([on_side, applied](GameActor& g) { applied->set_value(g.admin_move_limit(on_side)); });
+  } else {
+    xq::Result r;
+    if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
+    else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
+    else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
+    else r = {xq::Outcome::Draw, "abort"};
+    a->post([r, applied](GameActor& g) { applied->set_value(g.admin_end(r)); });
   }
-  xq::Result r;
-  if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
-  else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
-  else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
-  else r = {xq::Outcome::Draw, "abort"};
-  a->post([r](GameActor& g) { g.admin_end(r); });
-  return "";
+  if (!wait) return "";
+  try {
+    if (answer.wait_for(std::chrono::seconds(10)) != std::future_status::ready) return kNotAnswered;
+    if (answer.get()) return "";
+  } catch (const std::future_error&) {  // the game was dropped before it ran the action
+  }
+  if (outcome != "move-limit" || a->finished()) return "no such live game";
+  return a->move_limit_running() ? kLimitRuns : "the move limit could not be imposed";
 }
 
 void Hub::ban(const std::string& user_id) {

@@ -360,7 +360,8 @@ void Hub::on_node_message(const NodeMessage& nm) {
       return;
     }
     case K::Admin:
-      if (nm.users.size() == 3 && find_game(nm.users[0])) admin_game_action(nm.users[0], nm.users[1], nm.users[2]);
+      if (nm.users.size() == 3 && find_game(nm.users[0]))
+        admin_game_action(nm.users[0], nm.users[1], nm.users[2], false);  // not on the message thread
       return;
     case K::Ban:
       for (const auto& u : nm.users)
