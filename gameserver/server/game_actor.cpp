@@ -323,7 +323,15 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     // Stored with the move: a client may not hang kilobytes on every move it makes.
     if (m.move().client_move_id().size() > kMaxClientMoveIdBytes)
       return send_error(*c, rid, v1::BAD_REQUEST, "client_move_id: at most 64 bytes", deps_.metrics, config_.id);
-    if (auto ver = session_.find_client_move(side, m.move().client_move_id())) return reply(*ver, true);
+    if (auto ver = session_.find_client_move(side, m.move().client_move_id())) {
+      // A resend is the same move (a Jieqi move as stored carries its reveal after the squares);
+      // another move under a used id would be taken for played and silently dropped.
+      const std::string& played = session_.events().at(*ver - 1).iccs;
+      if (played.compare(0, 4, m.move().iccs(), 0, 4) != 0 || m.move().iccs().size() < 4)
+        return send_error(*c, rid, v1::BAD_REQUEST, "client_move_id " + m.move().client_move_id() + " was used for " + played.substr(0, 4),
+                          deps_.metrics, config_.id);
+      return reply(*ver, true);
+    }
   }
 
   const uint64_t version_before = session_.version();  // rolled back to if the events cannot be made durable

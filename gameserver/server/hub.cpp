@@ -350,7 +350,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
                        int hops) {
   const uint64_t rid = m.request_id();
   const std::string& gid = game_id_of(m);
-  if (gid.empty()) return send_error(*c, rid, v1::UNKNOWN_GAME, "game_id missing", metrics_);
+  if (gid.empty()) return send_error(*c, rid, v1::BAD_REQUEST, "game_id missing", metrics_);
   std::string owner;
   auto actor = locate(gid, owner);
   if (!actor && !owner.empty()) {
@@ -405,11 +405,15 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       std::lock_guard l(mu_);
       if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.games.erase(gid);
     }
-    actor->post([id = c->id()](GameActor& a) { a.unsubscribe(id); });
+    // Answered on the game's strand once unsubscribed: no event of the game follows the answer
+    // (an event sent before it is queued before it on the connection).
     v1::ServerMessage r;
     r.set_request_id(rid);
     r.mutable_reply()->set_game_id(gid);
-    return send_message(*c, r, metrics_);
+    return actor->post([c, r, this](GameActor& a) {
+      a.unsubscribe(c->id());
+      send_message(*c, r, metrics_);
+    });
   }
   if (m.has_watch_game()) {
     return actor->post([c, viewer, rid](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::State, rid); });

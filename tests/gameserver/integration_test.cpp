@@ -293,6 +293,8 @@ TEST_F(GameServer, ReconnectAndResentMoveIsAckedNotReplayed) {
   ASSERT_TRUE(again.has_reply()) << again.DebugString();
   EXPECT_TRUE(again.reply().duplicate());
   EXPECT_EQ(again.reply().version(), 1u);
+  const ServerMessage reused = move(red, gid, "b2e2", "red-1");  // another move under a used id
+  EXPECT_EQ(error_of(reused), BAD_REQUEST) << "not taken for a resend: " << reused.DebugString();
 
   ClientMessage sync;
   sync.mutable_sync()->set_game_id(gid);
@@ -980,6 +982,55 @@ TEST_F(GameServer, GameListsArePagedNewestFirst) {
   EXPECT_GE(boost::json::parse(body).at("games").as_array().size(), 3u);
 }
 
+// Two rulings at the same instant (an adjudication and an abort, or an abort and a player's
+// resignation): the admin is told 200 only for the one the game took, 409 for the other, and the
+// game ends once, as the 200 said.
+TEST_F(GameServer, RacingAdminActionsAreAnsweredByWhatTheGameTook) {
+  for (int round = 0; round < 8; ++round) {
+    Client red = guest("race_red" + std::to_string(round)), black = guest("race_black" + std::to_string(round));
+    const std::string gid = start_game(red, black);
+    ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+    const bool against_player = round % 2 == 1;
+    int adjudicate_status = 0, abort_status = 0;
+    std::string b1, b2;
+    std::thread ruling([&] {
+      try {
+        if (!against_player)
+          adjudicate_status = g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"red-wins"})", b1,
+                                                   TestServers::kAdminToken);
+      } catch (...) {
+      }
+    });
+    std::thread aborting([&] {
+      try {
+        abort_status = g_servers->http_post("/api/admin/games/" + gid + "/abort", "", b2, TestServers::kAdminToken);
+      } catch (...) {
+      }
+    });
+    bool resigned = false;
+    if (against_player) {
+      ClientMessage resign;
+      resign.mutable_resign()->set_game_id(gid);
+      resigned = black.ws->request(resign).has_reply();
+    }
+    ruling.join();
+    aborting.join();
+    auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+    ASSERT_TRUE(end);
+    const std::string reason = end->game_event().result().reason();
+    if (against_player) {
+      EXPECT_NE(resigned, abort_status == 200) << "one of the resignation and the abort, round " << round << ": " << b2;
+      EXPECT_EQ(reason, abort_status == 200 ? "abort" : "resignation") << b2;
+    } else {
+      EXPECT_EQ((adjudicate_status == 200) + (abort_status == 200), 1) << adjudicate_status << " " << b1 << " / " << abort_status << " " << b2;
+      EXPECT_EQ(adjudicate_status == 200 ? 409 : 200, abort_status);
+      EXPECT_EQ(reason, abort_status == 200 ? "abort" : "adjudication");
+    }
+    EXPECT_FALSE(red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 200))
+        << "the game ends once";
+  }
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
@@ -1257,6 +1308,51 @@ TEST_F(GameServer, UnwatchStopsASpectatorsEvents) {
   ASSERT_TRUE(action(fan, gid, "unwatch").has_reply());
   ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 400)) << "no events after unwatching";
+}
+
+// Unwatching while the players move fast: once the answer to unwatch_game arrives, no event of
+// the game follows it (until the spectator watches again).
+TEST_F(GameServer, NoEventFollowsTheAnswerToUnwatch) {
+  Client red = guest("uwr_red"), black = guest("uwr_black"), fan = guest("uwr_fan");
+  const std::string gid = start_game(red, black);
+  static const char* const kLine[] = {"b2c2", "h9i7", "h2h6", "g6g5", "i0i1", "i7h9", "h6c6", "g9e7", "i1a1", "h7h2",
+                                      "a1h1", "h2f2", "h1h6", "h9g7", "c0a2", "b7b5", "h6h8", "b5c5", "h8h3", "a9a8",
+                                      "c2c5", "e7g9", "c5c4", "i9h9", "c4c9", "e9e8", "h3h8", "h9h8", "h0g2", "h8h3",
+                                      "g0e2", "h3h6", "e2c0", "g7h5", "d0e1", "h6h9", "a0a1", "i6i5", "g3g4", "e8d8"};
+  std::atomic<bool> done{false};
+  std::thread players([&] {
+    try {
+      for (size_t i = 0; i < std::size(kLine); ++i) {
+        move(i % 2 == 0 ? red : black, gid, kLine[i]);
+        std::this_thread::sleep_for(std::chrono::milliseconds(i % 3 == 0 ? 25 : 5));  // moves while the fan comes and goes
+      }
+    } catch (...) {
+    }
+    done = true;
+  });
+  std::set<uint64_t> unwatch_ids;
+  for (int i = 0; i < 18 && !done; ++i) {  // 36 frames: within the burst of --rate
+    if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ClientMessage watch;
+    watch.mutable_watch_game()->set_game_id(gid);
+    fan.ws->request(watch);
+    ClientMessage unwatch;
+    unwatch.mutable_unwatch_game()->set_game_id(gid);
+    const ServerMessage r = fan.ws->request(unwatch);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    unwatch_ids.insert(r.request_id());
+  }
+  players.join();
+  // The spectator's frames in order: watching from each game_state, not after an unwatch answer.
+  bool watching = false;
+  int stray = 0, unwatched = 0;
+  for (const auto& f : fan.ws->history()) {
+    if (f.has_game_state() && f.game_state().game_id() == gid) watching = true;
+    if (f.has_reply() && unwatch_ids.count(f.request_id())) watching = false, ++unwatched;
+    if (f.has_game_event() && f.game_event().game_id() == gid && !watching) ++stray;
+  }
+  EXPECT_GT(unwatched, 5);
+  EXPECT_EQ(stray, 0) << "events after the answer to unwatch_game";
 }
 
 TEST_F(GameServer, MetricsIncludeRedisLatency) {
