@@ -106,8 +106,9 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   // Every half idle period (or sooner, for the sign-in deadline): a socket that never signed in
   // only holds a slot (one host could take them all), so it is closed at the deadline; one silent
   // for half the idle time is pinged (browsers and WebSocket libraries answer by themselves), and
-  // one silent for the whole of it is a dead link (lost Wi-Fi, a frozen client): reset, so that its
-  // slot is free and its player counts as gone.
+  // one that leaves the ping unanswered for half the idle time is a dead link (lost Wi-Fi, a frozen
+  // client): reset, so that its slot is free and its player counts as gone. Silent 1–1.5 idle
+  // times in all.
   void watch() {
     const ServerOptions& o = hub_.options();
     const int64_t period = o.idle_timeout_ms > 0 ? std::max<int64_t>(1, o.idle_timeout_ms / 2) : o.login_deadline_ms;
@@ -122,10 +123,18 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
         send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
         return self->close();  // posted after the error frame, which goes out first
       }
-      const int64_t silent = now - self->last_heard_ms_;
-      if (o.idle_timeout_ms > 0 && silent >= o.idle_timeout_ms) return self->drop_dead_link();
-      if (o.idle_timeout_ms > 0 && silent >= o.idle_timeout_ms / 2)
-        self->ws_.async_ping({}, [self](beast::error_code) {});
+      // A link is dead only after a ping went unanswered for half the idle time. (Judging by the
+      // silence alone dropped live clients: a pong heard just after one check left the next check
+      // short of "ping", and the one after past "dead", with no ping in between.)
+      if (o.idle_timeout_ms > 0) {
+        const int64_t half = o.idle_timeout_ms / 2;
+        const bool awaiting_pong = self->ping_sent_ms_ > self->last_heard_ms_;
+        if (awaiting_pong && now - self->ping_sent_ms_ >= half) return self->drop_dead_link();
+        if (!awaiting_pong && now - self->last_heard_ms_ >= half) {
+          self->ping_sent_ms_ = now;
+          self->ws_.async_ping({}, [self](beast::error_code) {});
+        }
+      }
       self->watch();
     });
   }
@@ -202,7 +211,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   using WsSocket = xqnet::DrainedSocket<StrandExecutor>;
   websocket::stream<WsSocket> ws_;
   asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>, StrandExecutor> watch_timer_{ws_.get_executor()};
-  int64_t opened_ms_ = 0, last_heard_ms_ = 0;  // steady ms: the upgrade, the last frame (or pong) received
+  int64_t opened_ms_ = 0, last_heard_ms_ = 0, ping_sent_ms_ = 0;  // steady ms: the upgrade, the last frame (or pong) received
   SocketSlot slot_;
   Hub& hub_;
   beast::flat_buffer buf_;
@@ -258,9 +267,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       auto ep = stream_.socket().remote_endpoint(e2);
       if (!e2) {
         remote = ep.address().to_string() + ":" + std::to_string(ep.port());
-        const auto forwarded = req_["X-Forwarded-For"];
-        address = gs::client_address(ep.address().to_string(), std::string_view(forwarded.data(), forwarded.size()),
-                                     hub_.options().trusted_proxies);
+        // Repeated header lines are one comma-separated list (a proxy may add a line of its own).
+        std::string forwarded;
+        for (auto [it, end] = req_.equal_range("X-Forwarded-For"); it != end; ++it)
+          forwarded.append(forwarded.empty() ? "" : ",").append(it->value().data(), it->value().size());
+        address = gs::client_address(ep.address().to_string(), forwarded, hub_.options().trusted_proxies);
       }
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
