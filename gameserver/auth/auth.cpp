@@ -11,6 +11,7 @@
 
 #include "rules/jieqi.h"
 #include "store/keys.h"
+#include "store/lua_script.h"
 
 namespace json = boost::json;
 
@@ -107,29 +108,68 @@ bool is_user_id(const std::string& id) {
   return true;
 }
 
-bool Auth::at_least(const std::string& key, int limit) {
-  auto r = redis_.command({"GET", key});
-  return r.type == RedisReply::Type::String && std::atoi(r.str.c_str()) >= limit;
+namespace {
+// KEYS: counters of one window each; ARGV: the window (ms), then each counter's limit. Takes one
+// of every counter if all are below their limits (a counter's window starts with its first), in
+// one step, so that simultaneous tries on many sockets cannot all pass a check made before any of
+// them counted. 1 = taken, 0 = refused (nothing taken).
+const char* const kTakeScript = R"lua(
+for i, k in ipairs(KEYS) do
+  if tonumber(redis.call('GET', k) or '0') >= tonumber(ARGV[i + 1]) then return 0 end
+end
+for _, k in ipairs(KEYS) do
+  redis.call('SET', k, '0', 'NX', 'PX', ARGV[1])
+  redis.call('INCR', k)
+end
+return 1
+)lua";
+// Gives back what kTakeScript took, unless the window has ended meanwhile (a DECR would then make a
+// counter without an expiry).
+const char* const kGiveBackScript = R"lua(
+for _, k in ipairs(KEYS) do
+  if redis.call('EXISTS', k) == 1 then redis.call('DECR', k) end
+end
+return 1
+)lua";
+}  // namespace
+
+bool Auth::take(const std::vector<std::string>& counters, const std::vector<int>& limits, int64_t window_ms) {
+  std::vector<std::string> args{std::to_string(window_ms)};
+  for (int l : limits) args.push_back(std::to_string(l));
+  return eval_script(redis_, kTakeScript, counters, args).integer == 1;
 }
 
-void Auth::count(const std::string& key, int64_t window_ms) {
-  // The window's key is made with its expiry in one command, so it always has one (INCR keeps it).
-  redis_.command({"SET", key, "0", "NX", "PX", std::to_string(window_ms)});
-  redis_.command({"INCR", key});
+void Auth::give_back(const std::vector<std::string>& counters) {
+  try {
+    eval_script(redis_, kGiveBackScript, counters, {});
+  } catch (const std::exception&) {  // Redis away: the try stays counted until the window ends
+  }
 }
 
 Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out,
                                 const std::string& address) {
   if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
   if (is_guest_name(name)) return Error::BadRequest;  // guest names are reserved
-  const bool limited = registrations_per_hour_ > 0 && !address.empty();
-  if (limited && at_least(keys::registrations_from(address), registrations_per_hour_)) return Error::TooManyRegistrations;
+  // A registration takes its place in the address's hour first; one that fails gives it back.
+  std::vector<std::string> counter;
+  if (registrations_per_hour_ > 0 && !address.empty()) {
+    counter.push_back(keys::registrations_from(address));
+    if (!take(counter, {registrations_per_hour_}, kRegistrationWindowMs)) return Error::TooManyRegistrations;
+  }
   std::string salt = xq::random_hex(16);
   User u{"u-" + xq::random_hex(8), name, false};
   json::object rec{{"id", u.id}, {"name", name}, {"salt", salt}, {"hash", hash_password(password, salt)}};
-  auto r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
-  if (r.type == RedisReply::Type::Nil) return Error::NameTaken;
-  if (limited) count(keys::registrations_from(address), kRegistrationWindowMs);
+  RedisReply r;
+  try {
+    r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
+  } catch (const std::exception&) {
+    if (!counter.empty()) give_back(counter);
+    throw;
+  }
+  if (r.type == RedisReply::Type::Nil) {
+    if (!counter.empty()) give_back(counter);
+    return Error::NameTaken;
+  }
   out = u;
   return Error::None;
 }
@@ -138,19 +178,15 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   if (!valid_user_name(name)) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
-  // Password guessing: past the limits, tries are refused before any hashing until the window ends
-  // (on every node).
-  const std::string failures = keys::login_failures(lower(name));
-  const std::string failures_here = keys::login_failures_from(lower(name), address);
-  if (at_least(failures_here, kMaxLoginFailures) || at_least(failures, kMaxLoginFailuresAllAddresses))
-    return Error::TooManyFailures;
+  // Password guessing: every try takes a place in the window before any hashing (on every node);
+  // past the limits tries are refused until the window ends, and a right password gives its place
+  // back, so only wrong ones count.
+  const std::vector<std::string> counters{keys::login_failures_from(lower(name), address), keys::login_failures(lower(name))};
+  if (!take(counters, {kMaxLoginFailures, kMaxLoginFailuresAllAddresses}, kLoginFailureWindowMs)) return Error::TooManyFailures;
   auto rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
-  if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) {
-    count(failures_here, kLoginFailureWindowMs);
-    count(failures, kLoginFailureWindowMs);
-    return Error::BadCredentials;
-  }
+  if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) return Error::BadCredentials;
+  give_back(counters);
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
   if (banned(out.id)) return Error::Banned;
   return Error::None;

@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "store/redis.h"
 
@@ -59,8 +60,9 @@ class Auth {
   static std::string hash_password(const std::string& password, const std::string& salt_hex);
 
  private:
-  bool at_least(const std::string& key, int limit);     // the window's count has reached `limit`
-  void count(const std::string& key, int64_t window_ms);  // one more in the window (started if none)
+  // One place in each counter's window, if all have room (atomically); false = refused.
+  bool take(const std::vector<std::string>& counters, const std::vector<int>& limits, int64_t window_ms);
+  void give_back(const std::vector<std::string>& counters);
   Redis& redis_;
   std::string secret_;
   int64_t ttl_ms_;

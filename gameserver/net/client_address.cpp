@@ -24,7 +24,14 @@ std::string_view trim(std::string_view s) {
 // the IPv4 address, so a proxy listed as 127.0.0.1 matches either way.
 std::optional<Ip> parse_ip(std::string_view text) {
   text = trim(text);
-  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
+  // Some proxies write a port: "1.2.3.4:5678", "[2001:db8::1]:443".
+  if (!text.empty() && text.front() == '[') {
+    const size_t close = text.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    text = text.substr(1, close - 1);
+  } else if (const size_t colon = text.find(':'); colon != std::string_view::npos && text.find(':', colon + 1) == std::string_view::npos) {
+    text = text.substr(0, colon);  // one colon: IPv4 with a port (IPv6 has at least two)
+  }
   if (text.empty() || text.size() > 45) return std::nullopt;
   const std::string s(text);
   Ip ip;
@@ -87,6 +94,14 @@ bool TrustedProxies::contains(std::string_view address) const {
   for (const Net& n : nets_)
     if (n.v6 == ip->v6 && prefix_matches(n.bytes, ip->bytes, n.prefix)) return true;
   return false;
+}
+
+std::string address_block(std::string_view address) {
+  auto ip = parse_ip(address);
+  if (!ip) return std::string(address);
+  if (!ip->v6) return format(*ip);
+  std::memset(ip->bytes.data() + 8, 0, 8);
+  return format(*ip) + "/64";
 }
 
 std::string client_address(std::string_view peer, std::string_view forwarded_for, const TrustedProxies& trusted) {

@@ -1,6 +1,6 @@
 // Who a client is, by address, for the limits kept per address (new accounts, password guesses).
 // Behind a reverse proxy every socket comes from the proxy; the proxy names the client in
-// X-Forwarded-For, which is believed only from the proxies the operator lists (--trusted-proxies):
+// X-Forwarded-For (all its header lines, joined with commas), which is believed only from the proxies the operator lists (--trusted-proxies):
 // anyone else could write any address there.
 #pragma once
 #include <array>
@@ -33,5 +33,9 @@ class TrustedProxies {
 // saw; entries further left are the client's own word). The result is a bare address in its
 // canonical form (IPv4-mapped IPv6 written as IPv4).
 std::string client_address(std::string_view peer, std::string_view forwarded_for, const TrustedProxies& trusted);
+
+// What the limits per address count: an IPv4 address, or an IPv6 address's /64 (one host usually
+// holds a whole /64, so counting single IPv6 addresses would give it any number of tries).
+std::string address_block(std::string_view address);
 
 }  // namespace gs

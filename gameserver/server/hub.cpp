@@ -205,7 +205,7 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
   const uint64_t rid = m.request_id();
   User u;
   if (m.has_register_()) {
-    auto err = auth_.register_user(m.register_().name(), m.register_().password(), u, c->client_address());
+    auto err = auth_.register_user(m.register_().name(), m.register_().password(), u, address_block(c->client_address()));
     if (err == Auth::Error::NameTaken) send_error(*c, rid, v1::NAME_TAKEN, "name taken", metrics_);
     else if (err == Auth::Error::TooManyRegistrations)
       send_error(*c, rid, v1::RATE_LIMITED, "too many new accounts from your address: try again in an hour", metrics_);
@@ -215,7 +215,7 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
       send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
     else login_reply(c, rid, u);
   } else {
-    auto err = auth_.login(m.login().name(), m.login().password(), u, c->client_address());
+    auto err = auth_.login(m.login().name(), m.login().password(), u, address_block(c->client_address()));
     if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
     else if (err == Auth::Error::TooManyFailures)
       send_error(*c, rid, v1::RATE_LIMITED, "too many wrong passwords for this account: try again in a minute", metrics_);

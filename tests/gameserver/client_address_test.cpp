@@ -26,6 +26,16 @@ TEST(ClientAddress, TheRightMostEntryNoTrustedProxyWrote) {
   EXPECT_EQ(client_address("127.0.0.1", "not-an-address, 10.1.2.3", proxies), "10.1.2.3")
       << "garbage: as far as the trusted hops go";
   EXPECT_EQ(client_address("127.0.0.1", " [2001:db8::1] ", proxies), "2001:db8::1");
+  EXPECT_EQ(client_address("127.0.0.1", "198.51.100.20:5678", proxies), "198.51.100.20") << "a port";
+  EXPECT_EQ(client_address("127.0.0.1", "[2001:db8::1]:443", proxies), "2001:db8::1");
+}
+
+TEST(ClientAddress, LimitsCountAnIpv6HostByItsSlash64) {
+  EXPECT_EQ(gs::address_block("198.51.100.20"), "198.51.100.20");
+  EXPECT_EQ(gs::address_block("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+  EXPECT_EQ(gs::address_block("2001:db8:1:2::1"), gs::address_block("2001:db8:1:2:ffff::9"));
+  EXPECT_NE(gs::address_block("2001:db8:1:2::1"), gs::address_block("2001:db8:1:3::1"));
+  EXPECT_EQ(gs::address_block(""), "");
 }
 
 TEST(ClientAddress, NetworksAndBadEntries) {

@@ -653,6 +653,26 @@ TEST(GameServerLimits, RegistrationsPerClientAddress) {
   // A client forging the header from outside: "1.2.3.4, 198.51.100.1" through a proxy names
   // 198.51.100.1 (the right-most entry, which the proxy wrote).
   EXPECT_EQ(error_of(register_from("1.2.3.4, 198.51.100.1", "fourth_one")), RATE_LIMITED);
+  EXPECT_EQ(error_of(register_from("1.2.3.4\n198.51.100.1", "fourth_one")), RATE_LIMITED)
+      << "a proxy's own header line after the client's: all lines are one list";
+  // IPv6: one /64 is one address.
+  EXPECT_TRUE(register_from("2001:db8:7:7::1", "six_one").has_reply());
+  EXPECT_TRUE(register_from("2001:db8:7:7::2", "six_two").has_reply());
+  EXPECT_EQ(error_of(register_from("2001:db8:7:7:ffff::3", "six_three")), RATE_LIMITED);
+  // Simultaneous registrations from one address: the limit holds (each takes its place first).
+  std::atomic<int> made{0}, refused{0};
+  std::vector<std::thread> burst;
+  for (int i = 0; i < 6; ++i)
+    burst.emplace_back([&, i] {
+      try {
+        const ServerMessage r = register_from("203.0.113.50", "burst_" + std::to_string(i));
+        (r.has_reply() ? made : refused)++;
+      } catch (...) {
+      }
+    });
+  for (auto& t : burst) t.join();
+  EXPECT_EQ(made.load(), 2);
+  EXPECT_EQ(refused.load(), 4);
 }
 
 // Static files come only from inside the web directory: not from a sibling whose name starts

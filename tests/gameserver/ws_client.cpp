@@ -44,7 +44,12 @@ WsClient::WsClient(uint16_t port, const std::string& forwarded_for) : impl_(std:
   asio::connect(impl_->ws.next_layer(), resolver.resolve("127.0.0.1", std::to_string(port)));
   if (!forwarded_for.empty())
     impl_->ws.set_option(websocket::stream_base::decorator(
-        [forwarded_for](websocket::request_type& req) { req.set("X-Forwarded-For", forwarded_for); }));
+        [forwarded_for](websocket::request_type& req) {  // one header line per '\n'-separated part
+          size_t from = 0;
+          for (size_t nl; (nl = forwarded_for.find('\n', from)) != std::string::npos; from = nl + 1)
+            req.insert("X-Forwarded-For", forwarded_for.substr(from, nl - from));
+          req.insert("X-Forwarded-For", forwarded_for.substr(from));
+        }));
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), "/ws");
   impl_->ws.binary(true);
   impl_->ws.read_message_max(64 << 20);

@@ -12,7 +12,7 @@
 class WsClient {
  public:
   // `forwarded_for`: sent as X-Forwarded-For, as a reverse proxy would (the server believes it from
-  // loopback, its default --trusted-proxies).
+  // loopback, its default --trusted-proxies); '\n' separates header lines.
   explicit WsClient(uint16_t port, const std::string& forwarded_for = "");
   ~WsClient();
 

@@ -26,17 +26,24 @@ function slotText(s: GamePlace): string {
 
 // After a game of a two-game match ends, the next one starts at once: a link to it for everyone on
 // this page (spectators especially), once the server has it.
-function useNextGameOfMatch(gameId: string, over: boolean, inEvent: boolean): string | null {
+function useNextGameOfMatch(gameId: string, over: boolean, eventId: string | undefined): string | null {
   const [next, setNext] = useState<string | null>(null);
   useEffect(() => {
     setNext(null);
     const id = nextGameOfMatch(gameId);
-    if (!over || !inEvent || !id) return;
+    const place = placeOfGame(gameId);
+    if (!over || !eventId || !id || !place || 'knockout' in place) return;
     let stopped = false;
     let tries = 0;
     const probe = async () => {
       if (stopped || tries++ > 40) return;
-      const ok = await fetch(`/api/games/${encodeURIComponent(id)}`).then((r) => r.ok, () => false);
+      if (tries === 1) {
+        // Only a match with a game after this one has a next game to wait for.
+        const ev = await fetch(`/api/events/${encodeURIComponent(eventId)}`).then((r) => (r.ok ? r.json() : null), () => null);
+        if (stopped || place.game >= (ev?.config?.pairing?.games_per_round ?? 1)) return;
+      }
+      // A delayed broadcast's record is withheld (403) while it runs: the game exists all the same.
+      const ok = await fetch(`/api/games/${encodeURIComponent(id)}`).then((r) => r.ok || r.status === 403, () => false);
       if (stopped) return;
       if (ok) setNext(id);
       else timer = window.setTimeout(probe, 3000);
@@ -46,7 +53,7 @@ function useNextGameOfMatch(gameId: string, over: boolean, inEvent: boolean): st
       stopped = true;
       window.clearTimeout(timer);
     };
-  }, [gameId, over, inEvent]);
+  }, [gameId, over, eventId]);
   return next;
 }
 
@@ -56,7 +63,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
-  const nextGame = useNextGameOfMatch(game.id, game.over, !!eventId);
+  const nextGame = useNextGameOfMatch(game.id, game.over, eventId);
 
   // Arrow keys step through the moves on desktop.
   useEffect(() => {
