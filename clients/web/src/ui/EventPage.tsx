@@ -7,7 +7,7 @@ import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
 import { BYE_OPP_POLICIES, boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
-import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings } from '../tournament/types';
+import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
 import { stageText, tiebreakName, variantText } from './TournamentsPage';
@@ -369,6 +369,18 @@ function PlayoffView({ ev }: { ev: EventDetail }) {
 
 // Every column the API gives, in the order of the Chinese rules' tables, then the event's own
 // tiebreaks in its order (the values that decide the ranking).
+// The figures every standings row has, after the event's own tiebreaks: [column, tiebreak id,
+// value]. One the event already ranks by is not shown twice (it stays in the table, hidden).
+const STANDINGS_FIGURES: [string, string, (r: StandingsRow) => string | number][] = [
+  ['opp_score', 'opp_score', (r) => r.opp_score],
+  ['progressive', 'progressive', (r) => r.progressive],
+  ['sb', 'sonneborn_berger', sbText],
+  ['wins', 'wins', (r) => r.wins],
+  ['black_wins', 'black_wins', (r) => r.black_wins],
+  ['black_games', 'black_games', (r) => r.black_games],
+  ['fouls', 'fouls', (r) => r.fouls],
+];
+
 function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Standings | null; me: number }) {
   if (!standings || !standings.rows?.length) return null;
   const cols = standings.columns ?? [];
@@ -390,13 +402,9 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                   {i + 1}. {tiebreakName(c)}
                 </th>
               ))}
-              <th data-col="opp_score">{t('tb.opp_score')}</th>
-              <th data-col="progressive">{t('tb.progressive')}</th>
-              <th data-col="sb">{t('tb.sonneborn_berger')}</th>
-              <th data-col="wins">{t('tb.wins')}</th>
-              <th data-col="black_wins">{t('tb.black_wins')}</th>
-              <th data-col="black_games">{t('tb.black_games')}</th>
-              <th data-col="fouls">{t('tb.fouls')}</th>
+              {STANDINGS_FIGURES.map(([col, tb]) => (
+                <th data-col={col} class={cols.includes(tb) ? 'shown-in-order' : ''}>{t(`tb.${tb}` as Key)}</th>
+              ))}
               <th data-col="running">{t('running')}</th>
             </tr>
           </thead>
@@ -410,13 +418,9 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                 {cols.map((c, i) => (
                   <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
                 ))}
-                <td data-col="opp_score">{r.opp_score}</td>
-                <td data-col="progressive">{r.progressive}</td>
-                <td data-col="sb">{sbText(r)}</td>
-                <td data-col="wins">{r.wins}</td>
-                <td data-col="black_wins">{r.black_wins}</td>
-                <td data-col="black_games">{r.black_games}</td>
-                <td data-col="fouls">{r.fouls}</td>
+                {STANDINGS_FIGURES.map(([col, tb, value]) => (
+                  <td data-col={col} class={cols.includes(tb) ? 'shown-in-order' : ''}>{value(r)}</td>
+                ))}
                 <td data-col="running" class="muted">{(r.running ?? []).join(' ')}</td>
               </tr>
             ))}
