@@ -11,7 +11,7 @@
 
 #include "rules/jieqi.h"
 #include "store/keys.h"
-#include "store/lua_script.h"
+#include "store/rate_window.h"
 
 namespace json = boost::json;
 
@@ -108,44 +108,6 @@ bool is_user_id(const std::string& id) {
   return true;
 }
 
-namespace {
-// KEYS: counters of one window each; ARGV: the window (ms), then each counter's limit. Takes one
-// of every counter if all are below their limits (a counter's window starts with its first), in
-// one step, so that simultaneous tries on many sockets cannot all pass a check made before any of
-// them counted. 1 = taken, 0 = refused (nothing taken).
-const char* const kTakeScript = R"lua(
-for i, k in ipairs(KEYS) do
-  if tonumber(redis.call('GET', k) or '0') >= tonumber(ARGV[i + 1]) then return 0 end
-end
-for _, k in ipairs(KEYS) do
-  redis.call('SET', k, '0', 'NX', 'PX', ARGV[1])
-  redis.call('INCR', k)
-end
-return 1
-)lua";
-// Gives back what kTakeScript took, unless the window has ended meanwhile (a DECR would then make a
-// counter without an expiry).
-const char* const kGiveBackScript = R"lua(
-for _, k in ipairs(KEYS) do
-  if redis.call('EXISTS', k) == 1 then redis.call('DECR', k) end
-end
-return 1
-)lua";
-}  // namespace
-
-bool Auth::take(const std::vector<std::string>& counters, const std::vector<int>& limits, int64_t window_ms) {
-  std::vector<std::string> args{std::to_string(window_ms)};
-  for (int l : limits) args.push_back(std::to_string(l));
-  return eval_script(redis_, kTakeScript, counters, args).integer == 1;
-}
-
-void Auth::give_back(const std::vector<std::string>& counters) {
-  try {
-    eval_script(redis_, kGiveBackScript, counters, {});
-  } catch (const std::exception&) {  // Redis away: the try stays counted until the window ends
-  }
-}
-
 Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out,
                                 const std::string& address) {
   if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
@@ -154,7 +116,7 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
   std::vector<std::string> counter;
   if (registrations_per_hour_ > 0 && !address.empty()) {
     counter.push_back(keys::registrations_from(address));
-    if (!take(counter, {registrations_per_hour_}, kRegistrationWindowMs)) return Error::TooManyRegistrations;
+    if (!take_places(redis_, counter, {registrations_per_hour_}, kRegistrationWindowMs)) return Error::TooManyRegistrations;
   }
   std::string salt = xq::random_hex(16);
   User u{"u-" + xq::random_hex(8), name, false};
@@ -163,11 +125,11 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
   try {
     r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
   } catch (const std::exception&) {
-    if (!counter.empty()) give_back(counter);
+    if (!counter.empty()) give_back_places(redis_, counter);
     throw;
   }
   if (r.type == RedisReply::Type::Nil) {
-    if (!counter.empty()) give_back(counter);
+    if (!counter.empty()) give_back_places(redis_, counter);
     return Error::NameTaken;
   }
   out = u;
@@ -182,11 +144,11 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   // past the limits tries are refused until the window ends, and a right password gives its place
   // back, so only wrong ones count.
   const std::vector<std::string> counters{keys::login_failures_from(lower(name), address), keys::login_failures(lower(name))};
-  if (!take(counters, {kMaxLoginFailures, kMaxLoginFailuresAllAddresses}, kLoginFailureWindowMs)) return Error::TooManyFailures;
+  if (!take_places(redis_, counters, {kMaxLoginFailures, kMaxLoginFailuresAllAddresses}, kLoginFailureWindowMs)) return Error::TooManyFailures;
   auto rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
   if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) return Error::BadCredentials;
-  give_back(counters);
+  give_back_places(redis_, counters);
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
   if (banned(out.id)) return Error::Banned;
   return Error::None;

@@ -60,9 +60,6 @@ class Auth {
   static std::string hash_password(const std::string& password, const std::string& salt_hex);
 
  private:
-  // One place in each counter's window, if all have room (atomically); false = refused.
-  bool take(const std::vector<std::string>& counters, const std::vector<int>& limits, int64_t window_ms);
-  void give_back(const std::vector<std::string>& counters);
   Redis& redis_;
   std::string secret_;
   int64_t ttl_ms_;

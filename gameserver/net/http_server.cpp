@@ -261,8 +261,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     std::string target(req_.target());
-    if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
-      std::string remote, address;
+    std::string remote, address;  // the socket's peer; the client's address (net/client_address.h)
+    {
       beast::error_code e2;
       auto ep = stream_.socket().remote_endpoint(e2);
       if (!e2) {
@@ -273,6 +273,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           forwarded.append(forwarded.empty() ? "" : ",").append(it->value().data(), it->value().size());
         address = gs::client_address(ep.address().to_string(), forwarded, hub_.options().trusted_proxies);
       }
+    }
+    if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
       std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote,
@@ -290,15 +292,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     // The API may wait (Redis, the matchmaker's answer, a game's strand): off the io threads. Static
     // files and /metrics are answered from memory or disk here.
     if (const HttpLane lane = http_lane(target); lane != HttpLane::Io) {
-      auto job = [self = shared_from_this(), method, target, token]() mutable {
-        HttpResult r = handle_http(self->hub_, method, target, self->req_.body(), token);
+      auto job = [self = shared_from_this(), method, target, token, address]() mutable {
+        HttpResult r = handle_http(self->hub_, method, target, self->req_.body(), token, address);
         asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->respond(std::move(r)); });
       };
       if (!hub_.post_http(std::move(job), lane == HttpLane::Probe))
         respond({503, "application/json", R"({"error":"busy: retry in a moment"})"});
       return;
     }
-    respond(handle_http(hub_, method, target, req_.body(), token));
+    respond(handle_http(hub_, method, target, req_.body(), token, address));
   }
 
   void respond(HttpResult r) {

@@ -119,7 +119,7 @@ HttpLane http_lane(const std::string& target) {
 }
 
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
-                       const std::string& admin_token) {
+                       const std::string& admin_token, const std::string& client_address) {
   std::string path = target.substr(0, target.find('?'));
   if (path == "/healthz") {
     bool ok = hub.redis_ok();
@@ -149,7 +149,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       return {200, "text/plain; charset=utf-8", record_text(*rec)};
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
-      return handle_tournament_api(hub, method, parts, body, admin_token);
+      return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
     if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};

@@ -20,7 +20,8 @@ enum class HttpLane { Io, Api, Probe };
 HttpLane http_lane(const std::string& target);
 
 // `admin_token`: the value of the Authorization ("Bearer …") or X-Admin-Token header.
+// `client_address`: the client's (net/client_address.h), for the limits per address.
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
-                       const std::string& admin_token);
+                       const std::string& admin_token, const std::string& client_address = "");
 
 }  // namespace gs

@@ -10,6 +10,7 @@
 #include "server/hub.h"
 #include "store/keys.h"
 #include "store/rating_store.h"
+#include "store/rate_window.h"
 #include "store/redis.h"
 
 namespace json = boost::json;
@@ -22,6 +23,9 @@ HttpResult error(int status, const std::string& code, const std::string& message
 }
 
 HttpResult ok_json(const std::string& body) { return {200, "application/json", body}; }
+
+constexpr int kJoinCodeTries = 10;
+constexpr int64_t kJoinCodeWindowMs = 10 * 60'000;
 
 int status_for(const std::string& code) {
   if (code == "unknown_event" || code == "unknown_game" || code == "unknown_club") return 404;
@@ -74,7 +78,7 @@ bool valid_id(const std::string& s) {
 }  // namespace
 
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
-                                 const std::string& body, const std::string& token) {
+                                 const std::string& body, const std::string& token, const std::string& client_address) {
   Redis& redis = hub.redis();
   const Caller caller = identify_caller(hub, token);
   const bool is_admin = caller.admin();
@@ -183,6 +187,18 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;
       cmd["rating"] = user->guest ? 1500 : current_rating(redis, parts[2], *user);  // guests: a newcomer's
+    }
+    // Join codes are guessable one try at a time: kJoinCodeTries per event, client address and
+    // window, counted before the matchmaker is asked; a try that was not a wrong code gives its
+    // place back.
+    const std::string address = address_block(client_address);
+    if (it->second == "join" && in.contains("join_code") && !address.empty()) {
+      const std::vector<std::string> counter{keys::join_code_tries(parts[2], address)};
+      if (!take_places(redis, counter, {kJoinCodeTries}, kJoinCodeWindowMs))
+        return error(429, "rate_limited", "too many wrong join codes from your address: try again in 10 minutes");
+      HttpResult r = submit(hub.options().redis_url, cmd);
+      if (r.body.find("\"bad_code\"") == std::string::npos) give_back_places(redis, counter);
+      return r;
     }
     return submit(hub.options().redis_url, cmd);
   }

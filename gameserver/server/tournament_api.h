@@ -12,7 +12,8 @@ namespace gs {
 class Hub;
 
 // `parts` is the path split at '/', starting with "api". `token`: a session token or the admin token.
+// `client_address`: the client's, for the join-code tries per address ("" = not counted).
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
-                                 const std::string& body, const std::string& token);
+                                 const std::string& body, const std::string& token, const std::string& client_address = "");
 
 }  // namespace gs

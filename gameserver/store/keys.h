@@ -75,6 +75,10 @@ inline std::string login_failures(const std::string& lower_name) { return "xq:lo
 inline std::string login_failures_from(const std::string& lower_name, const std::string& address) {
   return "xq:loginfail:" + lower_name + ":" + address;
 }
+// Join-code tries for an event from a client address in the current 10 minutes (server/tournament_api.cpp).
+inline std::string join_code_tries(const std::string& event_id, const std::string& address) {
+  return "xq:jointries:" + event_id + ":" + address;
+}
 // Accounts registered from a client address in the current hour (Auth::register_user).
 inline std::string registrations_from(const std::string& address) { return "xq:newaccounts:" + address; }
 inline const std::string kBanned = "xq:banned";

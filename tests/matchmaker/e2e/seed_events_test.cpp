@@ -603,6 +603,26 @@ TEST_F(QuickPairing, OrganiserRoleCreatesAndRunsAnEvent) {
   EXPECT_EQ(get("/api/events/olgas-cup").at("stage").as_string(), "running");
 }
 
+// Join codes are not guessed one try after another: ten wrong codes for an event from one address
+// (here 127.0.0.1) in ten minutes, then that address's joins with a code are refused (429), the
+// right code too; a try that was not a wrong code does not count; other events are not affected.
+TEST_F(QuickPairing, JoinCodeGuessingIsStopped) {
+  add_players(3, "jc");
+  for (const char* id : {"coded-a", "coded-b"})
+    post("/api/events", json::object{{"id", id}, {"name", id}, {"access", "code"}, {"join_code", "plum-42"}},
+         TestServers::kAdminToken);
+  post("/api/events/coded-a/join", json::object{{"join_code", "plum-42"}}, players_[0].token);  // right: gives back
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(post("/api/events/coded-a/join", json::object{{"join_code", "guess-" + std::to_string(i)}}, players_[1].token, 403)
+                  .at("code")
+                  .as_string(),
+              "bad_code")
+        << i;
+  EXPECT_EQ(post("/api/events/coded-a/join", json::object{{"join_code", "plum-42"}}, players_[1].token, 429).at("code").as_string(),
+            "rate_limited");
+  post("/api/events/coded-b/join", json::object{{"join_code", "plum-42"}}, players_[2].token);
+}
+
 // Through the HTTP API: settings a typo could get wrong are refused with 400 and a reason; the
 // operator's admin token creates a club (with no organiser until one is added); a guest's body
 // cannot set its own rating, nor any body the caller.
