@@ -363,6 +363,7 @@ const en = {
   'apierr.already_joined': 'You are already registered.',
   'apierr.not_joined': 'You are not registered in this event.',
   'apierr.bad_code': 'Wrong join code.',
+  'apierr.rate_limited': 'Too many wrong join codes from your address: try again in 10 minutes.',
   'apierr.bad_state': 'Not possible at this stage of the event.',
   'apierr.bad_request': 'The server rejected the request',
   'apierr.unknown_event': 'No such event.',
@@ -739,6 +740,7 @@ const zh: Record<Key, string> = {
   'apierr.already_joined': '你已经报名了。',
   'apierr.not_joined': '你没有报名这个比赛。',
   'apierr.bad_code': '报名码错误。',
+  'apierr.rate_limited': '报名码错误次数过多，请 10 分钟后再试。',
   'apierr.bad_state': '比赛当前阶段不能这样做。',
   'apierr.bad_request': '服务器拒绝了请求',
   'apierr.unknown_event': '没有这个比赛。',
@@ -787,6 +789,9 @@ export function errorText(e: unknown): string {
   const err = e as { code?: number; message?: string; name?: string };
   const codeName = typeof err?.code === 'number' ? ERROR_NAMES[err.code] : err?.message === 'disconnected' ? 'disconnected' : undefined;
   const key = `error.${codeName}` as Key;
+  // RATE_LIMITED covers frame floods, locked sign-ins and new-account limits: the server's English
+  // message says which (and for how long).
+  if (codeName === 'RATE_LIMITED' && lang === 'en' && err.message) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
   if (codeName && key in en) return t(key);
   return err?.message ?? String(e);
 }

@@ -5,6 +5,7 @@ import { stateFromRecord } from '../src/game/record';
 import { ErrorCode, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
 import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
+import { errorText, setLang, t } from '../src/i18n';
 import { XIANGQI_START } from '../src/rules/board';
 
 // A stand-in for the socket: records requests, lets the test push server messages.
@@ -144,6 +145,19 @@ describe('GameModel', () => {
 });
 
 describe('helpers', () => {
+  it('says why a request was rate-limited, in the server\'s words (English)', () => {
+    vi.stubGlobal('localStorage', { setItem: () => {}, getItem: () => null });
+    vi.stubGlobal('document', { documentElement: {} });
+    setLang('en');
+    expect(errorText({ code: 3, message: 'too many wrong passwords for this account: try again in a minute' })).toBe(
+      'Too many wrong passwords for this account: try again in a minute.',
+    );
+    expect(errorText({ code: 7, message: 'wrong name or password' })).toBe(t('error.BAD_CREDENTIALS'));
+    setLang('zh');
+    expect(errorText({ code: 3, message: 'slow down' })).toBe(t('error.RATE_LIMITED'));
+    setLang('en');
+    vi.unstubAllGlobals();
+  });
   it('formats clocks', () => {
     expect(clockText(605_000)).toBe('10:05');
     expect(clockText(9_340)).toBe('0:09.3');
