@@ -387,8 +387,30 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   if (!actor) {
     // Not live anywhere: a stored game has ended (a node that lost it from memory, e.g. after a
     // restart, still answers as its owner would have).
-    if (redis_.command({"EXISTS", keys::game_meta(gid)}).integer == 1)
+    if (redis_.command({"EXISTS", keys::game_meta(gid)}).integer == 1) {
+      // A move resent after the end (its answer was lost with the connection) was played: say so,
+      // as the game would have while in memory.
+      if (m.has_move() && !m.move().client_move_id().empty()) {
+        try {
+          const GameSession stored = store_.load(gid);
+          const xq::Viewer v = viewer_for(stored.config(), u.id);
+          const xq::Color side = v == xq::Viewer::Black ? xq::Color::Black : xq::Color::Red;
+          if (v != xq::Viewer::Spectator)
+            if (auto ver = stored.find_client_move(side, m.move().client_move_id())) {
+              v1::ServerMessage r;
+              r.set_request_id(rid);
+              r.mutable_reply()->set_game_id(gid);
+              r.mutable_reply()->set_version(*ver);
+              r.mutable_reply()->set_duplicate(true);
+              return send_message(*c, r, metrics_);
+            }
+        } catch (const RedisError&) {
+          throw;
+        } catch (const std::exception&) {  // a record that does not load: the game is over all the same
+        }
+      }
       return send_error(*c, rid, v1::GAME_OVER, "game " + gid + " is over", metrics_, gid);
+    }
     return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
   }
   xq::Viewer viewer = viewer_for(actor->config(), u.id);

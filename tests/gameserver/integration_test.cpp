@@ -1572,7 +1572,8 @@ TEST(GameServerLobby, FinishedGameLeavesMemoryAndIsServedFromRedis) {
   } reset;
   const std::string gid = start_game(red, black);
   ASSERT_FALSE(gid.empty());
-  for (size_t i = 0; i < kMate.size(); ++i) ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i]).has_reply());
+  for (size_t i = 0; i < kMate.size(); ++i)
+    ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i], i + 1 == kMate.size() ? "the-mate" : "").has_reply());
   ASSERT_TRUE(wait_event(black, gid, GameEvent::GAME_ENDED));
   // Listed (finished) while it lingers, gone once retired (the list shows this node's games in memory).
   std::string live;
@@ -1600,4 +1601,10 @@ TEST(GameServerLobby, FinishedGameLeavesMemoryAndIsServedFromRedis) {
   std::string record;
   ASSERT_EQ(srv.http_get("/api/games/" + gid, record), 200);
   EXPECT_NE(record.find("\"result\":\"red-wins\""), std::string::npos) << record;
+  // The mating move resent (its answer was lost with the connection): it was played, not refused.
+  const ServerMessage resent = move(kMate.size() % 2 == 1 ? red : black, gid, kMate.back(), "the-mate");
+  ASSERT_TRUE(resent.has_reply()) << resent.DebugString();
+  EXPECT_TRUE(resent.reply().duplicate());
+  EXPECT_EQ(resent.reply().version(), kMate.size());
+  EXPECT_EQ(error_of(move(red, gid, "h2e2", "another")), GAME_OVER);
 }
