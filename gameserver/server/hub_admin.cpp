@@ -7,6 +7,7 @@
 #include <future>
 #include <optional>
 
+#include "rules/jieqi.h"
 #include "store/keys.h"
 
 namespace json = boost::json;
@@ -64,11 +65,22 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
         return "Redis is unavailable";
       }
     }
+    // The owner takes or refuses it on the game's strand and pushes its answer to a list of its
+    // own, which this request waits for (on a connection of its own: BLPOP blocks it).
+    const std::string reply_key = keys::admin_reply(xq::random_hex(12));
     NodeMessage nm;
     nm.kind = NodeMessage::Kind::Admin;
     nm.from_node = options_.node_id;
     nm.users = {id, outcome, reason};
-    if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer > 0) return "";
+    if (wait) nm.users.push_back(reply_key);
+    if (redis_.command({"PUBLISH", keys::node_channel(owner), encode(nm)}).integer <= 0) return kNotAnswered;
+    if (!wait) return "";
+    try {
+      Redis answers(options_.redis_url);
+      const RedisReply r = answers.command({"BLPOP", reply_key, "10"});
+      if (r.type == RedisReply::Type::Array && r.elements.size() == 2) return r.elements[1].str == "ok" ? "" : r.elements[1].str;
+    } catch (const std::exception&) {
+    }
     return kNotAnswered;
   }
   if (!a || a->finished()) {

@@ -362,6 +362,26 @@ void Hub::on_node_message(const NodeMessage& nm) {
     case K::Admin:
       if (nm.users.size() == 3 && find_game(nm.users[0]))
         admin_game_action(nm.users[0], nm.users[1], nm.users[2], false);  // not on the message thread
+      if (nm.users.size() == 4) {
+        // The asking node waits for the answer: found on the HTTP pool (the game's strand decides),
+        // pushed to its list, which expires if the asker has given up.
+        auto job = [this, users = nm.users] {
+          // Not held here (any more): ended and retired meanwhile, or taken by another node.
+          std::string why = find_game(users[0]) ? admin_game_action(users[0], users[1], users[2], true) : "no such live game";
+          try {
+            redis_.command({"RPUSH", users[3], why.empty() ? "ok" : why});
+            redis_.command({"PEXPIRE", users[3], "30000"});
+          } catch (const std::exception&) {
+          }
+        };
+        if (!post_http(std::move(job))) {
+          try {
+            redis_.command({"RPUSH", nm.users[3], kNotAnswered});
+            redis_.command({"PEXPIRE", nm.users[3], "30000"});
+          } catch (const std::exception&) {
+          }
+        }
+      }
       return;
     case K::Ban:
       for (const auto& u : nm.users)

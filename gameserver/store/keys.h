@@ -75,6 +75,8 @@ inline std::string login_failures(const std::string& lower_name) { return "xq:lo
 inline std::string login_failures_from(const std::string& lower_name, const std::string& address) {
   return "xq:loginfail:" + lower_name + ":" + address;
 }
+// The answer to an admin action asked on one node for a game another node owns (seconds).
+inline std::string admin_reply(const std::string& token) { return "xq:adminreply:" + token; }
 // Join-code tries for an event from a client address in the current 10 minutes (server/tournament_api.cpp).
 inline std::string join_code_tries(const std::string& event_id, const std::string& address) {
   return "xq:jointries:" + event_id + ":" + address;

@@ -689,6 +689,11 @@ TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
     ASSERT_TRUE(told) << p->name << last_frames(*p);
     EXPECT_EQ(told->game_event().requested_move_limit().requested_by(), SIDE_NONE);
   }
+  // Node 0's answer comes back to node 1: a second limit is refused there, not reported done.
+  EXPECT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/move-limit", R"({"side":"red"})", body), 409) << body;
+  EXPECT_NE(body.find("already runs"), std::string::npos) << body;
+  ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/abort", "", body), 200) << body;
+  EXPECT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/abort", "", body), 409) << "over by then: " << body;
   ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));
   EXPECT_TRUE(red.ws->closed());
