@@ -785,13 +785,13 @@ export function reasonText(reason: string): string {
 }
 
 // A failed request in the user's language; codes without a text keep the server's words.
-export function errorText(e: unknown): string {
+export function errorText(e: unknown, language: Lang = lang): string {
   const err = e as { code?: number; message?: string; name?: string };
   const codeName = typeof err?.code === 'number' ? ERROR_NAMES[err.code] : err?.message === 'disconnected' ? 'disconnected' : undefined;
   const key = `error.${codeName}` as Key;
   // RATE_LIMITED covers frame floods, locked sign-ins and new-account limits: the server's English
   // message says which (and for how long).
-  if (codeName === 'RATE_LIMITED' && lang === 'en' && err.message) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+  if (codeName === 'RATE_LIMITED' && language === 'en' && err.message) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
   if (codeName && key in en) return t(key);
   return err?.message ?? String(e);
 }
