@@ -365,22 +365,18 @@ void Hub::on_node_message(const NodeMessage& nm) {
       if (nm.users.size() == 4) {
         // The asking node waits for the answer: found on the HTTP pool (the game's strand decides),
         // pushed to its list, which expires if the asker has given up.
-        auto job = [this, users = nm.users] {
-          // Not held here (any more): ended and retired meanwhile, or taken by another node.
-          std::string why = find_game(users[0]) ? admin_game_action(users[0], users[1], users[2], true) : "no such live game";
+        auto answer = [this](const std::string& key, const std::string& why) {
           try {
-            redis_.command({"RPUSH", users[3], why.empty() ? "ok" : why});
-            redis_.command({"PEXPIRE", users[3], "30000"});
-          } catch (const std::exception&) {
+            redis_.command({"RPUSH", key, why.empty() ? "ok" : why});
+            redis_.command({"PEXPIRE", key, "30000"});
+          } catch (const std::exception&) {  // Redis away: the asker answers 503 after its wait
           }
         };
-        if (!post_http(std::move(job))) {
-          try {
-            redis_.command({"RPUSH", nm.users[3], kNotAnswered});
-            redis_.command({"PEXPIRE", nm.users[3], "30000"});
-          } catch (const std::exception&) {
-          }
-        }
+        auto job = [this, answer, users = nm.users] {
+          // Not held here (any more): ended and retired meanwhile, or taken by another node.
+          answer(users[3], find_game(users[0]) ? admin_game_action(users[0], users[1], users[2], true) : "no such live game");
+        };
+        if (!post_http(std::move(job))) answer(nm.users[3], kNotAnswered);
       }
       return;
     case K::Ban:
