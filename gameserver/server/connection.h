@@ -2,6 +2,7 @@
 // WebSocket session (net/); tests and logic never see Beast.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -44,6 +45,12 @@ class Connection {
     tokens_ -= 1;
     return true;
   }
+  // One of its requests waits on a worker pool (Hub::route), so frames arriving meanwhile are held
+  // back in order. Kept here for the same reason as the tokens: read without the hub's lock on
+  // every frame. Set only while a frame of this connection is being routed, cleared by the pool
+  // under the hub's lock: a false read is final, a true one is checked again under the lock.
+  bool request_off_io() const { return off_io_.load(std::memory_order_acquire); }
+  void set_request_off_io(bool on) { off_io_.store(on, std::memory_order_release); }
 
  private:
   const uint64_t id_;
@@ -53,6 +60,7 @@ class Connection {
   std::optional<User> user_;
   double tokens_ = 0;       // full at the first frame (refill from time 0)
   int64_t refill_ms_ = 0;
+  std::atomic<bool> off_io_{false};
 };
 
 }  // namespace gs

@@ -131,10 +131,10 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
     return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
                       metrics_);
   if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
-  {  // behind a request of the same connection still on a worker pool: its requests keep their order
+  if (c->request_off_io()) {  // behind a request of the same connection still on a worker pool: its requests keep their order
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
-    if (it != conns_.end() && it->second.off_io) {
+    if (it != conns_.end() && c->request_off_io()) {
       if (it->second.held.size() >= kMaxHeldFrames) {
         return send_error(*c, m.request_id(), v1::RATE_LIMITED, "slow down: wait for your last request's answer", metrics_);
       }
@@ -172,7 +172,7 @@ void Hub::route(const std::shared_ptr<Connection>& c, const v1::ClientMessage& m
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;  // closed meanwhile
-    it->second.off_io = true;
+    c->set_request_off_io(true);
   }
   auto job = [this, c, m, t0] {
     handle(c, m, t0);
@@ -234,7 +234,7 @@ void Hub::release_held(const std::shared_ptr<Connection>& c) {
       auto it = conns_.find(c->id());
       if (it == conns_.end()) return;
       if (it->second.held.empty()) {
-        it->second.off_io = false;
+        c->set_request_off_io(false);
         return;
       }
       next = std::move(it->second.held.front());

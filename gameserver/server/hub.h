@@ -102,7 +102,9 @@ class Hub {
   bool request_in_flight(uint64_t connection_id) {
     std::lock_guard l(mu_);
     auto it = conns_.find(connection_id);
-    return it != conns_.end() && it->second.off_io;
+    if (it == conns_.end()) return false;
+    auto c = it->second.conn.lock();
+    return c && c->request_off_io();
   }
   bool post_http(std::function<void()> job, bool probe = false) {
     return (probe ? probe_pool_ : http_pool_).try_post(std::move(job));
@@ -123,8 +125,7 @@ class Hub {
     // challenge to their user is open: with thousands signed in, pushing every change to every
     // connection cost more than the games (docs/benchmarks.md, "Seek pushes to lobby watchers").
     bool lobby_watcher = false;
-    bool off_io = false;                     // one of its requests is on a worker pool (route())
-    std::deque<xq::v1::ClientMessage> held;  // frames received meanwhile, in order
+    std::deque<xq::v1::ClientMessage> held;  // received while a request is on a worker pool (route()), in order
   };
   static constexpr size_t kMaxHeldFrames = 64;
   // Where a request runs: requests that wait on Redis round trips or hash a password go to a
