@@ -264,7 +264,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
       }
     }
   }
-  fx.notices.push_back(user_id + " withdrew");
+  fx.notices.push_back(t.ev.players[p].name + " withdrew");
   return fx;
 }
 
@@ -464,33 +464,45 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
     fail("bad_request", "points must be a result of this event: " + std::to_string(w) + "-" + std::to_string(l) + ", " +
                             std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +
                             std::to_string(d) + " or " + std::to_string(l) + "-" + std::to_string(l) + " (double forfeit)");
-  // Both losing is a double forfeit, a draw was played; a win keeps whether it was played or
-  // won by forfeit (the correction names the winner, not how). Pairing, the forfeit count and
-  // 对手分 follow the flag.
-  const bool double_forfeit = p == std::pair{l, l} && l != d;
-  const bool forfeit = double_forfeit || (p != std::pair{d, d} && s->forfeit);
+  auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
+  if (!s->played) s->played = GameSlot::Played{s->red_points, s->black_points, s->forfeit, g.a_fouls, g.b_fouls, s->reason};
+  const GameSlot::Played& was = *s->played;
+  const bool a_red = s->index % 2 == 0;
   s->red_points = red_points;
   s->black_points = black_points;
-  s->forfeit = forfeit;
-  s->reason = "corrected";
-  auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
-  const bool a_red = s->index % 2 == 0;
   g.a_points = a_red ? red_points : black_points;
   g.b_points = a_red ? black_points : red_points;
-  g.forfeit = forfeit;
-  // Fouls follow too: a double forfeit is one for each side; a draw was played, so none; a win
-  // that was decided by a violation (a forfeit, a forbidden repetition) charges it to the side
-  // that now loses, and a win over the board stays without one.
-  const bool violation = g.a_fouls + g.b_fouls > 0;
-  if (double_forfeit) {
-    g.a_fouls = g.b_fouls = 1;
-  } else if (p == std::pair{d, d}) {
-    g.a_fouls = g.b_fouls = 0;
+  if (p == std::pair{was.red_points, was.black_points}) {  // back to the game's own result
+    s->forfeit = g.forfeit = was.forfeit;
+    s->reason = was.reason;
+    g.a_fouls = was.a_fouls;
+    g.b_fouls = was.b_fouls;
   } else {
-    g.a_fouls = violation && g.a_points < g.b_points ? 1 : 0;
-    g.b_fouls = violation && g.b_points < g.a_points ? 1 : 0;
+    // Both losing is a double forfeit, a draw was played; a win keeps whether the game was played
+    // or won by forfeit (the correction names the winner, not how). Pairing, the forfeit count
+    // and 对手分 follow the flag.
+    const bool double_forfeit = p == std::pair{l, l} && l != d;
+    s->forfeit = g.forfeit = double_forfeit || (p != std::pair{d, d} && was.forfeit);
+    s->reason = "corrected";
+    // Fouls follow too: a double forfeit is one for each side; a draw was played, so none; a win
+    // that the game decided by a violation (a forfeit, a forbidden repetition) charges it to the
+    // side that now loses, and a win over the board stays without one.
+    const bool violation = was.a_fouls + was.b_fouls > 0;
+    if (double_forfeit) {
+      g.a_fouls = g.b_fouls = 1;
+    } else if (p == std::pair{d, d}) {
+      g.a_fouls = g.b_fouls = 0;
+    } else {
+      g.a_fouls = violation && g.a_points < g.b_points ? 1 : 0;
+      g.b_fouls = violation && g.b_points < g.a_points ? 1 : 0;
+    }
   }
-  return {{}, {"result of " + game_id + " corrected"}, {}};
+  std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
+  if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
+  return {{},
+          {where + ": " + t.ev.players.at(s->red).name + " – " + t.ev.players.at(s->black).name +
+           " corrected to " + std::to_string(red_points) + "–" + std::to_string(black_points)},
+          {}};
 }
 
 pairing::Standings standings(const Tournament& t) { return pairing::compute_standings(t.ev, complete_rounds(t)); }

@@ -3,6 +3,7 @@
 // notices) come out; the service around it only stores the state in Redis and moves messages.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,6 +51,15 @@ struct GameSlot {
   int red_points = 0, black_points = 0;
   bool forfeit = false;
   std::string reason;
+  // The result as the game produced it, kept at its first correction: every later correction is
+  // judged against it, so a correction back to it restores its forfeit flag and fouls.
+  struct Played {
+    int red_points = 0, black_points = 0;
+    bool forfeit = false;
+    int a_fouls = 0, b_fouls = 0;
+    std::string reason;
+  };
+  std::optional<Played> played;
 };
 
 struct Tournament {

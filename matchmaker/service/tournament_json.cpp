@@ -230,11 +230,17 @@ json::value to_json(const Tournament& t) {
     for (int u : r.unavailable) unavailable.push_back(u);
     rounds.push_back(json::object{{"boards", boards}, {"unavailable", unavailable}});
   }
-  for (const auto& s : t.games)
-    games.push_back(json::object{{"game_id", s.game_id}, {"round", s.round}, {"board", s.board}, {"index", s.index},
-                                 {"knockout", s.knockout}, {"red", s.red}, {"black", s.black},
-                                 {"finished", s.finished}, {"red_points", s.red_points},
-                                 {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason}});
+  for (const auto& s : t.games) {
+    json::object slot{{"game_id", s.game_id}, {"round", s.round}, {"board", s.board}, {"index", s.index},
+                      {"knockout", s.knockout}, {"red", s.red}, {"black", s.black},
+                      {"finished", s.finished}, {"red_points", s.red_points},
+                      {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason}};
+    if (const auto& w = s.played)
+      slot["played"] = json::object{{"red_points", w->red_points}, {"black_points", w->black_points},
+                                    {"forfeit", w->forfeit},         {"a_fouls", w->a_fouls},
+                                    {"b_fouls", w->b_fouls},         {"reason", w->reason}};
+    games.push_back(std::move(slot));
+  }
   for (const auto& [from, to] : {std::pair{&t.explain, &explain}, std::pair{&t.explain_zh, &explain_zh}})
     for (const auto& lines : *from) {
       json::array a;
@@ -311,6 +317,12 @@ Tournament tournament_from_json(const json::value& v) {
     g.black_points = static_cast<int>(get_int(s, "black_points", 0));
     g.forfeit = get_bool(s, "forfeit", false);
     g.reason = get_str(s, "reason", "");
+    if (const auto* w = s.if_contains("played"); w && w->is_object()) {
+      const auto& wo = w->as_object();
+      g.played = GameSlot::Played{get_int32(wo, "red_points", 0), get_int32(wo, "black_points", 0),
+                                  get_bool(wo, "forfeit", false), get_int32(wo, "a_fouls", 0),
+                                  get_int32(wo, "b_fouls", 0), get_str(wo, "reason", "")};
+    }
     t.games.push_back(g);
   }
   for (const auto& lines : o.at("explain").as_array()) {

@@ -349,8 +349,11 @@ TEST(Tournament, CorrectionsMustBeAResultOfTheEvent) {
   for (auto [red, black] : {std::pair{7, -3}, {2, 2}, {1, 0}, {0, 1}, {3, 0}})
     EXPECT_THROW(correct_result(t, g, red, black), TournamentError) << red << "-" << black;
   // Both losing is a double forfeit (for pairing, the forfeit count and 对手分), a draw was
-  // played, and a win keeps how the game was decided: played, or (after a double forfeit) by forfeit.
-  for (auto [red, black, forfeit] : {std::tuple{0, 2, false}, {1, 1, false}, {0, 0, true}, {2, 0, true}}) {
+  // played, and a win keeps how the game decided it: played over the board here, also after a
+  // correction to a double forfeit in between (an organiser who saved 0-0 by mistake and puts
+  // the result back must get the game's own result, not a forfeit).
+  for (auto [red, black, forfeit] :
+       {std::tuple{0, 2, false}, {1, 1, false}, {0, 0, true}, {2, 0, false}, {0, 0, true}, {0, 2, false}}) {
     correct_result(t, g, red, black);
     const auto& game = t.ev.rounds[0].boards[0].games[0];
     EXPECT_EQ(game.a_points + game.b_points, red + black);
@@ -377,7 +380,33 @@ TEST(Tournament, FoulsFollowACorrectedResult) {
   correct_result(t, g, 1, 1);
   EXPECT_EQ(fouls(), (std::pair{0, 0})) << "a draw was played";
   correct_result(t, g, 2, 0);
-  EXPECT_EQ(fouls(), (std::pair{0, 0})) << "a win over the board";
+  EXPECT_EQ(fouls(), (std::pair{0, 1})) << "back to the game's own result, whatever came in between";
+  EXPECT_TRUE(game.forfeit);
+  EXPECT_EQ(t.games[0].reason, "forfeit");
+
+  Tournament over_the_board = two_players_one_game();
+  const std::string g2 = over_the_board.games.at(0).game_id;
+  record_result(over_the_board, g2, 2, 0, false, 0, 0, "checkmate");
+  const auto& game2 = over_the_board.ev.rounds[0].boards[0].games[0];
+  correct_result(over_the_board, g2, 0, 0);
+  correct_result(over_the_board, g2, 0, 2);
+  EXPECT_EQ((std::pair{game2.a_fouls, game2.b_fouls}), (std::pair{0, 0})) << "a win over the board reversed";
+  EXPECT_FALSE(game2.forfeit);
+  EXPECT_EQ(over_the_board.games[0].reason, "corrected");
+}
+
+// What the game produced is kept with the corrected result, through the stored form too.
+TEST(Tournament, ACorrectionKeepsThePlayedResultThroughStorage) {
+  Tournament t = two_players_one_game();
+  const std::string g = t.games.at(0).game_id;
+  record_result(t, g, 2, 0, true, 0, 1, "forfeit");
+  correct_result(t, g, 0, 0);
+  Tournament back = tournament_from_json(to_json(t));
+  correct_result(back, g, 2, 0);
+  const auto& game = back.ev.rounds[0].boards[0].games[0];
+  EXPECT_EQ((std::pair{game.a_fouls, game.b_fouls}), (std::pair{0, 1}));
+  EXPECT_TRUE(game.forfeit);
+  EXPECT_EQ(back.games[0].reason, "forfeit");
 }
 
 // Forbidden pairs name players by their place in the list: a withdrawal during registration moves
