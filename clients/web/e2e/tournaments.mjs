@@ -428,8 +428,10 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
     await p.page.click('[data-testid=join-event]');
     await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
   }
-  // Xu withdraws again before the start.
+  // Xu withdraws again before the start (the page asks first).
+  const withdrawAsked = new Promise((resolve) => xu.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
   await xu.page.click('[data-testid=withdraw]');
+  assertEqual(await withdrawAsked, 'Withdraw from the event?', 'the withdrawal is confirmed first');
   await xu.page.waitForSelector('[data-testid=join-event]', { timeout: T });
 
   // Start: round 1 is paired but not started (no auto rounds).
@@ -452,11 +454,16 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][1], { timeout: T });
 
-  // Re-pair puts the engine's pairing back; pause and resume.
+  // Re-pair puts the engine's pairing back, in the table and in the edit box (which showed the
+  // typed pairing after the save, and would have put it back on the next save); pause and resume.
   await org.page.click('[data-testid=repair]');
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][0], { timeout: T });
+  await org.page.waitForFunction((want) => document.querySelector('[data-testid=edit-boards]')?.value === want, edit, { timeout: T });
   await org.page.click('[data-testid=pause]');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: T });
+  // Paused says what it stops, and a round cannot be started until the event resumes.
+  await org.page.waitForSelector('[data-testid=paused-note]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=start-round][disabled]', { timeout: T });
   await org.page.click('[data-testid=resume]');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
 
@@ -464,6 +471,9 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.click('[data-testid=start-round]');
   const round1 = new Map();
   await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
+  // While its games are played, the next round cannot be paired, and the page says why.
+  await org.page.waitForSelector('[data-testid=round-in-progress]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=pair-round][disabled]', { timeout: T });
   const results = await playRound(players, 1, round1);
 
   // No auto rounds: the organiser pairs round 2.
@@ -482,9 +492,16 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   assertEqual(await scoreOf(g.red), 2, `${g.red} won round 1`);
   await org.page.selectOption('[data-testid=correct-game]', { index: 0 });
   const chosen = await org.page.$eval('[data-testid=correct-game]', (s) => s.options[s.selectedIndex].textContent);
+  // The form starts from the game's result (saving it unchanged once made a double forfeit of it).
+  const shownResult = chosen.trim().split(' ').pop();
+  assertEqual(`${await org.page.inputValue('[data-testid=correct-red]')}:${await org.page.inputValue('[data-testid=correct-black]')}`,
+    shownResult, 'the correction form starts from the current result');
   await org.page.selectOption('[data-testid=correct-red]', '0');
   await org.page.selectOption('[data-testid=correct-black]', '2');
+  const correctionAsked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
   await org.page.click('[data-testid=correct-save]');
+  const asked = await correctionAsked;
+  assert(asked.startsWith('Record ') && asked.includes(' as 0:2?'), `the correction is confirmed first (${asked})`);
   await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
   // Whichever game the first option is, its red player now has 0 and its black player 2.
   const [redName, blackName] = chosen.replace(/^\S+\s/, '').split(' ')[0].split('–');

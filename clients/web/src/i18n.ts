@@ -293,8 +293,16 @@ const en = {
   pairNextRound: 'Pair next round',
   startRound: 'Start round',
   repair: 'Re-pair',
-  pause: 'Pause',
+  pause: 'Pause pairing',
+  pauseHelp: 'No new round is paired or started until you resume. Games being played continue, the second game of a match too.',
+  pausedNote: 'Paused: no new round is paired or started until the organiser resumes. Games being played continue.',
   resume: 'Resume',
+  roundInProgress: 'Round {n} is being played: the next round can be paired when its games have ended.',
+  confirmCorrection: 'Record {game} as {red}:{black}? Standings and later pairings use the corrected result.',
+  confirmDoubleForfeit: 'Record {game} as {red}:{black}, a double forfeit (both lose, a foul each)? Standings and later pairings use it.',
+  sameResult: 'That is already the result of this game.',
+  confirmWithdraw: 'Withdraw from the event?',
+  confirmWithdrawRunning: 'Withdraw from the event? Your results so far stay, and you are not paired from the next round on. A game you are playing now, and the second game of its match, is still yours to play.',
   editPairing: 'Edit round {n} (player ids)',
   editPairingHelp: 'Boards as red-black pairs, e.g. 0-3, 1-2; a bye as 4-bye.',
   savePairing: 'Save pairing',
@@ -364,7 +372,7 @@ const en = {
   'apierr.not_joined': 'You are not registered in this event.',
   'apierr.bad_code': 'Wrong join code.',
   'apierr.rate_limited': 'Too many wrong join codes from your address: try again in 10 minutes.',
-  'apierr.bad_state': 'Not possible at this stage of the event.',
+  'apierr.bad_state': 'Not possible at this stage of the event',
   'apierr.bad_request': 'The server rejected the request',
   'apierr.unknown_event': 'No such event.',
   'apierr.unknown_game': 'No such game.',
@@ -672,8 +680,16 @@ const zh: Record<Key, string> = {
   pairNextRound: '编排下一轮',
   startRound: '开始本轮',
   repair: '重新编排',
-  pause: '暂停',
+  pause: '暂停编排',
+  pauseHelp: '继续之前不再编排或开始新的一轮。正在进行的对局照常进行，一轮两局的第二局也照常进行。',
+  pausedNote: '已暂停：组织者继续之前不再编排或开始新的一轮。正在进行的对局照常进行。',
   resume: '继续',
+  roundInProgress: '第 {n} 轮正在进行：本轮对局全部结束后才能编排下一轮。',
+  confirmCorrection: '把 {game} 的成绩记为 {red}:{black}？积分和之后的编排将按更正后的成绩计算。',
+  confirmDoubleForfeit: '把 {game} 记为 {red}:{black}，即双方弃权（双方都负，各记一次违例）？积分和之后的编排将按此计算。',
+  sameResult: '这已经是这盘棋的成绩。',
+  confirmWithdraw: '确定退出比赛？',
+  confirmWithdrawRunning: '确定退出比赛？已有成绩保留，从下一轮起不再编排你。正在进行的对局（以及该轮的第二局）仍需你下完。',
   editPairing: '修改第 {n} 轮（棋手编号）',
   editPairingHelp: '按“红-黑”填写，如 0-3, 1-2；轮空写 4-bye。',
   savePairing: '保存对阵',
@@ -741,7 +757,7 @@ const zh: Record<Key, string> = {
   'apierr.not_joined': '你没有报名这个比赛。',
   'apierr.bad_code': '报名码错误。',
   'apierr.rate_limited': '报名码错误次数过多，请 10 分钟后再试。',
-  'apierr.bad_state': '比赛当前阶段不能这样做。',
+  'apierr.bad_state': '比赛当前阶段不能这样做',
   'apierr.bad_request': '服务器拒绝了请求',
   'apierr.unknown_event': '没有这个比赛。',
   'apierr.unknown_game': '没有这盘棋。',
@@ -802,7 +818,8 @@ export function apiErrorText(e: unknown): string {
   const key = `apierr.${err?.code}` as Key;
   if (err?.code && key in en) {
     // bad_request carries the reason only in the message ("field 'rounds' must be a number").
-    return err.code === 'bad_request' && err.message ? `${t(key)}: ${err.message}` : t(key);
+    // bad_request and bad_state carry the reason only in the message ("the current round is not finished").
+    return (err.code === 'bad_request' || err.code === 'bad_state') && err.message ? `${t(key)}: ${err.message}` : t(key);
   }
   if (err?.status === 404 && !err.code && /not found/i.test(err.message ?? '')) return t('apierr.404');
   if (err?.status === 401 && !err.code) return t('apierr.unauthorized');

@@ -5,7 +5,7 @@ import { stateFromRecord } from '../src/game/record';
 import { ErrorCode, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
 import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
-import { errorText, t } from '../src/i18n';
+import { apiErrorText, errorText, t } from '../src/i18n';
 import { XIANGQI_START } from '../src/rules/board';
 
 // A stand-in for the socket: records requests, lets the test push server messages.
@@ -152,6 +152,12 @@ describe('helpers', () => {
     expect(errorText({ code: 7, message: 'wrong name or password' }, 'en')).toBe(t('error.BAD_CREDENTIALS'));
     // Chinese keeps the translated general text (the server's message is English).
     expect(errorText({ code: 3, message: 'slow down' }, 'zh')).toBe(t('error.RATE_LIMITED'));
+  });
+  it('says why an event refused an action, in the server\'s words', () => {
+    expect(apiErrorText({ status: 409, code: 'bad_state', message: 'the current round is not finished' })).toBe(
+      'Not possible at this stage of the event: the current round is not finished',
+    );
+    expect(apiErrorText({ status: 409, code: 'bad_state' })).toBe('Not possible at this stage of the event');
   });
   it('formats clocks', () => {
     expect(clockText(605_000)).toBe('10:05');

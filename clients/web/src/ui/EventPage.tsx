@@ -94,6 +94,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       await load();
     } catch (e) {
       setMsg({ ok: false, text: apiErrorText(e) });
+      // Refused because the event moved on (another tab, the other organiser, a game ending):
+      // show where it is now.
+      await load().catch(() => undefined);
     } finally {
       setBusy(false);
     }
@@ -126,6 +129,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           {cfg.access !== 'open' && <span class="tag">{t(`access.${cfg.access}` as Key)}</span>}
         </div>
         <EventRules ev={ev} />
+        {ev.stage === 'paused' && <p class="muted" data-testid="paused-note">{t('pausedNote')}</p>}
         {news && <p class="event-notice" data-testid="event-notice" role="status">{news}</p>}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
@@ -140,7 +144,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </div>
 
       <aside class="event-side">
-        <Registration ev={ev} me={me} busy={busy} signedIn={!!app.user} onJoin={(code) => void act('join', code ? { join_code: code } : {})} onWithdraw={() => void act('withdraw')} />
+        <Registration ev={ev} me={me} busy={busy} signedIn={!!app.user} onJoin={(code) => void act('join', code ? { join_code: code } : {})} onWithdraw={() => {
+          if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
+        }} />
         {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
         <section class="panel">
           <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
@@ -488,9 +494,23 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const [redPts, setRedPts] = useState(0);
   const [blackPts, setBlackPts] = useState(0);
   const running = ev.stage === 'running';
+  // A round is being played while any game of it has no result: the next round waits for it.
+  const roundInProgress = ev.games.some((g) => !g.finished && g.board >= 0);
   const lastBoards = last ? last.boards.map((b) => `${b.a}-${b.b === BYE ? 'bye' : b.b}`).join(', ') : '';
+  // What the organiser typed is dropped once the pairing it was typed over changes (saved,
+  // re-paired, edited in another tab): the box then shows the round as it now stands.
+  useEffect(() => setBoards(''), [lastBoards]);
   const correctId = gameId || finished[0]?.game_id || '';
+  const correcting = finished.find((g) => g.game_id === correctId);
+  // The form starts from the game's current result, so saving it unchanged changes nothing.
+  useEffect(() => {
+    if (!correcting) return;
+    setRedPts(correcting.red_points ?? 0);
+    setBlackPts(correcting.black_points ?? 0);
+  }, [correctId, correcting?.red_points, correcting?.black_points]);
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
+  const gameLabel = (g: GameSlot) =>
+    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
 
   return (
     <section class="panel organiser" data-testid="organiser">
@@ -501,14 +521,18 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
         )}
         {(running || ev.stage === 'paused') && (
           <>
-            <button data-testid="pair-round" disabled={busy || unstarted} onClick={() => act('pair')}>{t('pairNextRound')}</button>
-            <button data-testid="start-round" disabled={busy || !unstarted} onClick={() => act('start-round')}>{t('startRound')}</button>
+            <button data-testid="pair-round" disabled={busy || unstarted || roundInProgress} onClick={() => act('pair')}>{t('pairNextRound')}</button>
+            <button data-testid="start-round" disabled={busy || !unstarted || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
         )}
-        {running && <button data-testid="pause" disabled={busy} onClick={() => act('pause')}>{t('pause')}</button>}
+        {running && <button data-testid="pause" disabled={busy} title={t('pauseHelp')} onClick={() => act('pause')}>{t('pause')}</button>}
         {ev.stage === 'paused' && <button data-testid="resume" disabled={busy} onClick={() => act('resume')}>{t('resume')}</button>}
       </div>
+      {running && <p class="muted small" data-testid="pause-help">{t('pauseHelp')}</p>}
+      {roundInProgress && !unstarted && (running || ev.stage === 'paused') && (
+        <p class="muted small" data-testid="round-in-progress">{t('roundInProgress', { n: ev.rounds_started ?? paired })}</p>
+      )}
       {unstarted && (
         <form
           class="edit-pairing"
@@ -537,7 +561,14 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
           class="correct"
           onSubmit={(e) => {
             e.preventDefault();
-            act('correct', { game_id: correctId, red_points: redPts, black_points: blackPts });
+            if (!correcting) return;
+            if (redPts === correcting.red_points && blackPts === correcting.black_points) {
+              window.alert(t('sameResult'));
+              return;
+            }
+            const both = redPts === pts.loss_points && blackPts === pts.loss_points && pts.loss_points !== pts.draw_points;
+            const ask = t(both ? 'confirmDoubleForfeit' : 'confirmCorrection', { game: gameLabel(correcting), red: redPts, black: blackPts });
+            if (window.confirm(ask)) act('correct', { game_id: correctId, red_points: redPts, black_points: blackPts });
           }}
         >
           <label>
@@ -545,7 +576,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             <select data-testid="correct-game" value={correctId} onChange={(e) => setGameId(e.currentTarget.value)}>
               {finished.map((g) => (
                 <option key={g.game_id} value={g.game_id}>
-                  {t('roundShort', { n: g.round })}·{g.board >= 0 ? g.board + 1 : g.knockout} {playerName(ev, g.red)}–{playerName(ev, g.black)} {g.red_points}:{g.black_points}
+                  {gameLabel(g)} {g.red_points}:{g.black_points}
                 </option>
               ))}
             </select>
