@@ -499,10 +499,19 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   }
   std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
   if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
-  return {{},
-          {where + ": " + t.ev.players.at(s->red).name + " – " + t.ev.players.at(s->black).name +
-           " corrected to " + std::to_string(red_points) + "–" + std::to_string(black_points)},
-          {}};
+  Effects fx{{},
+             {where + ": " + t.ev.players.at(s->red).name + " – " + t.ev.players.at(s->black).name + " corrected to " +
+              std::to_string(red_points) + "–" + std::to_string(black_points)},
+             {}};
+  // What the correction cannot change by itself, said to the organiser who made it.
+  if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
+  if (paired_rounds(t) > s->round) {
+    const int later = s->round + 1;
+    fx.warnings.push_back(later > t.rounds_started
+                              ? "round " + std::to_string(later) + " was paired with the old result: re-pair it if it should follow the correction"
+                              : "round " + std::to_string(later) + " was already played with the old result; later pairings use the correction");
+  }
+  return fx;
 }
 
 pairing::Standings standings(const Tournament& t) { return pairing::compute_standings(t.ev, complete_rounds(t)); }

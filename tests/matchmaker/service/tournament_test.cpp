@@ -183,10 +183,17 @@ TEST(Tournament, OrganiserEditsAndCorrections) {
   Effects edit = edit_pairing(t, {{r1[0].a, r1[0].b}, {r1[1].a, r1[1].b}});
   EXPECT_FALSE(edit.warnings.empty());
   repair(t);
+  // A correction of round 1 while round 2 waits to start: the organiser is told to re-pair it.
+  Effects early = correct_result(t, started.create[1].game_id, 1, 1);
+  ASSERT_EQ(early.warnings.size(), 1u);
+  EXPECT_NE(early.warnings[0].find("re-pair"), std::string::npos) << early.warnings[0];
+  repair(t);
   Effects s2 = start_round(t);
   ASSERT_EQ(s2.create.size(), 2u);
-  correct_result(t, started.create[0].game_id, 0, 2);
+  Effects late = correct_result(t, started.create[0].game_id, 0, 2);
   EXPECT_EQ(t.ev.rounds[0].boards[0].games[0].a_points + t.ev.rounds[0].boards[0].games[0].b_points, 2);
+  ASSERT_EQ(late.warnings.size(), 1u);
+  EXPECT_NE(late.warnings[0].find("already played"), std::string::npos) << late.warnings[0];
 }
 
 TEST(Tournament, JsonRoundTrip) {
