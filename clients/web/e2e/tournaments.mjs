@@ -498,6 +498,7 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
     shownResult, 'the correction form starts from the current result');
   await org.page.selectOption('[data-testid=correct-red]', '0');
   await org.page.selectOption('[data-testid=correct-black]', '2');
+  const correctedGame = await org.page.inputValue('[data-testid=correct-game]');
   const correctionAsked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
   await org.page.click('[data-testid=correct-save]');
   const asked = await correctionAsked;
@@ -513,6 +514,9 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
     [redName, blackName],
     { timeout: T },
   );
+  // The game's page says the event counts the corrected result (its record keeps the board's).
+  await org.page.goto(`${ctx.base}/#/game/${correctedGame}`);
+  await org.page.waitForSelector('[data-testid=result-corrected]:has-text("0:2")', { timeout: T });
 });
 
 test('two-game round: the organiser plays too; game 2 swaps colours and is offered on the finished game page; board score 2–2', { needs: ['matchmaker', 'events'] }, async (ctx) => {

@@ -57,6 +57,27 @@ function useNextGameOfMatch(gameId: string, over: boolean, eventId: string | und
   return next;
 }
 
+// A tournament game's result as the event now records it, when the organiser corrected it: the
+// game's own record keeps what happened on the board.
+function useCorrectedResult(gameId: string, over: boolean, eventId: string | undefined): { red: number; black: number } | null {
+  const [corrected, setCorrected] = useState<{ red: number; black: number } | null>(null);
+  useEffect(() => {
+    setCorrected(null);
+    if (!over || !eventId || !placeOfGame(gameId)) return;
+    let stopped = false;
+    void fetch(`/api/events/${encodeURIComponent(eventId)}`)
+      .then((r) => (r.ok ? r.json() : null), () => null)
+      .then((ev: { games?: { game_id: string; reason?: string; red_points: number; black_points: number }[] } | null) => {
+        const slot = ev?.games?.find((g) => g.game_id === gameId);
+        if (!stopped && slot?.reason === 'corrected') setCorrected({ red: slot.red_points, black: slot.black_points });
+      });
+    return () => {
+      stopped = true;
+    };
+  }, [gameId, over, eventId]);
+  return corrected;
+}
+
 export function GamePage({ app, game, eventId }: { app: App; game: GameModel; eventId?: string }) {
   useObservable(game);
   useLang();
@@ -64,6 +85,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
   const nextGame = useNextGameOfMatch(game.id, game.over, eventId);
+  const corrected = useCorrectedResult(game.id, game.over, eventId);
 
   // Arrow keys step through the moves on desktop.
   useEffect(() => {
@@ -166,6 +188,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
             {status}
           </p>
+          {corrected && (
+            <p class="muted" data-testid="result-corrected" role="status">{t('resultCorrected', { red: corrected.red, black: corrected.black })}</p>
+          )}
           {nextGame && (
             <a class="button primary" data-testid="next-game-of-match" href={`#/game/${encodeURIComponent(nextGame)}`}>{t('nextGameOfMatch')}</a>
           )}
