@@ -30,6 +30,8 @@ describe('tournament helpers', () => {
     expect(boardScore(pub, 1, 0)).toEqual([0, 2]);
     expect(hasResult(pub, 1, 0)).toBe(true);
     expect(hasResult(ev, 1, 2)).toBe(true); // bye
+    const unstarted = { ...ev, rounds: [{ ...ev.rounds[0], started: false }] };
+    expect(hasResult(unstarted, 1, 2)).toBe(false); // a bye in a round not started yet
     expect(hasResult({ ...ev, games: [] }, 1, 0)).toBe(false);
   });
   it('reads colours, crosstable cells and SB', () => {

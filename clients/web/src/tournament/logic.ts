@@ -48,7 +48,9 @@ export function colourLetter(c: string | number | undefined | null): 'r' | 'b' |
 export function hasResult(ev: EventDetail, r: number, p: number): boolean {
   const b = ev.rounds[r - 1]?.boards.find((x) => x.a === p || x.b === p);
   if (!b) return false;
-  return b.b === BYE || b.games?.length > 0 || slotsOf(ev, r, ev.rounds[r - 1].boards.indexOf(b)).some((g) => g.finished);
+  // A bye's point counts once its round has started (a paired round can still be re-paired).
+  if (b.b === BYE) return ev.rounds[r - 1].started !== false;
+  return b.games?.length > 0 || slotsOf(ev, r, ev.rounds[r - 1].boards.indexOf(b)).some((g) => g.finished);
 }
 
 // "3b 2" = against number 3, with Black, 2 points; "+ 2" a bye; "–" not paired. Points are left
