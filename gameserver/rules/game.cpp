@@ -119,8 +119,9 @@ RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* messa
       return fail("move '" + iccs + "': a letter after the squares names a revealed or captured face-down piece, and there is none");
     PieceType captured = NoType;
     if (std::string why = letter(target, captured); !why.empty()) return fail("move '" + iccs + "' has " + why);
-    if (pos_.identity(to) != NoType && pos_.identity(to) != captured)
-      return fail("move '" + iccs + "': the captured piece is not a " + std::string(1, piece_letter(captured)));
+    // Where the identity is known (the server holds every secret) the letter is ignored, as the
+    // reveal letter is: never compared with the secret. Comparing it, before the move was even
+    // found legal, answered "not a N" to a player who named any face-down piece letter by letter.
     if (pos_.identity(to) == NoType) {
       // Named now: it can only be an identity not already bound elsewhere, and it stays bound.
       if (unbound(color_of(target), captured, to) <= 0)

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <chrono>
 #include <map>
+#include <algorithm>
 #include <set>
 #include <thread>
 
@@ -1249,6 +1250,28 @@ TEST_F(GameServer, JieqiGameNeverLeaksHiddenIdentities) {
   audit(fan.ws->history(), gid, SIDE_NONE, assignment, salt, std::min(11, played - 1));
   audit(red.ws->history(), gid, RED, assignment, salt, std::min(11, played - 1));
   audit(black.ws->history(), gid, BLACK, assignment, salt, std::min(11, played - 1));
+}
+
+// Naming a face-down piece's identity in a move (the capture suffix) tells a player nothing: every
+// letter gets the same answer. The server once compared the letter with its secret before the move
+// was found legal ("the captured piece is not a N"), so a player asked letter by letter from an
+// empty square and learnt all 30 identities without moving.
+TEST_F(GameServer, NamingAFaceDownPieceInAMoveRevealsNothing) {
+  Client red = guest("jq_asker"), black = guest("jq_other");
+  const std::string gid = start_game(red, black, JIEQI);
+  int n = 0;
+  for (const char* squares : {"e5b9", "e5a0", "e4h7"}) {  // a black, a red and a black face-down piece
+    const bool red_piece = std::string(squares).substr(2) == "a0";  // its letters are upper case
+    std::set<std::string> answers;
+    for (char l : std::string("rnbacp")) {
+      const char named = red_piece ? static_cast<char>(std::toupper(l)) : l;
+      auto r = move(red, gid, std::string(squares) + named, "ask-" + std::to_string(n++));
+      ASSERT_TRUE(r.has_error()) << r.DebugString();
+      const std::string& m = r.error().message();
+      answers.insert(std::to_string(r.error().code()) + m.substr(std::min(m.find(':'), m.size())));
+    }
+    EXPECT_EQ(answers.size(), 1u) << squares << ": " << *answers.begin() << " / " << *answers.rbegin();
+  }
 }
 
 // Rated games: accounts only, the optional rating range is enforced, and the result moves both

@@ -185,8 +185,8 @@ TEST(JieqiGame, UnknownIdentityNeedsSuffixFromPool) {
 }
 
 // Suffixes are read, not skipped: the reveal letter's case is the mover's colour, a second letter
-// names a captured face-down piece (and must be right where it is known), nothing follows; a
-// revealed or Xiangqi piece's move takes no reveal letter.
+// names a captured face-down piece (where its identity is known, the secret decides and the letter
+// is ignored), nothing follows; a revealed or Xiangqi piece's move takes no reveal letter.
 TEST(JieqiGame, MoveSuffixesAreChecked) {
   using E = RulesGame::MoveError;
   RulesGame g(GameRules::defaults(Variant::Jieqi), parse_fen(kJieqiStartFen, Variant::Jieqi));
@@ -203,13 +203,42 @@ TEST(JieqiGame, MoveSuffixesAreChecked) {
   const std::string target_letter(1, static_cast<char>(std::tolower(piece_letter(p.identity(parse_square("b9"))))));
   const std::string wrong = target_letter == "r" ? "n" : "r";
   const std::string reveal(1, piece_letter(p.identity(parse_square("b2"))));
-  EXPECT_EQ(fixed.play("b2b9" + reveal + wrong), E::BadFormat) << "the captured piece is not that";
   EXPECT_EQ(fixed.play("b2b9" + reveal + target_letter + "x"), E::BadFormat);
+  RulesGame named_wrong = fixed;
+  EXPECT_EQ(named_wrong.play("b2b9" + reveal + wrong), E::None) << "a wrong letter is ignored, not refused";
+  EXPECT_EQ(named_wrong.moves().back().captured_identity, p.identity(parse_square("b9"))) << "the secret decides";
   EXPECT_EQ(fixed.play("b2b9" + reveal + target_letter), E::None);
 
   RulesGame xiangqi(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start());
   EXPECT_EQ(xiangqi.play("h2e2R"), E::BadFormat) << "Xiangqi moves carry no identity";
   EXPECT_EQ(xiangqi.play("h2e2"), E::None);
+}
+
+// A player must not learn a face-down identity by naming it: with every identity known (as on the
+// server), a move naming any letter for any face-down piece gets the same answer, whichever letter
+// is right. (The server once answered "the captured piece is not a N" for wrong letters before the
+// move was even legal, from an empty square: all 30 identities in ~90 refused requests.)
+TEST(JieqiGame, NamingAFaceDownPieceRevealsNothing) {
+  Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
+  apply_hidden_list(p, kFixedAssignment);
+  const RulesGame game(GameRules::defaults(Variant::Jieqi), p);
+  for (Square s = 0; s < kSquares; ++s) {
+    const Piece target = p.at(s);
+    if (!target || !is_dark(target)) continue;
+    for (const char* from : {"e5", "e4", "a0"}) {  // empty, empty, Red's own face-down rook square
+      std::set<std::pair<int, std::string>> answers;
+      for (char l : std::string("RNBACP")) {
+        const char named = color_of(target) == Color::Red ? l : static_cast<char>(std::tolower(l));
+        RulesGame g = game;
+        std::string message;
+        const auto e = g.play(std::string(from) + square_name(s) + named, &message);
+        message.erase(0, message.find(':'));  // the answer without the echoed move
+        answers.insert({static_cast<int>(e), message});
+      }
+      EXPECT_EQ(answers.size(), 1u) << from << square_name(s) << ": " << answers.begin()->second << " / "
+                                    << answers.rbegin()->second;
+    }
+  }
 }
 
 // Every viewer's FEN is the position's own in Xiangqi (nothing is hidden); in Jieqi a captured
