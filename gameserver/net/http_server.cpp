@@ -286,7 +286,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::string token(req_["X-Admin-Token"]);
     if (token.empty()) {
       token = std::string(req_[http::field::authorization]);
-      if (token.rfind("Bearer ", 0) == 0) token = token.substr(7);
+      if (beast::iequals(std::string_view(token).substr(0, 7), "Bearer ")) token = token.substr(7);  // the scheme has no case
     }
     std::string method(req_.method_string());
     // The API may wait (Redis, the matchmaker's answer, a game's strand): off the io threads. Static

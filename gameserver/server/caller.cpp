@@ -20,7 +20,10 @@ Caller identify_caller(Hub& hub, const std::string& credential) {
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch()).count();
   c.user = hub.auth().verify_token(credential, now);
-  if (!c.user) return c;
+  if (!c.user) {
+    c.refused_credential = true;
+    return c;
+  }
   c.banned = hub.auth().banned(c.user->id);
   c.role = hub.auth().role_of(*c.user);
   return c;

@@ -15,6 +15,7 @@ struct Caller {
   Role role = Role::Player;
   bool operator_credential = false;
   bool banned = false;
+  bool refused_credential = false;  // one was given, but it is neither the admin token nor a valid session
 
   bool admin() const { return operator_credential || (user && !banned && role == Role::Admin); }
   bool organiser() const { return admin() || (user && !banned && role == Role::Organiser); }

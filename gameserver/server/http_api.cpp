@@ -157,8 +157,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     if (parts.size() >= 2 && parts[1] == "admin") {
       const Caller caller = identify_caller(hub, admin_token);
       if (!caller.admin())
-        return json_error(caller.user ? 403 : 401, caller.user ? "the admin role is required"
-                                                               : "admin credential required (X-Admin-Token or an admin's session)");
+        return json_error(caller.user ? 403 : 401, caller.user                ? "the admin role is required"
+                                                   : caller.refused_credential ? "invalid or expired credential: not the admin token nor a valid session"
+                                                                               : "admin credential required (X-Admin-Token or an admin's session)");
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};

@@ -1052,6 +1052,23 @@ TEST_F(GameServer, RacingAdminActionsAreAnsweredByWhatTheGameTook) {
   }
 }
 
+// A credential that is refused says so (not "log in first"), and the Authorization scheme is read
+// without regard to case, as HTTP defines it.
+TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body), 401);
+  EXPECT_NE(body.find("admin credential required"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/games", body, "u-0123456789abcdef.1.deadbeef"), 401);
+  EXPECT_NE(body.find("invalid or expired credential"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/events", "{}", body), 401);
+  EXPECT_NE(body.find("log in first"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/events", "{}", body, "forged-session-token"), 401);
+  EXPECT_NE(body.find("invalid or expired session token"), std::string::npos) << body;
+  const std::string lower = "GET /api/admin/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                            "Authorization: bearer " + std::string(TestServers::kAdminToken) + "\r\n\r\n";
+  EXPECT_EQ(http_raw(g_servers->port(), lower, body), 200) << body;
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);

@@ -228,6 +228,8 @@ static int http(uint16_t port, const std::string& request, std::string& body, st
   return std::atoi(resp.c_str() + sp + 1);
 }
 
+int http_raw(uint16_t port, const std::string& request, std::string& body) { return http(port, request, body); }
+
 int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
                  const std::string& bearer, const std::string& payload, std::string* headers) {
   std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";

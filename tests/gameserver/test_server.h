@@ -15,6 +15,8 @@ uint16_t free_port();
 // Returns the status (-1 if nothing answered) and fills body (and the header lines, if asked).
 int http_request(uint16_t port, const std::string& method, const std::string& path, std::string& body,
                  const std::string& bearer = "", const std::string& payload = "", std::string* headers = nullptr);
+// The same with the request written out in full (header lines as given, ending in an empty line).
+int http_raw(uint16_t port, const std::string& request, std::string& body);
 
 class Process {
  public:
