@@ -1,5 +1,6 @@
 #include "server/matchmaker_bridge.h"
 
+#include <algorithm>
 #include <hiredis/hiredis.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -119,11 +120,17 @@ void MatchmakerBridge::forward_notices() {
           std::string kind = get("kind"), event_id = get("event_id");
           std::vector<std::string> users;
           if (kind != "game_ready" && !event_id.empty()) {
-            // Event news goes to the event's players; their ids are in the stored event.
+            // Event news goes to the event's players and its organiser (whose page would otherwise
+            // learn of it at its next poll); their ids are in the stored event.
             RedisReply ev = hub_.redis().command({"GET", keys::tournament(event_id)});
             if (ev.type == RedisReply::Type::String) {
               json::value stored = json::parse(ev.str);  // keep it alive while iterating
               for (const auto& u : stored.as_object().at("user_ids").as_array()) users.emplace_back(u.as_string());
+              boost::system::error_code none;
+              const json::value* organiser = stored.find_pointer("/config/organiser", none);
+              if (organiser && organiser->is_string() && !organiser->as_string().empty() &&
+                  std::find(users.begin(), users.end(), organiser->as_string()) == users.end())
+                users.emplace_back(organiser->as_string());
             }
           }
           // game_ready is sent by the node that creates the game (it knows the game exists).

@@ -432,6 +432,9 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   const withdrawAsked = new Promise((resolve) => xu.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
   await xu.page.click('[data-testid=withdraw]');
   assertEqual(await withdrawAsked, 'Withdraw from the event?', 'the withdrawal is confirmed first');
+  // The organiser's page hears the event's news as it happens, by name.
+  await org.page.waitForSelector('[data-testid=event-notice]:has-text("Xuan")', { timeout: T });
+  assert((await org.page.textContent('[data-testid=event-notice]')).includes('withdrew'), 'the organiser is told who withdrew');
   await xu.page.waitForSelector('[data-testid=join-event]', { timeout: T });
 
   // Start: round 1 is paired but not started (no auto rounds).
