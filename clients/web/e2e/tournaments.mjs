@@ -449,6 +449,8 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
 
   // Edit: swap the colours of board 1.
   const edit = await org.page.inputValue('[data-testid=edit-boards]');
+  // In pairing numbers (1–4 here), as the pairings table shows them, not places in the list (0–3).
+  assertEqual(edit.split(/[-,\s]+/).filter(Boolean).map(Number).sort().join(','), '1,2,3,4', `the edit box speaks pairing numbers (${edit})`);
   const pairs = edit.split(',').map((s) => s.trim());
   const [a, b] = pairs[0].split('-');
   pairs[0] = `${b}-${a}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import { boardScore, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, StandingsRow } from '../src/tournament/types';
 
 const ev: EventDetail = {
@@ -47,6 +47,11 @@ describe('tournament helpers', () => {
     expect(parsePairs('0-1, 2-3;4 bye')).toEqual([[0, 1], [2, 3], [4, -2]]);
     expect(parsePairs('')).toEqual([]);
     expect(() => parsePairs('a-b')).toThrow();
+    // The edit box speaks pairing numbers; the API takes places in the player list.
+    const players = [{ name: 'A', number: 2 }, { name: 'B', number: 3 }, { name: 'C', number: 1 }];
+    expect(pairingText([{ a: 1, b: 2 }, { a: 0, b: -2 }], players)).toBe('3-1, 2-bye');
+    expect(pairsFromNumbers('3-1, 2-bye', players)).toEqual([[1, 2], [0, -2]]);
+    expect(() => pairsFromNumbers('3-4', players)).toThrow('#4');
     expect(eventIdFrom('Spring Jieqi Open!', 0)).toBe('spring-jieqi-open-0000');
     expect(eventIdFrom('春季赛', 0)).toBe('event-0000');
     expect(poolName('jieqi', 180000, 2000)).toBe('jieqi:180000+2000');

@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { BYE, type CrossCell, type EventDetail, type GameSlot, type StandingsRow } from './types';
+import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
 export function playerOf(ev: EventDetail, userId: string | undefined): number {
@@ -90,6 +90,23 @@ export function parsePairs(text: string): [number, number][] {
     out.push([Number(m[1]), /^\d+$/.test(m[2]) ? Number(m[2]) : BYE]);
   }
   return out;
+}
+
+// The edit-pairing box speaks pairing numbers (#3), as the rest of the page does; the API takes
+// players by their place in the list. A number no player holds is refused.
+export function pairingText(boards: { a: number; b: number }[], players: EventPlayer[]): string {
+  const num = (p: number) => players[p]?.number ?? p + 1;
+  return boards.map((b) => `${num(b.a)}-${b.b === BYE ? 'bye' : num(b.b)}`).join(', ');
+}
+
+export function pairsFromNumbers(text: string, players: EventPlayer[]): [number, number][] {
+  const byNumber = new Map(players.map((p, i) => [p.number ?? i + 1, i]));
+  const index = (n: number) => {
+    const i = byNumber.get(n);
+    if (i === undefined) throw new Error(`#${n}`);
+    return i;
+  };
+  return parsePairs(text).map(([a, b]) => [index(a), b === BYE ? BYE : index(b)]);
 }
 
 export function poolName(variant: string, initialMs: number, incrementMs: number): string {

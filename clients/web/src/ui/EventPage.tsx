@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, colourLetter, crossCellText, hasResult, parsePairs, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
@@ -496,7 +496,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const running = ev.stage === 'running';
   // A round is being played while any game of it has no result: the next round waits for it.
   const roundInProgress = ev.games.some((g) => !g.finished && g.board >= 0);
-  const lastBoards = last ? last.boards.map((b) => `${b.a}-${b.b === BYE ? 'bye' : b.b}`).join(', ') : '';
+  const lastBoards = last ? pairingText(last.boards, ev.players) : '';
   // What the organiser typed is dropped once the pairing it was typed over changes (saved,
   // re-paired, edited in another tab): the box then shows the round as it now stands.
   useEffect(() => setBoards(''), [lastBoards]);
@@ -540,7 +540,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             e.preventDefault();
             setEditErr('');
             try {
-              act('edit-pairing', { boards: parsePairs(boards || lastBoards) });
+              act('edit-pairing', { boards: pairsFromNumbers(boards || lastBoards, ev.players) });
             } catch (err) {
               setEditErr(t('badPairs', { text: (err as Error).message }));
             }
@@ -551,7 +551,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
-          <p class="muted small">{ev.players.map((p, i) => `${i}=${p.name}`).join(' · ')}</p>
+          <p class="muted small">{ev.players.map((p, i) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
           {editErr && <p class="error">{editErr}</p>}
         </form>
