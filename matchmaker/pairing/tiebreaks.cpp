@@ -209,6 +209,16 @@ Standings standings_at(const Event& ev, int n, const std::vector<std::vector<int
   }
   Standings out;
   out.after_round = n;
+  // The lot is shown as the place it draws (1 = first), not as the 63-bit number it is drawn by.
+  std::vector<int> lot_place;
+  if (std::find(s.tiebreaks.begin(), s.tiebreaks.end(), Tiebreak::Lot) != s.tiebreaks.end()) {
+    std::vector<Key> lots(np);
+    for (int p = 0; p < np; ++p) lots[p] = key_of(c, Tiebreak::Lot, p, {p});
+    lot_place.assign(np, 1);
+    for (int p = 0; p < np; ++p)
+      for (int q = 0; q < np; ++q)
+        if (lots[q] > lots[p]) ++lot_place[p];
+  }
   int pos = 0;
   for (auto& g : groups) {
     int rank = pos + 1;
@@ -218,7 +228,7 @@ Standings standings_at(const Event& ev, int n, const std::vector<std::vector<int
       for (Tiebreak t : s.tiebreaks) {
         auto it = keys[p].find(t);
         Key k = it != keys[p].end() ? it->second : key_of(c, t, p, {p});
-        r.tiebreak_values.push_back(display(r, t, k));
+        r.tiebreak_values.push_back(t == Tiebreak::Lot ? std::to_string(lot_place[p]) : display(r, t, k));
       }
       out.rows.push_back(std::move(r));
       ++pos;

@@ -1,6 +1,7 @@
 // Tiebreaks from the worked examples of swiss-pairing.md §2.6.
 #include "pairing/tiebreaks.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "helpers.h"
@@ -179,6 +180,16 @@ TEST(Tiebreaks, JieqiPreviousRoundRanking) {
   EXPECT_EQ(s.rows[0].player, 2);
   EXPECT_EQ(s.rows[1].player, 0);
   EXPECT_EQ(s.rows[2].player, 3);
+  // The lot shows the place it draws: 1 to 4, one each, and it orders players tied on all else.
+  std::vector<std::string> lots;
+  for (const auto& row : s.rows) lots.push_back(row.tiebreak_values.back());
+  std::sort(lots.begin(), lots.end());
+  EXPECT_EQ(lots, (std::vector<std::string>{"1", "2", "3", "4"}));
+  ev.settings.tiebreaks = {Tiebreak::Lot};
+  Standings by_lot = compute_standings(ev);
+  for (size_t i = 1; i < by_lot.rows.size(); ++i)
+    if (by_lot.rows[i].score == by_lot.rows[i - 1].score)
+      EXPECT_LT(std::stoi(by_lot.rows[i - 1].tiebreak_values[0]), std::stoi(by_lot.rows[i].tiebreak_values[0]));
 }
 
 TEST(Tiebreaks, PresetsMatchTheDecisions) {
