@@ -15,8 +15,9 @@
 //   - the victim can take that attacker back without loss and is not pinned (兑 / offer); pieces
 //     of the victim's own type that it can take are ignored as attackers altogether (兑);
 //   - the capture lets the opponent win more elsewhere, or mate by checks within 5 plies, or
-//     (CXA) win more by a series of up to two checks starting with a quiet one (e.g. the
-//     capturing piece itself, 图16), or (CXA) win back more than it took by a short forcing line
+//     (CXA) win the capturer back, and more than the capture took, by a series of up to four
+//     checks starting with a quiet one (图16; a series that wins other material is the
+//     opponent's own threat, 图9), or (CXA) win back more than it took by a short forcing line
 //     that only the capture allows — checks, captures and a first quiet mate threat (图18,
 //     capture_is_refuted below).
 //   Under CXA two combinations count as threats too: a series of up to two checks (the first a

@@ -427,9 +427,10 @@ bool capture_refuted(Scratch& s, Move c) {
 // `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
 // its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
-// `verify_series` (CXA): also drop captures after which the opponent wins more by a series of
-// checks (see check_series_gain) or by a short forcing line the capture allows (capture_refuted).
-int best_check_series(Scratch& s, bool top);
+// `verify_series` (CXA): also drop captures after which the opponent wins the capturer back, and
+// more than the capture took, by a series of checks (see recovering_series_gain) or by a short
+// forcing line the capture allows (capture_refuted).
+int best_recovering_series(Scratch& s, Square target);
 
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
                     bool real_only = true, bool verify_series = true) {
@@ -481,12 +482,15 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // A capture after which the opponent wins more elsewhere (a hanging piece of ours) is no
       // real threat; an equal counter-capture does not cancel it.
       if (real_only && g > 0 && net_gain(s, c) < 0) g = 0;
-      // ... or after which the opponent wins more by a series of checks (抽将): in 图16 (C15)
-      // the black rook may not take the a6 pawn while its king stands on f8, because the red
-      // rook's check, then a capture uncovering the cannon's check, wins the rook on a6.
+      // ... or after which the opponent wins the capturer back, and more than the capture took,
+      // by a series of checks (抽将): in 图16 (C15) the black rook may not take the a6 pawn while
+      // its king stands on f8, because the red rook's check, then a capture uncovering the
+      // cannon's check, wins the rook on a6. A series that wins something else is the opponent's
+      // own threat, not a reason this capture fails (图9: black's discovered checks win the h6
+      // rook whether or not red takes on b0).
       if (real_only && verify_series && g > 0) {
         Piece cap = s.play(c);
-        int back = best_check_series(s, false);
+        int back = best_recovering_series(s, c.to);
         s.undo(c, cap);
         if (back > value_of(victim, t)) g = 0;
         if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
@@ -596,16 +600,62 @@ void for_each_quiet_check(Scratch& s, Fn&& fn) {
   }
 }
 
-// The most the side to move wins for sure by a series of checks starting with a quiet one.
-int best_check_series(Scratch& s, bool top) {
-  const Color them = opposite(s.side());
+// Refutation by checks (CXA, direct_threats): a series of up to kRecoverySeries checks, the first
+// quiet, that wins back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+
+// Ke1 Rf1+` and `Rxc1`). Longer than the check-series threats (kCheckSeries): a refutation must
+// end on the capturer, so it stays rare and cheap; longer threat series masked real chases and
+// were slow (2026-12 audit).
+constexpr int kRecoverySeries = 4;
+constexpr int kNoRecovery = -1000000;
+
+// The check `c` (legal, by the side to move) starts a series of up to `checks_left` checks after
+// which the side to move takes the piece on `target` (the opponent's capturer; followed when it
+// moves) whatever the replies: returns the material won on the way, the capturer included and the
+// opponent's captures deducted, or kNoRecovery when some reply keeps the capturer, or mates.
+int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target) {
+  const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
+  const bool took = c.to == target;
+  Piece cap_c = s.play(c);
+  MoveList replies;
+  s.p.generate_legal(replies);
+  int worst = replies.size == 0 ? kNoRecovery : 1000000;  // a mate is judged elsewhere
+  std::array<Threat, kSquares> after{};
+  for (Move r : replies) {
+    const Square tgt = r.from == target ? r.to : target;
+    Piece cap_r = s.play(r);
+    const int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
+    int best = took ? 0 : kNoRecovery;
+    if (!took) {
+      direct_threats(s, after, false, true, false);
+      if (after[tgt].gain > 0) best = after[tgt].gain;
+      if (checks_left > 1) {
+        MoveList ours;
+        s.p.generate_legal(ours);
+        for (Move c2 : ours) {
+          Piece cap2 = s.play(c2);
+          bool gives = s.p.in_check(s.side());
+          s.undo(c2, cap2);
+          if (gives) best = std::max(best, recovering_series_gain(s, c2, checks_left - 1, tgt));
+        }
+      }
+    }
+    s.undo(r, cap_r);
+    if (best == kNoRecovery) {
+      worst = kNoRecovery;
+      break;
+    }
+    worst = std::min(worst, v + best);
+  }
+  s.undo(c, cap_c);
+  return worst;
+}
+
+// The most the side to move wins by a series of checks, starting with a quiet one, that wins back
+// the opponent's piece on `target` (0: none).
+int best_recovering_series(Scratch& s, Square target) {
   int best = 0;
-  if (s.p.in_check(them)) return 0;
-  for_each_quiet_check(s, [&](Move c) {
-    SquareSet t;
-    int g = check_series_gain(s, c, kCheckSeries, t, top);
-    if (g > best && t.any()) best = g;
-  });
+  if (s.p.in_check(opposite(s.side()))) return 0;
+  for_each_quiet_check(s, [&](Move c) { best = std::max(best, recovering_series_gain(s, c, kRecoverySeries, target)); });
   return best;
 }
 

@@ -236,9 +236,10 @@ std::string label_mismatch(const MoveLabel& l, const std::string& want) {
 // Known deviations from the book (cppxq transcription), listed here and in docs/adjudication.md
 // (no skipped tests: these cases are excluded from the assertions, and the issue note names them).
 // Verdict deviation:
-//   C2  (图3)  black loses instead of a draw, because the labels differ (below): here red's moves
-//              are idle (its Rxc1 is refuted by black's checks) and black chases the g0 elephant and
-//              the e1 advisor, so only black is forbidden. With the book's labels both sides chase
+//   C2  (图3)  black loses instead of a draw, because the labels differ (below): here red's g0e2 is
+//              idle (e2g0 chases the horse: the elephant on g0 blocks the checks that refute Rxc1,
+//              but on e2 it creates nothing new) and black chases the g0 elephant and the e1
+//              advisor, so only black is forbidden. With the book's labels both sides chase
 //              on every move and the verdict is the book's draw.
 // Label-only deviation: C2 (the book's targets come from deeper tactics: black wins the rook d1
 // by a series of three checks, red's chase of the horse c1 is only real once the elephant guards
@@ -554,6 +555,22 @@ TEST(Adjudication, CheckSeriesChasesAndRefutesCaptures) {
   EXPECT_EQ(v.outcome, Outcome::RedLoses);
   // The same loop under AXF: no check series there, and red's loop contains a check → draw.
   EXPECT_EQ(judge(fen, twice("h6h9 f9f8 h9h6 f8f9"), Ruleset::Axf).outcome, Outcome::Draw);
+}
+
+TEST(Adjudication, CaptureThatLosesTheCapturerToChecksIsNoChase) {
+  // Red's a-file chariot attacks the unrooted a1 horse while black's chariot threatens mate. But
+  // Rxa1 loses the chariot to three checks, the first quiet: Rh0+ Af0 Rxf0+ Ke1 Rf1+ (Kxf1 would
+  // face the f8 king) and Rxa1. Two checks win only the advisor, less than the horse, so the
+  // refutation needs the longer series; it counts because it wins the capturer itself back. Red's
+  // moves are idle, black's 长杀 loses. The same with the black chariot on g1 (Rg0+ Af0 …).
+  for (const char* fen : {"3a5/5k3/9/9/9/R8/4P4/9/n3A2r1/3AK4 w", "3a5/5k3/9/9/9/R8/4P4/9/n3A1r2/3AK4 w"}) {
+    RepetitionVerdict v = judge(fen, twice("a4a5 d9e8 a5a4 e8d9"), Ruleset::Cxa);
+    ASSERT_EQ(v.labels.size(), 8u) << fen;
+    for (size_t i = 0; i < v.labels.size(); ++i)
+      EXPECT_EQ(v.labels[i].describe(), i % 2 == 0 ? "闲" : "杀") << fen << " " << i << ": " << dump(v);
+    EXPECT_EQ(v.outcome, Outcome::BlackLoses) << fen << ": " << dump(v);
+    EXPECT_EQ(v.reason, "perpetual_mate_threat");
+  }
 }
 
 TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
