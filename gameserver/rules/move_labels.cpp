@@ -604,23 +604,36 @@ void for_each_quiet_check(Scratch& s, Fn&& fn) {
 // quiet, that wins back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+
 // Ke1 Rf1+` and `Rxc1`). Longer than the check-series threats (kCheckSeries): a refutation must
 // end on the capturer, so it stays rare and cheap; longer threat series masked real chases and
-// were slow (2026-12 audit).
+// were slow (2026-12 audit). At most kRecoveryNodes replies are looked at: a search that runs out
+// proves only what it finished (the capture then stands unless that already refutes it).
 constexpr int kRecoverySeries = 4;
+constexpr long kRecoveryNodes = 20000;
 constexpr int kNoRecovery = -1000000;
+
+struct RecoveryBudget {
+  long left = kRecoveryNodes;
+  bool exhausted = false;
+};
 
 // The check `c` (legal, by the side to move) starts a series of up to `checks_left` checks after
 // which the side to move takes the piece on `target` (the opponent's capturer; followed when it
 // moves) whatever the replies: returns the material won on the way, the capturer included and the
-// opponent's captures deducted, or kNoRecovery when some reply keeps the capturer, or mates.
-int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target) {
+// opponent's captures deducted, or kNoRecovery when some reply keeps the capturer, when the
+// series mates (a mate is not a recovery; mates are judged apart) or when the budget ran out.
+int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, RecoveryBudget& b) {
   const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
   const bool took = c.to == target;
   Piece cap_c = s.play(c);
   MoveList replies;
   s.p.generate_legal(replies);
-  int worst = replies.size == 0 ? kNoRecovery : 1000000;  // a mate is judged elsewhere
+  int worst = replies.size == 0 ? kNoRecovery : 1000000;
   std::array<Threat, kSquares> after{};
   for (Move r : replies) {
+    if (b.left-- <= 0) {
+      b.exhausted = true;
+      worst = kNoRecovery;
+      break;
+    }
     const Square tgt = r.from == target ? r.to : target;
     Piece cap_r = s.play(r);
     const int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
@@ -635,7 +648,7 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target) {
           Piece cap2 = s.play(c2);
           bool gives = s.p.in_check(s.side());
           s.undo(c2, cap2);
-          if (gives) best = std::max(best, recovering_series_gain(s, c2, checks_left - 1, tgt));
+          if (gives) best = std::max(best, recovering_series_gain(s, c2, checks_left - 1, tgt, b));
         }
       }
     }
@@ -650,12 +663,29 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target) {
   return worst;
 }
 
-// The most the side to move wins by a series of checks, starting with a quiet one, that wins back
-// the opponent's piece on `target` (0: none).
-int best_recovering_series(Scratch& s, Square target) {
+int best_recovering_series_once(Scratch& s, Square target, RecoveryBudget& b) {
   int best = 0;
   if (s.p.in_check(opposite(s.side()))) return 0;
-  for_each_quiet_check(s, [&](Move c) { best = std::max(best, recovering_series_gain(s, c, kRecoverySeries, target)); });
+  for_each_quiet_check(s, [&](Move c) { best = std::max(best, recovering_series_gain(s, c, kRecoverySeries, target, b)); });
+  return best;
+}
+
+// The most the side to move wins by a series of checks, starting with a quiet one, that wins back
+// the opponent's piece on `target` (0: none). Where the budget runs out depends on the order moves
+// are tried in, so, as for capture_refuted, the mirror image and the colour swaps are tried too:
+// the first that finishes is exact; if none does, the most any of the four proved (each a proof),
+// so a position and its transforms are judged alike.
+int best_recovering_series(Scratch& s, Square target) {
+  RecoveryBudget b;
+  int best = best_recovering_series_once(s, target, b);
+  if (!b.exhausted) return best;
+  for (auto [mirror, colours] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    Scratch t(transformed(s.p, mirror, colours));
+    RecoveryBudget bt;
+    const int got = best_recovering_series_once(t, transformed(target, mirror, colours), bt);
+    if (!bt.exhausted) return got;
+    best = std::max(best, got);
+  }
   return best;
 }
 
