@@ -119,7 +119,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       if (ec || self->closed_) return;
       const ServerOptions& o = self->hub_.options();
       const int64_t now = steady_ms();
-      if (!self->user() && now - self->opened_ms_ >= o.login_deadline_ms && !self->hub_.request_in_flight(self->id())) {
+      if (!self->user() && now - self->opened_ms_ >= o.login_deadline_ms && !self->request_off_io()) {  // a sign-in still being hashed is no idle socket
         send_error(*self, 0, xq::v1::NOT_AUTHENTICATED, "not signed in in time: connection closed", self->hub_.metrics());
         return self->close();  // posted after the error frame, which goes out first
       }

@@ -98,14 +98,6 @@ class Hub {
   Metrics& metrics() { return metrics_; }
   // Runs an HTTP API request off the io threads (it may wait on Redis, the matchmaker's answer or
   // a game's strand). False when the queue is full: answer 503.
-  // A request of this connection waits on a worker pool (a sign-in being hashed, say).
-  bool request_in_flight(uint64_t connection_id) {
-    std::lock_guard l(mu_);
-    auto it = conns_.find(connection_id);
-    if (it == conns_.end()) return false;
-    auto c = it->second.conn.lock();
-    return c && c->request_off_io();
-  }
   bool post_http(std::function<void()> job, bool probe = false) {
     return (probe ? probe_pool_ : http_pool_).try_post(std::move(job));
   }

@@ -234,6 +234,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   int p = player_of(t, user_id);
   if (p < 0) fail("not_joined", "not registered in this event");
   if (t.stage == Stage::Finished) fail("closed", "the event is over");
+  const std::string name = t.ev.players[p].name;  // a withdrawal in registration removes the player
   if (t.stage == Stage::Registration) {
     t.ev.players.erase(t.ev.players.begin() + p);
     t.user_ids.erase(t.user_ids.begin() + p);
@@ -258,13 +259,13 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
       try {
         Effects again = pair_next_round(t);
         fx.warnings = again.warnings;
-        fx.notices.push_back("round " + std::to_string(r) + " paired again without " + t.ev.players[p].name);
+        fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
       } catch (const TournamentError& e) {
         fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
       }
     }
   }
-  fx.notices.push_back(t.ev.players[p].name + " withdrew");
+  fx.notices.push_back(name + " withdrew");
   return fx;
 }
 
@@ -465,8 +466,11 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
                             std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +
                             std::to_string(d) + " or " + std::to_string(l) + "-" + std::to_string(l) + " (double forfeit)");
   auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
-  if (!s->played) s->played = GameSlot::Played{s->red_points, s->black_points, s->forfeit, g.a_fouls, g.b_fouls, s->reason};
-  const GameSlot::Played& was = *s->played;
+  // Kept at the first correction. An event stored before `played` existed, whose game was already
+  // corrected, no longer has the game's own result: it is judged against the current one, as then.
+  const GameSlot::Played current{s->red_points, s->black_points, s->forfeit, g.a_fouls, g.b_fouls, s->reason};
+  if (!s->played && s->reason != "corrected") s->played = current;
+  const GameSlot::Played& was = s->played ? *s->played : current;
   const bool a_red = s->index % 2 == 0;
   s->red_points = red_points;
   s->black_points = black_points;
@@ -504,13 +508,17 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
               std::to_string(red_points) + "–" + std::to_string(black_points)},
              {}};
   // What the correction cannot change by itself, said to the organiser who made it.
-  if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
+  const bool finished = t.stage == Stage::Finished;
+  if (finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
   if (paired_rounds(t) > s->round) {
     const int later = s->round + 1;
-    fx.warnings.push_back(later > t.rounds_started
-                              ? "round " + std::to_string(later) + " was paired with the old result: re-pair it if it should follow the correction"
-                              : "round " + std::to_string(later) + " was already played with the old result; later pairings use the correction");
+    if (later > t.rounds_started)
+      fx.warnings.push_back("round " + std::to_string(later) + " was paired with the old result: re-pair it if it should follow the correction");
+    else
+      fx.warnings.push_back("round " + std::to_string(later) + " was already paired with the old result" +
+                            (finished || paired_rounds(t) >= t.cfg.pairing.rounds ? "" : "; later rounds are paired with the correction"));
   }
+  if (t.has_playoff) fx.warnings.push_back("the play-off was already seeded with the old standings; it is not seeded again");
   return fx;
 }
 

@@ -225,7 +225,9 @@ TEST(JieqiGame, NamingAFaceDownPieceRevealsNothing) {
   for (Square s = 0; s < kSquares; ++s) {
     const Piece target = p.at(s);
     if (!target || !is_dark(target)) continue;
-    for (const char* from : {"e5", "e4", "a0"}) {  // empty, empty, Red's own face-down rook square
+    // From empty squares the letter names the target (the path that leaked); from a face-down
+    // piece (a0) it is read as that piece's reveal letter, which must not leak either.
+    for (const char* from : {"e5", "e4", "a0"}) {
       std::set<std::pair<int, std::string>> answers;
       for (char l : std::string("RNBACP")) {
         const char named = color_of(target) == Color::Red ? l : static_cast<char>(std::tolower(l));

@@ -120,6 +120,12 @@ TEST(Tournament, RegistrationRules) {
   EXPECT_THROW(start(t), TournamentError) << "one player cannot start an event";
   join(t, "b", "B", 1500, "secret");
   join(t, "c", "C", 1500, "secret");
+  join(t, "e", "E", 1500, "secret");
+  // The notice names who withdrew, the first or the last of the list (it read the list after the
+  // player left it: the next player's name, or past the end).
+  EXPECT_EQ(withdraw(t, "e").notices, std::vector<std::string>{"E withdrew"});
+  EXPECT_EQ(withdraw(t, "a").notices, std::vector<std::string>{"A withdrew"});
+  join(t, "a", "A", 1500, "secret");
   withdraw(t, "c");
   EXPECT_EQ(t.ev.players.size(), 2u);
   start(t);
@@ -193,7 +199,7 @@ TEST(Tournament, OrganiserEditsAndCorrections) {
   Effects late = correct_result(t, started.create[0].game_id, 0, 2);
   EXPECT_EQ(t.ev.rounds[0].boards[0].games[0].a_points + t.ev.rounds[0].boards[0].games[0].b_points, 2);
   ASSERT_EQ(late.warnings.size(), 1u);
-  EXPECT_NE(late.warnings[0].find("already played"), std::string::npos) << late.warnings[0];
+  EXPECT_NE(late.warnings[0].find("already paired with the old result"), std::string::npos) << late.warnings[0];
 }
 
 TEST(Tournament, JsonRoundTrip) {
@@ -400,6 +406,19 @@ TEST(Tournament, FoulsFollowACorrectedResult) {
   EXPECT_EQ((std::pair{game2.a_fouls, game2.b_fouls}), (std::pair{0, 0})) << "a win over the board reversed";
   EXPECT_FALSE(game2.forfeit);
   EXPECT_EQ(over_the_board.games[0].reason, "corrected");
+}
+
+// An event stored before the played result was kept, with a game already corrected, has lost
+// what the game produced: a correction is judged against the current result, and nothing is
+// taken for the game's own.
+TEST(Tournament, AnOldCorrectedGameIsJudgedAgainstItsCurrentResult) {
+  Tournament t = two_players_one_game();
+  const std::string g = t.games.at(0).game_id;
+  record_result(t, g, 2, 0, false, 0, 0, "checkmate");
+  t.games[0].reason = "corrected";  // as an older build left a corrected game: no `played`
+  correct_result(t, g, 0, 2);
+  EXPECT_FALSE(t.games[0].played.has_value());
+  EXPECT_EQ(t.games[0].reason, "corrected");
 }
 
 // What the game produced is kept with the corrected result, through the stored form too.

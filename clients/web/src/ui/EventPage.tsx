@@ -489,7 +489,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
   const [boards, setBoards] = useState('');
   const [editErr, setEditErr] = useState('');
-  const finished = ev.games.filter((g) => g.finished);
+  const finished = ev.games.filter((g) => g.finished && g.board >= 0);  // play-off results are not corrected
   const [gameId, setGameId] = useState('');
   const [redPts, setRedPts] = useState(0);
   const [blackPts, setBlackPts] = useState(0);
@@ -526,7 +526,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
         )}
-        {running && <button data-testid="pause" disabled={busy} title={t('pauseHelp')} onClick={() => act('pause')}>{t('pause')}</button>}
+        {running && <button data-testid="pause" disabled={busy} onClick={() => act('pause')}>{t('pause')}</button>}
         {ev.stage === 'paused' && <button data-testid="resume" disabled={busy} onClick={() => act('resume')}>{t('resume')}</button>}
       </div>
       {running && <p class="muted small" data-testid="pause-help">{t('pauseHelp')}</p>}

@@ -66,7 +66,8 @@ function useCorrectedResult(gameId: string, over: boolean, eventId: string | und
     if (!over || !eventId || !placeOfGame(gameId)) return;
     let stopped = false;
     void fetch(`/api/events/${encodeURIComponent(eventId)}`)
-      .then((r) => (r.ok ? r.json() : null), () => null)
+      .then((r) => (r.ok ? r.json() : null))
+      .catch(() => null)
       .then((ev: { games?: { game_id: string; reason?: string; red_points: number; black_points: number }[] } | null) => {
         const slot = ev?.games?.find((g) => g.game_id === gameId);
         if (!stopped && slot?.reason === 'corrected') setCorrected({ red: slot.red_points, black: slot.black_points });
