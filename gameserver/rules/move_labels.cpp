@@ -10,8 +10,10 @@
 #include <bitset>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <vector>
 
 namespace xq {
 
@@ -206,9 +208,16 @@ bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left = nul
 // A capture that lets the opponent force mate at once (by checks, within a few plies) gains
 // nothing: the target is effectively protected by the mate threat.
 constexpr int kRefutingMatePlies = 5;
+
+// The refutation and recovery searches ask about the same captures over and over (every node of
+// theirs judges the threats anew), and this mate search is the dearest part of a judgement; its
+// answer depends on the board, the side to move and the variant only, so recent answers are kept.
 bool capture_allows_mate(Scratch& s, Move c) {
+  thread_local detail::MateMemo memo;
   Piece cap = s.play(c);
-  bool mate = forced_mate(s, kRefutingMatePlies, true);
+  std::optional<bool> known = memo.find(s.p);
+  const bool mate = known ? *known : forced_mate(s, kRefutingMatePlies, true);
+  if (!known) memo.store(s.p, mate);
   s.undo(c, cap);
   return mate;
 }
@@ -432,11 +441,14 @@ bool capture_refuted(Scratch& s, Move c) {
 // forcing line the capture allows (capture_refuted).
 int best_recovering_series(Scratch& s, Square target);
 
+// Each square is judged on its own, so `only` (a square) limits the work to that one target; the
+// other entries of `out` are then left as they were.
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
-                    bool real_only = true, bool verify_series = true) {
+                    bool real_only = true, bool verify_series = true, Square only = kNoSquare) {
   const Color us = s.side(), them = opposite(us);
   std::vector<Move> caps, recaps;
   for (Square t = 0; t < kSquares; ++t) {
+    if (only != kNoSquare && t != only) continue;
     out[t] = Threat{};
     Piece victim = s.p.at(t);
     if (!victim || color_of(victim) != them || type_of(victim) == King) continue;
@@ -639,7 +651,7 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, R
     const int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
     int best = took ? 0 : kNoRecovery;
     if (!took) {
-      direct_threats(s, after, false, true, false);
+      direct_threats(s, after, false, true, false, tgt);
       if (after[tgt].gain > 0) best = after[tgt].gain;
       if (checks_left > 1) {
         MoveList ours;
@@ -819,10 +831,15 @@ void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool
 // search cut short never claims a mate it did not prove.
 bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left) {
   const Color them = opposite(s.side());
+  const Square their_king = s.p.king_square(them);
   MoveList ours;
   s.p.generate_legal(ours);
   for (Move m : ours) {
     if (nodes_left && (*nodes_left)-- <= 0) return false;
+    // Where only checks count, a move that cannot check is not tried (as if it had been).
+    if ((checks_only || plies == 1) && their_king != kNoSquare && !is_dark(s.p.at(m.from)) &&
+        !detail::may_check(s.p, m, their_king))
+      continue;
     Piece cap = s.play(m);
     bool check = s.p.in_check(them);
     bool mated = false;
@@ -892,6 +909,42 @@ bool infer_move(const Position& prev, const Position& pos, Move& out) {
 }  // namespace
 
 namespace detail {
+
+bool may_check(const Position& p, Move m, Square k) {
+  auto aligned = [](Square a, Square b) { return file_of(a) == file_of(b) || rank_of(a) == rank_of(b); };
+  const int df = std::abs(file_of(m.from) - file_of(k)), dr = std::abs(rank_of(m.from) - rank_of(k));
+  if (aligned(m.to, k) || aligned(m.from, k) || (df == 1 && dr == 1)) return true;
+  const int tf = std::abs(file_of(m.to) - file_of(k)), tr = std::abs(rank_of(m.to) - rank_of(k));
+  return type_of(p.at(m.from)) == Horse && ((tf == 1 && tr == 2) || (tf == 2 && tr == 1));
+}
+
+std::optional<bool> MateMemo::find(const Position& p) const {
+  const Entry& e = table_[slot(p)];
+  if (e.used && same(e, p)) return e.mate;
+  return std::nullopt;
+}
+
+void MateMemo::store(const Position& p, bool mate) {
+  Entry& e = table_[slot(p)];
+  for (Square q = 0; q < kSquares; ++q) e.board[q] = p.at(q);
+  e.side = p.side_to_move();
+  e.variant = p.variant();
+  e.mate = mate;
+  e.used = true;
+}
+
+size_t MateMemo::slot(const Position& p) {
+  uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(p.side_to_move());  // FNV-1a
+  for (Square q = 0; q < kSquares; ++q) h = (h ^ p.at(q)) * 1099511628211ull;
+  return static_cast<size_t>(h ^ (h >> 29)) % kSlots;
+}
+
+bool MateMemo::same(const Entry& e, const Position& p) {
+  if (e.side != p.side_to_move() || e.variant != p.variant()) return false;
+  for (Square q = 0; q < kSquares; ++q)
+    if (e.board[q] != p.at(q)) return false;
+  return true;
+}
 
 void forget_refutations() {
   if (++refute_generation == 0) ++refute_generation;

@@ -1,6 +1,10 @@
 // Shared by move_labels.cpp and repetition_verdict.cpp only; not part of the library's interface
 // (adjudication.h is).
 #pragma once
+#include <array>
+#include <optional>
+#include <vector>
+
 #include "adjudication.h"
 
 namespace xq::detail {
@@ -13,5 +17,30 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
 
 // A new labelling job: captures found refuted (cached per thread) by earlier jobs are forgotten.
 void forget_refutations();
+
+// Can move `m`, by a face-up piece of `p`, give check to the king on `k`? False only where it
+// surely cannot, so the mate searches skip such moves where only checks count.
+bool may_check(const Position& p, Move m, Square k);
+
+// Answers of the mate search kept between calls (see capture_allows_mate): by the whole board,
+// the side to move and the variant, in a fixed number of slots (a newer answer replaces an older).
+class MateMemo {
+ public:
+  std::optional<bool> find(const Position& p) const;
+  void store(const Position& p, bool mate);
+
+ private:
+  struct Entry {
+    std::array<Piece, kSquares> board{};
+    Color side = Color::Red;
+    Variant variant = Variant::Xiangqi;
+    bool mate = false;
+    bool used = false;
+  };
+  static constexpr size_t kSlots = 8192;
+  static size_t slot(const Position& p);
+  static bool same(const Entry& e, const Position& p);
+  std::vector<Entry> table_ = std::vector<Entry>(kSlots);
+};
 
 }  // namespace xq::detail

@@ -15,6 +15,7 @@
 #include "rules/adjudication.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
+#include "rules/move_labels_detail.h"
 
 using namespace xq;
 using namespace xq::test;
@@ -612,4 +613,150 @@ TEST(Adjudication, CaptureRefutedByForcingLine) {
   // The i1 horse hangs anyway (the e2 horse does not guard it): what the opponent wins whether
   // or not we capture does not refute the capture.
   EXPECT_FALSE(refuted("5k3/9/9/8r/9/5p3/9/4N4/8N/4K4 w", "e2f4"));
+}
+
+namespace {
+
+// The mate search as plainly as it can be written: every legal move tried, nothing skipped or
+// remembered. The library's search skips moves that cannot check where only checks count.
+bool plain_forced_mate(Position& p, int plies, bool checks_only) {
+  const Color them = opposite(p.side_to_move());
+  MoveList ours;
+  p.generate_legal(ours);
+  for (Move m : ours) {
+    const Piece cap = p.make_probe(m);
+    p.set_side_to_move(them);
+    bool mated = false;
+    if (p.in_check(them) || (plies > 1 && !checks_only)) {
+      MoveList replies;
+      p.generate_legal(replies);
+      mated = replies.size == 0;
+      if (!mated && plies >= 3) {
+        mated = true;
+        for (Move r : replies) {
+          const Piece cr = p.make_probe(r);
+          p.set_side_to_move(opposite(them));
+          const bool ok = plain_forced_mate(p, plies - 2, checks_only);
+          p.set_side_to_move(them);
+          p.unmake_probe(r, cr);
+          if (!ok) {
+            mated = false;
+            break;
+          }
+        }
+      }
+    }
+    p.set_side_to_move(opposite(them));
+    p.unmake_probe(m, cap);
+    if (mated) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Positions of random Xiangqi and Jieqi games (face-down pieces move by their squares): the
+// library's mate search (which skips moves that cannot check where only checks count) agrees with
+// the plain one, for mates in one and two and for series of two and three checks.
+TEST(MateSearch, SkippingMovesThatCannotCheckChangesNoAnswer) {
+  std::mt19937 rng(20261202);
+  int asked = 0, mates = 0;
+  for (int game = 0; game < 120; ++game) {
+    Position p = game % 3 == 2 ? Position::jieqi_start() : Position::xiangqi_start();
+    for (int ply = 0; ply < 150; ++ply) {
+      MoveList list;
+      p.generate_legal(list);
+      if (list.size == 0) break;
+      const Move m = list.moves[rng() % list.size];
+      p.make_probe(m);
+      p.set_side_to_move(opposite(p.side_to_move()));
+      if (ply < 20 || ply % 3 != 0) continue;
+      for (auto [plies, checks_only] : {std::pair{1, true}, std::pair{3, true}, std::pair{5, true}, std::pair{3, false}}) {
+        Position q = p;
+        const bool expected = plain_forced_mate(q, plies, checks_only);
+        ASSERT_EQ(has_forced_mate(p, plies, checks_only), expected) << to_fen(p) << " plies " << plies << " checks " << checks_only;
+        ++asked;
+        mates += expected;
+      }
+    }
+  }
+  EXPECT_GT(asked, 5000);
+  EXPECT_GT(mates, 50);  // the comparison must see mates, not only their absence
+  std::cout << asked << " searches, " << mates << " mates\n";
+}
+
+// The answers the labelling remembers between judgements (per thread, by the whole board) must not
+// leak from one position into another: random loops judged in one order and again in the
+// reverse order, after the memory has seen all of them, get the same labels.
+TEST(Adjudication, RememberedAnswersDoNotChangeLabels) {
+  std::mt19937 rng(20261203);
+  std::vector<std::pair<Position, std::vector<Move>>> loops;
+  for (int game = 0; game < 80 && loops.size() < 40; ++game) {
+    Position start = Position::xiangqi_start();
+    if (!play_randomly(start, 10 + static_cast<int>(rng() % 40), rng)) continue;
+    if (auto loop = random_shuffle_loop(start, rng)) loops.emplace_back(start, *loop);
+  }
+  ASSERT_GT(loops.size(), 20u);
+  std::vector<std::string> first;
+  for (auto& [start, moves] : loops) first.push_back(dump(judge_repetition(start, moves, 0, Ruleset::Cxa)));
+  for (size_t i = loops.size(); i-- > 0;)
+    EXPECT_EQ(dump(judge_repetition(loops[i].first, loops[i].second, 0, Ruleset::Cxa)), first[i]) << to_fen(loops[i].first);
+}
+
+// may_check may answer "yes" too often but never "no" for a move that checks: every legal move of
+// random Xiangqi positions that gives check is one it lets through, discovered checks included
+// (a horse's leg cleared next to the king, a chariot's or cannon's line, a cannon's screen).
+TEST(MateSearch, EveryCheckingMoveMayCheck) {
+  std::mt19937 rng(20261204);
+  int checks = 0;
+  for (int game = 0; game < 300; ++game) {
+    Position p = Position::xiangqi_start();
+    for (int ply = 0; ply < 120; ++ply) {
+      MoveList list;
+      p.generate_legal(list);
+      if (list.size == 0) break;
+      const Color them = opposite(p.side_to_move());
+      for (Move m : list) {
+        Position q = p;
+        q.make_probe(m);
+        if (!q.in_check(them)) continue;
+        ++checks;
+        ASSERT_TRUE(detail::may_check(p, m, p.king_square(them))) << to_fen(p) << " " << to_iccs(m);
+      }
+      p.make_probe(list.moves[rng() % list.size]);
+      p.set_side_to_move(opposite(p.side_to_move()));
+    }
+  }
+  EXPECT_GT(checks, 1000);
+  // The discovered horse check, rare in random play: the d8 pawn steps aside from the d7 horse's
+  // leg and the horse checks e9.
+  const Position horse = parse_fen("4k4/3P5/3N5/9/9/9/9/9/9/3K5 w", Variant::Xiangqi);
+  const Move step{static_cast<uint8_t>(parse_square("d8", 0)), static_cast<uint8_t>(parse_square("c8", 0)), NoType};
+  Position after = horse;
+  after.make_probe(step);
+  ASSERT_TRUE(after.in_check(Color::Black));
+  EXPECT_TRUE(detail::may_check(horse, step, horse.king_square(Color::Black)));
+  // ... and a move far from every line and leg of the king cannot check.
+  const Move far{static_cast<uint8_t>(parse_square("d0", 0)), static_cast<uint8_t>(parse_square("d1", 0)), NoType};
+  EXPECT_FALSE(detail::may_check(horse, far, horse.king_square(Color::Black)));
+}
+
+// The memory of mate answers tells boards apart by every square, the side to move and the variant.
+TEST(MateSearch, RememberedAnswersAreKeptPerBoardSideAndVariant) {
+  detail::MateMemo memo;
+  const Position a = parse_fen("4k4/3P5/3N5/9/9/9/9/9/9/3K5 w", Variant::Xiangqi);
+  Position b = a;
+  b.set_side_to_move(Color::Black);
+  Position c = a;
+  c.set_variant(Variant::Jieqi);
+  const Position d = parse_fen("4k4/3P5/3N5/9/9/9/9/9/9/5K3 w", Variant::Xiangqi);
+  EXPECT_FALSE(memo.find(a).has_value());
+  memo.store(a, true);
+  EXPECT_EQ(memo.find(a), std::optional<bool>(true));
+  EXPECT_FALSE(memo.find(b).has_value());
+  EXPECT_FALSE(memo.find(c).has_value());
+  EXPECT_FALSE(memo.find(d).has_value());
+  memo.store(b, false);
+  EXPECT_EQ(memo.find(b), std::optional<bool>(false));
+  EXPECT_EQ(memo.find(a), std::optional<bool>(true));  // (a and b use two slots)
 }
