@@ -663,13 +663,12 @@ TEST(MateSearch, SkippingMovesThatCannotCheckChangesNoAnswer) {
   int asked = 0, mates = 0;
   for (int game = 0; game < 120; ++game) {
     Position p = game % 3 == 2 ? Position::jieqi_start() : Position::xiangqi_start();
+    if (game % 3 == 2) assign_from_pool(p, rng());
     for (int ply = 0; ply < 150; ++ply) {
       MoveList list;
       p.generate_legal(list);
       if (list.size == 0) break;
-      const Move m = list.moves[rng() % list.size];
-      p.make_probe(m);
-      p.set_side_to_move(opposite(p.side_to_move()));
+      p.make(list.moves[rng() % list.size]);  // (face-down pieces are revealed as they move)
       if (ply < 20 || ply % 3 != 0) continue;
       for (auto [plies, checks_only] : {std::pair{1, true}, std::pair{3, true}, std::pair{5, true}, std::pair{3, false}}) {
         Position q = p;
@@ -704,13 +703,15 @@ TEST(Adjudication, RememberedAnswersDoNotChangeLabels) {
 }
 
 // may_check may answer "yes" too often but never "no" for a move that checks: every legal move of
-// random Xiangqi positions that gives check is one it lets through, discovered checks included
-// (a horse's leg cleared next to the king, a chariot's or cannon's line, a cannon's screen).
+// random Xiangqi and Jieqi positions that gives check is one it lets through, discovered checks
+// included (a horse's leg cleared next to the king, a chariot's or cannon's line, a cannon's
+// screen), and Jieqi's roaming advisors and elephants.
 TEST(MateSearch, EveryCheckingMoveMayCheck) {
   std::mt19937 rng(20261204);
   int checks = 0;
-  for (int game = 0; game < 300; ++game) {
-    Position p = Position::xiangqi_start();
+  for (int game = 0; game < 400; ++game) {
+    Position p = game % 2 ? Position::jieqi_start() : Position::xiangqi_start();
+    if (game % 2) assign_from_pool(p, rng());
     for (int ply = 0; ply < 120; ++ply) {
       MoveList list;
       p.generate_legal(list);
@@ -723,11 +724,18 @@ TEST(MateSearch, EveryCheckingMoveMayCheck) {
         ++checks;
         ASSERT_TRUE(detail::may_check(p, m, p.king_square(them))) << to_fen(p) << " " << to_iccs(m);
       }
-      p.make_probe(list.moves[rng() % list.size]);
-      p.set_side_to_move(opposite(p.side_to_move()));
+      p.make(list.moves[rng() % list.size]);
     }
   }
   EXPECT_GT(checks, 1000);
+  // A revealed Jieqi elephant checks from two diagonal steps away, far from the king's lines.
+  const Position jieqi = parse_fen("4k4/9/9/9/8B/9/9/9/9/3K5 w", Variant::Jieqi);
+  const Move elephant{static_cast<uint8_t>(parse_square("i5", 0)), static_cast<uint8_t>(parse_square("g7", 0)), NoType};
+  ASSERT_TRUE(jieqi.is_pseudo_legal(elephant));
+  Position checked = jieqi;
+  checked.make_probe(elephant);
+  ASSERT_TRUE(checked.in_check(Color::Black));
+  EXPECT_TRUE(detail::may_check(jieqi, elephant, jieqi.king_square(Color::Black)));
   // The discovered horse check, rare in random play: the d8 pawn steps aside from the d7 horse's
   // leg and the horse checks e9.
   const Position horse = parse_fen("4k4/3P5/3N5/9/9/9/9/9/9/3K5 w", Variant::Xiangqi);
