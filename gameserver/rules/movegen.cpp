@@ -11,6 +11,16 @@ inline bool aligned(Square a, Square b) { return file_of(a) == file_of(b) || ran
 inline bool diagonal_neighbours(Square a, Square b) {
   return std::abs(file_of(a) - file_of(b)) == 1 && std::abs(rank_of(a) - rank_of(b)) == 1;
 }
+// In check, a move other than the king's can only help by changing a square the check depends
+// on: the king's rank or file (capturing or blocking a chariot, cannon, pawn or the other king,
+// or taking or adding a cannon's screen), a square next to it diagonally (a horse's leg, an
+// elephant's eye, a Jieqi advisor), a checking horse's square, or a checking Jieqi elephant's.
+inline bool may_answer_check(Move m, Square k, Variant v) {
+  if (aligned(m.from, k) || aligned(m.to, k)) return true;
+  const int df = std::abs(file_of(m.to) - file_of(k)), dr = std::abs(rank_of(m.to) - rank_of(k));
+  if ((df == 1 && dr == 1) || (df == 1 && dr == 2) || (df == 2 && dr == 1)) return true;
+  return v == Variant::Jieqi && df == 2 && dr == 2;
+}
 inline bool is_enemy(Piece p, Color us) { return p && color_of(p) != us; }
 inline bool is_own(Piece p, Color us) { return p && color_of(p) == us; }
 }  // namespace
@@ -135,6 +145,7 @@ void Position::generate_legal(MoveList& out) const {
     // Without check, a non-king move can only expose the king through a line through the king
     // (from or to on its rank/file) or a horse leg / elephant eye next to it.
     bool safe = !check && m.from != k && !aligned(m.from, k) && !aligned(m.to, k) && !diagonal_neighbours(m.from, k);
+    if (check && m.from != k && k != kNoSquare && !may_answer_check(m, k, variant_)) continue;
     if (safe || is_legal(m)) out.push(m);
   }
 }
