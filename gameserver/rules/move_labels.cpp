@@ -433,18 +433,22 @@ bool capture_refuted(Scratch& s, Move c) {
 
 // Evaluates the capture threats of the side to move against every enemy piece (gain by the
 // exchange evaluation). Attacks by the king and by pawns are never chases (they may chase freely).
-// `exchange_filter`: same-type attacks the victim can answer, and attacks on a piece that can take
-// its attacker back, are exchange offers, not threats. `real_only`: drop captures that lose to a
+// `offers`: which attacks are exchange offers rather than threats: none, same-type attacks the
+// victim can answer (AXF and the computer rules, as Fairy-Stockfish), or also attacks on a piece
+// that can take its attacker back whatever their types (CXA: 兑 or a sacrifice). `real_only`: drop captures that lose to a
 // counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
 // `verify_series` (CXA): also drop captures after which the opponent wins the capturer back, and
 // more than the capture took, by a series of checks (see recovering_series_gain) or by a short
 // forcing line the capture allows (capture_refuted).
 int best_recovering_series(Scratch& s, Square target);
 
+enum class Offers { None, SameType, Any };
+
 // Each square is judged on its own, so `only` (a square) limits the work to that one target; the
 // other entries of `out` are then left as they were.
-void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange_filter = true,
+void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers = Offers::Any,
                     bool real_only = true, bool verify_series = true, Square only = kNoSquare) {
+  const bool exchange_filter = offers != Offers::None;
   const Color us = s.side(), them = opposite(us);
   std::vector<Move> caps, recaps;
   for (Square t = 0; t < kSquares; ++t) {
@@ -458,8 +462,17 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
     // Same-type mutual attack (chariot v chariot, horse v horse …) is an exchange offer (兑):
     // such an attacker does not count (it is lifted off the board for this target) unless the
     // victim cannot really hit back at it. The others may still chase the victim.
+    // (AXF and the computer rules leave such an attacker on the board and only drop its capture:
+    // a piece behind it on the same line is no attacker there.)
     std::vector<std::pair<Square, Piece>> lifted;
-    if (exchange_filter) {
+    if (offers == Offers::SameType) {
+      caps.erase(std::remove_if(caps.begin(), caps.end(),
+                                [&](Move c) {
+                                  return type_of(s.p.at(c.from)) == type_of(victim) && victim_hits_back(s, t, c.from);
+                                }),
+                 caps.end());
+      n_attackers = static_cast<int>(caps.size());
+    } else if (exchange_filter) {
       for (Move c : caps)
         if (type_of(s.p.at(c.from)) == type_of(victim) && victim_hits_back(s, t, c.from))
           lifted.emplace_back(c.from, s.p.at(c.from));
@@ -512,7 +525,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, bool exchange
       // Can the victim hit back at the attacker? Then the move offers an exchange (兑) or a
       // sacrifice rather than a chase, unless the victim is pinned to its king (even by the
       // attacker itself) and so cannot really answer.
-      if (exchange_filter && victim_hits_back(s, t, c.from)) continue;
+      if (offers == Offers::Any && victim_hits_back(s, t, c.from)) continue;
       if (real_only && capture_allows_mate(s, c)) continue;
       if (real_only && verify_series && capture_refuted(s, c)) continue;
       if (best.n_winners < 8) best.winners[best.n_winners++] = static_cast<int8_t>(c.from);
@@ -564,7 +577,7 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
   for (Move r : replies) {
     Piece cap_r = s.play(r);
     int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
-    direct_threats(s, after, false, true, false);
+    direct_threats(s, after, Offers::None, true, false);
     SquareSet bt;
     int best = best_targets(after, bt);
     if (checks_left > 1 && !s.p.in_check(them)) {
@@ -651,7 +664,7 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, R
     const int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
     int best = took ? 0 : kNoRecovery;
     if (!took) {
-      direct_threats(s, after, false, true, false, tgt);
+      direct_threats(s, after, Offers::None, true, false, tgt);
       if (after[tgt].gain > 0) best = after[tgt].gain;
       if (checks_left > 1) {
         MoveList ours;
@@ -800,7 +813,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
       int v = first - value_of(cap_r, r.to);
       checked = true;
       if (v <= worst) {
-        direct_threats(s, after, false, true, false);
+        direct_threats(s, after, Offers::None, true, false);
         SquareSet bt;
         int best = best_targets(after, bt);
         v += best;
@@ -818,7 +831,10 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
 }
 
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
-  direct_threats(s, out, true, real_only, rs == Ruleset::Cxa);
+  // AXF and the computer rules judge a capture by the target's roots alone: what the opponent
+  // could take elsewhere afterwards, or a mate it could then give, does not excuse the attack.
+  const bool cxa = rs == Ruleset::Cxa;
+  direct_threats(s, out, cxa ? Offers::Any : Offers::SameType, real_only && cxa, cxa);
   if (rs == Ruleset::Cxa) {
     check_capture_threats(s, out);
     exchange_capture_threats(s, out);
@@ -952,6 +968,31 @@ void forget_refutations() {
   if (++refute_generation == 0) ++refute_generation;
 }
 
+// AXF and the computer rules (as Fairy-Stockfish and Pikafish read them): a threat is a chase when
+// one of the pieces that would win the target attacks it anew: the moved piece from its new
+// square, or another piece whose line the move opened (or whose cannon screen it made). Which
+// other pieces attacked the target before does not matter. A chariot or cannon that moved along a
+// line attacks anew on that line only what its own old square hid from it (it drew back from the
+// target); what lies ahead on the line it attacked before.
+bool new_attack(const Position& before, const Position& after, Move m, Square t, const Threat& threat) {
+  const PieceType mover = type_of(after.at(m.to));
+  const bool on_line = (file_of(m.from) == file_of(m.to) && file_of(t) == file_of(m.from)) ||
+                       (rank_of(m.from) == rank_of(m.to) && rank_of(t) == rank_of(m.from));
+  for (int i = 0; i < threat.n_winners; ++i) {
+    const Square w = threat.winners[i];
+    if (w != m.to) {
+      if (!before.attacks(w, t)) return true;
+    } else if ((mover != Rook && mover != Cannon) || !on_line) {
+      return true;
+    } else {
+      Position both = before;  // the mover on its old square and its new one
+      both.put(m.to, after.at(m.to));
+      if (!both.attacks(m.to, t)) return true;
+    }
+  }
+  return false;
+}
+
 MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Position* previous,
                                 const Move* prev_move, const int* ids, const AdjudicationOptions& options) {
   MoveLabel label;
@@ -1037,7 +1078,11 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
     if (trace())
       std::cerr << "  compare " << square_name(t) << " now " << now[t].gain << " alts " << now[t].alternatives.count()
                 << " base " << threatened(base) << " without " << threatened(without_mover) << "\n";
-    if (threatened(base) >= now[t].gain && (now[t].via_check || threatened(without_mover) >= now[t].gain)) continue;
+    if (rs == Ruleset::Cxa) {
+      if (threatened(base) >= now[t].gain && (now[t].via_check || threatened(without_mover) >= now[t].gain)) continue;
+    } else if (!new_attack(before, after, m, t, now[t])) {
+      continue;
+    }
     ChaseTarget c;
     c.piece_id = ids ? ids[t_before] : t_before;
     c.square = t;

@@ -431,9 +431,16 @@ TEST(Adjudication, MateThreatDepthIsConfigurable) {
   off.kill_check_plies = 0;
   off.kill_check_long_plies = 0;
   EXPECT_EQ(judge(fen, twice("i0h0 i8h8 h0i0 h8i8"), Ruleset::Cxa, Variant::Xiangqi, off).outcome, Outcome::Draw);
-  // Mate threats never decide under AXF / computer rules.
-  EXPECT_EQ(judge(fen, twice("i0h0 i8h8 h0i0 h8i8"), Ruleset::Axf).outcome, Outcome::Draw);
-  EXPECT_EQ(judge(fen, twice("i0h0 i8h8 h0i0 h8i8"), Ruleset::Computer).outcome, Outcome::Draw);
+  // Mate threats never decide under AXF / computer rules. There the cannon's moves are idle and it
+  // is Black whose chariot chases it from h8 and i8 in turn (the mate that taking it would allow
+  // does not excuse the attack there); Fairy-Stockfish judges the loop so too.
+  for (Ruleset rs : {Ruleset::Axf, Ruleset::Computer}) {
+    v = judge(fen, twice("i0h0 i8h8 h0i0 h8i8"), rs);
+    EXPECT_EQ(v.outcome, Outcome::BlackLoses) << ruleset_name(rs) << "; " << dump(v);
+    EXPECT_EQ(v.reason, "perpetual_chase");
+    EXPECT_EQ(v.labels[0].describe(), "闲");
+    EXPECT_EQ(v.labels[1].describe(), "捉(炮)");
+  }
 }
 
 TEST(Adjudication, LongSeriesOfChecksMakeAMateThreatWithinTheirBudget) {
@@ -475,17 +482,23 @@ TEST(Adjudication, JieqiDarkPieceIsChasedByItsPositionalType) {
   // A face-down black piece on b7 moves like a cannon: the red chariot shuttling on the b-file
   // chases it (it cannot hit back and nothing protects it); Black only moves its king.
   const char* fen = "4k4/9/1x7/9/9/9/9/1R7/9/3K5 w";
-  for (Ruleset rs : {Ruleset::Cxa, Ruleset::Axf, Ruleset::Computer}) {
-    RepetitionVerdict v = judge(fen, twice("b2b3 e9e8 b3b2 e8e9"), rs, Variant::Jieqi);
-    EXPECT_EQ(v.outcome, Outcome::RedLoses) << ruleset_name(rs) << "; " << dump(v);
-    EXPECT_EQ(v.reason, "perpetual_chase");
-    ASSERT_FALSE(v.labels.empty());
-    ASSERT_EQ(v.labels[0].chases.size(), 1u) << dump(v);
-    EXPECT_EQ(v.labels[0].chases[0].type, Cannon);
-    EXPECT_EQ(v.labels[0].describe(), "捉(炮)");
+  RepetitionVerdict v = judge(fen, twice("b2b3 e9e8 b3b2 e8e9"), Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  EXPECT_EQ(v.reason, "perpetual_chase");
+  ASSERT_FALSE(v.labels.empty());
+  ASSERT_EQ(v.labels[0].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[0].chases[0].type, Cannon);
+  EXPECT_EQ(v.labels[0].describe(), "捉(炮)");
+  // Under AXF and the computer rules only a new attack chases: stepping towards the piece it
+  // already attacks on that file is none, stepping back (its old square hid the piece) is one.
+  for (Ruleset rs : {Ruleset::Axf, Ruleset::Computer}) {
+    v = judge(fen, twice("b2b3 e9e8 b3b2 e8e9"), rs, Variant::Jieqi);
+    EXPECT_EQ(v.outcome, Outcome::Draw) << ruleset_name(rs) << "; " << dump(v);
+    EXPECT_EQ(v.labels[0].describe(), "闲");
+    EXPECT_EQ(v.labels[2].describe(), "捉(炮)");
   }
   // A face-down "pawn" on its own half is no chase target.
-  RepetitionVerdict v = judge("4k4/9/9/1R2x4/9/9/9/9/9/3K5 w", twice("b6b5 e9e8 b5b6 e8e9"), Ruleset::Cxa,
+  v = judge("4k4/9/9/1R2x4/9/9/9/9/9/3K5 w", twice("b6b5 e9e8 b5b6 e8e9"), Ruleset::Cxa,
                               Variant::Jieqi);
   EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
 }
@@ -767,4 +780,43 @@ TEST(MateSearch, RememberedAnswersAreKeptPerBoardSideAndVariant) {
   memo.store(b, false);
   EXPECT_EQ(memo.find(b), std::optional<bool>(false));
   EXPECT_EQ(memo.find(a), std::optional<bool>(true));  // (a and b use two slots)
+}
+
+// AXF and the computer rules count a chase only where the move makes a new attack, as
+// Fairy-Stockfish and Pikafish do; each verdict below is the one Fairy-Stockfish gives for the
+// same loop (its `xiangqi` variant, result at the third occurrence).
+TEST(Adjudication, AxfChasesAreNewAttacks) {
+  struct Case {
+    const char* fen;
+    const char* loop;
+    Outcome axf;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"n3k4/9/9/9/9/9/9/9/9/R2K5 w", "a0a1 e9e8 a1a0 e8e9", Outcome::Draw,
+       "a chariot stepping towards a horse it already attacks on that file makes no new attack; stepping "
+       "back, where its old square hid the horse, does: not every move chases"},
+      {"4k4/9/9/9/9/9/9/3Ar4/9/5K3 w", "d2e1 e2e7 e1d2 e7e2", Outcome::BlackLoses,
+       "the chariot draws back along the file from the advisor that fled there, then attacks it on the "
+       "rank: both moves chase the same advisor"},
+      {"2b1kNr2/3P4r/P8/9/2P5R/p4CB2/9/4nA3/9/3AK1N2 w", "c5b5 g9g8 b5c5 g8g9", Outcome::BlackLoses,
+       "the d8 pawn is attacked anew by each black move, by the g-chariot arriving on g8 and by the i8 "
+       "chariot whose line it opens leaving; that Red could take the hanging e2 horse excuses nothing"},
+      {"2Pn5/3nk4/9/8p/7r1/2BRP4/9/5A3/2p1R4/3A1K1p1 w", "d4d1 h5g5 d1d4 g5h5", Outcome::RedLoses,
+       "the chariot attacks the unprotected c1 pawn from d1 (that the pawn could take it back makes no "
+       "exchange of it) and by opening the e1 chariot's line when it leaves"},
+      {"3a1ab2/7r1/c3k4/3N5/7R1/2N6/9/1p2BK1Rp/9/3A1A3 w", "h2h3 a7a4 h3h2 a4a7", Outcome::Draw,
+       "the h8 chariot is offered an exchange by the h5 one; the chariot behind it on the file is no "
+       "second attacker"},
+  };
+  for (const Case& c : cases) {
+    for (Ruleset rs : {Ruleset::Axf, Ruleset::Computer}) {
+      RepetitionVerdict v = judge(c.fen, twice(c.loop), rs);
+      EXPECT_EQ(v.outcome, c.axf) << ruleset_name(rs) << " " << c.fen << ": " << c.why << "\n" << dump(v);
+    }
+  }
+  // The first case, move by move: only the step back chases.
+  RepetitionVerdict v = judge(cases[0].fen, twice(cases[0].loop), Ruleset::Axf);
+  EXPECT_EQ(v.labels[0].describe(), "闲");
+  EXPECT_EQ(v.labels[2].describe(), "捉(马)");
 }
