@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "board_transforms.h"
@@ -819,4 +821,36 @@ TEST(Adjudication, AxfChasesAreNewAttacks) {
   RepetitionVerdict v = judge(cases[0].fen, twice(cases[0].loop), Ruleset::Axf);
   EXPECT_EQ(v.labels[0].describe(), "闲");
   EXPECT_EQ(v.labels[2].describe(), "捉(马)");
+}
+
+// Fairy-Stockfish's verdicts on 4,200 random loops (recorded by tests/tools/fsf): `axf` gives the
+// same on every one but a loop where the general's recapture would walk into a cannon's check. We
+// count only a legal recapture as a root (the rule books' real root); Fairy-Stockfish counts the
+// general.
+TEST(Adjudication, AxfMatchesFairyStockfish) {
+  std::ifstream in(XQ_RULES_DATA_DIR "/fsf_axf_loops.txt");
+  ASSERT_TRUE(in.good()) << "missing " << XQ_RULES_DATA_DIR "/fsf_axf_loops.txt";
+  const std::set<std::string> real_root = {"6b2/C8/3kb4/3r5/2R6/2pr5/9/5A2p/3CK4/3A2c2 w"};
+  int loops = 0, decisive = 0, excused = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t a = line.find('|'), b = line.rfind('|');
+    ASSERT_NE(a, b) << line;
+    const std::string fen = line.substr(0, a), moves = line.substr(a + 1, b - a - 1), fsf = line.substr(b + 1);
+    const Outcome expected = fsf == "red-wins" ? Outcome::BlackLoses : fsf == "black-wins" ? Outcome::RedLoses : Outcome::Draw;
+    ASSERT_TRUE(fsf == "draw" || expected != Outcome::Draw) << line;
+    const RepetitionVerdict v = judge(fen, moves, Ruleset::Axf);
+    ++loops;
+    decisive += expected != Outcome::Draw;
+    if (real_root.count(fen)) {
+      EXPECT_NE(v.outcome, expected) << "the known difference is gone: " << line;
+      ++excused;
+      continue;
+    }
+    EXPECT_EQ(v.outcome, expected) << fen << " | " << moves << " (Fairy-Stockfish: " << fsf << ")\n" << dump(v);
+  }
+  EXPECT_EQ(loops, 4200);
+  EXPECT_GT(decisive, 150);
+  EXPECT_EQ(excused, 1);
 }
