@@ -929,9 +929,7 @@ namespace detail {
 bool may_check(const Position& p, Move m, Square k) {
   const PieceType t = type_of(p.at(m.from));
   if (p.variant() == Variant::Jieqi && (t == Advisor || t == Elephant)) return true;  // they roam there, and check
-  auto aligned = [](Square a, Square b) { return file_of(a) == file_of(b) || rank_of(a) == rank_of(b); };
-  const int df = std::abs(file_of(m.from) - file_of(k)), dr = std::abs(rank_of(m.from) - rank_of(k));
-  if (aligned(m.to, k) || aligned(m.from, k) || (df == 1 && dr == 1)) return true;
+  if (aligned(m.to, k) || aligned(m.from, k) || diagonal_neighbours(m.from, k)) return true;
   const int tf = std::abs(file_of(m.to) - file_of(k)), tr = std::abs(rank_of(m.to) - rank_of(k));
   return t == Horse && ((tf == 1 && tr == 2) || (tf == 2 && tr == 1));
 }

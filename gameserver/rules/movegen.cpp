@@ -7,10 +7,6 @@
 namespace xq {
 
 namespace {
-inline bool aligned(Square a, Square b) { return file_of(a) == file_of(b) || rank_of(a) == rank_of(b); }
-inline bool diagonal_neighbours(Square a, Square b) {
-  return std::abs(file_of(a) - file_of(b)) == 1 && std::abs(rank_of(a) - rank_of(b)) == 1;
-}
 // In check, a move other than the king's can only help by changing a square the check depends
 // on: the king's rank or file (capturing or blocking a chariot, cannon, pawn or the other king,
 // or taking or adding a cannon's screen), a square next to it diagonally (a horse's leg, an

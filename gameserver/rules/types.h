@@ -34,6 +34,12 @@ constexpr Square kNoSquare = -1;
 constexpr Square make_square(int file, int rank) { return rank * kFiles + file; }
 constexpr int file_of(Square s) { return s % kFiles; }
 constexpr int rank_of(Square s) { return s / kFiles; }
+// On one file or one rank.
+constexpr bool aligned(Square a, Square b) { return file_of(a) == file_of(b) || rank_of(a) == rank_of(b); }
+constexpr bool diagonal_neighbours(Square a, Square b) {
+  return (file_of(a) - file_of(b) == 1 || file_of(b) - file_of(a) == 1) &&
+         (rank_of(a) - rank_of(b) == 1 || rank_of(b) - rank_of(a) == 1);
+}
 // Has a piece of colour c on square s crossed the river (stands on the enemy half)?
 constexpr bool crossed_river(Color c, Square s) {
   return c == Color::Red ? rank_of(s) >= 5 : rank_of(s) <= 4;

@@ -1,7 +1,8 @@
-globalThis.fetch = undefined;
-const ff = require(process.env.FFISH_JS || require('path').join(__dirname, 'node_modules/ffish/ffish.js'));
+// Fairy-Stockfish's result for each line "FEN|moves" on stdin (ranks 0-9): "1-0 at PLY | line",
+// "0-1 …", "1/2-1/2 …", "ongoing | line" or "illegal MOVE | line".
+const { ff, onReady } = require('./common.cjs');
 const conv = m => m.replace(/([a-i])(\d)([a-i])(\d)/, (_, a, b, c, d) => a + (+b + 1) + c + (+d + 1));
-ff['onRuntimeInitialized'] = () => {
+onReady(() => {
   const lines = require('fs').readFileSync(0, 'utf8').split('\n').filter(Boolean);
   for (const line of lines) {
     const [fen, moves] = line.split('|');
@@ -15,4 +16,4 @@ ff['onRuntimeInitialized'] = () => {
     console.log(out + ' | ' + line);
     b.delete();
   }
-};
+});
