@@ -65,6 +65,21 @@ function emitLoop(fen, loop) {
   return true;
 }
 
+// The FEN after `plies` random moves from the start, a capture with probability `captures` where
+// one exists; null when a side runs out of moves.
+function randomGameFen({ rnd, pick }, plies, captures) {
+  const b = new ff.Board('xiangqi');
+  for (let i = 0; i < plies; i++) {
+    const ms = b.legalMoves().split(' ').filter(Boolean);
+    if (!ms.length) { b.delete(); return null; }
+    const caps = ms.filter(m => b.isCapture(m));
+    b.push(caps.length && rnd() < captures ? pick(caps) : pick(ms));
+  }
+  const fen = b.fen();
+  b.delete();
+  return fen;
+}
+
 const onReady = main => { ff['onRuntimeInitialized'] = main; };
 
-module.exports = { ff, random, toOurs, rev, flipSide, sideNotToMoveInCheck, sparseFen, emitLoop, onReady };
+module.exports = { ff, random, toOurs, rev, flipSide, sideNotToMoveInCheck, sparseFen, randomGameFen, emitLoop, onReady };

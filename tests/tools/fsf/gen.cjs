@@ -1,6 +1,6 @@
 // Two-move shuttles for each side, from random sparse positions and random games, chosen to
 // attack; judged by Fairy-Stockfish. Usage: node gen.cjs SEED COUNT
-const { ff, random, rev, flipSide, sideNotToMoveInCheck, sparseFen, emitLoop, onReady } = require('./common.cjs');
+const { ff, random, rev, flipSide, sideNotToMoveInCheck, sparseFen, randomGameFen, emitLoop, onReady } = require('./common.cjs');
 const r = random(+process.argv[2]);
 const { rnd, pick } = r;
 
@@ -35,23 +35,11 @@ onReady(() => {
   let made = 0, tries = 0;
   while (made < want && tries < want * 40) {
     tries++;
-    let b, ok = true;
-    if (rnd() < 0.7) {
-      const f0 = sparseFen(r);
-      if (sideNotToMoveInCheck(f0)) continue;
-      b = new ff.Board('xiangqi', f0);
-      if (b.isCheck() || !b.legalMoves().trim()) { b.delete(); continue; }
-    } else {
-      b = new ff.Board('xiangqi');
-      const plies = 20 + Math.floor(rnd() * 140);
-      for (let i = 0; i < plies; i++) {
-        const ms = b.legalMoves().split(' ').filter(Boolean);
-        if (!ms.length) { ok = false; break; }
-        const caps = ms.filter(m => b.isCapture(m));
-        b.push(caps.length && rnd() < 0.5 ? pick(caps) : pick(ms));
-      }
-    }
-    if (!ok || b.isGameOver(true)) { b.delete(); continue; }
+    const sparse = rnd() < 0.7;
+    const fen0 = sparse ? sparseFen(r) : randomGameFen(r, 20 + Math.floor(rnd() * 140), 0.5);
+    if (!fen0 || (sparse && sideNotToMoveInCheck(fen0))) continue;
+    const b = new ff.Board('xiangqi', fen0);
+    if ((sparse && b.isCheck()) || !b.legalMoves().trim() || b.isGameOver(true)) { b.delete(); continue; }
     const fen = b.fen();
     const m1 = chooseMove(b);
     if (!m1) { b.delete(); continue; }

@@ -1,6 +1,6 @@
 // Loops whose first move gives check (the other side answers with any quiet move), from random
 // sparse positions and random games; judged by Fairy-Stockfish. Usage: node gen_checks.cjs SEED COUNT
-const { ff, random, rev, sideNotToMoveInCheck, sparseFen, emitLoop, onReady } = require('./common.cjs');
+const { ff, random, rev, sideNotToMoveInCheck, sparseFen, randomGameFen, emitLoop, onReady } = require('./common.cjs');
 const r = random(+process.argv[2]);
 const { rnd, pick } = r;
 function randomPosition() {
@@ -8,17 +8,7 @@ function randomPosition() {
     const f0 = sparseFen(r);
     return sideNotToMoveInCheck(f0) ? null : f0;
   }
-  const b = new ff.Board('xiangqi');
-  const plies = 20 + Math.floor(rnd() * 120);
-  for (let i = 0; i < plies; i++) {
-    const ms = b.legalMoves().split(' ').filter(Boolean);
-    if (!ms.length) { b.delete(); return null; }
-    const caps = ms.filter(m => b.isCapture(m));
-    b.push(caps.length && rnd() < 0.6 ? pick(caps) : pick(ms));
-  }
-  const f = b.fen();
-  b.delete();
-  return f;
+  return randomGameFen(r, 20 + Math.floor(rnd() * 120), 0.6);
 }
 onReady(() => {
   const want = +process.argv[3] || 100;
