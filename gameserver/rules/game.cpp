@@ -88,6 +88,27 @@ bool RulesGame::can_mate(Color c) const {
   return false;
 }
 
+bool RulesGame::may_judge(Move m) const {
+  if (result_.over() || m.from >= kSquares || m.to >= kSquares) return false;
+  const Piece moved = pos_.at(m.from);
+  if (!moved || color_of(moved) != pos_.side_to_move()) return false;
+  if (requested_limit_ && requested_limit_->requester && *requested_limit_->requester == pos_.side_to_move() &&
+      rules_.requested_limit_forcing_cap > 0)
+    return true;  // its label is made for every move of the requester
+  // A capture or a reveal starts the record afresh: nothing can repeat across it.
+  if (pos_.at(m.to) || is_dark(moved) || !pos_.is_pseudo_legal(m)) return false;
+  Position after = pos_;
+  after.make(m);
+  return std::find(hashes_.begin(), hashes_.end(), after.hash()) != hashes_.end();
+}
+
+bool RulesGame::may_judge(const std::string& iccs) const {
+  if (iccs.size() < 4) return false;
+  const Square from = parse_square(iccs, 0), to = parse_square(iccs, 2);
+  if (from == kNoSquare || to == kNoSquare) return false;
+  return may_judge(Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to), NoType});
+}
+
 RulesGame::MoveError RulesGame::play(const std::string& iccs, std::string* message) {
   auto fail = [&](const std::string& why) {
     if (message) *message = why;
@@ -188,6 +209,7 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
   bool requester_forcing = false;
   if (requested_limit_ && requested_limit_->requester && mover == *requested_limit_->requester &&
       rules_.requested_limit_forcing_cap > 0) {
+    ++judgements_;
     const MoveLabel l = label_move(pos_, m, rules_.ruleset, nullptr, rules_.adjudication);
     requester_forcing = !l.check && (l.kill || !l.chases.empty());
   }
@@ -260,6 +282,7 @@ const MoveLabel& RulesGame::label(size_t k, std::vector<Position>& before) {
       before.back().make(moves_[i].move);
     }
   }
+  ++judgements_;
   l = label_move(before[k], moves_[irreversible_index_ + k].move, rules_.ruleset, k > 0 ? &before[k - 1] : nullptr,
                  rules_.adjudication);
   return *l;
@@ -315,6 +338,7 @@ bool RulesGame::judge_nine_round_cycle() {
     return true;
   }
   // Options that weigh the chases' targets: the full judgement, with piece identities.
+  ++judgements_;
   RepetitionVerdict v = judge_repetition(irreversible_start_, moves_since_irreversible(), n - kPlies, rules_.ruleset,
                                          rules_.adjudication);
   if (v.outcome == RepetitionVerdict::Outcome::Draw) {
@@ -336,6 +360,7 @@ void RulesGame::adjudicate_after_move() {
       std::clamp(rules_.repetition_occurrences, GameRules::kMinRepetitions, GameRules::kMaxRepetitions);
   if (std::count(hashes_.begin(), hashes_.end(), h) >= occurrences) {
     size_t first = static_cast<size_t>(std::find(hashes_.begin(), hashes_.end(), h) - hashes_.begin());
+    ++judgements_;
     judge(judge_repetition(irreversible_start_, moves_since_irreversible(), first, rules_.ruleset, rules_.adjudication));
     return;
   }

@@ -88,6 +88,16 @@ class RulesGame {
   // Ends the game for a reason outside the board (resignation, timeout, agreement, abort…).
   void finish(Result r) { if (!result_.over()) result_ = std::move(r); }
 
+  // Whether playing `m` may cost a repetition judgement or a move label: milliseconds (a quarter of
+  // a second on contrived loops) where an ordinary move costs microseconds. True when the position
+  // it reaches already stood since the last capture or reveal (nothing else is judged), or when
+  // the requested limit labels the requester's moves. Costs a board copy; the server plays such a
+  // move off its io threads. Never false for a move that then judges (judgements() tells).
+  bool may_judge(Move m) const;
+  bool may_judge(const std::string& iccs) const;  // by its squares; false when they do not parse
+  // Repetition judgements and move labels made so far, the work may_judge predicts.
+  uint64_t judgements() const { return judgements_; }
+
   std::vector<Move> legal_moves() const;
   // Material that could ever mate: Xiangqi any R/N/C/P; Jieqi any piece besides the king.
   bool can_mate(Color c) const;
@@ -141,6 +151,7 @@ class RulesGame {
   RepetitionVerdict repetition_;
   bool has_repetition_ = false;
   std::optional<RequestedLimit> requested_limit_;
+  uint64_t judgements_ = 0;
 };
 
 }  // namespace xq

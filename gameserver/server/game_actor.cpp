@@ -334,6 +334,41 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
     }
   }
 
+  // A move that may call for a repetition judgement (milliseconds; a quarter of a second on
+  // contrived loops) is played on the judge thread while the game waits (busy_): the io thread
+  // goes on serving the other games. (Flagging a move costs a board copy.)
+  if (m.has_move() && deps_.judge && session_.rules_game().may_judge(m.move().iccs())) {
+    busy_ = true;
+    auto job = [self = shared_from_this(), c, side, m, now, received_ms] {
+      std::shared_ptr<Pending> pending;
+      try {
+        pending = self->act(c, side, m, now, received_ms);
+      } catch (const std::exception& e) {
+        std::cerr << "game " << self->config_.id << ": judging a move failed: " << e.what() << '\n';
+      }
+      self->strand_.post([self, c, rid = m.request_id(), pending] {
+        self->busy_ = false;
+        try {
+          if (pending) self->store(pending);
+          else send_error(*c, rid, v1::INTERNAL, "the move could not be judged", self->deps_.metrics, self->config_.id);
+        } catch (const std::exception& e) {
+          std::cerr << "game " << self->config_.id << ": storing a judged move failed: " << e.what() << '\n';
+        }
+        self->drain();
+      });
+    };
+    if (deps_.judge(std::move(job))) {
+      deps_.metrics.moves_judged_off_io_total++;
+      return;
+    }
+    busy_ = false;  // the judge thread's queue is full: judged here, as before
+  }
+  if (auto pending = act(c, side, m, now, received_ms)) store(pending);
+}
+
+std::shared_ptr<GameActor::Pending> GameActor::act(const std::shared_ptr<Connection>& c, xq::Color side,
+                                                   const v1::ClientMessage& m, Millis now, int64_t received_ms) {
+  const uint64_t rid = m.request_id();
   const uint64_t version_before = session_.version();  // rolled back to if the events cannot be made durable
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
@@ -354,16 +389,21 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
       xq::Color opp = xq::opposite(side);
       int64_t gone = gone_since_[xq::index(opp)];
       if (session_.over()) st = Status::GameOver;
-      else if (config_.tournament())
-        return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "no claims in tournament games: an absent player's clock runs",
-                          deps_.metrics, config_.id);
-      else if (gone == 0 || now - gone < deps_.options.claim_after_ms)
-        return send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
+      else if (config_.tournament()) {
+        send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "no claims in tournament games: an absent player's clock runs",
+                   deps_.metrics, config_.id);
+        return nullptr;
+      } else if (gone == 0 || now - gone < deps_.options.claim_after_ms) {
+        send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
+        return nullptr;
+      }
       else if (m.has_claim_draw()) st = session_.end({xq::Outcome::Draw, "claimed_draw"}, now, out);
       else st = session_.end(xq::Result::win(side, "forfeit"), now, out);
       break;
     }
-    default: return send_error(*c, rid, v1::UNKNOWN_MESSAGE, "not a game action", deps_.metrics, config_.id);
+    default:
+      send_error(*c, rid, v1::UNKNOWN_MESSAGE, "not a game action", deps_.metrics, config_.id);
+      return nullptr;
   }
 
   auto pending = std::make_shared<Pending>();
@@ -376,6 +416,10 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   pending->event_is_reply = m.has_move() && m.move().event_is_reply();
   pending->received_ms = received_ms;
   pending->events = std::move(out);
+  return pending;
+}
+
+void GameActor::store(const std::shared_ptr<Pending>& pending) {
   if (pending->events.empty()) return finish(*pending, nullptr);
   // The append goes out with the other games' appends in one batch (the io thread does not wait
   // for Redis); nothing is acknowledged or published before it is stored.

@@ -41,6 +41,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     // Runs slow work (the archive's Redis writes) off the io threads; false = refused (queue
     // full), then the work runs at once. Unset: always at once.
     std::function<bool(std::function<void()>)> background = nullptr;
+    // Plays a move that may call for a repetition judgement (handle()) off the io threads; false =
+    // refused (queue full), then the move is played at once. Unset: always at once.
+    std::function<bool(std::function<void()>)> judge = nullptr;
   };
 
   GameActor(Deps deps, GameSession session);
@@ -96,6 +99,11 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     int64_t received_ms = 0;
     std::vector<GameEvent> events;
   };
+  // A player's action on the session: its events and answer, or null when it was answered already
+  // (refused). On the strand, or on the judge thread while busy_ holds the strand's other work.
+  std::shared_ptr<Pending> act(const std::shared_ptr<Connection>& c, xq::Color side,
+                               const xq::v1::ClientMessage& m, Millis now, int64_t received_ms);
+  void store(const std::shared_ptr<Pending>& pending);  // appends its events, then finish()
   void finish(Pending& p, std::exception_ptr error);
   // While an append is in flight (busy_) the game's other work waits, in order, in waiting_.
   void run_or_wait(std::function<void()> fn);

@@ -21,7 +21,7 @@ Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions 
 // A sign-in's held frames may go to the lobby pool and a lobby request's to the sign-in pool: all
 // pools stop taking work and finish theirs before any of them is destroyed.
 Hub::~Hub() {
-  for (WorkerPool* p : {&probe_pool_, &http_pool_, &sign_in_pool_, &lobby_pool_, &seek_push_pool_, &archive_pool_}) p->stop();
+  for (WorkerPool* p : {&probe_pool_, &http_pool_, &sign_in_pool_, &lobby_pool_, &seek_push_pool_, &archive_pool_, &judge_pool_}) p->stop();
 }
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
@@ -37,7 +37,8 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                       [this](const GameConfig& g) {
                         post_seek_push({g.red.user_id, g.black.user_id});
                       },
-                      [this](std::function<void()> job) { return archive_pool_.try_post(std::move(job)); }},
+                      [this](std::function<void()> job) { return archive_pool_.try_post(std::move(job)); },
+                      [this](std::function<void()> job) { return judge_pool_.try_post(std::move(job)); }},
       std::move(s));
   if (live) metrics_.live_games++;
   return actor;

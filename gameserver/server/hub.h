@@ -240,6 +240,9 @@ class Hub {
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
   WorkerPool archive_pool_{1, 4096, options_.background_nice};
+  // Moves that may call for a repetition judgement (GameActor::handle): one thread, so judgements
+  // take at most one core from the io threads; when 1,024 wait, a game judges on its own strand.
+  WorkerPool judge_pool_{1, 1024};
   // Lobby requests (sign-in by token or as a guest, seeks, challenges, lists) and a closed
   // connection's clean-up: each waits on several Redis round trips, which on an io thread held up
   // every game served by it (a burst of games ending and new ones set up showed in the moves' p99).

@@ -37,6 +37,8 @@ std::string Metrics::render() const {
   gauge("xq_games_started_total", "Games started.", "counter", games_started_total);
   gauge("xq_games_finished_total", "Games finished.", "counter", games_finished_total);
   gauge("xq_moves_total", "Moves accepted.", "counter", moves_total);
+  gauge("xq_moves_judged_off_io_total", "Moves played on the judge thread (a repetition may be judged).", "counter",
+        moves_judged_off_io_total);
   gauge("xq_frames_in_total", "WebSocket frames received.", "counter", frames_in_total);
   gauge("xq_frames_out_total", "WebSocket frames sent.", "counter", frames_out_total);
   gauge("xq_slow_readers_dropped_total", "Connections closed because their send queue was full.", "counter",

@@ -16,6 +16,7 @@ class Metrics {
   std::atomic<int64_t> games_started_total{0};
   std::atomic<int64_t> games_finished_total{0};
   std::atomic<int64_t> moves_total{0};
+  std::atomic<int64_t> moves_judged_off_io_total{0};  // played on the judge thread (GameActor::handle)
   std::atomic<int64_t> frames_in_total{0};
   std::atomic<int64_t> frames_out_total{0};
   std::atomic<int64_t> slow_readers_dropped_total{0};

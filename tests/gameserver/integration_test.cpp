@@ -810,6 +810,44 @@ TEST_F(GameServer, SeekRuleOptionsGoverningTheGame) {
   EXPECT_NE(body.find("[Repetitions \"2\"]"), std::string::npos) << body;
 }
 
+// A move that reaches a position seen before may call for a repetition judgement (milliseconds,
+// more on contrived loops), so it is played on the judge thread while its game waits: every such
+// move is answered, in order, and the judgement ends the game as on the io thread.
+TEST_F(GameServer, MovesThatMayBeJudgedArePlayedOffTheIoThreads) {
+  auto judged_off_io = [] {
+    std::string body;
+    EXPECT_EQ(g_servers->http_get("/metrics", body), 200);
+    const std::string name = "\nxq_moves_judged_off_io_total ";
+    const size_t at = body.find(name);
+    return at == std::string::npos ? -1L : std::atol(body.c_str() + at + name.size());
+  };
+  const long before = judged_off_io();
+  ASSERT_GE(before, 0);
+  Client red = guest("jt_red"), black = guest("jt_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  Client watcher = spectator("jt_watcher", gid);
+  // The knights out and back twice: the start position stands a second time after the 4th move
+  // (judged, play goes on) and a third time after the 8th (a draw); moves 4 to 8 reach positions
+  // seen before.
+  const char* moves[] = {"h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9"};
+  for (int i = 0; i < 8; ++i) {
+    auto r = move(i % 2 ? black : red, gid, moves[i], std::string("jt-") + std::to_string(i));
+    ASSERT_TRUE(r.has_reply()) << moves[i] << ": " << r.DebugString();
+    EXPECT_EQ(r.reply().version(), static_cast<uint64_t>(i + 1));
+  }
+  // A move sent again under its id is answered as played, even one played on the judge thread.
+  auto again = move(black, gid, "g7h9", "jt-7");
+  ASSERT_TRUE(again.has_reply()) << again.DebugString();
+  EXPECT_TRUE(again.reply().duplicate());
+  auto end = wait_event(watcher, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().outcome(), DRAW);
+  EXPECT_EQ(end->game_event().result().reason(), "repetition_draw");
+  EXPECT_EQ(end->game_event().version(), 9u);
+  EXPECT_EQ(judged_off_io() - before, 5);
+}
+
 // The club regulations' "限着" on request: a player asks, both players and spectators are told, the
 // count shows in every later event and state, and the game is drawn when it runs out.
 TEST_F(GameServer, MoveLimitOnRequestDrawsTheGameWhenItRunsOut) {

@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
+#include <optional>
+#include <random>
 
 #include "rules/fen.h"
 #include "rules/game.h"
+#include "rules/jieqi.h"
 
 using namespace xq;
 
@@ -333,4 +336,57 @@ TEST(RulesGame, StartPositionThatIsAlreadyOverIsJudged) {
   EXPECT_EQ(game_from("3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").result().reason, "dead_material");
   EXPECT_EQ(game_from("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 150 1").result().reason, "move_limit");
   EXPECT_FALSE(game_from("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 5 1").result().over());
+}
+
+// The server plays a move that may_judge flags off its io threads, and every other one on them:
+// a judgement it failed to predict would stall every game of that thread. Random games in which
+// each side often walks its last piece back make many repetitions (and nine-round cycles, and
+// requested limits whose requester's moves are labelled); no judgement or label may come as a
+// surprise. In games of random moves, few moves may be flagged.
+TEST(RulesGame, MayJudgePredictsEveryJudgement) {
+  struct Setup {
+    Variant variant;
+    bool nine_rounds;
+    bool requested_limit;
+    bool walk_back;
+  };
+  uint64_t judged = 0, random_flagged = 0, random_moves = 0;
+  for (const Setup& s : {Setup{Variant::Xiangqi, false, false, true}, Setup{Variant::Xiangqi, true, false, true},
+                         Setup{Variant::Xiangqi, true, true, true}, Setup{Variant::Jieqi, true, false, true},
+                         Setup{Variant::Xiangqi, true, false, false}, Setup{Variant::Jieqi, true, false, false}}) {
+    GameRules rules = GameRules::defaults(s.variant);
+    rules.adjudication.cxa_nine_round_cycles = s.nine_rounds;
+    rules.requested_limit_plies = 400;
+    rules.requested_limit_forcing_cap = 20;
+    std::mt19937_64 rng(11);
+    for (int game = 0; game < 60; ++game) {
+      Position start = s.variant == Variant::Jieqi ? Position::jieqi_start() : Position::xiangqi_start();
+      if (s.variant == Variant::Jieqi) assign_from_pool(start, rng());
+      RulesGame g(rules, start);
+      if (s.requested_limit) ASSERT_EQ(g.request_move_limit(game % 2 ? Color::Red : Color::Black), "");
+      std::optional<Move> last[2];
+      while (!g.result().over() && g.moves().size() < 300) {
+        const auto legal = g.legal_moves();
+        const int side = index(g.position().side_to_move());
+        Move m = legal[rng() % legal.size()];
+        if (s.walk_back && last[side] && rng() % 3 != 0) {  // back where it came from, when that is legal
+          const Move back{last[side]->to, last[side]->from, NoType};
+          for (const Move& l : legal)
+            if (l.from == back.from && l.to == back.to) m = l;
+        }
+        const bool predicted = g.may_judge(m);
+        const uint64_t before = g.judgements();
+        ASSERT_EQ(g.play(m), RulesGame::MoveError::None);
+        if (g.judgements() != before) EXPECT_TRUE(predicted) << "ply " << g.moves().size() << " of game " << game;
+        judged += g.judgements() != before;
+        random_flagged += !s.walk_back && predicted;
+        random_moves += !s.walk_back;
+        last[side] = m;
+      }
+    }
+  }
+  EXPECT_GT(judged, 200u);            // the games did judge, and often
+  EXPECT_LT(random_flagged * 20, random_moves);  // and ordinary moves stay on the io threads
+  EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("a0"));
+  EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("z9z8"));
 }
