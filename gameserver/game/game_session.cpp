@@ -79,11 +79,7 @@ void GameSession::finish(xq::Result r, Millis now, std::vector<GameEvent>& out) 
 }
 
 std::optional<uint64_t> GameSession::find_client_move(xq::Color side, const std::string& id) const {
-  if (id.empty()) return std::nullopt;
-  auto& m = client_moves_[xq::index(side)];
-  auto it = m.find(id);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  return client_moves_.find(events_, side, id);
 }
 
 void GameSession::apply_move_bookkeeping(xq::Color mover) {
@@ -116,7 +112,7 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
   e.client_move_id = client_move_id;
   e.lag_ms = credited;
   out.back() = e;
-  if (!client_move_id.empty()) client_moves_[xq::index(side)][client_move_id] = e.version;
+  if (!client_move_id.empty()) client_moves_.add(events_, e.version);
   if (game_.result().over()) finish(game_.result(), now, out);
   return Status::Ok;
 }
@@ -239,7 +235,6 @@ void GameSession::replay(const GameEvent& e) {
       clock_.replay_compensation(e.side, e.lag_ms);
       ply_clocks_.emplace_back(e.red_ms, e.black_ms);
       apply_move_bookkeeping(e.side);
-      if (!e.client_move_id.empty()) client_moves_[xq::index(e.side)][e.client_move_id] = e.version;
       break;
     }
     case EventKind::DrawOffered:
@@ -261,7 +256,12 @@ void GameSession::replay(const GameEvent& e) {
       break;
   }
   events_.push_back(e);
-  if (e.kind == EventKind::Move) events_.back().ply = plies();
+  if (e.kind == EventKind::Move) {
+    events_.back().ply = plies();
+    // Ids are unique per side (move() refuses a second use); the first use wins anyway.
+    if (!e.client_move_id.empty() && !client_moves_.find(events_, e.side, e.client_move_id))
+      client_moves_.add(events_, e.version);
+  }
 }
 
 }  // namespace gs

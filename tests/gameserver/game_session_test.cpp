@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "game/codec.h"
 #include "rules/jieqi.h"
 
@@ -59,6 +61,46 @@ TEST(GameSession, ResentClientMoveIdIsNotReplayed) {
   EXPECT_EQ(f.move(Color::Red, "h2e2", "abc"), Status::Duplicate);
   EXPECT_EQ(f.s.find_client_move(Color::Red, "abc"), std::optional<uint64_t>(1));
   EXPECT_EQ(f.s.plies(), 1u);
+}
+
+// The same ids on both sides, and a draw offer between moves (versions are not plies).
+TEST(GameSession, ClientMoveIdsArePerSideAndMapToVersions) {
+  Fixture f(xiangqi());
+  ASSERT_EQ(f.move(Color::Red, "h0g2", "id-0"), Status::Ok);    // version 1
+  ASSERT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::Ok);  // version 2
+  ASSERT_EQ(f.move(Color::Black, "h9g7", "id-0"), Status::Ok);  // version 3
+  ASSERT_EQ(f.move(Color::Red, "g2h0", "id-1"), Status::Ok);    // version 4
+  EXPECT_EQ(f.s.find_client_move(Color::Red, "id-0"), std::optional<uint64_t>(1));
+  EXPECT_EQ(f.s.find_client_move(Color::Black, "id-0"), std::optional<uint64_t>(3));
+  EXPECT_EQ(f.s.find_client_move(Color::Red, "id-1"), std::optional<uint64_t>(4));
+  EXPECT_FALSE(f.s.find_client_move(Color::Black, "id-1"));  // Red's only
+  EXPECT_FALSE(f.s.find_client_move(Color::Red, ""));
+  EXPECT_FALSE(f.s.find_client_move(Color::Red, "id-9"));
+  EXPECT_EQ(f.move(Color::Black, "g7h9", "id-0"), Status::Duplicate);  // Black played id-0 already
+  EXPECT_EQ(f.s.plies(), 3u);
+}
+
+// Many ids: the index grows from 16 slots to hundreds, and every id is still found, after a
+// replay of the stored events too. (A seeded random game: the same moves every run.)
+TEST(GameSession, ClientMoveIdsOfHundredsOfMovesAreFoundAfterReplay) {
+  GameConfig cfg = xiangqi(3'600'000);
+  Fixture f(cfg);
+  std::mt19937 rng(5);
+  while (!f.s.over() && f.s.plies() < 400) {
+    const auto legal = f.s.rules_game().legal_moves();
+    const Color side = f.s.rules_game().position().side_to_move();
+    ASSERT_EQ(f.move(side, xq::to_iccs(legal[rng() % legal.size()]).c_str(), ("m" + std::to_string(f.s.plies())).c_str()),
+              Status::Ok);
+  }
+  ASSERT_GE(f.s.plies(), 150u);
+  GameSession r(decode_config(encode_config(cfg)));
+  for (const auto& e : f.s.events()) r.replay(decode_event(encode_event(e)));
+  for (const GameEvent& e : f.s.events()) {
+    if (e.kind != EventKind::Move) continue;
+    EXPECT_EQ(f.s.find_client_move(e.side, e.client_move_id), std::optional<uint64_t>(e.version)) << e.client_move_id;
+    EXPECT_EQ(r.find_client_move(e.side, e.client_move_id), std::optional<uint64_t>(e.version)) << e.client_move_id;
+    EXPECT_FALSE(f.s.find_client_move(xq::opposite(e.side), e.client_move_id)) << e.client_move_id;
+  }
 }
 
 TEST(GameSession, ClockChargesMoverAndFlagEndsGame) {
