@@ -6,25 +6,24 @@
 #include <chrono>
 #include <cstring>
 
+#include "store/lua_script.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
 
 namespace gs {
 
-AppendPipeline::AppendPipeline(Redis& redis)
-    : redis_(redis), conn_(redis), batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}  // bounded: replies come back soon
+AppendPipeline::AppendPipeline(Redis& redis, const char* script)
+    : redis_(redis), script_(script), sha_(script_sha1(script)), conn_(redis),
+      batches_(1024, [this](std::vector<Item>& batch) { process(batch); }) {}  // bounded: replies come back soon
 
-void AppendPipeline::submit(std::vector<std::string> evalsha, const char* script, Done done) {
-  batches_.push(Item{std::move(evalsha), script, std::move(done)});
-}
+void AppendPipeline::submit(Part part, Done done) { batches_.push(Item{std::move(part), std::move(done)}); }
 
 void AppendPipeline::process(std::vector<Item>& batch) {
   const size_t n = batch.size();
   std::vector<std::exception_ptr> result(n);
-  std::vector<bool> use_eval(n, false);
   std::vector<size_t> todo(n);
   for (size_t i = 0; i < n; ++i) todo[i] = i;
-  bool lost_before = false;
+  bool lost_before = false, use_eval = false;
   // Redis known to be away (this writer or another client saw it fail moments ago): fail at once
   // rather than make every game wait out a timeout again; a later batch probes.
   if (redis_.known_unavailable()) {
@@ -37,7 +36,7 @@ void AppendPipeline::process(std::vector<Item>& batch) {
     return;
   }
   // Rounds: the first send; again after a lost connection (once, like Redis::command) and for
-  // the commands whose script Redis did not have (then with EVAL).
+  // the calls whose script Redis did not have (then with EVAL).
   for (int round = 0; round < 4 && !todo.empty(); ++round) {
     bool fresh = false;  // a connection made for this round (a failure on it is not a stale one)
     redisContext* ctx = nullptr;
@@ -48,42 +47,66 @@ void AppendPipeline::process(std::vector<Item>& batch) {
       todo.clear();
       break;
     }
+    // Calls of up to kPartsPerCall parts each, in order: calls[c] holds todo[calls[c]..calls[c+1]).
+    const bool sent_with_eval = use_eval;
+    std::vector<size_t> calls;
     std::vector<const char*> argv;
     std::vector<size_t> lens;
-    for (size_t i : todo) {
-      const auto& cmd = batch[i].cmd;
+    for (size_t from = 0; from < todo.size(); from += kPartsPerCall) {
+      const size_t to = std::min(todo.size(), from + kPartsPerCall);
+      calls.push_back(from);
       argv.clear();
       lens.clear();
-      for (size_t a = 0; a < cmd.size(); ++a) {
-        if (use_eval[i] && a == 0) argv.push_back("EVAL"), lens.push_back(4);
-        else if (use_eval[i] && a == 1) argv.push_back(batch[i].script), lens.push_back(std::strlen(batch[i].script));
-        else argv.push_back(cmd[a].data()), lens.push_back(cmd[a].size());
-      }
+      size_t keys = 0;
+      for (size_t k = from; k < to; ++k) keys += batch[todo[k]].part.keys.size();
+      const std::string numkeys = std::to_string(keys);
+      argv.push_back(sent_with_eval ? "EVAL" : "EVALSHA"), lens.push_back(std::strlen(argv.back()));
+      argv.push_back(sent_with_eval ? script_ : sha_.c_str()), lens.push_back(sent_with_eval ? std::strlen(script_) : sha_.size());
+      argv.push_back(numkeys.c_str()), lens.push_back(numkeys.size());
+      for (size_t k = from; k < to; ++k)
+        for (const auto& key : batch[todo[k]].part.keys) argv.push_back(key.data()), lens.push_back(key.size());
+      for (size_t k = from; k < to; ++k)
+        for (const auto& arg : batch[todo[k]].part.args) argv.push_back(arg.data()), lens.push_back(arg.size());
       redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data());
     }
+    calls.push_back(todo.size());
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<size_t> again;
     bool lost = false, drop = false;
     size_t answered = 0;
-    for (size_t i : todo) {
+    for (size_t c = 0; c + 1 < calls.size(); ++c) {
+      const size_t from = calls[c], to = calls[c + 1];
+      auto fail_all = [&](std::exception_ptr e) {
+        for (size_t k = from; k < to; ++k) result[todo[k]] = e;
+      };
       void* raw = nullptr;
       if (lost || redisGetReply(ctx, &raw) != REDIS_OK || !raw) {
         lost = true;
-        again.push_back(i);
+        for (size_t k = from; k < to; ++k) again.push_back(todo[k]);
         continue;
       }
-      ++answered;
+      answered += to - from;
       auto* r = static_cast<redisReply*>(raw);
       if (r->type == REDIS_REPLY_ERROR) {
         std::string msg(r->str, r->len);
-        if (msg.rfind("NOSCRIPT", 0) == 0 && !use_eval[i]) {
-          use_eval[i] = true;
-          again.push_back(i);
+        if (msg.rfind("NOSCRIPT", 0) == 0 && !sent_with_eval) {
+          use_eval = true;
+          for (size_t k = from; k < to; ++k) again.push_back(todo[k]);
         } else if (msg.rfind("READONLY", 0) == 0) {  // a master demoted by a failover: find the new one
           drop = true;
-          result[i] = std::make_exception_ptr(RedisUnavailable("redis: " + msg));
+          fail_all(std::make_exception_ptr(RedisUnavailable("redis: " + msg)));
         } else {
-          result[i] = std::make_exception_ptr(RedisError("redis: " + msg));
+          fail_all(std::make_exception_ptr(RedisError("redis: " + msg)));
+        }
+      } else if (r->type != REDIS_REPLY_ARRAY || r->elements != to - from) {
+        fail_all(std::make_exception_ptr(RedisError("redis: unexpected reply to the append script")));
+      } else {
+        for (size_t k = from; k < to; ++k) {
+          const redisReply* e = r->element[k - from];
+          if (e->type == REDIS_REPLY_STRING || e->type == REDIS_REPLY_STATUS)
+            result[todo[k]] = std::make_exception_ptr(RedisError("redis: " + std::string(e->str, e->len)));
+          else if (e->type != REDIS_REPLY_INTEGER)
+            result[todo[k]] = std::make_exception_ptr(RedisError("redis: unexpected reply to the append script"));
         }
       }
       freeReplyObject(r);

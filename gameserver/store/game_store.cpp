@@ -28,57 +28,71 @@ void GameStore::create(const GameConfig& c) {
               {encode_config(c), node_, c.id, keys::kNodePrefix});
 }
 
-// Appends only if the list has the expected length: a replayed request can never interleave
-// events of one game. Fencing: if ARGV[3] (a node id) is not empty, the owner key must hold it, so
-// a node whose game was taken over (its heartbeat lapsed, store/game_leases.cpp) cannot write any more.
+// Appends the events of one or more games (the writer thread sends many in one call:
+// store/append_pipeline.h), each only if its list has the expected length: a replayed request can
+// never interleave events of one game. Fencing: a game's node id, if not empty, must be in its
+// owner key, so a node whose game was taken over (its heartbeat lapsed, store/game_leases.cpp)
+// cannot write any more.
+// KEYS, per game: events list, snapshot, owner. ARGV, per game: the number of its events, the
+// list's expected length, the snapshot, the node id, then the events. Returns, per game, the new
+// length, or why nothing was written (NOT_OWNER, version conflict).
 static const char* kAppendScript = R"lua(
-if ARGV[3] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[3] then return redis.error_reply('NOT_OWNER') end
-local n = redis.call('LLEN', KEYS[1])
-if n ~= tonumber(ARGV[1]) then return redis.error_reply('version conflict: have ' .. n) end
-for i = 4, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
-redis.call('SET', KEYS[2], ARGV[2])
-return n + #ARGV - 3
+local out, a = {}, 1
+for g = 1, #KEYS, 3 do
+  local count, expected = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local snap, node, first = ARGV[a + 2], ARGV[a + 3], a + 4
+  a = first + count
+  if node ~= '' and redis.call('GET', KEYS[g + 2]) ~= node then
+    out[#out + 1] = 'NOT_OWNER'
+  else
+    local n = redis.call('LLEN', KEYS[g])
+    if n ~= expected then
+      out[#out + 1] = 'version conflict: have ' .. n
+    else
+      redis.call('RPUSH', KEYS[g], unpack(ARGV, first, a - 1))
+      redis.call('SET', KEYS[g + 1], snap)
+      out[#out + 1] = n + count
+    end
+  end
+end
+return out
 )lua";
 
 bool is_not_owner(const std::exception& e) { return std::string(e.what()).find("NOT_OWNER") != std::string::npos; }
 
-std::vector<std::string> GameStore::append_command(const GameSession& s, const std::vector<GameEvent>& events,
-                                                   uint32_t spectators) {
+AppendPipeline::Part GameStore::append_part(const GameSession& s, const std::vector<GameEvent>& events,
+                                           uint32_t spectators) const {
   const auto& id = s.config().id;
   std::string snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
                      ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
                      ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
                      xq::outcome_name(s.result().outcome) + "\",\"spectators\":" + std::to_string(spectators) + "}";
-  std::vector<std::string> cmd;
-  cmd.reserve(10 + events.size());
-  static const std::string sha = script_sha1(kAppendScript);
-  for (auto& a : {std::string("EVALSHA"), sha, std::string("3"), keys::game_events(id),
-                  keys::game_snap(id), keys::game_owner(id), std::to_string(events.front().version - 1)})
-    cmd.push_back(a);
-  cmd.push_back(std::move(snap));
-  cmd.push_back(node_);
-  for (const auto& e : events) cmd.push_back(encode_event(e));
-  return cmd;
+  AppendPipeline::Part part;
+  part.keys = {keys::game_events(id), keys::game_snap(id), keys::game_owner(id)};
+  part.args.reserve(4 + events.size());
+  part.args.push_back(std::to_string(events.size()));
+  part.args.push_back(std::to_string(events.front().version - 1));
+  part.args.push_back(std::move(snap));
+  part.args.push_back(node_);
+  for (const auto& e : events) part.args.push_back(encode_event(e));
+  return part;
 }
 
 void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators) {
   if (events.empty()) return;
-  auto cmd = append_command(s, events, spectators);
-  try {
-    redis_.command(cmd);
-  } catch (const RedisError& e) {
-    if (std::string(e.what()).find("NOSCRIPT") == std::string::npos) throw;
-    cmd[0] = "EVAL";
-    cmd[1] = kAppendScript;
-    redis_.command(cmd);
-  }
+  AppendPipeline::Part part = append_part(s, events, spectators);
+  const RedisReply r = eval_script(redis_, kAppendScript, std::move(part.keys), std::move(part.args));
+  if (r.type != RedisReply::Type::Array || r.elements.size() != 1) throw RedisError("redis: unexpected reply to the append script");
+  const RedisReply& stored = r.elements.front();
+  if (stored.type == RedisReply::Type::String || stored.type == RedisReply::Type::Status) throw RedisError("redis: " + stored.str);
+  if (stored.type != RedisReply::Type::Int) throw RedisError("redis: unexpected reply to the append script");
 }
 
 void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators,
                              AppendPipeline::Done done) {
   if (events.empty()) return done(nullptr);
-  std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_); });
-  pipeline_->submit(append_command(s, events, spectators), kAppendScript, std::move(done));
+  std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_, kAppendScript); });
+  pipeline_->submit(append_part(s, events, spectators), std::move(done));
 }
 
 // KEYS: archive record, finished games, present, away, live games, owner.

@@ -86,8 +86,8 @@ class GameStore {
   bool is_live(const std::string& id);
 
  private:
-  std::vector<std::string> append_command(const GameSession& s, const std::vector<GameEvent>& events,
-                                          uint32_t spectators);
+  AppendPipeline::Part append_part(const GameSession& s, const std::vector<GameEvent>& events,
+                                   uint32_t spectators) const;
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;

@@ -7,6 +7,10 @@
 #include <sys/time.h>
 
 #include <chrono>
+#include <future>
+#include <mutex>
+#include <cstring>
+#include <condition_variable>
 #include <map>
 #include <set>
 #include <thread>
@@ -790,6 +794,93 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
   b.release("fence1");
   EXPECT_FALSE(b.owner("fence1"));
   EXPECT_EQ(redis.command({"SCARD", gs::keys::node_games("node-b")}).integer, 0);
+}
+
+// The writer thread sends many games' appends in one script call: each game still gets its own
+// answer. Of 240 games appended at once, those another node owns are refused (NOT_OWNER) and those
+// whose list is not at the expected length get a version conflict; neither writes anything, and
+// the others are stored, each with its own events, in fewer calls than appends.
+TEST(GameServerMultiNode, BatchedAppendsAnswerEachGame) {
+  TestCluster cluster(0);
+  gs::Redis redis(cluster.redis_url());
+  gs::GameStore a(redis, "node-a", 60000), b(redis, "node-b", 60000);
+  a.heartbeat();
+  b.heartbeat();
+  constexpr int kGames = 240;
+  std::vector<gs::GameSession> sessions;
+  std::vector<std::vector<gs::GameEvent>> events(kGames);
+  for (int i = 0; i < kGames; ++i) {
+    gs::GameConfig cfg;
+    cfg.id = "batch" + std::to_string(i);
+    cfg.tc = {60'000, 0};
+    cfg.red = {"u-r", "r", false};
+    cfg.black = {"u-b", "b", false};
+    (i % 3 == 1 ? b : a).create(cfg);  // every third game from 1 is node-b's
+    sessions.emplace_back(cfg);
+    sessions.back().start_clock(0);
+    ASSERT_EQ(sessions.back().move(xq::Color::Red, i % 2 ? "h2e2" : "b2e2", "x", 100, 0, events[i]), gs::Status::Ok);
+    // Every third game from 2 already holds an event: the append expects an empty list.
+    if (i % 3 == 2) redis.command({"RPUSH", gs::keys::game_events(cfg.id), "earlier"});
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  int done = 0;
+  std::vector<std::string> outcome(kGames);
+  // One append first, so that Redis has the script (its first call is an EVAL) before the count.
+  {
+    gs::GameConfig cfg;
+    cfg.id = "batch-first";
+    cfg.tc = {60'000, 0};
+    cfg.red = {"u-r", "r", false};
+    cfg.black = {"u-b", "b", false};
+    a.create(cfg);
+    gs::GameSession first(cfg);
+    first.start_clock(0);
+    std::vector<gs::GameEvent> ev;
+    ASSERT_EQ(first.move(xq::Color::Red, "h2e2", "x", 100, 0, ev), gs::Status::Ok);
+    std::promise<std::exception_ptr> stored;
+    a.append_async(first, ev, 0, [&](std::exception_ptr e) { stored.set_value(e); });
+    ASSERT_EQ(stored.get_future().get(), nullptr);
+  }
+  redis.command({"CONFIG", "RESETSTAT"});
+  for (int i = 0; i < kGames; ++i)
+    a.append_async(sessions[i], events[i], 0, [&, i](std::exception_ptr e) {
+      std::string what = "stored";
+      try {
+        if (e) std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        what = ex.what();
+      }
+      std::lock_guard l(mu);
+      outcome[i] = what;
+      ++done;
+      cv.notify_all();
+    });
+  {
+    std::unique_lock l(mu);
+    ASSERT_TRUE(cv.wait_for(l, std::chrono::seconds(20), [&] { return done == kGames; }));
+  }
+  for (int i = 0; i < kGames; ++i) {
+    const std::string key = gs::keys::game_events("batch" + std::to_string(i));
+    const auto list = redis.command({"LRANGE", key, "0", "-1"});
+    if (i % 3 == 0) {
+      EXPECT_EQ(outcome[i], "stored") << i;
+      ASSERT_EQ(list.elements.size(), 1u) << i;
+      EXPECT_EQ(gs::decode_event(list.elements[0].str).iccs, i % 2 ? "h2e2" : "b2e2") << i;
+    } else if (i % 3 == 1) {
+      EXPECT_NE(outcome[i].find("NOT_OWNER"), std::string::npos) << i << ": " << outcome[i];
+      EXPECT_TRUE(list.elements.empty()) << i;
+    } else {
+      EXPECT_NE(outcome[i].find("version conflict: have 1"), std::string::npos) << i << ": " << outcome[i];
+      EXPECT_EQ(list.elements.size(), 1u) << i;
+    }
+  }
+  const std::string stats = redis.command({"INFO", "commandstats"}).str;
+  const size_t at = stats.find("cmdstat_evalsha:calls=");
+  ASSERT_NE(at, std::string::npos) << stats;
+  const long calls = std::atol(stats.c_str() + at + std::strlen("cmdstat_evalsha:calls="));
+  EXPECT_GE(calls, (kGames + 63) / 64);  // at most 64 games a call
+  EXPECT_LT(calls, kGames) << "no two appends shared a call";
 }
 
 // Two nodes finish rated games of the same player at the same moment: every game counts once in
