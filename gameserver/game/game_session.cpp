@@ -94,7 +94,7 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
   if (over()) return Status::GameOver;
   if (check_flag(now, out)) return Status::GameOver;
   if (game_.position().side_to_move() != side) return Status::NotYourTurn;
-  if (iccs.size() < 4 || iccs.size() > 5) {
+  if (iccs.size() < 4 || iccs.size() > 6) {  // Jieqi: up to two letters after the squares
     if (message) *message = "expected ICCS like h2e2";
     return Status::Illegal;
   }

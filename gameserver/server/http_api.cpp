@@ -1,6 +1,7 @@
 #include "server/http_api.h"
 
 #include <boost/json.hpp>
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -111,6 +112,9 @@ HttpResult account_json(Hub& hub, const User& u) {
 
 }  // namespace
 
+// An adjudication's reason (POST /api/admin/games/{id}/adjudicate).
+constexpr size_t kMaxReasonBytes = 200;
+
 HttpLane http_lane(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
   if (path == "/healthz") return HttpLane::Probe;
@@ -171,6 +175,10 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
           if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
             return json_error(400, "outcome must be red-wins, black-wins or draw");
+          // Shown to players and spectators and stored with the game: a line of text, not a page.
+          if (reason.empty() || reason.size() > kMaxReasonBytes ||
+              std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+            return json_error(400, "reason: 1 to " + std::to_string(kMaxReasonBytes) + " bytes of text on one line");
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.

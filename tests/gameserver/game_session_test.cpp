@@ -216,6 +216,21 @@ TEST(GameSession, JieqiFlagFallLosesWhenTheOpponentCanMate) {
   EXPECT_EQ(f.s.result().reason, "timeout");
 }
 
+// A Jieqi move may carry the two letters of jieqi-rules.md §9.2 (the mover's reveal, then the
+// captured face-down piece's identity); the server's secret decides both, and the stored move
+// keeps its squares only. Seven characters are not a move.
+TEST(GameSession, JieqiMoveMayNameTheRevealAndTheCapturedPiece) {
+  GameConfig c = xiangqi();
+  c.variant = xq::Variant::Jieqi;
+  c.assignment = xq::draw_assignment().to_string();
+  Fixture f(c);
+  // The face-down piece on b2 moves as a cannon: over b7's piece onto b9's.
+  EXPECT_EQ(f.move(Color::Red, "b2b9Rnx"), Status::Illegal);
+  EXPECT_EQ(f.move(Color::Red, "b2b9Rn"), Status::Ok);
+  EXPECT_EQ(f.s.events().back().iccs, "b2b9");
+  EXPECT_TRUE(f.s.rules_game().moves().back().captured);
+}
+
 TEST(GameSession, MoveLimitOnRequestIsAnEventAndSurvivesReplay) {
   GameConfig cfg = xiangqi();
   Fixture without(cfg);

@@ -1131,6 +1131,14 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
                                  TestServers::kAdminToken),
             400);
   EXPECT_EQ(body.find("boost"), std::string::npos) << "no library internals: " << body;
+  // The reason is one line of text, at most 200 bytes (it reaches every viewer and the record).
+  for (const std::string& reason : {std::string(201, 'x'), std::string(""), std::string("two\nlines")}) {
+    boost::json::object o{{"outcome", "draw"}, {"reason", reason}};
+    EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", boost::json::serialize(o), body, TestServers::kAdminToken),
+              400)
+        << reason.size() << ": " << body;
+    EXPECT_NE(body.find("reason: 1 to 200 bytes"), std::string::npos) << body;
+  }
   EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", std::string(3 << 20, ' '), body,
                                  TestServers::kAdminToken),
             413)
