@@ -135,6 +135,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     if (method != "GET" && method != "HEAD") return json_error(405, "method not allowed");
     return static_file(hub.options().static_dir, path);
   }
+  // The API reads with GET and acts with POST: another method is refused as such, not as a path
+  // that does not exist.
+  if (method != "GET" && method != "POST") return json_error(405, "method not allowed: the API takes GET and POST");
   try {
     // Public API
     if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, false)};

@@ -1140,6 +1140,12 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
                                  TestServers::kAdminToken),
             400);
   EXPECT_EQ(body.find("boost"), std::string::npos) << "no library internals: " << body;
+  // The API takes GET and POST: another method is refused as a method (405), not as a path (404).
+  for (const char* method : {"DELETE", "PUT", "PATCH", "HEAD"}) {
+    EXPECT_EQ(http_request(g_servers->port(), method, "/api/games", body), 405) << method;
+    EXPECT_EQ(http_request(g_servers->port(), method, "/api/admin/games/" + gid + "/abort", body, TestServers::kAdminToken), 405)
+        << method;
+  }
   // The reason is one line of text, at most 200 bytes (it reaches every viewer and the record).
   for (const std::string& reason : {std::string(201, 'x'), std::string(""), std::string("two\nlines")}) {
     boost::json::object o{{"outcome", "draw"}, {"reason", reason}};
