@@ -235,26 +235,32 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
   }
 
+  // Answers a request that cannot be served and closes the connection.
+  void refuse(http::status status, const char* json) {
+    auto res = std::make_shared<http::response<http::string_body>>(status, 11);
+    res->set(http::field::server, "xq-gameserver");
+    res->set(http::field::content_type, "application/json");
+    res->body() = json;
+    res->keep_alive(false);
+    res->prepare_payload();
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
+      beast::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      // Reads and drops the rest of the request for a while: closing with it unread would reset
+      // the connection, and a client still sending would never see the answer.
+      if (!ec) self->drain(std::make_shared<std::array<char, 16384>>());
+    });
+  }
+
   void on_read(beast::error_code ec) {
-    if (ec == http::error::body_limit || ec == http::error::header_limit) {  // answered, not just dropped
-      const bool body = ec == http::error::body_limit;
-      auto res = std::make_shared<http::response<http::string_body>>(
-          body ? http::status::payload_too_large : http::status::request_header_fields_too_large, 11);
-      res->set(http::field::server, "xq-gameserver");
-      res->set(http::field::content_type, "application/json");
-      res->body() = body ? R"({"error":"request body too large: at most 1 MiB"})"
-                         : R"({"error":"request headers too large: at most 8 KiB"})";
-      res->keep_alive(false);
-      res->prepare_payload();
-      http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
-        beast::error_code ignored;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        // Reads and drops the rest of the body for a while: closing with it unread would reset
-        // the connection, and a client still sending would never see the answer.
-        if (!ec) self->drain(std::make_shared<std::array<char, 16384>>());
-      });
-      return;
-    }
+    // Answered, not just dropped: an oversized request, and one the parser refused (a bad method,
+    // target, version, header or length). A client that closed or went quiet gets nothing.
+    if (ec == http::error::body_limit) return refuse(http::status::payload_too_large, R"({"error":"request body too large: at most 1 MiB"})");
+    if (ec == http::error::header_limit)
+      return refuse(http::status::request_header_fields_too_large, R"({"error":"request headers too large: at most 8 KiB"})");
+    if (ec && ec.category() == beast::error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
+        ec != http::error::partial_message)
+      return refuse(http::status::bad_request, R"({"error":"malformed HTTP request"})");
     if (ec) {
       beast::error_code ignored;
       stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);

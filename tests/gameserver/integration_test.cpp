@@ -1116,6 +1116,24 @@ TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
   EXPECT_EQ(http_raw(g_servers->port(), lower, body), 200) << body;
 }
 
+// A request the HTTP parser refuses is answered 400 before the connection closes (it used to be
+// closed without a word), and the server goes on serving.
+TEST_F(GameServer, MalformedHttpRequestsAreAnswered400) {
+  std::string body;
+  for (const std::string& request : {
+           std::string("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n"),
+           std::string("POST /api/events HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"),
+           std::string("POST /api/events HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+           std::string("GET /he\x01llo HTTP/1.1\r\nHost: x\r\n\r\n"),
+           std::string("GET / HTTP/9.9\r\nHost: x\r\n\r\n"),
+           std::string("G(T / HTTP/1.1\r\nHost: x\r\n\r\n"),
+       }) {
+    EXPECT_EQ(http_raw(g_servers->port(), request, body), 400) << request;
+    EXPECT_NE(body.find("malformed HTTP request"), std::string::npos) << body;
+  }
+  EXPECT_EQ(g_servers->http_get("/healthz", body), 200);
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
