@@ -175,13 +175,14 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         if (parts[4] == "adjudicate") {
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
-          reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "adjudication";
+          reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "";
+          if (reason.empty()) reason = "adjudication";  // the dashboard's field left empty
           if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
             return json_error(400, "outcome must be red-wins, black-wins or draw");
           // Shown to players and spectators and stored with the game: a line of text, not a page.
-          if (reason.empty() || reason.size() > kMaxReasonBytes ||
+          if (reason.size() > kMaxReasonBytes ||
               std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
-            return json_error(400, "reason: 1 to " + std::to_string(kMaxReasonBytes) + " bytes of text on one line");
+            return json_error(400, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line");
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.

@@ -1165,12 +1165,23 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
         << method;
   }
   // The reason is one line of text, at most 200 bytes (it reaches every viewer and the record).
-  for (const std::string& reason : {std::string(201, 'x'), std::string(""), std::string("two\nlines")}) {
+  for (const std::string& reason : {std::string(201, 'x'), std::string("two\nlines"), std::string("tab\there")}) {
     boost::json::object o{{"outcome", "draw"}, {"reason", reason}};
     EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", boost::json::serialize(o), body, TestServers::kAdminToken),
               400)
         << reason.size() << ": " << body;
-    EXPECT_NE(body.find("reason: 1 to 200 bytes"), std::string::npos) << body;
+    EXPECT_NE(body.find("reason: at most 200 bytes"), std::string::npos) << body;
+  }
+  {  // The dashboard's reason field left empty: the default reason.
+    Client r2 = guest("adm_red2"), b2 = guest("adm_black2");
+    const std::string other = start_game(r2, b2);
+    ASSERT_EQ(g_servers->http_post("/api/admin/games/" + other + "/adjudicate", R"({"outcome":"draw","reason":""})", body,
+                                   TestServers::kAdminToken),
+              200)
+        << body;
+    auto ended = wait_event(b2, other, GameEvent::GAME_ENDED);
+    ASSERT_TRUE(ended);
+    EXPECT_EQ(ended->game_event().result().reason(), "adjudication");
   }
   EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", std::string(3 << 20, ' '), body,
                                  TestServers::kAdminToken),
