@@ -612,12 +612,12 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
 
 // Calls fn(move) for every legal non-capturing move of the side to move that gives check.
 template <class Fn>
-void for_each_quiet_check(Scratch& s, Fn&& fn) {
+void for_each_check(Scratch& s, bool quiet_only, Fn&& fn) {
   const Color them = opposite(s.side());
   MoveList ours;
   s.p.generate_legal(ours);
   for (Move c : ours) {
-    if (s.p.at(c.to)) continue;
+    if (quiet_only && s.p.at(c.to)) continue;
     Piece cap_c = s.play(c);
     bool gives = s.p.in_check(them);
     s.undo(c, cap_c);
@@ -625,9 +625,9 @@ void for_each_quiet_check(Scratch& s, Fn&& fn) {
   }
 }
 
-// Refutation by checks (CXA, direct_threats): a series of up to kRecoverySeries checks, the first
-// quiet, that wins back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+
-// Ke1 Rf1+` and `Rxc1`). Longer than the check-series threats (kCheckSeries): a refutation must
+// Refutation by checks (CXA, direct_threats): a series of up to kRecoverySeries checks that wins
+// back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+ Ke1 Rf1+` and
+// `Rxc1`; with the elephant on g0, to `Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxc1`). Longer than the check-series threats (kCheckSeries): a refutation must
 // end on the capturer, so it stays rare and cheap; longer threat series masked real chases and
 // were slow (2026-12 audit). At most kRecoveryNodes replies are looked at: a search that runs out
 // proves only what it finished (the capture then stands unless that already refutes it).
@@ -691,15 +691,22 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, R
 int best_recovering_series_once(Scratch& s, Square target, RecoveryBudget& b) {
   int best = 0;
   if (s.p.in_check(opposite(s.side()))) return 0;
-  for_each_quiet_check(s, [&](Move c) { best = std::max(best, recovering_series_gain(s, c, kRecoverySeries, target, b)); });
+  for_each_check(s, false, [&](Move c) {
+    // A first check that captures another piece takes one that hangs to it whether or not we made
+    // our capture: it is no part of what the capture gave away (图3 against 图9).
+    const int hanging = c.to != target && s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
+    const int gain = recovering_series_gain(s, c, kRecoverySeries, target, b);
+    if (trace() && gain != kNoRecovery) std::cerr << "        recovery " << to_iccs(c) << " gain " << gain << " hanging " << hanging << "\n";
+    if (gain != kNoRecovery) best = std::max(best, gain - hanging);
+  });
   return best;
 }
 
-// The most the side to move wins by a series of checks, starting with a quiet one, that wins back
-// the opponent's piece on `target` (0: none). Where the budget runs out depends on the order moves
-// are tried in, so, as for capture_refuted, the mirror image and the colour swaps are tried too:
-// the first that finishes is exact; if none does, the most any of the four proved (each a proof),
-// so a position and its transforms are judged alike.
+// The most the side to move wins by a series of checks that wins back the opponent's piece on
+// `target` (0: none), less what its first check captures besides it. Where the budget runs out
+// depends on the order moves are tried in, so, as for capture_refuted, the mirror image and the
+// colour swaps are tried too: the first that finishes is exact; if none does, the most any of the
+// four proved (each a proof), so a position and its transforms are judged alike.
 int best_recovering_series(Scratch& s, Square target) {
   RecoveryBudget b;
   int best = best_recovering_series_once(s, target, b);
@@ -775,7 +782,7 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
   std::vector<Combination> found;
-  for_each_quiet_check(s, [&](Move c) {
+  for_each_check(s, true, [&](Move c) {
     Combination combo;
     combo.first = c;
     combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true);
