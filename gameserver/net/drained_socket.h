@@ -17,6 +17,7 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/detail/reactive_socket_recv_op.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 #include <boost/version.hpp>
 #include <utility>
@@ -82,11 +83,46 @@ void teardown(boost::beast::role_type role, DrainedSocket<Executor>& socket, boo
   boost::beast::websocket::teardown(role, static_cast<boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>&>(socket), ec);
 }
 
+// After our close frame: reads and discards what the peer still sends until its FIN, then closes.
+// Beast 1.81's own teardown stops after the first chunk it reads (its "bytes_transferred == 0" test
+// looks at the coroutine's argument, not at the read), so a peer still sending (the rest of an
+// oversized message) got a reset, and with it lost our close frame (1009 read as 1006). Bounded:
+// past kTeardownDrainBytes the socket is closed anyway, and the connection's idle watch resets a
+// peer that neither sends nor closes.
+inline constexpr std::size_t kTeardownDrainBytes = 16u << 20;
+
+template <class Socket, class Handler>
+void drain_then_close(Socket& s, std::size_t budget, Handler handler) {
+  s.async_wait(boost::asio::socket_base::wait_read,
+               [&s, budget, handler = std::move(handler)](boost::beast::error_code ec) mutable {
+                 std::size_t left = budget;
+                 while (!ec) {
+                   char chunk[16384];
+                   const std::size_t n = s.read_some(boost::asio::buffer(chunk), ec);
+                   if (ec == boost::asio::error::would_block) return drain_then_close(s, left, std::move(handler));
+                   if (ec || n == 0 || n >= left) break;
+                   left -= n;
+                 }
+                 if (ec == boost::asio::error::eof) ec = {};
+                 boost::beast::error_code ignored;
+                 s.close(ignored);
+                 handler(ec);
+               });
+}
+
 template <class Executor, class TeardownHandler>
 void async_teardown(boost::beast::role_type role, DrainedSocket<Executor>& socket, TeardownHandler&& handler) {
-  boost::beast::websocket::async_teardown(
-      role, static_cast<boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>&>(socket),
-      std::forward<TeardownHandler>(handler));
+  auto& s = static_cast<boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>&>(socket);
+  boost::beast::error_code ec;
+  s.non_blocking(true, ec);
+  if (!ec && role == boost::beast::role_type::server) s.shutdown(boost::asio::socket_base::shutdown_send, ec);
+  if (ec) {  // not connected any more: nothing to drain (the handler must not run inside this call)
+    boost::beast::error_code ignored;
+    s.close(ignored);
+    return boost::asio::post(s.get_executor(),
+                             [handler = std::forward<TeardownHandler>(handler), ec]() mutable { handler(ec); });
+  }
+  drain_then_close(s, kTeardownDrainBytes, std::forward<TeardownHandler>(handler));
 }
 
 }  // namespace xqnet

@@ -727,6 +727,30 @@ TEST(GameServerFaults, SocketCapClosesNewConnectionsAndPlayGoesOn) {
   EXPECT_EQ(metric_line(metrics, "xq_sockets"), "3") << "red, black and this request";
 }
 
+// A message over the hard limit (1 MiB) in many fragments, each small: the server must answer
+// 1009 (too big) like for one oversized frame, and the client must get that close frame even though
+// it is still sending the rest when the server gives up; the server then serves on.
+TEST(GameServerFaults, OversizedFragmentedMessageIsClosedWith1009) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  for (const size_t fragment : {size_t{64} << 10, size_t{4} << 10}) {
+    const size_t count = (size_t{5} << 20) / fragment;  // 5 MiB in all
+    std::string bytes;
+    for (size_t i = 0; i < count; ++i)
+      bytes += RawConn::frame(std::string(fragment, 'x'), i == 0 ? 2 : 0, i + 1 == count);
+    RawConn c(port);
+    ASSERT_TRUE(c.upgrade());
+    // The server reads on (and discards) after its close frame, so the client can send the rest
+    // without being reset, which would make it lose the close frame (browsers then report 1006).
+    EXPECT_TRUE(c.write_all(bytes)) << fragment << "-byte fragments: reset while sending";
+    EXPECT_EQ(c.read_close_code(), 1009) << fragment << "-byte fragments";
+  }
+  Peer red = guest(port, "frag_red"), black = guest(port, "frag_black");
+  const std::string gid = try_start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  EXPECT_TRUE(move(red, gid, kMate[0], "frag0").has_reply());
+}
+
 // Out of descriptors (no --max-sockets cap, a limit of 64): the accept loop waits instead of
 // spinning on EMFILE, the players already connected keep playing, and once clients go, new ones
 // are served again.
