@@ -424,8 +424,16 @@ void GameActor::store(const std::shared_ptr<Pending>& pending) {
   // The append goes out with the other games' appends in one batch (the io thread does not wait
   // for Redis); nothing is acknowledged or published before it is stored.
   busy_ = true;
+  // The snapshot (store/keys.h) only feeds the other nodes' game lists, which are cached for
+  // seconds anyway: it goes with the first append, at the end, when the watchers change, and then
+  // at most once a second, rather than as one more write per move.
+  const Millis now = steady_ms();
+  const uint32_t watching = spectators();
+  const bool with_snapshot = snapshot_at_ == 0 || session_.over() || watching != snapshot_spectators_ ||
+                             now - snapshot_at_ >= kSnapshotEveryMs;
+  if (with_snapshot) snapshot_at_ = now, snapshot_spectators_ = watching;
   try {
-    deps_.store.append_async(session_, pending->events, spectators(), [self = shared_from_this(), pending](std::exception_ptr error) {
+    deps_.store.append_async(session_, pending->events, watching, with_snapshot, [self = shared_from_this(), pending](std::exception_ptr error) {
       GameActor& a = *self;
       a.strand_.post([self = std::move(self), pending, error] {
         try {

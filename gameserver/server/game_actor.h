@@ -128,6 +128,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   GameSession session_;
   Strand strand_;
   bool busy_ = false;
+  static constexpr Millis kSnapshotEveryMs = 1000;
+  Millis snapshot_at_ = 0;  // when an append last carried the snapshot (0 = never), on the strand
+  uint32_t snapshot_spectators_ = 0;
   std::deque<std::function<void()>> waiting_;
   struct Sub {
     std::weak_ptr<Connection> conn;

@@ -34,7 +34,7 @@ void GameStore::create(const GameConfig& c) {
 // owner key, so a node whose game was taken over (its heartbeat lapsed, store/game_leases.cpp)
 // cannot write any more.
 // KEYS, per game: events list, snapshot, owner. ARGV, per game: the number of its events, the
-// list's expected length, the snapshot, the node id, then the events. Returns, per game, the new
+// list's expected length, the snapshot ('' = leave it), the node id, then the events. Returns, per game, the new
 // length, or why nothing was written (NOT_OWNER, version conflict).
 static const char* kAppendScript = R"lua(
 local out, a = {}, 1
@@ -50,7 +50,7 @@ for g = 1, #KEYS, 3 do
       out[#out + 1] = 'version conflict: have ' .. n
     else
       redis.call('RPUSH', KEYS[g], unpack(ARGV, first, a - 1))
-      redis.call('SET', KEYS[g + 1], snap)
+      if snap ~= '' then redis.call('SET', KEYS[g + 1], snap) end
       out[#out + 1] = n + count
     end
   end
@@ -61,9 +61,11 @@ return out
 bool is_not_owner(const std::exception& e) { return std::string(e.what()).find("NOT_OWNER") != std::string::npos; }
 
 AppendPipeline::Part GameStore::append_part(const GameSession& s, const std::vector<GameEvent>& events,
-                                           uint32_t spectators) const {
+                                           uint32_t spectators, bool with_snapshot) const {
   const auto& id = s.config().id;
-  std::string snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
+  std::string snap;
+  if (with_snapshot)
+    snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
                      ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
                      ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
                      xq::outcome_name(s.result().outcome) + "\",\"spectators\":" + std::to_string(spectators) + "}";
@@ -80,7 +82,7 @@ AppendPipeline::Part GameStore::append_part(const GameSession& s, const std::vec
 
 void GameStore::append(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators) {
   if (events.empty()) return;
-  AppendPipeline::Part part = append_part(s, events, spectators);
+  AppendPipeline::Part part = append_part(s, events, spectators, true);
   const RedisReply r = eval_script(redis_, kAppendScript, std::move(part.keys), std::move(part.args));
   if (r.type != RedisReply::Type::Array || r.elements.size() != 1) throw RedisError("redis: unexpected reply to the append script");
   const RedisReply& stored = r.elements.front();
@@ -89,10 +91,10 @@ void GameStore::append(const GameSession& s, const std::vector<GameEvent>& event
 }
 
 void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators,
-                             AppendPipeline::Done done) {
+                             bool with_snapshot, AppendPipeline::Done done) {
   if (events.empty()) return done(nullptr);
   std::call_once(pipeline_once_, [this] { pipeline_ = std::make_unique<AppendPipeline>(redis_, kAppendScript); });
-  pipeline_->submit(append_part(s, events, spectators), std::move(done));
+  pipeline_->submit(append_part(s, events, spectators, with_snapshot), std::move(done));
 }
 
 // KEYS: archive record, finished games, present, away, live games, owner.

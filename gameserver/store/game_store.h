@@ -37,8 +37,10 @@ class GameStore {
   void append(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators = 0);
   // The same append, sent through the batching writer thread (store/append_pipeline.h): returns at
   // once; `done` runs on the writer thread with nullptr (stored) or the error append would throw.
+  // Without `with_snapshot` only the events are written (the snapshot serves the other nodes' game
+  // lists, which may lag: the caller writes it now and then, see GameActor::store).
   void append_async(const GameSession& s, const std::vector<GameEvent>& events, uint32_t spectators,
-                    AppendPipeline::Done done);
+                    bool with_snapshot, AppendPipeline::Done done);
   // Writes the archive record and moves the game from the live set to the finished set. A
   // tournament game's result is also appended to the results stream for the matchmaker (which
   // ignores a result it already has, so a repeated archive is harmless).
@@ -87,7 +89,7 @@ class GameStore {
 
  private:
   AppendPipeline::Part append_part(const GameSession& s, const std::vector<GameEvent>& events,
-                                   uint32_t spectators) const;
+                                   uint32_t spectators, bool with_snapshot) const;
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;

@@ -2,11 +2,13 @@
 //
 //   xq:game:{id}:meta     STRING  game config JSON (players, variant, ruleset, time control,
 //                                 Jieqi assignment + salt + commitment). Written once at creation.
-//   xq:game:{id}:events   LIST    event JSON, index i = version i+1. Appended (with the snapshot)
-//                                 by one Lua script that checks the expected length, so an event is
-//                                 durable before any client hears of it.
-//   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result, spectators}: what a
-//                                 restart or an admin needs at a glance; the events are the truth.
+//   xq:game:{id}:events   LIST    event JSON, index i = version i+1. Appended (with the snapshot when it
+//                                 goes along) by one Lua script that checks the expected length, so an
+//                                 event is durable before any client hears of it.
+//   xq:game:{id}:snap     STRING  snapshot JSON {version, plies, red_ms, black_ms, result, spectators}: what
+//                                 other nodes' game lists show. Written with the first append, the last,
+//                                 a change of watchers, else at most once a second (GameActor::store);
+//                                 the events are the truth.
 //   xq:game:{id}:present  SET     "red" / "black": the players who have connected to a tournament game
 //                                 that has a no-show rule (who came decides the forfeit), so a node
 //                                 that reloads or takes over the game knows it. Dropped at archive.

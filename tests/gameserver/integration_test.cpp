@@ -17,6 +17,7 @@
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
+#include "store/keys.h"
 #include "store/redis.h"
 #include "jieqi_audit.h"
 #include "test_clients.h"
@@ -190,6 +191,31 @@ TEST_F(GameServer, Resign) {
   ASSERT_TRUE(end);
   EXPECT_EQ(end->game_event().result().outcome(), RED_WINS);
   EXPECT_EQ(end->game_event().result().reason(), "resignation");
+}
+
+// The snapshot (xq:game:{id}:snap, for the other nodes' game lists) is not written with every
+// move, but it goes with the first one, with any move a second or more after the last write, and
+// with the end.
+TEST_F(GameServer, SnapshotGoesWithTheFirstMoveALaterOneAndTheEnd) {
+  Client red = guest("snap_red"), black = guest("snap_black");
+  std::string gid = start_game(red, black, XIANGQI, 60'000, 2'000);
+  gs::Redis redis(g_servers->redis_url());
+  auto snap = [&] {
+    const auto r = redis.command({"GET", gs::keys::game_snap(gid)});
+    return r.type == gs::RedisReply::Type::String ? boost::json::parse(r.str).as_object() : boost::json::object{};
+  };
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  EXPECT_EQ(snap()["plies"].to_number<int64_t>(), 1);
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_TRUE(move(red, gid, "h0g2").has_reply());
+  EXPECT_EQ(snap()["plies"].to_number<int64_t>(), 3);
+  ASSERT_TRUE(move(black, gid, "i9h9").has_reply());
+  ASSERT_TRUE(action(black, gid, "resign").has_reply());
+  ASSERT_TRUE(wait_event(red, gid, GameEvent::GAME_ENDED));
+  const boost::json::object last = snap();
+  EXPECT_EQ(last.at("plies").to_number<int64_t>(), 4);
+  EXPECT_EQ(last.at("result").as_string(), "red-wins");
 }
 
 TEST_F(GameServer, AbortOnlyBeforeBothMoved) {

@@ -799,7 +799,8 @@ TEST(GameServerMultiNode, LeasesAndFencedAppendInTheStore) {
 // The writer thread sends many games' appends in one script call: each game still gets its own
 // answer. Of 240 games appended at once, those another node owns are refused (NOT_OWNER) and those
 // whose list is not at the expected length get a version conflict; neither writes anything, and
-// the others are stored, each with its own events, in fewer calls than appends.
+// the others are stored, each with its own events (and its snapshot if it came with one), in fewer
+// calls than appends.
 TEST(GameServerMultiNode, BatchedAppendsAnswerEachGame) {
   TestCluster cluster(0);
   gs::Redis redis(cluster.redis_url());
@@ -839,12 +840,12 @@ TEST(GameServerMultiNode, BatchedAppendsAnswerEachGame) {
     std::vector<gs::GameEvent> ev;
     ASSERT_EQ(first.move(xq::Color::Red, "h2e2", "x", 100, 0, ev), gs::Status::Ok);
     std::promise<std::exception_ptr> stored;
-    a.append_async(first, ev, 0, [&](std::exception_ptr e) { stored.set_value(e); });
+    a.append_async(first, ev, 0, true, [&](std::exception_ptr e) { stored.set_value(e); });
     ASSERT_EQ(stored.get_future().get(), nullptr);
   }
   redis.command({"CONFIG", "RESETSTAT"});
   for (int i = 0; i < kGames; ++i)
-    a.append_async(sessions[i], events[i], 0, [&, i](std::exception_ptr e) {
+    a.append_async(sessions[i], events[i], 0, /*with_snapshot=*/i % 2 == 0, [&, i](std::exception_ptr e) {
       std::string what = "stored";
       try {
         if (e) std::rethrow_exception(e);
@@ -863,6 +864,12 @@ TEST(GameServerMultiNode, BatchedAppendsAnswerEachGame) {
   for (int i = 0; i < kGames; ++i) {
     const std::string key = gs::keys::game_events("batch" + std::to_string(i));
     const auto list = redis.command({"LRANGE", key, "0", "-1"});
+    // The snapshot is written with the events when asked for, never without them.
+    const auto snap = redis.command({"GET", gs::keys::game_snap("batch" + std::to_string(i))});
+    if (i % 3 == 0 && i % 2 == 0)
+      EXPECT_NE(snap.str.find("\"version\":1,"), std::string::npos) << i << ": " << snap.str;
+    else
+      EXPECT_EQ(snap.type, gs::RedisReply::Type::Nil) << i << ": " << snap.str;
     if (i % 3 == 0) {
       EXPECT_EQ(outcome[i], "stored") << i;
       ASSERT_EQ(list.elements.size(), 1u) << i;
