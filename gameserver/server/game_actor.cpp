@@ -628,12 +628,28 @@ bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* 
     }
   }
   const auto spectators = static_cast<uint32_t>(watchers_.size());
+  // Xiangqi hides nothing: every viewer's event is the spectator's, the mover's own copy with its
+  // client_move_id added, so the event is built once (Jieqi's views differ in what was captured).
+  const bool one_view = config_.variant == xq::Variant::Xiangqi;
   for (size_t i = 0; i < events.size(); ++i) {
     // Rendered once per kind of viewer; every viewer of that kind gets the same bytes.
     std::optional<std::string> rendered[3];
+    std::optional<v1::ServerMessage> shared;
     for (const auto& [conn, viewer] : open) {
       auto& bytes = rendered[static_cast<int>(viewer)];
-      if (!bytes) {
+      if (!bytes && one_view) {
+        if (!shared) {
+          shared.emplace();
+          *shared->mutable_game_event() =
+              event_for(session_, events[i], xq::Viewer::Spectator, i + 1 == events.size(), now, wall);
+          shared->mutable_game_event()->set_spectators(spectators);
+        }
+        const bool mover = events[i].kind == EventKind::Move && viewer != xq::Viewer::Spectator &&
+                           (viewer == xq::Viewer::Red) == (events[i].side == xq::Color::Red);
+        if (mover) shared->mutable_game_event()->set_client_move_id(events[i].client_move_id);
+        bytes = shared->SerializeAsString();
+        shared->mutable_game_event()->clear_client_move_id();
+      } else if (!bytes) {
         v1::ServerMessage m;
         *m.mutable_game_event() = event_for(session_, events[i], viewer, i + 1 == events.size(), now, wall);
         m.mutable_game_event()->set_spectators(spectators);

@@ -117,6 +117,12 @@ TEST_F(GameServer, XiangqiGameToCheckmateIsArchived) {
     EXPECT_EQ(ev->game_event().move().iccs().substr(0, 4), kMate[i]);
     EXPECT_EQ(ev->game_event().version(), i + 1);
     EXPECT_TRUE(ev->game_event().client_move_id().empty());  // ids are echoed only to the mover
+    auto own = p.ws->wait_for([&](const ServerMessage& s) {
+      return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == i + 1;
+    });
+    ASSERT_TRUE(own);
+    EXPECT_EQ(own->game_event().client_move_id(), "c" + std::to_string(i));
+    EXPECT_EQ(own->game_event().fen(), ev->game_event().fen());
   }
   for (Client* p : {&red, &black}) {
     auto end = wait_event(*p, gid, GameEvent::GAME_ENDED);
