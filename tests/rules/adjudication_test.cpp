@@ -608,6 +608,74 @@ TEST(Adjudication, SeriesStartingWithACaptureRefutesOnlyBeyondWhatItTakesFirst) 
   EXPECT_EQ(v.outcome, Outcome::BlackLoses) << dump(v);
 }
 
+// Loops built by an outside audit (2026-12-02) to test one principle of xiangqi-rules.md §2.2 each,
+// on sparse boards the rule-book tables do not contain; each verdict was derived from the principle
+// (and, where a mate threat decides, checked by a brute-force mate search) before the tool ran.
+TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
+  struct Loop {
+    const char* fen;
+    const char* loop;
+    Outcome verdict;
+    const char* why;
+  };
+  const Loop loops[] = {
+      {"5k3/9/9/9/3r5/9/9/9/9/4K4 b", "d5e5 e0d0 e5d5 d0e0", Outcome::BlackLoses,
+       "a lone chariot checking on every move (principle 1)"},
+      {"5k3/9/9/9/2r6/9/8P/9/9/3K5 b", "c5d5 d0e0 d5c5 e0d0", Outcome::Draw,
+       "一将一闲: a check, then an idle move (principle 3)"},
+      {"5k1N1/9/9/p8/9/9/9/9/9/4K4 w", "h9g7 f9f8 g7h9 f8f9", Outcome::RedLoses,
+       "a horse checking on every move, right wing"},
+      {"3k5/9/R5n2/9/9/9/9/9/9/5K3 w", "a7a9 d9d8 a9a7 d8d9", Outcome::RedLoses,
+       "一将一捉: a check, then a chase of the unrooted horse (principle 2)"},
+      {"3k5/9/9/9/9/7n1/5C3/9/9/5K3 b", "h4g2 f0e0 g2h4 e0f0", Outcome::BlackLoses,
+       "一将一捉 by Black's horse: a check, then a chase of the cannon"},
+      {"3k5/9/1R4n2/9/9/9/9/9/9/5K3 w", "b7b6 d9e9 b6b7 e9d9", Outcome::Draw,
+       "一捉一闲: one chase, one idle move (principle 3)"},
+      {"3k5/9/8r/9/9/9/6N2/9/9/4K4 b", "i7g7 g3i4 g7i7 i4g3", Outcome::BlackLoses,
+       "a chariot following an unrooted horse"},
+      {"5k3/9/2r6/9/9/2N3C2/2P3P2/9/9/3K5 b", "c7g7 d0d1 g7c7 d1d0", Outcome::Draw,
+       "a chariot attacking pawn-guarded horse and cannon wins nothing (principle 7)"},
+      {"3k5/3ra4/9/2N6/9/9/9/9/9/4K4 b", "d8d7 c6e5 d7d8 e5c6", Outcome::RedLoses,
+       "a horse attacking a guarded chariot chases it (principle 7)"},
+      {"3k5/9/3nc4/4P4/9/9/9/9/9/5K3 w", "e6d6 d9e9 d6e6 e9d9", Outcome::Draw,
+       "a pawn may attack freely (principle 5)"},
+      {"3a5/2P1k4/9/9/9/9/3R5/9/9/5K3 w", "c8d8 e8e7 d8c8 e7e8", Outcome::RedLoses,
+       "a pawn's check, then its step uncovering the chariot's chase of the advisor (principle 5)"},
+      {"5k3/9/9/9/9/7C1/9/9/3R2n2/4K4 w", "d1f1 g1f3 f1d1 f3g1", Outcome::RedLoses,
+       "a check, then a mate threat (d1f1, Rxf3 mate); the blocking horse is pinned, so Black's moves are idle"},
+      {"4k4/9/9/9/6r2/9/9/9/9/5K3 b", "g5h5 f0f1 h5g5 f1f0", Outcome::BlackLoses,
+       "长杀: a mate threat on every move (principle 2)"},
+      {"5k3/9/2r6/9/9/9/2P3P2/9/9/4K4 b", "c7g7 e0e1 g7c7 e1e0", Outcome::Draw,
+       "pawns that have not crossed the river are no targets"},
+      {"5k3/2r6/9/9/2P6/9/9/9/9/4K4 w", "c5d5 c8d8 d5c5 d8c8", Outcome::BlackLoses,
+       "a chariot following a crossed, unrooted pawn"},
+      {"5k3/1n2n4/9/2r6/9/9/2RR5/9/9/4K4 b", "c6d6 e0e1 d6c6 e1e0", Outcome::Draw,
+       "长兑: offering an exchange of guarded chariots is idle"},
+      {"4k4/2c6/9/2p3p2/9/2N3N2/2P3P2/9/9/3K5 b", "c8g8 d0d1 g8c8 d1d0", Outcome::Draw,
+       "a cannon attacking guarded horses offers an even trade, no chase"},
+      {"4k4/9/9/9/9/9/9/4c4/3Kn4/9 w", "d1d2 e9f9 d2d1 f9e9", Outcome::Draw,
+       "the general may attack unrooted pieces (principle 5)"},
+      {"5k3/9/9/9/9/9/9/9/3p3r1/3K5 w", "d0e0 d1e1 e0d0 e1d1", Outcome::BlackLoses,
+       "perpetual check by a guarded pawn"},
+      {"5k3/9/9/9/9/9/9/4B3c/3RA4/3K5 b", "i2i1 d1d2 i1i2 d2d1", Outcome::BlackLoses,
+       "a cannon attacking a guarded chariot chases it, right wing (principle 7)"},
+      {"5k3/9/3r5/9/5n3/9/9/1n7/9/r2RK4 b", "d7e7 e0f0 e7d7 f0e0", Outcome::BlackLoses,
+       "a check, then a mate threat (Rxd0+ Kf1 Nd3 mate)"},
+      {"4k4/4c4/9/r3R4/9/9/4p4/9/9/4K4 b", "a6a0 e0e1 a0a6 e1e0", Outcome::BlackLoses,
+       "a check, then a threat on a chariot pinned by the cannon (it cannot hit back)"},
+      {"5k3/9/9/9/6R2/9/9/9/9/3K5 w", "g5f5 f9e9 f5g5 e9f9", Outcome::Draw,
+       "一将一闲, right wing"},
+      {"3k5/4n4/R5n2/9/9/9/9/9/9/5K3 w", "a7a9 d9d8 a9a7 d8d9", Outcome::Draw,
+       "a check, then an attack on a guarded horse (no chase): 一将一闲, not 一将一捉"},
+      {"3k5/9/9/9/9/9/9/9/7Nc/5K1N1 b", "i1i0 f0f1 i0i1 f1f0", Outcome::BlackLoses,
+       "a cannon checking over shifting screens on every move, right wing"},
+  };
+  for (const Loop& l : loops) {
+    const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa);
+    EXPECT_EQ(v.outcome, l.verdict) << l.fen << " | " << l.loop << ": " << l.why << "\n" << dump(v);
+  }
+}
+
 TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
   // C3 (图4). Red d5f6 uncovers the i5 cannon against the c5 horse (screen: the g5 elephant).
   // Cxc5 Bxc5 is an even exchange, but it removes the only guard of the e4 pawn that the f6
