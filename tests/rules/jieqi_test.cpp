@@ -30,6 +30,71 @@ const char* const kFixedAssignment =
 
 }  // namespace
 
+// Positions built by an outside audit (2026-12-02), one rule of jieqi-rules.md §§2–4 each, with the
+// number of legal moves counted by hand (and by an independent generator written from the spec).
+TEST(JieqiMoves, AuditedRulePositions) {
+  struct Case {
+    const char* fen;
+    size_t moves;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"3k5/9/9/9/9/9/9/9/9/X3K4 w P1 0 1", 14,
+       "Red's face-down chariot on a0 moves as a chariot whatever the pool says; e0d0 would face the other general"},
+      {"4k3x/9/9/9/9/8P/9/9/9/3K5 b r1 0 1", 10,
+       "Black's face-down chariot on i9 slides and takes on i4"},
+      {"5k3/9/9/9/9/9/9/9/9/1XX1K4 w N1B1 0 1", 6,
+       "face-down horse on b0 with its leg c0 blocked by a face-down piece; face-down elephant on c0"},
+      {"4k2x1/5A1p1/9/9/9/9/9/9/9/3K5 b n1 0 1", 3,
+       "a revealed advisor on f8 gives check; the face-down horse on h9 (leg h8 blocked) takes it"},
+      {"3k5/9/9/9/9/9/9/9/5A3/4K1X2 w B1 0 1", 5,
+       "face-down elephant on g0 with its eye f1 blocked"},
+      {"4k1x2/5P3/9/9/9/9/9/9/9/5K3 b b1 0 1", 2,
+       "Black's face-down elephant, its eye blocked by an enemy pawn"},
+      {"3k5/9/9/9/9/9/9/9/4p4/3XKX3 w A2 0 1", 3,
+       "in check from a pawn on e1: both face-down advisors may take it"},
+      {"3xkx3/R8/9/9/9/9/9/9/9/5K3 b a2 0 1", 2,
+       "face-down advisors move only to the palace centre"},
+      {"1x3k3/9/1x7/9/9/9/9/1X5X1/9/4K4 w C2c1n1 0 1", 30,
+       "face-down cannons; a face-down piece as screen and as target"},
+      {"4k2x1/9/7x1/9/9/9/9/7X1/9/3K3X1 b C1N1c1n1 0 1", 19,
+       "Black's face-down cannon takes on h0 over h2; face-down horse on h9"},
+      {"4k4/9/9/9/9/P1p6/X1X1X4/9/9/3K5 w P2N1 0 1", 5,
+       "face-down pawns, blocked and capturing forward; e3 blocks the generals' file"},
+      {"5k3/9/9/4x1x1x/4n3R/9/9/9/9/3K5 b p3 0 1", 9,
+       "Black's face-down pawns; horse legs blocked by own pieces"},
+      {"3k5/7p1/6B2/9/3A5/9/9/9/9/5K3 w - 0 1", 9,
+       "revealed advisor and elephant across the river"},
+      {"4k4/9/9/9/1P7/2b6/9/4a4/9/3K5 b - 0 1", 8,
+       "Black's advisor in Red's palace, elephant on Red's half"},
+      {"2p2k3/9/9/9/8p/p8/9/9/9/4K1p2 b - 0 1", 7,
+       "Black's pawns by the square they stand on"},
+      {"2P2k3/9/4P4/9/9/8P/9/9/1P7/3K5 w - 0 1", 9,
+       "Red's pawns by the square they stand on"},
+      {"9/9/5k3/9/9/9/9/3K5/9/3X5 w A1 0 1", 3,
+       "Red's general in a palace corner"},
+      {"9/9/5k3/9/9/9/9/3K5/9/3X5 b A1 0 1", 2,
+       "Black's general in a palace corner"},
+      {"4k4/9/9/9/9/9/2X1X4/9/9/4K4 w P2 0 1", 5,
+       "a face-down piece is the only one between the generals"},
+      {"3xkx3/9/9/9/4a4/9/9/9/9/4K4 b a1p1 0 1", 3,
+       "a revealed advisor on e5 pinned by the facing generals"},
+      {"3k5/9/4c4/9/9/9/4X4/9/9/2XXK4 w P1A1B1 0 1", 3,
+       "a cannon's check over a face-down screen; face-down pieces step in between"},
+      {"4kx1x1/9/5N3/9/9/9/9/9/9/3K5 b n1a1 0 1", 2,
+       "a horse's check; the face-down horse blocks its leg"},
+      {"x2k5/9/5N3/8x/9/9/9/9/9/X4K3 w R1r1p1 0 1", 23,
+       "before a possible mate: the face-down chariot may take the face-down a9"},
+      {"R2xkx2R/9/6N2/9/9/9/9/9/9/3K5 b a2 0 1", 0,
+       "Black has no move: face-down advisors pinned, e8 covered"},
+      {"5k3/9/9/9/9/9/9/6n2/9/r2XKX2r w A2 0 1", 0,
+       "Red has no move: the same, Red's side"},
+      {"5k3/9/9/2x1x1x2/4R4/9/9/9/9/3K5 w p3 0 1", 16,
+       "a revealed chariot takes face-down pieces"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(legal_set(c.fen).size(), c.moves) << c.fen << ": " << c.what;
+}
+
 TEST(JieqiPerft, StartPositionHas44Moves) {
   Position p = parse_fen(kJieqiStartFen, Variant::Jieqi);
   EXPECT_EQ(perft(p, 1), 44u);
