@@ -627,8 +627,9 @@ void for_each_check(Scratch& s, bool quiet_only, Fn&& fn) {
 
 // Refutation by checks (CXA, direct_threats): a series of up to kRecoverySeries checks that wins
 // back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+ Ke1 Rf1+` and
-// `Rxc1`; with the elephant on g0, to `Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxc1`). Longer than the check-series threats (kCheckSeries): a refutation must
-// end on the capturer, so it stays rare and cheap; longer threat series masked real chases and
+// `Rxc1`; with the elephant on g0, to `Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxc1`). Longer than the
+// check-series threats (kCheckSeries): a refutation must end on the capturer, so it stays rare and
+// cheap; longer threat series masked real chases and
 // were slow (2026-12 audit). At most kRecoveryNodes replies are looked at: a search that runs out
 // proves only what it finished (the capture then stands unless that already refutes it).
 constexpr int kRecoverySeries = 4;
@@ -696,7 +697,8 @@ int best_recovering_series_once(Scratch& s, Square target, RecoveryBudget& b) {
     // our capture: it is no part of what the capture gave away (图3 against 图9).
     const int hanging = c.to != target && s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
     const int gain = recovering_series_gain(s, c, kRecoverySeries, target, b);
-    if (trace() && gain != kNoRecovery) std::cerr << "        recovery " << to_iccs(c) << " gain " << gain << " hanging " << hanging << "\n";
+    if (trace() && gain != kNoRecovery)
+      std::cerr << "        recovery " << to_iccs(c) << " gain " << gain << " hanging " << hanging << "\n";
     if (gain != kNoRecovery) best = std::max(best, gain - hanging);
   });
   return best;

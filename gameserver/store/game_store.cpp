@@ -34,8 +34,8 @@ void GameStore::create(const GameConfig& c) {
 // owner key, so a node whose game was taken over (its heartbeat lapsed, store/game_leases.cpp)
 // cannot write any more.
 // KEYS, per game: events list, snapshot, owner. ARGV, per game: the number of its events, the
-// list's expected length, the snapshot ('' = leave it), the node id, then the events. Returns, per game, the new
-// length, or why nothing was written (NOT_OWNER, version conflict).
+// list's expected length, the snapshot ('' = leave it), the node id, then the events. Returns, per
+// game, the new length, or why nothing was written (NOT_OWNER, version conflict).
 static const char* kAppendScript = R"lua(
 local out, a = {}, 1
 for g = 1, #KEYS, 3 do
@@ -66,9 +66,9 @@ AppendPipeline::Part GameStore::append_part(const GameSession& s, const std::vec
   std::string snap;
   if (with_snapshot)
     snap = "{\"version\":" + std::to_string(s.version()) + ",\"plies\":" + std::to_string(s.plies()) +
-                     ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
-                     ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
-                     xq::outcome_name(s.result().outcome) + "\",\"spectators\":" + std::to_string(spectators) + "}";
+           ",\"red_ms\":" + std::to_string(s.clock().stored(xq::Color::Red)) +
+           ",\"black_ms\":" + std::to_string(s.clock().stored(xq::Color::Black)) + ",\"result\":\"" +
+           xq::outcome_name(s.result().outcome) + "\",\"spectators\":" + std::to_string(spectators) + "}";
   AppendPipeline::Part part;
   part.keys = {keys::game_events(id), keys::game_snap(id), keys::game_owner(id)};
   part.args.reserve(4 + events.size());
