@@ -629,9 +629,9 @@ void for_each_check(Scratch& s, bool quiet_only, Fn&& fn) {
 // back the opponent's capturer (图3: `Rxc1` loses the chariot to `Rh0+ Af0 Rxf0+ Ke1 Rf1+` and
 // `Rxc1`; with the elephant on g0, to `Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxc1`). Longer than the
 // check-series threats (kCheckSeries): a refutation must end on the capturer, so it stays rare and
-// cheap; longer threat series masked real chases and
-// were slow (2026-12 audit). At most kRecoveryNodes replies are looked at: a search that runs out
-// proves only what it finished (the capture then stands unless that already refutes it).
+// cheap; longer threat series masked real chases and were slow (2026-12 audit). At most
+// kRecoveryNodes replies are looked at: a search that runs out proves only what it finished (the
+// capture then stands unless that already refutes it).
 constexpr int kRecoverySeries = 4;
 constexpr long kRecoveryNodes = 20000;
 constexpr int kNoRecovery = -1000000;
