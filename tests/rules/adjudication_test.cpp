@@ -608,7 +608,7 @@ TEST(Adjudication, SeriesStartingWithACaptureRefutesOnlyBeyondWhatItTakesFirst) 
   EXPECT_EQ(v.outcome, Outcome::BlackLoses) << dump(v);
 }
 
-// Loops built by an outside audit (2026-12-02) to test one principle of xiangqi-rules.md §2.2 each,
+// Loops built by two outside audits (2026-12-02) to test one principle of xiangqi-rules.md §2.2 each,
 // on sparse boards the rule-book tables do not contain; each verdict was derived from the principle
 // (and, where a mate threat decides, checked by a brute-force mate search) before the tool ran.
 TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
@@ -669,6 +669,46 @@ TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
        "a check, then an attack on a guarded horse (no chase): 一将一闲, not 一将一捉"},
       {"3k5/9/9/9/9/9/9/9/7Nc/5K1N1 b", "i1i0 f0f1 i0i1 f1f0", Outcome::BlackLoses,
        "a cannon checking over shifting screens on every move, right wing"},
+      // A second audit: severity (severe v severe, severe v mild), 一将一杀, 一杀一捉, advisors and
+      // elephants attacking, an exchange offer that also chases, check evasions.
+      {"5k3/P3a4/1n7/9/P8/9/9/2R6/9/3K5 w", "c2b2 b7c9 b2c2 c9b7", Outcome::Draw,
+       "severe v severe: R chases unrooted horse; horse flight chases unrooted crossed pawns (different pawns in turn, book's 长捉 of several pieces)"},
+      {"5k2c/9/6r2/n1c6/9/6C1N/8P/2R6/9/3K5 w", "c2a2 g7i7 a2c2 i7g7", Outcome::RedLoses,
+       "severe v mild: black rook+i9 cannon battery vs i4 horse guarded once by pawn (joint/under-protected); red single-piece chases of unrooted pieces lose"},
+      {"5k2c/9/4n1r2/n1c6/9/6C1N/8P/2R6/9/2CK5 w", "c2a2 g7i7 a2c2 i7g7", Outcome::BlackLoses,
+       "Rc2 is only an exchange offer (black c6 cannon hits c0 cannon through the same screen), so red 捉+闲 allowed; black all-chase forbidden"},
+      {"3k5/9/9/1n7/9/2r3B2/8p/8r/4K4/9 w", "g4e2 d9d8 e2g4 d8d9", Outcome::Draw,
+       "elephant chases guarded chariots (severe) v black 长杀 (two rooks v bare king) severe → draw"},
+      {"3k5/9/9/9/2p6/2r3B2/8p/8n/4K4/9 w", "g4e2 d9d8 e2g4 d8d9", Outcome::RedLoses,
+       "elephant (2) attacking guarded rook (9) and guarded horse (4) = chase each move; black idle"},
+      {"3k5/9/9/9/2p6/2n3B2/8p/8n/4K4/9 w", "g4e2 d9d8 e2g4 d8d9", Outcome::RedLoses,
+       "elephant attacking guarded horses gains 2 → chase; red 长捉 loses"},
+      {"3k5/9/9/9/2p6/2p3B2/8p/8p/4K4/9 w", "g4e2 d9d8 e2g4 d8d9", Outcome::Draw,
+       "elephant attacking guarded crossed pawns = equal trade → idle"},
+      {"3a1k3/9/3N1C3/3P1P3/9/9/9/9/9/4K4 b", "d9e8 e0e1 e8d9 e1e0", Outcome::Draw,
+       "black advisor attacks pawn-guarded horse/cannon = chase, retreat idle → allowed"},
+      {"4k4/1C7/9/7N1/9/5r3/9/9/9/3K5 w", "h6g8 f4f8 g8h6 f8f4", Outcome::BlackLoses,
+       "black block of a horse check (f4f8) creates new attacks = 捉 (26.1.4); Rf4 threatens Rd4# (flying general) = 杀 → black 一杀一捉 loses v red 一将一闲"},
+      {"4k4/R4C3/9/9/9/9/9/9/9/3K5 w", "a8a9 e9e8 a9a8 e8e9", Outcome::RedLoses,
+       "king evasions are idle even when attacking the unrooted f8 cannon; red all-check loses"},
+      {"1n3k3/9/2r6/9/9/2R4c1/7n1/1N2N4/9/4K4 w", "c4c3 f9f8 c3c4 f8f9", Outcome::RedLoses,
+       "rook faces guarded rook (兑) while chasing unrooted h3 horse / h4 cannon → 从重判捉, red loses"},
+      {"3k5/9/9/9/9/7R1/9/9/9/4K4 w", "h4h9 d9d8 h9h4 d8d9", Outcome::RedLoses,
+       "一将一杀: Rh9+ then Rh4 threatening Rd4# (king confined by flying general)"},
+      {"5k3/9/9/9/9/1R7/9/9/9/4K4 w", "b4b9 f9f8 b9b4 f8f9", Outcome::RedLoses,
+       "F1 mirrored left-right"},
+      {"4k4/9/9/9/7r1/9/9/9/9/3K5 b", "h5h0 d0d1 h0h5 d1d0", Outcome::BlackLoses,
+       "F1 colours swapped (black offender)"},
+      {"5k3/9/4n3r/2c6/9/9/5N3/2R6/9/3K5 w", "f3d4 i7h7 d4f3 h7i7", Outcome::Draw,
+       "horse joins rook vs horse-guarded cannon = joint chase, retreat idle → allowed"},
+      {"5k3/9/7r1/1c7/9/9/9/2R6/9/3K5 w", "c2b2 h7i7 b2c2 i7h7", Outcome::Draw,
+       "control: Rb2 chases unrooted b6 cannon, Rc2 idle"},
+      {"5k3/9/4n3r/1cc6/9/9/9/2R6/9/3K5 w", "c2b2 i7h7 b2c2 h7i7", Outcome::Draw,
+       "control: Rb2 chases b6; Rc2 on horse-guarded c6 cannon alone is idle"},
+      {"3k5/9/1r7/9/3n5/9/2C6/4N3R/9/5K3 b", "b7c7 i2h2 c7b7 h2i2", Outcome::Draw,
+       "black rook arrives behind horse vs horse-guarded cannon = joint chase, then idle"},
+      {"3k5/9/1r7/9/3n5/9/1CC6/4N3R/9/5K3 b", "b7c7 i2h2 c7b7 h2i2", Outcome::BlackLoses,
+       "black: joint chase of c3 + single chase of unrooted b3 → 长捉 loses"},
   };
   for (const Loop& l : loops) {
     const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa);
