@@ -713,6 +713,7 @@ TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
   for (const Loop& l : loops) {
     const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa);
     EXPECT_EQ(v.outcome, l.verdict) << l.fen << " | " << l.loop << ": " << l.why << "\n" << dump(v);
+    expect_symmetric(l.fen, l.fen, twice(l.loop), Ruleset::Cxa);  // mirrored, colours swapped, both
   }
 }
 
