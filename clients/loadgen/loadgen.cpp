@@ -1113,6 +1113,8 @@ int run() {
   auto fin0 = sum(&Stats::games_finished);
   auto prev_t = m0;
   auto prev_moves = moves0;
+  auto prev_fin = fin0;
+  uint64_t prev_scpu = scpu0, prev_rcpu = rcpu0, prev_lcpu = lcpu0;
   auto prev_lat = snap(&Stats::move_lat);
   const ServerLatency srv0 = read_server_latency();
   ServerLatency prev_srv = srv0;
@@ -1129,11 +1131,21 @@ int run() {
     const std::string srv_p99 =
         lg::bucket_count(prev_srv.move, srv.move) > 0 ? "  server p99 " + lg::bound_ms(prev_srv.move, srv.move, 0.99) : "";
     prev_srv = std::move(srv);
-    std::printf("  t=%5.1fs %s/s=%8.0f  p50=%7.2fms p99=%7.2fms p999=%7.2fms%s  server_rss=%s  errors: %s\n",
+    // Games ended and the server's CPU in the window: the tail follows the games' turnover.
+    const uint64_t now_fin = sum(&Stats::games_finished), now_scpu = lg::cpu_ticks(opt.server_pid),
+                   now_rcpu = opt.redis_pid ? lg::cpu_ticks(opt.redis_pid) : 0, now_lcpu = lg::cpu_ticks(0);
+    auto pct = [&](uint64_t ticks) {
+      return 100.0 * static_cast<double>(ticks) / static_cast<double>(sysconf(_SC_CLK_TCK)) / secs_since(prev_t);
+    };
+    std::printf("  t=%5.1fs %s/s=%8.0f  p50=%7.2fms p99=%7.2fms p999=%7.2fms%s  server_rss=%s  cpu server/redis/loadgen="
+                "%.0f/%.0f/%.0f%%  games_ended=%llu  errors: %s\n",
                 secs_since(m0), opt.echo ? "msgs" : "moves",
                 static_cast<double>(now_moves - prev_moves) / secs_since(prev_t), d.quantile(0.5) / 1000,
                 d.quantile(0.99) / 1000, d.quantile(0.999) / 1000, srv_p99.c_str(), kib(rss).c_str(),
-                errors_str().c_str());
+                pct(now_scpu - prev_scpu), pct(now_rcpu - prev_rcpu), pct(now_lcpu - prev_lcpu),
+                static_cast<unsigned long long>(now_fin - prev_fin), errors_str().c_str());
+    prev_fin = now_fin;
+    prev_scpu = now_scpu, prev_rcpu = now_rcpu, prev_lcpu = now_lcpu;
     std::fflush(stdout);
     prev_t = Clock::now();
     prev_moves = now_moves;
