@@ -240,7 +240,8 @@ std::string label_mismatch(const MoveLabel& l, const std::string& want) {
 // (no skipped tests: these labels are excluded from the assertions, and the issue note names them).
 // No verdict deviates. Label-only deviation:
 //   C2  (图3)  black's h1g1 and g1h1 chase the rook d1 in the book: black wins it by three checks
-//              (Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxd1, the flying general leaving f0 unprotected). Our
+//              (Rxg0+ Af0 Rxf0+ Ke1 Rf1+ Ke2 Rxd1, the flying general leaving f0 unprotected; from h1
+//              four: Rh0+ Bg0 Rxg0+ …, the elephant may block). Our
 //              threats by series of checks stop at two, so we name the elephant g0 and the advisor
 //              e1 (both chases of one piece, as severe as the book's: the verdict is the book's draw).
 // (C16's black d7d8 is the book's 杀 since the mate search follows series of up to seven
