@@ -213,7 +213,7 @@ constexpr int kRefutingMatePlies = 5;
 // theirs judges the threats anew), and this mate search is the dearest part of a judgement; its
 // answer depends on the board, the side to move and the variant only, so recent answers are kept.
 bool capture_allows_mate(Scratch& s, Move c) {
-  thread_local detail::MateMemo memo;
+  thread_local detail::BoardMemo memo;
   Piece cap = s.play(c);
   std::optional<bool> known = memo.find(s.p);
   const bool mate = known ? *known : forced_mate(s, kRefutingMatePlies, true);
@@ -235,11 +235,22 @@ bool capture_allows_mate(Scratch& s, Move c) {
 constexpr int kRefuteMoves = 3;
 constexpr int kRefuteNodes = 6000;
 
+using Candidates = std::array<std::pair<int, Move>, 256>;
+
 struct Refuter {
   Scratch& s;
   Color refuter;  // the side answering the capture
   int nodes = 0;
   bool exhausted = false;
+  // The first move's candidates, by position: refute_once searches the same two roots (after the
+  // capture, after a pass) for several thresholds, and their candidates cost a mate-in-one test
+  // per quiet move.
+  struct Root {
+    uint64_t hash;
+    int n;
+    Candidates cand;
+  };
+  std::vector<Root> roots;
 };
 
 // Does the side to move have a check after which the opponent has no legal move?
@@ -269,11 +280,16 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
     f.exhausted = true;
     return false;
   }
-  MoveList list;
-  s.p.generate_legal(list);
-  // Forcing candidates, most promising first: captures by value, checks, then mate threats.
-  std::array<std::pair<int, Move>, 256> cand;
+  const Refuter::Root* root = nullptr;
+  if (first)
+    for (const auto& r : f.roots)
+      if (r.hash == s.p.hash()) root = &r;
+  Candidates cand;
   int n = 0;
+  if (root) cand = root->cand, n = root->n;
+  MoveList list;
+  if (!root) s.p.generate_legal(list);
+  // Forcing candidates, most promising first: captures by value, checks, then mate threats.
   for (Move m : list) {
     Piece victim = s.p.at(m.to);
     int order = victim ? 100 + value_of(victim, m.to) : 0;
@@ -293,7 +309,10 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
     }
     cand[n++] = {order, m};
   }
-  std::stable_sort(cand.begin(), cand.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (!root) {
+    std::stable_sort(cand.begin(), cand.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (first) f.roots.push_back({s.p.hash(), n, cand});
+  }
   for (int i = 0; i < n && !f.exhausted; ++i) {
     Move m = cand[i].second;
     int gained = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;
@@ -341,7 +360,7 @@ struct Refutation {
 Refutation refute_once(Scratch& s, Move c) {
   const Color us = s.side();
   const int won = value_of(s.p.at(c.to), c.to);
-  Refuter f{s, opposite(us)};
+  Refuter f{s, opposite(us), 0, false, {}};
   auto after_capture = [&](int need) {
     Piece cap = s.play(c);
     bool r = s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true);
@@ -406,29 +425,17 @@ bool capture_refuted_uncached(Scratch& s, Move c) {
   return false;
 }
 
-// The labeller asks about the same capture in the same position many times (both loops of a
-// window, the position before and after a move), so answers are remembered during one call of
-// judge_repetition / label_move (per thread; a new call starts a new generation). The key is the
-// whole board, the side to move, the variant and the capture: the answer depends on nothing else.
-thread_local uint32_t refute_generation = 0;
-
+// The labeller asks about the same capture in the same position many times: both loops of a
+// window, the positions before and after a move, and (CXA's nine-round rule) the labels of the
+// same plies asked for again at every later ply. The answer depends on the whole board, the side
+// to move, the variant and the capture only, so it is kept per thread across calls.
 bool capture_refuted(Scratch& s, Move c) {
-  uint64_t key = 1469598103934665603ull;
-  auto mix = [&](uint64_t v) { key = (key ^ v) * 1099511628211ull; };
-  for (Square q = 0; q < kSquares; ++q) mix(s.p.at(q));
-  mix(static_cast<uint64_t>(index(s.side())));
-  mix(static_cast<uint64_t>(s.p.variant()));
-  mix(static_cast<uint64_t>(c.from) << 8 | c.to);
-  struct Entry {
-    uint64_t key = 0;
-    uint32_t generation = 0;  // 0: unused
-    bool refuted = false;
-  };
-  thread_local std::array<Entry, 1024> cache{};
-  Entry& e = cache[key % cache.size()];
-  if (e.generation != refute_generation || e.key != key)
-    e = Entry{key, refute_generation, capture_refuted_uncached(s, c)};
-  return e.refuted;
+  thread_local detail::BoardMemo memo;
+  const uint16_t tag = static_cast<uint16_t>(c.from << 8 | c.to);
+  if (std::optional<bool> known = memo.find(s.p, tag)) return *known;
+  const bool refuted = capture_refuted_uncached(s, c);
+  memo.store(s.p, refuted, tag);
+  return refuted;
 }
 
 // Evaluates the capture threats of the side to move against every enemy piece (gain by the
@@ -943,36 +950,34 @@ bool may_check(const Position& p, Move m, Square k) {
   return t == Horse && ((tf == 1 && tr == 2) || (tf == 2 && tr == 1));
 }
 
-std::optional<bool> MateMemo::find(const Position& p) const {
-  const Entry& e = table_[slot(p)];
-  if (e.used && same(e, p)) return e.mate;
+std::optional<bool> BoardMemo::find(const Position& p, uint16_t tag) const {
+  const Entry& e = table_[slot(p, tag)];
+  if (e.used && same(e, p, tag)) return e.answer;
   return std::nullopt;
 }
 
-void MateMemo::store(const Position& p, bool mate) {
-  Entry& e = table_[slot(p)];
+void BoardMemo::store(const Position& p, bool answer, uint16_t tag) {
+  Entry& e = table_[slot(p, tag)];
   for (Square q = 0; q < kSquares; ++q) e.board[q] = p.at(q);
   e.side = p.side_to_move();
   e.variant = p.variant();
-  e.mate = mate;
+  e.tag = tag;
+  e.answer = answer;
   e.used = true;
 }
 
-size_t MateMemo::slot(const Position& p) {
+size_t BoardMemo::slot(const Position& p, uint16_t tag) {
   uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(p.side_to_move());  // FNV-1a
   for (Square q = 0; q < kSquares; ++q) h = (h ^ p.at(q)) * 1099511628211ull;
+  h = (h ^ tag) * 1099511628211ull;
   return static_cast<size_t>(h ^ (h >> 29)) % kSlots;
 }
 
-bool MateMemo::same(const Entry& e, const Position& p) {
-  if (e.side != p.side_to_move() || e.variant != p.variant()) return false;
+bool BoardMemo::same(const Entry& e, const Position& p, uint16_t tag) {
+  if (e.side != p.side_to_move() || e.variant != p.variant() || e.tag != tag) return false;
   for (Square q = 0; q < kSquares; ++q)
     if (e.board[q] != p.at(q)) return false;
   return true;
-}
-
-void forget_refutations() {
-  if (++refute_generation == 0) ++refute_generation;
 }
 
 // AXF and the computer rules (as Fairy-Stockfish and Pikafish read them): a threat is a chase when
@@ -1133,7 +1138,6 @@ bool capture_is_refuted(const Position& pos, Move m) {
 
 MoveLabel label_move(const Position& before, Move m, Ruleset ruleset, const Position* previous,
                      const AdjudicationOptions& options) {
-  detail::forget_refutations();
   Move pm;
   bool have = previous && infer_move(*previous, before, pm);
   return detail::label_move_ids(before, m, ruleset, have ? previous : nullptr, have ? &pm : nullptr, nullptr, options);

@@ -15,31 +15,31 @@ namespace xq::detail {
 MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Position* previous, const Move* prev_move,
                          const int* ids, const AdjudicationOptions& options);
 
-// A new labelling job: captures found refuted (cached per thread) by earlier jobs are forgotten.
-void forget_refutations();
-
 // Can move `m`, by a face-up piece of `p`, give check to the king on `k`? False only where it
 // surely cannot, so the mate searches skip such moves where only checks count.
 bool may_check(const Position& p, Move m, Square k);
 
-// Answers of the mate search kept between calls (see capture_allows_mate): by the whole board,
-// the side to move and the variant, in a fixed number of slots (a newer answer replaces an older).
-class MateMemo {
+// Yes/no answers about a position kept between calls (the mate search, see capture_allows_mate;
+// the refutation of a capture, see capture_refuted): by the whole board, the side to move, the
+// variant and a tag (e.g. the capture asked about), in a fixed number of slots (a newer answer
+// replaces an older). The answers depend on nothing else, so keeping them changes no result.
+class BoardMemo {
  public:
-  std::optional<bool> find(const Position& p) const;
-  void store(const Position& p, bool mate);
+  std::optional<bool> find(const Position& p, uint16_t tag = 0) const;
+  void store(const Position& p, bool answer, uint16_t tag = 0);
 
  private:
   struct Entry {
     std::array<Piece, kSquares> board{};
     Color side = Color::Red;
     Variant variant = Variant::Xiangqi;
-    bool mate = false;
+    uint16_t tag = 0;
+    bool answer = false;
     bool used = false;
   };
   static constexpr size_t kSlots = 8192;
-  static size_t slot(const Position& p);
-  static bool same(const Entry& e, const Position& p);
+  static size_t slot(const Position& p, uint16_t tag);
+  static bool same(const Entry& e, const Position& p, uint16_t tag);
   std::vector<Entry> table_ = std::vector<Entry>(kSlots);
 };
 

@@ -48,7 +48,6 @@ void intersect(std::optional<std::set<int>>& acc, const std::vector<ChaseTarget>
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,
                                    Ruleset ruleset, const AdjudicationOptions& options) {
   RepetitionVerdict v;
-  detail::forget_refutations();  // refutations found by earlier calls
   // Replay: positions before every ply, and the piece identities (start squares) on each.
   std::vector<Position> pos;
   std::vector<std::array<int, kSquares>> ids;

@@ -893,9 +893,10 @@ TEST(MateSearch, EveryCheckingMoveMayCheck) {
   EXPECT_FALSE(detail::may_check(horse, far, horse.king_square(Color::Black)));
 }
 
-// The memory of mate answers tells boards apart by every square, the side to move and the variant.
-TEST(MateSearch, RememberedAnswersAreKeptPerBoardSideAndVariant) {
-  detail::MateMemo memo;
+// The memory of mate and refutation answers tells boards apart by every square, the side to
+// move, the variant and the tag (the capture asked about).
+TEST(MateSearch, RememberedAnswersAreKeptPerBoardSideVariantAndTag) {
+  detail::BoardMemo memo;
   const Position a = parse_fen("4k4/3P5/3N5/9/9/9/9/9/9/3K5 w", Variant::Xiangqi);
   Position b = a;
   b.set_side_to_move(Color::Black);
@@ -908,9 +909,13 @@ TEST(MateSearch, RememberedAnswersAreKeptPerBoardSideAndVariant) {
   EXPECT_FALSE(memo.find(b).has_value());
   EXPECT_FALSE(memo.find(c).has_value());
   EXPECT_FALSE(memo.find(d).has_value());
+  EXPECT_FALSE(memo.find(a, 7).has_value());
   memo.store(b, false);
   EXPECT_EQ(memo.find(b), std::optional<bool>(false));
   EXPECT_EQ(memo.find(a), std::optional<bool>(true));  // (a and b use two slots)
+  memo.store(a, false, 7);
+  EXPECT_EQ(memo.find(a, 7), std::optional<bool>(false));
+  EXPECT_EQ(memo.find(a), std::optional<bool>(true));
 }
 
 // AXF and the computer rules count a chase only where the move makes a new attack, as
