@@ -718,6 +718,100 @@ TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
   }
 }
 
+// A third outside audit (2026-12-02): 拦, 跟, 献 and 兑, the general's and pawns' attacks and what
+// their steps uncover, pawns before and after the river, real and fake roots (pinned protectors,
+// a general's recapture facing the other), protected horse or cannon against chariots, mutual
+// chases, 长将 by pieces in turn, 一将一闲. Each expected label (red's two moves / black's two) and
+// verdict was worked out by hand from §2.2, with every attack on the board listed by the
+// auditor's own checker, before the tool ran.
+TEST(Adjudication, AuditedLoopsWithTheirLabels) {
+  struct Loop {
+    const char* fen;
+    const char* loop;
+    Outcome verdict;
+    const char* red[2];
+    const char* black[2];
+    const char* why;
+  };
+  const Loop loops[] = {
+      {"5k3/9/2n3n2/9/r1c6/9/9/2R6/9/4K4 w", "c2g2 c5g5 g2c2 g5c5", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L01: 拦: black cannon blocks the red rook line each move (red 长捉 of two unrooted horses)"},
+      {"4k4/r8/9/4p4/9/9/P3P4/c8/9/C3K4 w", "e0f0 a2b2 f0e0 b2a2", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L02: 拦: black cannon steps between red cannon a0 and its screen a3 and out again"},
+      {"4k4/9/4n4/9/3c5/9/4P4/9/3R5/4K4 b", "d5f5 d1f1 f5d5 f1d1", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L03: 跟: red rook follows a cannon rooted by an unpinned horse"},
+      {"4k4/9/4n4/9/3c5/9/9/9/3R5/4K4 b", "d5f5 d1f1 f5d5 f1d1", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L04: fake root: protector horse pinned by facing generals"},
+      {"3aka3/9/4P4/2c6/4n4/9/9/4C4/2R6/3K5 b", "c6g6 c1g1 g6c6 g1c1", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L05: fake root: protector horse pinned by a cannon (two screens)"},
+      {"6b2/3nk4/c8/9/9/9/R8/9/9/3K5 w", "a3d3 g9i7 d3a3 i7g9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L06: fake root: king recapture would face the red king"},
+      {"6b2/3nk4/c8/9/9/9/R8/9/9/5K3 w", "a3d3 g9i7 d3a3 i7g9", Outcome::Draw, {"闲", "捉"}, {"闲", "闲"},
+       "L07: control of L06: king root real (red king off the file)"},
+      {"4k4/9/2n6/4p4/9/9/4P4/3R5/9/4K4 w", "d2d5 e9f9 d5d2 f9e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L08: 献: rook offered to a horse"},
+      {"4k4/9/2r6/4p4/9/9/4P4/2R6/9/4K4 b", "c7g7 c2g2 g7c7 g2c2", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L09: 兑: rook follows rook, both unrooted"},
+      {"4k4/c8/4n4/1N2p4/9/9/4P4/9/9/4K4 w", "b6d5 e9d9 d5b6 d9e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L10: not 兑: horse attacks horse whose leg back is blocked"},
+      {"4k4/c8/4n4/1N7/9/9/4P4/9/9/4K4 w", "b6d5 e9d9 d5b6 d9e9", Outcome::Draw, {"闲", "捉"}, {"闲", "闲"},
+       "L11: 兑: horse v horse that can answer (control of L10)"},
+      {"5k3/9/n1c6/9/p1p6/9/9/2C6/9/4K4 w", "c2a2 f9f8 a2c2 f8f9", Outcome::Draw, {"捉", "闲"}, {"闲", "闲"},
+       "L12: 兑: cannon v cannon through one screen, alternating with a chase"},
+      {"3k5/9/9/9/9/9/9/9/4n3R/5K3 w", "f0f1 d9d8 f1f0 d8d9", Outcome::Draw, {"闲", "捉"}, {"闲", "闲"},
+       "L13: king attacks unrooted horse (闲); king step uncovers rook (捉)"},
+      {"3k5/9/9/4p4/9/9/9/9/C6n1/C3K2n1 w", "e0e1 d9d8 e1e0 d8d9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L14: king step makes a screen for a cannon (cannon chase)"},
+      {"4k1b2/3n5/9/9/2rP5/9/9/9/3R5/5K3 w", "d5e5 g9i7 e5d5 i7g9", Outcome::Draw, {"捉", "闲"}, {"闲", "闲"},
+       "L15: pawn step uncovers rook (捉); pawn attacks unrooted rook (闲)"},
+      {"5kb2/9/3n5/4n4/3P5/9/9/9/3RR4/3K5 w", "d5e5 g9i7 e5d5 i7g9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L16: pawn steps uncover two rooks in turn"},
+      {"4k4/9/9/4p4/2p3p2/9/4P4/2R6/9/4K4 w", "c2g2 e9f9 g2c2 f9e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L17: rook v unrooted uncrossed pawns on the river bank (rank 5)"},
+      {"4k4/9/9/4p4/9/2p3p2/4P4/9/2R6/4K4 w", "c1g1 e9f9 g1c1 f9e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L18: rook v unrooted crossed pawns (rank 4)"},
+      {"4k4/9/9/9/9/2pp5/9/9/2R6/5K3 w", "c1d1 e9e8 d1c1 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L19: rook v crossed pawns rooted by each other"},
+      {"4k4/9/9/3r2r2/9/2N1P4/2P6/9/9/3AKA3 w", "c4e5 e9f9 e5c4 f9e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L20: protected horse v protected chariots"},
+      {"5k3/9/9/2r3r2/2p3p2/9/9/9/R1C6/4K4 w", "c1g1 f9f8 g1c1 f8f9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L21: protected cannon v protected chariots"},
+      {"4k4/nn7/8r/4p4/9/9/4P4/R8/7NN/4K4 w", "a2b2 i7h7 b2a2 h7i7", Outcome::Draw, {"捉", "捉"}, {"捉", "捉"},
+       "L22: mutual chase, both sides 长捉 of unrooted horses"},
+      {"4k4/9/4N4/9/9/9/9/9/4R4/5K3 w", "e7c6 e9d9 c6e7 d9e9", Outcome::RedLoses, {"将", "将"}, {"闲", "闲"},
+       "L23: 长将 alternating pieces (discovered rook check, horse check)"},
+      {"5k3/9/9/9/9/9/9/7n1/3K3Nc/5C3 w", "h1f2 h2f1 f2h1 f1h2", Outcome::Draw, {"将", "将"}, {"将", "将"},
+       "L24: both sides perpetual check (cannon screens)"},
+      {"4k4/9/9/9/9/9/9/9/R8/3K5 w", "a1a9 e9e8 a9a1 e8e9", Outcome::Draw, {"将", "闲"}, {"闲", "闲"},
+       "L25: 一将一闲 v idle"},
+      {"3ck1b2/9/9/9/9/7n1/3R3c1/3A5/9/3K5 w", "d3d4 g9i7 d4d3 i7g9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L26: attacker pinned by a cannon: illegal captures are no chase"},
+      {"4k4/2nn5/9/4p4/2P6/9/4P4/9/2CC5/4K4 w", "c5d5 e9f9 d5c5 f9e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L27: pawn step makes a screen for a cannon (cannon chase)"},
+      {"3ak4/5nN2/R2c5/9/6b2/9/9/8c/9/3K5 w", "a7a2 g5e7 a2a7 e7g5", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L28: fake root: protector horse pinned by a horse leg"},
+      {"2b1k4/9/9/9/6P1n/n1P1C4/9/9/9/4K4 w", "e4e5 c9a7 e5e4 a7c9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L29: attacker (cannon) pinned by facing generals: no chase"},
+      {"4k1b1n/9/4n4/2c5c/N8/9/9/8R/9/3K5 w", "i2e2 i9h7 e2i2 h7i9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L30: pinning the protector makes a standing attack a chase (threat grew)"},
+      {"4k1b1n/9/4b4/9/7n1/R3r4/9/9/4C4/4K4 w", "a4a5 i9g8 a5a4 g8i9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L31: not 兑: rook v unrooted rook that is pinned and cannot answer"},
+  };
+  for (const Loop& l : loops) {
+    const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa);
+    EXPECT_EQ(v.outcome, l.verdict) << l.why << "\n" << dump(v);
+    ASSERT_EQ(v.labels.size(), 8u) << l.why;
+    const bool red_first = std::string(l.fen).back() == 'w';
+    for (size_t i = 0; i < 8; ++i) {
+      const bool red = (i % 2 == 0) == red_first;
+      const char* want = red ? l.red[(i / 2) % 2] : l.black[(i / 2) % 2];
+      const std::string why = label_mismatch(v.labels[i], want);
+      EXPECT_TRUE(why.empty()) << l.why << ", ply " << i << ": " << why << "\n" << dump(v);
+    }
+    expect_symmetric(l.fen, l.fen, twice(l.loop), Ruleset::Cxa);
+  }
+}
+
 TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
   // C3 (图4). Red d5f6 uncovers the i5 cannon against the c5 horse (screen: the g5 elephant).
   // Cxc5 Bxc5 is an even exchange, but it removes the only guard of the e4 pawn that the f6
