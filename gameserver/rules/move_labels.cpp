@@ -244,11 +244,19 @@ struct Refuter {
   bool exhausted = false;
   // The first move's candidates, by position: refute_once searches the same two roots (after the
   // capture, after a pass) for several thresholds, and their candidates cost a mate-in-one test
-  // per quiet move.
+  // per quiet move. Told apart by the whole board and side (the probes that play the capture do
+  // not keep the position's hash, so both roots may have the same one).
   struct Root {
-    uint64_t hash;
+    std::array<Piece, kSquares> board;
+    Color side;
     int n;
     Candidates cand;
+    bool is(const Position& p) const {
+      if (side != p.side_to_move()) return false;
+      for (Square q = 0; q < kSquares; ++q)
+        if (board[q] != p.at(q)) return false;
+      return true;
+    }
   };
   std::vector<Root> roots;
 };
@@ -283,16 +291,22 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
   const Refuter::Root* root = nullptr;
   if (first)
     for (const auto& r : f.roots)
-      if (r.hash == s.p.hash()) root = &r;
+      if (r.is(s.p)) root = &r;
   Candidates cand;
   int n = 0;
   if (root) cand = root->cand, n = root->n;
   MoveList list;
   if (!root) s.p.generate_legal(list);
   // Forcing candidates, most promising first: captures by value, checks, then mate threats.
+  const Square their_king = s.p.king_square(them);
   for (Move m : list) {
     Piece victim = s.p.at(m.to);
     int order = victim ? 100 + value_of(victim, m.to) : 0;
+    if (!victim && !first && their_king != kNoSquare && !is_dark(s.p.at(m.from)) &&
+        !detail::may_check(s.p, m, their_king)) {
+      if (in_check) cand[n++] = {1, m};  // an evasion that cannot check: no need to play it
+      continue;
+    }
     if (!victim) {
       Piece cap = s.play(m);
       if (s.p.in_check(them)) {
@@ -311,7 +325,11 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
   }
   if (!root) {
     std::stable_sort(cand.begin(), cand.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
-    if (first) f.roots.push_back({s.p.hash(), n, cand});
+    if (first) {
+      Refuter::Root r{{}, s.p.side_to_move(), n, cand};
+      for (Square q = 0; q < kSquares; ++q) r.board[q] = s.p.at(q);
+      f.roots.push_back(r);
+    }
   }
   for (int i = 0; i < n && !f.exhausted; ++i) {
     Move m = cand[i].second;

@@ -834,6 +834,33 @@ TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
   EXPECT_EQ(b.outcome, Outcome::Draw) << dump(b);
 }
 
+// The refutation search works out the forcing candidates of its two roots (after the capture,
+// after a pass) once for all thresholds. The two roots have the same board hash (the capture is
+// played by probes that leave the hash alone, then the side to move flips), so a cache keyed by
+// the hash handed the pass root the capture root's candidates and changed these labels (found by
+// labelling every move of 80 random games, 9,412 labels, against the build before the cache).
+TEST(Adjudication, RefutationRootsAreToldApartByTheWholeBoard) {
+  struct Case {
+    const char* fen;
+    const char* move;
+    Variant variant;
+    const char* label;
+  };
+  const Case cases[] = {
+      {"2bk1a2r/4a1C2/n3b2cn/2p6/8p/2P1p1pc1/7RP/9/2NCA4/2BK1ABN1 b - - 0 39", "i7h5", Variant::Xiangqi, "闲"},
+      {"1nbk2b2/1r2ac3/6n2/P1R3p2/2P1p3p/2B2CP2/4N3P/B4A3/9/C2AK2NR b - - 0 44", "e8f9", Variant::Xiangqi, "捉(士)"},
+      {"3a2C2/2c1aknR1/b8/r4cp1P/2p1r1b2/6B2/NCP6/4BK3/R8/3A1A1N1 w - - 0 45", "a1e1", Variant::Xiangqi, "闲"},
+      {"1r1xkx1c1/1Nr6/p2n5/x1B1xa1ap/1Ab5p/6N2/X1X1c3X/4P1P1P/4P4/RX2KX3 w R1A1C1P1B1p2n1b1 0 21", "a3a4",
+       Variant::Jieqi, "捉(炮)"},
+  };
+  for (const Case& c : cases) {
+    const Position p = parse_fen(c.fen, c.variant);
+    const Move m = parse_moves(c.move)[0];
+    ASSERT_TRUE(p.is_pseudo_legal(m) && p.is_legal(m)) << c.fen << " " << c.move;
+    EXPECT_EQ(label_move(p, m, Ruleset::Cxa).describe(), c.label) << c.fen << " " << c.move;
+  }
+}
+
 TEST(Adjudication, CaptureRefutedByForcingLine) {
   auto refuted = [](const char* fen, const char* move) {
     Position p = parse_fen(fen, Variant::Xiangqi);
