@@ -718,6 +718,35 @@ TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
   }
 }
 
+namespace {
+
+// An audited loop: one cycle (played twice), the verdict, and the labels of red's two moves and
+// black's two moves, each worked out by hand from the rules before the tool ran.
+struct AuditedLoop {
+  const char* fen;
+  const char* loop;
+  Outcome verdict;
+  const char* red[2];
+  const char* black[2];
+  const char* why;
+};
+
+void expect_audited(const AuditedLoop& l, Variant variant) {
+  const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa, variant);
+  EXPECT_EQ(v.outcome, l.verdict) << l.why << "\n" << dump(v);
+  ASSERT_EQ(v.labels.size(), 8u) << l.why;
+  const bool red_first = std::string(l.fen).find(" w") != std::string::npos;
+  for (size_t i = 0; i < 8; ++i) {
+    const bool red = (i % 2 == 0) == red_first;
+    const char* want = red ? l.red[(i / 2) % 2] : l.black[(i / 2) % 2];
+    const std::string why = label_mismatch(v.labels[i], want);
+    EXPECT_TRUE(why.empty()) << l.why << ", ply " << i << ": " << why << "\n" << dump(v);
+  }
+  expect_symmetric(l.why, l.fen, twice(l.loop), Ruleset::Cxa, variant);
+}
+
+}  // namespace
+
 // A third outside audit (2026-12-02): 拦, 跟, 献 and 兑, the general's and pawns' attacks and what
 // their steps uncover, pawns before and after the river, real and fake roots (pinned protectors,
 // a general's recapture facing the other), protected horse or cannon against chariots, mutual
@@ -725,15 +754,7 @@ TEST(Adjudication, AuditedLoopsOfSingleCxaPrinciples) {
 // verdict was worked out by hand from §2.2, with every attack on the board listed by the
 // auditor's own checker, before the tool ran.
 TEST(Adjudication, AuditedLoopsWithTheirLabels) {
-  struct Loop {
-    const char* fen;
-    const char* loop;
-    Outcome verdict;
-    const char* red[2];
-    const char* black[2];
-    const char* why;
-  };
-  const Loop loops[] = {
+  const AuditedLoop loops[] = {
       {"5k3/9/2n3n2/9/r1c6/9/9/2R6/9/4K4 w", "c2g2 c5g5 g2c2 g5c5", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
        "L01: 拦: black cannon blocks the red rook line each move (red 长捉 of two unrooted horses)"},
       {"4k4/r8/9/4p4/9/9/P3P4/c8/9/C3K4 w", "e0f0 a2b2 f0e0 b2a2", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
@@ -797,19 +818,64 @@ TEST(Adjudication, AuditedLoopsWithTheirLabels) {
       {"4k1b1n/9/4b4/9/7n1/R3r4/9/9/4C4/4K4 w", "a4a5 i9g8 a5a4 g8i9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
        "L31: not 兑: rook v unrooted rook that is pinned and cannot answer"},
   };
-  for (const Loop& l : loops) {
-    const RepetitionVerdict v = judge(l.fen, twice(l.loop), Ruleset::Cxa);
-    EXPECT_EQ(v.outcome, l.verdict) << l.why << "\n" << dump(v);
-    ASSERT_EQ(v.labels.size(), 8u) << l.why;
-    const bool red_first = std::string(l.fen).back() == 'w';
-    for (size_t i = 0; i < 8; ++i) {
-      const bool red = (i % 2 == 0) == red_first;
-      const char* want = red ? l.red[(i / 2) % 2] : l.black[(i / 2) % 2];
-      const std::string why = label_mismatch(v.labels[i], want);
-      EXPECT_TRUE(why.empty()) << l.why << ", ply " << i << ": " << why << "\n" << dump(v);
-    }
-    expect_symmetric(l.fen, l.fen, twice(l.loop), Ruleset::Cxa);
-  }
+  for (const AuditedLoop& l : loops) expect_audited(l, Variant::Xiangqi);
+}
+
+// A Jieqi audit (2026-12-02): face-down pieces are attacked, defend, screen and capture by their
+// squares' types (a face-down "pawn" on its own half is no target, a face-down advisor guards only
+// the palace centre, a face-down elephant's eye can be blocked), revealed advisors and elephants
+// guard and chase far from their usual points. The hidden identities differ from the squares'
+// types in several loops; the verdicts follow the squares' types, as the players can see them.
+// (A label the audit questions, not the verdict: a check that also attacks a piece able to take
+// the checker back reads 将+捉 where 将 alone is right; see docs/adjudication.md.)
+TEST(Adjudication, AuditedJieqiLoopsWithTheirLabels) {
+  const AuditedLoop loops[] = {
+      {"2x1k4/9/9/9/9/9/2R6/9/9/3K5 w r1 0 1", "c3c4 e9e8 c4c3 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L1: R chases unprotected dark piece valued by square (c9 elephant-type)"},
+      {"4k4/9/9/x8/9/9/R8/9/9/3K5 w r1 0 1", "a3a4 e9e8 a4a3 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L2: dark a6 = uncrossed pawn by square: not a chase target"},
+      {"x3k4/9/n2R5/9/9/9/9/9/9/3K5 w p1 0 1", "d7c7 e9f9 c7d7 f9e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L3: dark a9 (chariot-type) guards a7 along file -> horse rooted vs R"},
+      {"x3k4/9/9/9/9/R8/9/9/4A4/X2K5 w P1n1 0 1", "a4a5 e9e8 a5a4 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L4: dark a9 chariot-type can take attacking R (R guarded by dark a0) -> exchange offer"},
+      {"4k4/9/4A4/5n3/9/9/9/9/9/3K5 w - 0 1", "e7d8 e9f9 d8e7 f9e9", Outcome::RedLoses, {"将", "捉"}, {"闲", "闲"},
+       "L5: revealed advisor across river: 一将一捉 forbidden"},
+      {"4k4/9/6n2/9/4B4/9/9/9/9/3K5 w - 0 1", "e5c7 e9e8 c7e5 e8e9", Outcome::RedLoses, {"将", "捉"}, {"闲", "闲"},
+       "L5b: revealed elephant across river: 一将一捉 forbidden"},
+      {"4k2n1/9/7x1/9/9/9/7C1/9/9/3K5 w a1 0 1", "h3h4 e9e8 h4h3 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L6: black dark h7 is screen for red cannon chasing unprotected horse"},
+      {"4k4/9/7x1/7a1/3R3n1/9/9/9/9/3K5 w a1 0 1", "d5c5 e9e8 c5d5 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L6b: dark h7 cannon-type guards h5 over screen h6 -> rooted vs R"},
+      {"5k2x/7R1/9/9/9/9/9/9/9/3K5 w p1 0 1", "h8h9 f9f8 h9h8 f8f9", Outcome::RedLoses, {"将", "将"}, {"闲", "闲"},
+       "L7: perpetual check; checking square attacked by dark i9 chariot-type"},
+      {"2x1k4/9/9/6r2/9/9/2R6/9/4A4/3K2X2 w R1r1 0 1", "c3c4 g6g5 c4c3 g5g6", Outcome::Draw, {"捉", "捉"}, {"捉", "捉"},
+       "L8: mutual chases of unprotected dark pieces (both severe)"},
+      {"2x1k4/9/9/6r2/9/9/2R3X2/9/4A4/3K5 w R1r1 0 1", "c3c4 g6g5 c4c3 g5g6", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L8b: black attacks red dark g3 (uncrossed pawn by square) = idle; red chases"},
+      {"x3k4/9/rx1C5/9/9/9/9/9/4A4/3K5 w p1n1 0 1", "d7e7 e9f9 e7d7 f9e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L9: cannon (4) v chariot rooted by dark a9 over dark b7 screen: still chase"},
+      {"3xk4/R1n6/9/9/9/9/9/9/9/3K5 w a1 0 1", "a8b8 e9e8 b8a8 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L10a: dark advisor d9 is palace-bound: does not guard c8"},
+      {"3ak4/R1n6/9/9/9/9/9/9/9/3K5 w - 0 1", "a8b8 e9e8 b8a8 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L10b: revealed advisor d9 guards c8 (may leave palace)"},
+      {"3x1k3/R3n4/9/9/9/9/9/9/9/3K5 w r1 0 1", "a8b8 f9f8 b8a8 f8f9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L11: dark d9 advisor-type guards e8 -> rooted"},
+      {"4k4/9/9/9/7r1/9/9/7X1/4A4/3K3X1 w P1N1 0 1", "d0d1 h5h6 d1d0 h6h5", Outcome::BlackLoses, {"闲", "闲"}, {"捉", "捉"},
+       "L12: black R chases red dark h2 valued as cannon (identity pawn)"},
+      {"5k3/9/9/4r4/9/9/9/4N4/9/3K2X2 w C1 0 1", "d0d1 e6e5 d1d0 e5e6", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L13a: red dark g0 elephant-type guards e2 -> rooted"},
+      {"5k3/9/9/4r4/9/9/9/4N4/5P3/3K2X2 w C1 0 1", "d0d1 e6e5 d1d0 e5e6", Outcome::BlackLoses, {"闲", "闲"}, {"捉", "捉"},
+       "L13b: eye f1 blocked: dark g0 does not guard e2 -> chase"},
+      {"4k4/9/9/8r/9/9/9/9/4A4/3K4X w P1 0 1", "d0d1 i6i5 d1d0 i5i6", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L14: red dark i0 chariot-type can take attacking R -> offer, no chase"},
+      {"4k4/9/9/9/R1n6/9/4b4/9/9/3K5 w - 0 1", "a5b5 e9e8 b5a5 e8e9", Outcome::Draw, {"闲", "闲"}, {"闲", "闲"},
+       "L15: black elephant across river guards c5"},
+      {"4k4/9/9/9/R1n6/3P5/4b4/9/9/3K5 w - 0 1", "a5b5 e9e8 b5a5 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L15b: elephant eye d4 blocked -> c5 unprotected -> chase"},
+      {"4k4/9/9/7n1/9/9/9/7X1/9/3K3C1 w R1 0 1", "h0h1 e9e8 h1h0 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
+       "L16: red dark h2 as red cannon's screen chasing horse"},
+  };
+  for (const AuditedLoop& l : loops) expect_audited(l, Variant::Jieqi);
 }
 
 TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
