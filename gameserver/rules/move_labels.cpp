@@ -141,10 +141,12 @@ bool pinned(Scratch& s, Square t) {
 }
 
 // Can the (enemy) piece on t capture the attacker on a without losing material by it, while not
-// being pinned? The side to move of `s` is the attacker's side and is restored.
+// being pinned? The side to move of `s` is the attacker's side and is restored. A king in check
+// already (the move that attacks also checks) says nothing about a pin: then the capture's
+// legality decides alone (taking a checking rook with the chariot it attacks is an exchange).
 bool victim_hits_back(Scratch& s, Square t, Square a) {
   const Color us = s.side(), them = opposite(us);
-  if (!s.p.attacks(t, a) || pinned(s, t)) return false;
+  if (!s.p.attacks(t, a) || (!s.p.in_check(them) && pinned(s, t))) return false;
   s.set_side(them);
   bool ok = s.p.is_legal(mv(t, a)) && see(s, mv(t, a)) >= 0;
   s.set_side(us);

@@ -826,8 +826,6 @@ TEST(Adjudication, AuditedLoopsWithTheirLabels) {
 // the palace centre, a face-down elephant's eye can be blocked), revealed advisors and elephants
 // guard and chase far from their usual points. The hidden identities differ from the squares'
 // types in several loops; the verdicts follow the squares' types, as the players can see them.
-// (A label the audit questions, not the verdict: a check that also attacks a piece able to take
-// the checker back reads 将+捉 where 将 alone is right; see docs/adjudication.md.)
 TEST(Adjudication, AuditedJieqiLoopsWithTheirLabels) {
   const AuditedLoop loops[] = {
       {"2x1k4/9/9/9/9/9/2R6/9/9/3K5 w r1 0 1", "c3c4 e9e8 c4c3 e8e9", Outcome::RedLoses, {"捉", "捉"}, {"闲", "闲"},
@@ -876,6 +874,18 @@ TEST(Adjudication, AuditedJieqiLoopsWithTheirLabels) {
        "L16: red dark h2 as red cannon's screen chasing horse"},
   };
   for (const AuditedLoop& l : loops) expect_audited(l, Variant::Jieqi);
+}
+
+// A check that also attacks a piece able to take the checker back offers an exchange: 将, not
+// 将+捉. (The Jieqi audit found it: the victim's "pin" test saw the king already in check from
+// the move and refused the recapture, so the attack counted as a chase.)
+TEST(Adjudication, ACheckAttackingAPieceThatTakesTheCheckerIsNoChase) {
+  const RepetitionVerdict v = judge("5k2r/7R1/9/9/9/9/9/9/9/3K5 w", twice("h8h9 f9f8 h9h8 f8f9"), Ruleset::Cxa);
+  ASSERT_EQ(v.labels.size(), 8u) << dump(v);
+  EXPECT_EQ(v.labels[0].describe(), "将") << dump(v);
+  EXPECT_EQ(v.labels[2].describe(), "将") << dump(v);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  EXPECT_EQ(v.reason, "perpetual_check");
 }
 
 TEST(Adjudication, EvenExchangeThatWinsMaterialIsAJointChase) {
