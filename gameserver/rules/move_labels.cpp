@@ -246,19 +246,12 @@ struct Refuter {
   bool exhausted = false;
   // The first move's candidates, by position: refute_once searches the same two roots (after the
   // capture, after a pass) for several thresholds, and their candidates cost a mate-in-one test
-  // per quiet move. Told apart by the whole board and side (the probes that play the capture do
-  // not keep the position's hash, so both roots may have the same one).
+  // per quiet move. Told apart by the whole board and side (Position::operator==): the probes that
+  // play the capture do not keep the position's hash, so both roots may have the same one.
   struct Root {
-    std::array<Piece, kSquares> board;
-    Color side;
+    Position at;
     int n;
     Candidates cand;
-    bool is(const Position& p) const {
-      if (side != p.side_to_move()) return false;
-      for (Square q = 0; q < kSquares; ++q)
-        if (board[q] != p.at(q)) return false;
-      return true;
-    }
   };
   std::vector<Root> roots;
 };
@@ -293,7 +286,7 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
   const Refuter::Root* root = nullptr;
   if (first)
     for (const auto& r : f.roots)
-      if (r.is(s.p)) root = &r;
+      if (r.at == s.p) root = &r;
   Candidates cand;
   int n = 0;
   if (root) cand = root->cand, n = root->n;
@@ -327,11 +320,7 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
   }
   if (!root) {
     std::stable_sort(cand.begin(), cand.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
-    if (first) {
-      Refuter::Root r{{}, s.p.side_to_move(), n, cand};
-      for (Square q = 0; q < kSquares; ++q) r.board[q] = s.p.at(q);
-      f.roots.push_back(r);
-    }
+    if (first) f.roots.push_back({s.p, n, cand});
   }
   for (int i = 0; i < n && !f.exhausted; ++i) {
     Move m = cand[i].second;
