@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "rules/adjudication.h"
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "rules/jieqi.h"
+#include "rules/notation.h"
 #include "rules/perft.h"
 
 using namespace xq;
@@ -106,5 +108,71 @@ static void BM_RandomGamesNineRounds(benchmark::State& state) {
   state.counters["worst_ply_ms"] = worst_ms;
 }
 BENCHMARK(BM_RandomGamesNineRounds)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The label of every move of 40 random games (120 plies each), each a fresh label_move under CXA:
+// Xiangqi (0) and Jieqi (1). Only repetitions and the nine-round rule ask for labels; this shows
+// their spread, p50 to the slowest (positions full of checks, where the refutation search runs
+// out of nodes). One iteration: the answers kept per thread would make a second one cheaper.
+static void BM_LabelEveryMove(benchmark::State& state) {
+  const Variant v = state.range(0) ? Variant::Jieqi : Variant::Xiangqi;
+  std::vector<double> ms;
+  for (auto _ : state) {
+    std::mt19937_64 rng(7);
+    for (int game = 0; game < 40; ++game) {
+      Position pos = parse_fen(v == Variant::Jieqi ? kJieqiStartFen : kXiangqiStartFen, v);
+      if (v == Variant::Jieqi) assign_from_pool(pos, rng());
+      for (int ply = 0; ply < 120; ++ply) {
+        MoveList list;
+        pos.generate_legal(list);
+        if (list.size == 0) break;
+        const Move m = list.moves[rng() % list.size];
+        const auto t0 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(label_move(pos, m, Ruleset::Cxa));
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        pos.make(m);
+      }
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  state.counters["labels"] = static_cast<double>(ms.size());
+  state.counters["p50_ms"] = ms[ms.size() / 2];
+  state.counters["p99_ms"] = ms[ms.size() * 99 / 100];
+  state.counters["p999_ms"] = ms[ms.size() * 999 / 1000];
+  state.counters["slowest_ms"] = ms.back();
+}
+BENCHMARK(BM_LabelEveryMove)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Two inputs the fuzzers found slow (docs/fuzzing.md): every move of a Jieqi position full of
+// checks labelled (0), and a Xiangqi game from the start whose shuffles end in a repetition, played
+// under CXA with the nine-round rule (1). One iteration each, for the same reason as above.
+static void BM_FuzzedSlowInputs(benchmark::State& state) {
+  double slowest = 0;
+  for (auto _ : state) {
+    if (state.range(0) == 0) {
+      const Position pos = parse_fen("1p1k5/3A2B2/2nA5/4b2c1/5P1R1/P2r5/9/7a1/8r/1b2K4 w", Variant::Jieqi);
+      MoveList list;
+      pos.generate_legal(list);
+      for (Move m : list) {
+        const auto t0 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(label_move(pos, m, Ruleset::Cxa));
+        slowest = std::max(slowest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+    } else {
+      RulesGame g(GameRules::defaults(Variant::Xiangqi), parse_fen(kXiangqiStartFen, Variant::Xiangqi));
+      for (const char* m :
+           {"a0a1", "a6a5", "b0c2", "c6c5", "a1b1", "a5a4", "g0i2", "a4a3", "c0e2", "a3a2", "b1i1", "i6i5", "b2b3",
+            "g6g5", "i1c1", "e6e5", "c1f1", "i5i4", "h0g2", "c5c4", "e0e1", "c4c3", "f1f7", "g5g4", "e1d1", "g4f4",
+            "d1e1", "f4e4", "e1d1", "e4f4", "d0e1", "a2a1", "i0i1", "a1a0", "d1d2", "a0b0", "e1d0", "b0a0", "d0e1",
+            "a0b0", "e1d0", "b0a0", "d0e1"}) {
+        const auto t0 = std::chrono::steady_clock::now();
+        g.play(m);
+        slowest = std::max(slowest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      if (g.result().reason != "repetition_draw") state.SkipWithError("the fuzzed game no longer ends in a repetition");
+    }
+  }
+  state.counters["slowest_ms"] = slowest;
+}
+BENCHMARK(BM_FuzzedSlowInputs)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK_MAIN();
