@@ -102,6 +102,17 @@ std::vector<PlayerState> compute_states(const Event& ev, int upto) {
   return st;
 }
 
+std::vector<int> removal_rounds(const Event& ev) {
+  std::vector<int> out(ev.players.size(), 0);
+  if (ev.settings.max_forfeits <= 0) return out;
+  for (int n = 1; n <= static_cast<int>(ev.rounds.size()); ++n) {
+    const std::vector<PlayerState> st = compute_states(ev, n);
+    for (size_t p = 0; p < out.size(); ++p)
+      if (out[p] == 0 && st[p].forfeits >= ev.settings.max_forfeits) out[p] = n;
+  }
+  return out;
+}
+
 bool is_available(const Event& ev, const std::vector<PlayerState>& st, int p, int round,
                   const std::vector<int>& unavailable) {
   const Player& pl = ev.players[p];

@@ -38,6 +38,10 @@ std::vector<PlayerState> compute_states(const Event& ev, int upto);
 bool is_available(const Event& ev, const std::vector<PlayerState>& st, int p, int round,
                   const std::vector<int>& unavailable);
 
+// For each player, the round whose forfeit took them to the event's forfeit limit (max_forfeits):
+// they are not paired after it. 0 for a player who never reached it (or when the event has none).
+std::vector<int> removal_rounds(const Event& ev);
+
 // Points a player receives for a bye round.
 int bye_points(const Settings& s);
 

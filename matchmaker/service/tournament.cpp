@@ -4,6 +4,7 @@
 #include <set>
 
 #include "pairing/invariants.h"
+#include "pairing/state.h"
 #include "pairing/swiss.h"
 
 namespace xq::mm {
@@ -23,6 +24,22 @@ GameSlot* find_slot(Tournament& t, const std::string& game_id) {
   for (auto& s : t.games)
     if (s.game_id == game_id) return &s;
   return nullptr;
+}
+
+// Says whom a result took to the event's forfeit limit (pairing leaves them out from the next
+// round on), or, after a correction, back under it: the organiser would otherwise see a player
+// vanish from the pairings with no reason given.
+void announce_removals(const Tournament& t, const std::vector<int>& before, Effects& fx) {
+  const std::vector<int> after = pairing::removal_rounds(t.ev);
+  const std::string limit = std::to_string(t.ev.settings.max_forfeits);
+  for (size_t p = 0; p < after.size(); ++p) {
+    const std::string& name = t.ev.players[p].name;
+    if (before[p] == 0 && after[p] != 0)
+      fx.notices.push_back(name + " is out of the event after round " + std::to_string(after[p]) + ": " + limit +
+                           " forfeits, the event's limit");
+    else if (before[p] != 0 && after[p] == 0)
+      fx.notices.push_back(name + " is back in the event: after the correction, fewer than " + limit + " forfeits");
+  }
 }
 
 bool slot_exists(const Tournament& t, const std::string& game_id) {
@@ -418,6 +435,7 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
   s->black_points = black_points;
   s->forfeit = forfeit;
   s->reason = reason;
+  const std::vector<int> removed_before = pairing::removal_rounds(t.ev);
   const GameSlot slot = *s;  // t.games may grow below
   if (!slot.knockout.empty()) {
     if (slot.knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
@@ -448,6 +466,7 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
         fx.create.push_back(next);
       }
     }
+    announce_removals(t, removed_before, fx);
   }
   advance(t, fx);
   return fx;
@@ -466,6 +485,7 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
                             std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +
                             std::to_string(d) + " or " + std::to_string(l) + "-" + std::to_string(l) + " (double forfeit)");
   auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
+  const std::vector<int> removed_before = pairing::removal_rounds(t.ev);
   // Kept at the first correction. An event stored before `played` existed, whose game was already
   // corrected, no longer has the game's own result: it is judged against the current one, as then.
   const GameSlot::Played current{s->red_points, s->black_points, s->forfeit, g.a_fouls, g.b_fouls, s->reason};
@@ -507,6 +527,7 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
              {where + ": " + t.ev.players.at(s->red).name + " – " + t.ev.players.at(s->black).name + " corrected to " +
               std::to_string(red_points) + "–" + std::to_string(black_points)},
              {}};
+  announce_removals(t, removed_before, fx);
   // What the correction cannot change by itself, said to the organiser who made it.
   const bool finished = t.stage == Stage::Finished;
   if (finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");

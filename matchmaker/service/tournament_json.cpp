@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <string_view>
 
 #include "pairing/round1.h"
+#include "pairing/state.h"
 
 namespace xq::mm {
 
@@ -128,9 +130,20 @@ pairing::Settings settings_from(const json::object& o) {
       s.tiebreaks.push_back(parse_tiebreak(std::string(name.as_string())));
     }
   }
-  const int bye_opp = get_int32(o, "bye_opp", static_cast<int>(s.bye_opp));
+  // By name, or by its number (what the stored event holds).
+  static const char* const kByeOppNames[] = {"lowest_scoring", "lowest_all", "zero", "virtual_opponent", "own_score"};
+  const char* const bye_opp_error =
+      "'bye_opp' is lowest_scoring, lowest_all, zero, virtual_opponent or own_score (or 0..4)";
+  int bye_opp = static_cast<int>(s.bye_opp);
+  if (const auto* b = o.if_contains("bye_opp"); b && b->is_string()) {
+    auto it = std::find(std::begin(kByeOppNames), std::end(kByeOppNames), std::string_view(b->as_string()));
+    if (it == std::end(kByeOppNames)) throw TournamentError("bad_request", bye_opp_error);
+    bye_opp = static_cast<int>(it - std::begin(kByeOppNames));
+  } else {
+    bye_opp = get_int32(o, "bye_opp", bye_opp);
+  }
   if (bye_opp < 0 || bye_opp > static_cast<int>(pairing::ByeOppPolicy::OwnScore))
-    throw TournamentError("bad_request", "'bye_opp' is 0..4");
+    throw TournamentError("bad_request", bye_opp_error);
   s.bye_opp = static_cast<pairing::ByeOppPolicy>(bye_opp);
   s.forfeit_opp_as_bye = get_bool(o, "forfeit_opp_as_bye", s.forfeit_opp_as_bye);
   s.absent_as_bye = get_bool(o, "absent_as_bye", s.absent_as_bye);
@@ -358,11 +371,12 @@ json::value public_json(const Tournament& t) {
   o["config"].as_object().erase("join_code");
   // Players with their user ids side by side, rounds with board numbers and explain lines.
   json::array players;
+  const std::vector<int> removed = pairing::removal_rounds(t.ev);
   for (size_t i = 0; i < t.ev.players.size(); ++i) {
     const auto& p = t.ev.players[i];
     players.push_back(json::object{{"player", i}, {"user_id", t.user_ids[i]}, {"name", p.name}, {"rating", p.rating},
                                    {"number", p.number}, {"join_round", p.join_round},
-                                   {"withdrawn_round", p.withdrawn_round}});
+                                   {"withdrawn_round", p.withdrawn_round}, {"removed_after_round", removed[i]}});
   }
   o["players"] = players;
   json::array rounds;
@@ -417,6 +431,11 @@ json::value crosstable_json(const Tournament& t) {
 
 json::value standings_json(const Tournament& t) {
   pairing::Standings st = standings(t);
+  const std::vector<int> removed = pairing::removal_rounds(t.ev);
+  // The final order: the play-off's places first (once it has them), then the standings.
+  const std::vector<int> ranking = final_ranking(t);
+  std::vector<int> place(t.ev.players.size(), 0);
+  for (size_t i = 0; i < ranking.size(); ++i) place.at(ranking[i]) = static_cast<int>(i) + 1;
   json::array columns, rows;
   for (auto tb : t.ev.settings.tiebreaks) columns.push_back(json::string(tiebreak_key(tb)));
   for (const auto& r : st.rows) {
@@ -438,11 +457,15 @@ json::value standings_json(const Tournament& t) {
                                 {"fouls", r.fouls},
                                 {"running", running},
                                 {"withdrawn", r.withdrawn},
+                                {"withdrawn_reason", !r.withdrawn                                  ? ""
+                                                     : t.ev.players.at(r.player).withdrawn_round != 0 ? "withdrew"
+                                                     : removed.at(r.player) != 0                   ? "forfeits"
+                                                                                                   : ""},
+                                {"place", place.at(r.player)},
                                 {"tiebreaks", tbv}});
   }
-  json::array ranking;
-  for (int p : final_ranking(t)) ranking.push_back(p);
-  return json::object{{"after_round", st.after_round}, {"columns", columns}, {"rows", rows}, {"final_ranking", ranking}};
+  return json::object{{"after_round", st.after_round}, {"columns", columns}, {"rows", rows},
+                      {"final_ranking", json::value_from(ranking)}};
 }
 
 }  // namespace xq::mm

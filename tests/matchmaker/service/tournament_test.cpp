@@ -169,6 +169,19 @@ TEST(Tournament, PlayoffAfterSwissStage) {
   auto places = xq::pairing::playoff_places(t.playoff);
   ASSERT_EQ(places.size(), 4u);
   EXPECT_TRUE(std::equal(places.begin(), places.end(), ranking.begin()));
+  // The standings' rows carry the final place: the play-off's four first, whatever their Swiss
+  // rank (they did not play rounds 3 and 4, so the others passed them there).
+  const auto st = standings_json(t).as_object();
+  std::map<int64_t, int64_t> place_of, rank_of;
+  for (const auto& row : st.at("rows").as_array()) {
+    place_of[row.at("player").as_int64()] = row.at("place").as_int64();
+    rank_of[row.at("player").as_int64()] = row.at("rank").as_int64();
+  }
+  ASSERT_EQ(place_of.size(), 8u);
+  for (size_t i = 0; i < ranking.size(); ++i) EXPECT_EQ(place_of.at(ranking[i]), static_cast<int64_t>(i) + 1);
+  bool a_seed_ranks_below_fourth = false;
+  for (int s : t.playoff.seeds) a_seed_ranks_below_fourth |= rank_of.at(s) > 4;
+  EXPECT_TRUE(a_seed_ranks_below_fourth) << "the case this checks: Swiss rank and final place differ";
   int knockout_games = 0;
   for (auto& g : t.games) knockout_games += !g.knockout.empty();
   EXPECT_EQ(knockout_games, 4);
@@ -240,6 +253,8 @@ TEST(Tournament, ThreeForfeitsRemoveAPlayer) {
   Effects fx = start(t);
   const int absent = 8;
   std::vector<GameSlot> pending = fx.create;
+  std::vector<std::string> notices;
+  int removed_after = 0;  // the round whose result took the absent player to the limit
   while (!pending.empty()) {
     GameSlot g = pending.front();
     pending.erase(pending.begin());
@@ -249,9 +264,32 @@ TEST(Tournament, ThreeForfeitsRemoveAPlayer) {
       more = record_result(t, g.game_id, red_absent ? 0 : 2, red_absent ? 2 : 0, true, 0, 0, "forfeit");
     else
       more = record_result(t, g.game_id, g.red < g.black ? 2 : 0, g.red < g.black ? 0 : 2, false, 0, 0, "checkmate");
+    for (const auto& n : more.notices)
+      if (n.find("Player 8 is out") != std::string::npos) {
+        EXPECT_EQ(removed_after, 0) << "announced twice";
+        removed_after = g.round;
+        notices.push_back(n);
+      }
     pending.insert(pending.end(), more.create.begin(), more.create.end());
   }
   EXPECT_EQ(t.stage, Stage::Finished);
+  // The removal is named where the organiser looks: a notice, the event's players and the
+  // standings (a player left out of the pairings with no reason given looked like a bug).
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0], "Player 8 is out of the event after round " + std::to_string(removed_after) +
+                            ": 3 forfeits, the event's limit");
+  const auto ev = public_json(t).as_object();
+  const auto& player = ev.at("players").as_array().at(absent).as_object();
+  EXPECT_EQ(player.at("removed_after_round").as_int64(), removed_after);
+  EXPECT_EQ(player.at("withdrawn_round").as_int64(), 0);
+  EXPECT_EQ(ev.at("players").as_array().at(0).as_object().at("removed_after_round").as_int64(), 0);
+  const boost::json::value standings = standings_json(t);
+  for (const auto& row : standings.at("rows").as_array()) {
+    const auto& r = row.as_object();
+    const bool out = r.at("player").as_int64() == absent;
+    EXPECT_EQ(r.at("withdrawn").as_bool(), out);
+    EXPECT_EQ(r.at("withdrawn_reason").as_string(), out ? "forfeits" : "");
+  }
   int forfeits = 0;
   for (auto& r : t.ev.rounds)
     for (auto& b : r.boards) {
@@ -351,6 +389,13 @@ TEST(Tournament, SettingsJsonRefusesNegativeAndHugeNumbers) {
   EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"forbidden":[[0]]}})"), TournamentError);
   EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"forbidden":[[0,"x"]]}})"), TournamentError);
   EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"bye_opp":9}})"), TournamentError);
+  EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"bye_opp":"lowest"}})"), TournamentError);
+  // The bye's 对手分 policy by name, as docs/tournaments.md lists them, or by number.
+  EXPECT_EQ(read(R"({"id":"e","name":"n","pairing":{"bye_opp":"lowest_all"}})").pairing.bye_opp,
+            xq::pairing::ByeOppPolicy::LowestAll);
+  EXPECT_EQ(read(R"({"id":"e","name":"n","pairing":{"bye_opp":"own_score"}})").pairing.bye_opp,
+            xq::pairing::ByeOppPolicy::OwnScore);
+  EXPECT_EQ(read(R"({"id":"e","name":"n","pairing":{"bye_opp":2}})").pairing.bye_opp, xq::pairing::ByeOppPolicy::Zero);
   EXPECT_THROW(read(R"({"id":"e","name":"n","pairing":{"tiebreaks":"wins"}})"), TournamentError);
   EXPECT_EQ(read(R"({"id":"e","name":"n","initial_ms":60000})").initial_ms, 60000u);
 }
