@@ -87,8 +87,8 @@ std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp
     if (zh) o << "第" << board << "台：";
     else o << "Board " << board << ": ";
     if (b.b == kBye) {
-      if (zh) o << who(ev, pp, b.a) << "轮空（按胜计分）：能轮空的最低分组";
-      else o << who(ev, pp, b.a) << " gets the bye (scored as a win): lowest score group able to take it";
+      if (zh) o << who(ev, pp, b.a) << "轮空（按胜计分）：能轮空的最低分组中编号最大者（在可行的编排之内）";
+      else o << who(ev, pp, b.a) << " gets the bye (scored as a win): the highest pairing number of the lowest score group able to take it, as far as the pairing allows";
       if (pp.st[b.a].byes > 0) o << (zh ? "；注意：重复轮空，无其他棋手可轮空" : "; NOTE: repeated bye, no other player could take it");
       out.push_back(o.str());
       continue;

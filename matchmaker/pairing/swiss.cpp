@@ -84,6 +84,9 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
   pp.f_bye_repeat = add("bye_repeat", bits_for(static_cast<std::uint64_t>(rounds_done) + 2));
   if (hard) pp.f_colour_abs = add("colour_absolute", count_bits);
   pp.f_bye_level = add("bye_level", bits_for(pp.group_score.size() + 1));
+  // Among the lowest group's eligible players the bye goes to the highest pairing number (the 空号
+  // habit), before the score principle and colours (swiss-pairing.md §6.3, priority 2).
+  pp.f_bye_number = add("bye_not_highest_number", count_bits);
   const int groups = static_cast<int>(pp.group_score.size());
   pp.f_boundary0 = static_cast<int>(pp.field_names.size());
   // Per score group, top-down: how many of its players float down, then how
@@ -98,8 +101,6 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
   pp.f_colour_mild = add("colour_mild_unmet", count_bits);
   pp.f_float1 = add("float_repeat_last_round", count_bits);
   pp.f_float2 = add("float_repeat_two_rounds_ago", count_bits);
-  // Among equals the bye goes to the highest pairing number (the 空号 habit).
-  pp.f_bye_number = add("bye_not_highest_number", count_bits);
   pp.f_order = add("off_group_order", count_bits);
   return pp;
 }
