@@ -40,6 +40,8 @@ std::vector<PlayerState> compute_states(const Event& ev, int upto) {
           any_forfeit = true;
           a_forfeited |= gm.a_points <= gm.b_points;
           b_forfeited |= gm.b_points <= gm.a_points;
+          ea.forfeit_wins += gm.a_points > gm.b_points;
+          eb.forfeit_wins += gm.b_points > gm.a_points;
           continue;
         }
         any_played = true;

@@ -15,6 +15,7 @@ struct RoundEntry {
   int points = 0;
   Colour colour = Colour::None;  // colour in game 1 (only for over-the-board rounds)
   int wins = 0, draws = 0, losses = 0;  // over-the-board games
+  int forfeit_wins = 0;                 // games won because the opponent forfeited
   int black_games = 0, black_wins = 0;
   int fouls = 0;
   int float_dir = 0;  // +1 paired up, -1 paired down (or bye), 0 same score

@@ -141,6 +141,7 @@ Standings standings_at(const Event& ev, int n, const std::vector<std::vector<int
       r.running.push_back(running);
       r.progressive += running;
       r.wins += e.wins;
+      if (s.forfeit_win_counts_as_win) r.wins += e.forfeit_wins;
       r.black_wins += e.black_wins;
       r.black_games += e.black_games;
       r.fouls += e.fouls;

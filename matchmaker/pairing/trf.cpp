@@ -69,7 +69,7 @@ std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
     << " " << s.max_forfeits << " " << s.relax_colour_last_round_topscorers << " "
     << (s.group_order == GroupOrder::Adjacent ? "adjacent" : "halves") << "\n";
   o << "XQB " << bye_opp_name(s.bye_opp) << " " << s.forfeit_opp_as_bye << " " << s.absent_as_bye << " "
-    << s.bye_counts_as_win << "\n";
+    << s.bye_counts_as_win << " " << s.forfeit_win_counts_as_win << "\n";
   o << "XQT";
   for (std::size_t i = 0; i < s.tiebreaks.size(); ++i)
     for (auto& [t, id] : tb_ids())
@@ -178,6 +178,7 @@ Event parse_trf(const std::string& text) {
     } else if (tag == "XQB") {
       std::string p;
       ls >> p >> s.forfeit_opp_as_bye >> s.absent_as_bye >> s.bye_counts_as_win;
+      if (!(ls >> s.forfeit_win_counts_as_win)) s.forfeit_win_counts_as_win = false;  // older exports
       s.bye_opp = parse_bye_opp(p);
     } else if (tag == "XQT") {
       std::string list, id;

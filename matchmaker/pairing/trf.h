@@ -8,7 +8,7 @@
 //   XXR <rounds>                        XQG <games per round>
 //   XQP <win> <draw> <loss>             XQM <round-1 mode>      XQS <seed>
 //   XQC <colour_hard> <forfeit_met> <bye_blocked_by_forfeit_win> <max_forfeits> <relax_last_round> <halves|adjacent>
-//   XQB <bye_opp policy> <forfeit_opp_as_bye> <absent_as_bye> <bye_counts_as_win>
+//   XQB <bye_opp policy> <forfeit_opp_as_bye> <absent_as_bye> <bye_counts_as_win> [<forfeit_win_counts_as_win>]
 //   XQT <tiebreak,tiebreak,...>
 //   XXP <number> <number>               forbidden pair (pairing numbers)
 //   001 ... TRF-16 columns: 5-8 pairing number, 15-47 name, 49-52 rating,

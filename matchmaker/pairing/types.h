@@ -91,6 +91,7 @@ struct Settings {
   bool forfeit_opp_as_bye = false;  // forfeit round: real opponent's score (false) or bye value
   bool absent_as_bye = false;       // double forfeit / absent round: bye value (true) or 0
   bool bye_counts_as_win = false;   // does a bye count in the wins tiebreak
+  bool forfeit_win_counts_as_win = false;  // does a game won by forfeit count in the wins tiebreak
 };
 
 struct Event {

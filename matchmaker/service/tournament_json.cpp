@@ -91,7 +91,8 @@ json::object settings_json(const pairing::Settings& s) {
           {"bye_opp", static_cast<int>(s.bye_opp)},
           {"forfeit_opp_as_bye", s.forfeit_opp_as_bye},
           {"absent_as_bye", s.absent_as_bye},
-          {"bye_counts_as_win", s.bye_counts_as_win}};
+          {"bye_counts_as_win", s.bye_counts_as_win},
+          {"forfeit_win_counts_as_win", s.forfeit_win_counts_as_win}};
 }
 
 pairing::Settings settings_from(const json::object& o) {
@@ -148,6 +149,7 @@ pairing::Settings settings_from(const json::object& o) {
   s.forfeit_opp_as_bye = get_bool(o, "forfeit_opp_as_bye", s.forfeit_opp_as_bye);
   s.absent_as_bye = get_bool(o, "absent_as_bye", s.absent_as_bye);
   s.bye_counts_as_win = get_bool(o, "bye_counts_as_win", s.bye_counts_as_win);
+  s.forfeit_win_counts_as_win = get_bool(o, "forfeit_win_counts_as_win", s.forfeit_win_counts_as_win);
   return s;
 }
 

@@ -216,3 +216,25 @@ TEST(Tiebreaks, ExampleARound3PairingMatchesTheSpec) {
   EXPECT_EQ(r.record.boards[2].a, 1);
   EXPECT_EQ(r.record.boards[2].b, 5);
 }
+
+// 胜局 (wins) counts games won over the board; a regulation may count forfeit wins too
+// (`forfeit_win_counts_as_win`). Two-game rounds count each game won by forfeit.
+TEST(Tiebreaks, ForfeitWinsCountAsWinsWhenTheEventSaysSo) {
+  Event ev = players_event(4, 2);
+  // Points are side a's and side b's (a is red in game 1, black in game 2).
+  // Round 1: P1 beats P2 over the board in both games; P3 wins both games by P4's forfeit.
+  ev.rounds.push_back({{Board{0, 1, {Game{2, 0}, Game{2, 0}}}, Board{2, 3, {Game{2, 0, true}, Game{2, 0, true}}}}, {}});
+  // Round 2: P1 and P3 draw twice; P4 wins game 1 over the board and game 2 by P2's forfeit.
+  ev.rounds.push_back({{Board{0, 2, {Game{1, 1}, Game{1, 1}}}, Board{3, 1, {Game{2, 0}, Game{2, 0, true}}}}, {}});
+  ev.settings.tiebreaks = {Tiebreak::Wins};
+  Standings s = compute_standings(ev);
+  EXPECT_EQ(row(s, 0).wins, 2);
+  EXPECT_EQ(row(s, 2).wins, 0);
+  EXPECT_EQ(row(s, 3).wins, 1);
+  ev.settings.forfeit_win_counts_as_win = true;
+  s = compute_standings(ev);
+  EXPECT_EQ(row(s, 0).wins, 2);
+  EXPECT_EQ(row(s, 2).wins, 2);
+  EXPECT_EQ(row(s, 3).wins, 2);
+  EXPECT_EQ(row(s, 1).wins, 0);
+}
