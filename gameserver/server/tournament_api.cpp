@@ -179,7 +179,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
         {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
         {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
         {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
-        {"correct", "correct_result"}};
+        {"correct", "correct_result"}, {"foul", "record_foul"}};
     auto it = kActions.find(parts[3]);
     if (it == kActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);

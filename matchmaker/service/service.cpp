@@ -239,7 +239,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
-                                                            "resume", "edit_pairing", "correct_result"};
+                                                            "resume", "edit_pairing", "correct_result", "record_foul"};
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
@@ -286,6 +286,8 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       const int red_points = int_field(o, "red_points", 0);
       const int black_points = int_field(o, "black_points", 0);
       fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
+    } else if (cmd == "record_foul") {
+      fx = record_foul(t, str_field(o, "game_id"), str_field(o, "side"));
     } else {
       return error_reply("unknown_command", "unknown command '" + cmd + "'");
     }

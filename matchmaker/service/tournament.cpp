@@ -42,6 +42,12 @@ void announce_removals(const Tournament& t, const std::vector<int>& before, Effe
   }
 }
 
+// The organiser's fouls of a slot as the board's sides count them (side a is red in game 1).
+std::pair<int, int> arbiter_fouls_ab(const GameSlot& s) {
+  return s.index % 2 == 0 ? std::pair{s.red_arbiter_fouls, s.black_arbiter_fouls}
+                          : std::pair{s.black_arbiter_fouls, s.red_arbiter_fouls};
+}
+
 bool slot_exists(const Tournament& t, const std::string& game_id) {
   return std::any_of(t.games.begin(), t.games.end(), [&](const GameSlot& s) { return s.game_id == game_id; });
 }
@@ -450,8 +456,9 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
     auto& g = board.games[slot.index];
     g.a_points = a_red ? red_points : black_points;
     g.b_points = a_red ? black_points : red_points;
-    g.a_fouls = a_red ? red_fouls : black_fouls;
-    g.b_fouls = a_red ? black_fouls : red_fouls;
+    const auto [arbiter_a, arbiter_b] = arbiter_fouls_ab(slot);
+    g.a_fouls = (a_red ? red_fouls : black_fouls) + arbiter_a;
+    g.b_fouls = (a_red ? black_fouls : red_fouls) + arbiter_b;
     g.forfeit = forfeit;
     if (slot.index + 1 < t.ev.settings.games_per_round) {
       GameSlot next;
@@ -488,7 +495,10 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   const std::vector<int> removed_before = pairing::removal_rounds(t.ev);
   // Kept at the first correction. An event stored before `played` existed, whose game was already
   // corrected, no longer has the game's own result: it is judged against the current one, as then.
-  const GameSlot::Played current{s->red_points, s->black_points, s->forfeit, g.a_fouls, g.b_fouls, s->reason};
+  // The game's own fouls: the organiser's are kept apart and added back below.
+  const auto [arbiter_a, arbiter_b] = arbiter_fouls_ab(*s);
+  const GameSlot::Played current{s->red_points, s->black_points, s->forfeit, g.a_fouls - arbiter_a, g.b_fouls - arbiter_b,
+                                 s->reason};
   if (!s->played && s->reason != "corrected") s->played = current;
   const GameSlot::Played& was = s->played ? *s->played : current;
   const bool a_red = s->index % 2 == 0;
@@ -521,6 +531,8 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
       g.b_fouls = violation && g.b_points < g.a_points ? 1 : 0;
     }
   }
+  g.a_fouls += arbiter_a;
+  g.b_fouls += arbiter_b;
   std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
   if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
   Effects fx{{},
@@ -540,6 +552,34 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
                             (finished || paired_rounds(t) >= t.cfg.pairing.rounds ? "" : "; later rounds are paired with the correction"));
   }
   if (t.has_playoff) fx.warnings.push_back("the play-off was already seeded with the old standings; it is not seeded again");
+  return fx;
+}
+
+Effects record_foul(Tournament& t, const std::string& game_id, const std::string& side) {
+  require_stage(t, {Stage::Running, Stage::Paused, Stage::Finished}, "recording a foul");
+  GameSlot* s = find_slot(t, game_id);
+  if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
+  if (!s->knockout.empty()) fail("bad_state", "fouls count in the Swiss standings; a knockout game has none");
+  if (side != "red" && side != "black") fail("bad_request", "side must be red or black");
+  const bool red = side == "red";
+  (red ? s->red_arbiter_fouls : s->black_arbiter_fouls)++;
+  const int player = red ? s->red : s->black;
+  // The game's own fouls are on the board once it has a result; before that only the organiser's.
+  int in_game = red ? s->red_arbiter_fouls : s->black_arbiter_fouls;
+  if (s->finished) {
+    auto& g = t.ev.rounds.at(s->round - 1).boards.at(s->board).games.at(s->index);
+    const bool on_a = red == (s->index % 2 == 0);
+    in_game = ++(on_a ? g.a_fouls : g.b_fouls);
+  }
+  std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
+  if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
+  const std::string& name = t.ev.players.at(player).name;
+  Effects fx{{}, {where + ": a foul recorded against " + name + " (" + std::to_string(in_game) + " in this game)"}, {}};
+  if (in_game >= 2)
+    fx.warnings.push_back(name + " has " + std::to_string(in_game) + " fouls in " + game_id +
+                          ": where the regulation makes that a loss, adjudicate the game (POST /api/admin/games/" +
+                          game_id + "/adjudicate, or /correct once it has ended)");
+  if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking may have changed");
   return fx;
 }
 

@@ -60,6 +60,9 @@ struct GameSlot {
     std::string reason;
   };
   std::optional<Played> played;
+  // Fouls the organiser recorded (record_foul), on top of those the game's result carries: they
+  // stay through the result's arrival and its corrections.
+  int red_arbiter_fouls = 0, black_arbiter_fouls = 0;
 };
 
 struct Tournament {
@@ -116,6 +119,10 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
                       int red_fouls, int black_fouls, const std::string& reason);
 // Organiser correction of a finished game (by game id); standings follow.
 Effects correct_result(Tournament& t, const std::string& game_id, int red_points, int black_points);
+// One foul against `side` ("red" or "black") of a Swiss game, as an arbiter records a violation
+// the server cannot see; it counts in the standings' fouls tiebreak. Running or finished games;
+// a regulation's "second foul loses" is the organiser's adjudication, which the answer recalls.
+Effects record_foul(Tournament& t, const std::string& game_id, const std::string& side);
 
 // Standings after the rounds played so far (every tiebreak column).
 pairing::Standings standings(const Tournament& t);

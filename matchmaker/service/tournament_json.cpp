@@ -249,7 +249,8 @@ json::value to_json(const Tournament& t) {
     json::object slot{{"game_id", s.game_id}, {"round", s.round}, {"board", s.board}, {"index", s.index},
                       {"knockout", s.knockout}, {"red", s.red}, {"black", s.black},
                       {"finished", s.finished}, {"red_points", s.red_points},
-                      {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason}};
+                      {"black_points", s.black_points}, {"forfeit", s.forfeit}, {"reason", s.reason},
+                      {"red_arbiter_fouls", s.red_arbiter_fouls}, {"black_arbiter_fouls", s.black_arbiter_fouls}};
     if (const auto& w = s.played)
       slot["played"] = json::object{{"red_points", w->red_points}, {"black_points", w->black_points},
                                     {"forfeit", w->forfeit},         {"a_fouls", w->a_fouls},
@@ -332,6 +333,8 @@ Tournament tournament_from_json(const json::value& v) {
     g.black_points = static_cast<int>(get_int(s, "black_points", 0));
     g.forfeit = get_bool(s, "forfeit", false);
     g.reason = get_str(s, "reason", "");
+    g.red_arbiter_fouls = get_int32(s, "red_arbiter_fouls", 0);
+    g.black_arbiter_fouls = get_int32(s, "black_arbiter_fouls", 0);
     if (const auto* w = s.if_contains("played"); w && w->is_object()) {
       const auto& wo = w->as_object();
       g.played = GameSlot::Played{get_int32(wo, "red_points", 0), get_int32(wo, "black_points", 0),

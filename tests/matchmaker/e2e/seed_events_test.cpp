@@ -426,6 +426,17 @@ TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
     }
   EXPECT_EQ(forfeits, 3) << "three forfeits, then removed";
   EXPECT_EQ(rounds_paired_after, 0) << "not paired after the third forfeit";
+  // The removal is named: the event's player and the standings' row say so.
+  EXPECT_GE(public_.at("players").as_array().at(absent_id).at("removed_after_round").to_number<int>(), 3);
+  EXPECT_EQ(public_.at("players").as_array().at(absent_id).at("withdrawn_round").to_number<int>(), 0);
+  auto row_of = [&](int player) {
+    const json::value standings = get("/api/events/shangrao-2019/standings");
+    for (const auto& r : standings.at("rows").as_array())
+      if (r.at("player").to_number<int>() == player) return r.as_object();
+    ADD_FAILURE() << "no standings row for player " << player;
+    return json::object{};
+  };
+  EXPECT_EQ(row_of(absent_id).at("withdrawn_reason").as_string(), "forfeits");
   check_pairings_unique();
   check_standings(1);
   const std::string a_game(public_.at("games").as_array()[0].at("game_id").as_string());
@@ -443,6 +454,16 @@ TEST_F(SeedEvent, SeniorRoundOneAlternatingWithNoShows) {
   EXPECT_NE(reply.find("red_points"), std::string::npos) << "the first bad field is named: " << reply;
   EXPECT_EQ(get("/api/events/shangrao-2019").at("games").as_array()[0].at("reason"), public_.at("games").as_array()[0].at("reason"))
       << "nothing changed";
+  // An arbiter's foul: organisers only; it counts in the standings' fouls.
+  const int red = public_.at("games").as_array()[0].at("red").to_number<int>();
+  const int fouls_before = row_of(red).at("fouls").to_number<int>();
+  const json::object foul{{"game_id", a_game}, {"side", "red"}};
+  EXPECT_EQ(servers_.http_post("/api/events/shangrao-2019/foul", json::serialize(foul), reply, players_[0].token), 403) << reply;
+  EXPECT_EQ(servers_.http_post("/api/events/shangrao-2019/foul", json::serialize(json::object{{"game_id", a_game}, {"side", "x"}}),
+                               reply, TestServers::kAdminToken),
+            400);
+  post("/api/events/shangrao-2019/foul", foul, TestServers::kAdminToken);
+  EXPECT_EQ(row_of(red).at("fouls").to_number<int>(), fouls_before + 1);
 }
 
 // Quick pairing: two players wait in a Jieqi 3+2 pool; the matchmaker pairs them (ratings close)

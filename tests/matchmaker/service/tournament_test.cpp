@@ -453,6 +453,47 @@ TEST(Tournament, FoulsFollowACorrectedResult) {
   EXPECT_EQ(over_the_board.games[0].reason, "corrected");
 }
 
+// An arbiter's foul (a violation the server cannot see) counts in the standings: recorded during
+// the game it joins the result's own fouls when the result arrives; it stays through corrections,
+// the stored form, and a correction back to the game's own result.
+TEST(Tournament, AnOrganisersFoulCountsAndStays) {
+  Tournament t = two_players_one_game();
+  const std::string g = t.games.at(0).game_id;
+  Effects fx = record_foul(t, g, "black");  // while the game runs
+  ASSERT_EQ(fx.notices.size(), 1u);
+  EXPECT_EQ(fx.notices[0], "round 1, board 1: a foul recorded against Player 1 (1 in this game)");
+  EXPECT_TRUE(fx.warnings.empty());
+  record_result(t, g, 2, 0, true, 0, 1, "forfeit");  // then Black never moved: a forfeit, one foul more
+  const auto& game = t.ev.rounds[0].boards[0].games[0];
+  auto fouls = [&] { return std::pair{game.a_fouls, game.b_fouls}; };  // red, black
+  EXPECT_EQ(fouls(), (std::pair{0, 2}));
+  fx = record_foul(t, g, "red");  // after the game
+  EXPECT_EQ(fouls(), (std::pair{1, 2}));
+  EXPECT_TRUE(fx.warnings.empty());
+  fx = record_foul(t, g, "black");
+  EXPECT_EQ(fouls(), (std::pair{1, 3}));
+  ASSERT_EQ(fx.warnings.size(), 1u) << "a second foul may lose the game: the organiser is reminded";
+  EXPECT_NE(fx.warnings[0].find("Player 1 has 3 fouls"), std::string::npos) << fx.warnings[0];
+  auto standing_fouls = [&](const Tournament& x) {
+    std::map<int, int> out;
+    for (const auto& r : standings(x).rows) out[r.player] = r.fouls;
+    return out;
+  };
+  EXPECT_EQ(standing_fouls(t), (std::map<int, int>{{0, 1}, {1, 3}}));
+  correct_result(t, g, 0, 2);  // the forfeit now lost by Red: the game's foul moves, the arbiter's stay
+  EXPECT_EQ(fouls(), (std::pair{2, 2}));
+  correct_result(t, g, 2, 0);
+  EXPECT_EQ(fouls(), (std::pair{1, 3}));
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(standing_fouls(back), standing_fouls(t));
+  correct_result(back, g, 1, 1);  // a draw was played: no fouls of the game's, the arbiter's stay
+  EXPECT_EQ((std::pair{back.ev.rounds[0].boards[0].games[0].a_fouls, back.ev.rounds[0].boards[0].games[0].b_fouls}),
+            (std::pair{1, 2}));
+
+  EXPECT_THROW(record_foul(t, g, "white"), TournamentError);
+  EXPECT_THROW(record_foul(t, "no-such-game", "red"), TournamentError);
+}
+
 // An event stored before the played result was kept, with a game already corrected, has lost
 // what the game produced: a correction is judged against the current result, and nothing is
 // taken for the game's own.
