@@ -479,14 +479,48 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
   return fx;
 }
 
+namespace {
+
+// A knockout game's result corrected: its winner changes, and with it the places. A semifinal can
+// be corrected only while the other one is still open: once both are decided the final and the
+// third-place game exist on the game servers, with the players the old result sent there.
+Effects correct_knockout(Tournament& t, GameSlot& s, int red_points, int black_points) {
+  const int w = t.cfg.pairing.win_points, d = t.cfg.pairing.draw_points, l = t.cfg.pairing.loss_points;
+  const std::pair<int, int> p{red_points, black_points};
+  if (p != std::pair{w, l} && p != std::pair{l, w} && p != std::pair{d, d})
+    fail("bad_request", "a knockout game ends " + std::to_string(w) + "-" + std::to_string(l) + ", " + std::to_string(l) +
+                            "-" + std::to_string(w) + " or " + std::to_string(d) + "-" + std::to_string(d) +
+                            " (a draw goes to the higher seed)");
+  const bool semifinal = s.knockout == "sf1" || s.knockout == "sf2";
+  if (semifinal && t.playoff.final_game.red >= 0)
+    fail("bad_state", "the final and the third-place game were set up from both semifinals' results; a semifinal "
+                      "can be corrected only before the other semifinal ends");
+  if (s.knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
+  else if (s.knockout == "sf2") pairing::record_semifinal(t.playoff, 1, red_points, black_points);
+  else if (s.knockout == "final") pairing::record_final(t.playoff, red_points, black_points);
+  else pairing::record_third_place(t.playoff, red_points, black_points);
+  s.red_points = red_points;
+  s.black_points = black_points;
+  s.forfeit = false;
+  s.reason = "corrected";
+  Effects fx{{},
+             {s.knockout + ": " + t.ev.players.at(s.red).name + " – " + t.ev.players.at(s.black).name + " corrected to " +
+              std::to_string(red_points) + "–" + std::to_string(black_points)},
+             {}};
+  if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
+  return fx;
+}
+
+}  // namespace
+
 Effects correct_result(Tournament& t, const std::string& game_id, int red_points, int black_points) {
   GameSlot* s = find_slot(t, game_id);
   if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
   if (!s->finished) fail("bad_state", "the game has no result to correct yet");
-  if (!s->knockout.empty()) fail("bad_state", "knockout results cannot be corrected after the fact");
   // A result the event could have produced: a win, a draw, or both losing (a double forfeit).
   const int w = t.cfg.pairing.win_points, d = t.cfg.pairing.draw_points, l = t.cfg.pairing.loss_points;
   const std::pair<int, int> p{red_points, black_points};
+  if (!s->knockout.empty()) return correct_knockout(t, *s, red_points, black_points);
   if (p != std::pair{w, l} && p != std::pair{l, w} && p != std::pair{d, d} && p != std::pair{l, l})
     fail("bad_request", "points must be a result of this event: " + std::to_string(w) + "-" + std::to_string(l) + ", " +
                             std::to_string(l) + "-" + std::to_string(w) + ", " + std::to_string(d) + "-" +

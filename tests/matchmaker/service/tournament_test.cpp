@@ -187,6 +187,58 @@ TEST(Tournament, PlayoffAfterSwissStage) {
   EXPECT_EQ(knockout_games, 4);
 }
 
+// A mis-entered knockout result can be corrected: the final's (the places follow) at any time, a
+// semifinal's only while the other is open (once both are decided, the final and third-place game
+// exist with the players the old results sent there).
+TEST(Tournament, KnockoutResultsCanBeCorrectedWhileNothingFollowsFromThem) {
+  EventConfig c = config(4);
+  c.playoff_after_round = 2;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 8);
+  std::vector<GameSlot> pending = start(t).create;
+  // Swiss games as play_all; the knockout games held back to play by hand.
+  std::vector<GameSlot> knockout;
+  while (!pending.empty()) {
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    if (!g.knockout.empty()) {
+      knockout.push_back(g);
+      continue;
+    }
+    bool red_wins = g.red < g.black;
+    Effects fx = record_result(t, g.game_id, red_wins ? 2 : 0, red_wins ? 0 : 2, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), fx.create.begin(), fx.create.end());
+  }
+  ASSERT_EQ(knockout.size(), 2u);  // the semifinals
+  const GameSlot sf1 = knockout[0], sf2 = knockout[1];
+  record_result(t, sf1.game_id, 2, 0, false, 0, 0, "checkmate");  // red (the lower seed) wins, mis-entered
+  Effects fx = correct_result(t, sf1.game_id, 0, 2);                 // while sf2 is open
+  EXPECT_EQ(t.playoff.semifinals[0].winner, sf1.black);
+  EXPECT_EQ(fx.notices.at(0), "sf1: " + t.ev.players[sf1.red].name + " – " + t.ev.players[sf1.black].name +
+                                  " corrected to 0–2");
+  fx = record_result(t, sf2.game_id, 0, 2, false, 0, 0, "checkmate");
+  // The round is complete: the final, the third-place game and the others' last Swiss round.
+  GameSlot final_game, third;
+  std::vector<GameSlot> swiss;
+  for (const auto& g : fx.create) (g.knockout == "final" ? final_game : g.knockout == "third" ? third : swiss.emplace_back()) = g;
+  ASSERT_FALSE(final_game.game_id.empty());
+  ASSERT_FALSE(third.game_id.empty());
+  EXPECT_THROW(correct_result(t, sf1.game_id, 2, 0), TournamentError) << "the final already exists";
+  play_all(t, swiss);
+  record_result(t, third.game_id, 0, 2, false, 0, 0, "checkmate");
+  record_result(t, final_game.game_id, 0, 2, false, 0, 0, "checkmate");
+  ASSERT_EQ(t.stage, Stage::Finished);
+  EXPECT_EQ(final_ranking(t).at(0), final_game.black);
+  EXPECT_THROW(correct_result(t, final_game.game_id, 0, 0), TournamentError) << "no double forfeit in a knockout";
+  fx = correct_result(t, final_game.game_id, 2, 0);
+  EXPECT_EQ(final_ranking(t).at(0), final_game.red);
+  EXPECT_EQ(final_ranking(t).at(1), final_game.black);
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find("final ranking changed"), std::string::npos);
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(final_ranking(back), final_ranking(t));
+}
+
 TEST(Tournament, OrganiserEditsAndCorrections) {
   EventConfig c = config(3);
   c.auto_rounds = false;
