@@ -642,3 +642,44 @@ test('time runs out: the server flags the side to move; both see the result and 
     assertEqual(await p.page.getAttribute('[data-testid=clock-red]', 'data-ms'), '0', `${p.name}: red clock at zero`);
   }
 });
+
+// The file numbers around the board, left to right as drawn: {bottom: [...], top: [...]}, and the
+// SVG x of a square's centre (the labels sit on the files' x).
+async function fileLabels(p) {
+  return p.page.$$eval('svg.board text.file-num', (ts) => {
+    const all = ts.map((t) => ({ x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')), n: t.textContent }));
+    const maxY = Math.max(...all.map((a) => a.y));
+    const row = (bottom) => all.filter((a) => (a.y === maxY) === bottom).sort((a, b) => a.x - b.x);
+    return { bottom: row(true).map((a) => a.n), top: row(false).map((a) => a.n), bottomX: Object.fromEntries(row(true).map((a) => [a.n, a.x])) };
+  });
+}
+const squareX = (p, sq) => p.page.$eval(`[data-square=${sq}]`, (r) => Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2);
+const ARABIC = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+const HANZI = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+test('file numbers: Black counts its files from its own right, as the move list does (own view and flipped)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ivy');
+  const black = await newPlayer(ctx, 'Jon');
+  await startGame(ctx, red, black, 'xiangqi');
+  // Red at the bottom: 九…一 below, Black's 1…9 above (unchanged).
+  assertEqual(await fileLabels(red).then((l) => [l.bottom, l.top]), [[...HANZI].reverse(), ARABIC], "Red's view");
+  // Black at the bottom: 9…1 below, Red's 一…九 above.
+  const bl = await fileLabels(black);
+  assertEqual([bl.bottom, bl.top], [[...ARABIC].reverse(), HANZI], "Black's own view");
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(black, 2);
+  // The move list says "马８进７" (fullwidth digits): the horse left Black's file 8 for file 7, and
+  // the labels under h9 and g7 on Black's board say the same.
+  const zh = await black.page.$$eval('[data-testid=move-list] li .zh', (e) => e.map((x) => x.textContent));
+  const digits = [...zh[1]].map((c) => (/[０-９]/.test(c) ? String.fromCharCode(c.charCodeAt(0) - 0xfee0) : c)).filter((c) => /[1-9]/.test(c));
+  assertEqual(digits, ['8', '7'], `Black's move in the move list (${zh[1]})`);
+  assertEqual(bl.bottomX['8'], await squareX(black, 'h9'), 'the label 8 is under the h file on Black\'s board');
+  assertEqual(bl.bottomX['7'], await squareX(black, 'g7'), 'the label 7 is under the g file on Black\'s board');
+  // Red flips the board: the same numbers as Black's own view.
+  await red.page.click('.actions.small button');
+  await red.page.waitForSelector('svg.board[data-orientation=b]', { timeout: T });
+  const rf = await fileLabels(red);
+  assertEqual([rf.bottom, rf.top], [[...ARABIC].reverse(), HANZI], "Red's flipped view");
+});

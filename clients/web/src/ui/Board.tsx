@@ -178,10 +178,14 @@ function Grid({ flip }: { flip: boolean }) {
     lines.push(<line key={`pb${top}`} x1={x0 + 5 * CELL} y1={y0 + top * CELL} x2={x0 + 3 * CELL} y2={y0 + (top + 2) * CELL} />);
   }
   const riverY = y0 + 4.5 * CELL;
-  // Files numbered the traditional way: Red counts 九…一 from its left, Black 1…9 from its left.
+  // Files numbered the traditional way, each side from its own right (as the move list counts
+  // them: Black's horse on h9 stands on its file 8, "马８进７"). Red's 一 is file i, Black's 1 is
+  // file a. Left to right as drawn: with Red at the bottom 九…一 below and 1…9 above; with Black at
+  // the bottom (its own view, or flipped) 9…1 below and 一…九 above.
   const redNums = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
-  const bottomNums = flip ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : redNums;
-  const topNums = flip ? [...redNums].reverse() : ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  const blackNums = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  const bottomNums = flip ? [...blackNums].reverse() : redNums;
+  const topNums = flip ? [...redNums].reverse() : blackNums;
   return (
     <g class="grid">
       {lines}
