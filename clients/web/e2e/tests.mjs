@@ -683,3 +683,44 @@ test('file numbers: Black counts its files from its own right, as the move list 
   const rf = await fileLabels(red);
   assertEqual([rf.bottom, rf.top], [[...ARABIC].reverse(), HANZI], "Red's flipped view");
 });
+
+const userName = (p) => p.page.evaluate(() => window.__xq.user.name);
+
+test('a direct challenge shows wherever its target is (a finished game, the tournaments page): who, what, accept or dismiss', async (ctx) => {
+  const kim = await newPlayer(ctx, 'Kim');
+  const lou = await newPlayer(ctx, 'Lou');
+  const moe = await newPlayer(ctx, 'Moe');
+  const first = await startGame(ctx, kim, lou, 'xiangqi');
+  await playMove(kim, 'h2e2');
+  await waitForMoves(lou, 1);
+  await lou.page.click('[data-testid=resign]');
+  await lou.page.click('[data-testid=confirm-resign]');
+  for (const p of [kim, lou]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the resignation`);
+
+  // Moe challenges Lou to a Jieqi game while Lou still looks at the finished game.
+  const louName = await userName(lou);
+  const challenge = async () => {
+    await moe.page.selectOption('[data-testid=seek-variant]', '2');
+    await moe.page.fill('[data-testid=challenge-name]', louName);
+    await moe.page.click('[data-testid=challenge]');
+  };
+  await challenge();
+  const notice = lou.page.locator('[data-testid=challenge-notice]');
+  await notice.waitFor({ timeout: T });
+  const text = await notice.textContent();
+  assert(/Moe/.test(text) && /Jieqi/.test(text) && /10\+5/.test(text), `the notice names the challenger, the game and the time (${text})`);
+  assertEqual(await lou.page.getAttribute('[data-testid=game-page]', 'data-game-id'), first, 'Lou was not taken away from the finished game');
+  assertEqual(await kim.page.locator('[data-testid=challenge-notice]').count(), 0, 'nobody else is told');
+  await lou.page.click('[data-testid=dismiss-challenge]');
+  await notice.waitFor({ state: 'detached', timeout: T });
+
+  // On the tournaments page a second challenge shows the same way; Accept starts the game.
+  await lou.page.goto(`${ctx.base}/#/tournaments`);
+  await challenge();
+  await notice.waitFor({ timeout: T });
+  await lou.page.click('[data-testid=accept-challenge]');
+  const [a, b] = await Promise.all([waitForGame(lou), waitForGame(moe)]);
+  assertEqual(a, b, 'the challenge started a game between the two');
+  assert(a !== first, 'a new game');
+  await notice.waitFor({ state: 'detached', timeout: T });
+});

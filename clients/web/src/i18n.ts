@@ -314,6 +314,8 @@ const en = {
   trfExport: 'TRF export',
   backToEvent: 'Back to the event',
   gameReady: 'Your game is ready.',
+  challengeNotice: '{name} challenges you:',
+  dismiss: 'Dismiss',
   tournamentGameReady: 'Your next tournament game has started: your clock is running.',
   later: 'Later',
   // Quick pairing
@@ -702,6 +704,8 @@ const zh: Record<Key, string> = {
   trfExport: '导出 TRF',
   backToEvent: '返回比赛',
   gameReady: '你的对局已就绪。',
+  challengeNotice: '{name} 向你挑战：',
+  dismiss: '忽略',
   tournamentGameReady: '你的下一盘比赛已开始，你的棋钟正在走。',
   later: '稍后',
   quickPairing: '快速配对',
