@@ -724,3 +724,35 @@ test('a direct challenge shows wherever its target is (a finished game, the tour
   assert(a !== first, 'a new game');
   await notice.waitFor({ state: 'detached', timeout: T });
 });
+
+// After red b0c2, black c9e7, red b2b9 the cannon on b9 checks the black general through d9.
+const CHECK_LINE = ['b0c2', 'c9e7', 'b2b9'];
+
+test('an illegal click says why: not a legal move, or one that leaves the general in check (English and Chinese)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Nia');
+  const black = await newPlayer(ctx, 'Ole');
+  await startGame(ctx, red, black, 'xiangqi');
+  await red.page.click('[data-square=h2]');
+  await red.page.waitForSelector('[data-hint=h5]', { timeout: T });
+  await red.page.click('[data-square=a5]'); // a cannon on h2 cannot go there
+  const note = (p) => p.page.locator('[data-testid=illegal-move]');
+  await note(red).waitFor({ timeout: T });
+  assertEqual((await note(red).textContent()).trim(), 'That move is not legal.', 'the note for an unreachable square');
+  assertEqual(await red.page.locator('[data-hint]').count(), 0, 'the selection is cleared');
+  for (let i = 0; i < CHECK_LINE.length; i++) {
+    await playMove(i % 2 ? black : red, CHECK_LINE[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  await note(red).waitFor({ state: 'detached', timeout: T }); // gone once a move is made
+  await black.page.click('[data-testid=lang-toggle]');
+  await black.page.click('[data-square=h9]');
+  await black.page.waitForSelector('g.piece.selected[data-at=h9]', { timeout: T });
+  assertEqual(await black.page.locator('[data-hint=g7]').count(), 0, 'no hint on g7 while in check');
+  await black.page.click('[data-square=g7]'); // the horse may not move while the general is in check
+  await note(black).waitFor({ timeout: T });
+  assertEqual((await note(black).textContent()).trim(), '这步棋会让你的将帅被将军。', 'the note for a move that leaves the general in check, in Chinese');
+  assertEqual(await moveCount(black), 3, 'nothing was sent');
+  await playMove(black, 'a9b9'); // the rook takes the checking cannon
+  await waitForMoves(red, 4);
+  await note(black).waitFor({ state: 'detached', timeout: T });
+});

@@ -3,7 +3,7 @@
 // events cover mouse, pen and touch alike.
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { fileOf, rankOf, sq, squareName, type Color, type Piece, type Position, type Square } from '../rules/board';
-import { legalTargets } from '../rules/movegen';
+import { illegalReason, legalTargets } from '../rules/movegen';
 
 const CELL = 60;
 const MARGIN = 46; // room for the file numbers outside the pieces
@@ -25,9 +25,11 @@ export interface BoardProps {
   turnedAtEnd?: Square[]; // Jieqi pieces still face down at the end, turned up from the published assignment
   movable?: Color | null; // the side the user may move now, null = view only
   onMove?: (from: Square, to: Square) => void;
+  // A move the rules refuse was tried (the selection is let go): say why.
+  onIllegal?: (reason: 'check' | 'illegal') => void;
 }
 
-export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove }: BoardProps) {
+export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove, onIllegal }: BoardProps) {
   const svg = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<Square | null>(null);
   const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
@@ -56,7 +58,11 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
   };
 
   const tryMove = (from: Square, to: Square) => {
-    if (!legalTargets(position, from).includes(to)) return false;
+    const why = illegalReason(position, from, to);
+    if (why) {
+      onIllegal?.(why);
+      return false;
+    }
     setSelected(null);
     onMove?.(from, to);
     return true;

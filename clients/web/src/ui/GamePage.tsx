@@ -85,6 +85,13 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
+  // A refused click or drop: why, until the next move or a few seconds later.
+  const [illegal, setIllegal] = useState<{ reason: 'check' | 'illegal'; plies: number } | null>(null);
+  useEffect(() => {
+    if (!illegal) return;
+    const timer = window.setTimeout(() => setIllegal(null), 6000);
+    return () => window.clearTimeout(timer);
+  }, [illegal]);
   const nextGame = useNextGameOfMatch(game.id, game.over, eventId);
   const corrected = useCorrectedResult(game.id, game.over, eventId);
 
@@ -161,7 +168,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           revealSquare={revealSquare}
           turnedAtEnd={end?.turned}
           movable={movable}
-          onMove={(from, to) => game.move(iccsOf({ from, to }))}
+          onMove={(from, to) => {
+            setIllegal(null);
+            game.move(iccsOf({ from, to }));
+          }}
+          onIllegal={(reason) => setIllegal({ reason, plies: n })}
         />
         {bar(bottom)}
       </div>
@@ -189,6 +200,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
             {status}
           </p>
+          {illegal && illegal.plies === n && !game.over && (
+            <p class="muted" data-testid="illegal-move" data-reason={illegal.reason} role="status">
+              {t(illegal.reason === 'check' ? 'illegalMoveCheck' : 'illegalMove')}
+            </p>
+          )}
           {corrected && (
             <p class="muted" data-testid="result-corrected" role="status">{t('resultCorrected', { red: corrected.red, black: corrected.black })}</p>
           )}
