@@ -756,3 +756,23 @@ test('an illegal click says why: not a legal move, or one that leaves the genera
   await waitForMoves(red, 4);
   await note(black).waitFor({ state: 'detached', timeout: T });
 });
+
+test('check is said in the status line too, for both players (将军 in Chinese)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Pia');
+  const black = await newPlayer(ctx, 'Quo');
+  await startGame(ctx, red, black, 'xiangqi');
+  for (let i = 0; i < CHECK_LINE.length; i++) {
+    await playMove(i % 2 ? black : red, CHECK_LINE[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  const status = (p) => p.page.textContent('[data-testid=status]');
+  await black.page.waitForFunction(() => /Check/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: T });
+  assert(/Your move/.test(await status(black)) && /Check/.test(await status(black)), `Black's status (${await status(black)})`);
+  assert(/Check/.test(await status(red)), `Red's status (${await status(red)})`);
+  await red.page.click('[data-testid=lang-toggle]');
+  assert(/将军/.test(await status(red)), `Red's status in Chinese (${await status(red)})`);
+  await playMove(black, 'a9b9');
+  await waitForMoves(red, 4);
+  assert(!/Check|将军/.test(await status(black)), `no check after it is answered (${await status(black)})`);
+  assert(!/将军/.test(await status(red)), `no check on Red's page either (${await status(red)})`);
+});

@@ -144,6 +144,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
   else if (game.pending) status = game.pending.retries ? t('sendingAgain') : t('sending');
   else status = position.turn === you ? t('yourTurn') : t('theirTurn');
+  // The side to move in the live game is in check (the server's flag on the last move): said in
+  // words too, not only by the ring on the general.
+  const liveCheck = !game.over && !game.pending && n > 0 && game.moves[n - 1].check;
+  if (liveCheck) status = `${status} · ${t('inCheckNow')}`;
 
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
@@ -197,7 +201,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
           </div>
-          <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
+          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
           {illegal && illegal.plies === n && !game.over && (
