@@ -776,3 +776,16 @@ test('check is said in the status line too, for both players (将军 in Chinese)
   assert(!/Check|将军/.test(await status(black)), `no check after it is answered (${await status(black)})`);
   assert(!/将军/.test(await status(red)), `no check on Red's page either (${await status(red)})`);
 });
+
+test('lobby: a "not connected" error goes away once the connection is back', async (ctx) => {
+  const p = await newPlayer(ctx, 'Rex');
+  await p.context.setOffline(true);
+  await p.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+  await p.page.click('[data-testid=create-seek]');
+  const err = p.page.locator('.lobby .error');
+  await err.waitFor({ timeout: T });
+  assert(/Not connected/.test(await err.textContent()), `the error says so (${await err.textContent()})`);
+  await p.context.setOffline(false);
+  await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  await err.waitFor({ state: 'detached', timeout: T });
+});
