@@ -789,3 +789,30 @@ test('lobby: a "not connected" error goes away once the connection is back', asy
   await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
   await err.waitFor({ state: 'detached', timeout: T });
 });
+
+test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move list', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sol', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const desk = await newPlayer(ctx, 'Tia');
+  await startGame(ctx, desk, phone, 'jieqi');
+  for (const [p, m, n] of [[desk, 'b2b9', 1], [phone, 'h7h0', 2], [desk, 'a3a4', 3], [phone, 'a6a5', 4]]) {
+    await playMove(p, m, { tap: p === phone });
+    await Promise.all([waitForMoves(phone, n), waitForMoves(desk, n)]);
+  }
+  const lines = await phone.page.$$eval('[data-testid=move-list] li', (ls) =>
+    ls.map((li) => {
+      const zh = li.querySelector('.zh');
+      const r = document.createRange();
+      r.selectNodeContents(zh);
+      const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+      return { zh: zh.textContent, lines: tops.size, overflow: li.scrollWidth - li.clientWidth };
+    }),
+  );
+  for (const l of lines) {
+    assert(/\(翻.\)$/.test(l.zh), `a move with a reveal (${l.zh})`);
+    assertEqual(l.lines, 1, `"${l.zh}" is on one line`);
+    assert(l.overflow <= 0, `"${l.zh}" fits its cell (overflow ${l.overflow}px)`);
+  }
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
+});
