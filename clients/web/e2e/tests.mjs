@@ -156,6 +156,14 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   assertEqual((await iccsList(red))[0].length, 6, `red's view of move 1 also names the piece it captured (${(await iccsList(red))[0]})`);
   assert(redKnows.length === 1 && !redKnows[0].endsWith('?'), `red (capturer) knows the piece it took: ${redKnows}`);
   assertEqual(blackSees, ['b?'], 'black (owner) does not learn its captured dark piece');
+  // A captured face-down piece shown as "?" has its owner's face-down colour, as on the board.
+  for (const [p, side] of [[black, 'black'], [red, 'red']]) {
+    const [cap, piece] = await p.page.evaluate((s) => [
+      getComputedStyle(document.querySelector(`[data-testid=captured-${s}] .cap.unknown`)).backgroundColor,
+      getComputedStyle(document.querySelector(`g.piece.dark.${s} .piece-body`)).fill,
+    ], side);
+    assertEqual(cap, piece, `${p.name}: its captured face-down piece has the colour of ${side}'s face-down pieces`);
+  }
   const commitment = (await spec.page.textContent('[data-testid=commitment-hash]')).trim();
   assert(/^[0-9a-f]{64}$/.test(commitment), `commitment shown from the start (${commitment})`);
   assert(!(await spec.page.$('[data-testid=assignment]')), 'assignment not shown before the end');
