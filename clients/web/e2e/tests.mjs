@@ -824,3 +824,11 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
   assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
 });
+
+test('an unknown game id: "No such game." once', async (ctx) => {
+  const p = await newPlayer(ctx, 'Uma');
+  await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);
+  const msg = p.page.locator('main .error');
+  await msg.waitFor({ timeout: T });
+  assertEqual((await msg.textContent()).trim(), 'No such game.', 'the message');
+});

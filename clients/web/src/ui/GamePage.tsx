@@ -109,7 +109,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   }, [game, viewPly]);
 
   if (!game.loaded) {
-    return <p class={game.error ? 'error' : 'muted'}>{game.error ? `${t('unknownGame')} (${game.error})` : t('loading')}</p>;
+    // The server's refusal in words ("No such game.", or why else the game cannot be shown), once.
+    return <p class={game.error ? 'error' : 'muted'} data-testid="game-load-error">{game.error || t('loading')}</p>;
   }
 
   const you = game.you;
