@@ -832,3 +832,15 @@ test('an unknown game id: "No such game." once', async (ctx) => {
   await msg.waitFor({ timeout: T });
   assertEqual((await msg.textContent()).trim(), 'No such game.', 'the message');
 });
+
+test('the Admin link: not for a guest; #/admin still opens by its URL; shown once the admin token is stored', { needs: ['admin'] }, async (ctx) => {
+  const p = await newPlayer(ctx, 'Val');
+  const link = p.page.locator('header nav a[href="#/admin"]');
+  assertEqual(await link.count(), 0, 'a guest sees no Admin link');
+  await p.page.goto(`${ctx.base}/#/admin`);
+  await p.page.fill('[data-testid=admin-token]', ctx.adminToken);
+  await p.page.click('[data-testid=admin-save]');
+  await p.page.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  await p.page.goto(`${ctx.base}/#/`);
+  await link.waitFor({ timeout: T });
+});

@@ -18,6 +18,10 @@ export function Shell({ app }: { app: App }) {
   const user = app.user;
   const r = app.route;
   const challenge = app.challengeToShow;
+  // The Admin link only for those who can use the page: an organiser or admin account, or a tab
+  // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
+  const role = user ? app.conn.role : 'player';
+  const showAdmin = role === 'admin' || role === 'organiser' || !!app.adminToken || r.page === 'admin';
   let page;
   // The admin dashboard needs the admin token, not a player session.
   if (r.page === 'admin') page = <AdminPage app={app} />;
@@ -33,7 +37,7 @@ export function Shell({ app }: { app: App }) {
         <nav>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
-          <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>
+          {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
         </nav>
         <div class="right">
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
