@@ -156,6 +156,14 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   assertEqual((await iccsList(red))[0].length, 6, `red's view of move 1 also names the piece it captured (${(await iccsList(red))[0]})`);
   assert(redKnows.length === 1 && !redKnows[0].endsWith('?'), `red (capturer) knows the piece it took: ${redKnows}`);
   assertEqual(blackSees, ['b?'], 'black (owner) does not learn its captured dark piece');
+  // A captured face-down piece shown as "?" has its owner's face-down colour, as on the board.
+  for (const [p, side] of [[black, 'black'], [red, 'red']]) {
+    const [cap, piece] = await p.page.evaluate((s) => [
+      getComputedStyle(document.querySelector(`[data-testid=captured-${s}] .cap.unknown`)).backgroundColor,
+      getComputedStyle(document.querySelector(`g.piece.dark.${s} .piece-body`)).fill,
+    ], side);
+    assertEqual(cap, piece, `${p.name}: its captured face-down piece has the colour of ${side}'s face-down pieces`);
+  }
   const commitment = (await spec.page.textContent('[data-testid=commitment-hash]')).trim();
   assert(/^[0-9a-f]{64}$/.test(commitment), `commitment shown from the start (${commitment})`);
   assert(!(await spec.page.$('[data-testid=assignment]')), 'assignment not shown before the end');
@@ -641,4 +649,198 @@ test('time runs out: the server flags the side to move; both see the result and 
     assert(/Black wins: time out/.test(r), `${p.name} sees the flag (got "${r}")`);
     assertEqual(await p.page.getAttribute('[data-testid=clock-red]', 'data-ms'), '0', `${p.name}: red clock at zero`);
   }
+});
+
+// The file numbers around the board, left to right as drawn: {bottom: [...], top: [...]}, and the
+// SVG x of a square's centre (the labels sit on the files' x).
+async function fileLabels(p) {
+  return p.page.$$eval('svg.board text.file-num', (ts) => {
+    const all = ts.map((t) => ({ x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')), n: t.textContent }));
+    const maxY = Math.max(...all.map((a) => a.y));
+    const row = (bottom) => all.filter((a) => (a.y === maxY) === bottom).sort((a, b) => a.x - b.x);
+    return { bottom: row(true).map((a) => a.n), top: row(false).map((a) => a.n), bottomX: Object.fromEntries(row(true).map((a) => [a.n, a.x])) };
+  });
+}
+const squareX = (p, sq) => p.page.$eval(`[data-square=${sq}]`, (r) => Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2);
+const ARABIC = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+const HANZI = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+test('file numbers: Black counts its files from its own right, as the move list does (own view and flipped)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ivy');
+  const black = await newPlayer(ctx, 'Jon');
+  await startGame(ctx, red, black, 'xiangqi');
+  // Red at the bottom: 九…一 below, Black's 1…9 above (unchanged).
+  assertEqual(await fileLabels(red).then((l) => [l.bottom, l.top]), [[...HANZI].reverse(), ARABIC], "Red's view");
+  // Black at the bottom: 9…1 below, Red's 一…九 above.
+  const bl = await fileLabels(black);
+  assertEqual([bl.bottom, bl.top], [[...ARABIC].reverse(), HANZI], "Black's own view");
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(black, 2);
+  // The move list says "马８进７" (fullwidth digits): the horse left Black's file 8 for file 7, and
+  // the labels under h9 and g7 on Black's board say the same.
+  const zh = await black.page.$$eval('[data-testid=move-list] li .zh', (e) => e.map((x) => x.textContent));
+  const digits = [...zh[1]].map((c) => (/[０-９]/.test(c) ? String.fromCharCode(c.charCodeAt(0) - 0xfee0) : c)).filter((c) => /[1-9]/.test(c));
+  assertEqual(digits, ['8', '7'], `Black's move in the move list (${zh[1]})`);
+  assertEqual(bl.bottomX['8'], await squareX(black, 'h9'), 'the label 8 is under the h file on Black\'s board');
+  assertEqual(bl.bottomX['7'], await squareX(black, 'g7'), 'the label 7 is under the g file on Black\'s board');
+  // Red flips the board: the same numbers as Black's own view.
+  await red.page.click('.actions.small button');
+  await red.page.waitForSelector('svg.board[data-orientation=b]', { timeout: T });
+  const rf = await fileLabels(red);
+  assertEqual([rf.bottom, rf.top], [[...ARABIC].reverse(), HANZI], "Red's flipped view");
+});
+
+const userName = (p) => p.page.evaluate(() => window.__xq.user.name);
+
+test('a direct challenge shows wherever its target is (a finished game, the tournaments page): who, what, accept or dismiss', async (ctx) => {
+  const kim = await newPlayer(ctx, 'Kim');
+  const lou = await newPlayer(ctx, 'Lou');
+  const moe = await newPlayer(ctx, 'Moe');
+  const first = await startGame(ctx, kim, lou, 'xiangqi');
+  await playMove(kim, 'h2e2');
+  await waitForMoves(lou, 1);
+  await lou.page.click('[data-testid=resign]');
+  await lou.page.click('[data-testid=confirm-resign]');
+  for (const p of [kim, lou]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the resignation`);
+
+  // Moe challenges Lou to a Jieqi game while Lou still looks at the finished game.
+  const louName = await userName(lou);
+  const challenge = async () => {
+    await moe.page.selectOption('[data-testid=seek-variant]', '2');
+    await moe.page.fill('[data-testid=challenge-name]', louName);
+    await moe.page.click('[data-testid=challenge]');
+  };
+  await challenge();
+  const notice = lou.page.locator('[data-testid=challenge-notice]');
+  await notice.waitFor({ timeout: T });
+  const text = await notice.textContent();
+  assert(/Moe/.test(text) && /Jieqi/.test(text) && /10\+5/.test(text), `the notice names the challenger, the game and the time (${text})`);
+  assertEqual(await lou.page.getAttribute('[data-testid=game-page]', 'data-game-id'), first, 'Lou was not taken away from the finished game');
+  assertEqual(await kim.page.locator('[data-testid=challenge-notice]').count(), 0, 'nobody else is told');
+  await lou.page.click('[data-testid=dismiss-challenge]');
+  await notice.waitFor({ state: 'detached', timeout: T });
+
+  // On the tournaments page a second challenge shows the same way; Accept starts the game.
+  await lou.page.goto(`${ctx.base}/#/tournaments`);
+  await challenge();
+  await notice.waitFor({ timeout: T });
+  await lou.page.click('[data-testid=accept-challenge]');
+  const [a, b] = await Promise.all([waitForGame(lou), waitForGame(moe)]);
+  assertEqual(a, b, 'the challenge started a game between the two');
+  assert(a !== first, 'a new game');
+  await notice.waitFor({ state: 'detached', timeout: T });
+});
+
+// After red b0c2, black c9e7, red b2b9 the cannon on b9 checks the black general through d9.
+const CHECK_LINE = ['b0c2', 'c9e7', 'b2b9'];
+
+test('an illegal click says why: not a legal move, or one that leaves the general in check (English and Chinese)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Nia');
+  const black = await newPlayer(ctx, 'Ole');
+  await startGame(ctx, red, black, 'xiangqi');
+  await red.page.click('[data-square=h2]');
+  await red.page.waitForSelector('[data-hint=h5]', { timeout: T });
+  await red.page.click('[data-square=a5]'); // a cannon on h2 cannot go there
+  const note = (p) => p.page.locator('[data-testid=illegal-move]');
+  await note(red).waitFor({ timeout: T });
+  assertEqual((await note(red).textContent()).trim(), 'That move is not legal.', 'the note for an unreachable square');
+  assertEqual(await red.page.locator('[data-hint]').count(), 0, 'the selection is cleared');
+  for (let i = 0; i < CHECK_LINE.length; i++) {
+    await playMove(i % 2 ? black : red, CHECK_LINE[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  await note(red).waitFor({ state: 'detached', timeout: T }); // gone once a move is made
+  await black.page.click('[data-testid=lang-toggle]');
+  await black.page.click('[data-square=h9]');
+  await black.page.waitForSelector('g.piece.selected[data-at=h9]', { timeout: T });
+  assertEqual(await black.page.locator('[data-hint=g7]').count(), 0, 'no hint on g7 while in check');
+  await black.page.click('[data-square=g7]'); // the horse may not move while the general is in check
+  await note(black).waitFor({ timeout: T });
+  assertEqual((await note(black).textContent()).trim(), '这步棋会让你的将帅被将军。', 'the note for a move that leaves the general in check, in Chinese');
+  assertEqual(await moveCount(black), 3, 'nothing was sent');
+  await playMove(black, 'a9b9'); // the rook takes the checking cannon
+  await waitForMoves(red, 4);
+  await note(black).waitFor({ state: 'detached', timeout: T });
+});
+
+test('check is said in the status line too, for both players (将军 in Chinese)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Pia');
+  const black = await newPlayer(ctx, 'Quo');
+  await startGame(ctx, red, black, 'xiangqi');
+  for (let i = 0; i < CHECK_LINE.length; i++) {
+    await playMove(i % 2 ? black : red, CHECK_LINE[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  const status = (p) => p.page.textContent('[data-testid=status]');
+  await black.page.waitForFunction(() => /Check/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: T });
+  assert(/Your move/.test(await status(black)) && /Check/.test(await status(black)), `Black's status (${await status(black)})`);
+  assert(/Check/.test(await status(red)), `Red's status (${await status(red)})`);
+  await red.page.click('[data-testid=lang-toggle]');
+  assert(/将军/.test(await status(red)), `Red's status in Chinese (${await status(red)})`);
+  await playMove(black, 'a9b9');
+  await waitForMoves(red, 4);
+  assert(!/Check|将军/.test(await status(black)), `no check after it is answered (${await status(black)})`);
+  assert(!/将军/.test(await status(red)), `no check on Red's page either (${await status(red)})`);
+});
+
+test('lobby: a "not connected" error goes away once the connection is back', async (ctx) => {
+  const p = await newPlayer(ctx, 'Rex');
+  await p.context.setOffline(true);
+  await p.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+  await p.page.click('[data-testid=create-seek]');
+  const err = p.page.locator('.lobby .error');
+  await err.waitFor({ timeout: T });
+  assert(/Not connected/.test(await err.textContent()), `the error says so (${await err.textContent()})`);
+  await p.context.setOffline(false);
+  await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  await err.waitFor({ state: 'detached', timeout: T });
+});
+
+test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move list', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sol', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const desk = await newPlayer(ctx, 'Tia');
+  await startGame(ctx, desk, phone, 'jieqi');
+  for (const [p, m, n] of [[desk, 'b2b9', 1], [phone, 'h7h0', 2], [desk, 'a3a4', 3], [phone, 'a6a5', 4]]) {
+    await playMove(p, m, { tap: p === phone });
+    await Promise.all([waitForMoves(phone, n), waitForMoves(desk, n)]);
+  }
+  const lines = await phone.page.$$eval('[data-testid=move-list] li', (ls) =>
+    ls.map((li) => {
+      const zh = li.querySelector('.zh');
+      const r = document.createRange();
+      r.selectNodeContents(zh);
+      const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+      return { zh: zh.textContent, lines: tops.size, overflow: li.scrollWidth - li.clientWidth };
+    }),
+  );
+  for (const l of lines) {
+    assert(/\(翻.\)$/.test(l.zh), `a move with a reveal (${l.zh})`);
+    assertEqual(l.lines, 1, `"${l.zh}" is on one line`);
+    assert(l.overflow <= 0, `"${l.zh}" fits its cell (overflow ${l.overflow}px)`);
+  }
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
+});
+
+test('an unknown game id: "No such game." once', async (ctx) => {
+  const p = await newPlayer(ctx, 'Uma');
+  await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);
+  const msg = p.page.locator('main .error');
+  await msg.waitFor({ timeout: T });
+  assertEqual((await msg.textContent()).trim(), 'No such game.', 'the message');
+});
+
+test('the Admin link: not for a guest; #/admin still opens by its URL; shown once the admin token is stored', { needs: ['admin'] }, async (ctx) => {
+  const p = await newPlayer(ctx, 'Val');
+  const link = p.page.locator('header nav a[href="#/admin"]');
+  assertEqual(await link.count(), 0, 'a guest sees no Admin link');
+  await p.page.goto(`${ctx.base}/#/admin`);
+  await p.page.fill('[data-testid=admin-token]', ctx.adminToken);
+  await p.page.click('[data-testid=admin-save]');
+  await p.page.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  await p.page.goto(`${ctx.base}/#/`);
+  await link.waitFor({ timeout: T });
 });

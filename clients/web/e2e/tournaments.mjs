@@ -107,6 +107,7 @@ async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
   await page.goto(`${ctx.base}/#/tournaments`);
   await page.waitForSelector('[data-testid=organiser-needed]', { timeout: T });
   assert(!(await page.$('[data-testid=new-event]')), 'a plain player has no "new event" button');
+  assertEqual(await page.locator('header nav a[href="#/admin"]').count(), 0, 'a plain player has no Admin link');
 
   if (viaDashboard) {
     const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -134,6 +135,7 @@ async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
   await page.goto(`${ctx.base}/#/tournaments`);
   await page.waitForSelector('[data-testid=new-event]', { timeout: T });
   await page.goto(`${ctx.base}/#/`);
+  await page.waitForSelector('header nav a[href="#/admin"]', { timeout: T }); // an organiser has the Admin link
   return { name, context, page };
 }
 

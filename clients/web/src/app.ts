@@ -1,9 +1,11 @@
 // Application-wide state: the one connection, the signed-in user, the open game models, and the
 // hash route (#/, #/game/ID, #/tournaments[/ID], #/admin) so the server only has to serve index.html;
-// tournament notices (game ready, event news) and the quick-pairing waiting state.
+// tournament notices (game ready, event news), direct challenges to us and the quick-pairing waiting
+// state.
 import { GameModel } from './game/model';
+import { errorText } from './i18n';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
-import type { GameState, ServerMessage } from './net/proto';
+import type { GameState, Seek, ServerMessage } from './net/proto';
 import { Observable } from './store';
 import { eventIdOfGame } from './tournament/logic';
 
@@ -33,6 +35,12 @@ export class App extends Observable {
   readyGame: Notice | null = null;
   // The finished game whose page offered or accepted a rematch: the new game opens at once.
   rematchOf: string | null = null;
+  // Direct challenges to us, from the last seek list the server sent (it pushes the list to a
+  // challenged user wherever the page is, except during a live game of theirs); offered in a bar
+  // on every page but the lobby, which lists them itself.
+  challenges: Seek[] = [];
+  challengeError = '';
+  private dismissedChallenges = new Set<string>();
   // Tournament games we know of (game id → event id): no abort/claim there, a link back.
   readonly eventOfGame = new Map<string, string>();
   private games = new Map<string, GameModel>();
@@ -51,6 +59,9 @@ export class App extends Observable {
         const st = m.gameStarted as GameState;
         if (!this.games.has(st.gameId)) this.games.set(st.gameId, new GameModel(this.conn, st.gameId, st));
         this.pool = null;
+        // No seek lists come while we play (the server holds them back until the game ends and then
+        // sends the list again): an offer from before would go stale on screen.
+        this.challenges = [];
         // Never pull a player away from a game of theirs (still running, or just finished and its
         // result on screen): offer the new one in a banner instead.
         const rematch = this.rematchOf !== null && this.route.page === 'game' && this.route.id === this.rematchOf;
@@ -64,6 +75,12 @@ export class App extends Observable {
         }
       }
       if (m.body === 'notice' && m.notice) this.onNotice(m);
+      // Pushed lists and the answers to list_seeks alike.
+      if (m.body === 'seeks' && m.seeks) {
+        const me = this.user?.userId;
+        this.challenges = ((m.seeks.seeks ?? []) as Seek[]).filter((s) => !!me && s.targetUserId === me && s.owner?.userId !== me);
+        this.changed();
+      }
     });
     window.addEventListener('hashchange', () => {
       this.route = parseRoute(location.hash);
@@ -107,6 +124,39 @@ export class App extends Observable {
     const known = this.eventOfGame.get(gameId);
     if (known !== undefined) return known || undefined;
     return eventIdOfGame(gameId);
+  }
+
+  // The challenge to offer in the bar, if any: not one dismissed, not on the lobby (listed there),
+  // not the opponent's rematch on our finished game's page (its panel offers it).
+  get challengeToShow(): Seek | null {
+    const me = this.user?.userId;
+    if (!me || this.route.page === 'lobby') return null;
+    const onPage = this.route.page === 'game' ? this.games.get(this.route.id) : undefined;
+    const opponent = onPage?.you ? (onPage.you === 'r' ? onPage.black : onPage.red)?.userId : undefined;
+    return (
+      this.challenges.find(
+        (s) => s.targetUserId === me && !this.dismissedChallenges.has(s.seekId) && !(onPage?.over && opponent && s.owner?.userId === opponent),
+      ) ?? null
+    );
+  }
+
+  async acceptChallenge(s: Seek) {
+    this.challengeError = '';
+    try {
+      const r = await this.conn.request({ acceptSeek: { seekId: s.seekId } });
+      this.challenges = this.challenges.filter((c) => c.seekId !== s.seekId);
+      if (r.reply?.gameId) this.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
+      else this.changed();
+    } catch (e) {
+      this.challengeError = errorText(e);
+      this.changed();
+    }
+  }
+
+  dismissChallenge(s: Seek) {
+    this.dismissedChallenges.add(s.seekId);
+    this.challengeError = '';
+    this.changed();
   }
 
   openReadyGame() {

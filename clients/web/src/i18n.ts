@@ -52,6 +52,9 @@ const en = {
   connecting: 'Connecting…',
   online: 'Online',
   yourTurn: 'Your move',
+  inCheckNow: 'Check!',
+  illegalMove: 'That move is not legal.',
+  illegalMoveCheck: 'This move leaves your general in check.',
   theirTurn: 'Opponent to move',
   redToMove: 'Red to move',
   blackToMove: 'Black to move',
@@ -134,7 +137,6 @@ const en = {
   aborted: 'Game aborted',
   sending: 'Sending move…',
   sendingAgain: 'The game is moving to another server; sending your move again…',
-  unknownGame: 'No such game.',
   timeControl: 'Time',
   you: 'you',
   youPlay: 'you play {side}',
@@ -151,6 +153,7 @@ const en = {
   'error.UNKNOWN_SEEK': 'That seek is gone.',
   'error.RATE_LIMITED': 'Too many requests; slow down.',
   'error.GAME_OVER': 'The game is over.',
+  'error.UNKNOWN_GAME': 'No such game.',
   'error.BANNED': 'This account is banned.',
   'error.disconnected': 'Not connected; try again in a moment.',
   'reason.checkmate': 'checkmate',
@@ -314,6 +317,8 @@ const en = {
   trfExport: 'TRF export',
   backToEvent: 'Back to the event',
   gameReady: 'Your game is ready.',
+  challengeNotice: '{name} challenges you:',
+  dismiss: 'Dismiss',
   tournamentGameReady: 'Your next tournament game has started: your clock is running.',
   later: 'Later',
   // Quick pairing
@@ -441,6 +446,9 @@ const zh: Record<Key, string> = {
   connecting: '连接中…',
   online: '在线',
   yourTurn: '轮到你走',
+  inCheckNow: '将军！',
+  illegalMove: '这步棋不合规则。',
+  illegalMoveCheck: '这步棋会让你的将帅被将军。',
   theirTurn: '对方走棋',
   redToMove: '红方走棋',
   blackToMove: '黑方走棋',
@@ -523,7 +531,6 @@ const zh: Record<Key, string> = {
   aborted: '对局已取消',
   sending: '正在发送着法…',
   sendingAgain: '对局正在转到另一台服务器，正在重新发送着法…',
-  unknownGame: '没有这盘棋。',
   timeControl: '用时',
   you: '你',
   youPlay: '你执{side}',
@@ -540,6 +547,7 @@ const zh: Record<Key, string> = {
   'error.UNKNOWN_SEEK': '该邀请已不存在。',
   'error.RATE_LIMITED': '请求太频繁，请稍候。',
   'error.GAME_OVER': '对局已结束。',
+  'error.UNKNOWN_GAME': '没有这盘棋。',
   'error.BANNED': '该账号已被封禁。',
   'error.disconnected': '未连接，请稍后再试。',
   'reason.checkmate': '将死',
@@ -702,6 +710,8 @@ const zh: Record<Key, string> = {
   trfExport: '导出 TRF',
   backToEvent: '返回比赛',
   gameReady: '你的对局已就绪。',
+  challengeNotice: '{name} 向你挑战：',
+  dismiss: '忽略',
   tournamentGameReady: '你的下一盘比赛已开始，你的棋钟正在走。',
   later: '稍后',
   quickPairing: '快速配对',
@@ -830,7 +840,7 @@ export function apiErrorText(e: unknown): string {
 
 // Mirrors proto ErrorCode numbers (stable by contract) to avoid importing the wire code here.
 const ERROR_NAMES: Record<number, string> = {
-  3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
+  3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
 };
 

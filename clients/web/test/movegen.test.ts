@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JIEQI_START, XIANGQI_START, applyMove, parseFen, parseSquare, squareName, type Position } from '../src/rules/board';
-import { legalMoves } from '../src/rules/movegen';
+import { illegalReason, legalMoves } from '../src/rules/movegen';
 
 function perft(pos: Position, depth: number): number {
   if (depth === 0) return 1;
@@ -47,5 +47,24 @@ describe('legal moves', () => {
   it('parses squares', () => {
     expect(parseSquare('e0')).toBe(4);
     expect(squareName(89)).toBe('i9');
+  });
+});
+
+describe('why a move is refused', () => {
+  // After b0c2 c9e7 b2b9 the cannon on b9 checks the black general through the advisor on d9.
+  const inCheck = applyMove(applyMove(applyMove(parseFen(XIANGQI_START), { from: parseSquare('b0')!, to: parseSquare('c2')! }), { from: parseSquare('c9')!, to: parseSquare('e7')! }), { from: parseSquare('b2')!, to: parseSquare('b9')! });
+  const why = (pos: Position, m: string) => illegalReason(pos, parseSquare(m.slice(0, 2))!, parseSquare(m.slice(2, 4))!);
+  it('a legal move has no reason', () => {
+    expect(why(parseFen(XIANGQI_START), 'h2e2')).toBe(null);
+    expect(why(inCheck, 'a9b9')).toBe(null); // the rook takes the checker
+  });
+  it('a square the piece cannot reach is illegal', () => {
+    expect(why(parseFen(XIANGQI_START), 'h2a5')).toBe('illegal');
+    expect(why(inCheck, 'h9h5')).toBe('illegal');
+  });
+  it('a move that does not answer check, or that exposes the general, leaves it in check', () => {
+    expect(why(inCheck, 'h9g7')).toBe('check');
+    // Red's horse on e3 is pinned: moving it opens the e file to the black rook on e7.
+    expect(why(parseFen('4k4/9/4r4/9/9/9/4N4/9/9/4K4 w - - 0 1'), 'e3d5')).toBe('check');
   });
 });

@@ -132,6 +132,15 @@ export function legalTargets(pos: Position, from: Square): Square[] {
   });
 }
 
+// Why a move is refused, for the page to say so: 'check' when the piece could go there but would
+// leave (or keep) its own general in check, 'illegal' when it cannot go there at all.
+export function illegalReason(pos: Position, from: Square, to: Square): 'check' | 'illegal' | null {
+  if (legalTargets(pos, from).includes(to)) return null;
+  const p = pos.board[from];
+  if (p && p.color === pos.turn && pseudoTargets(pos.board, from, pos.jieqi).includes(to)) return 'check';
+  return 'illegal';
+}
+
 export function legalMoves(pos: Position): Move[] {
   const out: Move[] = [];
   for (let s = 0; s < 90; s++) for (const to of legalTargets(pos, s)) out.push({ from: s, to });

@@ -3,7 +3,7 @@
 // events cover mouse, pen and touch alike.
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { fileOf, rankOf, sq, squareName, type Color, type Piece, type Position, type Square } from '../rules/board';
-import { legalTargets } from '../rules/movegen';
+import { illegalReason, legalTargets } from '../rules/movegen';
 
 const CELL = 60;
 const MARGIN = 46; // room for the file numbers outside the pieces
@@ -25,9 +25,11 @@ export interface BoardProps {
   turnedAtEnd?: Square[]; // Jieqi pieces still face down at the end, turned up from the published assignment
   movable?: Color | null; // the side the user may move now, null = view only
   onMove?: (from: Square, to: Square) => void;
+  // A move the rules refuse was tried (the selection is let go): say why.
+  onIllegal?: (reason: 'check' | 'illegal') => void;
 }
 
-export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove }: BoardProps) {
+export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove, onIllegal }: BoardProps) {
   const svg = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<Square | null>(null);
   const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
@@ -56,7 +58,11 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
   };
 
   const tryMove = (from: Square, to: Square) => {
-    if (!legalTargets(position, from).includes(to)) return false;
+    const why = illegalReason(position, from, to);
+    if (why) {
+      onIllegal?.(why);
+      return false;
+    }
     setSelected(null);
     onMove?.(from, to);
     return true;
@@ -178,10 +184,14 @@ function Grid({ flip }: { flip: boolean }) {
     lines.push(<line key={`pb${top}`} x1={x0 + 5 * CELL} y1={y0 + top * CELL} x2={x0 + 3 * CELL} y2={y0 + (top + 2) * CELL} />);
   }
   const riverY = y0 + 4.5 * CELL;
-  // Files numbered the traditional way: Red counts 九…一 from its left, Black 1…9 from its left.
+  // Files numbered the traditional way, each side from its own right (as the move list counts
+  // them: Black's horse on h9 stands on its file 8, "马８进７"). Red's 一 is file i, Black's 1 is
+  // file a. Left to right as drawn: with Red at the bottom 九…一 below and 1…9 above; with Black at
+  // the bottom (its own view, or flipped) 9…1 below and 一…九 above.
   const redNums = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
-  const bottomNums = flip ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : redNums;
-  const topNums = flip ? [...redNums].reverse() : ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  const blackNums = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+  const bottomNums = flip ? [...blackNums].reverse() : redNums;
+  const topNums = flip ? [...redNums].reverse() : blackNums;
   return (
     <g class="grid">
       {lines}

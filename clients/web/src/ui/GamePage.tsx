@@ -85,6 +85,13 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
+  // A refused click or drop: why, until the next move or a few seconds later.
+  const [illegal, setIllegal] = useState<{ reason: 'check' | 'illegal'; plies: number } | null>(null);
+  useEffect(() => {
+    if (!illegal) return;
+    const timer = window.setTimeout(() => setIllegal(null), 6000);
+    return () => window.clearTimeout(timer);
+  }, [illegal]);
   const nextGame = useNextGameOfMatch(game.id, game.over, eventId);
   const corrected = useCorrectedResult(game.id, game.over, eventId);
 
@@ -102,7 +109,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   }, [game, viewPly]);
 
   if (!game.loaded) {
-    return <p class={game.error ? 'error' : 'muted'}>{game.error ? `${t('unknownGame')} (${game.error})` : t('loading')}</p>;
+    // The server's refusal in words ("No such game.", or why else the game cannot be shown), once.
+    return <p class={game.error ? 'error' : 'muted'} data-testid="game-load-error">{game.error || t('loading')}</p>;
   }
 
   const you = game.you;
@@ -137,6 +145,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
   else if (game.pending) status = game.pending.retries ? t('sendingAgain') : t('sending');
   else status = position.turn === you ? t('yourTurn') : t('theirTurn');
+  // The side to move in the live game is in check (the server's flag on the last move): said in
+  // words too, not only by the ring on the general.
+  const liveCheck = !game.over && !game.pending && n > 0 && game.moves[n - 1].check;
+  if (liveCheck) status = `${status} · ${t('inCheckNow')}`;
 
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
@@ -161,7 +173,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           revealSquare={revealSquare}
           turnedAtEnd={end?.turned}
           movable={movable}
-          onMove={(from, to) => game.move(iccsOf({ from, to }))}
+          onMove={(from, to) => {
+            setIllegal(null);
+            game.move(iccsOf({ from, to }));
+          }}
+          onIllegal={(reason) => setIllegal({ reason, plies: n })}
         />
         {bar(bottom)}
       </div>
@@ -186,9 +202,14 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
           </div>
-          <p class={`status ${game.over ? 'over' : ''}`} data-testid={game.over ? 'result' : 'status'} role="status">
+          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
+          {illegal && illegal.plies === n && !game.over && (
+            <p class="muted" data-testid="illegal-move" data-reason={illegal.reason} role="status">
+              {t(illegal.reason === 'check' ? 'illegalMoveCheck' : 'illegalMove')}
+            </p>
+          )}
           {corrected && (
             <p class="muted" data-testid="result-corrected" role="status">{t('resultCorrected', { red: corrected.red, black: corrected.black })}</p>
           )}

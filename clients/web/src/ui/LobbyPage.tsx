@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
+import { Disconnected } from '../net/connection';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { eventIdOfGame } from '../tournament/logic';
@@ -22,7 +23,9 @@ export function LobbyPage({ app }: { app: App }) {
   };
   const [games, setGames] = useState<GameSummary[]>([]);
   const [gameTotal, setGameTotal] = useState(0);
-  const [error, setError] = useState('');
+  // `link`: the request failed for want of a connection, so the error goes once the link is back.
+  const [error, setErrorState] = useState<{ text: string; link: boolean }>({ text: '', link: false });
+  const setError = (text: string, link = false) => setErrorState({ text, link });
   const [gameId, setGameId] = useState('');
 
   useEffect(() => {
@@ -49,7 +52,10 @@ export function LobbyPage({ app }: { app: App }) {
     });
     void refresh();
     const timer = window.setInterval(refresh, POLL_MS);
-    const offReady = app.conn.onReady(() => void refresh());
+    const offReady = app.conn.onReady(() => {
+      setErrorState((e) => (e.link ? { text: '', link: false } : e));
+      void refresh();
+    });
     return () => {
       live = false;
       off();
@@ -67,7 +73,7 @@ export function LobbyPage({ app }: { app: App }) {
       const s = await app.conn.request({ listSeeks: {} });
       setSeeks(s.seeks);
     } catch (e) {
-      setError(errorText(e));
+      setError(errorText(e), e instanceof Disconnected);
     }
   };
 
@@ -146,7 +152,7 @@ export function LobbyPage({ app }: { app: App }) {
           <button>{t('go')}</button>
         </form>
       </section>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error.text && <p class="error" role="alert">{error.text}</p>}
     </div>
   );
 }

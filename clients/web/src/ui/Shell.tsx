@@ -1,8 +1,10 @@
 // Page frame: header with navigation, language toggle and the user; the link state banner; the
-// "your game is ready" offer; the page.
+// "your game is ready" offer; a direct challenge to us (wherever we are); the page.
 import type { App } from '../app';
 import { setLang, t, useLang } from '../i18n';
+import { Side, Variant } from '../net/proto';
 import { useObservable } from '../store';
+import { tcText } from './format';
 import { GamePage } from './GamePage';
 import { LobbyPage } from './LobbyPage';
 import { AdminPage } from './AdminPage';
@@ -15,6 +17,11 @@ export function Shell({ app }: { app: App }) {
   const l = useLang();
   const user = app.user;
   const r = app.route;
+  const challenge = app.challengeToShow;
+  // The Admin link only for those who can use the page: an organiser or admin account, or a tab
+  // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
+  const role = user ? app.conn.role : 'player';
+  const showAdmin = role === 'admin' || role === 'organiser' || !!app.adminToken || r.page === 'admin';
   let page;
   // The admin dashboard needs the admin token, not a player session.
   if (r.page === 'admin') page = <AdminPage app={app} />;
@@ -30,7 +37,7 @@ export function Shell({ app }: { app: App }) {
         <nav>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
-          <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>
+          {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
         </nav>
         <div class="right">
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
@@ -53,6 +60,19 @@ export function Shell({ app }: { app: App }) {
           <span>{app.readyGame.eventId ? t('tournamentGameReady') : t('gameReady')}</span>
           <button class="primary" data-testid="open-ready-game" onClick={() => app.openReadyGame()}>{t('openGameNow')}</button>
           <button class="link" onClick={() => app.dismissReadyGame()}>{t('later')}</button>
+        </div>
+      )}
+      {user && challenge && (
+        <div class="ready-game challenge-notice" data-testid="challenge-notice" data-seek={challenge.seekId} role="alert">
+          <span>{t('challengeNotice', { name: challenge.owner?.name ?? '' })}</span>
+          <span>
+            {challenge.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} · {tcText(challenge.timeControl)} ·{' '}
+            {challenge.color === Side.RED ? t('youPlay', { side: t('black') }) : challenge.color === Side.BLACK ? t('youPlay', { side: t('red') }) : t('random')} ·{' '}
+            {challenge.rated ? t('rated') : t('casual')}
+          </span>
+          <button class="primary" data-testid="accept-challenge" onClick={() => void app.acceptChallenge(challenge)}>{t('accept')}</button>
+          <button class="link" data-testid="dismiss-challenge" onClick={() => app.dismissChallenge(challenge)}>{t('dismiss')}</button>
+          {app.challengeError && <span class="error">{app.challengeError}</span>}
         </div>
       )}
       <main>{page}</main>
