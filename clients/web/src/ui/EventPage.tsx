@@ -216,6 +216,7 @@ function Registration(props: { ev: EventDetail; me: number; busy: boolean; signe
             {p.number ? <span class="num">{p.number}</span> : null}
             <span>{p.name}</span>
             {p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
+            {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
           </li>
         ))}
       </ol>
@@ -419,7 +420,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <tr key={r.player} class={`${r.player === me ? 'me' : ''} ${r.withdrawn ? 'withdrawn' : ''}`} data-player={r.name}>
                 <td>{r.rank}</td>
                 <td>{r.number}</td>
-                <td class="name">{r.name}{r.withdrawn ? ` (${t('withdrawn')})` : ''}</td>
+                <td class="name">{r.name}{r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : 'withdrawn')})` : ''}</td>
                 <td data-col="score"><strong>{r.score}</strong></td>
                 {cols.map((c, i) => (
                   <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
