@@ -694,7 +694,7 @@ test('file numbers: Black counts its files from its own right, as the move list 
 
 const userName = (p) => p.page.evaluate(() => window.__xq.user.name);
 
-test('a direct challenge shows wherever its target is (a finished game, the tournaments page): who, what, accept or dismiss', async (ctx) => {
+test('a direct challenge shows wherever its target is (a finished game, the tournaments page): who, what, accept or decline', async (ctx) => {
   const kim = await newPlayer(ctx, 'Kim');
   const lou = await newPlayer(ctx, 'Lou');
   const moe = await newPlayer(ctx, 'Moe');
@@ -719,8 +719,12 @@ test('a direct challenge shows wherever its target is (a finished game, the tour
   assert(/Moe/.test(text) && /Jieqi/.test(text) && /10\+5/.test(text), `the notice names the challenger, the game and the time (${text})`);
   assertEqual(await lou.page.getAttribute('[data-testid=game-page]', 'data-game-id'), first, 'Lou was not taken away from the finished game');
   assertEqual(await kim.page.locator('[data-testid=challenge-notice]').count(), 0, 'nobody else is told');
-  await lou.page.click('[data-testid=dismiss-challenge]');
+  const seekId = await notice.getAttribute('data-seek');
+  await moe.page.waitForSelector(`[data-testid=seek-list] li[data-seek="${seekId}"]`, { timeout: T });
+  await lou.page.click('[data-testid=decline-challenge]');
   await notice.waitFor({ state: 'detached', timeout: T });
+  // Declined on the server: the challenger's lobby drops it.
+  await moe.page.waitForSelector(`[data-testid=seek-list] li[data-seek="${seekId}"]`, { state: 'detached', timeout: T });
 
   // On the tournaments page a second challenge shows the same way; Accept starts the game.
   await lou.page.goto(`${ctx.base}/#/tournaments`);

@@ -153,10 +153,17 @@ export class App extends Observable {
     }
   }
 
-  dismissChallenge(s: Seek) {
+  // Declining cancels the challenge on the server (its target may, docs/protocol.md), so the
+  // challenger's seek list drops it too; hidden here at once.
+  async declineChallenge(s: Seek) {
     this.dismissedChallenges.add(s.seekId);
     this.challengeError = '';
     this.changed();
+    try {
+      await this.conn.request({ cancelSeek: { seekId: s.seekId } });
+    } catch {
+      // already gone: taken, withdrawn by the challenger, or its owner left
+    }
   }
 
   openReadyGame() {

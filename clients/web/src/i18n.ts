@@ -319,7 +319,7 @@ const en = {
   backToEvent: 'Back to the event',
   gameReady: 'Your game is ready.',
   challengeNotice: '{name} challenges you:',
-  dismiss: 'Dismiss',
+  declineChallenge: 'Decline',
   tournamentGameReady: 'Your next tournament game has started: your clock is running.',
   later: 'Later',
   // Quick pairing
@@ -713,7 +713,7 @@ const zh: Record<Key, string> = {
   backToEvent: '返回比赛',
   gameReady: '你的对局已就绪。',
   challengeNotice: '{name} 向你挑战：',
-  dismiss: '忽略',
+  declineChallenge: '拒绝',
   tournamentGameReady: '你的下一盘比赛已开始，你的棋钟正在走。',
   later: '稍后',
   quickPairing: '快速配对',

@@ -71,7 +71,7 @@ export function Shell({ app }: { app: App }) {
             {challenge.rated ? t('rated') : t('casual')}
           </span>
           <button class="primary" data-testid="accept-challenge" onClick={() => void app.acceptChallenge(challenge)}>{t('accept')}</button>
-          <button class="link" data-testid="dismiss-challenge" onClick={() => app.dismissChallenge(challenge)}>{t('dismiss')}</button>
+          <button class="link" data-testid="decline-challenge" onClick={() => void app.declineChallenge(challenge)}>{t('declineChallenge')}</button>
           {app.challengeError && <span class="error">{app.challengeError}</span>}
         </div>
       )}
