@@ -135,6 +135,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   if (lost_)
     return send_error(*c, request_id, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                       config_.id);
+  const uint32_t watching_before = spectators_;
   if (auto old = subs_.find(c->id()); old != subs_.end()) forget_sub(old->second);  // watched again
   std::string watcher;
   if (v == xq::Viewer::Spectator) {
@@ -144,6 +145,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     spectators_ = static_cast<uint32_t>(watchers_.size());
   }
   subs_[c->id()] = Sub{c, v, watcher};
+  if (spectators_ != watching_before) announce_spectators();
   if (v != xq::Viewer::Spectator) note_present(side_of(v));
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
@@ -250,8 +252,10 @@ void GameActor::unsubscribe(uint64_t connection_id) {
   auto it = subs_.find(connection_id);
   if (it == subs_.end()) return;
   xq::Viewer v = it->second.viewer;
+  const uint32_t watching_before = spectators_;
   forget_sub(it->second);
   subs_.erase(it);
+  if (spectators_ != watching_before) announce_spectators();
   if (v == xq::Viewer::Spectator) return;
   for (const auto& [id, s] : subs_)
     if (s.viewer == v) return;
@@ -288,6 +292,24 @@ void GameActor::announce_presence(xq::Color side, bool present) {
       deps_.metrics.frames_out_total++;
       c->send(bytes);
     }
+}
+
+// The players see who watches when it changes, not only with the next move; spectators learn it
+// with the next event (telling each of them would cost a frame per spectator per arrival).
+void GameActor::announce_spectators() {
+  if (session_.over()) return;
+  v1::ServerMessage m;
+  auto* p = m.mutable_presence();
+  p->set_game_id(config_.id);
+  p->set_side(v1::SIDE_NONE);
+  p->set_spectators(spectators_);
+  std::string bytes = m.SerializeAsString();
+  for (const auto& [id, s] : subs_)
+    if (s.viewer != xq::Viewer::Spectator)
+      if (auto c = s.conn.lock()) {
+        deps_.metrics.frames_out_total++;
+        c->send(bytes);
+      }
 }
 
 static v1::ErrorCode code_of(Status s) {

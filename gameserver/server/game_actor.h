@@ -120,6 +120,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void deliver_due();
   void after_change();
   void arm_timer();
+  void announce_spectators();  // to the players, when the number of people watching changed
   void announce_presence(xq::Color side, bool present);
   void on_timer();
 

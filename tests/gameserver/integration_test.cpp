@@ -741,14 +741,24 @@ TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
 TEST_F(GameServer, SpectatorsAreCountedOncePerPerson) {
   Client red = guest("sc_red"), black = guest("sc_black");
   const std::string gid = start_game(red, black);
+  // The players hear of each change of the count at once (Presence with side SIDE_NONE).
+  auto watching_told = [&](Client& player) {
+    auto p = player.ws->wait_for([&](const ServerMessage& s) {
+      return s.has_presence() && s.presence().game_id() == gid && s.presence().side() == SIDE_NONE;
+    });
+    return p ? static_cast<int>(p->presence().spectators()) : -1;
+  };
   Client fan = spectator("sc_fan", gid);
   auto state_of = [&](Client& c) {
     auto st = c.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; });
     return st ? st->game_state() : GameState{};
   };
   EXPECT_EQ(state_of(fan).spectators(), 1u);
+  EXPECT_EQ(watching_told(red), 1);
+  EXPECT_EQ(watching_told(black), 1);
   Client other = spectator("sc_other", gid);
   EXPECT_EQ(state_of(other).spectators(), 2u);
+  EXPECT_EQ(watching_told(red), 2);
   Client fan_again{std::make_unique<WsClient>(g_servers->port()), fan.token, fan.user_id, fan.name};
   ClientMessage hello;
   hello.mutable_hello()->set_token(fan.token);
@@ -778,7 +788,7 @@ TEST_F(GameServer, SpectatorsAreCountedOncePerPerson) {
   ASSERT_TRUE(ev);
   EXPECT_EQ(ev->game_event().spectators(), 2u);
   other.ws.reset();  // leaves
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(watching_told(red), 1) << "a spectator who leaves is counted out at once";
   ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   ev = red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2; });
   ASSERT_TRUE(ev);

@@ -106,6 +106,8 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   const id = await startGame(ctx, red, black, 'jieqi');
   await watch(spec, id);
   assertEqual((await boardPieces(spec)).filter((p) => p.endsWith('X')).length, 30, 'spectator sees 30 face-down pieces');
+  // The players see the spectator arrive before any move is made.
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=spectators][data-count="1"]', { timeout: T });
 
   // Dark cannons capture dark pieces on both sides, then two pawn steps.
   const moves = ['b2b9', 'h7h0', 'a3a4', 'a6a5'];

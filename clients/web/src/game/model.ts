@@ -179,6 +179,7 @@ export class GameModel extends Observable {
     if (m.body === 'presence' && m.presence?.gameId === this.id) {
       const side = sideColor(m.presence.side);
       if (side) this.setPresent(side, !!m.presence.present);
+      else this.spectators = m.presence.spectators ?? 0; // SIDE_NONE: the number watching changed
       if (m.presence.claimAfterMs) this.claimAfterMs = m.presence.claimAfterMs;
       this.changed();
     }
