@@ -61,6 +61,8 @@ std::vector<PlayerState> compute_states(const Event& ev, int upto) {
       // A no-show counts once per round, also when the round has two games.
       st[b.a].forfeits += a_forfeited;
       st[b.b].forfeits += b_forfeited;
+      ea.forfeited = a_forfeited;
+      eb.forfeited = b_forfeited;
       if (any_played) {
         ea.kind = eb.kind = RoundKind::Played;
         ea.colour = Colour::Red;
@@ -107,10 +109,11 @@ std::vector<PlayerState> compute_states(const Event& ev, int upto) {
 std::vector<int> removal_rounds(const Event& ev) {
   std::vector<int> out(ev.players.size(), 0);
   if (ev.settings.max_forfeits <= 0) return out;
-  for (int n = 1; n <= static_cast<int>(ev.rounds.size()); ++n) {
-    const std::vector<PlayerState> st = compute_states(ev, n);
-    for (size_t p = 0; p < out.size(); ++p)
-      if (out[p] == 0 && st[p].forfeits >= ev.settings.max_forfeits) out[p] = n;
+  const std::vector<PlayerState> st = compute_states(ev, static_cast<int>(ev.rounds.size()));
+  for (size_t p = 0; p < out.size(); ++p) {
+    int forfeits = 0;
+    for (size_t r = 0; r < st[p].rounds.size() && out[p] == 0; ++r)
+      if ((forfeits += st[p].rounds[r].forfeited) >= ev.settings.max_forfeits) out[p] = static_cast<int>(r) + 1;
   }
   return out;
 }

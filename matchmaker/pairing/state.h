@@ -16,6 +16,7 @@ struct RoundEntry {
   Colour colour = Colour::None;  // colour in game 1 (only for over-the-board rounds)
   int wins = 0, draws = 0, losses = 0;  // over-the-board games
   int forfeit_wins = 0;                 // games won because the opponent forfeited
+  bool forfeited = false;               // a game of the round forfeited by this player
   int black_games = 0, black_wins = 0;
   int fouls = 0;
   int float_dir = 0;  // +1 paired up, -1 paired down (or bye), 0 same score
