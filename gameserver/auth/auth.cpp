@@ -193,6 +193,13 @@ bool Auth::banned(const std::string& user_id) {
   return redis_.command({"SISMEMBER", keys::kBanned, user_id}).integer == 1;
 }
 void Auth::ban(const std::string& user_id) { redis_.command({"SADD", keys::kBanned, user_id}); }
+bool Auth::unban(const std::string& user_id) { return redis_.command({"SREM", keys::kBanned, user_id}).integer == 1; }
+std::vector<std::string> Auth::banned_ids() {
+  std::vector<std::string> out;
+  for (auto& e : redis_.command({"SMEMBERS", keys::kBanned}).elements) out.push_back(std::move(e.str));
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 Role Auth::role_of(const User& u) {
   if (u.guest) return Role::Player;

@@ -49,6 +49,8 @@ class Auth {
 
   bool banned(const std::string& user_id);
   void ban(const std::string& user_id);
+  bool unban(const std::string& user_id);  // false if the id was not banned
+  std::vector<std::string> banned_ids();
 
   Role role_of(const User& u);
   // Grants a role to the registered account `name` (guests cannot hold one); `out` gets the account.

@@ -164,7 +164,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     if (parts.size() >= 2 && parts[1] == "admin") {
       const Caller caller = identify_caller(hub, admin_token);
       if (!caller.admin())
-        return json_error(caller.user ? 403 : 401, caller.user                ? "the admin role is required"
+        return json_error(caller.user ? 403 : 401, caller.user && caller.banned ? "this account is banned"
+                                                   : caller.user                ? "the admin role is required"
                                                    : caller.refused_credential ? "invalid or expired credential: not the admin token nor a valid session"
                                                                                : "admin credential required (X-Admin-Token or an admin's session)");
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
@@ -176,11 +177,15 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "";
-          if (reason.empty()) reason = "adjudication";  // the dashboard's field left empty
+          // Blank (the dashboard's field left empty, or only spaces): the plain word.
+          if (reason.find_first_not_of(" \t") == std::string::npos) reason = "adjudication";
           if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
             return json_error(400, "outcome must be red-wins, black-wins or draw");
           // Shown to players and spectators and stored with the game: a line of text, not a page.
-          if (reason.size() > kMaxReasonBytes ||
+          // Unicode's line breaks count too: U+0085 (C2 85), U+2028 and U+2029 (E2 80 A8/A9).
+          const bool unicode_break = reason.find("\xC2\x85") != std::string::npos || reason.find("\xE2\x80\xA8") != std::string::npos ||
+                                     reason.find("\xE2\x80\xA9") != std::string::npos;
+          if (reason.size() > kMaxReasonBytes || unicode_break ||
               std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
             return json_error(400, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line");
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
@@ -215,13 +220,17 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           return json_error(404, "no such registered account (guests cannot hold a role)");
         return account_json(hub, u);
       }
-      if (parts.size() == 5 && parts[2] == "users" && parts[4] == "disconnect" && method == "POST")
-        return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
-      if (parts.size() == 5 && parts[2] == "users" && parts[4] == "ban" && method == "POST") {
+      if (parts.size() == 3 && parts[2] == "banned" && method == "GET")
+        return {200, "application/json", json::serialize(json::object{{"banned", json::value_from(hub.auth().banned_ids())}})};
+      if (parts.size() == 5 && parts[2] == "users" && method == "POST" &&
+          (parts[4] == "disconnect" || parts[4] == "ban" || parts[4] == "unban")) {
         // Guests are not stored, so only the id's shape can be checked: a typo of it is refused.
         if (!is_user_id(parts[3])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
-        hub.ban(parts[3]);
-        return {200, "application/json", "{\"ok\":true}"};
+        if (parts[4] == "disconnect")
+          return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
+        if (parts[4] == "unban")
+          return {200, "application/json", json::serialize(json::object{{"ok", true}, {"was_banned", hub.auth().unban(parts[3])}})};
+        return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }
   } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying

@@ -79,9 +79,13 @@ class Hub {
                                 bool wait = true);
   static constexpr const char* kNoSuchGame = "no such game";  // admin_game_action's answer for an unknown id
   static constexpr const char* kNotAnswered = "the game's node does not answer";
-  void ban(const std::string& user_id);  // also closes the user's connections
+  // Also closes the user's connections and ends their live games (lost, "banned") on every node;
+  // returns how many games ended here.
+  size_t ban(const std::string& user_id);
+  size_t end_games_of_banned(const std::string& user_id);
   // Closes the user's connections on every node (they may come back); returns how many were here.
-  size_t disconnect(const std::string& user_id);
+  size_t disconnect(const std::string& user_id, bool banned = false);
+  size_t close_connections_of(const std::string& user_id, bool banned);  // this node's; tells a banned user why
   bool redis_ok() { return redis_.ping(); }
 
   // --- matchmaker (tournaments, quick pairing) ---

@@ -88,7 +88,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
       if (!a && redis_.command({"EXISTS", keys::game_meta(id), keys::archive(id)}).integer == 0) return kNoSuchGame;
     } catch (const std::exception&) {
     }
-    return "no such live game";
+    return a ? "the game is already over" : "the game is not live: it is over, or no node runs it";
   }
   static const std::string kLimitRuns = "the move limit already runs in this game";
   // The checks above are a first answer; the game's strand has the last word (a player may resign,
@@ -115,18 +115,45 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
     if (answer.get()) return "";
   } catch (const std::future_error&) {  // the game was dropped before it ran the action
   }
-  if (outcome != "move-limit" || a->finished()) return "no such live game";
+  if (outcome != "move-limit" || a->finished()) return "the game is already over";
   return a->move_limit_running() ? kLimitRuns : "the move limit could not be imposed";
 }
 
-void Hub::ban(const std::string& user_id) {
+size_t Hub::ban(const std::string& user_id) {
   auth_.ban(user_id);
-  disconnect(user_id);
+  disconnect(user_id, true);  // the other nodes hear of it, and end the user's games they hold
+  return end_games_of_banned(user_id);
 }
 
-size_t Hub::disconnect(const std::string& user_id) {
+size_t Hub::close_connections_of(const std::string& user_id, bool banned) {
   auto conns = connections_of(user_id);
-  for (auto& c : conns) c->close();
+  for (auto& c : conns) {
+    // The client is told why (the close is posted after the frame, which goes out first).
+    if (banned) send_error(*c, 0, v1::BANNED, "this account is banned", metrics_);
+    c->close();
+  }
+  return conns.size();
+}
+
+// A banned player's live games held here end at once, lost by them (reason "banned"): the
+// opponent is not left waiting to claim a win, nor the clock running for nobody.
+size_t Hub::end_games_of_banned(const std::string& user_id) {
+  std::vector<std::shared_ptr<GameActor>> theirs;
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished() && (a->config().red.user_id == user_id || a->config().black.user_id == user_id))
+        theirs.push_back(a);
+  }
+  for (const auto& a : theirs) {
+    const xq::Color winner = a->config().red.user_id == user_id ? xq::Color::Black : xq::Color::Red;
+    a->post([r = xq::Result::win(winner, "banned")](GameActor& g) { g.admin_end(r); });
+  }
+  return theirs.size();
+}
+
+size_t Hub::disconnect(const std::string& user_id, bool banned) {
+  const size_t closed = close_connections_of(user_id, banned);
   NodeMessage nm;  // the user's connections to other nodes too (Kind::Ban only closes them there)
   nm.kind = NodeMessage::Kind::Ban;
   nm.from_node = options_.node_id;
@@ -135,7 +162,7 @@ size_t Hub::disconnect(const std::string& user_id) {
     redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
   } catch (const std::exception&) {
   }
-  return conns.size();
+  return closed;
 }
 
 }  // namespace gs

@@ -374,14 +374,26 @@ void Hub::on_node_message(const NodeMessage& nm) {
         };
         auto job = [this, answer, users = nm.users] {
           // Not held here (any more): ended and retired meanwhile, or taken by another node.
-          answer(users[3], find_game(users[0]) ? admin_game_action(users[0], users[1], users[2], true) : "no such live game");
+          answer(users[3], find_game(users[0]) ? admin_game_action(users[0], users[1], users[2], true) : "the game is not live on its node any more");
         };
         if (!post_http(std::move(job))) answer(nm.users[3], kNotAnswered);
       }
       return;
     case K::Ban:
-      for (const auto& u : nm.users)
-        for (auto& c : connections_of(u)) c->close();
+      for (const auto& u : nm.users) {
+        // A disconnect sends the same message; a ban is told apart by the ban list, which is asked
+        // off this (subscriber) thread.
+        auto job = [this, u] {
+          bool banned = false;
+          try {
+            banned = auth_.banned(u);
+          } catch (const std::exception&) {  // Redis away: closed all the same; the opponent may claim
+          }
+          close_connections_of(u, banned);
+          if (banned) end_games_of_banned(u);
+        };
+        if (!post_http(job)) close_connections_of(u, false);
+      }
       return;
     case K::Request: break;
   }

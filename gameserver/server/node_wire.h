@@ -10,7 +10,8 @@
 //   Seeks    broadcast         the seek list changed: push it to local clients.
 //   Notice   broadcast         a ServerMessage (bytes) for every local connection of `users`.
 //   Admin    → owner           end game users[0] with outcome users[1] and reason users[2].
-//   Ban      broadcast         close every local connection of users[0].
+//   Ban      broadcast         close every local connection of users[0]; if that user is banned (not
+//                              only disconnected), also end their live games held here.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1214,10 +1214,15 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
         << reason.size() << ": " << body;
     EXPECT_NE(body.find("reason: at most 200 bytes"), std::string::npos) << body;
   }
-  {  // The dashboard's reason field left empty: the default reason.
+  // A line break of Unicode's (U+2028) is a line break too.
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", "{\"outcome\":\"draw\",\"reason\":\"a\u2028b\"}", body,
+                                 TestServers::kAdminToken),
+            400)
+      << body;
+  {  // The dashboard's reason field left empty (or blank): the default reason.
     Client r2 = guest("adm_red2"), b2 = guest("adm_black2");
     const std::string other = start_game(r2, b2);
-    ASSERT_EQ(g_servers->http_post("/api/admin/games/" + other + "/adjudicate", R"({"outcome":"draw","reason":""})", body,
+    ASSERT_EQ(g_servers->http_post("/api/admin/games/" + other + "/adjudicate", R"({"outcome":"draw","reason":"   "})", body,
                                    TestServers::kAdminToken),
               200)
         << body;
@@ -1248,6 +1253,34 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   ClientMessage hello;
   hello.mutable_hello()->set_token(red.token);
   EXPECT_EQ(error_of(red.ws->request(hello)), BANNED);
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/nonexistent/disconnect", "", body, TestServers::kAdminToken), 404) << body;
+
+  // A ban in a live game: the banned player is told why before the socket closes, and the game
+  // ends at once, lost by them, so the opponent is not left waiting to claim it.
+  Client cheat = guest("adm_cheat"), victim = guest("adm_victim");
+  const std::string live = start_game(cheat, victim);
+  ASSERT_TRUE(move(cheat, live, "h2e2").has_reply());
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + cheat.user_id + "/ban", "", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("\"games_ended\":1"), std::string::npos) << body;
+  auto told = cheat.ws->wait_for([](const ServerMessage& s) { return s.has_error(); });
+  ASSERT_TRUE(told);
+  EXPECT_EQ(told->error().code(), BANNED);
+  auto over = wait_event(victim, live, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(over);
+  EXPECT_EQ(over->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(over->game_event().result().reason(), "banned");
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(cheat.user_id), std::string::npos) << body;
+  // A ban can be undone: the id leaves the list, and the same token signs in again.
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + cheat.user_id + "/unban", "", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("\"was_banned\":true"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + cheat.user_id + "/unban", "", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("\"was_banned\":false"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_EQ(body.find(cheat.user_id), std::string::npos) << body;
+  cheat.ws = std::make_unique<WsClient>(g_servers->port());
+  hello.mutable_hello()->set_token(cheat.token);
+  EXPECT_TRUE(cheat.ws->request(hello).has_reply());
 }
 
 // Roles: every account starts as a player; the operator's credential (or an admin) grants

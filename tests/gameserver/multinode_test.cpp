@@ -698,7 +698,18 @@ TEST(GameServerMultiNode, AdminAdjudicatesAndBansAcrossNodes) {
   EXPECT_NE(body.find("already runs"), std::string::npos) << body;
   ASSERT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/abort", "", body), 200) << body;
   EXPECT_EQ(cluster.http_post(1, "/api/admin/games/" + limited + "/abort", "", body), 409) << "over by then: " << body;
+  // A ban asked on node 1 of a player whose game node 0 holds: node 0 tells the player why, closes
+  // the socket and ends the game, lost by them; the opponent on node 1 hears of it.
+  const std::string live = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(live.empty());
   ASSERT_EQ(cluster.http_post(1, "/api/admin/users/" + red.user_id + "/ban", "", body), 200) << body;
+  auto told = red.ws->wait_for([](const ServerMessage& s) { return s.has_error(); }, 5000);
+  ASSERT_TRUE(told) << last_frames(red);
+  EXPECT_EQ(told->error().code(), BANNED);
+  auto over = black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, live, GameEvent::GAME_ENDED); }, 5000);
+  ASSERT_TRUE(over) << last_frames(black);
+  EXPECT_EQ(over->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(over->game_event().result().reason(), "banned");
   EXPECT_FALSE(red.ws->wait_for([](const ServerMessage&) { return false; }, 2000));
   EXPECT_TRUE(red.ws->closed());
 }
