@@ -111,6 +111,30 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
   if (!lobby_pool_.try_post(forget)) forget();
 }
 
+// A connection signed in as someone else keeps none of its games: each was rendered for the viewer
+// it had (a player sees what a spectator may not), so the new user watches or syncs them afresh.
+// Games of other nodes: their proxies of this connection are closed there.
+void Hub::drop_subscriptions(const std::shared_ptr<Connection>& c) {
+  std::set<std::string> games, remote_nodes;
+  {
+    std::lock_guard l(mu_);
+    auto it = conns_.find(c->id());
+    if (it == conns_.end()) return;
+    games = std::exchange(it->second.games, {});
+    remote_nodes = std::exchange(it->second.remote_nodes, {});
+    it->second.remote_games.clear();
+  }
+  for (const auto& gid : games)
+    if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
+  for (const auto& node : remote_nodes) {
+    NodeMessage nm;
+    nm.kind = NodeMessage::Kind::Close;
+    nm.from_node = options_.node_id;
+    nm.conn = c->id();
+    publisher_.publish(keys::node_channel(node), encode(nm));
+  }
+}
+
 void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
   send_error(*c, 0, v1::TOO_LARGE, "frame of " + std::to_string(size) + " bytes exceeds " +
                                        std::to_string(options_.max_frame_bytes), metrics_);
@@ -257,6 +281,7 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
     if (old && old->id != u.id) user_conns_[old->id].erase(c->id());
     user_conns_[u.id].insert(c->id());
   }
+  if (old && old->id != u.id) drop_subscriptions(c);
   v1::ServerMessage r;
   r.set_request_id(rid);
   try {  // findable by direct challenges from any node
@@ -415,6 +440,10 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
   }
   xq::Viewer viewer = viewer_for(actor->config(), u.id);
+  // A player's connection stays subscribed: unsubscribed, it would count as gone, and the
+  // opponent could claim the game while the player sits there.
+  if (m.has_unwatch_game() && viewer != xq::Viewer::Spectator)
+    return send_error(*c, rid, v1::BAD_REQUEST, "you play in this game: unwatch_game is for spectators", metrics_, gid);
   bool was_subscribed;
   {
     std::lock_guard l(mu_);

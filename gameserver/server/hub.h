@@ -86,6 +86,7 @@ class Hub {
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id, bool banned = false);
   size_t close_connections_of(const std::string& user_id, bool banned);  // this node's; tells a banned user why
+  void drop_subscriptions(const std::shared_ptr<Connection>& c);       // its user changed: no game stays rendered for the old one
   bool redis_ok() { return redis_.ping(); }
 
   // --- matchmaker (tournaments, quick pairing) ---

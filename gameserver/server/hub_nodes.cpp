@@ -399,6 +399,7 @@ void Hub::on_node_message(const NodeMessage& nm) {
   }
   // A request of a client of another node: served through a proxy of that connection.
   std::shared_ptr<ProxyConnection> p, stale;
+  bool relogged = false;
   User u{nm.user_id, nm.user_name, nm.guest};
   {
     std::lock_guard l(mu_);
@@ -415,8 +416,10 @@ void Hub::on_node_message(const NodeMessage& nm) {
       user_conns_[u.id].insert(p->id());
       p->set_user(u);
     }
+    relogged = old && old->id != u.id;
   }
   if (stale) on_close(stale);
+  if (relogged) drop_subscriptions(p);  // the client signed in as someone else (its node drops this proxy too)
   v1::ClientMessage m;
   if (!m.ParseFromString(nm.payload)) return send_error(*p, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
   try {

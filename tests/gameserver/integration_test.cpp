@@ -1533,6 +1533,46 @@ TEST_F(GameServer, UnwatchStopsASpectatorsEvents) {
   ASSERT_TRUE(action(fan, gid, "unwatch").has_reply());
   ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 400)) << "no events after unwatching";
+  // A player may not unwatch their own game: unsubscribed, they would count as gone and the
+  // opponent could claim the game while they sit there.
+  EXPECT_EQ(error_of(action(red, gid, "unwatch")), BAD_REQUEST);
+  EXPECT_FALSE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_presence() && s.presence().side() == RED; }, 400))
+      << "Red still counts as present";
+  ASSERT_TRUE(move(red, gid, "b0c2").has_reply());
+  EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 3; }));
+  EXPECT_TRUE(red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 3; }))
+      << "and Red still gets the game's events";
+}
+
+// A connection that signs in as someone else keeps none of the games it followed as the first user:
+// they were rendered for that user (in Jieqi a player learns what a spectator may not).
+TEST_F(GameServer, SigningInAsSomeoneElseDropsTheOldUsersGames) {
+  Client red = guest("re_red"), black = guest("re_black");
+  const std::string gid = start_game(red, black, JIEQI);
+  Client twin;  // a second connection of Red's, following the game as Red
+  twin.ws = std::make_unique<WsClient>(g_servers->port());
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(red.token);
+  ASSERT_TRUE(twin.ws->request(hello).has_reply());
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  ASSERT_TRUE(twin.ws->request(sync).has_reply());
+  ClientMessage other;
+  other.mutable_login_guest()->set_name("re_other");
+  ASSERT_TRUE(twin.ws->request(other).has_reply());
+  ASSERT_TRUE(move(red, gid, "h2h9").has_reply());  // a face-down cannon takes a face-down piece: Red learns it
+  ASSERT_TRUE(wait_event(red, gid, GameEvent::MOVE));
+  EXPECT_FALSE(wait_event(twin, gid, GameEvent::MOVE, 500)) << "the new user gets nothing rendered for Red";
+  // Watching again, it is a spectator: no captured identity.
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(twin.ws->request(watch).has_reply());
+  auto st = twin.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().you(), SIDE_NONE);
+  ASSERT_EQ(st->game_state().captured_size(), 1);
+  EXPECT_TRUE(st->game_state().captured(0).was_dark());
+  EXPECT_EQ(st->game_state().captured(0).type(), "") << "a spectator does not learn the captured face-down piece";
 }
 
 // Unwatching while the players move fast: once the answer to unwatch_game arrives, no event of
