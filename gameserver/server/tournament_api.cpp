@@ -1,5 +1,6 @@
 #include "server/tournament_api.h"
 
+#include <thread>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
@@ -39,7 +40,17 @@ int status_for(const std::string& code) {
 HttpResult submit(const std::string& redis_url, json::object cmd) {
   const std::string id = xq::random_hex(12);
   Redis r(redis_url);
-  r.command({"XADD", keys::kMatchmakerCommands, "*", "id", id, "body", json::serialize(cmd)});
+  // No matchmaker holds the lead (none runs, or the last one died over a lease ago): answered
+  // within a second and a half (one that is starting takes the lead in milliseconds) and not
+  // queued. Waiting the full answer time held one of the few HTTP workers for 6 s per request (a
+  // handful of requests stalled the whole API), and the queued command ran whenever a matchmaker
+  // came back, long after its caller had been told it failed.
+  bool led = false;
+  for (int i = 0; i < 15 && !(led = r.command({"EXISTS", keys::kMatchmakerLeader}).integer == 1); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (!led) return error(503, "unavailable", "the tournament service is not running; nothing was done, try again later");
+  // The stream is trimmed: commands are acknowledged as they are done, and only recent ones matter.
+  r.command({"XADD", keys::kMatchmakerCommands, "MAXLEN", "~", "10000", "*", "id", id, "body", json::serialize(cmd)});
   for (int attempt = 0; attempt < 6; ++attempt) {  // about 6 s in all
     RedisReply reply = r.command({"BLPOP", keys::matchmaker_reply(id), "1"});
     if (reply.type != RedisReply::Type::Array || reply.elements.size() < 2) continue;
@@ -49,7 +60,7 @@ HttpResult submit(const std::string& redis_url, json::object cmd) {
     std::string msg = answer.contains("message") ? std::string(answer.at("message").as_string()) : code;
     return error(status_for(code), code, msg);
   }
-  return error(504, "timeout", "the tournament service did not answer (is the matchmaker running?)");
+  return error(504, "timeout", "the tournament service did not answer in time; the request may still take effect, so look before trying again");
 }
 
 std::optional<std::string> get_string(Redis& r, const std::string& key) {

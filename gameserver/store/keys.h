@@ -97,6 +97,7 @@ inline const std::string kGameResults = "xq:games:results";
 inline const std::string kGameserverGroup = "gameservers";
 inline const std::string kMatchmakerNotify = "xq:mm:notify";
 inline const std::string kMatchmakerCommands = "xq:mm:commands";
+inline const std::string kMatchmakerLeader = "xq:mm:leader";  // the leading matchmaker's lease (matchmaker/service/bus.h)
 inline std::string matchmaker_reply(const std::string& id) { return "xq:mm:reply:" + id; }
 inline std::string tournament(const std::string& id) { return "xq:mm:event:" + id; }
 

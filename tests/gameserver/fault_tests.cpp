@@ -1253,6 +1253,16 @@ TEST(GameServerFaults, ARestartChargesTheTurnTheServerRanButNotTheDowntime) {
 TEST(GameServerFaults, TournamentRequestsWaitingForTheMatchmakerDoNotStopTheGames) {
   TestServers srv;  // no matchmaker runs
   Peer player = guest(srv.port(), "mm_wait");
+  // With none leading, a request is refused within moments, and not queued for a later one.
+  std::string refused;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(srv.http_post("/api/events/nosuch-event/join", "{}", refused, player.token), 503) << refused;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(4)) << "not the 6 s of a wait for an answer";
+  EXPECT_NE(refused.find("not running"), std::string::npos) << refused;
+  gs::Redis redis(srv.redis_url());
+  EXPECT_EQ(redis.command({"XLEN", "xq:mm:commands"}).integer, 0) << "nothing queued";
+  // A matchmaker that holds the lead but does not answer (hung): the requests wait for it.
+  redis.command({"SET", "xq:mm:leader", "hung-mm", "PX", "60000"});
   std::atomic<int> answered{0};
   std::vector<std::thread> posts;
   std::vector<int> statuses(3, 0);
