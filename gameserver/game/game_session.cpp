@@ -21,6 +21,20 @@ const char* status_name(Status s) {
   return "?";
 }
 
+const char* status_text(Status s) {
+  switch (s) {
+    case Status::Ok: return "ok";
+    case Status::Duplicate: return "already done";
+    case Status::NotYourTurn: return "it is not your turn";
+    case Status::Illegal: return "illegal move";
+    case Status::GameOver: return "the game is over";
+    case Status::OfferNotAllowed: return "no draw offer may be made or answered now";
+    case Status::AbortNotAllowed: return "the game can no longer be aborted";
+    case Status::LimitNotAllowed: return "the move limit cannot be asked for now";
+  }
+  return "refused";
+}
+
 xq::GameRules GameConfig::rules() const {
   xq::GameRules r = xq::GameRules::defaults(variant);
   auto rs = xq::parse_ruleset(ruleset.empty() ? "cxa" : ruleset);
@@ -123,10 +137,18 @@ bool GameSession::can_offer(xq::Color side) const {
   return may_offer_again_[xq::index(side)] && me + 1 <= 2 * std::max(1, them) && offer_by_ != side;
 }
 
-Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
   if (over() || check_flag(now, out)) return Status::GameOver;
   if (offer_by_ && *offer_by_ != side) return accept_draw(side, now, out);  // crossing offers agree
-  if (!can_offer(side)) return Status::OfferNotAllowed;
+  if (!can_offer(side)) {
+    const int me = offers_[xq::index(side)], them = offers_[xq::index(xq::opposite(side))];
+    if (message)
+      *message = offer_by_ == side                        ? "your draw offer still stands"
+                 : !may_offer_again_[xq::index(side)] ? "you may offer a draw again once your opponent has moved"
+                                                        : "no more than twice as many draw offers as your opponent (you " +
+                                                              std::to_string(me) + ", your opponent " + std::to_string(them) + ")";
+    return Status::OfferNotAllowed;
+  }
   offers_[xq::index(side)]++;
   may_offer_again_[xq::index(side)] = false;
   offer_by_ = side;
@@ -134,16 +156,22 @@ Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent
   return Status::Ok;
 }
 
-Status GameSession::accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+Status GameSession::accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
   if (over() || check_flag(now, out)) return Status::GameOver;
-  if (!offer_by_ || *offer_by_ == side) return Status::OfferNotAllowed;
+  if (!offer_by_ || *offer_by_ == side) {
+    if (message) *message = "there is no draw offer from your opponent to answer";
+    return Status::OfferNotAllowed;
+  }
   finish({xq::Outcome::Draw, "agreement"}, now, out);
   return Status::Ok;
 }
 
-Status GameSession::decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+Status GameSession::decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
   if (over() || check_flag(now, out)) return Status::GameOver;
-  if (!offer_by_ || *offer_by_ == side) return Status::OfferNotAllowed;
+  if (!offer_by_ || *offer_by_ == side) {
+    if (message) *message = "there is no draw offer from your opponent to answer";
+    return Status::OfferNotAllowed;
+  }
   offer_by_.reset();
   push(EventKind::DrawDeclined, side, out);
   return Status::Ok;
@@ -155,10 +183,15 @@ Status GameSession::resign(xq::Color side, Millis now, std::vector<GameEvent>& o
   return Status::Ok;
 }
 
-Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& out) {
+Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
   (void)side;
   if (over() || check_flag(now, out)) return Status::GameOver;
-  if (plies() >= 2 || config_.tournament()) return Status::AbortNotAllowed;
+  if (plies() >= 2 || config_.tournament()) {
+    if (message)
+      *message = config_.tournament() ? "tournament games cannot be aborted"
+                                      : "a game can be aborted only until both sides have moved";
+    return Status::AbortNotAllowed;
+  }
   finish({xq::Outcome::Draw, "abort"}, now, out);
   return Status::Ok;
 }

@@ -77,6 +77,7 @@ enum class Status {
   LimitNotAllowed,  // no move limit on request in this game, or it is already running
 };
 const char* status_name(Status s);
+const char* status_text(Status s);  // for people: "it is not your turn"
 
 class GameSession {
  public:
@@ -114,11 +115,12 @@ class GameSession {
               Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message = nullptr);
   // Version of the Move event played with this client_move_id, if any.
   std::optional<uint64_t> find_client_move(xq::Color side, const std::string& client_move_id) const;
-  Status offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
-  Status accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
-  Status decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  // A refused action says why in *message (when given): an offer has three reasons to be refused.
+  Status offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  Status accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  Status decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   Status resign(xq::Color side, Millis now, std::vector<GameEvent>& out);
-  Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out);
+  Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // Starts the move limit on request (RuleOptions::requested_move_limit_plies) for `side`.
   Status request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // The same imposed by an arbiter (an admin): on both sides (every ply counts), or on one side

@@ -401,10 +401,10 @@ std::shared_ptr<GameActor::Pending> GameActor::act(const std::shared_ptr<Connect
       st = session_.move(side, m.move().iccs(), m.move().client_move_id(), now, m.move().client_lag_ms(), out, &message);
       break;
     case v1::ClientMessage::kResign: st = session_.resign(side, now, out); break;
-    case v1::ClientMessage::kOfferDraw: st = session_.offer_draw(side, now, out); break;
-    case v1::ClientMessage::kAcceptDraw: st = session_.accept_draw(side, now, out); break;
-    case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out); break;
-    case v1::ClientMessage::kAbort: st = session_.abort(side, now, out); break;
+    case v1::ClientMessage::kOfferDraw: st = session_.offer_draw(side, now, out, &message); break;
+    case v1::ClientMessage::kAcceptDraw: st = session_.accept_draw(side, now, out, &message); break;
+    case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out, &message); break;
+    case v1::ClientMessage::kAbort: st = session_.abort(side, now, out, &message); break;
     case v1::ClientMessage::kRequestMoveLimit: st = session_.request_move_limit(side, now, out, &message); break;
     case v1::ClientMessage::kClaimDraw:
     case v1::ClientMessage::kClaimVictory: {
@@ -504,7 +504,7 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
     r.mutable_reply()->set_duplicate(false);
     send_message(c, r, deps_.metrics);
   } else {
-    send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_name(p.status) : p.message, deps_.metrics,
+    send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_text(p.status) : p.message, deps_.metrics,
                config_.id);
   }
   publish(p.events);

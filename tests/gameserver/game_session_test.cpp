@@ -128,12 +128,16 @@ TEST(GameSession, LateMoveLosesOnTime) {
 
 TEST(GameSession, DrawOfferRules) {
   Fixture f(xiangqi());
-  EXPECT_EQ(f.s.accept_draw(Color::Black, 1, f.ev), Status::OfferNotAllowed);  // nothing offered
+  std::string why;  // each refusal says which rule refused it
+  EXPECT_EQ(f.s.accept_draw(Color::Black, 1, f.ev, &why), Status::OfferNotAllowed);  // nothing offered
+  EXPECT_EQ(why, "there is no draw offer from your opponent to answer");
   EXPECT_EQ(f.s.offer_draw(Color::Red, 1, f.ev), Status::Ok);
-  EXPECT_EQ(f.s.offer_draw(Color::Red, 2, f.ev), Status::OfferNotAllowed);  // already standing
+  EXPECT_EQ(f.s.offer_draw(Color::Red, 2, f.ev, &why), Status::OfferNotAllowed);  // already standing
+  EXPECT_EQ(why, "your draw offer still stands");
   EXPECT_EQ(f.s.accept_draw(Color::Red, 2, f.ev), Status::OfferNotAllowed);  // own offer
   EXPECT_EQ(f.s.decline_draw(Color::Black, 3, f.ev), Status::Ok);
-  EXPECT_EQ(f.s.offer_draw(Color::Red, 4, f.ev), Status::OfferNotAllowed);  // opponent has not moved
+  EXPECT_EQ(f.s.offer_draw(Color::Red, 4, f.ev, &why), Status::OfferNotAllowed);  // opponent has not moved
+  EXPECT_EQ(why, "you may offer a draw again once your opponent has moved");
   ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
   EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::OfferNotAllowed);  // still not
   ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
@@ -146,7 +150,8 @@ TEST(GameSession, DrawOfferRules) {
   // A third offer would be more than twice as many as black's zero.
   ASSERT_EQ(f.move(Color::Red, "i0h0"), Status::Ok);
   ASSERT_EQ(f.move(Color::Black, "b9c7"), Status::Ok);
-  EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev), Status::OfferNotAllowed);
+  EXPECT_EQ(f.s.offer_draw(Color::Red, f.now, f.ev, &why), Status::OfferNotAllowed);
+  EXPECT_EQ(why, "no more than twice as many draw offers as your opponent (you 2, your opponent 0)");
   // Black may still offer (1 <= 2 * 2); red accepts.
   EXPECT_EQ(f.s.offer_draw(Color::Black, f.now, f.ev), Status::Ok);
   EXPECT_EQ(f.s.accept_draw(Color::Red, f.now, f.ev), Status::Ok);
@@ -164,7 +169,10 @@ TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
   Fixture f(xiangqi());
   ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
   ASSERT_EQ(f.move(Color::Black, "h9g7"), Status::Ok);
-  EXPECT_EQ(f.s.abort(Color::Red, f.now, f.ev), Status::AbortNotAllowed);
+  std::string why;
+  EXPECT_EQ(f.s.abort(Color::Red, f.now, f.ev, &why), Status::AbortNotAllowed);
+  EXPECT_EQ(why, "a game can be aborted only until both sides have moved");
+  EXPECT_EQ(std::string(status_text(Status::NotYourTurn)), "it is not your turn");
 }
 
 TEST(GameSession, ResignAndNothingAfter) {
