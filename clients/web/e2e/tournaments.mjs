@@ -8,6 +8,29 @@ import { T, acceptSeekOf, createSeek, newPlayer, playMove, resultText, startGame
 const EVENT = 'e2e-open';
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
+// The element is on screen, not scrolled away.
+const inView = (page, sel) =>
+  page.$eval(sel, (e) => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+  });
+
+// A browser of its own with the operator's admin token typed in, on the dashboard.
+async function openAdmin(ctx, opts = { viewport: { width: 1280, height: 900 } }) {
+  const context = await ctx.browser.newContext({ locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  admin.on('pageerror', (e) => console.log(`     [admin pageerror] ${e.message}`));
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  return admin;
+}
+
+const banUser = (ctx, userId) =>
+  fetch(`${ctx.base}/api/admin/users/${encodeURIComponent(userId)}/ban`, { method: 'POST', headers: { 'X-Admin-Token': ctx.adminToken, 'Content-Type': 'application/json' }, body: '{}' });
+
 // Our player behind a name the server shows (guests are "guest-<name>").
 const who = (players, shown) => players.find((p) => shown === p.name || shown.endsWith(`-${p.name}`));
 
@@ -349,9 +372,16 @@ test('admin dashboard: token, live game and connections (also of another node), 
   // The arbiter's move limit (限着) is refused in a game whose rules have none.
   await row2.locator('[data-testid=admin-move-limit]').click();
   await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
+  // The refusal outlives the polls (every 3 s) and is in view wherever the admin has scrolled to.
+  await admin.waitForTimeout(3500);
+  assert(await admin.isVisible('[data-testid=admin-error]:has-text("no move limit on request")'), 'the refusal stays until the next action');
+  await admin.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view at the bottom of the page');
   await row2.locator('[data-testid=admin-outcome]').selectOption('black-wins');
   await row2.locator('[data-testid=admin-adjudicate]').click();
   for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("adjudicated")', { timeout: T });
+  assertEqual(await admin.locator('[data-testid=admin-error]').count(), 0, 'the next action clears the refusal');
 
   // ... and imposed in one whose rules have a 40-move limit on request: both players see it run.
   await ada.page.goto(`${ctx.base}/#/`);

@@ -55,8 +55,10 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const [node, setNode] = useState('');
   const [elsewhere, setElsewhere] = useState<OtherNodeUser[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
-  const [error, setError] = useState('');
-  const [msg, setMsg] = useState('');
+  // A failed poll (shown until a poll succeeds) and the last action's answer (done or refused:
+  // kept until the next action or until the admin closes it, in a banner fixed in view).
+  const [pollError, setPollError] = useState('');
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [denied, setDenied] = useState(false);
 
   const load = useCallback(async () => {
@@ -71,10 +73,10 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
       setNode(c.node ?? '');
       setElsewhere(c.elsewhere ?? []);
       setDenied(false);
-      setError('');
+      setPollError('');
     } catch (e) {
       if (e instanceof ApiError && (e.status === 401 || e.status === 403)) setDenied(true);
-      else setError(apiErrorText(e));
+      else setPollError(apiErrorText(e));
     }
     try {
       setSamples(parsePrometheus(await apiText('/metrics')));
@@ -90,14 +92,13 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   }, [load]);
 
   const post = async (path: string, body: unknown, done: string) => {
-    setMsg('');
-    setError('');
+    setNote(null);
     try {
       await api('POST', path, body, auth);
-      setMsg(done);
+      setNote({ ok: true, text: done });
       await load();
     } catch (e) {
-      setError(apiErrorText(e));
+      setNote({ ok: false, text: apiErrorText(e) });
     }
   };
 
@@ -112,16 +113,21 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   );
 
   return (
-    <div class="admin" data-testid="admin-dashboard">
+    <div class={`admin${note ? ' has-note' : ''}`} data-testid="admin-dashboard">
       <section class="panel">
         <div class="row spread">
           <h2>{t('admin')}</h2>
           {auth.adminToken && <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>}
         </div>
         {denied && <p class="error" role="alert" data-testid="admin-denied">{t('adminDenied')}</p>}
-        {error && <p class="error" role="alert" data-testid="admin-error">{error}</p>}
-        {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
+        {pollError && <p class="error" role="alert" data-testid="admin-poll-error">{pollError}</p>}
       </section>
+      {note && (
+        <div class={`admin-note ${note.ok ? 'ok' : 'error'}`} role={note.ok ? 'status' : 'alert'}>
+          <span data-testid={note.ok ? 'admin-msg' : 'admin-error'}>{note.text}</span>
+          <button class="link" data-testid="admin-note-close" aria-label={t('close')} onClick={() => setNote(null)}>×</button>
+        </div>
+      )}
       <Metrics samples={samples} conns={conns} users={users.size} node={node} />
       <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
       <section class="panel" data-testid="admin-games">
