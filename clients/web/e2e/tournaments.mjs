@@ -337,11 +337,7 @@ test('admin dashboard: token, live game and connections (also of another node), 
   ctx.contexts.push(context);
   const admin = await context.newPage();
   await admin.goto(`${ctx.base}/#/admin`);
-  // A wrong token is refused; the right one opens the dashboard.
-  await admin.fill('[data-testid=admin-token]', 'not-the-token');
-  await admin.click('[data-testid=admin-save]');
-  await admin.waitForSelector('[data-testid=admin-denied]', { timeout: T });
-  await admin.click('[data-testid=admin-forget]');
+  // (A wrong token: the next test.)
   await admin.fill('[data-testid=admin-token]', ctx.adminToken);
   await admin.click('[data-testid=admin-save]');
   const row = admin.locator(`[data-testid=admin-games] li[data-game="${g1}"]`);
@@ -425,6 +421,27 @@ test('admin dashboard: token, live game and connections (also of another node), 
   await ben.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
   await admin.waitForFunction(() => !document.querySelector('[data-testid=admin-connections] tr[data-user$=Ben]'), null, { timeout: T });
   await admin.screenshot({ path: join(ctx.shots, 'desktop-admin.png'), fullPage: true, animations: 'disabled' });
+});
+
+test('admin: a wrong token stays on the token form with the refusal, no data shown until a token is accepted', { needs: ['admin'] }, async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', 'not-the-token');
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-denied]', { timeout: T });
+  await admin.waitForTimeout(500);
+  assert(await admin.isVisible('[data-testid=admin-token]'), 'the token form stays');
+  assert(await admin.isVisible('[data-testid=admin-denied]:has-text("refused")'), 'with the refusal');
+  for (const id of ['admin-dashboard', 'metrics', 'admin-games', 'admin-connections', 'admin-roles', 'admin-banned']) {
+    assertEqual(await admin.locator(`[data-testid=${id}]`).count(), 0, `no ${id} panel after a refused token`);
+  }
+  assertEqual(await admin.evaluate(() => sessionStorage.getItem('xq.adminToken')), null, 'the refused token is not kept');
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  assertEqual(await admin.locator('[data-testid=admin-denied]').count(), 0, 'the refusal goes once a token is accepted');
 });
 
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
