@@ -444,6 +444,25 @@ test('admin: a wrong token stays on the token form with the refusal, no data sho
   assertEqual(await admin.locator('[data-testid=admin-denied]').count(), 0, 'the refusal goes once a token is accepted');
 });
 
+test('admin: the banned users panel lists a ban and Unban lifts it', { needs: ['admin'] }, async (ctx) => {
+  const eve = await newPlayer(ctx, 'Eve');
+  const id = await eve.page.evaluate(() => window.__xq.user.userId);
+  const admin = await openAdmin(ctx);
+  const row = admin.locator('[data-testid=admin-connections] tr[data-user$=Eve]').first();
+  await row.waitFor({ timeout: T });
+  await row.locator('[data-testid=ban-user]').click();
+  await row.locator('[data-testid=ban-confirm]').click();
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Eve is banned")', { timeout: T });
+  const item = admin.locator(`[data-testid=admin-banned] li[data-user-id="${id}"]`);
+  await item.waitFor({ timeout: T });
+  assert((await item.textContent()).includes('Eve'), `the banned list names the user the dashboard saw (${await item.textContent()})`);
+  await item.locator('[data-testid=unban]').click();
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Eve is no longer banned")', { timeout: T });
+  await item.waitFor({ state: 'detached', timeout: T });
+  const r = await fetch(`${ctx.base}/api/admin/banned`, { headers: { 'X-Admin-Token': ctx.adminToken } });
+  assert(!(await r.json()).banned.includes(id), 'the server lifted the ban');
+});
+
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-ctl';
   const org = await newOrganiser(ctx, 'Orla');

@@ -2,7 +2,7 @@
 // the operator's admin token typed in (kept in sessionStorage only, sent as X-Admin-Token). Live
 // games with abort/adjudicate, connections with ban, account roles, and the /metrics numbers at a
 // glance. Polls while open.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
@@ -70,6 +70,10 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
   const [node, setNode] = useState('');
   const [elsewhere, setElsewhere] = useState<OtherNodeUser[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
+  // Banned user ids (GET /api/admin/banned) and the names this page has seen them under: a banned
+  // user is no longer connected, and the server keeps no name for a guest id.
+  const [banned, setBanned] = useState<string[]>([]);
+  const names = useRef(new Map<string, string>());
   // A failed poll (shown until a poll succeeds) and the last action's answer (done or refused:
   // kept until the next action or until the admin closes it, in a banner fixed in view).
   const [pollError, setPollError] = useState('');
@@ -79,10 +83,13 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
 
   const load = useCallback(async () => {
     try {
-      const [g, c] = await Promise.all([
+      const [g, c, b] = await Promise.all([
         api<{ games: AdminGame[]; total?: number }>('GET', '/api/admin/games?limit=500', undefined, auth),
         api<AdminConns>('GET', '/api/admin/connections', undefined, auth),
+        api<{ banned?: string[] }>('GET', '/api/admin/banned', undefined, auth),
       ]);
+      for (const u of [...(c.connections ?? []), ...(c.elsewhere ?? [])]) if (u.user_id && u.user) names.current.set(u.user_id, u.user);
+      setBanned([...(b.banned ?? [])].sort());
       setGames(g.games ?? []);
       setGameTotal(g.total ?? (g.games ?? []).length);
       setConns(c.connections ?? []);
@@ -107,11 +114,12 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
     return () => window.clearInterval(timer);
   }, [load]);
 
-  const post = async (path: string, body: unknown, done: string) => {
+  // `done`: what to say once the action took effect (may read the server's answer).
+  const post = async <R,>(path: string, body: unknown, done: string | ((r: R) => string)) => {
     setNote(null);
     try {
-      await api('POST', path, body, auth);
-      setNote({ ok: true, text: done });
+      const r = await api<R>('POST', path, body, auth);
+      setNote({ ok: true, text: typeof done === 'string' ? done : done(r) });
       await load();
     } catch (e) {
       setNote({ ok: false, text: apiErrorText(e) });
@@ -205,6 +213,36 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
             </table>
           </div>
           <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
+        </section>
+        <section class="panel" data-testid="admin-banned">
+          <h3>
+            {t('bannedUsers')} ({banned.length})
+          </h3>
+          {banned.length === 0 ? (
+            <p class="muted">{t('noBannedUsers')}</p>
+          ) : (
+            <ul class="list">
+              {banned.map((id) => {
+                const name = names.current.get(id);
+                return (
+                  <li key={id} data-user-id={id}>
+                    <span class="mono">{id}</span>
+                    {name && <span class="who">{name}</span>}
+                    <button
+                      data-testid="unban"
+                      onClick={() =>
+                        void post<{ was_banned?: boolean }>(`/api/admin/users/${encodeURIComponent(id)}/unban`, {}, (r) =>
+                          t(r.was_banned === false ? 'userWasNotBanned' : 'userUnbanned', { name: name ?? id }),
+                        )
+                      }
+                    >
+                      {t('unban')}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
         </section>
         </>
       )}
