@@ -463,6 +463,18 @@ test('admin: the banned users panel lists a ban and Unban lifts it', { needs: ['
   assert(!(await r.json()).banned.includes(id), 'the server lifted the ban');
 });
 
+test('a ban: the banned player\'s page says so (English, Chinese)', { needs: ['admin'] }, async (ctx) => {
+  const fay = await newPlayer(ctx, 'Fay');
+  const gus = await newPlayer(ctx, 'Gus');
+  await startGame(ctx, fay, gus, 'xiangqi');
+  const id = await gus.page.evaluate(() => window.__xq.user.userId);
+  assertEqual((await banUser(ctx, id)).status, 200, 'the ban is accepted');
+  await gus.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
+  await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("This account is banned.")', { timeout: T });
+  await gus.page.click('[data-testid=lang-toggle]');
+  await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("该账号已被封禁")', { timeout: T });
+});
+
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-ctl';
   const org = await newOrganiser(ctx, 'Orla');
