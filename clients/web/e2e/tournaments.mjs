@@ -463,7 +463,7 @@ test('admin: the banned users panel lists a ban and Unban lifts it', { needs: ['
   assert(!(await r.json()).banned.includes(id), 'the server lifted the ban');
 });
 
-test('a ban: the banned player\'s page says so (English, Chinese)', { needs: ['admin'] }, async (ctx) => {
+test('a ban: the banned player\'s page says so (English, Chinese); the opponent reads "opponent banned" (对方被封禁)', { needs: ['admin'] }, async (ctx) => {
   const fay = await newPlayer(ctx, 'Fay');
   const gus = await newPlayer(ctx, 'Gus');
   await startGame(ctx, fay, gus, 'xiangqi');
@@ -473,6 +473,9 @@ test('a ban: the banned player\'s page says so (English, Chinese)', { needs: ['a
   await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("This account is banned.")', { timeout: T });
   await gus.page.click('[data-testid=lang-toggle]');
   await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("该账号已被封禁")', { timeout: T });
+  assertEqual(await resultText(fay), 'Red wins: opponent banned', 'the opponent reads why the game ended');
+  await fay.page.click('[data-testid=lang-toggle]');
+  await fay.page.waitForSelector('[data-testid=result]:has-text("红胜：对方被封禁")', { timeout: T });
 });
 
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {

@@ -175,6 +175,8 @@ const en = {
   'reason.claimed_draw': 'claimed (opponent gone)',
   'reason.double_forfeit': 'both absent',
   'reason.no_show': 'did not show up',
+  // The loser was banned by an admin (the winner is the opponent of the banned player).
+  'reason.banned': 'opponent banned',
   // Tournaments
   tournamentsTitle: 'Tournaments',
   createEvent: 'Create event',
@@ -577,6 +579,7 @@ const zh: Record<Key, string> = {
   'reason.claimed_draw': '对方离线判和',
   'reason.double_forfeit': '双方缺席',
   'reason.no_show': '未到场',
+  'reason.banned': '对方被封禁',
   tournamentsTitle: '比赛',
   createEvent: '创建比赛',
   noEvents: '暂无比赛。',
