@@ -478,6 +478,30 @@ test('a ban: the banned player\'s page says so (English, Chinese); the opponent 
   await fay.page.waitForSelector('[data-testid=result]:has-text("红胜：对方被封禁")', { timeout: T });
 });
 
+test('admin on a phone: live games before the metrics and roles; connection actions reachable without sideways scrolling; a refusal in view', { needs: ['admin'] }, async (ctx) => {
+  const hal = await newPlayer(ctx, 'Hal');
+  const ivy = await newPlayer(ctx, 'Ivy');
+  const g = await startGame(ctx, hal, ivy, 'xiangqi');
+  const admin = await openAdmin(ctx, PHONE);
+  const game = admin.locator(`[data-testid=admin-games] li[data-game="${g}"]`);
+  await game.waitFor({ timeout: T });
+  const top = (sel) => admin.$eval(sel, (e) => e.getBoundingClientRect().top);
+  assert((await top('[data-testid=admin-games]')) < (await top('[data-testid=metrics]')), 'live games come before the metrics');
+  assert((await top('[data-testid=admin-games]')) < (await top('[data-testid=admin-roles]')), 'live games come before the roles');
+  const row = admin.locator('[data-testid=admin-connections] tr[data-user$=Hal]').first();
+  await row.waitFor({ timeout: T });
+  assert(await admin.$eval('[data-testid=admin-connections] .table-wrap', (w) => w.scrollWidth <= w.clientWidth + 1), 'the connections table fits the width');
+  await row.locator('[data-testid=ban-user]').scrollIntoViewIfNeeded();
+  assert(await inView(admin, '[data-testid=admin-connections] tr[data-user$=Hal] [data-testid=ban-user]'), 'its Ban button is on screen');
+  assert(await inView(admin, '[data-testid=admin-connections] tr[data-user$=Hal] [data-testid=admin-disconnect]'), 'its Disconnect button is on screen');
+  assert(await admin.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no horizontal page scrolling');
+  // A refused action on the phone: its reason is on screen where the admin is.
+  await game.locator('[data-testid=admin-move-limit]').click();
+  await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
+  assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view on the phone');
+  await admin.screenshot({ path: join(ctx.shots, 'phone-admin.png'), fullPage: true, animations: 'disabled' });
+});
+
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const id = 'e2e-ctl';
   const org = await newOrganiser(ctx, 'Orla');

@@ -138,7 +138,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
 
   return (
     <div class={`admin${note ? ' has-note' : ''}`} data-testid="admin-dashboard">
-      <section class="panel">
+      <section class="panel admin-head">
         <div class="row spread">
           <h2>{t('admin')}</h2>
           {auth.adminToken && <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>}
@@ -156,7 +156,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
         <>
         <Metrics samples={samples} conns={conns} users={users.size} node={node} />
         <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
-        <section class="panel" data-testid="admin-games">
+        <section class="panel admin-games-panel" data-testid="admin-games">
           <h3>
             {t('liveGames')} ({games.filter((g) => !g.finished).length})
             {games.some((g) => g.finished) && <span class="muted small"> · {t('recentlyFinished', { n: String(games.filter((g) => g.finished).length) })}</span>}
@@ -174,39 +174,39 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
             {t('connections')} ({conns.length}){node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
           </h3>
           <div class="table-wrap">
-            <table class="grid-table">
+            <table class="grid-table conns">
               <thead>
                 <tr>
-                  <th>#</th>
+                  <th class="col-num">#</th>
                   <th>{t('node')}</th>
                   <th>{t('userName')}</th>
                   <th>{t('userId')}</th>
-                  <th>{t('address')}</th>
+                  <th class="col-address">{t('address')}</th>
                   <th>{t('games')}</th>
-                  <th />
+                  <th class="actions" />
                 </tr>
               </thead>
               <tbody>
                 {conns.map((c) => (
                   <tr key={String(c.id)} data-user={c.user} data-node={node}>
-                    <td>{c.id}</td>
+                    <td class="col-num">{c.id}</td>
                     <td class="mono">{node}</td>
                     <td>{c.user || <span class="muted">—</span>}</td>
                     <td class="mono">{c.user_id}</td>
-                    <td class="mono">{c.remote}</td>
-                    <td>{(c.games ?? []).join(', ')}</td>
-                    <td>{c.user_id && userButtons(c.user_id, c.user)}</td>
+                    <td class="mono col-address">{c.remote}</td>
+                    <td class="conn-games">{(c.games ?? []).join(', ')}</td>
+                    <td class="actions">{c.user_id && userButtons(c.user_id, c.user)}</td>
                   </tr>
                 ))}
                 {elsewhere.map((u) => (
                   <tr key={`${u.node}/${u.user_id}`} data-user={u.user} data-node={u.node} class="elsewhere" title={t('onOtherNode')}>
-                    <td class="muted">—</td>
+                    <td class="muted col-num">—</td>
                     <td class="mono">{u.node}</td>
                     <td>{u.user}</td>
                     <td class="mono">{u.user_id}</td>
+                    <td class="muted col-address">—</td>
                     <td class="muted">—</td>
-                    <td class="muted">—</td>
-                    <td>{userButtons(u.user_id, u.user)}</td>
+                    <td class="actions">{userButtons(u.user_id, u.user)}</td>
                   </tr>
                 ))}
               </tbody>
