@@ -8,6 +8,29 @@ import { T, acceptSeekOf, createSeek, newPlayer, playMove, resultText, startGame
 const EVENT = 'e2e-open';
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
+// The element is on screen, not scrolled away.
+const inView = (page, sel) =>
+  page.$eval(sel, (e) => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+  });
+
+// A browser of its own with the operator's admin token typed in, on the dashboard.
+async function openAdmin(ctx, opts = { viewport: { width: 1280, height: 900 } }) {
+  const context = await ctx.browser.newContext({ locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  admin.on('pageerror', (e) => console.log(`     [admin pageerror] ${e.message}`));
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  return admin;
+}
+
+const banUser = (ctx, userId) =>
+  fetch(`${ctx.base}/api/admin/users/${encodeURIComponent(userId)}/ban`, { method: 'POST', headers: { 'X-Admin-Token': ctx.adminToken, 'Content-Type': 'application/json' }, body: '{}' });
+
 // Our player behind a name the server shows (guests are "guest-<name>").
 const who = (players, shown) => players.find((p) => shown === p.name || shown.endsWith(`-${p.name}`));
 
@@ -314,11 +337,7 @@ test('admin dashboard: token, live game and connections (also of another node), 
   ctx.contexts.push(context);
   const admin = await context.newPage();
   await admin.goto(`${ctx.base}/#/admin`);
-  // A wrong token is refused; the right one opens the dashboard.
-  await admin.fill('[data-testid=admin-token]', 'not-the-token');
-  await admin.click('[data-testid=admin-save]');
-  await admin.waitForSelector('[data-testid=admin-denied]', { timeout: T });
-  await admin.click('[data-testid=admin-forget]');
+  // (A wrong token: the next test.)
   await admin.fill('[data-testid=admin-token]', ctx.adminToken);
   await admin.click('[data-testid=admin-save]');
   const row = admin.locator(`[data-testid=admin-games] li[data-game="${g1}"]`);
@@ -349,9 +368,16 @@ test('admin dashboard: token, live game and connections (also of another node), 
   // The arbiter's move limit (限着) is refused in a game whose rules have none.
   await row2.locator('[data-testid=admin-move-limit]').click();
   await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
+  // The refusal outlives the polls (every 3 s) and is in view wherever the admin has scrolled to.
+  await admin.waitForTimeout(3500);
+  assert(await admin.isVisible('[data-testid=admin-error]:has-text("no move limit on request")'), 'the refusal stays until the next action');
+  await admin.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view at the bottom of the page');
   await row2.locator('[data-testid=admin-outcome]').selectOption('black-wins');
   await row2.locator('[data-testid=admin-adjudicate]').click();
   for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("adjudicated")', { timeout: T });
+  assertEqual(await admin.locator('[data-testid=admin-error]').count(), 0, 'the next action clears the refusal');
 
   // ... and imposed in one whose rules have a 40-move limit on request: both players see it run.
   await ada.page.goto(`${ctx.base}/#/`);
@@ -395,6 +421,85 @@ test('admin dashboard: token, live game and connections (also of another node), 
   await ben.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
   await admin.waitForFunction(() => !document.querySelector('[data-testid=admin-connections] tr[data-user$=Ben]'), null, { timeout: T });
   await admin.screenshot({ path: join(ctx.shots, 'desktop-admin.png'), fullPage: true, animations: 'disabled' });
+});
+
+test('admin: a wrong token stays on the token form with the refusal, no data shown until a token is accepted', { needs: ['admin'] }, async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', 'not-the-token');
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-denied]', { timeout: T });
+  await admin.waitForTimeout(500);
+  assert(await admin.isVisible('[data-testid=admin-token]'), 'the token form stays');
+  assert(await admin.isVisible('[data-testid=admin-denied]:has-text("refused")'), 'with the refusal');
+  for (const id of ['admin-dashboard', 'metrics', 'admin-games', 'admin-connections', 'admin-roles', 'admin-banned']) {
+    assertEqual(await admin.locator(`[data-testid=${id}]`).count(), 0, `no ${id} panel after a refused token`);
+  }
+  assertEqual(await admin.evaluate(() => sessionStorage.getItem('xq.adminToken')), null, 'the refused token is not kept');
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  assertEqual(await admin.locator('[data-testid=admin-denied]').count(), 0, 'the refusal goes once a token is accepted');
+});
+
+test('admin: the banned users panel lists a ban and Unban lifts it', { needs: ['admin'] }, async (ctx) => {
+  const eve = await newPlayer(ctx, 'Eve');
+  const id = await eve.page.evaluate(() => window.__xq.user.userId);
+  const admin = await openAdmin(ctx);
+  const row = admin.locator('[data-testid=admin-connections] tr[data-user$=Eve]').first();
+  await row.waitFor({ timeout: T });
+  await row.locator('[data-testid=ban-user]').click();
+  await row.locator('[data-testid=ban-confirm]').click();
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Eve is banned")', { timeout: T });
+  const item = admin.locator(`[data-testid=admin-banned] li[data-user-id="${id}"]`);
+  await item.waitFor({ timeout: T });
+  assert((await item.textContent()).includes('Eve'), `the banned list names the user the dashboard saw (${await item.textContent()})`);
+  await item.locator('[data-testid=unban]').click();
+  await admin.waitForSelector('[data-testid=admin-msg]:has-text("Eve is no longer banned")', { timeout: T });
+  await item.waitFor({ state: 'detached', timeout: T });
+  const r = await fetch(`${ctx.base}/api/admin/banned`, { headers: { 'X-Admin-Token': ctx.adminToken } });
+  assert(!(await r.json()).banned.includes(id), 'the server lifted the ban');
+});
+
+test('a ban: the banned player\'s page says so (English, Chinese); the opponent reads "opponent banned" (对方被封禁)', { needs: ['admin'] }, async (ctx) => {
+  const fay = await newPlayer(ctx, 'Fay');
+  const gus = await newPlayer(ctx, 'Gus');
+  await startGame(ctx, fay, gus, 'xiangqi');
+  const id = await gus.page.evaluate(() => window.__xq.user.userId);
+  assertEqual((await banUser(ctx, id)).status, 200, 'the ban is accepted');
+  await gus.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
+  await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("This account is banned.")', { timeout: T });
+  await gus.page.click('[data-testid=lang-toggle]');
+  await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("该账号已被封禁")', { timeout: T });
+  assertEqual(await resultText(fay), 'Red wins: opponent banned', 'the opponent reads why the game ended');
+  await fay.page.click('[data-testid=lang-toggle]');
+  await fay.page.waitForSelector('[data-testid=result]:has-text("红胜：对方被封禁")', { timeout: T });
+});
+
+test('admin on a phone: live games before the metrics and roles; connection actions reachable without sideways scrolling; a refusal in view', { needs: ['admin'] }, async (ctx) => {
+  const hal = await newPlayer(ctx, 'Hal');
+  const ivy = await newPlayer(ctx, 'Ivy');
+  const g = await startGame(ctx, hal, ivy, 'xiangqi');
+  const admin = await openAdmin(ctx, PHONE);
+  const game = admin.locator(`[data-testid=admin-games] li[data-game="${g}"]`);
+  await game.waitFor({ timeout: T });
+  const top = (sel) => admin.$eval(sel, (e) => e.getBoundingClientRect().top);
+  assert((await top('[data-testid=admin-games]')) < (await top('[data-testid=metrics]')), 'live games come before the metrics');
+  assert((await top('[data-testid=admin-games]')) < (await top('[data-testid=admin-roles]')), 'live games come before the roles');
+  const row = admin.locator('[data-testid=admin-connections] tr[data-user$=Hal]').first();
+  await row.waitFor({ timeout: T });
+  assert(await admin.$eval('[data-testid=admin-connections] .table-wrap', (w) => w.scrollWidth <= w.clientWidth + 1), 'the connections table fits the width');
+  await row.locator('[data-testid=ban-user]').scrollIntoViewIfNeeded();
+  assert(await inView(admin, '[data-testid=admin-connections] tr[data-user$=Hal] [data-testid=ban-user]'), 'its Ban button is on screen');
+  assert(await inView(admin, '[data-testid=admin-connections] tr[data-user$=Hal] [data-testid=admin-disconnect]'), 'its Disconnect button is on screen');
+  assert(await admin.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no horizontal page scrolling');
+  // A refused action on the phone: its reason is on screen where the admin is.
+  await game.locator('[data-testid=admin-move-limit]').click();
+  await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
+  assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view on the phone');
+  await admin.screenshot({ path: join(ctx.shots, 'phone-admin.png'), fullPage: true, animations: 'disabled' });
 });
 
 test('tournament organiser controls: join code, withdraw, custom tiebreaks, manual rounds, edit pairing, re-pair, pause/resume, correct a result', { needs: ['matchmaker', 'events'] }, async (ctx) => {

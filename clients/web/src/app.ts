@@ -188,6 +188,10 @@ export class App extends Observable {
     else sessionStorage.removeItem('xq.pool');
   }
 
+  // The admin page's credential was refused (a typed token, or the session of an account that lost
+  // the admin role): the page stays on the token form and says so.
+  adminRefused: '' | 'token' | 'session' = '';
+
   get adminToken(): string {
     return sessionStorage.getItem('xq.adminToken') ?? '';
   }

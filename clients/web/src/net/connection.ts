@@ -36,6 +36,10 @@ export class Connection {
   user: Player | null = null; // who the session belongs to, once signed in
   role = 'player'; // what the account may do: player | organiser | admin (from the login answer)
   rttMs = 0;
+  // The server said this account is banned (an error frame with BANNED before it closed the
+  // connection, or the answer to resuming the session): the sign-in form says so until a sign-in
+  // succeeds.
+  banned = false;
 
   private ws: WebSocket | null = null;
   private nextId = 1;
@@ -78,6 +82,7 @@ export class Connection {
     if (m.reply?.token) this.setToken(m.reply.token);
     if (m.reply?.user) this.user = m.reply.user as Player;
     if (m.reply) this.role = m.reply.role || 'player';
+    if (m.reply?.user) this.banned = false;
     for (const fn of this.statusListeners) fn(this.status);
   }
 
@@ -187,6 +192,7 @@ export class Connection {
         if (e instanceof RequestError) {
           this.setToken(null);
           this.user = null;
+          if (e.code === ErrorCode.BANNED) this.banned = true;
         }
         else return; // socket died again; onClose schedules the next try
       }
@@ -203,6 +209,10 @@ export class Connection {
       m = decodeServer(new Uint8Array(data));
     } catch {
       return;
+    }
+    if (m.body === 'error' && m.error?.code === ErrorCode.BANNED && !this.banned) {
+      this.banned = true;
+      for (const fn of this.statusListeners) fn(this.status);
     }
     const id = Number(m.requestId);
     const p = id ? this.pending.get(id) : undefined;

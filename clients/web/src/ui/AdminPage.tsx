@@ -2,7 +2,7 @@
 // the operator's admin token typed in (kept in sessionStorage only, sent as X-Admin-Token). Live
 // games with abort/adjudicate, connections with ban, account roles, and the /metrics numbers at a
 // glance. Polls while open.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
@@ -21,8 +21,18 @@ type AdminConns = { node?: string; connections: AdminConn[]; elsewhere?: OtherNo
 export function AdminPage({ app }: { app: App }) {
   useObservable(app);
   const token = app.adminToken;
-  if (token) return <Dashboard app={app} auth={{ adminToken: token }} />;
-  if (app.conn.role === 'admin' && app.conn.token) return <Dashboard app={app} auth={{ token: app.conn.token }} />;
+  // A refused credential leads back to the token form, with the refusal and no data: a refused
+  // typed token is forgotten at once (so nothing polls with it), a refused session is not tried
+  // again in this tab.
+  const refused = (by: 'token' | 'session') => {
+    app.adminRefused = by;
+    if (by === 'token') app.adminToken = '';
+    app.notify();
+  };
+  if (token) return <Dashboard key="token" app={app} auth={{ adminToken: token }} onDenied={() => refused('token')} />;
+  if (app.conn.role === 'admin' && app.conn.token && app.adminRefused !== 'session') {
+    return <Dashboard key="session" app={app} auth={{ token: app.conn.token }} onDenied={() => refused('session')} />;
+  }
   return <TokenForm app={app} />;
 }
 
@@ -36,17 +46,22 @@ function TokenForm({ app }: { app: App }) {
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (v.trim()) app.adminToken = v.trim();
+          if (!v.trim()) return;
+          if (app.adminRefused === 'token') app.adminRefused = '';
+          app.adminToken = v.trim();
         }}
       >
         <input data-testid="admin-token" type="password" autocomplete="off" placeholder={t('adminToken')} value={v} onInput={(e) => setV(e.currentTarget.value)} />
         <button class="primary" data-testid="admin-save">{t('useToken')}</button>
       </form>
+      {app.adminRefused && (
+        <p class="error" role="alert" data-testid="admin-denied">{t(app.adminRefused === 'token' ? 'adminDenied' : 'adminSessionDenied')}</p>
+      )}
     </section>
   );
 }
 
-function Dashboard({ app, auth }: { app: App; auth: Auth }) {
+function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: () => void }) {
   const [games, setGames] = useState<AdminGame[]>([]);
   const [gameTotal, setGameTotal] = useState(0);
   const [conns, setConns] = useState<AdminConn[]>([]);
@@ -55,26 +70,36 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   const [node, setNode] = useState('');
   const [elsewhere, setElsewhere] = useState<OtherNodeUser[]>([]);
   const [samples, setSamples] = useState<Sample[]>([]);
-  const [error, setError] = useState('');
-  const [msg, setMsg] = useState('');
-  const [denied, setDenied] = useState(false);
+  // Banned user ids (GET /api/admin/banned) and the names this page has seen them under: a banned
+  // user is no longer connected, and the server keeps no name for a guest id.
+  const [banned, setBanned] = useState<string[]>([]);
+  const names = useRef(new Map<string, string>());
+  // A failed poll (shown until a poll succeeds) and the last action's answer (done or refused:
+  // kept until the next action or until the admin closes it, in a banner fixed in view).
+  const [pollError, setPollError] = useState('');
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  // No panel is shown before the credential has been accepted once.
+  const [loaded, setLoaded] = useState(false);
 
   const load = useCallback(async () => {
     try {
-      const [g, c] = await Promise.all([
+      const [g, c, b] = await Promise.all([
         api<{ games: AdminGame[]; total?: number }>('GET', '/api/admin/games?limit=500', undefined, auth),
         api<AdminConns>('GET', '/api/admin/connections', undefined, auth),
+        api<{ banned?: string[] }>('GET', '/api/admin/banned', undefined, auth),
       ]);
+      for (const u of [...(c.connections ?? []), ...(c.elsewhere ?? [])]) if (u.user_id && u.user) names.current.set(u.user_id, u.user);
+      setBanned([...(b.banned ?? [])].sort());
       setGames(g.games ?? []);
       setGameTotal(g.total ?? (g.games ?? []).length);
       setConns(c.connections ?? []);
       setNode(c.node ?? '');
       setElsewhere(c.elsewhere ?? []);
-      setDenied(false);
-      setError('');
+      setLoaded(true);
+      setPollError('');
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) setDenied(true);
-      else setError(apiErrorText(e));
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return onDenied();
+      setPollError(apiErrorText(e));
     }
     try {
       setSamples(parsePrometheus(await apiText('/metrics')));
@@ -89,15 +114,15 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
     return () => window.clearInterval(timer);
   }, [load]);
 
-  const post = async (path: string, body: unknown, done: string) => {
-    setMsg('');
-    setError('');
+  // `done`: what to say once the action took effect (may read the server's answer).
+  const post = async <R,>(path: string, body: unknown, done: string | ((r: R) => string)) => {
+    setNote(null);
     try {
-      await api('POST', path, body, auth);
-      setMsg(done);
+      const r = await api<R>('POST', path, body, auth);
+      setNote({ ok: true, text: typeof done === 'string' ? done : done(r) });
       await load();
     } catch (e) {
-      setError(apiErrorText(e));
+      setNote({ ok: false, text: apiErrorText(e) });
     }
   };
 
@@ -112,76 +137,115 @@ function Dashboard({ app, auth }: { app: App; auth: Auth }) {
   );
 
   return (
-    <div class="admin" data-testid="admin-dashboard">
-      <section class="panel">
+    <div class={`admin${note ? ' has-note' : ''}`} data-testid="admin-dashboard">
+      <section class="panel admin-head">
         <div class="row spread">
           <h2>{t('admin')}</h2>
           {auth.adminToken && <button data-testid="admin-forget" onClick={() => (app.adminToken = '')}>{t('forgetToken')}</button>}
         </div>
-        {denied && <p class="error" role="alert" data-testid="admin-denied">{t('adminDenied')}</p>}
-        {error && <p class="error" role="alert" data-testid="admin-error">{error}</p>}
-        {msg && <p class="ok" role="status" data-testid="admin-msg">{msg}</p>}
+        {pollError && <p class="error" role="alert" data-testid="admin-poll-error">{pollError}</p>}
+        {!loaded && !pollError && <p class="muted">{t('loading')}</p>}
       </section>
-      <Metrics samples={samples} conns={conns} users={users.size} node={node} />
-      <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
-      <section class="panel" data-testid="admin-games">
-        <h3>
-          {t('liveGames')} ({games.filter((g) => !g.finished).length})
-          {games.some((g) => g.finished) && <span class="muted small"> · {t('recentlyFinished', { n: String(games.filter((g) => g.finished).length) })}</span>}
-        </h3>
-        {games.length === 0 && <p class="muted">{t('noGames')}</p>}
-        {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
-        <ul class="list">
-          {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
-            <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={(side) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, { side }, t('moveLimitImposed', { id: g.id }))} />
-          ))}
-        </ul>
-      </section>
-      <section class="panel" data-testid="admin-connections">
-        <h3>
-          {t('connections')} ({conns.length}){node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
-        </h3>
-        <div class="table-wrap">
-          <table class="grid-table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>{t('node')}</th>
-                <th>{t('userName')}</th>
-                <th>{t('userId')}</th>
-                <th>{t('address')}</th>
-                <th>{t('games')}</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {conns.map((c) => (
-                <tr key={String(c.id)} data-user={c.user} data-node={node}>
-                  <td>{c.id}</td>
-                  <td class="mono">{node}</td>
-                  <td>{c.user || <span class="muted">—</span>}</td>
-                  <td class="mono">{c.user_id}</td>
-                  <td class="mono">{c.remote}</td>
-                  <td>{(c.games ?? []).join(', ')}</td>
-                  <td>{c.user_id && userButtons(c.user_id, c.user)}</td>
-                </tr>
-              ))}
-              {elsewhere.map((u) => (
-                <tr key={`${u.node}/${u.user_id}`} data-user={u.user} data-node={u.node} class="elsewhere" title={t('onOtherNode')}>
-                  <td class="muted">—</td>
-                  <td class="mono">{u.node}</td>
-                  <td>{u.user}</td>
-                  <td class="mono">{u.user_id}</td>
-                  <td class="muted">—</td>
-                  <td class="muted">—</td>
-                  <td>{userButtons(u.user_id, u.user)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      {note && (
+        <div class={`admin-note ${note.ok ? 'ok' : 'error'}`} role={note.ok ? 'status' : 'alert'}>
+          <span data-testid={note.ok ? 'admin-msg' : 'admin-error'}>{note.text}</span>
+          <button class="link" data-testid="admin-note-close" aria-label={t('close')} onClick={() => setNote(null)}>×</button>
         </div>
-        <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
-      </section>
+      )}
+      {loaded && (
+        <>
+        <Metrics samples={samples} conns={conns} users={users.size} node={node} />
+        <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
+        <section class="panel admin-games-panel" data-testid="admin-games">
+          <h3>
+            {t('liveGames')} ({games.filter((g) => !g.finished).length})
+            {games.some((g) => g.finished) && <span class="muted small"> · {t('recentlyFinished', { n: String(games.filter((g) => g.finished).length) })}</span>}
+          </h3>
+          {games.length === 0 && <p class="muted">{t('noGames')}</p>}
+          {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
+          <ul class="list">
+            {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
+              <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={(side) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, { side }, t('moveLimitImposed', { id: g.id }))} />
+            ))}
+          </ul>
+        </section>
+        <section class="panel" data-testid="admin-connections">
+          <h3>
+            {t('connections')} ({conns.length}){node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
+          </h3>
+          <div class="table-wrap">
+            <table class="grid-table conns">
+              <thead>
+                <tr>
+                  <th class="col-num">#</th>
+                  <th>{t('node')}</th>
+                  <th>{t('userName')}</th>
+                  <th>{t('userId')}</th>
+                  <th class="col-address">{t('address')}</th>
+                  <th>{t('games')}</th>
+                  <th class="actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {conns.map((c) => (
+                  <tr key={String(c.id)} data-user={c.user} data-node={node}>
+                    <td class="col-num">{c.id}</td>
+                    <td class="mono">{node}</td>
+                    <td>{c.user || <span class="muted">—</span>}</td>
+                    <td class="mono">{c.user_id}</td>
+                    <td class="mono col-address">{c.remote}</td>
+                    <td class="conn-games">{(c.games ?? []).join(', ')}</td>
+                    <td class="actions">{c.user_id && userButtons(c.user_id, c.user)}</td>
+                  </tr>
+                ))}
+                {elsewhere.map((u) => (
+                  <tr key={`${u.node}/${u.user_id}`} data-user={u.user} data-node={u.node} class="elsewhere" title={t('onOtherNode')}>
+                    <td class="muted col-num">—</td>
+                    <td class="mono">{u.node}</td>
+                    <td>{u.user}</td>
+                    <td class="mono">{u.user_id}</td>
+                    <td class="muted col-address">—</td>
+                    <td class="muted">—</td>
+                    <td class="actions">{userButtons(u.user_id, u.user)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
+        </section>
+        <section class="panel" data-testid="admin-banned">
+          <h3>
+            {t('bannedUsers')} ({banned.length})
+          </h3>
+          {banned.length === 0 ? (
+            <p class="muted">{t('noBannedUsers')}</p>
+          ) : (
+            <ul class="list">
+              {banned.map((id) => {
+                const name = names.current.get(id);
+                return (
+                  <li key={id} data-user-id={id}>
+                    <span class="mono">{id}</span>
+                    {name && <span class="who">{name}</span>}
+                    <button
+                      data-testid="unban"
+                      onClick={() =>
+                        void post<{ was_banned?: boolean }>(`/api/admin/users/${encodeURIComponent(id)}/unban`, {}, (r) =>
+                          t(r.was_banned === false ? 'userWasNotBanned' : 'userUnbanned', { name: name ?? id }),
+                        )
+                      }
+                    >
+                      {t('unban')}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </section>
+        </>
+      )}
     </div>
   );
 }

@@ -29,6 +29,11 @@ export function SignIn({ app }: { app: App }) {
   return (
     <section class="panel sign-in">
       <h2>{t('signIn')}</h2>
+      {app.conn.banned && (
+        <p class="error" role="alert" data-testid="banned-notice">
+          {t('error.BANNED')}
+        </p>
+      )}
       <form
         class="row"
         onSubmit={(e) => {
