@@ -80,17 +80,7 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
       }
     }
   }
-  for (const auto& gid : games)
-    if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
-  // The nodes serving this connection's forwarded requests drop its proxy there (after the
-  // requests: the publisher keeps the order).
-  for (const auto& node : remote_nodes) {
-    NodeMessage nm;
-    nm.kind = NodeMessage::Kind::Close;
-    nm.from_node = options_.node_id;
-    nm.conn = c->id();
-    publisher_.publish(keys::node_channel(node), encode(nm));
-  }
+  leave_games(c->id(), games, remote_nodes);
   if (!left_node && !user_gone) return;
   // Redis round trips: on the lobby pool (a mass disconnect would otherwise hold up the io threads).
   auto forget = [this, u, left_node, user_gone, gone_seeks = std::move(gone_seeks)] {
@@ -124,13 +114,19 @@ void Hub::drop_subscriptions(const std::shared_ptr<Connection>& c) {
     remote_nodes = std::exchange(it->second.remote_nodes, {});
     it->second.remote_games.clear();
   }
+  leave_games(c->id(), games, remote_nodes);
+}
+
+void Hub::leave_games(uint64_t conn_id, const std::set<std::string>& games, const std::set<std::string>& remote_nodes) {
   for (const auto& gid : games)
-    if (auto a = find_game(gid)) a->post([id = c->id()](GameActor& g) { g.unsubscribe(id); });
+    if (auto a = find_game(gid)) a->post([conn_id](GameActor& g) { g.unsubscribe(conn_id); });
+  // The nodes serving this connection's forwarded requests drop its proxy there (after the
+  // requests: the publisher keeps the order).
   for (const auto& node : remote_nodes) {
     NodeMessage nm;
     nm.kind = NodeMessage::Kind::Close;
     nm.from_node = options_.node_id;
-    nm.conn = c->id();
+    nm.conn = conn_id;
     publisher_.publish(keys::node_channel(node), encode(nm));
   }
 }

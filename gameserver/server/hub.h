@@ -108,6 +108,8 @@ class Hub {
   }
 
  private:
+  // Unsubscribes connection `conn_id` from `games` here and closes its proxies on `remote_nodes`.
+  void leave_games(uint64_t conn_id, const std::set<std::string>& games, const std::set<std::string>& remote_nodes);
   struct ConnInfo {
     std::weak_ptr<Connection> conn;
     std::set<std::string> games;  // games this connection is subscribed to
