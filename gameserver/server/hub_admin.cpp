@@ -154,7 +154,7 @@ size_t Hub::end_games_of_banned(const std::string& user_id) {
 
 size_t Hub::disconnect(const std::string& user_id, bool banned) {
   const size_t closed = close_connections_of(user_id, banned);
-  NodeMessage nm;  // the user's connections to other nodes too (Kind::Ban only closes them there)
+  NodeMessage nm;  // the other nodes close the user's connections too (and end their games if banned)
   nm.kind = NodeMessage::Kind::Ban;
   nm.from_node = options_.node_id;
   nm.users = {user_id};
