@@ -18,6 +18,20 @@ namespace json = boost::json;
 
 namespace gs {
 
+namespace {
+
+// A request for a game of an event the organiser cancelled while it waited in the stream.
+bool event_cancelled(Redis& redis, const std::string& spec_json) {
+  boost::system::error_code ec;
+  const json::value spec = json::parse(spec_json, ec);
+  if (ec || !spec.is_object()) return false;  // create_scheduled_game says what is wrong with it
+  const auto* event_id = spec.as_object().if_contains("event_id");
+  if (!event_id || !event_id->is_string() || event_id->as_string().empty()) return false;
+  return redis.command({"EXISTS", keys::tournament(std::string(event_id->as_string())) + ":cancelled"}).integer == 1;
+}
+
+}  // namespace
+
 MatchmakerBridge::MatchmakerBridge(Hub& hub, std::string redis_url, std::string node_id)
     : hub_(hub), redis_url_(std::move(redis_url)), node_id_(std::move(node_id)) {}
 
@@ -62,12 +76,18 @@ void MatchmakerBridge::consume_game_requests() {
           if (stream.elements.size() < 2) continue;
           for (const auto& entry : stream.elements[1].elements) {
             if (entry.elements.size() < 2) continue;
-            std::string body;
+            std::string body, game_id;
             const auto& kv = entry.elements[1].elements;
-            for (size_t i = 0; i + 1 < kv.size(); i += 2)
+            for (size_t i = 0; i + 1 < kv.size(); i += 2) {
               if (kv[i].str == "body") body = kv[i + 1].str;
+              else if (kv[i].str == "game_id") game_id = kv[i + 1].str;
+            }
             try {
-              hub_.create_scheduled_game(body);
+              if (event_cancelled(*redis, body)) {
+                std::cerr << "gameserver: not creating game " << game_id << ": its event was cancelled\n";
+              } else {
+                hub_.create_scheduled_game(body);
+              }
             } catch (const RedisError&) {
               throw;  // not acknowledged: retried when Redis is back
             } catch (const std::exception& e) {

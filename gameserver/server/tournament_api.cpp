@@ -63,6 +63,24 @@ HttpResult submit(const std::string& redis_url, json::object cmd) {
   return error(504, "timeout", "the tournament service did not answer in time; the request may still take effect, so look before trying again");
 }
 
+// A cancelled event's games still on the game servers end unplayed (aborted, wherever they run).
+// The answer says which did and why any did not: a game already over, or its node unreachable.
+HttpResult end_cancelled_games(Hub& hub, HttpResult cancelled) {
+  json::object answer = json::parse(cancelled.body).as_object();
+  json::array ended, not_ended;
+  if (const auto* games = answer.if_contains("end_games"))
+    for (const auto& g : games->as_array()) {
+      const std::string id(g.as_string());
+      const std::string why = hub.admin_game_action(id, "abort", "", true);
+      if (why.empty()) ended.push_back(json::string(id));
+      else not_ended.push_back(json::object{{"game_id", id}, {"why", why}});
+    }
+  answer.erase("end_games");
+  answer["games_ended"] = ended;
+  answer["games_not_ended"] = not_ended;
+  return ok_json(json::serialize(answer));
+}
+
 std::optional<std::string> get_string(Redis& r, const std::string& key) {
   RedisReply v = r.command({"GET", key});
   if (v.type != RedisReply::Type::String) return std::nullopt;
@@ -190,7 +208,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
         {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
         {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
         {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
-        {"correct", "correct_result"}, {"foul", "record_foul"}};
+        {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"}};
     auto it = kActions.find(parts[3]);
     if (it == kActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
@@ -213,7 +231,9 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (r.body.find("\"bad_code\"") == std::string::npos) give_back_places(redis, counter);
       return r;
     }
-    return submit(hub.options().redis_url, cmd);
+    HttpResult r = submit(hub.options().redis_url, cmd);
+    if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));
+    return r;
   }
 
   if (kind == "clubs") {

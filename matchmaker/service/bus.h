@@ -11,7 +11,10 @@
 //                               black_fouls). Consumer group "matchmaker".
 //   xq:mm:notify        PUBSUB  live notices for connected players (new round, your game is ready,
 //                               standings changed): JSON {event_id, kind, users, game_id, text}.
-//   xq:mm:event:{id}    STRING  the tournament as JSON (tournament_json.h).
+//   xq:mm:event:{id}    STRING  the tournament as JSON (tournament_json.h); beside it the views the
+//                               API serves (:public, :standings, :crosstable, :trf) and, once the
+//                               event is cancelled, :cancelled ("1": the game servers create none
+//                               of its games any more).
 //   xq:mm:events        ZSET    event ids scored by creation time (ms).
 //   xq:mm:club:{id}     STRING  club JSON {id, name, organisers[], members[]}.
 //   xq:mm:clubs         SET     club ids.

@@ -103,11 +103,16 @@ void MatchmakerService::save(Tournament& t) {
   ++t.version;
   const std::string key = bus::event(t.cfg.id);
   // The state and the views the API serves (derived from it), together.
-  fenced_set({{key, json::serialize(to_json(t))},
-              {key + ":public", json::serialize(public_json(t))},
-              {key + ":standings", json::serialize(standings_json(t))},
-              {key + ":crosstable", json::serialize(crosstable_json(t))},
-              {key + ":trf", pairing::export_trf(t.ev, t.has_playoff ? final_ranking(t) : std::vector<int>{})}});
+  std::vector<std::pair<std::string, std::string>> values{
+      {key, json::serialize(to_json(t))},
+      {key + ":public", json::serialize(public_json(t))},
+      {key + ":standings", json::serialize(standings_json(t))},
+      {key + ":crosstable", json::serialize(crosstable_json(t))},
+      {key + ":trf", pairing::export_trf(t.ev, t.has_playoff ? final_ranking(t) : std::vector<int>{})}};
+  // The game servers read this before creating one of the event's games: a request still in the
+  // stream when the event was cancelled makes no game.
+  if (t.stage == Stage::Cancelled) values.emplace_back(key + ":cancelled", "1");
+  fenced_set(values);
 }
 
 bool MatchmakerService::may_organise(const Tournament& t, const json::object& cmd) {
@@ -239,7 +244,8 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
-                                                            "resume", "edit_pairing", "correct_result", "record_foul"};
+                                                            "resume", "edit_pairing", "correct_result", "record_foul",
+                                                            "cancel_event"};
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
@@ -288,15 +294,20 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
     } else if (cmd == "record_foul") {
       fx = record_foul(t, str_field(o, "game_id"), str_field(o, "side"));
+    } else if (cmd == "cancel_event") {
+      fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else {
       return error_reply("unknown_command", "unknown command '" + cmd + "'");
     }
     remember(t, command_id);
     save(t);  // durable before anything is announced
     publish_effects(t, fx);
-    json::array warnings;
+    json::array warnings, end_games;
     for (auto& w : fx.warnings) warnings.push_back(json::string(w));
-    return json::object{{"ok", true}, {"warnings", warnings}};
+    for (auto& g : fx.end) end_games.push_back(json::string(g));
+    json::object reply{{"ok", true}, {"warnings", warnings}};
+    if (!end_games.empty()) reply["end_games"] = end_games;  // the API ends them on the game servers
+    return reply;
   } catch (const TournamentError& e) {
     return error_reply(e.code, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: a field of the wrong type or missing

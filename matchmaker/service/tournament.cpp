@@ -108,7 +108,7 @@ void sync_playoff_slots(Tournament& t, Effects& fx) {
 }
 
 void maybe_finish(Tournament& t, Effects& fx) {
-  if (t.stage == Stage::Finished) return;
+  if (t.stage == Stage::Finished || t.stage == Stage::Cancelled) return;
   if (paired_rounds(t) < t.ev.settings.rounds || complete_rounds(t) < t.ev.settings.rounds) return;
   if (!playoff_decided(t)) return;
   for (const auto& s : t.games)
@@ -159,6 +159,7 @@ const char* stage_name(Stage s) {
     case Stage::Registration: return "registration";
     case Stage::Running: return "running";
     case Stage::Paused: return "paused";
+    case Stage::Cancelled: return "cancelled";
     default: return "finished";
   }
 }
@@ -167,6 +168,7 @@ Stage parse_stage(const std::string& s) {
   if (s == "running") return Stage::Running;
   if (s == "paused") return Stage::Paused;
   if (s == "finished") return Stage::Finished;
+  if (s == "cancelled") return Stage::Cancelled;
   return Stage::Registration;
 }
 
@@ -233,6 +235,7 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
              const std::string& join_code) {
   Effects fx;
   if (t.stage == Stage::Finished) fail("closed", "the event is over");
+  if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
   if (t.stage != Stage::Registration && paired_rounds(t) >= t.cfg.late_join_until_round)
     fail("closed", "late registration has closed");
   if (t.cfg.access == "code" && join_code != t.cfg.join_code) fail("bad_code", "wrong join code");
@@ -257,6 +260,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   int p = player_of(t, user_id);
   if (p < 0) fail("not_joined", "not registered in this event");
   if (t.stage == Stage::Finished) fail("closed", "the event is over");
+  if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
   const std::string name = t.ev.players[p].name;  // a withdrawal in registration removes the player
   if (t.stage == Stage::Registration) {
     t.ev.players.erase(t.ev.players.begin() + p);
@@ -430,12 +434,31 @@ Effects resume(Tournament& t) {
   return fx;
 }
 
+Effects cancel(Tournament& t, const std::string& reason) {
+  require_stage(t, {Stage::Registration, Stage::Running, Stage::Paused}, "cancelling");
+  if (!reason.empty() && !valid_display_name(reason))
+    fail("bad_request", "reason: at most 100 bytes, no control characters");
+  t.stage = Stage::Cancelled;
+  t.cancel_reason = reason;
+  Effects fx;
+  // Games not over are closed here (a result that still comes is not applied), so no player is
+  // shown one as their next game.
+  for (auto& s : t.games) {
+    if (s.finished) continue;
+    s.finished = true;
+    s.reason = "cancelled";
+    fx.end.push_back(s.game_id);
+  }
+  fx.notices.push_back("event cancelled by the organiser" + (reason.empty() ? "" : ": " + reason));
+  return fx;
+}
+
 Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
                       int red_fouls, int black_fouls, const std::string& reason) {
   Effects fx;
   GameSlot* s = find_slot(t, game_id);
   if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
-  if (s->finished) return fx;  // a result delivered twice is applied once
+  if (s->finished) return fx;  // a result delivered twice is applied once (and none after a cancel)
   s->finished = true;
   s->red_points = red_points;
   s->black_points = black_points;
@@ -516,6 +539,7 @@ Effects correct_knockout(Tournament& t, GameSlot& s, int red_points, int black_p
 Effects correct_result(Tournament& t, const std::string& game_id, int red_points, int black_points) {
   GameSlot* s = find_slot(t, game_id);
   if (!s) fail("unknown_game", "game " + game_id + " is not part of this event");
+  require_stage(t, {Stage::Running, Stage::Paused, Stage::Finished}, "correcting a result");
   if (!s->finished) fail("bad_state", "the game has no result to correct yet");
   // A result the event could have produced: a win, a draw, or both losing (a double forfeit).
   const int w = t.cfg.pairing.win_points, d = t.cfg.pairing.draw_points, l = t.cfg.pairing.loss_points;

@@ -16,7 +16,7 @@
 
 namespace xq::mm {
 
-enum class Stage { Registration, Running, Paused, Finished };
+enum class Stage { Registration, Running, Paused, Finished, Cancelled };
 const char* stage_name(Stage s);
 Stage parse_stage(const std::string& s);
 
@@ -78,6 +78,7 @@ struct Tournament {
   pairing::Playoff playoff;
   std::vector<std::string> applied;   // recent command ids (idempotency)
   uint64_t version = 0;
+  std::string cancel_reason;          // the organiser's words, when cancelled
 };
 
 struct TournamentError : std::runtime_error {
@@ -89,6 +90,7 @@ struct Effects {
   std::vector<GameSlot> create;      // games to create on a game server
   std::vector<std::string> notices;  // human-readable: "round 2 paired", "event finished", …
   std::vector<std::string> warnings; // e.g. rematches in an edited pairing
+  std::vector<std::string> end;      // games created on a game server that must end unplayed (a cancel)
 };
 
 // An event's or club's name: 1..100 bytes and no control characters (a line break in a name
@@ -114,6 +116,10 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
 Effects repair(Tournament& t);
 Effects pause(Tournament& t);
 Effects resume(Tournament& t);
+// The organiser calls the event off, at any stage before it finishes: nothing is paired or
+// started any more, the games not yet over are to be ended unplayed (Effects::end), and results
+// that still arrive are kept on their games but count for nothing. There is no way back.
+Effects cancel(Tournament& t, const std::string& reason);
 // A game result from a game server (points 2/1/0; forfeit = not played over the board).
 Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
                       int red_fouls, int black_fouls, const std::string& reason);

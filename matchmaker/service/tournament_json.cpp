@@ -268,6 +268,7 @@ json::value to_json(const Tournament& t) {
   json::object o{{"config", config_to_json(t.cfg)}, {"stage", stage_name(t.stage)}, {"players", players},
                  {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain}, {"explain_zh", explain_zh},
                  {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
+  if (t.stage == Stage::Cancelled) o["cancel_reason"] = t.cancel_reason;
   if (t.has_playoff) {
     json::array seeds, semis;
     for (int s : t.playoff.seeds) seeds.push_back(s);
@@ -359,6 +360,7 @@ Tournament tournament_from_json(const json::value& v) {
   t.rounds_started = static_cast<int>(get_int(o, "rounds_started", 0));
   for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
   t.version = static_cast<uint64_t>(get_int(o, "version", 0));
+  t.cancel_reason = get_str(o, "cancel_reason", "");
   if (auto* po = o.if_contains("playoff")) {
     t.has_playoff = true;
     for (const auto& s : po->at("seeds").as_array()) t.playoff.seeds.push_back(static_cast<int>(s.to_number<int64_t>()));

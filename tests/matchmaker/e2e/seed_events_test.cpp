@@ -813,3 +813,78 @@ TEST_F(QuickPairing, PlayersWhoLeftThePageAreNotPaired) {
   }
   EXPECT_EQ(game[0], game[1]);
 }
+
+// An organiser calls a running event off: only they may; its games still being played end
+// unplayed on the game server (the answer lists them), the event reads "cancelled" with the
+// reason, nobody can join, and a game request still waiting in the stream makes no game.
+TEST_F(QuickPairing, OrganiserCancelsARunningEvent) {
+  add_players(4, "cx");
+  const json::object settings{{"id", "cx-ev"}, {"name", "Called off"}, {"rounds", 5}};
+  create_and_join(settings);
+  public_ = get("/api/events/cx-ev").as_object();
+  std::vector<std::string> ids;
+  for (const auto& g : public_.at("games").as_array()) ids.emplace_back(g.at("game_id").as_string());
+  ASSERT_EQ(ids.size(), 2u);
+  for (int i = 0; i < 100 && !(game_exists(ids[0]) && game_exists(ids[1])); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(game_exists(ids[0]) && game_exists(ids[1]));
+  // One game under way: Red has moved.
+  const auto& users = public_.at("user_ids").as_array();
+  const auto& slot = public_.at("games").as_array()[0];
+  ClientMessage m;
+  m.mutable_move()->set_game_id(ids[0]);
+  m.mutable_move()->set_iccs("h2e2");
+  m.mutable_move()->set_client_move_id("cx-first");
+  act(by_user(std::string(users.at(slot.at("red").to_number<int64_t>()).as_string())), m);
+
+  EXPECT_EQ(post("/api/events/cx-ev/cancel", json::object{}, players_[0].token, 403).at("code").as_string(), "forbidden");
+  EXPECT_EQ(post("/api/events/cx-ev/cancel", json::object{{"reason", "a\nb"}}, TestServers::kAdminToken, 400)
+                .at("code")
+                .as_string(),
+            "bad_request");
+  const json::value answer =
+      post("/api/events/cx-ev/cancel", json::object{{"reason", "the hall closed"}}, TestServers::kAdminToken);
+  std::vector<std::string> ended;
+  for (const auto& g : answer.at("games_ended").as_array()) ended.emplace_back(g.as_string());
+  std::sort(ended.begin(), ended.end());
+  EXPECT_EQ(ended, ids) << json::serialize(answer);
+  EXPECT_TRUE(answer.at("games_not_ended").as_array().empty()) << json::serialize(answer);
+
+  for (const auto& id : ids) {
+    std::string body;
+    ASSERT_EQ(servers_.http_get("/api/games/" + id, body), 200);
+    const json::value record = json::parse(body);
+    EXPECT_EQ(record.at("result").as_string(), "draw") << body;
+    EXPECT_EQ(record.at("reason").as_string(), "abort") << body;
+  }
+  public_ = get("/api/events/cx-ev").as_object();
+  EXPECT_EQ(public_.at("stage").as_string(), "cancelled");
+  EXPECT_EQ(public_.at("cancel_reason").as_string(), "the hall closed");
+  Player late;
+  late.ws = std::make_unique<WsClient>(servers_.port());
+  ClientMessage login;
+  login.mutable_login_guest()->set_name("cxlate");
+  late.token = late.ws->request(login).reply().token();
+  EXPECT_EQ(post("/api/events/cx-ev/join", json::object{}, late.token, 409).at("code").as_string(), "closed");
+  post("/api/events/cx-ev/cancel", json::object{}, TestServers::kAdminToken, 409);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a late result would land by now
+  EXPECT_EQ(get("/api/events/cx-ev").at("stage").as_string(), "cancelled");
+  EXPECT_EQ(get("/api/events/cx-ev").at("rounds").as_array().size(), 1u) << "nothing paired after the cancel";
+
+  // A request for one of its games that was still in the stream: no game.
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string stale = "cx-ev-r9-b1";
+  json::object spec{{"game_id", stale},
+                    {"event_id", "cx-ev"},
+                    {"red", json::object{{"user_id", players_[0].user_id}, {"name", players_[0].name}}},
+                    {"black", json::object{{"user_id", players_[1].user_id}, {"name", players_[1].name}}}};
+  redis.command({"XADD", "xq:games:create", "*", "game_id", stale, "body", json::serialize(spec)});
+  // Then one of another event, which is made: once it exists, the stale one was passed over.
+  const std::string fresh = "cx-other-r1-b1";
+  spec["game_id"] = fresh;
+  spec["event_id"] = "cx-other";
+  redis.command({"XADD", "xq:games:create", "*", "game_id", fresh, "body", json::serialize(spec)});
+  for (int i = 0; i < 100 && !game_exists(fresh); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(game_exists(fresh));
+  EXPECT_FALSE(game_exists(stale)) << "a cancelled event's game was created";
+}

@@ -648,3 +648,71 @@ TEST(Tournament, CrosstableRowsAreInPairingNumberOrder) {
   for (size_t i = 0; i < rows.size(); ++i) joined_order = joined_order && rows[i].at("player").as_int64() == static_cast<int64_t>(i);
   EXPECT_FALSE(joined_order) << "this draw numbers the players in another order than they joined, so the test tells";
 }
+
+// Helper: the code of the TournamentError a call throws ("" if it throws none).
+template <typename F>
+static std::string error_code_of(F&& f) {
+  try {
+    f();
+  } catch (const TournamentError& e) {
+    return e.code;
+  }
+  return "";
+}
+
+TEST(Tournament, CancellingInRegistrationClosesTheEvent) {
+  Tournament t = with_players(config(3), 3);
+  Effects fx = cancel(t, "");
+  EXPECT_EQ(t.stage, Stage::Cancelled);
+  EXPECT_TRUE(fx.end.empty());
+  EXPECT_EQ(fx.notices, std::vector<std::string>{"event cancelled by the organiser"});
+  EXPECT_EQ(error_code_of([&] { join(t, "late", "Late", 1500); }), "closed");
+  EXPECT_EQ(error_code_of([&] { withdraw(t, "u0"); }), "closed");
+  EXPECT_EQ(error_code_of([&] { start(t); }), "bad_state");
+  EXPECT_EQ(error_code_of([&] { cancel(t, ""); }), "bad_state") << "there is no way back, nor a second cancel";
+  EXPECT_FALSE(due_to_start([&] { Tournament s = t; s.cfg.start_ms = 1; return s; }(), 2));
+}
+
+TEST(Tournament, CancellingARunningEventEndsItsOpenGamesAndIgnoresLateResults) {
+  Tournament t = with_players(config(5), 6);
+  Effects first = start(t);
+  ASSERT_EQ(first.create.size(), 3u);
+  record_result(t, first.create[0].game_id, 2, 0, false, 0, 0, "checkmate");
+  const std::string before = boost::json::serialize(standings_json(t));
+
+  EXPECT_EQ(error_code_of([&] { cancel(t, std::string(101, 'x')); }), "bad_request");
+  EXPECT_EQ(error_code_of([&] { cancel(t, "line\nbreak"); }), "bad_request");
+  EXPECT_EQ(t.stage, Stage::Running) << "a refused cancel changes nothing";
+
+  Effects fx = cancel(t, "the hall closed early");
+  EXPECT_EQ(t.stage, Stage::Cancelled);
+  EXPECT_EQ(fx.end, (std::vector<std::string>{first.create[1].game_id, first.create[2].game_id}))
+      << "the two games not over, not the one with a result";
+  EXPECT_EQ(fx.notices, std::vector<std::string>{"event cancelled by the organiser: the hall closed early"});
+  for (int p = 0; p < 6; ++p) EXPECT_EQ(current_game(t, p), nullptr) << "nobody is sent to a game";
+
+  // A game that ended as the cancel came: its result changes nothing and nothing is paired.
+  Effects late = record_result(t, first.create[1].game_id, 0, 2, false, 0, 0, "checkmate");
+  EXPECT_TRUE(late.create.empty());
+  record_result(t, first.create[2].game_id, 1, 1, false, 0, 0, "aborted");
+  EXPECT_EQ(t.ev.rounds.size(), 1u);
+  EXPECT_EQ(t.stage, Stage::Cancelled);
+  EXPECT_EQ(boost::json::serialize(standings_json(t)), before) << "the standings stay as they were at the cancel";
+  EXPECT_EQ(error_code_of([&] { correct_result(t, first.create[0].game_id, 0, 2); }), "bad_state");
+  EXPECT_EQ(error_code_of([&] { record_foul(t, first.create[0].game_id, "red"); }), "bad_state");
+  EXPECT_EQ(error_code_of([&] { pair_next_round(t); }), "bad_state");
+  EXPECT_EQ(error_code_of([&] { resume(t); }), "bad_state");
+
+  // Kept through storage, with the organiser's words.
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(back.stage, Stage::Cancelled);
+  EXPECT_EQ(back.cancel_reason, "the hall closed early");
+  EXPECT_EQ(public_json(t).at("cancel_reason").as_string(), "the hall closed early");
+}
+
+TEST(Tournament, FinishedEventsCannotBeCancelled) {
+  Tournament t = with_players(config(1), 2);
+  play_all(t, start(t).create);
+  ASSERT_EQ(t.stage, Stage::Finished);
+  EXPECT_EQ(error_code_of([&] { cancel(t, ""); }), "bad_state");
+}
