@@ -12,6 +12,7 @@
 #include "server/hub.h"
 #include "server/tournament_api.h"
 #include "store/rating_store.h"
+#include "store/user_games.h"
 
 namespace json = boost::json;
 
@@ -125,6 +126,8 @@ HttpLane http_lane(const std::string& target) {
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
                        const std::string& admin_token, const std::string& client_address) {
   std::string path = target.substr(0, target.find('?'));
+  if ((path == "/healthz" || path == "/metrics") && method != "GET" && method != "HEAD")
+    return json_error(405, "method not allowed: GET");
   if (path == "/healthz") {
     bool ok = hub.redis_ok();
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
@@ -157,8 +160,12 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
-    if (parts.size() == 4 && parts[1] == "users" && parts[3] == "ratings" && method == "GET") {
+    if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
+      if (parts[3] == "games")
+        return {200, "application/json",
+                user_games_json(hub.redis(), parts[2], query_number(target, "offset", 0),
+                                query_number(target, "limit", kDefaultUserGamesLimit))};
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
     }
     if (parts.size() >= 2 && parts[1] == "admin") {

@@ -105,6 +105,10 @@ static const std::string kArchiveScript = std::string(kLeaseLuaFunctions) + R"lu
 if ARGV[4] ~= 'finish' then
   redis.call('SET', KEYS[1], ARGV[1])
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  for i = 7, 8 do
+    redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+    redis.call('ZREMRANGEBYRANK', KEYS[i], 0, -1 - tonumber(ARGV[7]))
+  end
 end
 if ARGV[4] ~= 'record' then
   redis.call('DEL', KEYS[3], KEYS[4])
@@ -125,8 +129,10 @@ void GameStore::archive(const GameSession& s) {
   auto run = [&](const char* steps, std::string record) {
     eval_script(redis_, kArchiveScript.c_str(),
                 {keys::archive(id), keys::kFinishedGames, keys::game_present(id), keys::game_away(id),
-                 keys::kLiveGames, keys::game_owner(id)},
-                {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix});
+                 keys::kLiveGames, keys::game_owner(id), keys::user_games(s.config().red.user_id),
+                 keys::user_games(s.config().black.user_id)},
+                {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix,
+                 std::to_string(keys::kUserGamesKept)});
   };
   if (!more_steps) return run("all", archive_record(s));
   run("record", archive_record(s));

@@ -18,6 +18,8 @@
 //   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
 //   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
+//   xq:usergames:{user}   ZSET    a player's finished games (ids by end time, ms), the latest
+//                                 kUserGamesKept (GET /api/users/{id}/games). Written with the record.
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
 //   xq:banned             SET     banned user ids.
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
@@ -70,6 +72,8 @@ inline const std::string kSeeks = "xq:seeks";
 inline const std::string kLiveGames = "xq:games:live";
 inline const std::string kFinishedGames = "xq:games:finished";
 inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
+inline std::string user_games(const std::string& user_id) { return "xq:usergames:" + user_id; }
+inline constexpr int kUserGamesKept = 1000;
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
 // Wrong passwords for an account in the current minute, from all addresses and from one client
 // address (Auth::login; one address cannot lock an account for the others).

@@ -1174,6 +1174,10 @@ TEST_F(GameServer, MalformedHttpRequestsAreAnswered400) {
     EXPECT_NE(body.find("malformed HTTP request"), std::string::npos) << body;
   }
   EXPECT_EQ(g_servers->http_get("/healthz", body), 200);
+  // The probes answer GET only.
+  for (const char* path : {"/healthz", "/metrics"})
+    EXPECT_EQ(http_raw(g_servers->port(), std::string("POST ") + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", body), 405)
+        << path;
 }
 
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
@@ -1507,6 +1511,56 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   auto loser = boost::json::parse(body);
   EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";
+}
+
+// A player's finished games, newest first, as short summaries: what a profile page lists.
+TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
+  Client ann = guest("hist_ann"), bob = guest("hist_bob"), cid = guest("hist_cid");
+  const std::string mated = start_game(ann, bob);
+  for (size_t i = 0; i < kMate.size(); ++i) ASSERT_TRUE(move(i % 2 ? bob : ann, mated, kMate[i]).has_reply());
+  ASSERT_TRUE(wait_event(bob, mated, GameEvent::GAME_ENDED));
+  const std::string resigned = start_game(cid, ann, XIANGQI, 60'000, 2'000);
+  ASSERT_TRUE(move(cid, resigned, "h2e2").has_reply());
+  ASSERT_TRUE(action(ann, resigned, "resign").has_reply());
+  ASSERT_TRUE(wait_event(cid, resigned, GameEvent::GAME_ENDED));
+
+  auto games_of = [](const std::string& user_id, const std::string& query = "") {
+    std::string body;
+    EXPECT_EQ(g_servers->http_get("/api/users/" + user_id + "/games" + query, body), 200) << body;
+    return boost::json::parse(body);
+  };
+  boost::json::value ann_games;
+  for (int i = 0; i < 40; ++i) {  // archived right after the end is published
+    ann_games = games_of(ann.user_id);
+    if (ann_games.at("total").to_number<int64_t>() == 2) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(ann_games.at("total").to_number<int64_t>(), 2) << ann_games;
+  const auto& list = ann_games.at("games").as_array();
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].at("id").as_string(), resigned) << "newest first";
+  EXPECT_EQ(list[0].at("red").at("user_id").as_string(), cid.user_id);
+  EXPECT_EQ(list[0].at("black").at("name").as_string(), ann.name);
+  EXPECT_EQ(list[0].at("result").as_string(), "red-wins");
+  EXPECT_EQ(list[0].at("reason").as_string(), "resignation");
+  EXPECT_EQ(list[0].at("plies").to_number<int64_t>(), 1);
+  EXPECT_EQ(list[0].at("initial_ms").to_number<int64_t>(), 60'000);
+  EXPECT_EQ(list[1].at("id").as_string(), mated);
+  EXPECT_EQ(list[1].at("reason").as_string(), "checkmate");
+  EXPECT_EQ(list[1].at("plies").to_number<int64_t>(), static_cast<int64_t>(kMate.size()));
+  EXPECT_EQ(list[1].at("variant").as_string(), "xiangqi");
+  EXPECT_GE(list[0].at("ended_ms").to_number<int64_t>(), list[1].at("ended_ms").to_number<int64_t>());
+
+  // Paged: limit and offset; the other players see only their own.
+  const auto second = games_of(ann.user_id, "?limit=1&offset=1");
+  ASSERT_EQ(second.at("games").as_array().size(), 1u);
+  EXPECT_EQ(second.at("games").as_array()[0].at("id").as_string(), mated);
+  EXPECT_EQ(second.at("total").to_number<int64_t>(), 2);
+  EXPECT_EQ(games_of(bob.user_id).at("games").as_array().size(), 1u);
+  EXPECT_EQ(games_of(cid.user_id).at("games").as_array()[0].at("id").as_string(), resigned);
+  EXPECT_EQ(games_of("g-00000000000000ab").at("total").to_number<int64_t>(), 0) << "no games, not an error";
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/api/users/garbage/games", body), 404);
 }
 
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
