@@ -850,3 +850,51 @@ test('the Admin link: not for a guest; #/admin still opens by its URL; shown onc
   await p.page.goto(`${ctx.base}/#/`);
   await link.waitFor({ timeout: T });
 });
+
+test('my games: a finished game is listed from each side (won, lost), opens from the list; the opponent\'s page from the player bar; on a phone', async (ctx) => {
+  const red = await newPlayer(ctx, 'Hana');
+  const black = await newPlayer(ctx, 'Ivo');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  for (let i = 0; i < MATE.length; i++) {
+    await playMove(i % 2 === 0 ? red : black, MATE[i]);
+    await waitForMoves(i % 2 === 0 ? black : red, i + 1);
+  }
+  for (const p of [red, black]) assert(/checkmate/.test(await resultText(p)), `${p.name} sees the mate`);
+
+  // Black opens "My games": the game, lost, by checkmate, against Red (archived just after the end).
+  await black.page.click('[data-testid=my-games]');
+  await black.page.waitForSelector('[data-testid=player-page]', { timeout: T });
+  const row = black.page.locator(`[data-testid=player-game][data-game="${id}"]`);
+  await row.waitFor({ timeout: T }).catch(async () => {
+    await black.page.reload(); // the list was read before the archive landed
+    await row.waitFor({ timeout: T });
+  });
+  assertEqual(await row.getAttribute('data-outcome'), 'lost', 'Black lost');
+  const text = await row.textContent();
+  assert(/Hana/.test(text) && /checkmate/.test(text) && /Black/.test(text), `the row names the opponent, the reason and the colour (${text})`);
+  assert(/\(you\)/.test(await black.page.textContent('[data-testid=player-name]')), 'own page says so');
+
+  // From the list to the game: the finished game with its seven moves.
+  await row.locator('[data-testid=open-game]').click();
+  await black.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}"][data-over="1"]`, { timeout: T });
+  await waitForMoves(black, MATE.length);
+
+  // The opponent's name in the player bar leads to her page: the same game, won.
+  await black.page.click('[data-testid=bar-red] .name a');
+  await black.page.waitForSelector('[data-testid=player-page]', { timeout: T });
+  await black.page.locator(`[data-testid=player-game][data-game="${id}"][data-outcome=won]`).waitFor({ timeout: T });
+  assert(/Hana/.test(await black.page.textContent('[data-testid=player-name]')), 'her page has her name');
+
+  // On a phone the table scrolls inside its box, not the page.
+  await red.page.setViewportSize({ width: 390, height: 844 });
+  await red.page.click('[data-testid=my-games]');
+  await red.page.locator(`[data-testid=player-game][data-game="${id}"][data-outcome=won]`).waitFor({ timeout: T });
+  const overflow = await red.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  await red.page.screenshot({ path: join(ctx.shots, 'phone-my-games.png'), fullPage: true, animations: 'disabled' });
+
+  // A player with no games yet: said so.
+  const newcomer = await newPlayer(ctx, 'Jona');
+  await newcomer.page.click('[data-testid=my-games]');
+  await newcomer.page.waitForSelector('[data-testid=no-games]', { timeout: T });
+});

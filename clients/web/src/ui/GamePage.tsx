@@ -154,7 +154,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
       <span class="side-dot" />
       <span class="name">
-        {player(c)?.name}
+        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`}>{player(c)?.name}</a> : player(c)?.name}
         {you === c ? ` (${t('you')})` : ''}
       </span>
       <Clock game={game} color={c} />

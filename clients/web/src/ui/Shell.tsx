@@ -10,6 +10,7 @@ import { LobbyPage } from './LobbyPage';
 import { AdminPage } from './AdminPage';
 import { EventPage } from './EventPage';
 import { TournamentsPage } from './TournamentsPage';
+import { PlayerPage } from './PlayerPage';
 import { SignIn } from './SignIn';
 
 export function Shell({ app }: { app: App }) {
@@ -28,6 +29,7 @@ export function Shell({ app }: { app: App }) {
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
+  else if (r.page === 'player') page = <PlayerPage key={r.id} app={app} id={r.id} />;
   else page = <LobbyPage app={app} />;
 
   return (
@@ -37,6 +39,10 @@ export function Shell({ app }: { app: App }) {
         <nav>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
+          {user && (
+            <a href={`#/player/${encodeURIComponent(user.userId)}`} data-testid="my-games"
+               class={r.page === 'player' && r.id === user.userId ? 'active' : ''}>{t('myGames')}</a>
+          )}
           {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
         </nav>
         <div class="right">
