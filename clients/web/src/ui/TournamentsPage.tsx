@@ -5,7 +5,7 @@ import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
 import { DEFAULT_RULE_OPTIONS, ruleOptionsJson } from '../game/rule_options';
-import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, eventIdFrom, parsePairs } from '../tournament/logic';
+import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, defaultTiebreakPreset, eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
@@ -117,7 +117,7 @@ function CreateEvent({ app }: { app: App }) {
     round1: 'adjacent-alternating',
     seed: '',
     tiebreak_mode: 'preset',
-    tiebreak_preset: 'jieqi',
+    tiebreak_preset: '', // '' = the variant's default (the server's): Jieqi's for Jieqi, CXA 14.3.1 for Xiangqi
     tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
     max_forfeits: 3,
     bye_opp: 0,
@@ -133,6 +133,10 @@ function CreateEvent({ app }: { app: App }) {
     const v = el.type === 'checkbox' ? el.checked : typeof f[k] === 'number' ? Number(el.value) : el.value;
     setF({ ...f, [k]: v });
   };
+
+  // Until the organiser picks a preset, the form shows and sends the one the server would give the
+  // variant, so a Xiangqi event made without touching the list does not get Jieqi's tiebreaks.
+  const preset = f.tiebreak_preset || defaultTiebreakPreset(f.variant);
 
   const submit = async () => {
     setError('');
@@ -155,7 +159,7 @@ function CreateEvent({ app }: { app: App }) {
     };
     if (f.seed.trim()) pairing.seed = Number(f.seed);
     if (forbidden.length) pairing.forbidden = forbidden;
-    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = f.tiebreak_preset;
+    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = preset;
     else pairing.tiebreaks = f.tiebreaks.split(/[\s,]+/).filter(Boolean);
     const body: Record<string, unknown> = {
       id: f.id.trim() || eventIdFrom(f.name),
@@ -266,7 +270,7 @@ function CreateEvent({ app }: { app: App }) {
         </label>
         <label>
           {t('tiebreaks')}
-          <select data-testid="ev-tiebreak-preset" value={f.tiebreak_mode === 'preset' ? f.tiebreak_preset : 'custom'} onChange={(e) => {
+          <select data-testid="ev-tiebreak-preset" value={f.tiebreak_mode === 'preset' ? preset : 'custom'} onChange={(e) => {
             const v = e.currentTarget.value;
             setF(v === 'custom' ? { ...f, tiebreak_mode: 'custom' } : { ...f, tiebreak_mode: 'preset', tiebreak_preset: v });
           }}>
@@ -276,7 +280,7 @@ function CreateEvent({ app }: { app: App }) {
             <option value="custom">{t('tbp.custom')}</option>
           </select>
           {f.tiebreak_mode === 'preset' && (
-            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).map(tiebreakName).join(' › ')}</span>
+            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › ')}</span>
           )}
         </label>
         <label>

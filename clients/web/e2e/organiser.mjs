@@ -1,0 +1,61 @@
+// What a club organiser trips over on a first try with the web client (a Xiangqi Swiss after the
+// Shangrao senior regulation, a Jieqi round event after Jiujiang's): each test failed before the
+// fix it comes with.
+import { assert, assertEqual, test } from './lib/harness.mjs';
+import { T, newPlayer, resultText } from './lib/ui.mjs';
+import { newOrganiser } from './tournaments.mjs';
+// The matchmaker's presets (the tournament test checks the form's lists against it).
+const TIEBREAK_PRESETS = {
+  jieqi: ['opp_score', 'progressive', 'fouls', 'prev_round_rank', 'lot'],
+  'cxa-14.3.1': ['opp_score', 'wins', 'fouls', 'black_games', 'prev_round_score', 'lot'],
+};
+
+const tokenOf = (p) => p.page.evaluate(() => window.__xq.conn.token);
+
+async function apiAs(ctx, token, method, path, body) {
+  const r = await fetch(`${ctx.base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  assert(r.ok, `${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+// The form, filled the least a hurried organiser fills it: a name and an id.
+async function createWithForm(org, ctx, id, name, variant) {
+  await org.page.goto(`${ctx.base}/#/`); // a fresh form (the same URL would keep an open one)
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', name);
+  await org.page.fill('[data-testid=ev-id]', id);
+  if (variant) await org.page.selectOption('[data-testid=ev-variant]', variant);
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  return (await fetch(`${ctx.base}/api/events/${id}`)).json();
+}
+
+test('organiser form: a Xiangqi event made without touching the tiebreak list gets CXA 14.3.1 (not Jieqi\'s); a Jieqi one Jieqi\'s', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Tbo_org');
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  // The form shows the variant's own preset, and follows the variant until one is picked.
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'cxa-14.3.1', 'preset shown for Xiangqi');
+  await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'jieqi', 'preset shown for Jieqi');
+  await org.page.selectOption('[data-testid=ev-variant]', 'xiangqi');
+  assertEqual((await org.page.getAttribute('[data-testid=ev-tiebreak-preset-list]', 'data-ids')).split(','), TIEBREAK_PRESETS['cxa-14.3.1'], 'listed for Xiangqi');
+
+  const xq = await createWithForm(org, ctx, 'e2e-tb-xq', 'Senior club Swiss');
+  assertEqual(xq.config.pairing.tiebreaks, TIEBREAK_PRESETS['cxa-14.3.1'], 'Xiangqi event tiebreaks');
+  const jq = await createWithForm(org, ctx, 'e2e-tb-jq', 'Jieqi club night', 'jieqi');
+  assertEqual(jq.config.pairing.tiebreaks, TIEBREAK_PRESETS.jieqi, 'Jieqi event tiebreaks');
+  // A preset the organiser picks stays when the variant changes afterwards.
+  await org.page.goto(`${ctx.base}/#/`);
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'senior');
+  await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'senior', 'a picked preset stays');
+});
