@@ -59,3 +59,24 @@ test('organiser form: a Xiangqi event made without touching the tiebreak list ge
   await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
   assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'senior', 'a picked preset stays');
 });
+
+test('organiser form: an event made with the seed left empty gets its own draw (a fresh seed, not the same 0 for every event)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Seed_org');
+  const a = await createWithForm(org, ctx, 'e2e-seed-a', 'Monday random draw');
+  const b = await createWithForm(org, ctx, 'e2e-seed-b', 'Tuesday random draw');
+  // With seed 0 (the server's default) the pairing numbers, a random round 1 and the lots are
+  // the same function of the registration order in every event: no draw at all.
+  assert(a.config.pairing.seed > 0 && b.config.pairing.seed > 0, `the form drew seeds (${a.config.pairing.seed}, ${b.config.pairing.seed})`);
+  assert(a.config.pairing.seed !== b.config.pairing.seed, 'two events, two seeds');
+  // A seed typed in is kept (to replay a draw).
+  await org.page.goto(`${ctx.base}/#/`);
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Fixed draw');
+  await org.page.fill('[data-testid=ev-id]', 'e2e-seed-c');
+  await org.page.click('[data-testid=event-form] details summary');
+  await org.page.fill('[data-testid=ev-seed]', '4242');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector('[data-testid=event-page][data-event=e2e-seed-c]', { timeout: T });
+  assertEqual((await (await fetch(`${ctx.base}/api/events/e2e-seed-c`)).json()).config.pairing.seed, 4242, 'a typed seed');
+});

@@ -157,7 +157,10 @@ function CreateEvent({ app }: { app: App }) {
       draw_points: f.draw_points,
       loss_points: f.loss_points,
     };
-    if (f.seed.trim()) pairing.seed = Number(f.seed);
+    // The seed draws the pairing numbers, a random round 1 and the lots. The server's default is 0,
+    // the same for every event (and so the same draw for the same registration order): an
+    // organiser who leaves it empty gets a fresh one, kept in the event's settings and TRF.
+    pairing.seed = f.seed.trim() ? Number(f.seed) : randomSeed();
     if (forbidden.length) pairing.forbidden = forbidden;
     if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = preset;
     else pairing.tiebreaks = f.tiebreaks.split(/[\s,]+/).filter(Boolean);
@@ -355,7 +358,7 @@ function CreateEvent({ app }: { app: App }) {
             </label>
             <label>
               {t('seed')}
-              <input type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
+              <input data-testid="ev-seed" type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
             </label>
             <label>
               {t('winPoints')}
@@ -382,6 +385,13 @@ function CreateEvent({ app }: { app: App }) {
       </form>
     </section>
   );
+}
+
+// 1 … 2^31 − 1, from the browser's CSPRNG.
+function randomSeed(): number {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return (a[0] % 0x7fffffff) + 1;
 }
 
 export function tiebreakName(c: string): string {
