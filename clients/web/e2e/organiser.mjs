@@ -80,3 +80,31 @@ test('organiser form: an event made with the seed left empty gets its own draw (
   await org.page.waitForSelector('[data-testid=event-page][data-event=e2e-seed-c]', { timeout: T });
   assertEqual((await (await fetch(`${ctx.base}/api/events/e2e-seed-c`)).json()).config.pairing.seed, 4242, 'a typed seed');
 });
+
+test('event page before round 1 is over: no standings ranked by the lot, no crosstable of unnumbered players', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Early_org');
+  const id = 'e2e-early';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Early look', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } });
+  const players = [];
+  for (const n of ['Ema', 'Fei', 'Gus', 'Hao']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  const p = players[0].page;
+  const noRanking = async (when) => {
+    await p.waitForSelector('[data-testid=standings-later]', { timeout: T });
+    assertEqual(await p.locator('[data-testid=standings] tbody tr').count(), 0, `${when}: no standings rows`);
+  };
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=player-list] li:nth-child(4)', { timeout: T });
+  await noRanking('in registration');
+  assertEqual(await p.locator('[data-testid=crosstable]').count(), 0, 'no crosstable before the draw');
+  // Round 1 paired and being played: still nobody has a result.
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start-round`, {});
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+  await noRanking('round 1 being played');
+  await p.waitForSelector('[data-testid=crosstable]', { timeout: T }); // the draw's numbers and round 1's opponents
+});

@@ -390,6 +390,16 @@ const STANDINGS_FIGURES: [string, string, (r: StandingsRow) => string | number][
 
 function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Standings | null; me: number }) {
   if (!standings || !standings.rows?.length) return null;
+  // Before round 1 is over nobody has a result: a table would rank the players by their lot (and
+  // show the lots, and pairing number 0 before the draw), which reads as a ranking that is not.
+  if (!standings.after_round) {
+    return (
+      <section class="panel" data-testid="standings" data-after-round="0">
+        <h3>{t('standings')}</h3>
+        <p class="muted" data-testid="standings-later">{t('standingsAfterRound1')}</p>
+      </section>
+    );
+  }
   const cols = standings.columns ?? [];
   return (
     <section class="panel" data-testid="standings" data-after-round={standings.after_round}>
@@ -445,7 +455,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
 }
 
 function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable | null; me: number }) {
-  if (!cross || !cross.rows?.length) return null;
+  if (!cross || !cross.rows?.length || !ev.rounds.length) return null; // nothing paired: no numbers, no rounds
   const n = Math.max(0, ...cross.rows.map((r) => r.rounds?.length ?? 0));
   const numberOf = (p: number) => ev.players[p]?.number || cross.rows.find((r) => r.player === p)?.number;
   return (
