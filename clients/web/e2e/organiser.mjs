@@ -108,3 +108,38 @@ test('event page before round 1 is over: no standings ranked by the lot, no cros
   await noRanking('round 1 being played');
   await p.waitForSelector('[data-testid=crosstable]', { timeout: T }); // the draw's numbers and round 1's opponents
 });
+
+test('organiser records a foul (犯规) from the event page; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Foul_org');
+  const id = 'e2e-foul';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Foul night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1, tiebreak_preset: 'senior' } });
+  const players = [];
+  for (const n of ['Ivo', 'Jun']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  // Both players are taken to the game.
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  const gameId = await black.page.getAttribute('[data-testid=game-page]', 'data-game-id');
+
+  // The arbiter sees Black's phone ring: a foul against Black in the running game.
+  await org.page.waitForSelector(`[data-testid=foul-game] option[value="${gameId}"]`, { timeout: T, state: 'attached' });
+  assertEqual(await org.page.inputValue('[data-testid=foul-game]'), gameId, 'the game being played is offered first');
+  await org.page.selectOption('[data-testid=foul-side]', 'black');
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await org.page.click('[data-testid=foul-save]');
+  assert((await asked).includes(black.name), 'the confirmation names the player');
+  await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+
+  // Black resigns; after the round the standings show the foul.
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  assert(/Red wins: resignation/.test(await resultText(black)), 'Red wins');
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
+  const fouls = await org.page.$$eval('[data-testid=standings] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-player'), r.querySelector('td[data-col=fouls]').textContent]));
+  assertEqual(fouls.map(([n, f]) => [n.endsWith(black.name), f]).sort(), [[false, '0'], [true, '1']], `fouls in the standings (${JSON.stringify(fouls)})`);
+});

@@ -519,6 +519,14 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
     setRedPts(correcting.red_points ?? 0);
     setBlackPts(correcting.black_points ?? 0);
   }, [correctId, correcting?.red_points, correcting?.black_points]);
+  // A foul (犯规) is recorded against a side of a Swiss game, running or finished (POST /foul): the
+  // regulations count them in the standings and make the second one in a game a loss.
+  const foulable = ev.games.filter((g) => g.board >= 0 && !g.knockout && g.game_id);
+  const [foulGame, setFoulGame] = useState('');
+  const [foulSide, setFoulSide] = useState<'red' | 'black'>('red');
+  // Default: a game being played (the arbiter is at that board), else the latest one.
+  const foulId = foulable.some((g) => g.game_id === foulGame) ? foulGame : (foulable.find((g) => !g.finished) ?? foulable[foulable.length - 1])?.game_id ?? '';
+  const fouling = foulable.find((g) => g.game_id === foulId);
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
   const gameLabel = (g: GameSlot) =>
     `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
@@ -607,6 +615,40 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             </label>
             <button data-testid="correct-save" disabled={busy || !correctId}>{t('save')}</button>
           </div>
+        </form>
+      )}
+      {foulable.length > 0 && (
+        <form
+          class="foul"
+          data-testid="foul-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!fouling) return;
+            const player = playerName(ev, foulSide === 'red' ? fouling.red : fouling.black);
+            if (window.confirm(t('confirmFoul', { player, side: t(foulSide), game: gameLabel(fouling) }))) act('foul', { game_id: foulId, side: foulSide });
+          }}
+        >
+          <label>
+            {t('recordFoul')}
+            <select data-testid="foul-game" value={foulId} onChange={(e) => setFoulGame(e.currentTarget.value)}>
+              {foulable.map((g) => (
+                <option key={g.game_id} value={g.game_id}>
+                  {gameLabel(g)} {g.finished ? `${g.red_points}:${g.black_points}` : `(${t('inProgress')})`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div class="row">
+            <label class="inline">
+              {t('foulAgainst')}
+              <select data-testid="foul-side" value={foulSide} onChange={(e) => setFoulSide(e.currentTarget.value as 'red' | 'black')}>
+                <option value="red">{t('red')}{fouling ? ` ${playerName(ev, fouling.red)}` : ''}</option>
+                <option value="black">{t('black')}{fouling ? ` ${playerName(ev, fouling.black)}` : ''}</option>
+              </select>
+            </label>
+            <button data-testid="foul-save" disabled={busy || !foulId}>{t('recordFoulButton')}</button>
+          </div>
+          <p class="muted small">{t('foulHelp')}</p>
         </form>
       )}
     </section>
