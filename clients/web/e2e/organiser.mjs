@@ -143,3 +143,38 @@ test('organiser records a foul (犯规) from the event page; the standings count
   const fouls = await org.page.$$eval('[data-testid=standings] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-player'), r.querySelector('td[data-col=fouls]').textContent]));
   assertEqual(fouls.map(([n, f]) => [n.endsWith(black.name), f]).sort(), [[false, '0'], [true, '1']], `fouls in the standings (${JSON.stringify(fouls)})`);
 });
+
+test('a round the engine cannot pair (the event pauses): the organiser pairs it by hand from the page, starts it, players get their games', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Hand_org');
+  const id = 'e2e-by-hand';
+  // Two players, two rounds: round 2 can only be a rematch, which the engine never pairs.
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 2 } });
+  const players = [];
+  for (const n of ['Kai', 'Lin']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}-r1-b1-g1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await resultText(black);
+
+  // The event pauses: round 2 has no legal pairing. The page offers the pairing by hand.
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: 30_000 });
+  await org.page.waitForSelector('[data-testid=edit-boards]', { timeout: T });
+  assert((await org.page.textContent('[data-testid=organiser] form.edit-pairing')).includes('2'), 'the box is for round 2');
+  await org.page.fill('[data-testid=edit-boards]', '2-1');
+  await org.page.click('[data-testid=save-pairing]');
+  await org.page.waitForSelector('[data-testid=pairings-round-2]', { timeout: T });
+  assert(/rematch/i.test(await org.page.textContent('[data-testid=event-msg]')), 'the rematch is warned about');
+  // Resume: with automatic rounds the paired round starts by itself, else the organiser starts it.
+  await org.page.click('[data-testid=resume]');
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
+  const startable = await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: 3000 }).then(() => true, () => false);
+  if (startable) await org.page.click('[data-testid=start-round]');
+  for (const p of players) await p.page.waitForFunction((g) => document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id') === g || !!document.querySelector('[data-testid=open-ready-game]'), `${id}-r2-b1-g1`, { timeout: T });
+});

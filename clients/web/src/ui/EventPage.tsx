@@ -507,7 +507,12 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const running = ev.stage === 'running';
   // A round is being played while any game of it has no result: the next round waits for it.
   const roundInProgress = ev.games.some((g) => !g.finished && g.board >= 0);
-  const lastBoards = last ? pairingText(last.boards, ev.players) : '';
+  // A paused event whose next round is not paired (the engine found no legal pairing and paused
+  // it, or the organiser paused between rounds): the organiser pairs that round by hand; the
+  // server takes /edit-pairing for it. The box starts from the players still in, in number order.
+  const byHand = !unstarted && ev.stage === 'paused' && !roundInProgress && paired < (ev.config.pairing?.rounds ?? 0);
+  const editRound = unstarted ? paired : byHand ? paired + 1 : 0;
+  const lastBoards = unstarted && last ? pairingText(last.boards, ev.players) : byHand ? pairingText(proposedBoards(ev, paired + 1), ev.players) : '';
   // What the organiser typed is dropped once the pairing it was typed over changes (saved,
   // re-paired, edited in another tab): the box then shows the round as it now stands.
   useEffect(() => setBoards(''), [lastBoards]);
@@ -552,7 +557,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
       {roundInProgress && !unstarted && (running || ev.stage === 'paused') && (
         <p class="muted small" data-testid="round-in-progress">{t('roundInProgress', { n: ev.rounds_started ?? paired })}</p>
       )}
-      {unstarted && (
+      {editRound > 0 && (
         <form
           class="edit-pairing"
           onSubmit={(e) => {
@@ -566,10 +571,11 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
           }}
         >
           <label>
-            {t('editPairing', { n: paired })}
+            {t('editPairing', { n: editRound })}
             <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
+          {byHand && <p class="muted small" data-testid="pair-by-hand">{t('pairByHandHelp', { n: editRound })}</p>}
           <p class="muted small">{ev.players.map((p, i) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
           {editErr && <p class="error">{editErr}</p>}
@@ -653,4 +659,15 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
       )}
     </section>
   );
+}
+
+// Round `round`'s players (not withdrawn by then, not out at the forfeit limit) in pairing-number
+// order, as 1-2, 3-4 …, a last odd one with the bye: a starting point for a pairing by hand.
+function proposedBoards(ev: EventDetail, round: number): { a: number; b: number }[] {
+  const inRound = byNumber(ev)
+    .filter(([p]) => !(p.withdrawn_round && p.withdrawn_round <= round) && !(p.removed_after_round && p.removed_after_round < round))
+    .map(([, i]) => i);
+  const out: { a: number; b: number }[] = [];
+  for (let i = 0; i < inRound.length; i += 2) out.push({ a: inRound[i], b: i + 1 < inRound.length ? inRound[i + 1] : BYE });
+  return out;
 }
