@@ -178,3 +178,29 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
   if (startable) await org.page.click('[data-testid=start-round]');
   for (const p of players) await p.page.waitForFunction((g) => document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id') === g || !!document.querySelector('[data-testid=open-ready-game]'), `${id}-r2-b1-g1`, { timeout: T });
 });
+
+test('a player\'s own place and score stand in their "your next game" panel, not only in the wide table (a phone, Chinese)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Place_org');
+  const id = 'e2e-place';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Place night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } });
+  const players = [];
+  for (const n of ['Mei', 'Nuo']) {
+    const p = await newPlayer(ctx, n, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  const red = black === players[0] ? players[1] : players[0];
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await resultText(black);
+  for (const [p, place, score] of [[red, 1, 2], [black, 2, 0]]) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    await p.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+    const mine = await p.page.waitForSelector('[data-testid=my-place]', { timeout: T });
+    const text = await mine.textContent();
+    assert(text.includes(`第 ${place} 名`) && text.includes(`积分 ${score}`), `${p.name} reads place ${place}, score ${score}: ${text}`);
+  }
+});

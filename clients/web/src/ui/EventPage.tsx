@@ -136,7 +136,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </section>
 
       <div class="event-main">
-        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} />
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} />
         <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
         {ev.playoff && <PlayoffView ev={ev} />}
         <StandingsView ev={ev} standings={data.standings} me={me} />
@@ -175,7 +175,18 @@ function EventRules({ ev }: { ev: EventDetail }) {
   );
 }
 
-function NextGameView({ next, registered, stage }: { next: NextGame | null; registered: boolean; stage: string }) {
+// The player's own line of the standings: the final place once the event is over, else the rank
+// after the last complete round (null before round 1 is over).
+function myPlace(ev: EventDetail, st: Standings | null, me: number): { place: number; of: number; score: number; after: number; final: boolean } | null {
+  if (me < 0 || !st?.after_round) return null;
+  const row = st.rows?.find((r) => r.player === me);
+  if (!row) return null;
+  const final = ev.stage === 'finished';
+  const fromFinal = final && st.final_ranking?.length ? st.final_ranking.indexOf(me) + 1 : 0;
+  return { place: fromFinal || row.place || row.rank, of: st.rows.length, score: row.score, after: st.after_round, final };
+}
+
+function NextGameView({ next, registered, stage, place }: { next: NextGame | null; registered: boolean; stage: string; place: ReturnType<typeof myPlace> }) {
   if (!registered) return null;
   const has = !!next?.game_id;
   const colour = colourLetter(next?.colour);
@@ -195,6 +206,11 @@ function NextGameView({ next, registered, stage }: { next: NextGame | null; regi
         </>
       ) : (
         <p class="muted">{stage === 'finished' ? t('eventFinished') : t('noGameNow')}</p>
+      )}
+      {place && (
+        <p data-testid="my-place">
+          <strong>{t(place.final ? 'myFinalPlace' : 'myPlace', { n: place.place, of: place.of, r: place.after })}</strong> · {t('myScore', { s: place.score })}
+        </p>
       )}
     </section>
   );
