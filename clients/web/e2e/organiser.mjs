@@ -204,3 +204,32 @@ test('a player\'s own place and score stand in their "your next game" panel, not
     assert(text.includes(`第 ${place} 名`) && text.includes(`积分 ${score}`), `${p.name} reads place ${place}, score ${score}: ${text}`);
   }
 });
+
+test('two-game rounds: the organiser\'s result and foul lists name each game of a match (G1, G2), in board order', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Match_org');
+  const id = 'e2e-match-labels';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Jieqi pairs', variant: 'jieqi', initial_ms: 120000, pairing: { rounds: 1, games_per_round: 2 } });
+  const players = [];
+  for (const n of ['Ola', 'Pim']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const g of ['g1', 'g2']) {
+    const gid = `${id}-r1-b1-${g}`;
+    for (const p of players) await p.page.goto(`${ctx.base}/#/game/${gid}`);
+    for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${gid}"]:not([data-you=spectator])`, { timeout: 30_000 });
+    const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+    await black.page.click('[data-testid=resign]');
+    await black.page.click('[data-testid=confirm-resign]');
+    await resultText(black);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+  for (const sel of ['correct-game', 'foul-game']) {
+    const opts = await org.page.$$eval(`[data-testid=${sel}] option`, (os) => os.map((o) => [o.value, o.textContent]));
+    assertEqual(opts.map(([v]) => v), [`${id}-r1-b1-g1`, `${id}-r1-b1-g2`], `${sel}: both games, in order`);
+    assert(/\bG1\b/.test(opts[0][1]) && /\bG2\b/.test(opts[1][1]), `${sel}: the labels name the game (${JSON.stringify(opts)})`);
+  }
+});

@@ -516,7 +516,10 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
   const [boards, setBoards] = useState('');
   const [editErr, setEditErr] = useState('');
-  const finished = ev.games.filter((g) => g.finished && g.board >= 0);  // play-off results are not corrected
+  // Swiss games in round, board and game order (the API lists them as they were created, so a
+  // two-game match's game 2 comes after every board's game 1).
+  const swissGames = ev.games.filter((g) => g.board >= 0 && !g.knockout).sort((a, b) => a.round - b.round || a.board - b.board || a.index - b.index);
+  const finished = swissGames.filter((g) => g.finished);  // play-off results are not corrected
   const [gameId, setGameId] = useState('');
   const [redPts, setRedPts] = useState(0);
   const [blackPts, setBlackPts] = useState(0);
@@ -542,15 +545,17 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   }, [correctId, correcting?.red_points, correcting?.black_points]);
   // A foul (犯规) is recorded against a side of a Swiss game, running or finished (POST /foul): the
   // regulations count them in the standings and make the second one in a game a loss.
-  const foulable = ev.games.filter((g) => g.board >= 0 && !g.knockout && g.game_id);
+  const foulable = swissGames.filter((g) => g.game_id);
   const [foulGame, setFoulGame] = useState('');
   const [foulSide, setFoulSide] = useState<'red' | 'black'>('red');
   // Default: a game being played (the arbiter is at that board), else the latest one.
   const foulId = foulable.some((g) => g.game_id === foulGame) ? foulGame : (foulable.find((g) => !g.finished) ?? foulable[foulable.length - 1])?.game_id ?? '';
   const fouling = foulable.find((g) => g.game_id === foulId);
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
+  // A two-game match's games have the same board: the label names the game (G1, G2).
+  const twoGames = (ev.config.pairing?.games_per_round ?? 1) > 1;
   const gameLabel = (g: GameSlot) =>
-    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
+    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
 
   return (
     <section class="panel organiser" data-testid="organiser">
