@@ -91,7 +91,7 @@ test('event page before round 1 is over: no standings ranked by the lot, no cros
     await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
     players.push(p);
   }
-  const p = players[0].page;
+  let p = players[0].page;
   const noRanking = async (when) => {
     await p.waitForSelector('[data-testid=standings-later]', { timeout: T });
     assertEqual(await p.locator('[data-testid=standings] tbody tr').count(), 0, `${when}: no standings rows`);
@@ -103,6 +103,8 @@ test('event page before round 1 is over: no standings ranked by the lot, no cros
   // Round 1 paired and being played: still nobody has a result.
   await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
   await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start-round`, {});
+  // (Seen by the organiser: the players' pages go to their games.)
+  p = org.page;
   await p.goto(`${ctx.base}/#/tournaments/${id}`);
   await p.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
   await noRanking('round 1 being played');
