@@ -7,6 +7,7 @@ import { runAll } from './lib/harness.mjs';
 import { WEB_DIR, startServers } from './lib/servers.mjs';
 import './tests.mjs';
 import './tournaments.mjs';
+import './organiser.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');

@@ -117,7 +117,7 @@ function expectedStandings(results, names) {
 // A registered account that an admin makes an organiser — from the dashboard's Roles panel, or
 // (to save time in later tests) through the same admin API. Until then the tournament list offers
 // no "new event" button (and the server would refuse one).
-async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
+export async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   ctx.contexts.push(context);
   const page = await context.newPage();

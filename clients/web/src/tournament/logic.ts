@@ -144,5 +144,10 @@ export const TIEBREAK_PRESETS: Record<string, string[]> = {
   senior: ['opp_score', 'wins', 'fouls', 'head_to_head', 'black_games', 'prev_round_score', 'lot'],
 };
 
+// The preset the matchmaker uses when an event names none (docs/tournaments.md).
+export function defaultTiebreakPreset(variant: string): string {
+  return variant === 'jieqi' ? 'jieqi' : 'cxa-14.3.1';
+}
+
 // What a bye counts as its opponent's score in 对手分 (the matchmaker's ByeOppPolicy, in order).
 export const BYE_OPP_POLICIES = ['lowest_scoring', 'lowest_all', 'zero', 'virtual', 'own_score'] as const;

@@ -136,7 +136,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </section>
 
       <div class="event-main">
-        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} />
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} />
         <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
         {ev.playoff && <PlayoffView ev={ev} />}
         <StandingsView ev={ev} standings={data.standings} me={me} />
@@ -175,7 +175,18 @@ function EventRules({ ev }: { ev: EventDetail }) {
   );
 }
 
-function NextGameView({ next, registered, stage }: { next: NextGame | null; registered: boolean; stage: string }) {
+// The player's own line of the standings: the final place once the event is over, else the rank
+// after the last complete round (null before round 1 is over).
+function myPlace(ev: EventDetail, st: Standings | null, me: number): { place: number; of: number; score: number; after: number; final: boolean } | null {
+  if (me < 0 || !st?.after_round) return null;
+  const row = st.rows?.find((r) => r.player === me);
+  if (!row) return null;
+  const final = ev.stage === 'finished';
+  const fromFinal = final && st.final_ranking?.length ? st.final_ranking.indexOf(me) + 1 : 0;
+  return { place: fromFinal || row.place || row.rank, of: st.rows.length, score: row.score, after: st.after_round, final };
+}
+
+function NextGameView({ next, registered, stage, place }: { next: NextGame | null; registered: boolean; stage: string; place: ReturnType<typeof myPlace> }) {
   if (!registered) return null;
   const has = !!next?.game_id;
   const colour = colourLetter(next?.colour);
@@ -195,6 +206,11 @@ function NextGameView({ next, registered, stage }: { next: NextGame | null; regi
         </>
       ) : (
         <p class="muted">{stage === 'finished' ? t('eventFinished') : t('noGameNow')}</p>
+      )}
+      {place && (
+        <p data-testid="my-place">
+          <strong>{t(place.final ? 'myFinalPlace' : 'myPlace', { n: place.place, of: place.of, r: place.after })}</strong> · {t('myScore', { s: place.score })}
+        </p>
       )}
     </section>
   );
@@ -390,6 +406,16 @@ const STANDINGS_FIGURES: [string, string, (r: StandingsRow) => string | number][
 
 function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Standings | null; me: number }) {
   if (!standings || !standings.rows?.length) return null;
+  // Before round 1 is over nobody has a result: a table would rank the players by their lot (and
+  // show the lots, and pairing number 0 before the draw), which reads as a ranking that is not.
+  if (!standings.after_round) {
+    return (
+      <section class="panel" data-testid="standings" data-after-round="0">
+        <h3>{t('standings')}</h3>
+        <p class="muted" data-testid="standings-later">{t('standingsAfterRound1')}</p>
+      </section>
+    );
+  }
   const cols = standings.columns ?? [];
   return (
     <section class="panel" data-testid="standings" data-after-round={standings.after_round}>
@@ -445,7 +471,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
 }
 
 function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable | null; me: number }) {
-  if (!cross || !cross.rows?.length) return null;
+  if (!cross || !cross.rows?.length || !ev.rounds.length) return null; // nothing paired: no numbers, no rounds
   const n = Math.max(0, ...cross.rows.map((r) => r.rounds?.length ?? 0));
   const numberOf = (p: number) => ev.players[p]?.number || cross.rows.find((r) => r.player === p)?.number;
   return (
@@ -490,14 +516,22 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
   const [boards, setBoards] = useState('');
   const [editErr, setEditErr] = useState('');
-  const finished = ev.games.filter((g) => g.finished && g.board >= 0);  // play-off results are not corrected
+  // Swiss games in round, board and game order (the API lists them as they were created, so a
+  // two-game match's game 2 comes after every board's game 1).
+  const swissGames = ev.games.filter((g) => g.board >= 0 && !g.knockout).sort((a, b) => a.round - b.round || a.board - b.board || a.index - b.index);
+  const finished = swissGames.filter((g) => g.finished);  // play-off results are not corrected
   const [gameId, setGameId] = useState('');
   const [redPts, setRedPts] = useState(0);
   const [blackPts, setBlackPts] = useState(0);
   const running = ev.stage === 'running';
   // A round is being played while any game of it has no result: the next round waits for it.
   const roundInProgress = ev.games.some((g) => !g.finished && g.board >= 0);
-  const lastBoards = last ? pairingText(last.boards, ev.players) : '';
+  // A paused event whose next round is not paired (the engine found no legal pairing and paused
+  // it, or the organiser paused between rounds): the organiser pairs that round by hand; the
+  // server takes /edit-pairing for it. The box starts from the players still in, in number order.
+  const byHand = !unstarted && ev.stage === 'paused' && !roundInProgress && paired < (ev.config.pairing?.rounds ?? 0);
+  const editRound = unstarted ? paired : byHand ? paired + 1 : 0;
+  const lastBoards = unstarted && last ? pairingText(last.boards, ev.players) : byHand ? pairingText(proposedBoards(ev, paired + 1), ev.players) : '';
   // What the organiser typed is dropped once the pairing it was typed over changes (saved,
   // re-paired, edited in another tab): the box then shows the round as it now stands.
   useEffect(() => setBoards(''), [lastBoards]);
@@ -509,9 +543,19 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
     setRedPts(correcting.red_points ?? 0);
     setBlackPts(correcting.black_points ?? 0);
   }, [correctId, correcting?.red_points, correcting?.black_points]);
+  // A foul (犯规) is recorded against a side of a Swiss game, running or finished (POST /foul): the
+  // regulations count them in the standings and make the second one in a game a loss.
+  const foulable = swissGames.filter((g) => g.game_id);
+  const [foulGame, setFoulGame] = useState('');
+  const [foulSide, setFoulSide] = useState<'red' | 'black'>('red');
+  // Default: a game being played (the arbiter is at that board), else the latest one.
+  const foulId = foulable.some((g) => g.game_id === foulGame) ? foulGame : (foulable.find((g) => !g.finished) ?? foulable[foulable.length - 1])?.game_id ?? '';
+  const fouling = foulable.find((g) => g.game_id === foulId);
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
+  // A two-game match's games have the same board: the label names the game (G1, G2).
+  const twoGames = (ev.config.pairing?.games_per_round ?? 1) > 1;
   const gameLabel = (g: GameSlot) =>
-    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
+    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
 
   return (
     <section class="panel organiser" data-testid="organiser">
@@ -534,7 +578,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
       {roundInProgress && !unstarted && (running || ev.stage === 'paused') && (
         <p class="muted small" data-testid="round-in-progress">{t('roundInProgress', { n: ev.rounds_started ?? paired })}</p>
       )}
-      {unstarted && (
+      {editRound > 0 && (
         <form
           class="edit-pairing"
           onSubmit={(e) => {
@@ -548,10 +592,11 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
           }}
         >
           <label>
-            {t('editPairing', { n: paired })}
+            {t('editPairing', { n: editRound })}
             <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
+          {byHand && <p class="muted small" data-testid="pair-by-hand">{t('pairByHandHelp', { n: editRound })}</p>}
           <p class="muted small">{ev.players.map((p, i) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
           {editErr && <p class="error">{editErr}</p>}
@@ -599,6 +644,51 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
           </div>
         </form>
       )}
+      {foulable.length > 0 && (
+        <form
+          class="foul"
+          data-testid="foul-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!fouling) return;
+            const player = playerName(ev, foulSide === 'red' ? fouling.red : fouling.black);
+            if (window.confirm(t('confirmFoul', { player, side: t(foulSide), game: gameLabel(fouling) }))) act('foul', { game_id: foulId, side: foulSide });
+          }}
+        >
+          <label>
+            {t('recordFoul')}
+            <select data-testid="foul-game" value={foulId} onChange={(e) => setFoulGame(e.currentTarget.value)}>
+              {foulable.map((g) => (
+                <option key={g.game_id} value={g.game_id}>
+                  {gameLabel(g)} {g.finished ? `${g.red_points}:${g.black_points}` : `(${t('inProgress')})`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div class="row">
+            <label class="inline">
+              {t('foulAgainst')}
+              <select data-testid="foul-side" value={foulSide} onChange={(e) => setFoulSide(e.currentTarget.value as 'red' | 'black')}>
+                <option value="red">{t('red')}{fouling ? ` ${playerName(ev, fouling.red)}` : ''}</option>
+                <option value="black">{t('black')}{fouling ? ` ${playerName(ev, fouling.black)}` : ''}</option>
+              </select>
+            </label>
+            <button data-testid="foul-save" disabled={busy || !foulId}>{t('recordFoulButton')}</button>
+          </div>
+          <p class="muted small">{t('foulHelp')}</p>
+        </form>
+      )}
     </section>
   );
+}
+
+// Round `round`'s players (not withdrawn by then, not out at the forfeit limit) in pairing-number
+// order, as 1-2, 3-4 …, a last odd one with the bye: a starting point for a pairing by hand.
+function proposedBoards(ev: EventDetail, round: number): { a: number; b: number }[] {
+  const inRound = byNumber(ev)
+    .filter(([p]) => !(p.withdrawn_round && p.withdrawn_round <= round) && !(p.removed_after_round && p.removed_after_round < round))
+    .map(([, i]) => i);
+  const out: { a: number; b: number }[] = [];
+  for (let i = 0; i < inRound.length; i += 2) out.push({ a: inRound[i], b: i + 1 < inRound.length ? inRound[i + 1] : BYE });
+  return out;
 }

@@ -5,7 +5,7 @@ import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
 import { DEFAULT_RULE_OPTIONS, ruleOptionsJson } from '../game/rule_options';
-import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, eventIdFrom, parsePairs } from '../tournament/logic';
+import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, defaultTiebreakPreset, eventIdFrom, parsePairs } from '../tournament/logic';
 import type { EventSummary } from '../tournament/types';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
@@ -117,7 +117,7 @@ function CreateEvent({ app }: { app: App }) {
     round1: 'adjacent-alternating',
     seed: '',
     tiebreak_mode: 'preset',
-    tiebreak_preset: 'jieqi',
+    tiebreak_preset: '', // '' = the variant's default (the server's): Jieqi's for Jieqi, CXA 14.3.1 for Xiangqi
     tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
     max_forfeits: 3,
     bye_opp: 0,
@@ -133,6 +133,10 @@ function CreateEvent({ app }: { app: App }) {
     const v = el.type === 'checkbox' ? el.checked : typeof f[k] === 'number' ? Number(el.value) : el.value;
     setF({ ...f, [k]: v });
   };
+
+  // Until the organiser picks a preset, the form shows and sends the one the server would give the
+  // variant, so a Xiangqi event made without touching the list does not get Jieqi's tiebreaks.
+  const preset = f.tiebreak_preset || defaultTiebreakPreset(f.variant);
 
   const submit = async () => {
     setError('');
@@ -153,9 +157,12 @@ function CreateEvent({ app }: { app: App }) {
       draw_points: f.draw_points,
       loss_points: f.loss_points,
     };
-    if (f.seed.trim()) pairing.seed = Number(f.seed);
+    // The seed draws the pairing numbers, a random round 1 and the lots. The server's default is 0,
+    // the same for every event (and so the same draw for the same registration order): an
+    // organiser who leaves it empty gets a fresh one, kept in the event's settings and TRF.
+    pairing.seed = f.seed.trim() ? Number(f.seed) : randomSeed();
     if (forbidden.length) pairing.forbidden = forbidden;
-    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = f.tiebreak_preset;
+    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = preset;
     else pairing.tiebreaks = f.tiebreaks.split(/[\s,]+/).filter(Boolean);
     const body: Record<string, unknown> = {
       id: f.id.trim() || eventIdFrom(f.name),
@@ -266,7 +273,7 @@ function CreateEvent({ app }: { app: App }) {
         </label>
         <label>
           {t('tiebreaks')}
-          <select data-testid="ev-tiebreak-preset" value={f.tiebreak_mode === 'preset' ? f.tiebreak_preset : 'custom'} onChange={(e) => {
+          <select data-testid="ev-tiebreak-preset" value={f.tiebreak_mode === 'preset' ? preset : 'custom'} onChange={(e) => {
             const v = e.currentTarget.value;
             setF(v === 'custom' ? { ...f, tiebreak_mode: 'custom' } : { ...f, tiebreak_mode: 'preset', tiebreak_preset: v });
           }}>
@@ -276,7 +283,7 @@ function CreateEvent({ app }: { app: App }) {
             <option value="custom">{t('tbp.custom')}</option>
           </select>
           {f.tiebreak_mode === 'preset' && (
-            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[f.tiebreak_preset] ?? []).map(tiebreakName).join(' › ')}</span>
+            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › ')}</span>
           )}
         </label>
         <label>
@@ -351,7 +358,7 @@ function CreateEvent({ app }: { app: App }) {
             </label>
             <label>
               {t('seed')}
-              <input type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
+              <input data-testid="ev-seed" type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
             </label>
             <label>
               {t('winPoints')}
@@ -378,6 +385,13 @@ function CreateEvent({ app }: { app: App }) {
       </form>
     </section>
   );
+}
+
+// 1 … 2^31 − 1, from the browser's CSPRNG.
+function randomSeed(): number {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return (a[0] % 0x7fffffff) + 1;
 }
 
 export function tiebreakName(c: string): string {

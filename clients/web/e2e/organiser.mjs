@@ -1,0 +1,237 @@
+// What a club organiser trips over on a first try with the web client (a Xiangqi Swiss after the
+// Shangrao senior regulation, a Jieqi round event after Jiujiang's): each test failed before the
+// fix it comes with.
+import { assert, assertEqual, test } from './lib/harness.mjs';
+import { T, newPlayer, resultText } from './lib/ui.mjs';
+import { newOrganiser } from './tournaments.mjs';
+// The matchmaker's presets (the tournament test checks the form's lists against it).
+const TIEBREAK_PRESETS = {
+  jieqi: ['opp_score', 'progressive', 'fouls', 'prev_round_rank', 'lot'],
+  'cxa-14.3.1': ['opp_score', 'wins', 'fouls', 'black_games', 'prev_round_score', 'lot'],
+};
+
+const tokenOf = (p) => p.page.evaluate(() => window.__xq.conn.token);
+
+async function apiAs(ctx, token, method, path, body) {
+  const r = await fetch(`${ctx.base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  assert(r.ok, `${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+// The form, filled the least a hurried organiser fills it: a name and an id.
+async function createWithForm(org, ctx, id, name, variant) {
+  await org.page.goto(`${ctx.base}/#/`); // a fresh form (the same URL would keep an open one)
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', name);
+  await org.page.fill('[data-testid=ev-id]', id);
+  if (variant) await org.page.selectOption('[data-testid=ev-variant]', variant);
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  return (await fetch(`${ctx.base}/api/events/${id}`)).json();
+}
+
+test('organiser form: a Xiangqi event made without touching the tiebreak list gets CXA 14.3.1 (not Jieqi\'s); a Jieqi one Jieqi\'s', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Tbo_org');
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  // The form shows the variant's own preset, and follows the variant until one is picked.
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'cxa-14.3.1', 'preset shown for Xiangqi');
+  await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'jieqi', 'preset shown for Jieqi');
+  await org.page.selectOption('[data-testid=ev-variant]', 'xiangqi');
+  assertEqual((await org.page.getAttribute('[data-testid=ev-tiebreak-preset-list]', 'data-ids')).split(','), TIEBREAK_PRESETS['cxa-14.3.1'], 'listed for Xiangqi');
+
+  const xq = await createWithForm(org, ctx, 'e2e-tb-xq', 'Senior club Swiss');
+  assertEqual(xq.config.pairing.tiebreaks, TIEBREAK_PRESETS['cxa-14.3.1'], 'Xiangqi event tiebreaks');
+  const jq = await createWithForm(org, ctx, 'e2e-tb-jq', 'Jieqi club night', 'jieqi');
+  assertEqual(jq.config.pairing.tiebreaks, TIEBREAK_PRESETS.jieqi, 'Jieqi event tiebreaks');
+  // A preset the organiser picks stays when the variant changes afterwards.
+  await org.page.goto(`${ctx.base}/#/`);
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'senior');
+  await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
+  assertEqual(await org.page.inputValue('[data-testid=ev-tiebreak-preset]'), 'senior', 'a picked preset stays');
+});
+
+test('organiser form: an event made with the seed left empty gets its own draw (a fresh seed, not the same 0 for every event)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Seed_org');
+  const a = await createWithForm(org, ctx, 'e2e-seed-a', 'Monday random draw');
+  const b = await createWithForm(org, ctx, 'e2e-seed-b', 'Tuesday random draw');
+  // With seed 0 (the server's default) the pairing numbers, a random round 1 and the lots are
+  // the same function of the registration order in every event: no draw at all.
+  assert(a.config.pairing.seed > 0 && b.config.pairing.seed > 0, `the form drew seeds (${a.config.pairing.seed}, ${b.config.pairing.seed})`);
+  assert(a.config.pairing.seed !== b.config.pairing.seed, 'two events, two seeds');
+  // A seed typed in is kept (to replay a draw).
+  await org.page.goto(`${ctx.base}/#/`);
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Fixed draw');
+  await org.page.fill('[data-testid=ev-id]', 'e2e-seed-c');
+  await org.page.click('[data-testid=event-form] details summary');
+  await org.page.fill('[data-testid=ev-seed]', '4242');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector('[data-testid=event-page][data-event=e2e-seed-c]', { timeout: T });
+  assertEqual((await (await fetch(`${ctx.base}/api/events/e2e-seed-c`)).json()).config.pairing.seed, 4242, 'a typed seed');
+});
+
+test('event page before round 1 is over: no standings ranked by the lot, no crosstable of unnumbered players', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Early_org');
+  const id = 'e2e-early';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Early look', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } });
+  const players = [];
+  for (const n of ['Ema', 'Fei', 'Gus', 'Hao']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  let p = players[0].page;
+  const noRanking = async (when) => {
+    await p.waitForSelector('[data-testid=standings-later]', { timeout: T });
+    assertEqual(await p.locator('[data-testid=standings] tbody tr').count(), 0, `${when}: no standings rows`);
+  };
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=player-list] li:nth-child(4)', { timeout: T });
+  await noRanking('in registration');
+  assertEqual(await p.locator('[data-testid=crosstable]').count(), 0, 'no crosstable before the draw');
+  // Round 1 paired and being played: still nobody has a result.
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start-round`, {});
+  // (Seen by the organiser: the players' pages go to their games.)
+  p = org.page;
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+  await noRanking('round 1 being played');
+  await p.waitForSelector('[data-testid=crosstable]', { timeout: T }); // the draw's numbers and round 1's opponents
+});
+
+test('organiser records a foul (犯规) from the event page; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Foul_org');
+  const id = 'e2e-foul';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Foul night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1, tiebreak_preset: 'senior' } });
+  const players = [];
+  for (const n of ['Ivo', 'Jun']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  // Both players are taken to the game.
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  const gameId = await black.page.getAttribute('[data-testid=game-page]', 'data-game-id');
+
+  // The arbiter sees Black's phone ring: a foul against Black in the running game.
+  await org.page.waitForSelector(`[data-testid=foul-game] option[value="${gameId}"]`, { timeout: T, state: 'attached' });
+  assertEqual(await org.page.inputValue('[data-testid=foul-game]'), gameId, 'the game being played is offered first');
+  await org.page.selectOption('[data-testid=foul-side]', 'black');
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await org.page.click('[data-testid=foul-save]');
+  assert((await asked).includes(black.name), 'the confirmation names the player');
+  await org.page.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+
+  // Black resigns; after the round the standings show the foul.
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  assert(/Red wins: resignation/.test(await resultText(black)), 'Red wins');
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
+  const fouls = await org.page.$$eval('[data-testid=standings] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-player'), r.querySelector('td[data-col=fouls]').textContent]));
+  assertEqual(fouls.map(([n, f]) => [n.endsWith(black.name), f]).sort(), [[false, '0'], [true, '1']], `fouls in the standings (${JSON.stringify(fouls)})`);
+});
+
+test('a round the engine cannot pair (the event pauses): the organiser pairs it by hand from the page, starts it, players get their games', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Hand_org');
+  const id = 'e2e-by-hand';
+  // Two players, two rounds: round 2 can only be a rematch, which the engine never pairs.
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 2 } });
+  const players = [];
+  for (const n of ['Kai', 'Lin']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}-r1-b1-g1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await resultText(black);
+
+  // The event pauses: round 2 has no legal pairing. The page offers the pairing by hand.
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: 30_000 });
+  await org.page.waitForSelector('[data-testid=edit-boards]', { timeout: T });
+  assert((await org.page.textContent('[data-testid=organiser] form.edit-pairing')).includes('2'), 'the box is for round 2');
+  await org.page.fill('[data-testid=edit-boards]', '2-1');
+  await org.page.click('[data-testid=save-pairing]');
+  await org.page.waitForSelector('[data-testid=pairings-round-2]', { timeout: T });
+  assert(/rematch/i.test(await org.page.textContent('[data-testid=event-msg]')), 'the rematch is warned about');
+  // Resume: with automatic rounds the paired round starts by itself, else the organiser starts it.
+  await org.page.click('[data-testid=resume]');
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
+  const startable = await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: 3000 }).then(() => true, () => false);
+  if (startable) await org.page.click('[data-testid=start-round]');
+  for (const p of players) await p.page.waitForFunction((g) => document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id') === g || !!document.querySelector('[data-testid=open-ready-game]'), `${id}-r2-b1-g1`, { timeout: T });
+});
+
+test('a player\'s own place and score stand in their "your next game" panel, not only in the wide table (a phone, Chinese)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Place_org');
+  const id = 'e2e-place';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Place night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } });
+  const players = [];
+  for (const n of ['Mei', 'Nuo']) {
+    const p = await newPlayer(ctx, n, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+  const red = black === players[0] ? players[1] : players[0];
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await resultText(black);
+  for (const [p, place, score] of [[red, 1, 2], [black, 2, 0]]) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    await p.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+    const mine = await p.page.waitForSelector('[data-testid=my-place]', { timeout: T });
+    const text = await mine.textContent();
+    assert(text.includes(`第 ${place} 名`) && text.includes(`积分 ${score}`), `${p.name} reads place ${place}, score ${score}: ${text}`);
+  }
+});
+
+test('two-game rounds: the organiser\'s result and foul lists name each game of a match (G1, G2), in board order', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Match_org');
+  const id = 'e2e-match-labels';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Jieqi pairs', variant: 'jieqi', initial_ms: 120000, pairing: { rounds: 1, games_per_round: 2 } });
+  const players = [];
+  for (const n of ['Ola', 'Pim']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const g of ['g1', 'g2']) {
+    const gid = `${id}-r1-b1-${g}`;
+    for (const p of players) await p.page.goto(`${ctx.base}/#/game/${gid}`);
+    for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${gid}"]:not([data-you=spectator])`, { timeout: 30_000 });
+    const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
+    await black.page.click('[data-testid=resign]');
+    await black.page.click('[data-testid=confirm-resign]');
+    await resultText(black);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=finished]', { timeout: 30_000 });
+  for (const sel of ['correct-game', 'foul-game']) {
+    const opts = await org.page.$$eval(`[data-testid=${sel}] option`, (os) => os.map((o) => [o.value, o.textContent]));
+    assertEqual(opts.map(([v]) => v), [`${id}-r1-b1-g1`, `${id}-r1-b1-g2`], `${sel}: both games, in order`);
+    assert(/\bG1\b/.test(opts[0][1]) && /\bG2\b/.test(opts[1][1]), `${sel}: the labels name the game (${JSON.stringify(opts)})`);
+  }
+});
