@@ -152,8 +152,11 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     store_away(side_of(v), false);
     announce_presence(side_of(v), true);
   }
-  if (v == xq::Viewer::Spectator && config_.spectator_delay_ms > 0 && !session_.over())
-    return subscribe_delayed(c, g, request_id, last_version);
+  if (v == xq::Viewer::Spectator && config_.spectator_delay_ms > 0 && !session_.over()) {
+    subscribe_delayed(c, g, request_id, last_version);
+    if (g != Greeting::None) send_chat_history(*c, v);
+    return;
+  }
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   const uint64_t version = session_.version();
@@ -184,6 +187,59 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     r.mutable_reply()->set_version(version);
     send_message(*c, r, deps_.metrics);
   }
+  if (g != Greeting::None) send_chat_history(*c, v);
+}
+
+namespace {
+
+v1::ServerMessage chat_message(const std::string& game_id, const ChatEntry& e) {
+  v1::ServerMessage m;
+  auto* line = m.mutable_chat();
+  line->set_game_id(game_id);
+  line->set_room(e.room == ChatRoom::Players ? v1::ChatLine::PLAYERS : v1::ChatLine::SPECTATORS);
+  line->mutable_from()->set_user_id(e.user_id);
+  line->mutable_from()->set_name(e.name);
+  line->set_text(e.text);
+  line->set_at_ms(static_cast<uint64_t>(e.at_ms));
+  line->set_seq(e.seq);
+  return m;
+}
+
+ChatRoom room_of(xq::Viewer v) { return v == xq::Viewer::Spectator ? ChatRoom::Spectators : ChatRoom::Players; }
+
+}  // namespace
+
+void GameActor::send_chat_history(Connection& c, xq::Viewer v) {
+  for (const ChatEntry& e : chat_.history(room_of(v))) send_message(c, chat_message(config_.id, e), deps_.metrics);
+}
+
+void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v1::ClientMessage& m) {
+  const uint64_t rid = m.request_id();
+  if (lost_)
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
+  if (!subs_.count(c->id()))
+    return send_error(*c, rid, v1::BAD_REQUEST, "watch the game before writing in its chat", deps_.metrics, config_.id);
+  if (v != xq::Viewer::Spectator && !config_.event_id.empty())
+    return send_error(*c, rid, v1::CHAT_NOT_ALLOWED, "players of a tournament game do not chat", deps_.metrics, config_.id);
+  const auto u = c->user();
+  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "log in first", deps_.metrics, config_.id);
+  std::string why;
+  const auto entry = chat_.post(room_of(v), u->id, u->name, m.chat().text(), steady_ms(), wall_ms(), &why);
+  if (!entry) {
+    const bool too_fast = why.rfind("at most", 0) == 0 && why.find("lines") != std::string::npos;
+    return send_error(*c, rid, too_fast ? v1::CHAT_NOT_ALLOWED : v1::BAD_REQUEST, why, deps_.metrics, config_.id);
+  }
+  v1::ServerMessage r;
+  r.set_request_id(rid);
+  r.mutable_reply()->set_game_id(config_.id);
+  send_message(*c, r, deps_.metrics);
+  const std::string bytes = chat_message(config_.id, *entry).SerializeAsString();
+  for (const auto& [id, sub] : subs_)
+    if (room_of(sub.viewer) == entry->room)
+      if (auto conn = sub.conn.lock()) {
+        deps_.metrics.frames_out_total++;
+        conn->send(bytes);
+      }
 }
 
 void GameActor::subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "game/chat.h"
 #include "game/codec.h"
 #include "game/clock_resume.h"
 #include "game/game_session.h"
@@ -67,6 +68,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void unsubscribe(uint64_t connection_id);
   void handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m,
               int64_t received_ms);
+  // A chat line from a subscribed connection: to the players' room from a player, else to the
+  // spectators'; answered, then sent to everyone reading that room (the writer too).
+  void chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m);
   bool admin_end(xq::Result r);  // adjudicate/abort by an admin
   // An admin, as arbiter, imposes the move limit on request: on both sides, or on one.
   bool admin_move_limit(std::optional<xq::Color> on_side);
@@ -121,6 +125,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void after_change();
   void arm_timer();
   void announce_spectators();  // to the players, when the number of people watching changed
+  void send_chat_history(Connection& c, xq::Viewer v);  // the lines the viewer's room holds
+  GameChat chat_;  // not stored: the lines live with the game in memory
   void announce_presence(xq::Color side, bool present);
   void on_timer();
 

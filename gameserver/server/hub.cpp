@@ -306,6 +306,7 @@ static const std::string& game_id_of(const v1::ClientMessage& m) {
     case v1::ClientMessage::kClaimVictory: return m.claim_victory().game_id();
     case v1::ClientMessage::kClaimDraw: return m.claim_draw().game_id();
     case v1::ClientMessage::kUnwatchGame: return m.unwatch_game().game_id();
+    case v1::ClientMessage::kChat: return m.chat().game_id();
     default: {
       static const std::string empty;
       return empty;
@@ -440,6 +441,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   // opponent could claim the game while the player sits there.
   if (m.has_unwatch_game() && viewer != xq::Viewer::Spectator)
     return send_error(*c, rid, v1::BAD_REQUEST, "you play in this game: unwatch_game is for spectators", metrics_, gid);
+  if (m.has_chat()) return actor->post([c, viewer, m](GameActor& a) { a.chat(c, viewer, m); });
   bool was_subscribed;
   {
     std::lock_guard l(mu_);

@@ -1563,6 +1563,74 @@ TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
   EXPECT_EQ(g_servers->http_get("/api/users/garbage/games", body), 404);
 }
 
+// The game's chat: the players' room reaches the two players only, the spectators' room the
+// spectators only; bad lines and floods are refused with a code; a newcomer gets the room's lines.
+TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
+  Client red = guest("chat_red"), black = guest("chat_black");
+  const std::string gid = start_game(red, black);
+  Client fan = spectator("chat_fan", gid);
+  auto say = [&](Client& who, const std::string& text) {
+    ClientMessage m;
+    m.mutable_chat()->set_game_id(gid);
+    m.mutable_chat()->set_text(text);
+    return who.ws->request(m);
+  };
+  auto line_for = [&](Client& who, const std::string& text, int ms = 3000) {
+    return who.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == text; }, ms);
+  };
+
+  ASSERT_TRUE(say(red, "good luck").has_reply());
+  for (Client* p : {&red, &black}) {
+    auto l = line_for(*p, "good luck");
+    ASSERT_TRUE(l) << p->name;
+    EXPECT_EQ(l->chat().game_id(), gid);
+    EXPECT_EQ(l->chat().room(), xq::v1::ChatLine::PLAYERS);
+    EXPECT_EQ(l->chat().from().user_id(), red.user_id);
+    EXPECT_EQ(l->chat().from().name(), red.name);
+    EXPECT_GT(l->chat().at_ms(), 0u);
+  }
+  ASSERT_TRUE(say(fan, "red is winning").has_reply());
+  auto seen = line_for(fan, "red is winning");
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(seen->chat().room(), xq::v1::ChatLine::SPECTATORS);
+  EXPECT_FALSE(line_for(red, "red is winning", 300)) << "a spectator's line reached a player";
+  EXPECT_FALSE(line_for(black, "red is winning", 100));
+  EXPECT_FALSE(line_for(fan, "good luck", 100)) << "the players' line reached a spectator";
+
+  // Refused lines: their code, nobody hears them.
+  EXPECT_EQ(error_of(say(black, "two\nlines")), BAD_REQUEST);
+  EXPECT_EQ(error_of(say(black, "   ")), BAD_REQUEST);
+  EXPECT_EQ(error_of(say(black, std::string(201, 'x'))), BAD_REQUEST);
+  Client stranger = guest("chat_stranger");
+  EXPECT_EQ(error_of(say(stranger, "hello?")), BAD_REQUEST) << "only a watcher writes in a game's chat";
+  ClientMessage lost;
+  lost.mutable_chat()->set_game_id("no-such-game");
+  lost.mutable_chat()->set_text("hi");
+  EXPECT_EQ(error_of(stranger.ws->request(lost)), UNKNOWN_GAME);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(say(black, "gl " + std::to_string(i)).has_reply()) << i;
+  const auto flood = say(black, "gl 4");
+  ASSERT_TRUE(flood.has_reply()) << "five lines in ten seconds are fine: " << flood.DebugString();
+  EXPECT_EQ(error_of(say(black, "gl 5")), xq::v1::CHAT_NOT_ALLOWED) << "the sixth is not";
+  EXPECT_FALSE(line_for(red, "gl 5", 300));
+
+  // A spectator arriving later is shown the spectators' lines, and only those.
+  Client late = guest("chat_late");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(late.ws->request(watch).has_reply());
+  EXPECT_TRUE(line_for(late, "red is winning"));
+  EXPECT_FALSE(line_for(late, "good luck", 200));
+  // A player coming back (a new connection, sync) is shown the players' lines, with their numbers.
+  reconnect(red);
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  ASSERT_TRUE(red.ws->request(sync).has_reply());
+  auto again = line_for(red, "good luck");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->chat().seq(), 1u);
+  EXPECT_FALSE(line_for(red, "red is winning", 200));
+}
+
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
   Client red = guest("cd_red"), black = guest("cd_black");
   std::string gid = start_game(red, black);

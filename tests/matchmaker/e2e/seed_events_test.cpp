@@ -835,7 +835,13 @@ TEST_F(QuickPairing, OrganiserCancelsARunningEvent) {
   m.mutable_move()->set_game_id(ids[0]);
   m.mutable_move()->set_iccs("h2e2");
   m.mutable_move()->set_client_move_id("cx-first");
-  act(by_user(std::string(users.at(slot.at("red").to_number<int64_t>()).as_string())), m);
+  Player& red = by_user(std::string(users.at(slot.at("red").to_number<int64_t>()).as_string()));
+  act(red, m);
+  // Players of a tournament game do not chat (no help by message either).
+  ClientMessage chat;
+  chat.mutable_chat()->set_game_id(ids[0]);
+  chat.mutable_chat()->set_text("draw?");
+  EXPECT_EQ(red.ws->request(chat).error().code(), xq::v1::CHAT_NOT_ALLOWED);
 
   EXPECT_EQ(post("/api/events/cx-ev/cancel", json::object{}, players_[0].token, 403).at("code").as_string(), "forbidden");
   EXPECT_EQ(post("/api/events/cx-ev/cancel", json::object{{"reason", "a\nb"}}, TestServers::kAdminToken, 400)

@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include "game/chat.h"
+
+using gs::ChatRoom;
+using gs::GameChat;
+
+TEST(GameChat, OneLineOfTextWithinTheLimits) {
+  EXPECT_EQ(GameChat::text_error("good game"), "");
+  EXPECT_EQ(GameChat::text_error("好棋！"), "");
+  EXPECT_EQ(GameChat::text_error(std::string(200, 'a')), "");
+  EXPECT_NE(GameChat::text_error(std::string(201, 'a')), "");
+  // 200 characters of three bytes each are 600 bytes, and fine; one more is not.
+  std::string han;
+  for (int i = 0; i < 200; ++i) han += "棋";
+  EXPECT_EQ(GameChat::text_error(han), "");
+  EXPECT_NE(GameChat::text_error(han + "棋"), "");
+  for (const std::string bad : {std::string(""), std::string("   "), std::string("two\nlines"), std::string("tab\there"),
+                                std::string("nul\0x", 5), std::string("del\x7f"), std::string("next\xC2\x85line"),
+                                std::string("para\xE2\x80\xA9graph"), std::string("evil\xE2\x80\xAEtxt.exe"),
+                                std::string("isolate\xE2\x81\xA6x")})
+    EXPECT_NE(GameChat::text_error(bad), "") << bad;
+}
+
+TEST(GameChat, RoomsKeepTheirOwnLastFiftyLines) {
+  GameChat chat;
+  std::string why;
+  int64_t t = 0;
+  for (int i = 0; i < 60; ++i) {
+    // Different writers: the rate limit is per user.
+    ASSERT_TRUE(chat.post(ChatRoom::Spectators, "u" + std::to_string(i), "n", "line " + std::to_string(i), t += 10, 1000 + i, &why)) << why;
+  }
+  ASSERT_TRUE(chat.post(ChatRoom::Players, "red", "Red", "hello", t += 10, 2000, &why));
+  const auto& spect = chat.history(ChatRoom::Spectators);
+  ASSERT_EQ(spect.size(), GameChat::kHistory);
+  EXPECT_EQ(spect.front().text, "line 10");
+  EXPECT_EQ(spect.back().text, "line 59");
+  ASSERT_EQ(chat.history(ChatRoom::Players).size(), 1u);
+  EXPECT_EQ(chat.history(ChatRoom::Players).front().seq, 61u) << "one sequence for both rooms";
+  EXPECT_EQ(chat.history(ChatRoom::Players).front().at_ms, 2000);
+}
+
+TEST(GameChat, FiveLinesInTenSecondsAUser) {
+  GameChat chat;
+  std::string why;
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(chat.post(ChatRoom::Players, "red", "Red", "hi", 1000 + i, 0, &why)) << why;
+  EXPECT_FALSE(chat.post(ChatRoom::Players, "red", "Red", "hi", 2000, 0, &why));
+  EXPECT_NE(why.find("at most 5"), std::string::npos) << why;
+  EXPECT_TRUE(chat.post(ChatRoom::Players, "black", "Black", "hi", 2000, 0, &why)) << "another user is not held back";
+  EXPECT_TRUE(chat.post(ChatRoom::Players, "red", "Red", "hi", 1000 + 10'000, 0, &why)) << "the first line left the window";
+  EXPECT_FALSE(chat.post(ChatRoom::Players, "red", "Red", "bad\nline", 50'000, 0, &why));
+  EXPECT_EQ(chat.history(ChatRoom::Players).size(), 7u) << "refused lines are not kept";
+}
