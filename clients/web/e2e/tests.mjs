@@ -898,3 +898,47 @@ test('my games: a finished game is listed from each side (won, lost), opens from
   await newcomer.page.click('[data-testid=my-games]');
   await newcomer.page.waitForSelector('[data-testid=no-games]', { timeout: T });
 });
+
+test('chat: the players\' room and the spectators\' room stay apart; too many lines are refused with a reason; Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Kai');
+  const black = await newPlayer(ctx, 'Lia');
+  const fan = await newPlayer(ctx, 'Max');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await watch(fan, id);
+  const lines = (p) => p.page.$$eval('[data-testid=chat-line] .text', (ls) => ls.map((l) => l.textContent));
+  const say = async (p, text) => {
+    await p.page.fill('[data-testid=chat-input]', text);
+    await p.page.click('[data-testid=chat-send]');
+  };
+  assertEqual(await fan.page.getAttribute('[data-testid=chat]', 'data-room'), 'spectators', 'the spectator is in the spectators\' room');
+
+  await say(red, 'good luck');
+  await black.page.locator('[data-testid=chat-line]', { hasText: 'good luck' }).waitFor({ timeout: T });
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'good luck' }).waitFor({ timeout: T });
+  assertEqual(await red.page.inputValue('[data-testid=chat-input]'), '', 'the box is emptied once the line is taken');
+  await say(fan, '红方要赢了');
+  await fan.page.locator('[data-testid=chat-line]', { hasText: '红方要赢了' }).waitFor({ timeout: T });
+  await sleep(500);
+  assertEqual(await lines(fan), ['红方要赢了'], 'the spectator reads only the spectators\' room');
+  assertEqual(await lines(red), ['good luck'], 'no spectator line reaches a player');
+  assertEqual(await lines(black), ['good luck'], 'no spectator line reaches the other player');
+
+  // Five lines in ten seconds, then a reason instead of a sixth.
+  for (let i = 1; i <= 5; i++) {
+    await say(black, `line ${i}`);
+    await black.page.locator('[data-testid=chat-line]', { hasText: `line ${i}` }).waitFor({ timeout: T });
+  }
+  await say(black, 'line 6');
+  await black.page.locator('[data-testid=chat-error]').waitFor({ timeout: T });
+  assert(/at most 5/.test(await black.page.textContent('[data-testid=chat-error]')), 'the limit is named');
+  assertEqual(await black.page.inputValue('[data-testid=chat-input]'), 'line 6', 'the refused line stays in the box');
+
+  // A reload shows the room's lines again, once each.
+  await red.page.reload();
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'line 5' }).waitFor({ timeout: T });
+  const again = await lines(red);
+  assertEqual(again, ['good luck', 'line 1', 'line 2', 'line 3', 'line 4', 'line 5'], 'the players\' lines after a reload');
+  await red.page.click('[data-testid=lang-toggle]');
+  assertEqual((await red.page.textContent('[data-testid=chat] h3')).trim(), '聊天', 'Chinese heading');
+  await red.page.screenshot({ path: join(ctx.shots, 'desktop-chat.png'), animations: 'disabled' });
+});

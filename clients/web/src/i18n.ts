@@ -430,6 +430,14 @@ const en = {
   'outcome.drawn': 'Drawn',
   'outcome.aborted': 'Aborted',
   'stage.cancelled': 'Cancelled',
+  chat: 'Chat',
+  chatSpectators: 'Spectators\' chat',
+  chatPlaceholder: 'Write a message',
+  chatSend: 'Send',
+  chatEmpty: 'No messages yet.',
+  chatBadLine: 'A message is one line of up to 200 characters.',
+  chatNoneInTournaments: 'Players do not chat in tournament games.',
+  'error.CHAT_NOT_ALLOWED': 'Not now: at most 5 messages in 10 seconds (and no chat for players of tournament games).',
 };
 
 export type Key = keyof typeof en;
@@ -859,6 +867,14 @@ const zh: Record<Key, string> = {
   'outcome.drawn': '和',
   'outcome.aborted': '取消',
   'stage.cancelled': '已取消',
+  chat: '聊天',
+  chatSpectators: '观众聊天',
+  chatPlaceholder: '输入消息',
+  chatSend: '发送',
+  chatEmpty: '还没有消息。',
+  chatBadLine: '消息只能是一行，最多 200 个字。',
+  chatNoneInTournaments: '比赛对局中棋手不能聊天。',
+  'error.CHAT_NOT_ALLOWED': '现在不能发送：10 秒内最多 5 条（比赛对局的棋手不能聊天）。',
 };
 
 export type Lang = 'en' | 'zh';
@@ -919,6 +935,7 @@ export function apiErrorText(e: unknown): string {
 const ERROR_NAMES: Record<number, string> = {
   3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
+  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED',
 };
 
 export function useLang(): Lang {

@@ -4,9 +4,9 @@
 // its client_move_id until the server's MOVE event (or an error) settles it, and is re-sent after a
 // reconnect; the server acks a re-sent id instead of playing it twice.
 import { Disconnected, RequestError, type Connection } from '../net/connection';
-import { ErrorCode, EventKind, Outcome, Side, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
+import { ErrorCode, EventKind, Outcome, Side, type ChatLine, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
 import { applyMove, boardFen, parseFen, parseIccs, type Color, type PieceType, type Position } from '../rules/board';
-import { errorText } from '../i18n';
+import { errorText, t } from '../i18n';
 import { Observable } from '../store';
 import { fetchRecord } from './record';
 
@@ -68,6 +68,9 @@ export class GameModel extends Observable {
   // Which players have a connection on this game (GameState.red_present / Presence pushes), and
   // since when (performance.now()) each has been gone: the claims need the opponent gone.
   present: Record<Color, boolean> = { r: true, b: true };
+  // This viewer's chat room (the players' or the spectators'), in the server's order; lines the
+  // server shows again after a reconnect carry the same seq and are not doubled.
+  chat: ChatLine[] = [];
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
   spectators = 0; // people watching, as of the last state or live event
@@ -176,6 +179,13 @@ export class GameModel extends Observable {
       return;
     }
     if (m.body === 'gameEvent' && m.gameEvent?.gameId === this.id) this.applyEvent(m.gameEvent as GameEvent);
+    if (m.body === 'chat' && m.chat?.gameId === this.id) {
+      const line = m.chat as ChatLine;
+      if (!this.chat.some((l) => Number(l.seq) === Number(line.seq))) {
+        this.chat = [...this.chat, line].sort((a, b) => Number(a.seq) - Number(b.seq)).slice(-100);
+        this.changed();
+      }
+    }
     if (m.body === 'presence' && m.presence?.gameId === this.id) {
       const side = sideColor(m.presence.side);
       if (side) this.setPresent(side, !!m.presence.present);
@@ -361,6 +371,18 @@ export class GameModel extends Observable {
   clearError() {
     this.error = '';
     this.changed();
+  }
+
+  // Writes a line in this viewer's room; resolves to an error text, or '' once the server took it.
+  async say(text: string): Promise<string> {
+    try {
+      await this.conn.request({ chat: { gameId: this.id, text } });
+      return '';
+    } catch (e) {
+      const code = (e as { code?: number }).code;
+      if (code === ErrorCode.BAD_REQUEST) return t('chatBadLine');
+      return errorText(e);
+    }
   }
 }
 

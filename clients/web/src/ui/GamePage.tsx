@@ -15,6 +15,7 @@ import { Captured } from './Captured';
 import { Clock } from './Clock';
 import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
+import { Chat } from './Chat';
 import { Rematch } from './Rematch';
 import { resultText, tcText } from './format';
 
@@ -280,6 +281,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         </div>
         <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
+        <Chat game={game} tournament={!!eventId} />
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
         <Downloads game={game} />
       </aside>
