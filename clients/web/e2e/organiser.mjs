@@ -235,3 +235,42 @@ test('two-game rounds: the organiser\'s result and foul lists name each game of 
     assert(/\bG1\b/.test(opts[0][1]) && /\bG2\b/.test(opts[1][1]), `${sel}: the labels name the game (${JSON.stringify(opts)})`);
   }
 });
+
+test('the organiser cancels a running event from its page: the game being played ends unplayed, the players and the list see "cancelled" with the reason', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Stop_org');
+  const id = 'e2e-cancel';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Rained off', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } });
+  const players = [];
+  for (const n of ['Ola', 'Pim']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  // In registration the button is there already; the organiser starts first.
+  await org.page.waitForSelector('[data-testid=cancel-event]', { timeout: T });
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
+  // A player's cancel would be refused by the server; the page does not offer one.
+  await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await players[0].page.waitForSelector('[data-testid=event-stage]', { timeout: T });
+  assertEqual(await players[0].page.locator('[data-testid=cancel-event]').count(), 0, 'no cancel button for a player');
+  await players[0].page.goto(`${ctx.base}/#/game/${gameId}`);
+
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('the hall is flooded'); }));
+  await org.page.click('[data-testid=cancel-event]');
+  assert(/for good/.test(await asked), 'the prompt says it cannot be undone');
+  await org.page.waitForSelector('[data-testid=cancelled-note]', { timeout: T });
+  assert(/the hall is flooded/.test(await org.page.textContent('[data-testid=cancelled-note]')), 'the reason is shown');
+  assertEqual((await org.page.textContent('[data-testid=event-stage]')).trim(), 'Cancelled', 'the stage tag');
+  assertEqual(await org.page.locator('[data-testid=cancel-event]').count(), 0, 'no second cancel');
+
+  // The game on the board ended unplayed, for both players.
+  for (const p of players) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the game aborted`);
+  // The list says so.
+  await players[1].page.goto(`${ctx.base}/#/tournaments`);
+  await players[1].page.locator(`text=Rained off`).waitFor({ timeout: T });
+  const row = await players[1].page.locator('li, tr', { hasText: 'Rained off' }).first().textContent();
+  assert(/Cancelled/.test(row), `the event list marks it cancelled (${row})`);
+});

@@ -73,6 +73,7 @@ export type Playoff = { seeds: number[]; semifinals: KnockoutGame[]; final: Knoc
 export type EventDetail = {
   config: EventConfig;
   stage: string;
+  cancel_reason?: string; // the organiser's words, once the event is cancelled
   players: EventPlayer[];
   user_ids?: string[];
   rounds: Round[];

@@ -130,6 +130,11 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         </div>
         <EventRules ev={ev} />
         {ev.stage === 'paused' && <p class="muted" data-testid="paused-note">{t('pausedNote')}</p>}
+        {ev.stage === 'cancelled' && (
+          <p class="error" data-testid="cancelled-note">
+            {ev.cancel_reason ? t('eventCancelledBecause', { reason: ev.cancel_reason }) : t('eventCancelled')}
+          </p>
+        )}
         {news && <p class="event-notice" data-testid="event-notice" role="status">{news}</p>}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
@@ -573,6 +578,13 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
         )}
         {running && <button data-testid="pause" disabled={busy} onClick={() => act('pause')}>{t('pause')}</button>}
         {ev.stage === 'paused' && <button data-testid="resume" disabled={busy} onClick={() => act('resume')}>{t('resume')}</button>}
+        {(ev.stage === 'registration' || running || ev.stage === 'paused') && (
+          <button class="danger" data-testid="cancel-event" disabled={busy} onClick={() => {
+            // The reason is told to the players; cancelling cannot be undone.
+            const reason = window.prompt(t('cancelEventAsk'));
+            if (reason !== null) act('cancel', reason.trim() ? { reason: reason.trim() } : {});
+          }}>{t('cancelEvent')}</button>
+        )}
       </div>
       {running && <p class="muted small" data-testid="pause-help">{t('pauseHelp')}</p>}
       {roundInProgress && !unstarted && (running || ev.stage === 'paused') && (
