@@ -69,11 +69,29 @@ std::optional<Role> parse_role(const std::string& s) {
   return std::nullopt;
 }
 
+// ASCII letters, digits, _ and -, and Chinese characters (CJK Unified Ideographs and Extension A:
+// a club's players are known by their Chinese names, often of two characters). 3 to 20 characters,
+// or 2 to 20 with a Chinese one. Nothing else: no look-alike letters of other scripts, no spaces.
 bool valid_user_name(const std::string& name) {
-  if (name.size() < 3 || name.size() > 20) return false;
-  for (char c : name)
-    if (!std::isalnum((unsigned char)c) && c != '_' && c != '-') return false;
-  return true;
+  size_t chars = 0;
+  bool chinese = false;
+  for (size_t i = 0; i < name.size(); ++chars) {
+    const auto b = static_cast<unsigned char>(name[i]);
+    if (b < 0x80) {
+      if (!std::isalnum(b) && b != '_' && b != '-') return false;
+      ++i;
+      continue;
+    }
+    // A three-byte UTF-8 sequence in U+3400..U+4DBF or U+4E00..U+9FFF.
+    if (name.size() - i < 3) return false;
+    const auto b1 = static_cast<unsigned char>(name[i + 1]), b2 = static_cast<unsigned char>(name[i + 2]);
+    if ((b & 0xF0) != 0xE0 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return false;
+    const unsigned cp = ((b & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+    if (!((cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF))) return false;
+    chinese = true;
+    i += 3;
+  }
+  return chars >= (chinese ? 2u : 3u) && chars <= 20;
 }
 
 Auth::Auth(Redis& redis, std::string secret, int64_t ttl) : redis_(redis), secret_(std::move(secret)), ttl_ms_(ttl) {

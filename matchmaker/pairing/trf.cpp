@@ -119,8 +119,12 @@ std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
     char head[128];
     // TRF-16 columns: sex 10, title 11-13, name 15-47, rating 49-52, fed 54-56,
     // id 58-68, birth 70-79, points 81-84, rank 86-89, rounds from 92.
+    // The name's 33 bytes end on a whole character (a Chinese character is three bytes).
+    std::string name = pl.name.substr(0, 33);
+    if (pl.name.size() > 33)
+      while (!name.empty() && (static_cast<unsigned char>(pl.name[name.size()]) & 0xC0) == 0x80) name.pop_back();
     std::snprintf(head, sizeof head, "001 %4d %1s%3s %-33.33s %4d %3s %11s %10s %4d %4d  ", pl.number, "", "",
-                  pl.name.c_str(), pl.rating, "", "", "", score[p], rank[p]);
+                  name.c_str(), pl.rating, "", "", "", score[p], rank[p]);
     o << head;
     for (int r = 0; r < nr; ++r) o << (r ? "  " : "") << cell[p][r];
     o << "\n";

@@ -1631,6 +1631,37 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   EXPECT_FALSE(line_for(red, "red is winning", 200));
 }
 
+// Chinese names: a guest keeps the name asked for, an account of two characters registers, logs in
+// again and challenges by name; a name in another script is still refused.
+TEST_F(GameServer, ChineseNamesAreNames) {
+  Client zhang = guest("张志强");
+  EXPECT_EQ(zhang.name, "guest-张志强");
+  Client wang = register_account(g_servers->port(), "王伟");
+  EXPECT_EQ(wang.name, "王伟");
+  reconnect(wang);
+  ClientMessage login;
+  login.mutable_login()->set_name("王伟");
+  login.mutable_login()->set_password("secret-pass");
+  WsClient again(g_servers->port());
+  const auto r = again.request(login);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_EQ(r.reply().user().user_id(), wang.user_id);
+  ClientMessage dup;
+  dup.mutable_register_()->set_name("王伟");
+  dup.mutable_register_()->set_password("other-pass");
+  EXPECT_EQ(error_of(WsClient(g_servers->port()).request(dup)), NAME_TAKEN);
+  ClientMessage greek;
+  greek.mutable_register_()->set_name("Ελένη");
+  greek.mutable_register_()->set_password("secret-pass");
+  EXPECT_EQ(error_of(WsClient(g_servers->port()).request(greek)), BAD_REQUEST);
+  // Found by name for a direct challenge.
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name("王伟");
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
+  const auto c = zhang.ws->request(ch);
+  EXPECT_TRUE(c.has_reply()) << c.DebugString();
+}
+
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
   Client red = guest("cd_red"), black = guest("cd_black");
   std::string gid = start_game(red, black);

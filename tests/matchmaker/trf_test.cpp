@@ -93,3 +93,24 @@ TEST(Trf, RankColumnFollowsAFinalOrderWhenGiven) {
   for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(final_ranks.at(ev.players[order[i]].number), static_cast<int>(i) + 1);
   EXPECT_NE(swiss, final_ranks);
 }
+
+// Chinese names: the name column keeps its 33 bytes and ends on a whole character, so a long name
+// is cut between characters, never inside one, and the columns after it stay in place.
+TEST(Trf, ChineseNamesAreCutBetweenCharacters) {
+  Event ev = played_event(9, 6, 2, 1);
+  ev.players[0].name = "guest-a一二三四五六七八九十一二三四五六七八九十";  // 7 + 60 bytes
+  ev.players[1].name = "王伟";
+  const std::string text = export_trf(ev);
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> names;
+  while (std::getline(in, line)) {
+    if (line.rfind("001", 0) != 0) continue;
+    EXPECT_EQ(line[95], ' ') << line;
+    EXPECT_TRUE(line[96] == 'w' || line[96] == 'b' || line[96] == '-') << line;
+    names.push_back(line.substr(14, 33));
+  }
+  ASSERT_EQ(names.size(), 6u);
+  EXPECT_EQ(names[0], "guest-a一二三四五六七八  ") << "7 + 24 bytes, padded to 33";
+  EXPECT_EQ(names[1].substr(0, 7), "王伟 ");
+}

@@ -4,7 +4,14 @@ import type { App } from '../app';
 import { errorText, t } from '../i18n';
 
 // As the server checks user names (gameserver/auth/auth.cpp, valid_user_name).
-export const isValidName = (name: string) => /^[A-Za-z0-9_-]{3,20}$/.test(name);
+// ASCII letters, digits, _ and -, and Chinese characters: 3 to 20 characters, or 2 to 20 with a
+// Chinese one.
+const CHINESE = /[\u3400-\u4DBF\u4E00-\u9FFF]/;
+export const isValidName = (name: string) => {
+  const chars = [...name];
+  if (chars.length > 20 || !chars.every((c) => /^[A-Za-z0-9_-]$/.test(c) || CHINESE.test(c))) return false;
+  return chars.length >= (chars.some((c) => CHINESE.test(c)) ? 2 : 3);
+};
 
 export function SignIn({ app }: { app: App }) {
   const [guestName, setGuestName] = useState('');
