@@ -942,3 +942,14 @@ test('chat: the players\' room and the spectators\' room stay apart; too many li
   assertEqual((await red.page.textContent('[data-testid=chat] h3')).trim(), '聊天', 'Chinese heading');
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chat.png'), animations: 'disabled' });
 });
+
+test('a Chinese name: a guest signs in as 张伟 and is called so; a two-character account registers', async (ctx) => {
+  const p = await newPlayer(ctx, '张伟', { locale: 'zh-CN' });
+  assert((await p.page.textContent('[data-testid=user-name]')).includes('guest-张伟'), 'the guest keeps the Chinese name');
+  await p.page.click('[data-testid=sign-out]');
+  await p.page.fill('[data-testid=account-name]', '王芳');
+  await p.page.fill('[data-testid=account-password]', 'club-secret');
+  await p.page.click('[data-testid=register]');
+  await p.page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  assertEqual((await p.page.textContent('[data-testid=user-name]')).trim(), '王芳', 'the account is named 王芳');
+});
