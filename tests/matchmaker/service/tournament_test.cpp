@@ -252,7 +252,12 @@ TEST(Tournament, OrganiserEditsAndCorrections) {
   // Edit round 2 into a rematch of round 1: allowed, with a warning.
   auto& r1 = t.ev.rounds[0].boards;
   Effects edit = edit_pairing(t, {{r1[0].a, r1[0].b}, {r1[1].a, r1[1].b}});
-  EXPECT_FALSE(edit.warnings.empty());
+  ASSERT_FALSE(edit.warnings.empty());
+  // Named as the organiser knows them: pairing number and name, not the list index.
+  const auto& a = t.ev.players[r1[0].a];
+  const auto& b = t.ev.players[r1[0].b];
+  const std::string pair = "#" + std::to_string(a.number) + " " + a.name + " – #" + std::to_string(b.number) + " " + b.name;
+  EXPECT_NE(edit.warnings[0].find("rematch or forbidden pair: " + pair), std::string::npos) << edit.warnings[0];
   repair(t);
   // A correction of round 1 while round 2 waits to start: the organiser is told to re-pair it.
   Effects early = correct_result(t, started.create[1].game_id, 1, 1);
