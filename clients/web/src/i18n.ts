@@ -430,6 +430,19 @@ const en = {
   'outcome.drawn': 'Drawn',
   'outcome.aborted': 'Aborted',
   'stage.cancelled': 'Cancelled',
+  'notice.roundPaired': 'round {n} paired',
+  'notice.roundPairedAhead': 'round {n} paired (not by the best pairing, which would have left the next round with no pairing free of rematches)',
+  'notice.roundStarted': 'round {n} started',
+  'notice.pairingEdited': 'round {n} pairing edited',
+  'notice.pairedAgainWithout': 'round {n} paired again without {name}',
+  'notice.finished': 'event finished',
+  'notice.paused': 'event paused',
+  'notice.resumed': 'event resumed',
+  'notice.playoffStarted': 'play-off started',
+  'notice.removed': "{name} is out of the event after round {n}: {k} forfeits, the event's limit",
+  'notice.back': '{name} is back in the event: after the correction, fewer than {k} forfeits',
+  'notice.joined': '{name} joined',
+  'notice.withdrew': '{name} withdrew',
   cancelEvent: 'Cancel the event',
   cancelEventAsk: 'Cancel this event for good? Games being played end unplayed and nothing more is paired. A reason for the players (optional):',
   eventCancelled: 'This event was cancelled by the organiser.',
@@ -871,6 +884,19 @@ const zh: Record<Key, string> = {
   'outcome.drawn': '和',
   'outcome.aborted': '取消',
   'stage.cancelled': '已取消',
+  'notice.roundPaired': '第 {n} 轮已编排',
+  'notice.roundPairedAhead': '第 {n} 轮已编排（未取最优编排：否则下一轮将无法避免重复对阵）',
+  'notice.roundStarted': '第 {n} 轮开始',
+  'notice.pairingEdited': '第 {n} 轮对阵已修改',
+  'notice.pairedAgainWithout': '第 {n} 轮已重新编排（{name} 不在其中）',
+  'notice.finished': '比赛结束',
+  'notice.paused': '比赛已暂停',
+  'notice.resumed': '比赛已恢复',
+  'notice.playoffStarted': '附加赛开始',
+  'notice.removed': '{name} 第 {n} 轮后累计弃权 {k} 次，达到本赛上限，被取消资格',
+  'notice.back': '{name} 经成绩更正后弃权少于 {k} 次，恢复参赛',
+  'notice.joined': '{name} 报名参赛',
+  'notice.withdrew': '{name} 退出比赛',
   cancelEvent: '取消比赛',
   cancelEventAsk: '确定取消本次比赛？进行中的对局将作废，之后不再编排。可填写给棋手的原因（可不填）：',
   eventCancelled: '本次比赛已被组织者取消。',
@@ -896,8 +922,9 @@ export let lang: Lang = stored || (browserZh ? 'zh' : 'en');
 
 export function setLang(l: Lang) {
   lang = l;
-  localStorage.setItem('xq.lang', l);
-  document.documentElement.lang = l === 'zh' ? 'zh-CN' : 'en';
+  // Outside a browser (the unit tests) only the language changes.
+  if (typeof localStorage !== 'undefined') localStorage.setItem('xq.lang', l);
+  if (typeof document !== 'undefined') document.documentElement.lang = l === 'zh' ? 'zh-CN' : 'en';
   for (const fn of listeners) fn();
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import { boardScore, noticeText, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, StandingsRow } from '../src/tournament/types';
+import { setLang } from '../src/i18n';
 
 const ev: EventDetail = {
   config: {} as EventDetail['config'],
@@ -85,5 +86,28 @@ garbage line here
     expect(metric(s, 'xq_live_games')).toBeUndefined();
     expect(byLabel(s, 'xq_errors_total', 'code')).toEqual({ ILLEGAL_MOVE: 2, RATE_LIMITED: 5 });
     expect(byLabel(s, 'xq_move_latency_seconds_bucket', 'le')['+Inf']).toBe(41);
+  });
+});
+
+describe('noticeText: the matchmaker\'s notices in the page\'s language', () => {
+  it('says each known shape in Chinese, with the names and numbers kept', () => {
+    setLang('zh');
+    try {
+      expect(noticeText('round 3 paired')).toBe('第 3 轮已编排');
+      expect(noticeText('round 3 started')).toBe('第 3 轮开始');
+      expect(noticeText('王伟 withdrew')).toBe('王伟 退出比赛');
+      expect(noticeText('guest-Li joined')).toBe('guest-Li 报名参赛');
+      expect(noticeText("Wang is out of the event after round 4: 3 forfeits, the event's limit")).toBe('Wang 第 4 轮后累计弃权 3 次，达到本赛上限，被取消资格');
+      expect(noticeText('event cancelled by the organiser: 场地停电')).toBe('本次比赛已被组织者取消：场地停电');
+      expect(noticeText('event finished')).toBe('比赛结束');
+      expect(noticeText('something new')).toBe('something new');
+    } finally {
+      setLang('en');
+    }
+  });
+  it('leaves English as the server wrote it', () => {
+    setLang('en');
+    for (const text of ['round 3 paired', 'Ann withdrew', "Wang is out of the event after round 4: 3 forfeits, the event's limit", 'event resumed'])
+      expect(noticeText(text)).toBe(text);
   });
 });

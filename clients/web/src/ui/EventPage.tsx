@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { tcText } from './format';
@@ -135,7 +135,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
             {ev.cancel_reason ? t('eventCancelledBecause', { reason: ev.cancel_reason }) : t('eventCancelled')}
           </p>
         )}
-        {news && <p class="event-notice" data-testid="event-notice" role="status">{news}</p>}
+        {news && <p class="event-notice" data-testid="event-notice" role="status">{noticeText(news)}</p>}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
       </section>
