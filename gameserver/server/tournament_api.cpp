@@ -213,6 +213,14 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it == kActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
     cmd["event_id"] = parts[2];
+    if (it->second == "withdraw" && in.contains("user_id")) {
+      // An organiser withdraws a player (a no-show, a player who left the hall): the matchmaker
+      // checks that the caller organises the event.
+      const auto& target = in.at("user_id");
+      if (!target.is_string() || !is_user_id(std::string(target.as_string())))
+        return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");
+      return submit(hub.options().redis_url, cmd);
+    }
     if (it->second == "join" || it->second == "withdraw") {
       if (!user) return error(400, "bad_request", "join and withdraw need a player's session token");
       cmd["user_id"] = user->id;

@@ -265,6 +265,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"), rating,
                 o.contains("join_code") ? str_field(o, "join_code") : "");
     } else if (cmd == "withdraw") {
+      // A player withdraws themselves; withdrawing another is the organiser's.
+      const auto* caller = o.if_contains("caller");
+      const bool self = caller && caller->is_string() && caller->as_string() == str_field(o, "user_id");
+      if (!self && !may_organise(t, o)) return error_reply("forbidden", "only the event's organisers withdraw other players");
       fx = withdraw(t, str_field(o, "user_id"));
     } else if (cmd == "start") {
       fx = start(t);

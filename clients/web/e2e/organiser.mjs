@@ -274,3 +274,29 @@ test('the organiser cancels a running event from its page: the game being played
   const row = await players[1].page.locator('li, tr', { hasText: 'Rained off' }).first().textContent();
   assert(/Cancelled/.test(row), `the event list marks it cancelled (${row})`);
 });
+
+test('the organiser withdraws a player from the player list (a no-show); players have no such button', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Wd_org');
+  const id = 'e2e-wd';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Tuesday Swiss', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } });
+  const players = [];
+  for (const n of ['Quin', 'Rosa', 'Sven']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await players[0].page.waitForSelector('[data-testid=player-list] li', { timeout: T });
+  assertEqual(await players[0].page.locator('[data-testid=withdraw-player]').count(), 0, 'a player withdraws nobody else');
+
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  const sven = org.page.locator('[data-testid=player-list] li', { hasText: 'Sven' });
+  await sven.waitFor({ timeout: T });
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await sven.locator('[data-testid=withdraw-player]').click();
+  assert((await asked).includes('Sven'), 'the confirmation names the player');
+  // In registration a withdrawal takes the player off the list.
+  await org.page.waitForFunction(() => ![...document.querySelectorAll('[data-testid=player-list] li')].some((li) => li.textContent.includes('Sven')), null, { timeout: T });
+  const ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  assertEqual(ev.players.map((p) => p.name).sort(), ['guest-Quin', 'guest-Rosa'], 'Sven is out');
+});

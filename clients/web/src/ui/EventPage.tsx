@@ -151,7 +151,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       <aside class="event-side">
         <Registration ev={ev} me={me} busy={busy} signedIn={!!app.user} onJoin={(code) => void act('join', code ? { join_code: code } : {})} onWithdraw={() => {
           if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
-        }} />
+        }} onWithdrawPlayer={isOrganiser ? (userId, name) => {
+          if (window.confirm(t('confirmWithdrawPlayer', { name }))) void act('withdraw', { user_id: userId }, true);
+        } : undefined} />
         {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
         <section class="panel">
           <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
@@ -221,7 +223,11 @@ function NextGameView({ next, registered, stage, place }: { next: NextGame | nul
   );
 }
 
-function Registration(props: { ev: EventDetail; me: number; busy: boolean; signedIn: boolean; onJoin: (code: string) => void; onWithdraw: () => void }) {
+function Registration(props: {
+  ev: EventDetail; me: number; busy: boolean; signedIn: boolean; onJoin: (code: string) => void; onWithdraw: () => void;
+  // The organiser's: withdraw a player (a no-show, someone who left the hall).
+  onWithdrawPlayer?: (userId: string, name: string) => void;
+}) {
   const { ev, me, busy } = props;
   const [code, setCode] = useState('');
   const cfg = ev.config;
@@ -238,6 +244,10 @@ function Registration(props: { ev: EventDetail; me: number; busy: boolean; signe
             <span>{p.name}</span>
             {p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
             {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
+            {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
+              <button class="link small" data-testid="withdraw-player" disabled={busy}
+                      onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
+            )}
           </li>
         ))}
       </ol>
