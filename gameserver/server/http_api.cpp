@@ -113,8 +113,19 @@ HttpResult account_json(Hub& hub, const User& u) {
 
 }  // namespace
 
-// An adjudication's reason (POST /api/admin/games/{id}/adjudicate).
-constexpr size_t kMaxReasonBytes = 200;
+std::string adjudication_reason_error(std::string& reason) {
+  constexpr size_t kMaxReasonBytes = 200;
+  // Blank (the dashboard's field left empty, or only spaces): the plain word.
+  if (reason.find_first_not_of(" \t") == std::string::npos) reason = "adjudication";
+  // Shown to players and spectators and stored with the game: a line of text, not a page.
+  // Unicode's line breaks count too: U+0085 (C2 85), U+2028 and U+2029 (E2 80 A8/A9).
+  const bool unicode_break = reason.find("\xC2\x85") != std::string::npos || reason.find("\xE2\x80\xA8") != std::string::npos ||
+                             reason.find("\xE2\x80\xA9") != std::string::npos;
+  if (reason.size() > kMaxReasonBytes || unicode_break ||
+      std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+    return "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line";
+  return "";
+}
 
 HttpLane http_lane(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
@@ -184,17 +195,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
           outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
           reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "";
-          // Blank (the dashboard's field left empty, or only spaces): the plain word.
-          if (reason.find_first_not_of(" \t") == std::string::npos) reason = "adjudication";
           if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
             return json_error(400, "outcome must be red-wins, black-wins or draw");
-          // Shown to players and spectators and stored with the game: a line of text, not a page.
-          // Unicode's line breaks count too: U+0085 (C2 85), U+2028 and U+2029 (E2 80 A8/A9).
-          const bool unicode_break = reason.find("\xC2\x85") != std::string::npos || reason.find("\xE2\x80\xA8") != std::string::npos ||
-                                     reason.find("\xE2\x80\xA9") != std::string::npos;
-          if (reason.size() > kMaxReasonBytes || unicode_break ||
-              std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
-            return json_error(400, "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line");
+          if (std::string why = adjudication_reason_error(reason); !why.empty()) return json_error(400, why);
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.

@@ -19,6 +19,10 @@ struct HttpResult {
 enum class HttpLane { Io, Api, Probe };
 HttpLane http_lane(const std::string& target);
 
+// An adjudication's reason (the admin's and an event organiser's): "" if it may be used; a blank
+// one becomes "adjudication".
+std::string adjudication_reason_error(std::string& reason);
+
 // `admin_token`: the value of the Authorization ("Bearer …") or X-Admin-Token header.
 // `client_address`: the client's (net/client_address.h), for the limits per address.
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,

@@ -8,6 +8,7 @@
 #include "auth/auth.h"
 #include "rules/jieqi.h"
 #include "server/caller.h"
+#include "server/http_api.h"
 #include "server/hub.h"
 #include "store/keys.h"
 #include "store/rating_store.h"
@@ -208,7 +209,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
         {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
         {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
         {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
-        {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"}};
+        {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
+        {"adjudicate", "authorize_adjudication"}};
     auto it = kActions.find(parts[3]);
     if (it == kActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
@@ -239,8 +241,29 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (r.body.find("\"bad_code\"") == std::string::npos) give_back_places(redis, counter);
       return r;
     }
+    // The organiser adjudicates a game of the event being played (a second foul, a phone at the
+    // board): the matchmaker says whether the caller may, the game's node ends it.
+    std::string outcome, reason;
+    if (it->second == "authorize_adjudication") {
+      const auto* o = in.if_contains("outcome");
+      outcome = o && o->is_string() ? std::string(o->as_string()) : "";
+      if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
+        return error(400, "bad_request", "outcome must be red-wins, black-wins or draw");
+      const auto* rs = in.if_contains("reason");
+      reason = rs && rs->is_string() ? std::string(rs->as_string()) : "";
+      if (std::string why = adjudication_reason_error(reason); !why.empty()) return error(400, "bad_request", why);
+      const auto* g = in.if_contains("game_id");
+      if (!g || !g->is_string()) return error(400, "bad_request", "game_id is required");
+    }
     HttpResult r = submit(hub.options().redis_url, cmd);
     if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));
+    if (it->second == "authorize_adjudication" && r.status == 200) {
+      const std::string game_id(in.at("game_id").as_string());
+      if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty())
+        return error(why == Hub::kNoSuchGame ? 404 : why == Hub::kNotAnswered ? 503 : 409,
+                     why == Hub::kNoSuchGame ? "unknown_game" : "bad_state", why);
+      return ok_json("{\"ok\":true}");
+    }
     return r;
   }
 

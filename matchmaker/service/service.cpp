@@ -171,6 +171,18 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     const auto& o = body.as_object();
     const std::string cmd = str_field(o, "cmd");
     if (cmd == "create_event") {
+      // A pairing setting at the top level would be silently left at its default (an organiser's
+      // {"rounds": 5} gave a 7-round event): refused, with where it belongs.
+      static const std::set<std::string> kPairingKeys = {
+          "rounds", "games_per_round", "tiebreaks", "tiebreak_preset", "seed", "win_points", "draw_points",
+          "loss_points", "round1", "bye_opp", "max_forfeits", "forbidden", "absent_as_bye", "forfeit_counts_as_met",
+          "forfeit_opp_as_bye", "forfeit_win_counts_as_win", "bye_counts_as_win", "colour_rules_hard",
+          "bye_blocked_by_forfeit_win", "relax_colour_last_round_topscorers"};
+      if (o.at("event").is_object())
+        for (const auto& kv : o.at("event").as_object())
+          if (kPairingKeys.count(std::string(kv.key())))
+            return error_reply("bad_request", "'" + std::string(kv.key()) + "' is a pairing setting: put it in \"pairing\" ({\"pairing\": {\"" +
+                                                  std::string(kv.key()) + "\": …}})");
       EventConfig cfg = config_from_json(o.at("event"));
       if (o.contains("caller")) cfg.organiser = str_field(o, "caller");
       if (!cfg.club_id.empty() && redis_.command({"EXISTS", bus::club(cfg.club_id)}).integer == 0)
@@ -242,6 +254,15 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     Tournament t;
     if (!load(event_id, t)) return error_reply("unknown_event", "no event '" + event_id + "'");
     if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
+    if (cmd == "authorize_adjudication") {
+      // Asks only: the API ends the game on its node, and the result comes back as any game's.
+      if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers adjudicate its games");
+      const std::string game_id = str_field(o, "game_id");
+      const auto slot = std::find_if(t.games.begin(), t.games.end(), [&](const GameSlot& s) { return s.game_id == game_id; });
+      if (slot == t.games.end()) return error_reply("unknown_game", "game " + game_id + " is not part of this event");
+      if (slot->finished) return error_reply("bad_state", "the game has ended: correct its result instead");
+      return json::object{{"ok", true}};
+    }
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
                                                             "resume", "edit_pairing", "correct_result", "record_foul",

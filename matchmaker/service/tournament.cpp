@@ -635,8 +635,8 @@ Effects record_foul(Tournament& t, const std::string& game_id, const std::string
   Effects fx{{}, {where + ": a foul recorded against " + name + " (" + std::to_string(in_game) + " in this game)"}, {}};
   if (in_game >= 2)
     fx.warnings.push_back(name + " has " + std::to_string(in_game) + " fouls in " + game_id +
-                          ": where the regulation makes that a loss, adjudicate the game (POST /api/admin/games/" +
-                          game_id + "/adjudicate, or /correct once it has ended)");
+                          ": where the regulation makes that a loss, adjudicate the game (the event's adjudicate "
+                          "while it is played, correct once it has ended)");
   if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking may have changed");
   return fx;
 }

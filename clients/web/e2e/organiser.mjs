@@ -300,3 +300,29 @@ test('the organiser withdraws a player from the player list (a no-show); players
   const ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
   assertEqual(ev.players.map((p) => p.name).sort(), ['guest-Quin', 'guest-Rosa'], 'Sven is out');
 });
+
+test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Adj_org');
+  const id = 'e2e-adj';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Strict arbiter', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } });
+  const players = [];
+  for (const n of ['Tao', 'Uri']) {
+    const p = await newPlayer(ctx, n);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
+    players.push(p);
+  }
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
+  await org.page.waitForSelector(`[data-testid=adjudicate-game] option[value="${gameId}"]`, { timeout: T, state: 'attached' });
+  await org.page.selectOption('[data-testid=adjudicate-outcome]', 'black-wins');
+  await org.page.fill('[data-testid=adjudicate-reason]', 'second foul');
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await org.page.click('[data-testid=adjudicate-save]');
+  assert(/Black wins/.test(await asked), 'the confirmation says the result');
+  for (const p of players) assert(/Black wins: second foul/.test(await resultText(p)), `${p.name} sees the decision and its reason`);
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
+  // Nothing left to decide.
+  await org.page.waitForSelector('[data-testid=adjudicate-form]', { state: 'detached', timeout: T });
+});

@@ -655,7 +655,8 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
                                   json::object{{"name", "slow"}, {"spectator_delay_ms", 99999999}},
                                   json::object{{"name", "cv"}, {"variant", "jieqi"}, {"capture_visibility", "all"}},
                                   json::object{{"name", "points"}, {"pairing", json::object{{"win_points", -1}}}},
-                                  json::object{{"name", std::string(5000, 'n')}}}) {
+                                  json::object{{"name", std::string(5000, 'n')}},
+                                  json::object{{"name", "top-level rounds"}, {"rounds", 5}}}) {
     json::value r = post("/api/events", bad, admin, 400);
     EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
     EXPECT_EQ(json::serialize(r).find("boost"), std::string::npos) << "no library internals: " << json::serialize(r);
@@ -699,7 +700,7 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
   };
   Player org = registered("azorg"), outsider = registered("azout");
   post("/api/admin/accounts/azorg/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
-  post("/api/events", json::object{{"id", "authz"}, {"name", "Authz"}, {"auto_rounds", false}, {"rounds", 3}}, org.token);
+  post("/api/events", json::object{{"id", "authz"}, {"name", "Authz"}, {"auto_rounds", false}, {"pairing", json::object{{"rounds", 3}}}}, org.token);
 
   // Who a player is in the event: absent, registered, or withdrawn (from some round).
   auto entries = [&] {
@@ -821,7 +822,7 @@ TEST_F(QuickPairing, PlayersWhoLeftThePageAreNotPaired) {
 // reason, nobody can join, and a game request still waiting in the stream makes no game.
 TEST_F(QuickPairing, OrganiserCancelsARunningEvent) {
   add_players(4, "cx");
-  const json::object settings{{"id", "cx-ev"}, {"name", "Called off"}, {"rounds", 5}};
+  const json::object settings{{"id", "cx-ev"}, {"name", "Called off"}, {"pairing", json::object{{"rounds", 5}}}};
   create_and_join(settings);
   public_ = get("/api/events/cx-ev").as_object();
   std::vector<std::string> ids;
@@ -901,7 +902,7 @@ TEST_F(QuickPairing, OrganiserCancelsARunningEvent) {
 // player cannot; the player is not paired from the next round on.
 TEST_F(QuickPairing, OrganiserWithdrawsAPlayer) {
   add_players(4, "ow");
-  create_and_join(json::object{{"id", "ow-ev"}, {"name", "Withdrawals"}, {"rounds", 3}, {"auto_rounds", false}});
+  create_and_join(json::object{{"id", "ow-ev"}, {"name", "Withdrawals"}, {"pairing", json::object{{"rounds", 3}}}, {"auto_rounds", false}});
   const std::string target = players_[3].user_id;
   EXPECT_EQ(post("/api/events/ow-ev/withdraw", json::object{{"user_id", target}}, players_[0].token, 403).at("code").as_string(),
             "forbidden");
@@ -924,4 +925,39 @@ TEST_F(QuickPairing, OrganiserWithdrawsAPlayer) {
       }
   }
   EXPECT_EQ(seated, 3);
+}
+
+// The organiser decides a game of the event being played (a second foul): only they may, only a
+// game of the event not yet over; the game ends at once with the reason, and the standings count it.
+TEST_F(QuickPairing, OrganiserAdjudicatesAGameOfTheEvent) {
+  add_players(2, "oa");
+  create_and_join(json::object{{"id", "oa-ev"}, {"name", "Adjudicated"}, {"pairing", json::object{{"rounds", 1}}}});
+  public_ = get("/api/events/oa-ev").as_object();
+  const std::string gid(public_.at("games").as_array().at(0).at("game_id").as_string());
+  for (int i = 0; i < 100 && !game_exists(gid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(game_exists(gid));
+  const json::object decide{{"game_id", gid}, {"outcome", "black-wins"}, {"reason", "second foul"}};
+  EXPECT_EQ(post("/api/events/oa-ev/adjudicate", decide, players_[0].token, 403).at("code").as_string(), "forbidden");
+  post("/api/events/oa-ev/adjudicate", json::object{{"game_id", gid}, {"outcome", "red"}}, TestServers::kAdminToken, 400);
+  post("/api/events/oa-ev/adjudicate", json::object{{"game_id", gid}, {"outcome", "draw"}, {"reason", "a\nb"}},
+       TestServers::kAdminToken, 400);
+  post("/api/events/oa-ev/adjudicate", json::object{{"game_id", "oa-ev-r9-b1-g1"}, {"outcome", "draw"}}, TestServers::kAdminToken, 404);
+  post("/api/events/oa-ev/adjudicate", decide, TestServers::kAdminToken);
+  std::string body;
+  ASSERT_EQ(servers_.http_get("/api/games/" + gid, body), 200);
+  const json::value record = json::parse(body);
+  EXPECT_EQ(record.at("result").as_string(), "black-wins") << body;
+  EXPECT_EQ(record.at("reason").as_string(), "second foul") << body;
+  // Counted as a result: the event (one round) finishes with Black's win.
+  std::string stage;
+  for (int i = 0; i < 100 && stage != "finished"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stage = std::string(get("/api/events/oa-ev").at("stage").as_string());
+  }
+  EXPECT_EQ(stage, "finished");
+  const json::value after = get("/api/events/oa-ev");  // kept: a reference into a temporary dangles
+  const auto& slot = after.at("games").as_array().at(0);
+  EXPECT_EQ(slot.at("black_points").to_number<int64_t>(), 2);
+  EXPECT_FALSE(slot.at("forfeit").as_bool()) << "an adjudication is not a forfeit";
+  post("/api/events/oa-ev/adjudicate", decide, TestServers::kAdminToken, 409);  // over now
 }

@@ -566,6 +566,14 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
   // Default: a game being played (the arbiter is at that board), else the latest one.
   const foulId = foulable.some((g) => g.game_id === foulGame) ? foulGame : (foulable.find((g) => !g.finished) ?? foulable[foulable.length - 1])?.game_id ?? '';
   const fouling = foulable.find((g) => g.game_id === foulId);
+  // A game being played may be decided by the organiser (a second foul, a phone at the board):
+  // POST /adjudicate ends it on its node with the result and reason given.
+  const playing = ev.games.filter((g) => g.game_id && !g.finished);
+  const [adjGame, setAdjGame] = useState('');
+  const [adjOutcome, setAdjOutcome] = useState<'red-wins' | 'black-wins' | 'draw'>('red-wins');
+  const [adjReason, setAdjReason] = useState('');
+  const adjId = playing.some((g) => g.game_id === adjGame) ? adjGame : playing[0]?.game_id ?? '';
+  const adjudicating = playing.find((g) => g.game_id === adjId);
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
   // A two-game match's games have the same board: the label names the game (G1, G2).
   const twoGames = (ev.config.pairing?.games_per_round ?? 1) > 1;
@@ -698,6 +706,38 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
             <button data-testid="foul-save" disabled={busy || !foulId}>{t('recordFoulButton')}</button>
           </div>
           <p class="muted small">{t('foulHelp')}</p>
+        </form>
+      )}
+      {playing.length > 0 && (
+        <form
+          class="adjudicate"
+          data-testid="adjudicate-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!adjudicating) return;
+            const result = adjOutcome === 'draw' ? t('draw') : adjOutcome === 'red-wins' ? t('redWins') : t('blackWins');
+            if (window.confirm(t('confirmAdjudicate', { game: gameLabel(adjudicating), result })))
+              act('adjudicate', { game_id: adjId, outcome: adjOutcome, reason: adjReason.trim() });
+          }}
+        >
+          <label>
+            {t('adjudicateGame')}
+            <select data-testid="adjudicate-game" value={adjId} onChange={(e) => setAdjGame(e.currentTarget.value)}>
+              {playing.map((g) => (
+                <option key={g.game_id} value={g.game_id}>{gameLabel(g)}</option>
+              ))}
+            </select>
+          </label>
+          <div class="row">
+            <select data-testid="adjudicate-outcome" value={adjOutcome} onChange={(e) => setAdjOutcome(e.currentTarget.value as 'red-wins' | 'black-wins' | 'draw')}>
+              <option value="red-wins">{t('redWins')}{adjudicating ? ` (${playerName(ev, adjudicating.red)})` : ''}</option>
+              <option value="black-wins">{t('blackWins')}{adjudicating ? ` (${playerName(ev, adjudicating.black)})` : ''}</option>
+              <option value="draw">{t('draw')}</option>
+            </select>
+            <input data-testid="adjudicate-reason" maxLength={200} placeholder={t('adjudicateReason')} value={adjReason}
+                   onInput={(e) => setAdjReason(e.currentTarget.value)} />
+            <button data-testid="adjudicate-save" disabled={busy || !adjId}>{t('adjudicateButton')}</button>
+          </div>
         </form>
       )}
     </section>
