@@ -23,10 +23,29 @@ async function apiAs(ctx, token, method, path, body) {
   return text ? JSON.parse(text) : null;
 }
 
+// The organiser creates an event over the API; the named guests sign in and join it.
+async function eventWithPlayers(ctx, org, settings, names, playerOpts = {}) {
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', settings);
+  const players = [];
+  for (const n of names) {
+    const p = await newPlayer(ctx, n, playerOpts);
+    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${settings.id}/join`, {});
+    players.push(p);
+  }
+  return players;
+}
+
+// The tournaments page with a fresh form: through the lobby, waiting until it is drawn (two
+// navigations in a row may never render the lobby, and the page then keeps the open form).
+async function freshTournamentsPage(org, ctx) {
+  await org.page.goto(`${ctx.base}/#/`);
+  await org.page.waitForSelector('[data-testid=create-seek]', { timeout: T });
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+}
+
 // The form, filled the least a hurried organiser fills it: a name and an id.
 async function createWithForm(org, ctx, id, name, variant) {
-  await org.page.goto(`${ctx.base}/#/`); // a fresh form (the same URL would keep an open one)
-  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await freshTournamentsPage(org, ctx);
   await org.page.click('[data-testid=new-event]');
   await org.page.fill('[data-testid=ev-name]', name);
   await org.page.fill('[data-testid=ev-id]', id);
@@ -52,8 +71,7 @@ test('organiser form: a Xiangqi event made without touching the tiebreak list ge
   const jq = await createWithForm(org, ctx, 'e2e-tb-jq', 'Jieqi club night', 'jieqi');
   assertEqual(jq.config.pairing.tiebreaks, TIEBREAK_PRESETS.jieqi, 'Jieqi event tiebreaks');
   // A preset the organiser picks stays when the variant changes afterwards.
-  await org.page.goto(`${ctx.base}/#/`);
-  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await freshTournamentsPage(org, ctx);
   await org.page.click('[data-testid=new-event]');
   await org.page.selectOption('[data-testid=ev-tiebreak-preset]', 'senior');
   await org.page.selectOption('[data-testid=ev-variant]', 'jieqi');
@@ -69,8 +87,7 @@ test('organiser form: an event made with the seed left empty gets its own draw (
   assert(a.config.pairing.seed > 0 && b.config.pairing.seed > 0, `the form drew seeds (${a.config.pairing.seed}, ${b.config.pairing.seed})`);
   assert(a.config.pairing.seed !== b.config.pairing.seed, 'two events, two seeds');
   // A seed typed in is kept (to replay a draw).
-  await org.page.goto(`${ctx.base}/#/`);
-  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await freshTournamentsPage(org, ctx);
   await org.page.click('[data-testid=new-event]');
   await org.page.fill('[data-testid=ev-name]', 'Fixed draw');
   await org.page.fill('[data-testid=ev-id]', 'e2e-seed-c');
@@ -84,13 +101,7 @@ test('organiser form: an event made with the seed left empty gets its own draw (
 test('event page before round 1 is over: no standings ranked by the lot, no crosstable of unnumbered players', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Early_org');
   const id = 'e2e-early';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Early look', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } });
-  const players = [];
-  for (const n of ['Ema', 'Fei', 'Gus', 'Hao']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Early look', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } }, ['Ema', 'Fei', 'Gus', 'Hao']);
   let p = players[0].page;
   const noRanking = async (when) => {
     await p.waitForSelector('[data-testid=standings-later]', { timeout: T });
@@ -114,13 +125,7 @@ test('event page before round 1 is over: no standings ranked by the lot, no cros
 test('organiser records a foul (犯规) from the event page; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Foul_org');
   const id = 'e2e-foul';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Foul night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1, tiebreak_preset: 'senior' } });
-  const players = [];
-  for (const n of ['Ivo', 'Jun']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Foul night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1, tiebreak_preset: 'senior' } }, ['Ivo', 'Jun']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   await org.page.click('[data-testid=start-event]', { timeout: T });
   // Both players are taken to the game.
@@ -150,13 +155,7 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
   const org = await newOrganiser(ctx, 'Hand_org');
   const id = 'e2e-by-hand';
   // Two players, two rounds: round 2 can only be a rematch, which the engine never pairs.
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 2 } });
-  const players = [];
-  for (const n of ['Kai', 'Lin']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 2 } }, ['Kai', 'Lin']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   await org.page.click('[data-testid=start-event]', { timeout: T });
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}-r1-b1-g1"]`, { timeout: T });
@@ -184,13 +183,8 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
 test('a player\'s own place and score stand in their "your next game" panel, not only in the wide table (a phone, Chinese)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Place_org');
   const id = 'e2e-place';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Place night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } });
-  const players = [];
-  for (const n of ['Mei', 'Nuo']) {
-    const p = await newPlayer(ctx, n, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Place night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } }, ['Mei', 'Nuo'],
+    { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'zh-CN' });
   await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
@@ -210,13 +204,7 @@ test('a player\'s own place and score stand in their "your next game" panel, not
 test('two-game rounds: the organiser\'s result and foul lists name each game of a match (G1, G2), in board order', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Match_org');
   const id = 'e2e-match-labels';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Jieqi pairs', variant: 'jieqi', initial_ms: 120000, pairing: { rounds: 1, games_per_round: 2 } });
-  const players = [];
-  for (const n of ['Ola', 'Pim']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Jieqi pairs', variant: 'jieqi', initial_ms: 120000, pairing: { rounds: 1, games_per_round: 2 } }, ['Ola', 'Pim']);
   await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
   for (const g of ['g1', 'g2']) {
     const gid = `${id}-r1-b1-${g}`;
@@ -239,13 +227,7 @@ test('two-game rounds: the organiser\'s result and foul lists name each game of 
 test('the organiser cancels a running event from its page: the game being played ends unplayed, the players and the list see "cancelled" with the reason', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Stop_org');
   const id = 'e2e-cancel';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Rained off', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } });
-  const players = [];
-  for (const n of ['Ola', 'Pim']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Rained off', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } }, ['Ola', 'Pim']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   // In registration the button is there already; the organiser starts first.
   await org.page.waitForSelector('[data-testid=cancel-event]', { timeout: T });
@@ -278,13 +260,7 @@ test('the organiser cancels a running event from its page: the game being played
 test('the organiser withdraws a player from the player list (a no-show); players have no such button', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Wd_org');
   const id = 'e2e-wd';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Tuesday Swiss', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } });
-  const players = [];
-  for (const n of ['Quin', 'Rosa', 'Sven']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Tuesday Swiss', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } }, ['Quin', 'Rosa', 'Sven']);
   await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
   await players[0].page.waitForSelector('[data-testid=player-list] li', { timeout: T });
   assertEqual(await players[0].page.locator('[data-testid=withdraw-player]').count(), 0, 'a player withdraws nobody else');
@@ -304,13 +280,7 @@ test('the organiser withdraws a player from the player list (a no-show); players
 test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Adj_org');
   const id = 'e2e-adj';
-  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Strict arbiter', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } });
-  const players = [];
-  for (const n of ['Tao', 'Uri']) {
-    const p = await newPlayer(ctx, n);
-    await apiAs(ctx, await tokenOf(p), 'POST', `/api/events/${id}/join`, {});
-    players.push(p);
-  }
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Strict arbiter', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } }, ['Tao', 'Uri']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   await org.page.click('[data-testid=start-event]', { timeout: T });
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });

@@ -232,7 +232,8 @@ function Registration(props: {
   const [code, setCode] = useState('');
   const cfg = ev.config;
   const mine = me >= 0 ? ev.players[me] : null;
-  const withdrawn = !!mine?.withdrawn_round;
+  // A player out at the event's forfeit limit is as good as withdrawn: no "registered", no withdraw.
+  const withdrawn = !!mine?.withdrawn_round || !!mine?.removed_after_round;
   const canJoin = ev.stage === 'registration' || ((ev.stage === 'running' || ev.stage === 'paused') && (ev.rounds_started ?? ev.rounds.length) < cfg.late_join_until_round);
   return (
     <section class="panel" data-testid="registration">
@@ -244,14 +245,15 @@ function Registration(props: {
             <span>{p.name}</span>
             {p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
             {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
-            {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
+            {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && !p.removed_after_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="withdraw-player" disabled={busy}
                       onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
             )}
           </li>
         ))}
       </ol>
-      {props.signedIn && (!mine || withdrawn) && canJoin && (
+      {/* A withdrawn player stays in the list once the event runs (and cannot join again). */}
+      {props.signedIn && !mine && canJoin && (
         <form
           class="row"
           onSubmit={(e) => {
