@@ -1,5 +1,6 @@
 #include "game/chat.h"
 
+#include <algorithm>
 #include <array>
 
 namespace gs {
@@ -22,6 +23,16 @@ std::string GameChat::text_error(const std::string& text) {
   if (!visible) return "an empty chat line";
   if (chars > kMaxChars) return "a chat line has at most " + std::to_string(kMaxChars) + " characters";
   return "";
+}
+
+void GameChat::restore(std::vector<ChatEntry> lines) {
+  std::sort(lines.begin(), lines.end(), [](const ChatEntry& a, const ChatEntry& b) { return a.seq < b.seq; });
+  for (ChatEntry& e : lines) {
+    auto& room = e.room == ChatRoom::Players ? players_ : spectators_;
+    seq_ = std::max(seq_, e.seq);
+    room.push_back(std::move(e));
+    if (room.size() > kHistory) room.pop_front();
+  }
 }
 
 std::optional<ChatEntry> GameChat::post(ChatRoom room, const std::string& user_id, const std::string& name,

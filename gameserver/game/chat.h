@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gs {
 
@@ -33,6 +34,9 @@ class GameChat {
   // Records a line, or says why not (text, or the user writing faster than the limit).
   std::optional<ChatEntry> post(ChatRoom room, const std::string& user_id, const std::string& name,
                                 const std::string& text, int64_t steady_now_ms, int64_t wall_now_ms, std::string* why);
+  // Lines stored before (a reload or takeover of the game), in any order: kept as they were,
+  // the newest kHistory per room, and the numbering goes on after them.
+  void restore(std::vector<ChatEntry> lines);
   const std::deque<ChatEntry>& history(ChatRoom room) const {
     return room == ChatRoom::Players ? players_ : spectators_;
   }

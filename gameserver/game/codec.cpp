@@ -32,6 +32,25 @@ int64_t num(const json::object& o, const char* k) {
 
 }  // namespace
 
+std::string encode_chat(const ChatEntry& e) {
+  return json::serialize(json::object{{"room", e.room == ChatRoom::Players ? "players" : "spectators"},
+                                      {"user_id", e.user_id}, {"name", e.name}, {"text", e.text},
+                                      {"at_ms", e.at_ms}, {"seq", e.seq}});
+}
+
+ChatEntry decode_chat(const std::string& text) {
+  const json::value v = json::parse(text);
+  const auto& o = v.as_object();
+  ChatEntry e;
+  e.room = o.at("room").as_string() == "players" ? ChatRoom::Players : ChatRoom::Spectators;
+  e.user_id = std::string(o.at("user_id").as_string());
+  e.name = std::string(o.at("name").as_string());
+  e.text = std::string(o.at("text").as_string());
+  e.at_ms = o.at("at_ms").to_number<int64_t>();
+  e.seq = o.at("seq").to_number<uint64_t>();
+  return e;
+}
+
 std::string encode_config(const GameConfig& c) {
   json::object o{{"id", c.id},
                  {"variant", c.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},

@@ -3,11 +3,15 @@
 #pragma once
 #include <string>
 
+#include "game/chat.h"
 #include "game/game_session.h"
 
 namespace gs {
 
 std::string encode_config(const GameConfig& c);
+// A chat line as stored in the game's chat list (xq:game:{id}:chat). Decoding throws on a bad one.
+std::string encode_chat(const ChatEntry& e);
+ChatEntry decode_chat(const std::string& text);
 GameConfig decode_config(const std::string& json);  // throws std::exception on bad input
 std::string encode_event(const GameEvent& e);
 GameEvent decode_event(const std::string& json);    // throws std::exception on bad input

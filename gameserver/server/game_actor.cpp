@@ -229,6 +229,15 @@ void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v
     const bool too_fast = why.rfind("at most", 0) == 0 && why.find("lines") != std::string::npos;
     return send_error(*c, rid, too_fast ? v1::CHAT_NOT_ALLOWED : v1::BAD_REQUEST, why, deps_.metrics, config_.id);
   }
+  // Stored off the io thread (a lost write loses the line for later readers only: it is sent).
+  auto keep = [store = &deps_.store, id = config_.id, line = *entry] {
+    try {
+      store->append_chat(id, line);
+    } catch (const std::exception& e) {
+      std::cerr << "game " << id << ": storing a chat line failed: " << e.what() << '\n';
+    }
+  };
+  if (!deps_.background || !deps_.background(keep)) keep();
   v1::ServerMessage r;
   r.set_request_id(rid);
   r.mutable_reply()->set_game_id(config_.id);

@@ -71,6 +71,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // A chat line from a subscribed connection: to the players' room from a player, else to the
   // spectators'; answered, then sent to everyone reading that room (the writer too).
   void chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m);
+  // The chat lines stored before this node loaded the game (before any other use of the actor).
+  void restore_chat(std::vector<ChatEntry> lines) { chat_.restore(std::move(lines)); }
   bool admin_end(xq::Result r);  // adjudicate/abort by an admin
   // An admin, as arbiter, imposes the move limit on request: on both sides, or on one.
   bool admin_move_limit(std::optional<xq::Color> on_side);
@@ -126,7 +128,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void arm_timer();
   void announce_spectators();  // to the players, when the number of people watching changed
   void send_chat_history(Connection& c, xq::Viewer v);  // the lines the viewer's room holds
-  GameChat chat_;  // not stored: the lines live with the game in memory
+  GameChat chat_;  // each line also goes to Redis (GameStore::append_chat), off the io thread
   void announce_presence(xq::Color side, bool present);
   void on_timer();
 

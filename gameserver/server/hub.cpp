@@ -26,6 +26,7 @@ Hub::~Hub() {
 
 std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
   bool live = !s.over();
+  const bool actor_session_new = s.events().empty();
   auto actor = std::make_shared<GameActor>(
       GameActor::Deps{rt_, store_, metrics_, options_,
                       [this](const std::string& id) {
@@ -40,6 +41,13 @@ std::shared_ptr<GameActor> Hub::make_actor(GameSession s) {
                       [this](std::function<void()> job) { return archive_pool_.try_post(std::move(job)); },
                       [this](std::function<void()> job) { return judge_pool_.try_post(std::move(job)); }},
       std::move(s));
+  // A game loaded with moves (a restart, a takeover, a finished game read back) brings its chat.
+  if (!actor_session_new)
+    try {
+      actor->restore_chat(store_.load_chat(actor->config().id));
+    } catch (const std::exception& e) {  // Redis away: the chat starts empty, the game is unharmed
+      std::cerr << "game " << actor->config().id << ": its chat could not be read: " << e.what() << '\n';
+    }
   if (live) metrics_.live_games++;
   return actor;
 }

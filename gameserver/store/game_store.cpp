@@ -157,6 +157,24 @@ void GameStore::archive(const GameSession& s) {
   run("finish", "");
 }
 
+void GameStore::append_chat(const std::string& id, const ChatEntry& line) {
+  const std::string key = keys::game_chat(id);
+  redis_.command({"RPUSH", key, encode_chat(line)});
+  redis_.command({"LTRIM", key, std::to_string(-keys::kChatLinesKept), "-1"});
+  redis_.command({"PEXPIRE", key, std::to_string(keys::kChatKeptMs)});
+}
+
+std::vector<ChatEntry> GameStore::load_chat(const std::string& id) {
+  std::vector<ChatEntry> out;
+  for (const auto& line : redis_.command({"LRANGE", keys::game_chat(id), "0", "-1"}).elements) {
+    try {
+      out.push_back(decode_chat(line.str));
+    } catch (const std::exception&) {  // a damaged line is skipped, not the game
+    }
+  }
+  return out;
+}
+
 bool GameStore::create_if_absent(GameConfig& c) {
   auto r = redis_.command({"SET", keys::game_meta(c.id), encode_config(c), "NX"});
   if (r.type == RedisReply::Type::Nil) {

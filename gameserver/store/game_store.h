@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "game/chat.h"
+
 #include "game/clock_resume.h"
 #include "game/game_session.h"
 #include "store/append_pipeline.h"
@@ -49,6 +51,9 @@ class GameStore {
   // Rebuilds a live game by replaying its events. Throws on corrupt data.
   GameSession load(const std::string& id);
   std::optional<std::string> archived(const std::string& id);
+  // The game's chat (keys.h game_chat): a line appended, the stored lines read back.
+  void append_chat(const std::string& id, const ChatEntry& line);
+  std::vector<ChatEntry> load_chat(const std::string& id);
   // Players who have connected to the game (tournament no-show rule; see keys.h).
   void mark_present(const std::string& id, xq::Color side);
   std::array<bool, 2> present(const std::string& id);  // indexed by xq::index(side)

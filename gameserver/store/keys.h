@@ -15,6 +15,8 @@
 //   xq:game:{id}:away     HASH    "red" / "black" → wall time (ms) that player's last connection to the
 //                                 game left; gone when the player is back. A node that reloads or takes
 //                                 over the game keeps the claim_victory timing. Dropped at archive.
+//   xq:game:{id}:chat     LIST    chat lines JSON (both rooms), the last 100; expires 30 days after
+//                                 the last line. Read back when a node loads the game.
 //   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
 //   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
@@ -52,6 +54,11 @@ inline std::string game_snap(const std::string& id) { return "xq:game:" + id + "
 inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
 inline std::string game_present(const std::string& id) { return "xq:game:" + id + ":present"; }
 inline std::string game_away(const std::string& id) { return "xq:game:" + id + ":away"; }
+// The game's chat lines (JSON, codec.h encode_chat), the last 100 of both rooms; kept 30 days after
+// the last line (for a moderator to read), through reloads and takeovers.
+inline std::string game_chat(const std::string& id) { return "xq:game:" + id + ":chat"; }
+inline constexpr int kChatLinesKept = 100;
+inline constexpr int64_t kChatKeptMs = 30LL * 24 * 3600 * 1000;
 // "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
 // it charged; a second resumption in the same turn charges only the time run since (held a day).
 inline std::string game_resumed(const std::string& id) { return "xq:game:" + id + ":resumed"; }

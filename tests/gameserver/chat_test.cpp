@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "game/chat.h"
+#include "game/codec.h"
 
 using gs::ChatRoom;
 using gs::GameChat;
@@ -50,4 +51,32 @@ TEST(GameChat, FiveLinesInTenSecondsAUser) {
   EXPECT_TRUE(chat.post(ChatRoom::Players, "red", "Red", "hi", 1000 + 10'000, 0, &why)) << "the first line left the window";
   EXPECT_FALSE(chat.post(ChatRoom::Players, "red", "Red", "bad\nline", 50'000, 0, &why));
   EXPECT_EQ(chat.history(ChatRoom::Players).size(), 7u) << "refused lines are not kept";
+}
+
+TEST(GameChat, RestoredLinesKeepTheirOrderAndTheNumberingGoesOn) {
+  GameChat chat;
+  std::vector<gs::ChatEntry> stored;
+  for (uint64_t seq = 1; seq <= 60; ++seq)
+    stored.push_back({seq % 2 ? ChatRoom::Players : ChatRoom::Spectators, "u", "n", "line " + std::to_string(seq), 0, seq});
+  std::swap(stored[0], stored[59]);  // stored out of order
+  chat.restore(stored);
+  EXPECT_EQ(chat.history(ChatRoom::Players).size(), 30u);
+  EXPECT_EQ(chat.history(ChatRoom::Players).front().seq, 1u);
+  EXPECT_EQ(chat.history(ChatRoom::Spectators).back().seq, 60u);
+  std::string why;
+  auto next = chat.post(ChatRoom::Players, "v", "m", "after", 0, 0, &why);
+  ASSERT_TRUE(next) << why;
+  EXPECT_EQ(next->seq, 61u);
+}
+
+TEST(GameChat, StoredFormRoundTrips) {
+  const gs::ChatEntry e{ChatRoom::Spectators, "g-0123456789abcdef", "guest-张伟", "好棋 \"quoted\"", 1764500000000, 7};
+  const gs::ChatEntry back = gs::decode_chat(gs::encode_chat(e));
+  EXPECT_EQ(back.room, e.room);
+  EXPECT_EQ(back.user_id, e.user_id);
+  EXPECT_EQ(back.name, e.name);
+  EXPECT_EQ(back.text, e.text);
+  EXPECT_EQ(back.at_ms, e.at_ms);
+  EXPECT_EQ(back.seq, e.seq);
+  EXPECT_THROW(gs::decode_chat("{}"), std::exception);
 }

@@ -407,6 +407,14 @@ TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
   auto v4 = red.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; });
   ASSERT_TRUE(v4);
   const uint32_t red_ms_before = v4->game_event().clock().red_ms();
+  {  // A chat line before the crash is there after it.
+    ClientMessage say;
+    say.mutable_chat()->set_game_id(gid);
+    say.mutable_chat()->set_text("still here?");
+    ASSERT_TRUE(black.ws->request(say).has_reply());
+    ASSERT_TRUE(red.ws->wait_for([](const ServerMessage& s) { return s.has_chat(); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // stored off the io thread
+  }
   g_servers->crash_gameserver();
   std::this_thread::sleep_for(std::chrono::milliseconds(800));  // time with no server: charged to nobody
   g_servers->start_gameserver();
@@ -419,6 +427,9 @@ TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
     auto r = p->ws->request(sync);
     ASSERT_TRUE(r.has_reply()) << r.DebugString();
     EXPECT_EQ(r.reply().version(), 4u);
+    auto line = p->ws->wait_for([](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "still here?"; });
+    ASSERT_TRUE(line) << "the chat did not survive the crash";
+    EXPECT_EQ(line->chat().seq(), 1u);
   }
   {
     ClientMessage watch;
