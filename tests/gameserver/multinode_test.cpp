@@ -200,6 +200,23 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   }
   // Black (on node 1, routed to node 0) sees red's moves; the spectator too.
   ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; }));
+  // Chat across nodes: Black's line (node 1) reaches Red (node 0), the spectator's (node 2) its
+  // own room only.
+  auto say = [&](NodeClient& who, const std::string& text) {
+    ClientMessage m;
+    m.mutable_chat()->set_game_id(gid);
+    m.mutable_chat()->set_text(text);
+    return who.ws->request(m);
+  };
+  auto heard = [&](NodeClient& who, const std::string& text, int ms = 3000) {
+    return who.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == text; }, ms);
+  };
+  ASSERT_TRUE(say(black, "from node 1").has_reply());
+  ASSERT_TRUE(heard(red, "from node 1"));
+  ASSERT_TRUE(say(fan, "from node 2").has_reply());
+  ASSERT_TRUE(heard(fan, "from node 2"));
+  EXPECT_FALSE(heard(red, "from node 2", 300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the lines are stored off the io thread
 
   // Red sends move 5 and node 0 dies at once: the move may or may not have been stored.
   {
@@ -221,6 +238,8 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
     ASSERT_TRUE(r.has_reply()) << p->name << ": " << r.DebugString();
     EXPECT_GE(r.reply().version(), 4u);
   }
+  // The new owner read the chat back: Red, on a new connection, is shown Black's line.
+  EXPECT_TRUE(heard(red, "from node 1")) << "the chat did not follow the game to its new owner";
   std::string new_owner = owner_of(redis, gid);
   EXPECT_TRUE(new_owner == TestCluster::node_id(1) || new_owner == TestCluster::node_id(2)) << new_owner;
   EXPECT_LT(std::chrono::steady_clock::now() - killed, std::chrono::seconds(12));
