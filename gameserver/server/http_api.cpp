@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "game/codec.h"
 #include "game/record_text.h"
 #include "server/caller.h"
 #include "server/hub.h"
@@ -189,6 +190,13 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
+      // A game's chat, both rooms, as stored (a moderator reads what was written).
+      if (parts.size() == 5 && parts[2] == "games" && parts[4] == "chat" && method == "GET") {
+        json::array lines;
+        for (const ChatEntry& e : hub.store().load_chat(parts[3]))
+          lines.push_back(json::parse(encode_chat(e)));
+        return {200, "application/json", json::serialize(json::object{{"game_id", parts[3]}, {"lines", lines}})};
+      }
       if (parts.size() == 5 && parts[2] == "games" && method == "POST") {
         std::string outcome = "abort", reason;
         if (parts[4] == "adjudicate") {

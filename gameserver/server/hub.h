@@ -98,6 +98,7 @@ class Hub {
                    const std::string& game_id, const std::string& text);
   Auth& auth() { return auth_; }
   Redis& redis() { return redis_; }
+  GameStore& store() { return store_; }
 
   const ServerOptions& options() const { return options_; }
   Metrics& metrics() { return metrics_; }

@@ -1640,6 +1640,17 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->chat().seq(), 1u);
   EXPECT_FALSE(line_for(red, "red is winning", 200));
+
+  // A moderator reads both rooms as stored (admin credential only).
+  std::string body;
+  EXPECT_EQ(g_servers->http_get("/api/admin/games/" + gid + "/chat", body), 401);
+  ASSERT_EQ(g_servers->http_get("/api/admin/games/" + gid + "/chat", body, TestServers::kAdminToken), 200);
+  const auto stored = boost::json::parse(body);
+  std::vector<std::string> texts;
+  for (const auto& l : stored.at("lines").as_array()) texts.emplace_back(l.at("text").as_string());
+  const std::vector<std::string> want = {"good luck", "red is winning", "gl 0", "gl 1", "gl 2", "gl 3", "gl 4"};
+  EXPECT_EQ(texts, want) << body;
+  EXPECT_EQ(stored.at("lines").as_array()[1].at("room").as_string(), "spectators");
 }
 
 // Chinese names: a guest keeps the name asked for, an account of two characters registers, logs in
