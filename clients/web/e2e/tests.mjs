@@ -953,3 +953,28 @@ test('a Chinese name: a guest signs in as 张伟 and is called so; a two-charact
   await p.page.waitForSelector('[data-testid=user-name]', { timeout: T });
   assertEqual((await p.page.textContent('[data-testid=user-name]')).trim(), '王芳', 'the account is named 王芳');
 });
+
+test('admin reads a game\'s chat, both rooms, from the dashboard', { needs: ['admin'] }, async (ctx) => {
+  const red = await newPlayer(ctx, 'Vik');
+  const black = await newPlayer(ctx, 'Wen');
+  const fan = await newPlayer(ctx, 'Xia');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await watch(fan, id);
+  for (const [p, text] of [[red, 'hello there'], [fan, 'spectator talk']]) {
+    await p.page.fill('[data-testid=chat-input]', text);
+    await p.page.click('[data-testid=chat-send]');
+    await p.page.locator('[data-testid=chat-line]', { hasText: text }).waitFor({ timeout: T });
+  }
+  const admin = await newPlayer(ctx, 'Yul');
+  await admin.page.goto(`${ctx.base}/#/admin`);
+  await admin.page.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.page.click('[data-testid=admin-save]');
+  const row = admin.page.locator(`[data-testid=admin-games] li[data-game="${id}"]`);
+  await row.waitFor({ timeout: T });
+  await row.locator('[data-testid=admin-chat]').click();
+  const lines = row.locator('[data-testid=admin-chat-lines]');
+  await lines.waitFor({ timeout: T });
+  const text = await lines.textContent();
+  assert(/hello there/.test(text) && /spectator talk/.test(text), `both rooms are shown (${text})`);
+  assertEqual(await lines.locator('[data-room=spectators]').count(), 1, 'the spectator line is marked as the spectators\'');
+});

@@ -165,7 +165,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
           {gameTotal > games.length && <p class="muted">{t('gamesShown', { shown: games.length, total: gameTotal })}</p>}
           <ul class="list">
             {[...games].sort((a, b) => Number(a.finished) - Number(b.finished)).map((g) => (
-              <AdminGameRow key={g.id} g={g} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={(side) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, { side }, t('moveLimitImposed', { id: g.id }))} />
+              <AdminGameRow key={g.id} g={g} auth={auth} onAbort={() => void post(`/api/admin/games/${encodeURIComponent(g.id)}/abort`, {}, t('gameAborted', { id: g.id }))} onAdjudicate={(outcome, reason) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/adjudicate`, { outcome, reason }, t('gameAdjudicated', { id: g.id }))} onMoveLimit={(side) => void post(`/api/admin/games/${encodeURIComponent(g.id)}/move-limit`, { side }, t('moveLimitImposed', { id: g.id }))} />
             ))}
           </ul>
         </section>
@@ -299,13 +299,46 @@ function Metrics({ samples, conns, users, node }: { samples: Sample[]; conns: Ad
   );
 }
 
+type StoredChatLine = { room: string; name: string; text: string; at_ms: number; seq: number };
+
+// A game's chat as stored, both rooms (GET /api/admin/games/{id}/chat), shown on demand.
+function AdminChat({ id, auth }: { id: string; auth: Auth }) {
+  const [lines, setLines] = useState<StoredChatLine[] | null>(null);
+  const [error, setError] = useState('');
+  const load = () =>
+    api<{ lines: StoredChatLine[] }>('GET', `/api/admin/games/${encodeURIComponent(id)}/chat`, undefined, auth).then(
+      (r) => { setLines(r.lines); setError(''); },
+      (e) => setError(apiErrorText(e)),
+    );
+  if (lines === null)
+    return (
+      <>
+        <button data-testid="admin-chat" onClick={() => void load()}>{t('chat')}</button>
+        {error && <span class="error">{error}</span>}
+      </>
+    );
+  return (
+    <div class="admin-chat" data-testid="admin-chat-lines">
+      {lines.length === 0 && <span class="muted">{t('chatEmpty')}</span>}
+      {lines.map((l) => (
+        <div key={l.seq} data-room={l.room}>
+          <span class="tag">{l.room === 'players' ? t('chat') : t('chatSpectators')}</span> <b>{l.name}</b> {l.text}
+        </div>
+      ))}
+      <button class="link small" onClick={() => setLines(null)}>{t('hide')}</button>
+    </div>
+  );
+}
+
 function AdminGameRow({
   g,
+  auth,
   onAbort,
   onAdjudicate,
   onMoveLimit,
 }: {
   g: AdminGame;
+  auth: Auth;
   onAbort: () => void;
   onAdjudicate: (outcome: string, reason: string) => void;
   onMoveLimit: (side: string) => void;
@@ -328,6 +361,7 @@ function AdminGameRow({
       )}
       {g.finished && <span class="tag">{t('gameOver')}</span>}
       <a class="button" href={`#/game/${encodeURIComponent(g.id)}`}>{t('watch')}</a>
+      <AdminChat id={g.id} auth={auth} />
       {!g.finished && (
         <div class="row admin-actions">
           {confirm ? (
