@@ -390,7 +390,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       std::lock_guard l(mu_);
       if (auto it = conns_.find(c->id()); it != conns_.end()) {
         if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
-        else {
+        else if (!m.has_chat()) {  // a chat line follows nothing: only a watch, a sync or a play does
           auto& rg = it->second.remote_games[gid];
           rg.node = owner;  // followed even if this attempt fails
           // A later follow catches up from where the client says it is, not from the start.

@@ -250,10 +250,11 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
         return error(400, "bad_request", "outcome must be red-wins, black-wins or draw");
       const auto* rs = in.if_contains("reason");
+      if (rs && !rs->is_string() && !rs->is_null()) return error(400, "bad_request", "reason must be a string");
       reason = rs && rs->is_string() ? std::string(rs->as_string()) : "";
       if (std::string why = adjudication_reason_error(reason); !why.empty()) return error(400, "bad_request", why);
       const auto* g = in.if_contains("game_id");
-      if (!g || !g->is_string()) return error(400, "bad_request", "game_id is required");
+      if (!g || !g->is_string()) return error(400, "bad_request", "game_id: the id (a string) of a game of the event");
     }
     HttpResult r = submit(hub.options().redis_url, cmd);
     if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));

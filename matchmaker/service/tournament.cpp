@@ -177,8 +177,22 @@ std::string game_id_for(const std::string& event_id, int round, int board, int i
 }
 
 bool valid_display_name(const std::string& name) {
-  return !name.empty() && name.size() <= 100 &&
-         std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (name.empty() || name.size() > 100) return false;
+  if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return false;
+  // C1 controls (U+0080–U+009F: C2 80–9F), Unicode's line and paragraph breaks, and the overrides,
+  // isolates and marks that make a line read in another order.
+  for (size_t i = 0; i + 1 < name.size(); ++i) {
+    const auto a = static_cast<unsigned char>(name[i]), b = static_cast<unsigned char>(name[i + 1]);
+    if (a == 0xC2 && b >= 0x80 && b <= 0x9F) return false;
+    if (a == 0xD8 && b == 0x9C) return false;  // U+061C
+    if (a == 0xE2 && i + 2 < name.size()) {
+      const auto c = static_cast<unsigned char>(name[i + 2]);
+      if (b == 0x80 && (c == 0x8E || c == 0x8F || (c >= 0xA8 && c <= 0xAE))) return false;  // U+200E/F, U+2028–202E
+      if (b == 0x81 && c >= 0xA6 && c <= 0xA9) return false;                                 // U+2066–2069
+    }
+  }
+  return true;
 }
 
 Tournament create_tournament(EventConfig cfg) {
@@ -242,6 +256,10 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   if (player_of(t, user_id) >= 0) fail("already_joined", "already registered");
   pairing::Player p;
   p.name = name;
+  // Two entrants of one name (two guests who were never signed in at the same time) would be one
+  // name in the pairings, standings and TRF: the later one is told apart by part of their id.
+  if (std::any_of(t.ev.players.begin(), t.ev.players.end(), [&](const pairing::Player& q) { return q.name == name; }))
+    p.name = name + "-" + user_id.substr(user_id.size() >= 6 ? 2 : 0, 4);
   p.rating = rating;
   if (t.stage != Stage::Registration) {
     p.join_round = paired_rounds(t) + 1;
@@ -251,7 +269,7 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   }
   t.ev.players.push_back(p);
   t.user_ids.push_back(user_id);
-  fx.notices.push_back(name + " joined");
+  fx.notices.push_back(p.name + " joined");
   return fx;
 }
 

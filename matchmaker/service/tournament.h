@@ -93,8 +93,9 @@ struct Effects {
   std::vector<std::string> end;      // games created on a game server that must end unplayed (a cancel)
 };
 
-// An event's or club's name: 1..100 bytes and no control characters (a line break in a name
-// would forge lines of the TRF export and of logs).
+// An event's or club's name (and a cancel's reason): 1..100 bytes, no control characters (C0, C1),
+// no line breaks (Unicode's too: they would forge lines of the TRF export and of logs) and no
+// direction overrides, isolates or marks.
 bool valid_display_name(const std::string& name);
 Tournament create_tournament(EventConfig cfg);
 int player_of(const Tournament& t, const std::string& user_id);  // -1 if not registered

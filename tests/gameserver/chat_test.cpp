@@ -19,8 +19,21 @@ TEST(GameChat, OneLineOfTextWithinTheLimits) {
   for (const std::string bad : {std::string(""), std::string("   "), std::string("two\nlines"), std::string("tab\there"),
                                 std::string("nul\0x", 5), std::string("del\x7f"), std::string("next\xC2\x85line"),
                                 std::string("para\xE2\x80\xA9graph"), std::string("evil\xE2\x80\xAEtxt.exe"),
-                                std::string("isolate\xE2\x81\xA6x")})
+                                std::string("isolate\xE2\x81\xA6x"),
+                                // C1 controls (a terminal's CSI), direction marks
+                                std::string("a\xC2\x9B" "2Jb"), std::string("a\xC2\x80"), std::string("x\xE2\x80\x8Fy"),
+                                // lines that show nothing: no-break and ideographic spaces, zero-width
+                                // characters, a Hangul filler, a BOM, tag characters
+                                std::string("\xC2\xA0\xC2\xA0"), std::string("\xE3\x80\x80"), std::string("\xE2\x80\x8B"),
+                                std::string("\xE2\x80\x8D"), std::string("\xE3\x85\xA4"), std::string("\xEF\xBB\xBF"),
+                                std::string("\xF3\xA0\x81\x81\xF3\xA0\x81\x82"),
+                                // a tower of accents
+                                std::string("e") + "\xCC\x81\xCC\x82\xCC\x83\xCC\x84\xCC\x85"})
     EXPECT_NE(GameChat::text_error(bad), "") << bad;
+  // Accents, joined emoji and a space inside a line are fine.
+  EXPECT_EQ(GameChat::text_error("cafe\xCC\x81"), "");
+  EXPECT_EQ(GameChat::text_error("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9"), "");
+  EXPECT_EQ(GameChat::text_error("\xE5\xA5\xBD\xE3\x80\x80\xE6\xA3\x8B"), "");
 }
 
 TEST(GameChat, RoomsKeepTheirOwnLastFiftyLines) {

@@ -1651,6 +1651,11 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   const std::vector<std::string> want = {"good luck", "red is winning", "gl 0", "gl 1", "gl 2", "gl 3", "gl 4"};
   EXPECT_EQ(texts, want) << body;
   EXPECT_EQ(stored.at("lines").as_array()[1].at("room").as_string(), "spectators");
+
+  // The chat closes with the game.
+  ASSERT_TRUE(action(black, gid, "resign").has_reply());
+  ASSERT_TRUE(wait_event(red, gid, GameEvent::GAME_ENDED));
+  EXPECT_EQ(error_of(say(red, "gg")), GAME_OVER);
 }
 
 // Chinese names: a guest keeps the name asked for, an account of two characters registers, logs in

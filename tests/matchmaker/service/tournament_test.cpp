@@ -721,3 +721,22 @@ TEST(Tournament, FinishedEventsCannotBeCancelled) {
   ASSERT_EQ(t.stage, Stage::Finished);
   EXPECT_EQ(error_code_of([&] { cancel(t, ""); }), "bad_state");
 }
+
+TEST(Tournament, TwoEntrantsOfOneNameAreToldApart) {
+  Tournament t = create_tournament(config(3));
+  join(t, "g-00000000000000aa", "guest-李明", 1500);
+  Effects second = join(t, "g-1234000000000000", "guest-李明", 1500);
+  EXPECT_EQ(t.ev.players[0].name, "guest-李明");
+  EXPECT_EQ(t.ev.players[1].name, "guest-李明-1234");
+  EXPECT_EQ(second.notices, std::vector<std::string>{"guest-李明-1234 joined"});
+}
+
+TEST(Tournament, DisplayNamesAreOneLineReadInOrder) {
+  EXPECT_TRUE(valid_display_name("Spring Open 春季赛"));
+  for (const std::string bad : {std::string(""), std::string(101, 'x'), std::string("a\nb"), std::string("a\xC2\x85" "b"),
+                                std::string("a\xC2\x9B" "b"), std::string("a\xE2\x80\xA8" "b"), std::string("a\xE2\x80\xAEgnp.exe"),
+                                std::string("a\xE2\x81\xA6" "b"), std::string("a\xE2\x80\x8F" "b")})
+    EXPECT_FALSE(valid_display_name(bad)) << bad;
+  Tournament t = with_players(config(3), 2);
+  EXPECT_EQ(error_code_of([&] { cancel(t, "a\xE2\x80\xA8" "b"); }), "bad_request");
+}

@@ -43,11 +43,11 @@ export function Chat({ game, tournament }: { game: GameModel; tournament: boolea
               </li>
             ))}
           </ol>
-          <form class="chat-form" onSubmit={send}>
+          {game.over ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
             <input data-testid="chat-input" maxLength={200} value={text} placeholder={t('chatPlaceholder')}
                    onInput={(e) => setText((e.target as HTMLInputElement).value)} />
             <button type="submit" data-testid="chat-send" disabled={sending || !text.trim()}>{t('chatSend')}</button>
-          </form>
+          </form>}
           {error && <p class="error" data-testid="chat-error" role="alert">{error}</p>}
         </>
       )}
