@@ -1018,3 +1018,32 @@ TEST(GameServerMultiNode, CutShortGameCreationIsFinishedWhenTheRequestComesAgain
   redis.command({"XADD", "xq:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
   EXPECT_TRUE(ready(10'000)) << "the players were not told again about a game nobody has moved in";
 }
+
+// A chat line from a connection that never watched the game, sent to another node's game, is
+// refused and leaves nothing behind: when the game moves to a new owner, that connection is not
+// made a silent spectator of it (it used to be: a forwarded request marked the game as followed).
+TEST(GameServerMultiNode, ARefusedChatLineFollowsNoGame) {
+  TestCluster cluster(3, 2000, 250);
+  NodeClient red = guest_on(cluster.port(0), "rc_red"), black = guest_on(cluster.port(1), "rc_black"),
+             lurker = guest_on(cluster.port(2), "rc_lurker");
+  const std::string gid = cross_node_game(red, black, XIANGQI);
+  ASSERT_FALSE(gid.empty());
+  auto say = [&](NodeClient& who) {
+    ClientMessage m;
+    m.mutable_chat()->set_game_id(gid);
+    m.mutable_chat()->set_text("hello?");
+    return who.ws->request(m);
+  };
+  EXPECT_EQ(error_of(say(lurker)), BAD_REQUEST) << "only a watcher writes in a game's chat";
+  ASSERT_TRUE(move(red, gid, kMate[0], "r0").has_reply());
+  cluster.kill_node(0);
+  reconnect_to(red, cluster.port(1));
+  ASSERT_TRUE(sync_until_served(red, gid, 1).has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "b1").has_reply());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // several follow ticks
+  EXPECT_FALSE(saw(lurker, [&](const ServerMessage& s) {
+    return (s.has_game_event() && s.game_event().game_id() == gid) || (s.has_presence() && s.presence().game_id() == gid) ||
+           (s.has_game_state() && s.game_state().game_id() == gid);
+  })) << "the lurker was made a spectator: " << last_frames(lurker);
+  EXPECT_EQ(error_of(say(lurker)), BAD_REQUEST) << "still not a watcher";
+}
