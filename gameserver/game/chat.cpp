@@ -1,28 +1,12 @@
 #include "game/chat.h"
 
+#include "game/one_line_text.h"
+
 #include <algorithm>
 
 namespace gs {
 
 namespace {
-
-// Decodes the UTF-8 code point at text[i] (advancing i); the frame's decoder has checked the
-// encoding, so a malformed byte is only skipped.
-uint32_t next_code_point(const std::string& text, size_t& i) {
-  const auto b = static_cast<unsigned char>(text[i]);
-  const int extra = b < 0x80 ? 0 : (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : 0;
-  uint32_t cp = extra == 0 ? b : b & (0x3F >> extra);
-  ++i;
-  for (int k = 0; k < extra && i < text.size(); ++k, ++i) cp = (cp << 6) | (static_cast<unsigned char>(text[i]) & 0x3F);
-  return cp;
-}
-
-// Control characters (C0, DEL, C1), line and paragraph breaks, and the marks, overrides and
-// isolates that make a line read in another order.
-bool refused(uint32_t cp) {
-  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x061C || cp == 0x200E ||
-         cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xFFF9 && cp <= 0xFFFB);
-}
 
 // Characters that show nothing: spaces of every width, zero-width and format characters, fillers,
 // tag characters.
@@ -47,7 +31,7 @@ std::string GameChat::text_error(const std::string& text) {
   for (size_t i = 0; i < text.size();) {
     const uint32_t cp = next_code_point(text, i);
     ++chars;
-    if (refused(cp)) return kOneLine;
+    if (refused_in_line(cp)) return kOneLine;
     marks = combining(cp) ? marks + 1 : 0;
     if (marks > 4) return "at most four accents on a character";
     if (!invisible(cp) && !combining(cp)) visible = true;

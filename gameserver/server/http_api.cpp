@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "game/codec.h"
+#include "game/one_line_text.h"
 #include "game/record_text.h"
 #include "server/caller.h"
 #include "server/hub.h"
@@ -119,11 +120,7 @@ std::string adjudication_reason_error(std::string& reason) {
   // Blank (the dashboard's field left empty, or only spaces): the plain word.
   if (reason.find_first_not_of(" \t") == std::string::npos) reason = "adjudication";
   // Shown to players and spectators and stored with the game: a line of text, not a page.
-  // Unicode's line breaks count too: U+0085 (C2 85), U+2028 and U+2029 (E2 80 A8/A9).
-  const bool unicode_break = reason.find("\xC2\x85") != std::string::npos || reason.find("\xE2\x80\xA8") != std::string::npos ||
-                             reason.find("\xE2\x80\xA9") != std::string::npos;
-  if (reason.size() > kMaxReasonBytes || unicode_break ||
-      std::any_of(reason.begin(), reason.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+  if (reason.size() > kMaxReasonBytes || !one_line_text(reason))
     return "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line";
   return "";
 }

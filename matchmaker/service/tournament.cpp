@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "game/one_line_text.h"
 #include "pairing/invariants.h"
 #include "pairing/state.h"
 #include "pairing/swiss.h"
@@ -177,22 +178,7 @@ std::string game_id_for(const std::string& event_id, int round, int board, int i
 }
 
 bool valid_display_name(const std::string& name) {
-  if (name.empty() || name.size() > 100) return false;
-  if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-    return false;
-  // C1 controls (U+0080–U+009F: C2 80–9F), Unicode's line and paragraph breaks, and the overrides,
-  // isolates and marks that make a line read in another order.
-  for (size_t i = 0; i + 1 < name.size(); ++i) {
-    const auto a = static_cast<unsigned char>(name[i]), b = static_cast<unsigned char>(name[i + 1]);
-    if (a == 0xC2 && b >= 0x80 && b <= 0x9F) return false;
-    if (a == 0xD8 && b == 0x9C) return false;  // U+061C
-    if (a == 0xE2 && i + 2 < name.size()) {
-      const auto c = static_cast<unsigned char>(name[i + 2]);
-      if (b == 0x80 && (c == 0x8E || c == 0x8F || (c >= 0xA8 && c <= 0xAE))) return false;  // U+200E/F, U+2028–202E
-      if (b == 0x81 && c >= 0xA6 && c <= 0xA9) return false;                                 // U+2066–2069
-    }
-  }
-  return true;
+  return !name.empty() && name.size() <= 100 && gs::one_line_text(name);
 }
 
 Tournament create_tournament(EventConfig cfg) {

@@ -408,11 +408,8 @@ TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
   ASSERT_TRUE(v4);
   const uint32_t red_ms_before = v4->game_event().clock().red_ms();
   {  // A chat line before the crash is there after it.
-    ClientMessage say;
-    say.mutable_chat()->set_game_id(gid);
-    say.mutable_chat()->set_text("still here?");
-    ASSERT_TRUE(black.ws->request(say).has_reply());
-    ASSERT_TRUE(red.ws->wait_for([](const ServerMessage& s) { return s.has_chat(); }));
+    ASSERT_TRUE(send_chat(black, gid, "still here?").has_reply());
+    ASSERT_TRUE(chat_line(red, "still here?"));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // stored off the io thread
   }
   g_servers->crash_gameserver();
@@ -427,7 +424,7 @@ TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
     auto r = p->ws->request(sync);
     ASSERT_TRUE(r.has_reply()) << r.DebugString();
     EXPECT_EQ(r.reply().version(), 4u);
-    auto line = p->ws->wait_for([](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "still here?"; });
+    auto line = chat_line(*p, "still here?");
     ASSERT_TRUE(line) << "the chat did not survive the crash";
     EXPECT_EQ(line->chat().seq(), 1u);
   }
@@ -1580,15 +1577,8 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   Client red = guest("chat_red"), black = guest("chat_black");
   const std::string gid = start_game(red, black);
   Client fan = spectator("chat_fan", gid);
-  auto say = [&](Client& who, const std::string& text) {
-    ClientMessage m;
-    m.mutable_chat()->set_game_id(gid);
-    m.mutable_chat()->set_text(text);
-    return who.ws->request(m);
-  };
-  auto line_for = [&](Client& who, const std::string& text, int ms = 3000) {
-    return who.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == text; }, ms);
-  };
+  auto say = [&](Client& who, const std::string& text) { return send_chat(who, gid, text); };
+  auto line_for = [](Client& who, const std::string& text, int ms = 3000) { return chat_line(who, text, ms); };
 
   ASSERT_TRUE(say(red, "good luck").has_reply());
   for (Client* p : {&red, &black}) {
@@ -1614,10 +1604,7 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   EXPECT_EQ(error_of(say(black, std::string(201, 'x'))), BAD_REQUEST);
   Client stranger = guest("chat_stranger");
   EXPECT_EQ(error_of(say(stranger, "hello?")), BAD_REQUEST) << "only a watcher writes in a game's chat";
-  ClientMessage lost;
-  lost.mutable_chat()->set_game_id("no-such-game");
-  lost.mutable_chat()->set_text("hi");
-  EXPECT_EQ(error_of(stranger.ws->request(lost)), UNKNOWN_GAME);
+  EXPECT_EQ(error_of(send_chat(stranger, "no-such-game", "hi")), UNKNOWN_GAME);
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(say(black, "gl " + std::to_string(i)).has_reply()) << i;
   const auto flood = say(black, "gl 4");
   ASSERT_TRUE(flood.has_reply()) << "five lines in ten seconds are fine: " << flood.DebugString();

@@ -202,15 +202,8 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
   ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; }));
   // Chat across nodes: Black's line (node 1) reaches Red (node 0), the spectator's (node 2) its
   // own room only.
-  auto say = [&](NodeClient& who, const std::string& text) {
-    ClientMessage m;
-    m.mutable_chat()->set_game_id(gid);
-    m.mutable_chat()->set_text(text);
-    return who.ws->request(m);
-  };
-  auto heard = [&](NodeClient& who, const std::string& text, int ms = 3000) {
-    return who.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == text; }, ms);
-  };
+  auto say = [&](NodeClient& who, const std::string& text) { return send_chat(who, gid, text); };
+  auto heard = [](NodeClient& who, const std::string& text, int ms = 3000) { return chat_line(who, text, ms); };
   ASSERT_TRUE(say(black, "from node 1").has_reply());
   ASSERT_TRUE(heard(red, "from node 1"));
   ASSERT_TRUE(say(fan, "from node 2").has_reply());
@@ -1028,12 +1021,7 @@ TEST(GameServerMultiNode, ARefusedChatLineFollowsNoGame) {
              lurker = guest_on(cluster.port(2), "rc_lurker");
   const std::string gid = cross_node_game(red, black, XIANGQI);
   ASSERT_FALSE(gid.empty());
-  auto say = [&](NodeClient& who) {
-    ClientMessage m;
-    m.mutable_chat()->set_game_id(gid);
-    m.mutable_chat()->set_text("hello?");
-    return who.ws->request(m);
-  };
+  auto say = [&](NodeClient& who) { return send_chat(who, gid, "hello?"); };
   EXPECT_EQ(error_of(say(lurker)), BAD_REQUEST) << "only a watcher writes in a game's chat";
   ASSERT_TRUE(move(red, gid, kMate[0], "r0").has_reply());
   cluster.kill_node(0);

@@ -122,6 +122,19 @@ inline xq::v1::ServerMessage send_move(TestClient& p, const std::string& gid, co
   return p.ws->request(m, timeout_ms);
 }
 
+// A chat line in game `gid`; the answer (Reply or Error).
+inline xq::v1::ServerMessage send_chat(TestClient& p, const std::string& gid, const std::string& text) {
+  xq::v1::ClientMessage m;
+  m.mutable_chat()->set_game_id(gid);
+  m.mutable_chat()->set_text(text);
+  return p.ws->request(m);
+}
+
+// The chat line `text` as `p` receives it, if it comes within `ms`.
+inline std::optional<xq::v1::ServerMessage> chat_line(TestClient& p, const std::string& text, int ms = 3000) {
+  return p.ws->wait_for([&](const xq::v1::ServerMessage& s) { return s.has_chat() && s.chat().text() == text; }, ms);
+}
+
 inline bool is_game_event(const xq::v1::ServerMessage& s, const std::string& gid, xq::v1::GameEvent::Kind k) {
   return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == k;
 }
