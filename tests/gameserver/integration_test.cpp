@@ -1856,6 +1856,46 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   EXPECT_EQ(error_of(action(red, gid, "abort")), ABORT_NOT_ALLOWED);
 }
 
+// A tournament game tells each viewer, until both sides have moved, how long the side to move has
+// left to make its first move before the no-show forfeit (relative, so no clock needs to agree).
+TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
+  Client red = guest("fm_red"), black = guest("fm_black"), fan = guest("fm_fan");
+  constexpr int64_t kNoShowMs = 600000;
+  boost::json::object spec{{"game_id", "first-move-due-1"}, {"event_id", "ev-first-move"}, {"variant", "xiangqi"},
+                           {"initial_ms", 900000}, {"no_show_ms", kNoShowMs},
+                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "first-move-due-1", "body", boost::json::serialize(spec)});
+  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
+  const std::string gid = started->game_started().game_id();
+  EXPECT_GT(started->game_started().first_move_due_in_ms(), kNoShowMs - 10000);
+  EXPECT_LE(started->game_started().first_move_due_in_ms(), kNoShowMs);
+  auto due_for = [&](Client& c) -> int64_t {
+    ClientMessage watch;
+    watch.mutable_watch_game()->set_game_id(gid);
+    EXPECT_TRUE(c.ws->request(watch).has_reply());
+    auto st = c.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; }, 2000);
+    return st ? st->game_state().first_move_due_in_ms() : -1;
+  };
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  const int64_t after_red = due_for(fan);
+  EXPECT_GT(after_red, kNoShowMs - 10000) << "Black's first move is still due";
+  EXPECT_LE(after_red, started->game_started().first_move_due_in_ms());
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  EXPECT_EQ(due_for(fan), 0) << "both have moved: no deadline any more";
+  // A casual game has none.
+  const std::string casual = start_game(red, black);
+  ASSERT_FALSE(casual.empty());
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(casual);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  auto st = fan.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == casual; }, 2000);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().first_move_due_in_ms(), 0u);
+}
+
 // A game the matchmaker requests carries the event's rule options into the game.
 TEST_F(GameServer, ScheduledGamesTakeTheEventsRuleOptions) {
   Client red = guest("sro_red"), black = guest("sro_black");

@@ -2,7 +2,7 @@
 // Shangrao senior regulation, a Jieqi round event after Jiujiang's): each test failed before the
 // fix it comes with.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, newPlayer, resultText } from './lib/ui.mjs';
+import { T, newPlayer, playMove, resultText } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
 // The matchmaker's presets (the tournament test checks the form's lists against it).
 const TIEBREAK_PRESETS = {
@@ -295,4 +295,29 @@ test('the organiser decides a game being played (a second foul): both players se
   await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
   // Nothing left to decide.
   await org.page.waitForSelector('[data-testid=adjudicate-form]', { state: 'detached', timeout: T });
+});
+
+test('a tournament game counts down the no-show time: each player sees who must make the first move by when, until both have moved', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Due_org');
+  const id = 'e2e-due';
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Punctual club', variant: 'xiangqi', initial_ms: 900000, no_show_ms: 600000, pairing: { rounds: 1 } }, ['Vic', 'Wen']);
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  const redFirst = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'r';
+  const [red, black] = redFirst ? players : [players[1], players[0]];
+  const due = async (p, side) => {
+    const el = p.page.locator(`[data-testid=first-move-due][data-side=${side}]`);
+    await el.waitFor({ timeout: T });
+    return { text: await el.textContent(), ms: Number(await el.getAttribute('data-ms')) };
+  };
+  const first = await due(red, 'r');
+  assert(/^Make your first move within (9:5\d|10:00)/.test(first.text), `Red is told to move: ${first.text}`);
+  assert(/^Red must make the first move within/.test((await due(black, 'r')).text), 'Black is told Red must move');
+  await red.page.waitForTimeout(1200);
+  assert((await due(red, 'r')).ms < first.ms - 500, 'the time left counts down');
+  await playMove(red, 'h2e2');
+  assert(/^Make your first move within/.test((await due(black, 'b')).text), 'then Black is told to move');
+  assert(/^Black must make the first move within/.test((await due(red, 'b')).text), 'and Red that Black must');
+  await playMove(black, 'h9g7');
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=first-move-due]', { state: 'detached', timeout: T });
 });

@@ -77,6 +77,23 @@ describe('GameModel', () => {
     expect(conn.sent.some((b) => b.sync && b.sync.lastVersion === 1)).toBe(true);
   });
 
+  it('counts the first-move deadline down from the state, until both sides have moved', () => {
+    const conn = new FakeConn();
+    const g = new GameModel(conn as never, 'g1');
+    const t0 = performance.now();
+    conn.push({ gameState: state({ firstMoveDueInMs: 600000 }) });
+    const left = g.firstMoveDueInMs(t0 + 1000)!;
+    expect(left).toBeGreaterThan(598000);
+    expect(left).toBeLessThanOrEqual(599000 + 50);
+    expect(g.firstMoveDueInMs(t0 + 700000)).toBe(0); // past it: zero, never negative
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    expect(g.firstMoveDueInMs()).not.toBeNull(); // Black's first move is still due
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: 1, side: 2, move: { ply: 2, iccs: 'h9g7' } } });
+    expect(g.firstMoveDueInMs()).toBeNull();
+    const casual = setup().g;
+    expect(casual.firstMoveDueInMs()).toBeNull();
+  });
+
   it('sends a move refused with STORAGE_UNAVAILABLE again, with the same id; another error ends it', async () => {
     vi.useFakeTimers();
     try {

@@ -74,6 +74,9 @@ export class GameModel extends Observable {
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
   spectators = 0; // people watching, as of the last state or live event
+  // Tournament games: when (performance.now()) the side to move must have made its first move or
+  // lose by forfeit (GameState.first_move_due_in_ms); null when no such deadline was given.
+  firstMoveDueAt: number | null = null;
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -204,6 +207,13 @@ export class GameModel extends Observable {
     this.present[side] = present;
   }
 
+  // Milliseconds left for the side to move to make its first move (tournament no-show rule), or
+  // null once both have moved, the game is over, or there is no such rule.
+  firstMoveDueInMs(now = performance.now()): number | null {
+    if (this.firstMoveDueAt === null || this.over || this.moves.length >= 2) return null;
+    return Math.max(0, this.firstMoveDueAt - now);
+  }
+
   // The opponent of this player has had no connection on the game for AWAY_GRACE_MS (claims are
   // possible after a while; the server decides).
   get opponentGone(): boolean {
@@ -229,6 +239,7 @@ export class GameModel extends Observable {
     this.setPresent('r', !!st.redPresent);
     this.setPresent('b', !!st.blackPresent);
     this.spectators = st.spectators ?? 0;
+    this.firstMoveDueAt = st.firstMoveDueInMs ? performance.now() + st.firstMoveDueInMs : null;
     this.settlePending();
     this.changed();
   }

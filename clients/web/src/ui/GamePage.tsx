@@ -17,7 +17,7 @@ import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { Chat } from './Chat';
 import { Rematch } from './Rematch';
-import { resultText, tcText } from './format';
+import { clockText, resultText, tcText } from './format';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
 function slotText(s: GamePlace): string {
@@ -265,6 +265,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               )}
             </div>
           )}
+          <FirstMoveDue game={game} you={you} />
           {playing && game.opponentGone && (
             <p class="muted" data-testid="opponent-gone" role="status">
               {eventId ? t('opponentGoneClockRuns') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
@@ -296,5 +297,26 @@ function Downloads({ game }: { game: GameModel }) {
       <a class="button" data-testid="download-record" href={path} download={`${game.id}.json`}>{t('download')}</a>
       <a class="button" data-testid="download-pgn" href={`${path}/pgn`} download={`${game.id}.pgn`}>{t('downloadText')}</a>
     </div>
+  );
+}
+
+// Tournament games: how long the side to move has left to make its first move before the no-show
+// forfeit. The server decides; this only counts down from what it said.
+function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
+  const [, setTick] = useState(0);
+  const left = game.firstMoveDueInMs();
+  const active = left !== null;
+  useEffect(() => {
+    if (!active) return;
+    const id = window.setInterval(() => setTick((x) => x + 1), 500);
+    return () => window.clearInterval(id);
+  }, [active]);
+  if (left === null) return null;
+  const side: Color = game.moves.length === 0 ? 'r' : 'b';
+  const time = clockText(left);
+  return (
+    <p class={`muted first-move-due${left < 60_000 ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-ms={Math.round(left)} role="status">
+      {side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: side === 'r' ? t('red') : t('black'), time })}
+    </p>
   );
 }
