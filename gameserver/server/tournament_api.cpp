@@ -223,6 +223,21 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
         return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");
       return submit(hub.options().redis_url, cmd);
     }
+    if (it->second == "join" && in.contains("account")) {
+      // An organiser registers a player who has an account (a club member without the web page at
+      // hand): the matchmaker checks that the caller organises the event.
+      const auto& name = in.at("account");
+      if (!name.is_string()) return error(400, "bad_request", "account: the name (a string) of a registered account");
+      auto target = hub.auth().find_user(std::string(name.as_string()));
+      if (!target) return error(404, "unknown_user", "no account named '" + std::string(name.as_string()) + "'");
+      if (hub.auth().banned(target->id)) return error(403, "banned", "that account is banned");
+      cmd.erase("account");
+      cmd.erase("join_code");
+      cmd["user_id"] = target->id;
+      cmd["name"] = target->name;
+      cmd["rating"] = current_rating(redis, parts[2], *target);
+      return submit(hub.options().redis_url, cmd);
+    }
     if (it->second == "join" || it->second == "withdraw") {
       if (!user) return error(400, "bad_request", "join and withdraw need a player's session token");
       cmd["user_id"] = user->id;

@@ -270,6 +270,11 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
+      // A player registers themselves; registering another (an account, by name) is the organiser's,
+      // who needs no join code: they hand the code out.
+      const auto* caller = o.if_contains("caller");
+      const bool self = caller && caller->is_string() && caller->as_string() == str_field(o, "user_id");
+      if (!self && !may_organise(t, o)) return error_reply("forbidden", "only the event's organisers register other players");
       if (t.cfg.access == "members") {
         gs::RedisReply r = redis_.command({"GET", bus::club(t.cfg.club_id)});
         bool member = false;
@@ -284,7 +289,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       const int rating = int_field(o, "rating", 1500);
       if (rating < 0 || rating > 5000) return error_reply("bad_request", "rating: 0..5000");
       fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"), rating,
-                o.contains("join_code") ? str_field(o, "join_code") : "");
+                !self ? t.cfg.join_code : o.contains("join_code") ? str_field(o, "join_code") : "");
     } else if (cmd == "withdraw") {
       // A player withdraws themselves; withdrawing another is the organiser's.
       const auto* caller = o.if_contains("caller");

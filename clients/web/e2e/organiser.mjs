@@ -2,7 +2,7 @@
 // Shangrao senior regulation, a Jieqi round event after Jiujiang's): each test failed before the
 // fix it comes with.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, newPlayer, playMove, resultText } from './lib/ui.mjs';
+import { T, newAccount, newPlayer, playMove, resultText } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
 // The matchmaker's presets (the tournament test checks the form's lists against it).
 const TIEBREAK_PRESETS = {
@@ -320,4 +320,37 @@ test('a tournament game counts down the no-show time: each player sees who must 
   assert(/^Black must make the first move within/.test((await due(red, 'b')).text), 'and Red that Black must');
   await playMove(black, 'h9g7');
   for (const p of [red, black]) await p.page.waitForSelector('[data-testid=first-move-due]', { state: 'detached', timeout: T });
+});
+
+test('the organiser registers a club member who has an account, by name, into an event with a join code; players have no such form', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Reg_org');
+  const id = 'e2e-register';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Members only night', variant: 'xiangqi', access: 'code', join_code: 'plum-42', pairing: { rounds: 3 } });
+  const member = await newAccount(ctx, 'Member');
+  const guest = await newPlayer(ctx, 'Xia');
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.waitForSelector('[data-testid=register-account]', { timeout: T });
+  // Each answer differs from the one before it: wait for the new one.
+  const register = async (name) => {
+    const msg = org.page.locator('[data-testid=event-msg]');
+    const before = (await msg.count()) ? await msg.textContent() : null;
+    await org.page.fill('[data-testid=register-account-name]', name);
+    await org.page.click('[data-testid=register-account-save]');
+    await org.page.waitForFunction((b) => {
+      const e = document.querySelector('[data-testid=event-msg]');
+      return e && e.textContent !== b;
+    }, before, { timeout: T });
+    return msg.textContent();
+  };
+  assertEqual(await register('nobody_has_this'), 'No account has that name.', 'an unknown name');
+  await register(member.name.toUpperCase()); // names are found whatever their case
+  await org.page.waitForSelector(`[data-testid=player-list] li[data-player="${member.name}"]`, { timeout: T });
+  assertEqual(await org.page.inputValue('[data-testid=register-account-name]'), '', 'the field is emptied for the next name');
+  assertEqual(await register(member.name), `${member.name} is already registered.`, 'twice');
+  // The member finds themselves registered, without having typed the code.
+  await member.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await member.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  await guest.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await guest.page.waitForSelector('[data-testid=join-code]', { timeout: T });
+  assertEqual(await guest.page.locator('[data-testid=register-account]').count(), 0, 'a player has no form to register others');
 });

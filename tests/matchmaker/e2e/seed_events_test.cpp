@@ -731,6 +731,7 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
     if (pick(2)) body["caller"] = org.user_id;  // speaking for the organiser
     if (pick(2)) body["admin"] = true;
     if (pick(2)) body["user_id"] = players_[pick(players_.size())].user_id;  // speaking for another player
+    if (pick(4) == 0) body["account"] = "azout";  // registering another player
     const bool run = pick(2) == 0;
     const std::string action = run ? run_actions[pick(run_actions.size())] : (pick(2) ? "join" : "withdraw");
     const auto before = entries();
@@ -747,8 +748,8 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
     }
     const auto after = entries();
     // join/withdraw: only the caller's own entry may change, but the organiser (and the admin)
-    // may withdraw the player a body names.
-    if (!run && who != 0 && !(who == 1 && action == "withdraw")) {
+    // may register an account by name and withdraw the player a body names.
+    if (!run && who != 0 && who != 1) {
       for (const auto& [user, withdrawn] : after)
         if (user != self) EXPECT_EQ(before.count(user) ? before.at(user) : -1, withdrawn) << action << " changed " << user;
       for (const auto& [user, withdrawn] : before)
@@ -925,6 +926,50 @@ TEST_F(QuickPairing, OrganiserWithdrawsAPlayer) {
       }
   }
   EXPECT_EQ(seated, 3);
+}
+
+// An organiser registers a club member who has an account, by the account's name: no join code
+// is asked of them, the entry carries the account's own name and id; nobody else may register
+// another, and unknown or banned accounts are refused.
+TEST_F(QuickPairing, OrganiserRegistersAnAccountByName) {
+  add_players(1, "ra");
+  auto registered = [&](const std::string& name) {
+    Player p;
+    p.ws = std::make_unique<WsClient>(servers_.port());
+    ClientMessage reg;
+    reg.mutable_register_()->set_name(name);
+    reg.mutable_register_()->set_password("club-secret");
+    ServerMessage r = p.ws->request(reg);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    p.token = r.reply().token();
+    p.user_id = r.reply().user().user_id();
+    p.name = r.reply().user().name();
+    return p;
+  };
+  Player org = registered("raorg"), member = registered("RaMember"), banned = registered("rabanned");
+  post("/api/admin/accounts/raorg/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
+  post("/api/events", json::object{{"id", "ra-ev"}, {"name", "Members night"}, {"access", "code"}, {"join_code", "plum-42"}},
+       org.token);
+  const json::object add{{"account", "ramember"}};  // names are found whatever their case
+  EXPECT_EQ(post("/api/events/ra-ev/join", add, players_[0].token, 403).at("code").as_string(), "forbidden");
+  EXPECT_EQ(post("/api/events/ra-ev/join", add, member.token, 403).at("code").as_string(), "bad_code")
+      << "naming oneself is joining: the code is still asked";
+  post("/api/events/ra-ev/join", json::object{{"account", 7}}, org.token, 400);
+  EXPECT_EQ(post("/api/events/ra-ev/join", json::object{{"account", "nobody_here"}}, org.token, 404).at("code").as_string(),
+            "unknown_user");
+  post("/api/admin/users/" + banned.user_id + "/ban", json::object{}, TestServers::kAdminToken);
+  EXPECT_EQ(post("/api/events/ra-ev/join", json::object{{"account", "rabanned"}}, org.token, 403).at("code").as_string(),
+            "banned");
+  post("/api/events/ra-ev/join", add, org.token);
+  EXPECT_EQ(post("/api/events/ra-ev/join", add, org.token, 409).at("code").as_string(), "already_joined");
+  const json::value event = get("/api/events/ra-ev");
+  const auto& entrants = event.at("players").as_array();
+  ASSERT_EQ(entrants.size(), 1u) << json::serialize(event);
+  EXPECT_EQ(entrants.at(0).at("user_id").as_string(), member.user_id);
+  EXPECT_EQ(entrants.at(0).at("name").as_string(), "RaMember");
+  // The member plays as themselves: they may withdraw their own entry.
+  post("/api/events/ra-ev/withdraw", json::object{}, member.token);
+  EXPECT_TRUE(get("/api/events/ra-ev").at("players").as_array().empty());
 }
 
 // The organiser decides a game of the event being played (a second foul): only they may, only a

@@ -83,7 +83,8 @@ export function EventPage({ app, id }: { app: App; id: string }) {
 
   // Player actions use the session; organiser actions the session of the organiser, or the
   // admin token for an administrator who is not the organiser.
-  const act = async (path: string, body?: unknown, organiser = false) => {
+  // `errorText` may word a refusal for the case at hand (else the API's code is translated).
+  const act = async (path: string, body?: unknown, organiser = false, errorText?: (e: unknown) => string | undefined) => {
     setBusy(true);
     setMsg(null);
     try {
@@ -92,11 +93,13 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       const warnings = r?.warnings?.length ? ` ${t('warnings')}: ${r.warnings.join('; ')}` : '';
       setMsg({ ok: true, text: `${t('done')}${warnings}` });
       await load();
+      return true;
     } catch (e) {
-      setMsg({ ok: false, text: apiErrorText(e) });
+      setMsg({ ok: false, text: errorText?.(e) ?? apiErrorText(e) });
       // Refused because the event moved on (another tab, the other organiser, a game ending):
       // show where it is now.
       await load().catch(() => undefined);
+      return false;
     } finally {
       setBusy(false);
     }
@@ -153,7 +156,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
         }} onWithdrawPlayer={isOrganiser ? (userId, name) => {
           if (window.confirm(t('confirmWithdrawPlayer', { name }))) void act('withdraw', { user_id: userId }, true);
-        } : undefined} />
+        } : undefined} onRegisterAccount={isOrganiser ? (account) =>
+          act('join', { account }, true, (e) => ((e as { code?: string }).code === 'already_joined' ? t('alreadyRegisteredName', { name: account }) : undefined))
+          : undefined} />
         {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
         <section class="panel">
           <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
@@ -225,11 +230,14 @@ function NextGameView({ next, registered, stage, place }: { next: NextGame | nul
 
 function Registration(props: {
   ev: EventDetail; me: number; busy: boolean; signedIn: boolean; onJoin: (code: string) => void; onWithdraw: () => void;
-  // The organiser's: withdraw a player (a no-show, someone who left the hall).
+  // The organiser's: withdraw a player (a no-show, someone who left the hall), and register a
+  // player who has an account (a club member without the page at hand), by the account's name.
   onWithdrawPlayer?: (userId: string, name: string) => void;
+  onRegisterAccount?: (account: string) => Promise<boolean>;
 }) {
   const { ev, me, busy } = props;
   const [code, setCode] = useState('');
+  const [account, setAccount] = useState('');
   const cfg = ev.config;
   const mine = me >= 0 ? ev.players[me] : null;
   // A player out at the event's forfeit limit is as good as withdrawn: no "registered", no withdraw.
@@ -263,6 +271,24 @@ function Registration(props: {
         >
           {cfg.access === 'code' && <input data-testid="join-code" placeholder={t('joinCode')} value={code} onInput={(e) => setCode(e.currentTarget.value)} />}
           <button class="primary" data-testid="join-event" disabled={busy}>{t('join')}</button>
+        </form>
+      )}
+      {props.onRegisterAccount && canJoin && (
+        <form
+          class="register-account"
+          data-testid="register-account"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const name = account.trim();
+            if (name) void props.onRegisterAccount!(name).then((ok) => ok && setAccount(''));
+          }}
+        >
+          <label class="muted small" for="register-account-name">{t('registerAccountLabel')}</label>
+          <div class="row">
+            <input id="register-account-name" data-testid="register-account-name" placeholder={t('accountName')} value={account}
+                   autocomplete="off" onInput={(e) => setAccount(e.currentTarget.value)} />
+            <button data-testid="register-account-save" disabled={busy || !account.trim()}>{t('registerPlayer')}</button>
+          </div>
         </form>
       )}
       {mine && !withdrawn && ev.stage !== 'finished' && (
