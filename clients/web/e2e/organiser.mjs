@@ -354,3 +354,23 @@ test('the organiser registers a club member who has an account, by name, into an
   await guest.page.waitForSelector('[data-testid=join-code]', { timeout: T });
   assertEqual(await guest.page.locator('[data-testid=register-account]').count(), 0, 'a player has no form to register others');
 });
+
+test('organiser form: a broadcast delay against outside help and a shorter no-show time; the event page tells players the rules', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Delay_org');
+  await freshTournamentsPage(org, ctx);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Delayed broadcast');
+  await org.page.fill('[data-testid=ev-id]', 'e2e-delay');
+  await org.page.fill('[data-testid=ev-spectator-delay]', '90');
+  await org.page.fill('[data-testid=ev-no-show]', '5');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector('[data-testid=event-page][data-event=e2e-delay]', { timeout: T });
+  const cfg = (await (await fetch(`${ctx.base}/api/events/e2e-delay`)).json()).config;
+  assertEqual(cfg.spectator_delay_ms, 90000, 'the delay is the event\'s');
+  assertEqual(cfg.no_show_ms, 300000, 'the no-show time too');
+  const p = await newPlayer(ctx, 'Yun');
+  await p.page.goto(`${ctx.base}/#/tournaments/e2e-delay`);
+  assertEqual(await p.page.textContent('[data-testid=event-spectator-delay]', { timeout: T }), 'Spectators see every move 1 min 30 s late.', 'the delay, told');
+  assertEqual(await p.page.textContent('[data-testid=event-no-show]'), 'A player who has not made their first move 5 min after the game starts loses by forfeit.', 'the no-show rule, told');
+  assertEqual(await p.page.textContent('[data-testid=event-max-forfeits]'), 'A player with 3 forfeits is removed from the event.', 'the forfeit limit, told');
+});

@@ -37,6 +37,7 @@ export type EventConfig = {
   initial_ms: number;
   increment_ms: number;
   no_show_ms: number;
+  spectator_delay_ms?: number; // spectators see each move this much later (0 = live)
   access: string;
   join_code?: string;
   auto_rounds: boolean;

@@ -9,7 +9,7 @@ import { api } from '../net/http';
 import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
-import { tcText } from './format';
+import { durationText, tcText } from './format';
 import { stageText, tiebreakName, variantText } from './TournamentsPage';
 
 const POLL_MS = 10_000;
@@ -180,6 +180,11 @@ function EventRules({ ev }: { ev: EventDetail }) {
       <li data-testid="event-points">{t('pointsWDL', { w: p.win_points, d: p.draw_points, l: p.loss_points })}</li>
       {tbs && <li data-testid="event-tiebreaks">{t('rankedBy', { list: tbs })}</li>}
       {bye && (p.tiebreaks ?? []).includes('opp_score') && <li>{t('byeOppRule', { rule: t(`byeOpp.${bye}` as Key) })}</li>}
+      {ev.config.no_show_ms > 0 && <li data-testid="event-no-show">{t('noShowRule', { time: durationText(ev.config.no_show_ms) })}</li>}
+      {(p.max_forfeits ?? 0) > 0 && <li data-testid="event-max-forfeits">{t('maxForfeitsRule', { n: p.max_forfeits! })}</li>}
+      {(ev.config.spectator_delay_ms ?? 0) > 0 && (
+        <li data-testid="event-spectator-delay">{t('spectatorDelayRule', { time: durationText(ev.config.spectator_delay_ms!) })}</li>
+      )}
       {ev.config.variant === 'jieqi' && ev.config.capture_visibility && (
         <li>{t('captureVisibility')}: {t(`cv.${ev.config.capture_visibility}` as Key)}</li>
       )}

@@ -104,6 +104,7 @@ function CreateEvent({ app }: { app: App }) {
     minutes: 15,
     increment: 0,
     no_show_minutes: 10,
+    spectator_delay_s: 0,
     access: 'open',
     join_code: '',
     auto_rounds: true,
@@ -172,6 +173,7 @@ function CreateEvent({ app }: { app: App }) {
       initial_ms: Math.round(f.minutes * 60_000),
       increment_ms: Math.round(f.increment * 1000),
       no_show_ms: Math.round(f.no_show_minutes * 60_000),
+      spectator_delay_ms: Math.round(f.spectator_delay_s * 1000),
       access: f.access,
       auto_rounds: f.auto_rounds,
       late_join_until_round: f.late_join_until_round,
@@ -303,6 +305,10 @@ function CreateEvent({ app }: { app: App }) {
         <label>
           {t('noShowMinutes')}
           <input data-testid="ev-no-show" type="number" min="0.1" max="120" step="any" value={f.no_show_minutes} onInput={set('no_show_minutes')} />
+        </label>
+        <label title={t('spectatorDelayHelp')}>
+          {t('spectatorDelaySeconds')}
+          <input data-testid="ev-spectator-delay" type="number" min="0" max="300" step="1" value={f.spectator_delay_s} onInput={set('spectator_delay_s')} />
         </label>
         <label>
           {t('maxForfeits')}

@@ -11,6 +11,15 @@ export function tcText(tc: { initialMs?: number; incrementMs?: number } | null |
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
 }
 
+// "10 min", "90 s", "1 min 30 s" (a rule's time, not a clock).
+export function durationText(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const min = Math.floor(total / 60);
+  const s = total % 60;
+  if (!min) return t('durationS', { s });
+  return s ? t('durationMinS', { min, s }) : t('durationMin', { min });
+}
+
 // 9:05 above a minute, 0:09.3 in the last ten seconds (tenths matter then).
 export function clockText(ms: number): string {
   const total = Math.max(0, ms);
