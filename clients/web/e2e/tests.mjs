@@ -899,6 +899,43 @@ test('my games: a finished game is listed from each side (won, lost), opens from
   await newcomer.page.waitForSelector('[data-testid=no-games]', { timeout: T });
 });
 
+test('chat: a player mutes a rude opponent (also after a reload, not for the opponent), unmutes, and hides the chat altogether', async (ctx) => {
+  const red = await newPlayer(ctx, 'Nia');
+  const black = await newPlayer(ctx, 'Oto');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  const lines = (p) => p.page.$$eval('[data-testid=chat-line] .text', (ls) => ls.map((l) => l.textContent));
+  const say = async (p, text) => {
+    await p.page.fill('[data-testid=chat-input]', text);
+    await p.page.click('[data-testid=chat-send]');
+    await p.page.locator('[data-testid=chat-line]', { hasText: text }).waitFor({ timeout: T });
+  };
+  await say(red, 'have fun');
+  await say(black, 'you play like a beginner');
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'beginner' }).waitFor({ timeout: T });
+  assertEqual(await red.page.locator('[data-testid=chat-line]', { hasText: 'have fun' }).locator('[data-testid=chat-mute]').count(), 0, 'no mute button on one\'s own line');
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'beginner' }).locator('[data-testid=chat-mute]').click();
+  await red.page.locator('[data-testid=chat-muted-note]').waitFor({ timeout: T });
+  assertEqual(await lines(red), ['have fun'], 'the muted line is gone');
+  await say(black, 'still there?');
+  await sleep(500);
+  assertEqual(await lines(red), ['have fun'], 'later lines of the muted player are not shown either');
+  assertEqual(await lines(black), ['have fun', 'you play like a beginner', 'still there?'], 'the writer still sees the room as it is');
+  await red.page.reload();
+  await red.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}"]`, { timeout: T });
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'have fun' }).waitFor({ timeout: T });
+  assertEqual(await lines(red), ['have fun'], 'muted after a reload');
+  await red.page.click('[data-testid=chat-unmute-all]');
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'still there?' }).waitFor({ timeout: T });
+  // Hiding the chat altogether, remembered too.
+  await red.page.click('[data-testid=chat-toggle]');
+  await red.page.waitForSelector('[data-testid=chat-hidden]', { timeout: T });
+  assertEqual(await red.page.locator('[data-testid=chat-input]').count(), 0, 'no box to write in a hidden chat');
+  await red.page.reload();
+  await red.page.waitForSelector('[data-testid=chat-hidden]', { timeout: T });
+  await red.page.click('[data-testid=chat-toggle]');
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'beginner' }).waitFor({ timeout: T });
+});
+
 test('chat: the players\' room and the spectators\' room stay apart; too many lines are refused with a reason; Chinese', async (ctx) => {
   const red = await newPlayer(ctx, 'Kai');
   const black = await newPlayer(ctx, 'Lia');

@@ -1,10 +1,14 @@
 // The game's chat panel: this viewer's room (the players' or the spectators'; the server keeps
 // them apart), and a line to write. Players of a tournament game have no chat (a note says so).
+// A reader may hide the chat altogether or mute a writer (game/chat_prefs.ts, this browser only).
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { chatHidden, muteUser, mutedUsers, setChatHidden, unmuteAll } from '../game/chat_prefs';
 import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 
-export function Chat({ game, tournament }: { game: GameModel; tournament: boolean }) {
+export function Chat({ game, tournament, me }: { game: GameModel; tournament: boolean; me?: string }) {
+  const [hidden, setHidden] = useState(chatHidden());
+  const [muted, setMuted] = useState(() => new Set(mutedUsers()));
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [sending, setSending] = useState(false);
@@ -28,21 +32,49 @@ export function Chat({ game, tournament }: { game: GameModel; tournament: boolea
     if (!why) setText('');
   };
 
+  const toggle = () => {
+    setChatHidden(!hidden);
+    setHidden(!hidden);
+  };
+  const mute = (userId: string) => {
+    muteUser(userId);
+    setMuted(new Set(mutedUsers()));
+  };
+  const shown = game.chat.filter((l) => !l.from?.userId || l.from.userId === me || !muted.has(l.from.userId));
+  const silenced = game.chat.length - shown.length;
+
   return (
-    <div class="panel chat" data-testid="chat" data-room={spectator ? 'spectators' : 'players'}>
-      <h3>{spectator ? t('chatSpectators') : t('chat')}</h3>
+    <div class="panel chat" data-testid="chat" data-room={spectator ? 'spectators' : 'players'} data-hidden={hidden ? '1' : '0'}>
+      <div class="row spread">
+        <h3>{spectator ? t('chatSpectators') : t('chat')}</h3>
+        {!closed && (
+          <button class="link small" data-testid="chat-toggle" onClick={toggle}>{hidden ? t('chatShow') : t('chatHide')}</button>
+        )}
+      </div>
       {closed ? (
         <p class="muted" data-testid="chat-closed">{t('chatNoneInTournaments')}</p>
+      ) : hidden ? (
+        <p class="muted small" data-testid="chat-hidden">{t('chatHiddenNote')}</p>
       ) : (
         <>
           <ol class="chat-lines" ref={list} aria-live="polite">
-            {game.chat.length === 0 && <li class="muted">{t('chatEmpty')}</li>}
-            {game.chat.map((l) => (
+            {shown.length === 0 && <li class="muted">{t('chatEmpty')}</li>}
+            {shown.map((l) => (
               <li key={String(l.seq)} data-testid="chat-line">
                 <b class="who">{l.from?.name}</b> <span class="text">{l.text}</span>
+                {l.from?.userId && l.from.userId !== me && (
+                  <button class="link small mute" data-testid="chat-mute" title={t('chatMuteTitle', { name: l.from.name ?? '' })}
+                          onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
+                )}
               </li>
             ))}
           </ol>
+          {silenced > 0 && (
+            <p class="muted small" data-testid="chat-muted-note">
+              {t('chatMutedLines', { n: silenced })}{' '}
+              <button class="link small" data-testid="chat-unmute-all" onClick={() => { unmuteAll(); setMuted(new Set()); }}>{t('chatUnmuteAll')}</button>
+            </p>
+          )}
           {game.over ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
             <input data-testid="chat-input" maxLength={200} value={text} placeholder={t('chatPlaceholder')}
                    onInput={(e) => setText((e.target as HTMLInputElement).value)} />

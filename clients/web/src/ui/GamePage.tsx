@@ -282,7 +282,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         </div>
         <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
-        <Chat game={game} tournament={!!eventId} />
+        <Chat game={game} tournament={!!eventId} me={app.user?.userId} />
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
         <Downloads game={game} />
       </aside>
