@@ -11,6 +11,7 @@
 #include "game/one_line_text.h"
 #include "game/record_text.h"
 #include "server/caller.h"
+#include "server/chat_reports.h"
 #include "server/hub.h"
 #include "server/tournament_api.h"
 #include "store/rating_store.h"
@@ -167,6 +168,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (!rec) return json_error(404, "unknown game");
       return {200, "text/plain; charset=utf-8", record_text(*rec)};
     }
+    if (parts.size() == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report" && method == "POST")
+      return report_chat_line(hub, parts[2], body, admin_token);
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
@@ -187,6 +190,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
+      if (parts.size() == 3 && parts[2] == "chat-reports" && method == "GET")
+        return chat_reports(hub, query_number(target, "limit", 100));
       // A game's chat, both rooms, as stored (a moderator reads what was written).
       if (parts.size() == 5 && parts[2] == "games" && parts[4] == "chat" && method == "GET") {
         json::array lines;

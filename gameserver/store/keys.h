@@ -17,6 +17,7 @@
 //                                 over the game keeps the claim_victory timing. Dropped at archive.
 //   xq:game:{id}:chat     LIST    chat lines JSON (both rooms), the last 100; expires 30 days after
 //                                 the last line. Read back when a node loads the game.
+//   xq:chat:reports       LIST    chat lines reported to the moderators (newest first, the last 1,000).
 //   xq:games:live         SET     ids of games not yet finished (reloaded at startup).
 //   xq:games:finished     ZSET    ids of finished games scored by end time (ms).
 //   xq:archive:{id}       STRING  full record of a finished game (GET /api/games/{id}).
@@ -44,6 +45,7 @@
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
 //                                 matchmaker/service/bus.h (the streams' one description).
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace gs::keys {
@@ -59,6 +61,14 @@ inline std::string game_away(const std::string& id) { return "xq:game:" + id + "
 inline std::string game_chat(const std::string& id) { return "xq:game:" + id + ":chat"; }
 inline constexpr int kChatLinesKept = 100;
 inline constexpr int64_t kChatKeptMs = 30LL * 24 * 3600 * 1000;
+// Chat lines readers reported to the moderators (server/chat_reports.h): report JSON, newest first,
+// the last kChatReportsKept; one report per reader and line (a marker held as long as the line).
+inline const std::string kChatReports = "xq:chat:reports";
+inline constexpr int kChatReportsKept = 1000;
+inline std::string chat_reported(const std::string& game_id, uint64_t seq, const std::string& reporter) {
+  return "xq:chat:reported:" + game_id + ":" + std::to_string(seq) + ":" + reporter;
+}
+inline std::string chat_report_tries(const std::string& user_id) { return "xq:chat:reporttries:" + user_id; }
 // "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
 // it charged; a second resumption in the same turn charges only the time run since (held a day).
 inline std::string game_resumed(const std::string& id) { return "xq:game:" + id + ":resumed"; }

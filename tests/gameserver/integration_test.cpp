@@ -1571,6 +1571,56 @@ TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
   EXPECT_EQ(g_servers->http_get("/api/users/garbage/games", body), 404);
 }
 
+// A reader reports a chat line to the moderators: only a line of a room they read, not their own,
+// once; the admin reads the reports, newest first, with the writer, the line and the reporter.
+TEST_F(GameServer, ChatLinesAreReportedToTheModerators) {
+  Client red = guest("rep_red"), black = guest("rep_black");
+  const std::string gid = start_game(red, black);
+  Client fan = spectator("rep_fan", gid), other = spectator("rep_other", gid);
+  ASSERT_TRUE(send_chat(black, gid, "you are hopeless").has_reply());
+  ASSERT_TRUE(send_chat(fan, gid, "boring game").has_reply());
+  const auto rude = chat_line(red, "you are hopeless");
+  const auto dull = chat_line(other, "boring game");
+  ASSERT_TRUE(rude && dull);
+  const std::string rude_seq = std::to_string(rude->chat().seq()), dull_seq = std::to_string(dull->chat().seq());
+  const std::string path = "/api/games/" + gid + "/chat/report";
+  std::string body;
+  // Lines are stored off the io thread: wait until the moderator's view has both.
+  ASSERT_TRUE(eventually([&] {
+    return g_servers->http_get("/api/admin/games/" + gid + "/chat", body, TestServers::kAdminToken) == 200 &&
+           body.find("boring game") != std::string::npos && body.find("hopeless") != std::string::npos;
+  }, 5000)) << body;
+  auto report = [&](const std::string& payload, const std::string& token) { return g_servers->http_post(path, payload, body, token); };
+  EXPECT_EQ(report("{\"seq\":" + rude_seq + "}", ""), 401) << body;
+  EXPECT_EQ(report("{\"seq\":\"1\"}", red.token), 400) << body;
+  EXPECT_EQ(report("not json", red.token), 400) << body;
+  EXPECT_EQ(report("{\"seq\":999}", red.token), 404) << body;
+  EXPECT_EQ(g_servers->http_post("/api/games/no-such-game/chat/report", "{\"seq\":1}", body, red.token), 404) << body;
+  EXPECT_EQ(report("{\"seq\":" + rude_seq + "}", fan.token), 403) << "a spectator does not read the players' room: " << body;
+  EXPECT_EQ(report("{\"seq\":" + dull_seq + "}", red.token), 403) << "nor a player the spectators': " << body;
+  EXPECT_EQ(report("{\"seq\":" + rude_seq + "}", black.token), 400) << "one's own line: " << body;
+  EXPECT_EQ(report("{\"seq\":" + rude_seq + "}", red.token), 200) << body;
+  EXPECT_EQ(report("{\"seq\":" + rude_seq + "}", red.token), 200) << body;
+  EXPECT_NE(body.find("duplicate"), std::string::npos) << "a second report of the same line is not a second entry: " << body;
+  EXPECT_EQ(report("{\"seq\":" + dull_seq + "}", other.token), 200) << body;
+
+  EXPECT_EQ(g_servers->http_get("/api/admin/chat-reports", body, red.token), 403) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/chat-reports?limit=10", body, TestServers::kAdminToken), 200) << body;
+  const boost::json::value listed = boost::json::parse(body);
+  std::vector<boost::json::object> mine;  // other tests' reports may be there too
+  for (const auto& r : listed.at("reports").as_array())
+    if (r.at("game_id").as_string() == gid) mine.push_back(r.as_object());
+  ASSERT_EQ(mine.size(), 2u) << body;
+  EXPECT_EQ(mine[0].at("text").as_string(), "boring game") << "newest first";
+  EXPECT_EQ(mine[0].at("room").as_string(), "spectators");
+  EXPECT_EQ(mine[0].at("reporter").at("user_id").as_string(), other.user_id);
+  EXPECT_EQ(mine[1].at("text").as_string(), "you are hopeless");
+  EXPECT_EQ(mine[1].at("room").as_string(), "players");
+  EXPECT_EQ(mine[1].at("from").at("user_id").as_string(), black.user_id);
+  EXPECT_EQ(mine[1].at("from").at("name").as_string(), black.name);
+  EXPECT_EQ(mine[1].at("reporter").at("user_id").as_string(), red.user_id);
+}
+
 // The game's chat: the players' room reaches the two players only, the spectators' room the
 // spectators only; bad lines and floods are refused with a code; a newcomer gets the room's lines.
 TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {

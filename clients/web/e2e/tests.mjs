@@ -1015,3 +1015,33 @@ test('admin reads a game\'s chat, both rooms, from the dashboard', { needs: ['ad
   assert(/hello there/.test(text) && /spectator talk/.test(text), `both rooms are shown (${text})`);
   assertEqual(await lines.locator('[data-room=spectators]').count(), 1, 'the spectator line is marked as the spectators\'');
 });
+
+test('a player reports an insulting chat line; the admin finds it under "Chat reports" and bans its writer from there', { needs: ['admin'] }, async (ctx) => {
+  const red = await newPlayer(ctx, 'Zoe');
+  const black = await newPlayer(ctx, 'Abe');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await black.page.fill('[data-testid=chat-input]', 'you are a disgrace');
+  await black.page.click('[data-testid=chat-send]');
+  const line = red.page.locator('[data-testid=chat-line]', { hasText: 'disgrace' });
+  await line.waitFor({ timeout: T });
+  assertEqual(await black.page.locator('[data-testid=chat-line]', { hasText: 'disgrace' }).locator('[data-testid=chat-report]').count(), 0, 'no report button on one\'s own line');
+  const asked = new Promise((resolve) => red.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await line.locator('[data-testid=chat-report]').click();
+  assert(/Report this line of \S*Abe/.test(await asked), 'the confirmation names the writer');
+  await line.locator('[data-testid=chat-reported]').waitFor({ timeout: T });
+
+  const admin = await newPlayer(ctx, 'Bea');
+  await admin.page.goto(`${ctx.base}/#/admin`);
+  await admin.page.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.page.click('[data-testid=admin-save]');
+  const report = admin.page.locator('[data-testid=chat-report]', { hasText: 'disgrace' });
+  await report.waitFor({ timeout: T });
+  assert(/reported by \S*Zoe/.test(await report.textContent()), 'the reporter is named');
+  assertEqual(await report.locator(`a[href="#/game/${id}"]`).count(), 1, 'the game is a link');
+  await report.locator('[data-testid=ban-user]').click();
+  await report.locator('[data-testid=ban-confirm]').click();
+  await admin.page.waitForSelector('[data-testid=admin-msg]', { timeout: T });
+  await admin.page.locator(`[data-testid=admin-banned] li[data-user-id="${await report.getAttribute('data-writer')}"]`).waitFor({ timeout: T });
+  // The banned writer's game ends lost (the ban's rule), and the report shows the ban.
+  assert(/Red wins/.test(await resultText(red)), 'the writer\'s game is lost');
+});

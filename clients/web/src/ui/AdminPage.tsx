@@ -74,6 +74,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
   // user is no longer connected, and the server keeps no name for a guest id.
   const [banned, setBanned] = useState<string[]>([]);
   const names = useRef(new Map<string, string>());
+  const [reports, setReports] = useState<ChatReport[]>([]);
   // A failed poll (shown until a poll succeeds) and the last action's answer (done or refused:
   // kept until the next action or until the admin closes it, in a banner fixed in view).
   const [pollError, setPollError] = useState('');
@@ -83,12 +84,15 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
 
   const load = useCallback(async () => {
     try {
-      const [g, c, b] = await Promise.all([
+      const [g, c, b, r] = await Promise.all([
         api<{ games: AdminGame[]; total?: number }>('GET', '/api/admin/games?limit=500', undefined, auth),
         api<AdminConns>('GET', '/api/admin/connections', undefined, auth),
         api<{ banned?: string[] }>('GET', '/api/admin/banned', undefined, auth),
+        api<{ reports?: ChatReport[] }>('GET', '/api/admin/chat-reports?limit=100', undefined, auth),
       ]);
       for (const u of [...(c.connections ?? []), ...(c.elsewhere ?? [])]) if (u.user_id && u.user) names.current.set(u.user_id, u.user);
+      for (const rep of r.reports ?? []) if (rep.from?.user_id && rep.from.name) names.current.set(rep.from.user_id, rep.from.name);
+      setReports(r.reports ?? []);
       setBanned([...(b.banned ?? [])].sort());
       setGames(g.games ?? []);
       setGameTotal(g.total ?? (g.games ?? []).length);
@@ -214,6 +218,29 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
           </div>
           <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
         </section>
+        <section class="panel" data-testid="admin-chat-reports">
+          <h3>{t('chatReports')} ({reports.length})</h3>
+          {reports.length === 0 ? (
+            <p class="muted">{t('noChatReports')}</p>
+          ) : (
+            <ul class="list">
+              {reports.map((rep) => (
+                <li key={`${rep.game_id}/${rep.seq}/${rep.reporter?.user_id}`} data-testid="chat-report" data-writer={rep.from?.user_id}>
+                  <span class="muted small">{new Date(rep.reported_at_ms).toLocaleString()}</span>{' '}
+                  <a href={`#/game/${encodeURIComponent(rep.game_id)}`}>{rep.game_id}</a>{' '}
+                  <span class="tag">{rep.room === 'players' ? t('chat') : t('chatSpectators')}</span>{' '}
+                  <b>{rep.from?.name}</b> <span data-testid="chat-report-text">{rep.text}</span>{' '}
+                  <span class="muted small">{t('reportedBy', { name: rep.reporter?.name ?? '' })}</span>{' '}
+                  {banned.includes(rep.from?.user_id) ? (
+                    <span class="tag">{t('banned')}</span>
+                  ) : (
+                    <BanButton onBan={() => void post(`/api/admin/users/${encodeURIComponent(rep.from.user_id)}/ban`, {}, t('userBanned', { name: rep.from.name || rep.from.user_id }))} />
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
         <section class="panel" data-testid="admin-banned">
           <h3>
             {t('bannedUsers')} ({banned.length})
@@ -300,6 +327,18 @@ function Metrics({ samples, conns, users, node }: { samples: Sample[]; conns: Ad
 }
 
 type StoredChatLine = { room: string; name: string; text: string; at_ms: number; seq: number };
+
+// A chat line a reader reported (GET /api/admin/chat-reports).
+type ChatReport = {
+  game_id: string;
+  seq: number;
+  room: string;
+  from: { user_id: string; name: string };
+  text: string;
+  at_ms: number;
+  reporter: { user_id: string; name: string };
+  reported_at_ms: number;
+};
 
 // A game's chat as stored, both rooms (GET /api/admin/games/{id}/chat), shown on demand.
 function AdminChat({ id, auth }: { id: string; auth: Auth }) {

@@ -6,7 +6,9 @@ import { chatHidden, muteUser, mutedUsers, setChatHidden, unmuteAll } from '../g
 import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 
-export function Chat({ game, tournament, me }: { game: GameModel; tournament: boolean; me?: string }) {
+// `onReport` sends a line's report to the moderators; it resolves to '' or the reason it failed.
+export function Chat({ game, tournament, me, onReport }: { game: GameModel; tournament: boolean; me?: string; onReport?: (seq: number) => Promise<string> }) {
+  const [reported, setReported] = useState<Set<number>>(new Set());
   const [hidden, setHidden] = useState(chatHidden());
   const [muted, setMuted] = useState(() => new Set(mutedUsers()));
   const [text, setText] = useState('');
@@ -66,6 +68,17 @@ export function Chat({ game, tournament, me }: { game: GameModel; tournament: bo
                   <button class="link small mute" data-testid="chat-mute" title={t('chatMuteTitle', { name: l.from.name ?? '' })}
                           onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
                 )}
+                {onReport && l.from?.userId && l.from.userId !== me && (reported.has(Number(l.seq)) ? (
+                  <span class="muted small mute" data-testid="chat-reported">{t('chatReported')}</span>
+                ) : (
+                  <button class="link small mute" data-testid="chat-report" title={t('chatReportTitle')} onClick={() => {
+                    if (!window.confirm(t('chatReportConfirm', { name: l.from?.name ?? '' }))) return;
+                    void onReport(Number(l.seq)).then((why) => {
+                      setError(why);
+                      if (!why) setReported(new Set([...reported, Number(l.seq)]));
+                    });
+                  }}>{t('chatReport')}</button>
+                ))}
               </li>
             ))}
           </ol>

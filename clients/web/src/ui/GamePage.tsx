@@ -5,7 +5,8 @@ import type { App } from '../app';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
-import { t, useLang } from '../i18n';
+import { apiErrorText, t, useLang } from '../i18n';
+import { api } from '../net/http';
 import { Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
 import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
@@ -282,7 +283,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         </div>
         <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
-        <Chat game={game} tournament={!!eventId} me={app.user?.userId} />
+        <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
         <Downloads game={game} />
       </aside>
@@ -319,4 +320,14 @@ function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
       {side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: side === 'r' ? t('red') : t('black'), time })}
     </p>
   );
+}
+
+// Reports a chat line to the moderators (POST /api/games/{id}/chat/report): '' or why it failed.
+async function reportChatLine(app: App, gameId: string, seq: number): Promise<string> {
+  try {
+    await api('POST', `/api/games/${encodeURIComponent(gameId)}/chat/report`, { seq }, { token: app.conn.token });
+    return '';
+  } catch (e) {
+    return apiErrorText(e);
+  }
 }

@@ -1,0 +1,81 @@
+#include "server/chat_reports.h"
+
+#include <boost/json.hpp>
+#include <algorithm>
+
+#include "game/codec.h"
+#include "net/runtime.h"
+#include "server/caller.h"
+#include "server/hub.h"
+#include "store/keys.h"
+#include "store/rate_window.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+constexpr int kReportsPerHour = 20;  // per reader: enough for a bad game, not for flooding the list
+constexpr int64_t kReportWindowMs = 3600 * 1000;
+
+HttpResult error(int status, const std::string& msg) {
+  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
+}
+
+}  // namespace
+
+HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::string& body, const std::string& credential) {
+  const Caller caller = identify_caller(hub, credential);
+  if (!caller.user) return error(401, "sign in to report a chat line");
+  if (caller.banned) return error(403, "this account is banned");
+  const User& reader = *caller.user;
+  boost::system::error_code ec;
+  const json::value in = json::parse(body.empty() ? "{}" : body, ec);
+  const json::value* seq_v = !ec && in.is_object() ? in.as_object().if_contains("seq") : nullptr;
+  if (!seq_v || !seq_v->is_int64() || seq_v->as_int64() <= 0)
+    return error(400, "body: {\"seq\": N}, the line's seq (a positive integer) as the chat showed it");
+  const auto seq = static_cast<uint64_t>(seq_v->as_int64());
+
+  const auto record = hub.game_record(game_id);
+  if (!record) return error(404, "unknown game");
+  const json::value rec = json::parse(*record);  // kept: references into it are read below
+  const bool player = rec.at("red").at("user_id").as_string() == reader.id || rec.at("black").at("user_id").as_string() == reader.id;
+  const auto lines = hub.store().load_chat(game_id);
+  const auto line = std::find_if(lines.begin(), lines.end(), [&](const ChatEntry& e) { return e.seq == seq; });
+  if (line == lines.end()) return error(404, "no such chat line in this game (only the last 100 are kept)");
+  // Only what the reader could read: the players' room is the two players', the spectators' room
+  // everyone else's.
+  if ((line->room == ChatRoom::Players) != player) return error(403, "that line is in a room you do not read");
+  if (line->user_id == reader.id) return error(400, "that line is your own");
+
+  Redis& redis = hub.redis();
+  const std::vector<std::string> counter{keys::chat_report_tries(reader.id)};
+  const std::string marker = keys::chat_reported(game_id, seq, reader.id);
+  RedisReply fresh = redis.command({"SET", marker, "1", "NX", "PX", std::to_string(keys::kChatKeptMs)});
+  if (fresh.type == RedisReply::Type::Nil) return {200, "application/json", R"({"ok":true,"duplicate":true})"};
+  if (!take_places(redis, counter, {kReportsPerHour}, kReportWindowMs)) {
+    redis.command({"DEL", marker});  // not reported: it may be once the hour is over
+    return error(429, "too many reports in an hour: try again later");
+  }
+  json::object report{{"game_id", game_id},
+                      {"seq", seq},
+                      {"room", line->room == ChatRoom::Players ? "players" : "spectators"},
+                      {"from", json::object{{"user_id", line->user_id}, {"name", line->name}}},
+                      {"text", line->text},
+                      {"at_ms", line->at_ms},
+                      {"reporter", json::object{{"user_id", reader.id}, {"name", reader.name}}},
+                      {"reported_at_ms", wall_ms()}};
+  redis.command({"LPUSH", keys::kChatReports, json::serialize(report)});
+  redis.command({"LTRIM", keys::kChatReports, "0", std::to_string(keys::kChatReportsKept - 1)});
+  return {200, "application/json", R"({"ok":true})"};
+}
+
+HttpResult chat_reports(Hub& hub, size_t limit) {
+  limit = std::clamp<size_t>(limit, 1, keys::kChatReportsKept);
+  RedisReply r = hub.redis().command({"LRANGE", keys::kChatReports, "0", std::to_string(limit - 1)});
+  json::array reports;
+  for (const auto& e : r.elements) reports.push_back(json::parse(e.str));
+  return {200, "application/json", json::serialize(json::object{{"reports", std::move(reports)}})};
+}
+
+}  // namespace gs
