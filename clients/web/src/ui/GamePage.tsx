@@ -207,6 +207,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
+          <FirstMoveDue game={game} you={you} />
           {illegal && illegal.plies === n && !game.over && (
             <p class="muted" data-testid="illegal-move" data-reason={illegal.reason} role="status">
               {t(illegal.reason === 'check' ? 'illegalMoveCheck' : 'illegalMove')}
@@ -266,7 +267,6 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               )}
             </div>
           )}
-          <FirstMoveDue game={game} you={you} />
           {playing && game.opponentGone && (
             <p class="muted" data-testid="opponent-gone" role="status">
               {eventId ? t('opponentGoneClockRuns') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
