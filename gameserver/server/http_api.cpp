@@ -170,6 +170,11 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report" && method == "POST")
       return report_chat_line(hub, parts[2], body, admin_token);
+    if (parts.size() == 3 && parts[1] == "leaderboard" && method == "GET") {
+      if (parts[2] != "xiangqi" && parts[2] != "jieqi") return json_error(404, "no such variant (xiangqi or jieqi)");
+      return {200, "application/json",
+              RatingStore(hub.redis()).leaderboard_json(parts[2], query_number(target, "limit", kDefaultLeaderboardLimit))};
+    }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {

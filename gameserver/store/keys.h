@@ -28,6 +28,8 @@
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
+//   xq:leaderboard:{variant}  ZSET  user id → rating, every player with a rated result in the variant.
+//   xq:accountnames       HASH    user id → account name (players with a rated result).
 //   xq:game:{id}:owner    STRING  node id of the game's owner. No expiry: the claim holds while
 //                                 that node's heartbeat lives; a claim of a game whose owner is
 //                                 dead moves it (store/game_leases.cpp). The append script refuses
@@ -112,6 +114,10 @@ inline std::string rating(const std::string& variant, const std::string& user_id
   return "xq:rating:" + variant + ":" + user_id;
 }
 inline std::string rated_game(const std::string& id) { return "xq:rated:" + id; }
+// The rated players of a variant by rating (user id → rating), and the accounts' names (user id →
+// name): written with each rated result (RatingStore::apply), read by GET /api/leaderboard.
+inline std::string leaderboard(const std::string& variant) { return "xq:leaderboard:" + variant; }
+inline const std::string kAccountNames = "xq:accountnames";
 // Streams shared with the matchmaker (full list: matchmaker/service/bus.h).
 inline const std::string kGameCreate = "xq:games:create";
 inline const std::string kGameResults = "xq:games:results";

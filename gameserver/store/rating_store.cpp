@@ -45,7 +45,8 @@ Rating RatingStore::get(const std::string& variant, const std::string& user_id) 
 
 // Marks the game as rated and writes both new ratings in one step, but only if neither rating
 // changed since it was read (another node may finish another game of the same player meanwhile):
-// 1 = applied, 0 = this game was applied before, -1 = a rating changed, read again.
+// 1 = applied, 0 = this game was applied before, -1 = a rating changed, read again. The
+// leaderboard and the names it shows change in the same step.
 static const char* kApplyScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local red = redis.call('GET', KEYS[2]) or ''
@@ -54,6 +55,8 @@ if red ~= ARGV[1] or black ~= ARGV[2] then return -1 end
 redis.call('SET', KEYS[1], '1', 'EX', ARGV[5])
 redis.call('SET', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4])
+redis.call('ZADD', KEYS[4], ARGV[7], ARGV[6], ARGV[10], ARGV[9])
+redis.call('HSET', KEYS[5], ARGV[6], ARGV[8], ARGV[9], ARGV[11])
 return 1
 )lua";
 
@@ -69,8 +72,11 @@ void RatingStore::apply(const GameSession& s) {
     const std::string red_json = stored(red_key), black_json = stored(black_key);
     const Rating red = decode_rating(red_json), black = decode_rating(black_json);
     Rating red2 = glicko2_update(red, {{black, red_score}}), black2 = glicko2_update(black, {{red, 1 - red_score}});
-    RedisReply done = eval_script(redis_, kApplyScript, {keys::rated_game(c.id), red_key, black_key},
-                                  {red_json, black_json, encode_rating(red2), encode_rating(black2), "2592000"});
+    RedisReply done = eval_script(redis_, kApplyScript,
+                                  {keys::rated_game(c.id), red_key, black_key, keys::leaderboard(variant), keys::kAccountNames},
+                                  {red_json, black_json, encode_rating(red2), encode_rating(black2), "2592000",
+                                   c.red.user_id, std::to_string(red2.rating), c.red.name,
+                                   c.black.user_id, std::to_string(black2.rating), c.black.name});
     if (done.integer >= 0) return;
     // Another game of a player was applied meanwhile: read again after a random pause, so that two
     // nodes that collided do not collide again in step.
@@ -85,9 +91,37 @@ std::string RatingStore::ratings_json(const std::string& user_id) {
   for (const char* v : {"xiangqi", "jieqi"}) {
     Rating x = get(v, user_id);
     out[v] = json::object{{"rating", std::lround(x.rating)}, {"deviation", std::lround(x.deviation)},
-                          {"volatility", x.volatility}, {"games", x.games}, {"provisional", x.deviation > 110}};
+                          {"volatility", x.volatility}, {"games", x.games}, {"provisional", x.deviation > kProvisionalDeviation}};
   }
   return json::serialize(out);
+}
+
+std::string RatingStore::leaderboard_json(const std::string& variant, size_t limit) {
+  limit = std::clamp<size_t>(limit, 1, kMaxLeaderboardLimit);
+  // Banned players are left out: read a few more than asked, so that some can be.
+  RedisReply ids = redis_.command({"ZREVRANGE", keys::leaderboard(variant), "0", std::to_string(limit + 50 - 1)});
+  json::array players;
+  if (!ids.elements.empty()) {
+    std::vector<std::string> names_cmd{"HMGET", keys::kAccountNames}, ratings_cmd{"MGET"};
+    for (const auto& id : ids.elements) {
+      names_cmd.push_back(id.str);
+      ratings_cmd.push_back(keys::rating(variant, id.str));
+    }
+    RedisReply names = redis_.command(names_cmd), ratings = redis_.command(ratings_cmd);
+    std::vector<std::string> banned_cmd{"SMISMEMBER", keys::kBanned};
+    for (const auto& id : ids.elements) banned_cmd.push_back(id.str);
+    RedisReply banned = redis_.command(banned_cmd);
+    for (size_t i = 0; i < ids.elements.size() && players.size() < limit; ++i) {
+      if (i < banned.elements.size() && banned.elements[i].integer == 1) continue;
+      if (i >= ratings.elements.size() || ratings.elements[i].type != RedisReply::Type::String) continue;
+      const Rating x = decode_rating(ratings.elements[i].str);
+      const std::string name = i < names.elements.size() && names.elements[i].type == RedisReply::Type::String ? names.elements[i].str : ids.elements[i].str;
+      players.push_back(json::object{{"rank", players.size() + 1}, {"user_id", ids.elements[i].str}, {"name", name},
+                                     {"rating", std::lround(x.rating)}, {"deviation", std::lround(x.deviation)},
+                                     {"games", x.games}, {"provisional", x.deviation > kProvisionalDeviation}});
+    }
+  }
+  return json::serialize(json::object{{"variant", variant}, {"players", std::move(players)}});
 }
 
 }  // namespace gs

@@ -1,5 +1,6 @@
 // Glicko-2 ratings per user and variant, in Redis (key schema: store/keys.h).
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "game/game_session.h"
@@ -7,6 +8,10 @@
 #include "store/redis.h"
 
 namespace gs {
+
+inline constexpr size_t kDefaultLeaderboardLimit = 50;
+inline constexpr size_t kMaxLeaderboardLimit = 200;
+inline constexpr double kProvisionalDeviation = 110;  // a rating this unsure is shown with a "?"
 
 class RatingStore {
  public:
@@ -19,6 +24,9 @@ class RatingStore {
   void apply(const GameSession& s);
   // {"xiangqi": {rating, deviation, volatility, games}, "jieqi": {...}}
   std::string ratings_json(const std::string& user_id);
+  // The variant's rated players, best first, banned players left out: {"variant", "players":
+  // [{rank, user_id, name, rating, deviation, games, provisional}]}, at most `limit`.
+  std::string leaderboard_json(const std::string& variant, size_t limit);
 
  private:
   std::string stored(const std::string& key);  // the key's JSON, "" if unset

@@ -1519,6 +1519,34 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   auto loser = boost::json::parse(body);
   EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";
+
+  // The leaderboard: both, the winner above, with names; not in the other variant; a banned
+  // player left out.
+  auto places = [&](const std::string& variant) {
+    std::string b;
+    EXPECT_EQ(g_servers->http_get("/api/leaderboard/" + variant + "?limit=200", b), 200) << b;
+    std::map<std::string, int64_t> rank;  // user id → rank (other tests' players may be there too)
+    const boost::json::value v = boost::json::parse(b);
+    for (const auto& p : v.at("players").as_array()) {
+      const std::string id(p.at("user_id").as_string());
+      if (id == red.user_id) EXPECT_EQ(p.at("name").as_string(), red.name);
+      if (id == red.user_id || id == black.user_id) {
+        EXPECT_EQ(p.at("games").to_number<int64_t>(), 1);
+        EXPECT_TRUE(p.at("provisional").as_bool()) << "one game tells little";
+      }
+      rank[id] = p.at("rank").to_number<int64_t>();
+    }
+    return rank;
+  };
+  auto xiangqi = places("xiangqi");
+  ASSERT_TRUE(xiangqi.count(red.user_id) && xiangqi.count(black.user_id)) << "both rated players are listed";
+  EXPECT_LT(xiangqi[red.user_id], xiangqi[black.user_id]) << "the winner stands above";
+  EXPECT_FALSE(places("jieqi").count(red.user_id));
+  EXPECT_EQ(g_servers->http_get("/api/leaderboard/chess", body), 404) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + black.user_id + "/ban", "{}", body, TestServers::kAdminToken), 200) << body;
+  xiangqi = places("xiangqi");
+  EXPECT_TRUE(xiangqi.count(red.user_id));
+  EXPECT_FALSE(xiangqi.count(black.user_id)) << "a banned player is not on the leaderboard";
 }
 
 // A player's finished games, newest first, as short summaries: what a profile page lists.

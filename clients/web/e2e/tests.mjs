@@ -459,6 +459,45 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
 });
 
+test('leaderboard: after a rated game both accounts are listed, the winner above, with a "?" for a young rating; a name opens the player page', async (ctx) => {
+  const a = await newAccount(ctx, 'lba');
+  const b = await newAccount(ctx, 'lbb');
+  await createSeek(a, { variant: 'xiangqi', color: 'red', rated: true });
+  await acceptSeekOf(b, a.name);
+  await Promise.all([waitForGame(a), waitForGame(b)]);
+  await playMove(a, 'h2e2');
+  await waitForMoves(b, 1);
+  await playMove(b, 'h9g7');
+  await waitForMoves(a, 2);
+  await b.page.click('[data-testid=resign]');
+  await b.page.click('[data-testid=confirm-resign]');
+  assert(/Red wins: resignation/.test(await resultText(a)), 'the game is over');
+  const idOf = (p) => p.page.evaluate(() => window.__xq.user.userId);
+  const [ida, idb] = [await idOf(a), await idOf(b)];
+  await a.page.click('[data-testid=nav-leaderboard]');
+  await a.page.waitForSelector('[data-testid=leaderboard][data-variant=xiangqi]', { timeout: T });
+  // The rating is applied as the game is archived: reload until both are there.
+  const row = (id) => a.page.locator(`[data-testid=leaderboard-row][data-user="${id}"]`);
+  for (let i = 0; i < 20 && (await row(idb).count()) === 0; i++) {
+    await sleep(250);
+    await a.page.click('[data-testid=leaderboard-jieqi]');
+    await a.page.click('[data-testid=leaderboard-xiangqi]');
+    await a.page.waitForSelector('[data-testid=leaderboard][data-variant=xiangqi] table, [data-testid=leaderboard-empty]', { timeout: T });
+  }
+  await row(idb).waitFor({ timeout: T });
+  const rank = async (id) => Number(await row(id).locator('td').first().textContent());
+  assert((await rank(ida)) < (await rank(idb)), 'the winner stands above');
+  assert(/^\d+\?$/.test((await row(ida).locator('td').nth(2).textContent()).trim()), 'a rating after one game is marked unsure');
+  assertEqual(await row(ida).getAttribute('class'), 'me', 'one\'s own row is marked');
+  await a.page.click('[data-testid=leaderboard-jieqi]');
+  await a.page.waitForSelector('[data-testid=leaderboard][data-variant=jieqi]', { timeout: T });
+  await sleep(300);
+  assertEqual(await row(ida).count(), 0, 'not on the Jieqi leaderboard');
+  await a.page.click('[data-testid=leaderboard-xiangqi]');
+  await row(idb).locator('a').click();
+  await a.page.waitForFunction((n) => document.querySelector('[data-testid=player-name]')?.textContent.trim() === n, b.name, { timeout: T });
+});
+
 test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted, a 40-move limit on request with 20 kills and chases counted; shown in the list and on the game; Black asks for the limit and it counts', async (ctx) => {
   const a = await newPlayer(ctx, 'Opal');
   const b = await newPlayer(ctx, 'Onyx');

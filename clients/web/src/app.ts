@@ -1,5 +1,5 @@
 // Application-wide state: the one connection, the signed-in user, the open game models, and the
-// hash route (#/, #/game/ID, #/tournaments[/ID], #/player/ID, #/admin) so the server only has to serve index.html;
+// hash route (#/, #/game/ID, #/tournaments[/ID], #/player/ID, #/leaderboard[/VARIANT], #/admin) so the server only has to serve index.html;
 // tournament notices (game ready, event news), direct challenges to us and the quick-pairing waiting
 // state.
 import { GameModel } from './game/model';
@@ -14,6 +14,7 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'tournaments'; id?: string }
   | { page: 'player'; id: string }
+  | { page: 'leaderboard'; variant: 'xiangqi' | 'jieqi' }
   | { page: 'admin' };
 
 export function parseRoute(hash: string): Route {
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'game' && parts[1]) return { page: 'game', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'tournaments') return { page: 'tournaments', id: parts[1] ? decodeURIComponent(parts[1]) : undefined };
   if (parts[0] === 'player' && parts[1]) return { page: 'player', id: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'leaderboard') return { page: 'leaderboard', variant: parts[1] === 'jieqi' ? 'jieqi' : 'xiangqi' };
   if (parts[0] === 'admin') return { page: 'admin' };
   return { page: 'lobby' };
 }

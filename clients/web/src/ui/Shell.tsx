@@ -10,6 +10,7 @@ import { LobbyPage } from './LobbyPage';
 import { AdminPage } from './AdminPage';
 import { EventPage } from './EventPage';
 import { TournamentsPage } from './TournamentsPage';
+import { LeaderboardPage } from './LeaderboardPage';
 import { PlayerPage } from './PlayerPage';
 import { SignIn } from './SignIn';
 
@@ -30,6 +31,7 @@ export function Shell({ app }: { app: App }) {
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
   else if (r.page === 'player') page = <PlayerPage key={r.id} app={app} id={r.id} />;
+  else if (r.page === 'leaderboard') page = <LeaderboardPage app={app} variant={r.variant} />;
   else page = <LobbyPage app={app} />;
 
   return (
@@ -39,6 +41,7 @@ export function Shell({ app }: { app: App }) {
         <nav>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
+          <a href="#/leaderboard" data-testid="nav-leaderboard" class={r.page === 'leaderboard' ? 'active' : ''}>{t('leaderboard')}</a>
           {user && (
             <a href={`#/player/${encodeURIComponent(user.userId)}`} data-testid="my-games"
                class={r.page === 'player' && r.id === user.userId ? 'active' : ''}>{t('myGames')}</a>
