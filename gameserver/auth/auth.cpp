@@ -1,5 +1,7 @@
 #include "auth/auth.h"
 
+#include <chrono>
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -154,7 +156,8 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
   return Error::None;
 }
 
-Auth::Error Auth::login(const std::string& name, const std::string& password, User& out, const std::string& address) {
+Auth::Error Auth::check_password(const std::string& name, const std::string& password, const std::string& address,
+                                  json::object& rec) {
   if (!valid_user_name(name)) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
@@ -163,13 +166,42 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   // back, so only wrong ones count.
   const std::vector<std::string> counters{keys::login_failures_from(lower(name), address), keys::login_failures(lower(name))};
   if (!take_places(redis_, counters, {kMaxLoginFailures, kMaxLoginFailuresAllAddresses}, kLoginFailureWindowMs)) return Error::TooManyFailures;
-  auto rec = json::parse(r.str).as_object();
+  rec = json::parse(r.str).as_object();
   std::string salt = json::value_to<std::string>(rec.at("salt"));
   if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) return Error::BadCredentials;
   give_back_places(redis_, counters);
+  return Error::None;
+}
+
+Auth::Error Auth::login(const std::string& name, const std::string& password, User& out, const std::string& address) {
+  json::object rec;
+  if (Error e = check_password(name, password, address, rec); e != Error::None) return e;
   out = {json::value_to<std::string>(rec.at("id")), json::value_to<std::string>(rec.at("name")), false};
   if (banned(out.id)) return Error::Banned;
   return Error::None;
+}
+
+Auth::Error Auth::change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address) {
+  if (u.guest || fresh.size() < 6 || fresh.size() > 200) return Error::BadRequest;
+  json::object rec;
+  if (Error e = check_password(u.name, current, address, rec); e != Error::None) return e;
+  if (rec.at("id").as_string() != u.id) return Error::BadCredentials;  // the name went to another account
+  const std::string salt = xq::random_hex(16);
+  rec["salt"] = salt;
+  rec["hash"] = hash_password(fresh, salt);
+  // Sessions signed in until now end: a token is current only if issued from this time on.
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  redis_.command({"SET", keys::user(lower(u.name)), json::serialize(rec)});
+  redis_.command({"SET", keys::sessions_from(u.id), std::to_string(now), "PX", std::to_string(ttl_ms_)});
+  return Error::None;
+}
+
+bool Auth::session_current(const User& u) {
+  if (u.guest || u.token_expires_ms == 0) return true;
+  RedisReply r = redis_.command({"GET", keys::sessions_from(u.id)});
+  if (r.type != RedisReply::Type::String) return true;
+  // Tokens carry their expiry; they were issued ttl before it.
+  return u.token_expires_ms - ttl_ms_ >= std::stoll(r.str);
 }
 
 std::string Auth::issue_token(const User& u, int64_t now_ms) const {
@@ -199,12 +231,14 @@ std::optional<User> Auth::verify_token(const std::string& token, int64_t now_ms)
       start = i + 1;
     }
   if (parts.size() != 5 || parts[0] != "v1") return std::nullopt;
+  int64_t expires = 0;
   try {
-    if (std::stoll(parts[4]) < now_ms) return std::nullopt;
+    expires = std::stoll(parts[4]);
   } catch (...) {
     return std::nullopt;
   }
-  return User{parts[1], parts[2], parts[3] == "g"};
+  if (expires < now_ms) return std::nullopt;
+  return User{parts[1], parts[2], parts[3] == "g", expires};
 }
 
 bool Auth::banned(const std::string& user_id) {

@@ -2,11 +2,16 @@
 // in Redis. Tokens are "payload.hmac" with HMAC-SHA256 over the payload under the server secret,
 // so any server holding the secret can check them without a lookup.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "store/redis.h"
+
+namespace boost::json {
+class object;
+}
 
 namespace gs {
 
@@ -21,6 +26,7 @@ struct User {
   std::string id;    // "g-…" for guests, "u-…" for registered users
   std::string name;
   bool guest = true;
+  int64_t token_expires_ms = 0;  // read from a session token: when it expires (0: not from a token)
 };
 
 class Auth {
@@ -46,6 +52,12 @@ class Auth {
 
   std::string issue_token(const User& u, int64_t now_ms) const;
   std::optional<User> verify_token(const std::string& token, int64_t now_ms) const;
+  // Changes an account's password: the current one must be given (a wrong one counts as a failed
+  // login) and the new one must do for a new account. Every session signed in before ends: its
+  // token is no longer current (session_current), so a stolen one stops working.
+  Error change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address = "");
+  // False for an account's token issued before its last password change (guests: always true).
+  bool session_current(const User& u);
 
   bool banned(const std::string& user_id);
   void ban(const std::string& user_id);
@@ -62,6 +74,9 @@ class Auth {
   static std::string hash_password(const std::string& password, const std::string& salt_hex);
 
  private:
+  // The account's stored record in `rec` if `password` is its password; tries counted as logins.
+  Error check_password(const std::string& name, const std::string& password, const std::string& address,
+                       boost::json::object& rec);
   Redis& redis_;
   std::string secret_;
   int64_t ttl_ms_;

@@ -20,6 +20,7 @@ Caller identify_caller(Hub& hub, const std::string& credential) {
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch()).count();
   c.user = hub.auth().verify_token(credential, now);
+  if (c.user && !hub.auth().session_current(*c.user)) c.user.reset();  // signed out by a password change
   if (!c.user) {
     c.refused_credential = true;
     return c;

@@ -10,6 +10,7 @@
 #include "game/codec.h"
 #include "game/one_line_text.h"
 #include "game/record_text.h"
+#include "server/account_api.h"
 #include "server/caller.h"
 #include "server/chat_reports.h"
 #include "server/hub.h"
@@ -170,6 +171,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report" && method == "POST")
       return report_chat_line(hub, parts[2], body, admin_token);
+    if (parts.size() == 3 && parts[1] == "account" && parts[2] == "password" && method == "POST")
+      return change_password(hub, body, admin_token, address_block(client_address));
     if (parts.size() == 3 && parts[1] == "leaderboard" && method == "GET") {
       if (parts[2] != "xiangqi" && parts[2] != "jieqi") return json_error(404, "no such variant (xiangqi or jieqi)");
       return {200, "application/json",

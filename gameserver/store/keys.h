@@ -24,6 +24,7 @@
 //   xq:usergames:{user}   ZSET    a player's finished games (ids by end time, ms), the latest
 //                                 kUserGamesKept (GET /api/users/{id}/games). Written with the record.
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
+//   xq:sessionsfrom:{user} STRING the account's last password change (ms): older tokens are refused.
 //   xq:banned             SET     banned user ids.
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
@@ -94,6 +95,9 @@ inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
 inline std::string user_games(const std::string& user_id) { return "xq:usergames:" + user_id; }
 inline constexpr int kUserGamesKept = 1000;
 inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
+// Wall time (ms) of the account's last password change: its tokens issued before are refused
+// (kept as long as a token lives).
+inline std::string sessions_from(const std::string& user_id) { return "xq:sessionsfrom:" + user_id; }
 // Wrong passwords for an account in the current minute, from all addresses and from one client
 // address (Auth::login; one address cannot lock an account for the others).
 inline std::string login_failures(const std::string& lower_name) { return "xq:loginfail:" + lower_name; }

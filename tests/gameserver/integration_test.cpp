@@ -1549,6 +1549,51 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   EXPECT_FALSE(xiangqi.count(black.user_id)) << "a banned player is not on the leaderboard";
 }
 
+// A player changes their password: the current one is asked, the new one must do; every session
+// signed in before ends (a stolen token stops working), the answer carries a fresh one, and the
+// old password no longer signs in.
+TEST_F(GameServer, PasswordChangeEndsEarlierSessions) {
+  const uint16_t port = g_servers->port();
+  Client acct = register_account(port, "pw_change", "first-secret");
+  ClientMessage login;
+  login.mutable_login()->set_name("pw_change");
+  login.mutable_login()->set_password("first-secret");
+  Client other_device = sign_in(port, login);  // the same account, signed in elsewhere
+  ASSERT_FALSE(other_device.token.empty());
+  const std::string path = "/api/account/password";
+  std::string body;
+  auto change = [&](const std::string& payload, const std::string& token) { return g_servers->http_post(path, payload, body, token); };
+  EXPECT_EQ(change(R"({"password":"first-secret","new_password":"second-secret"})", ""), 401) << body;
+  EXPECT_EQ(change(R"({"password":"first-secret","new_password":"second-secret"})", guest("pw_guest").token), 400) << body;
+  EXPECT_EQ(change(R"({"password":"first-secret"})", acct.token), 400) << body;
+  EXPECT_EQ(change(R"({"password":"first-secret","new_password":"short"})", acct.token), 400) << body;
+  EXPECT_EQ(change(R"({"password":"not-it","new_password":"second-secret"})", acct.token), 403) << body;
+  ASSERT_EQ(change(R"({"password":"first-secret","new_password":"second-secret"})", acct.token), 200) << body;
+  const std::string fresh(boost::json::parse(body).at("token").as_string());
+
+  // The tokens from before are refused, on the socket and over HTTP; the fresh one works.
+  for (const std::string* old : {&acct.token, &other_device.token}) {
+    WsClient ws(port);
+    ClientMessage hello;
+    hello.mutable_hello()->set_token(*old);
+    EXPECT_EQ(error_of(ws.request(hello)), BAD_TOKEN);
+    EXPECT_EQ(change(R"({"password":"second-secret","new_password":"third-secret"})", *old), 401) << body;
+  }
+  WsClient ws(port);
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(fresh);
+  const ServerMessage back = ws.request(hello);
+  ASSERT_TRUE(back.has_reply()) << back.DebugString();
+  EXPECT_EQ(back.reply().user().user_id(), acct.user_id);
+  // The old password no longer signs in; the new one does (and its token is current).
+  WsClient again(port);
+  EXPECT_EQ(error_of(again.request(login)), BAD_CREDENTIALS);
+  login.mutable_login()->set_password("second-secret");
+  const ServerMessage in = again.request(login);
+  ASSERT_TRUE(in.has_reply()) << in.DebugString();
+  EXPECT_EQ(change(R"({"password":"second-secret","new_password":"third-secret"})", in.reply().token()), 200) << body;
+}
+
 // A player's finished games, newest first, as short summaries: what a profile page lists.
 TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
   Client ann = guest("hist_ann"), bob = guest("hist_bob"), cid = guest("hist_cid");

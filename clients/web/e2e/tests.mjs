@@ -1084,3 +1084,47 @@ test('a player reports an insulting chat line; the admin finds it under "Chat re
   // The banned writer's game ends lost (the ban's rule), and the report shows the ban.
   assert(/Red wins/.test(await resultText(red)), 'the writer\'s game is lost');
 });
+
+test('an account changes its password on its own page: a wrong current one is refused, the other browser is signed out, the new password signs in', async (ctx) => {
+  const a = await newAccount(ctx, 'pwc');
+  // The same account in a second browser.
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const other = await context.newPage();
+  await other.goto(`${ctx.base}/`);
+  await other.fill('[data-testid=account-name]', a.name);
+  await other.fill('[data-testid=account-password]', 'secret-pw-1');
+  await other.click('[data-testid=login]');
+  await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+
+  await a.page.click('[data-testid=my-games]');
+  await a.page.click('[data-testid=password-form] summary');
+  const change = async (current, fresh, again = fresh) => {
+    await a.page.fill('[data-testid=password-current]', current);
+    await a.page.fill('[data-testid=password-new]', fresh);
+    await a.page.fill('[data-testid=password-again]', again);
+    await a.page.click('[data-testid=password-save]');
+    const before = await a.page.locator('[data-testid=password-msg]').count();
+    await a.page.waitForSelector('[data-testid=password-msg]', { timeout: T });
+    return before;
+  };
+  await change('secret-pw-1', 'brand-new-2', 'brand-new-3');
+  assertEqual(await a.page.textContent('[data-testid=password-msg]'), 'The two new passwords differ.', 'checked before asking');
+  await change('not-the-password', 'brand-new-2');
+  await a.page.waitForFunction(() => document.querySelector('[data-testid=password-msg]')?.textContent === 'That is not the current password.', null, { timeout: T });
+  await change('secret-pw-1', 'brand-new-2');
+  await a.page.waitForFunction(() => /^Password changed/.test(document.querySelector('[data-testid=password-msg]')?.textContent ?? ''), null, { timeout: T });
+  // This browser stays signed in, also after a reload (the fresh token was kept).
+  await a.page.reload();
+  await a.page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // The other browser's session has ended: on its next connection it is asked to sign in.
+  await other.reload();
+  await other.waitForSelector('[data-testid=account-name]', { timeout: T });
+  await other.fill('[data-testid=account-name]', a.name);
+  await other.fill('[data-testid=account-password]', 'secret-pw-1');
+  await other.click('[data-testid=login]');
+  await other.waitForSelector('.sign-in .error, [data-testid=sign-in-error]', { timeout: T });
+  await other.fill('[data-testid=account-password]', 'brand-new-2');
+  await other.click('[data-testid=login]');
+  await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+});

@@ -86,6 +86,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
           })}
         </p>
       )}
+      {me && !app.user!.guest && <PasswordForm app={app} />}
       <h3>{t('finishedGames')}{total !== null ? ` (${total})` : ''}</h3>
       {total === 0 && <p class="muted" data-testid="no-games">{t('noFinishedGames')}</p>}
       {games.length > 0 && (
@@ -138,5 +139,51 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
         <button data-testid="more-games" disabled={loading} onClick={() => void loadMore(games.length)}>{t('moreGames')}</button>
       )}
     </div>
+  );
+}
+
+// The account's password, changed (POST /api/account/password): this browser keeps its session
+// with the fresh token the answer carries; every other session ends.
+function PasswordForm({ app }: { app: App }) {
+  const [f, setF] = useState({ current: '', fresh: '', again: '' });
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (f.fresh !== f.again) return setMsg({ ok: false, text: t('passwordsDiffer') });
+    if (f.fresh.length < 6) return setMsg({ ok: false, text: t('passwordTooShort') });
+    setBusy(true);
+    try {
+      const r = await api<{ token: string }>('POST', '/api/account/password', { password: f.current, new_password: f.fresh }, { token: app.conn.token });
+      app.conn.setToken(r.token);
+      setF({ current: '', fresh: '', again: '' });
+      setMsg({ ok: true, text: t('passwordChanged') });
+    } catch (err) {
+      setMsg({ ok: false, text: (err as { status?: number }).status === 403 ? t('wrongPassword') : apiErrorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details class="panel password-form" data-testid="password-form">
+      <summary>{t('changePassword')}</summary>
+      <form onSubmit={submit}>
+        <label>
+          {t('currentPassword')}
+          <input type="password" autocomplete="current-password" data-testid="password-current" value={f.current} onInput={set('current')} />
+        </label>
+        <label>
+          {t('newPassword')}
+          <input type="password" autocomplete="new-password" data-testid="password-new" value={f.fresh} onInput={set('fresh')} />
+        </label>
+        <label>
+          {t('newPasswordAgain')}
+          <input type="password" autocomplete="new-password" data-testid="password-again" value={f.again} onInput={set('again')} />
+        </label>
+        <button class="primary" data-testid="password-save" disabled={busy || !f.current || !f.fresh}>{t('changePassword')}</button>
+      </form>
+      {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="password-msg">{msg.text}</p>}
+    </details>
   );
 }

@@ -1,0 +1,41 @@
+#include "server/account_api.h"
+
+#include <boost/json.hpp>
+
+#include "net/runtime.h"
+#include "server/caller.h"
+#include "server/hub.h"
+
+namespace json = boost::json;
+
+namespace gs {
+namespace {
+
+HttpResult error(int status, const std::string& msg) {
+  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
+}
+
+}  // namespace
+
+HttpResult change_password(Hub& hub, const std::string& body, const std::string& credential, const std::string& address) {
+  const Caller caller = identify_caller(hub, credential);
+  if (!caller.user) return error(401, "sign in first");
+  if (caller.user->guest) return error(400, "guests have no password: register an account");
+  boost::system::error_code ec;
+  const json::value in = json::parse(body.empty() ? "{}" : body, ec);
+  const json::object* o = !ec ? in.if_object() : nullptr;
+  const json::string* current = o && o->contains("password") ? o->at("password").if_string() : nullptr;
+  const json::string* fresh = o && o->contains("new_password") ? o->at("new_password").if_string() : nullptr;
+  if (!current || !fresh) return error(400, "body: {\"password\": the current one, \"new_password\": 6-200 characters}");
+  switch (hub.auth().change_password(*caller.user, std::string(*current), std::string(*fresh), address)) {
+    case Auth::Error::None: break;
+    case Auth::Error::BadRequest: return error(400, "new_password: 6-200 characters");
+    case Auth::Error::TooManyFailures: return error(429, "too many wrong passwords for this account: try again in a minute");
+    default: return error(403, "wrong password");
+  }
+  // This browser stays signed in with a fresh token; every other session has ended.
+  User u = *caller.user;
+  return {200, "application/json", json::serialize(json::object{{"ok", true}, {"token", hub.auth().issue_token(u, wall_ms())}})};
+}
+
+}  // namespace gs
