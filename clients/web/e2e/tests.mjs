@@ -1128,3 +1128,29 @@ test('an account changes its password on its own page: a wrong current one is re
   await other.click('[data-testid=login]');
   await other.waitForSelector('[data-testid=user-name]', { timeout: T });
 });
+
+test('alerts: the other side\'s move sounds (not one\'s own), the tab\'s title says "Your move", the game\'s end sounds; sound can be switched off', async (ctx) => {
+  const red = await newPlayer(ctx, 'Cyd');
+  const black = await newPlayer(ctx, 'Dov');
+  await startGame(ctx, red, black, 'xiangqi');
+  const sounds = (p) => p.page.evaluate(() => [...(window.__xqSounds ?? [])]);
+  await red.page.waitForFunction(() => document.title.startsWith('● Your move'), null, { timeout: T });
+  assert(!(await black.page.title()).startsWith('●'), 'not Black\'s move');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await black.page.waitForFunction(() => (window.__xqSounds ?? []).includes('move'), null, { timeout: T });
+  await black.page.waitForFunction(() => document.title.startsWith('● Your move'), null, { timeout: T });
+  assertEqual(await sounds(red), [], 'no sound for one\'s own move');
+  await red.page.waitForFunction(() => !document.title.startsWith('●'), null, { timeout: T });
+  // Red switches sound off: Black's reply is silent for Red.
+  await red.page.click('[data-testid=sound-toggle]');
+  assertEqual(await red.page.getAttribute('[data-testid=sound-toggle]', 'data-on'), '0', 'sound off');
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await sleep(300);
+  assertEqual(await sounds(red), [], 'silent once switched off');
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await red.page.locator('[data-testid=result]').waitFor({ timeout: T });
+  await black.page.waitForFunction(() => (window.__xqSounds ?? []).includes('end'), null, { timeout: T });
+});

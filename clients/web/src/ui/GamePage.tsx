@@ -1,6 +1,6 @@
 // Game page for players and spectators alike: board, clocks, actions, draw offers, result, move
 // list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
@@ -11,6 +11,7 @@ import { Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
 import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
 import { useObservable } from '../store';
+import { alertPlayer } from './alerts';
 import { Board } from './Board';
 import { Captured } from './Captured';
 import { Clock } from './Clock';
@@ -109,6 +110,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [game, viewPly]);
+
+  useMoveAlerts(game);
 
   if (!game.loaded) {
     // The server's refusal in words ("No such game.", or why else the game cannot be shown), once.
@@ -330,4 +333,31 @@ async function reportChatLine(app: App, gameId: string, seq: number): Promise<st
   } catch (e) {
     return apiErrorText(e);
   }
+}
+
+const PAGE_TITLE = document.title; // index.html's
+
+// A sound when a move of the other side (or anyone's, for a spectator) arrives and when the game
+// ends, not for what was there when the page opened; the tab's title says "your move".
+function useMoveAlerts(game: GameModel) {
+  const seen = useRef<{ moves: number; over: boolean } | null>(null);
+  const n = game.moves.length;
+  useEffect(() => {
+    if (!game.loaded) return;
+    const before = seen.current;
+    seen.current = { moves: n, over: game.over };
+    if (!before) return;
+    if (game.over && !before.over) alertPlayer('end');
+    else if (n > before.moves) {
+      const moverIsRed = n % 2 === 1;
+      if (game.you !== (moverIsRed ? 'r' : 'b')) alertPlayer('move');
+    }
+  }, [game.loaded, n, game.over]);
+  const yourMove = game.loaded && !game.over && !!game.you && game.myTurn();
+  useEffect(() => {
+    document.title = yourMove ? `● ${t('yourTurn')} · ${PAGE_TITLE}` : PAGE_TITLE;
+    return () => {
+      document.title = PAGE_TITLE;
+    };
+  }, [yourMove]);
 }

@@ -1,5 +1,6 @@
 // Page frame: header with navigation, language toggle and the user; the link state banner; the
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
+import { useState } from 'preact/hooks';
 import type { App } from '../app';
 import { setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
@@ -12,6 +13,7 @@ import { EventPage } from './EventPage';
 import { TournamentsPage } from './TournamentsPage';
 import { LeaderboardPage } from './LeaderboardPage';
 import { PlayerPage } from './PlayerPage';
+import { setSoundOn, soundOn } from './alerts';
 import { SignIn } from './SignIn';
 
 export function Shell({ app }: { app: App }) {
@@ -49,6 +51,7 @@ export function Shell({ app }: { app: App }) {
           {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
         </nav>
         <div class="right">
+          <SoundToggle />
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
           {user && (
             <span class="user" data-testid="user-name">
@@ -86,5 +89,16 @@ export function Shell({ app }: { app: App }) {
       )}
       <main>{page}</main>
     </div>
+  );
+}
+
+// Sound on or off (ui/alerts.ts), for this browser.
+function SoundToggle() {
+  const [on, setOn] = useState(soundOn());
+  return (
+    <button class="link" data-testid="sound-toggle" data-on={on ? '1' : '0'} title={on ? t('soundOff') : t('soundOn')}
+            aria-label={on ? t('soundOff') : t('soundOn')} onClick={() => { setSoundOn(!on); setOn(!on); }}>
+      {on ? '🔊' : '🔇'}
+    </button>
   );
 }
