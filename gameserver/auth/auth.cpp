@@ -13,6 +13,7 @@
 
 #include "rules/jieqi.h"
 #include "store/keys.h"
+#include "store/lua_script.h"
 #include "store/rate_window.h"
 
 namespace json = boost::json;
@@ -157,7 +158,7 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
 }
 
 Auth::Error Auth::check_password(const std::string& name, const std::string& password, const std::string& address,
-                                  json::object& rec) {
+                                  json::object& rec, std::string* raw) {
   if (!valid_user_name(name)) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
@@ -167,6 +168,7 @@ Auth::Error Auth::check_password(const std::string& name, const std::string& pas
   const std::vector<std::string> counters{keys::login_failures_from(lower(name), address), keys::login_failures(lower(name))};
   if (!take_places(redis_, counters, {kMaxLoginFailures, kMaxLoginFailuresAllAddresses}, kLoginFailureWindowMs)) return Error::TooManyFailures;
   rec = json::parse(r.str).as_object();
+  if (raw) *raw = r.str;
   std::string salt = json::value_to<std::string>(rec.at("salt"));
   if (!equal_ct(hash_password(password, salt), json::value_to<std::string>(rec.at("hash")))) return Error::BadCredentials;
   give_back_places(redis_, counters);
@@ -181,19 +183,38 @@ Auth::Error Auth::login(const std::string& name, const std::string& password, Us
   return Error::None;
 }
 
+// The new record only over the one the password was checked against (two changes at once: one
+// wins, the other is told), with the time from which sessions are current.
+static const char* kChangePasswordScript = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+return 1
+)lua";
+
 Auth::Error Auth::change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address) {
   if (u.guest || fresh.size() < 6 || fresh.size() > 200) return Error::BadRequest;
+  // Only changes made count here (wrong passwords count as failed logins): someone holding a stolen
+  // session cannot use up the owner's changes.
+  const std::vector<std::string> changes{keys::password_changes(u.id)};
+  if (!take_places(redis_, changes, {kPasswordChangesPerHour}, 3'600'000)) return Error::TooManyFailures;
   json::object rec;
-  if (Error e = check_password(u.name, current, address, rec); e != Error::None) return e;
+  std::string before;
+  if (Error e = check_password(u.name, current, address, rec, &before); e != Error::None) {
+    give_back_places(redis_, changes);
+    return e;
+  }
   if (rec.at("id").as_string() != u.id) return Error::BadCredentials;  // the name went to another account
   const std::string salt = xq::random_hex(16);
   rec["salt"] = salt;
   rec["hash"] = hash_password(fresh, salt);
   // Sessions signed in until now end: a token is current only if issued from this time on.
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-  redis_.command({"SET", keys::user(lower(u.name)), json::serialize(rec)});
-  redis_.command({"SET", keys::sessions_from(u.id), std::to_string(now), "PX", std::to_string(ttl_ms_)});
-  return Error::None;
+  RedisReply done = eval_script(redis_, kChangePasswordScript, {keys::user(lower(u.name)), keys::sessions_from(u.id)},
+                                {before, json::serialize(rec), std::to_string(now), std::to_string(ttl_ms_)});
+  if (done.integer == 1) return Error::None;
+  give_back_places(redis_, changes);  // not made
+  return Error::Conflict;
 }
 
 bool Auth::session_current(const User& u) {

@@ -31,7 +31,8 @@ struct User {
 
 class Auth {
  public:
-  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser, TooManyFailures, TooManyRegistrations };
+  enum class Error { None, BadCredentials, NameTaken, BadRequest, Banned, UnknownUser, TooManyFailures, TooManyRegistrations,
+                     Conflict };
   // Password guessing. An account takes kMaxLoginFailures wrong passwords per window from one
   // client address, and kMaxLoginFailuresAllAddresses from all: one guesser locks the account only
   // for itself, and many guessers together get 100 tries a minute, not 100 per address.
@@ -53,8 +54,10 @@ class Auth {
   std::string issue_token(const User& u, int64_t now_ms) const;
   std::optional<User> verify_token(const std::string& token, int64_t now_ms) const;
   // Changes an account's password: the current one must be given (a wrong one counts as a failed
-  // login) and the new one must do for a new account. Every session signed in before ends: its
-  // token is no longer current (session_current), so a stolen one stops working.
+  // login) and the new one must do for a new account; kPasswordChangesPerHour per account (two
+  // scrypt hashes each). Every session signed in before ends: its token is no longer current
+  // (session_current), so a stolen one stops working. Conflict: another change came first.
+  static constexpr int kPasswordChangesPerHour = 5;
   Error change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address = "");
   // False for an account's token issued before its last password change (guests: always true).
   bool session_current(const User& u);
@@ -74,9 +77,10 @@ class Auth {
   static std::string hash_password(const std::string& password, const std::string& salt_hex);
 
  private:
-  // The account's stored record in `rec` if `password` is its password; tries counted as logins.
+  // The account's stored record in `rec` (and as stored, in `raw`) if `password` is its password;
+  // tries counted as logins.
   Error check_password(const std::string& name, const std::string& password, const std::string& address,
-                       boost::json::object& rec);
+                       boost::json::object& rec, std::string* raw = nullptr);
   Redis& redis_;
   std::string secret_;
   int64_t ttl_ms_;

@@ -11,6 +11,8 @@ namespace json = boost::json;
 namespace gs {
 namespace {
 
+constexpr int64_t kCloseOldSocketsAfterMs = 2000;
+
 HttpResult error(int status, const std::string& msg) {
   return {status, "application/json", json::serialize(json::object{{"error", msg}})};
 }
@@ -30,10 +32,15 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
   switch (hub.auth().change_password(*caller.user, std::string(*current), std::string(*fresh), address)) {
     case Auth::Error::None: break;
     case Auth::Error::BadRequest: return error(400, "new_password: 6-200 characters");
-    case Auth::Error::TooManyFailures: return error(429, "too many wrong passwords for this account: try again in a minute");
+    case Auth::Error::TooManyFailures:
+      return error(429, "too many wrong passwords or password changes for this account: try again later");
+    case Auth::Error::Conflict: return error(409, "the password was changed meanwhile by another request: sign in again");
     default: return error(403, "wrong password");
   }
-  // This browser stays signed in with a fresh token; every other session has ended.
+  // This browser stays signed in with a fresh token; every other session has ended. Sockets
+  // already signed in with an old token (a thief's, say) are closed shortly: long enough after
+  // this answer for the caller to keep the fresh token, so that its own socket comes back with it.
+  hub.disconnect_later(caller.user->id, kCloseOldSocketsAfterMs);
   User u = *caller.user;
   return {200, "application/json", json::serialize(json::object{{"ok", true}, {"token", hub.auth().issue_token(u, wall_ms())}})};
 }

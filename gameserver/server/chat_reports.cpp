@@ -15,7 +15,8 @@ namespace json = boost::json;
 namespace gs {
 namespace {
 
-constexpr int kReportsPerHour = 20;  // per reader: enough for a bad game, not for flooding the list
+constexpr int kReportsPerHour = 20;             // per reader: enough for a bad game, not for flooding the list
+constexpr int kReportsPerHourPerAddress = 30;  // all readers behind one address together
 constexpr int64_t kReportWindowMs = 3600 * 1000;
 
 HttpResult error(int status, const std::string& msg) {
@@ -24,7 +25,8 @@ HttpResult error(int status, const std::string& msg) {
 
 }  // namespace
 
-HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::string& body, const std::string& credential) {
+HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::string& body, const std::string& credential,
+                            const std::string& address) {
   const Caller caller = identify_caller(hub, credential);
   if (!caller.user) return error(401, "sign in to report a chat line");
   if (caller.banned) return error(403, "this account is banned");
@@ -42,20 +44,29 @@ HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::str
   const bool player = rec.at("red").at("user_id").as_string() == reader.id || rec.at("black").at("user_id").as_string() == reader.id;
   const auto lines = hub.store().load_chat(game_id);
   const auto line = std::find_if(lines.begin(), lines.end(), [&](const ChatEntry& e) { return e.seq == seq; });
-  if (line == lines.end()) return error(404, "no such chat line in this game (only the last 100 are kept)");
   // Only what the reader could read: the players' room is the two players', the spectators' room
-  // everyone else's.
-  if ((line->room == ChatRoom::Players) != player) return error(403, "that line is in a room you do not read");
+  // everyone else's. A line of the other room is answered as one that does not exist, so that a
+  // player cannot learn from the answers when the spectators are talking.
+  if (line == lines.end() || (line->room == ChatRoom::Players) != player)
+    return error(404, "no such chat line in a room you read (only the last 100 lines are kept)");
   if (line->user_id == reader.id) return error(400, "that line is your own");
 
+  // One entry per line, whoever reports it (a line reported by many is still one to read); and
+  // reports per reader and per client address, so that throwaway guests cannot bury the real ones.
   Redis& redis = hub.redis();
-  const std::vector<std::string> counter{keys::chat_report_tries(reader.id)};
-  const std::string marker = keys::chat_reported(game_id, seq, reader.id);
+  const std::string marker = keys::chat_reported(game_id, seq);
+  if (redis.command({"EXISTS", marker}).integer == 1) return {200, "application/json", R"({"ok":true,"duplicate":true})"};
+  std::vector<std::string> counters{keys::chat_report_tries(reader.id)};
+  std::vector<int> limits{kReportsPerHour};
+  if (!address.empty()) {
+    counters.push_back(keys::chat_report_tries_from(address));
+    limits.push_back(kReportsPerHourPerAddress);
+  }
+  if (!take_places(redis, counters, limits, kReportWindowMs)) return error(429, "too many reports in an hour: try again later");
   RedisReply fresh = redis.command({"SET", marker, "1", "NX", "PX", std::to_string(keys::kChatKeptMs)});
-  if (fresh.type == RedisReply::Type::Nil) return {200, "application/json", R"({"ok":true,"duplicate":true})"};
-  if (!take_places(redis, counter, {kReportsPerHour}, kReportWindowMs)) {
-    redis.command({"DEL", marker});  // not reported: it may be once the hour is over
-    return error(429, "too many reports in an hour: try again later");
+  if (fresh.type == RedisReply::Type::Nil) {  // reported by someone else this instant
+    give_back_places(redis, counters);
+    return {200, "application/json", R"({"ok":true,"duplicate":true})"};
   }
   json::object report{{"game_id", game_id},
                       {"seq", seq},

@@ -170,7 +170,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       return {200, "text/plain; charset=utf-8", record_text(*rec)};
     }
     if (parts.size() == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report" && method == "POST")
-      return report_chat_line(hub, parts[2], body, admin_token);
+      return report_chat_line(hub, parts[2], body, admin_token, address_block(client_address));
     if (parts.size() == 3 && parts[1] == "account" && parts[2] == "password" && method == "POST")
       return change_password(hub, body, admin_token, address_block(client_address));
     if (parts.size() == 3 && parts[1] == "leaderboard" && method == "GET") {

@@ -85,6 +85,8 @@ class Hub {
   size_t end_games_of_banned(const std::string& user_id);
   // Closes the user's connections on every node (they may come back); returns how many were here.
   size_t disconnect(const std::string& user_id, bool banned = false);
+  // disconnect(user_id) once `delay_ms` have passed (on a tick, so up to a tick later).
+  void disconnect_later(const std::string& user_id, int64_t delay_ms);
   size_t close_connections_of(const std::string& user_id, bool banned);  // this node's; tells a banned user why
   void drop_subscriptions(const std::shared_ptr<Connection>& c);       // its user changed: no game stays rendered for the old one
   bool redis_ok() { return redis_.ping(); }
@@ -225,6 +227,8 @@ class Hub {
   Metrics& metrics_;
   ServerOptions options_;
 
+  std::mutex later_mu_;  // disconnect_later's queue: (steady time due, user id)
+  std::vector<std::pair<int64_t, std::string>> disconnect_due_;
   std::mutex mu_;
   std::map<uint64_t, ConnInfo> conns_;
   std::map<std::string, std::set<uint64_t>> user_conns_;

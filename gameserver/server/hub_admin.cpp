@@ -155,6 +155,11 @@ size_t Hub::end_games_of_banned(const std::string& user_id) {
   return theirs.size();
 }
 
+void Hub::disconnect_later(const std::string& user_id, int64_t delay_ms) {
+  std::lock_guard l(later_mu_);
+  disconnect_due_.emplace_back(steady_ms() + delay_ms, user_id);
+}
+
 size_t Hub::disconnect(const std::string& user_id, bool banned) {
   const size_t closed = close_connections_of(user_id, banned);
   NodeMessage nm;  // the other nodes close the user's connections too (and end their games if banned)

@@ -209,6 +209,17 @@ void Hub::tick() {
   for (auto& p : dead) on_close(p);
   follow_moved_games();
   sweep_dead_nodes_seeks();
+  std::vector<std::string> due;
+  {
+    std::lock_guard l(later_mu_);
+    const int64_t now = steady_ms();
+    std::erase_if(disconnect_due_, [&](const auto& d) {
+      if (d.first > now) return false;
+      due.push_back(d.second);
+      return true;
+    });
+  }
+  for (const auto& user : due) disconnect(user);
 }
 
 // The users connected here stay findable by name from every node while this node lives.

@@ -30,8 +30,8 @@ constexpr int kJoinCodeTries = 10;
 constexpr int64_t kJoinCodeWindowMs = 10 * 60'000;
 
 int status_for(const std::string& code) {
-  if (code == "unknown_event" || code == "unknown_game" || code == "unknown_club") return 404;
-  if (code == "forbidden" || code == "not_member" || code == "bad_code") return 403;
+  if (code == "unknown_event" || code == "unknown_game" || code == "unknown_club" || code == "unknown_user") return 404;
+  if (code == "forbidden" || code == "not_member" || code == "bad_code" || code == "banned") return 403;
   if (code == "bad_request") return 400;
   return 409;
 }
@@ -226,16 +226,18 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it->second == "join" && in.contains("account")) {
       // An organiser registers a player who has an account (a club member without the web page at
       // hand): the matchmaker checks that the caller organises the event.
+      // Whether the account exists or is banned is told only to those the matchmaker lets register
+      // others (it checks the caller first), not to any player who asks.
       const auto& name = in.at("account");
       if (!name.is_string()) return error(400, "bad_request", "account: the name (a string) of a registered account");
       auto target = hub.auth().find_user(std::string(name.as_string()));
-      if (!target) return error(404, "unknown_user", "no account named '" + std::string(name.as_string()) + "'");
-      if (hub.auth().banned(target->id)) return error(403, "banned", "that account is banned");
-      cmd.erase("account");
       cmd.erase("join_code");
-      cmd["user_id"] = target->id;
-      cmd["name"] = target->name;
-      cmd["rating"] = current_rating(redis, parts[2], *target);
+      cmd["account_status"] = !target ? "unknown" : hub.auth().banned(target->id) ? "banned" : "ok";
+      cmd["user_id"] = target ? target->id : "";
+      if (target) {
+        cmd["name"] = target->name;
+        cmd["rating"] = current_rating(redis, parts[2], *target);
+      }
       return submit(hub.options().redis_url, cmd);
     }
     if (it->second == "join" || it->second == "withdraw") {

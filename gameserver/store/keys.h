@@ -65,13 +65,15 @@ inline std::string game_chat(const std::string& id) { return "xq:game:" + id + "
 inline constexpr int kChatLinesKept = 100;
 inline constexpr int64_t kChatKeptMs = 30LL * 24 * 3600 * 1000;
 // Chat lines readers reported to the moderators (server/chat_reports.h): report JSON, newest first,
-// the last kChatReportsKept; one report per reader and line (a marker held as long as the line).
+// the last kChatReportsKept; one report per line (a marker held as long as the line); reports per
+// reader and per client address in the current hour.
 inline const std::string kChatReports = "xq:chat:reports";
 inline constexpr int kChatReportsKept = 1000;
-inline std::string chat_reported(const std::string& game_id, uint64_t seq, const std::string& reporter) {
-  return "xq:chat:reported:" + game_id + ":" + std::to_string(seq) + ":" + reporter;
+inline std::string chat_reported(const std::string& game_id, uint64_t seq) {
+  return "xq:chat:reported:" + game_id + ":" + std::to_string(seq);
 }
 inline std::string chat_report_tries(const std::string& user_id) { return "xq:chat:reporttries:" + user_id; }
+inline std::string chat_report_tries_from(const std::string& address) { return "xq:chat:reportsfrom:" + address; }
 // "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
 // it charged; a second resumption in the same turn charges only the time run since (held a day).
 inline std::string game_resumed(const std::string& id) { return "xq:game:" + id + ":resumed"; }
@@ -98,6 +100,8 @@ inline std::string user(const std::string& lower_name) { return "xq:user:" + low
 // Wall time (ms) of the account's last password change: its tokens issued before are refused
 // (kept as long as a token lives).
 inline std::string sessions_from(const std::string& user_id) { return "xq:sessionsfrom:" + user_id; }
+// The account's password changes in the current hour (Auth::change_password).
+inline std::string password_changes(const std::string& user_id) { return "xq:pwchanges:" + user_id; }
 // Wrong passwords for an account in the current minute, from all addresses and from one client
 // address (Auth::login; one address cannot lock an account for the others).
 inline std::string login_failures(const std::string& lower_name) { return "xq:loginfail:" + lower_name; }

@@ -98,28 +98,30 @@ std::string RatingStore::ratings_json(const std::string& user_id) {
 
 std::string RatingStore::leaderboard_json(const std::string& variant, size_t limit) {
   limit = std::clamp<size_t>(limit, 1, kMaxLeaderboardLimit);
-  // Banned players are left out: read a few more than asked, so that some can be.
-  RedisReply ids = redis_.command({"ZREVRANGE", keys::leaderboard(variant), "0", std::to_string(limit + 50 - 1)});
   json::array players;
-  if (!ids.elements.empty()) {
-    std::vector<std::string> names_cmd{"HMGET", keys::kAccountNames}, ratings_cmd{"MGET"};
+  // Banned players are left out: read in chunks until the page is full or the board ends.
+  constexpr size_t kChunk = 100;
+  for (size_t from = 0; players.size() < limit; from += kChunk) {
+    RedisReply ids = redis_.command({"ZREVRANGE", keys::leaderboard(variant), std::to_string(from), std::to_string(from + kChunk - 1)});
+    if (ids.elements.empty()) break;
+    std::vector<std::string> names_cmd{"HMGET", keys::kAccountNames}, ratings_cmd{"MGET"}, banned_cmd{"SMISMEMBER", keys::kBanned};
     for (const auto& id : ids.elements) {
       names_cmd.push_back(id.str);
       ratings_cmd.push_back(keys::rating(variant, id.str));
+      banned_cmd.push_back(id.str);
     }
-    RedisReply names = redis_.command(names_cmd), ratings = redis_.command(ratings_cmd);
-    std::vector<std::string> banned_cmd{"SMISMEMBER", keys::kBanned};
-    for (const auto& id : ids.elements) banned_cmd.push_back(id.str);
-    RedisReply banned = redis_.command(banned_cmd);
+    RedisReply names = redis_.command(names_cmd), ratings = redis_.command(ratings_cmd), banned = redis_.command(banned_cmd);
     for (size_t i = 0; i < ids.elements.size() && players.size() < limit; ++i) {
       if (i < banned.elements.size() && banned.elements[i].integer == 1) continue;
       if (i >= ratings.elements.size() || ratings.elements[i].type != RedisReply::Type::String) continue;
       const Rating x = decode_rating(ratings.elements[i].str);
-      const std::string name = i < names.elements.size() && names.elements[i].type == RedisReply::Type::String ? names.elements[i].str : ids.elements[i].str;
-      players.push_back(json::object{{"rank", players.size() + 1}, {"user_id", ids.elements[i].str}, {"name", name},
+      const bool named = i < names.elements.size() && names.elements[i].type == RedisReply::Type::String;
+      players.push_back(json::object{{"rank", players.size() + 1}, {"user_id", ids.elements[i].str},
+                                     {"name", named ? names.elements[i].str : ids.elements[i].str},
                                      {"rating", std::lround(x.rating)}, {"deviation", std::lround(x.deviation)},
                                      {"games", x.games}, {"provisional", x.deviation > kProvisionalDeviation}});
     }
+    if (ids.elements.size() < kChunk) break;
   }
   return json::serialize(json::object{{"variant", variant}, {"players", std::move(players)}});
 }

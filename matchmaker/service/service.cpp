@@ -275,6 +275,12 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       const auto* caller = o.if_contains("caller");
       const bool self = caller && caller->is_string() && caller->as_string() == str_field(o, "user_id");
       if (!self && !may_organise(t, o)) return error_reply("forbidden", "only the event's organisers register other players");
+      // Registered by account name (the API looked it up): told only now, to an organiser.
+      if (o.contains("account_status") && str_field(o, "account_status") != "ok") {
+        const std::string account = o.contains("account") ? str_field(o, "account") : "";
+        if (str_field(o, "account_status") == "banned") return error_reply("banned", "the account '" + account + "' is banned");
+        return error_reply("unknown_user", "no account named '" + account + "'");
+      }
       if (t.cfg.access == "members") {
         gs::RedisReply r = redis_.command({"GET", bus::club(t.cfg.club_id)});
         bool member = false;

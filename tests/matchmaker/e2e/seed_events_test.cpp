@@ -960,6 +960,11 @@ TEST_F(QuickPairing, OrganiserRegistersAnAccountByName) {
   post("/api/admin/users/" + banned.user_id + "/ban", json::object{}, TestServers::kAdminToken);
   EXPECT_EQ(post("/api/events/ra-ev/join", json::object{{"account", "rabanned"}}, org.token, 403).at("code").as_string(),
             "banned");
+  // Whether an account exists or is banned is the organisers' to learn, not any player's.
+  for (const char* name : {"rabanned", "nobody_here", "ramember"})
+    EXPECT_EQ(post("/api/events/ra-ev/join", json::object{{"account", name}}, players_[0].token, 403).at("code").as_string(),
+              "forbidden")
+        << name;
   post("/api/events/ra-ev/join", add, org.token);
   EXPECT_EQ(post("/api/events/ra-ev/join", add, org.token, 409).at("code").as_string(), "already_joined");
   const json::value event = get("/api/events/ra-ev");
