@@ -1098,6 +1098,12 @@ test('an account changes its password on its own page: a wrong current one is re
   await other.waitForSelector('[data-testid=user-name]', { timeout: T });
 
   await a.page.click('[data-testid=my-games]');
+  await a.page.evaluate(() => {
+    window.__drops = 0;
+    window.__xq.conn.onStatus((s) => {
+      if (s === 'reconnecting') window.__drops++;
+    });
+  });
   await a.page.click('[data-testid=password-form] summary');
   const change = async (current, fresh, again = fresh) => {
     await a.page.fill('[data-testid=password-current]', current);
@@ -1114,7 +1120,11 @@ test('an account changes its password on its own page: a wrong current one is re
   await a.page.waitForFunction(() => document.querySelector('[data-testid=password-msg]')?.textContent === 'That is not the current password.', null, { timeout: T });
   await change('secret-pw-1', 'brand-new-2');
   await a.page.waitForFunction(() => /^Password changed/.test(document.querySelector('[data-testid=password-msg]')?.textContent ?? ''), null, { timeout: T });
-  // This browser stays signed in, also after a reload (the fresh token was kept).
+  // This browser stays signed in: its socket, closed by the server 2 s after the change, comes
+  // back with the fresh token; and after a reload too.
+  await a.page.waitForFunction(() => window.__drops > 0, null, { timeout: T });
+  await a.page.waitForFunction(() => window.__xq.link === 'open' && !!window.__xq.user, null, { timeout: T });
+  await a.page.waitForSelector('[data-testid=user-name]', { timeout: T });
   await a.page.reload();
   await a.page.waitForSelector('[data-testid=user-name]', { timeout: T });
   // The other browser's session has ended: on its next connection it is asked to sign in.
