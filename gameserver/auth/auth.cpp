@@ -153,8 +153,18 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
     if (!counter.empty()) give_back_places(redis_, counter);
     return Error::NameTaken;
   }
+  try {  // the name by id, for the players' pages; best effort (the rated results write it too)
+    redis_.command({"HSET", keys::kAccountNames, u.id, name});
+  } catch (const std::exception&) {
+  }
   out = u;
   return Error::None;
+}
+
+std::optional<std::string> Auth::account_name(const std::string& user_id) {
+  RedisReply r = redis_.command({"HGET", keys::kAccountNames, user_id});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  return r.str;
 }
 
 Auth::Error Auth::check_password(const std::string& name, const std::string& password, const std::string& address,

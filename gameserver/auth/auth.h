@@ -72,6 +72,8 @@ class Auth {
   Error set_role(const std::string& name, Role role, User& out);
   // The registered account called `name`, if any.
   std::optional<User> find_user(const std::string& name);
+  // The name of the account with this id (accounts registered, or rated, since names were kept by id).
+  std::optional<std::string> account_name(const std::string& user_id);
 
   // scrypt (N=2^14, r=8, p=1) of the password with the salt, hex. Exposed for tests.
   static std::string hash_password(const std::string& password, const std::string& salt_hex);

@@ -180,6 +180,12 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
+    // A player's public identity: an account's name (guests are not stored: 404).
+    if (parts.size() == 3 && parts[1] == "users" && method == "GET") {
+      auto name = is_user_id(parts[2]) ? hub.auth().account_name(parts[2]) : std::nullopt;
+      if (!name) return json_error(404, "no such account (guests are not stored)");
+      return {200, "application/json", json::serialize(json::object{{"user_id", parts[2]}, {"name", *name}})};
+    }
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
       if (parts[3] == "games")

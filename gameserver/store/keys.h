@@ -30,7 +30,7 @@
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
 //   xq:leaderboard:{variant}  ZSET  user id → rating, every player with a rated result in the variant.
-//   xq:accountnames       HASH    user id → account name (players with a rated result).
+//   xq:accountnames       HASH    user id → account name (written at registration and with each rated result).
 //   xq:game:{id}:owner    STRING  node id of the game's owner. No expiry: the claim holds while
 //                                 that node's heartbeat lives; a claim of a game whose owner is
 //                                 dead moves it (store/game_leases.cpp). The append script refuses

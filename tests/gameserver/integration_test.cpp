@@ -1609,6 +1609,17 @@ TEST_F(GameServer, PasswordChangeEndsEarlierSessions) {
   EXPECT_TRUE(s1 == 409 || s2 == 409 || s1 == 401 || s2 == 401) << s1 << " " << s2;
 }
 
+// An account's page can be titled with its name before it has played (GET /api/users/{id}).
+TEST_F(GameServer, AnAccountsNameIsFoundByItsId) {
+  Client acct = register_account(g_servers->port(), "Named_By_Id"), visitor = guest("named_guest");
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/users/" + acct.user_id, body), 200) << body;
+  EXPECT_EQ(boost::json::parse(body).at("name").as_string(), "Named_By_Id");
+  EXPECT_EQ(g_servers->http_get("/api/users/" + visitor.user_id, body), 404) << "guests are not stored";
+  EXPECT_EQ(g_servers->http_get("/api/users/u-0000000000000000", body), 404);
+  EXPECT_EQ(g_servers->http_get("/api/users/garbage", body), 404);
+}
+
 // A player's finished games, newest first, as short summaries: what a profile page lists.
 TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
   Client ann = guest("hist_ann"), bob = guest("hist_bob"), cid = guest("hist_cid");

@@ -1137,6 +1137,11 @@ test('an account changes its password on its own page: a wrong current one is re
   await other.fill('[data-testid=account-password]', 'brand-new-2');
   await other.click('[data-testid=login]');
   await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // A player page names an account that has played nobody yet (GET /api/users/{id}), seen by another.
+  const id = await a.page.evaluate(() => window.__xq.user.userId);
+  const viewer = await newPlayer(ctx, 'Eli');
+  await viewer.page.goto(`${ctx.base}/#/player/${encodeURIComponent(id)}`);
+  await viewer.page.waitForFunction((n) => document.querySelector('[data-testid=player-name]')?.textContent.trim() === n, a.name, { timeout: T });
 });
 
 test('alerts: the other side\'s move sounds (not one\'s own), the tab\'s title says "Your move", the game\'s end sounds; sound can be switched off', async (ctx) => {

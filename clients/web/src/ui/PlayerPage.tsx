@@ -58,15 +58,18 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
     }
   };
 
+  const [accountName, setAccountName] = useState('');
   useEffect(() => {
     void loadMore(0);
     api<Ratings>('GET', `/api/users/${encodeURIComponent(id)}/ratings`).then(setRatings, (e) => setError(apiErrorText(e)));
+    // An account's name even before it has played (guests are not stored: their games name them).
+    if (!id.startsWith('g-')) api<{ name: string }>('GET', `/api/users/${encodeURIComponent(id)}`).then((u) => setAccountName(u.name), () => undefined);
   }, [id]);
 
   const me = app.user?.userId === id;
-  // The name as the games give it (the server keeps no other public profile); ours we know.
+  // Ours we know; else the account's, or the name the games give.
   const first = games[0];
-  const name = me ? app.user!.name : first ? (first.red.user_id === id ? first.red.name : first.black.name) : '';
+  const name = me ? app.user!.name : accountName || (first ? (first.red.user_id === id ? first.red.name : first.black.name) : '');
 
   return (
     <div class="player-page" data-testid="player-page">
