@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "game/codec.h"
@@ -87,24 +88,49 @@ HttpResult static_file(const std::string& dir, std::string path) {
   return json_error(404, "not found");
 }
 
-// A non-negative integer query parameter (?name=N); `fallback` if absent or not a number.
-size_t query_number(const std::string& target, const std::string& name, size_t fallback) {
+// The value of query parameter `name` (?name=…&…), if present.
+std::optional<std::string> query_value(const std::string& target, const std::string& name) {
   const auto q = target.find('?');
-  if (q == std::string::npos) return fallback;
+  if (q == std::string::npos) return std::nullopt;
   std::string rest(1, '&');
   rest.append(target, q + 1);
   const auto at = rest.find("&" + name + "=");
-  if (at == std::string::npos) return fallback;
-  size_t value = 0, i = at + name.size() + 2, digits = 0;
-  for (; i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])) && digits < 9; ++i, ++digits)
-    value = value * 10 + static_cast<size_t>(rest[i] - '0');
-  return digits == 0 ? fallback : value;
+  if (at == std::string::npos) return std::nullopt;
+  const size_t from = at + name.size() + 2;
+  return rest.substr(from, rest.find('&', from) - from);
+}
+
+// A paging parameter (?limit=, ?offset=): `fallback` when absent; nullopt when it is there but not a
+// whole number of at most nine digits. Such a value is the client's mistake, and reading "-1", "abc"
+// or "1e3" as the default (or 99999999999 as its first nine digits) hid it.
+std::optional<size_t> query_number(const std::string& target, const std::string& name, size_t fallback) {
+  const auto text = query_value(target, name);
+  if (!text) return fallback;
+  if (text->empty() || text->size() > 9 || text->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoul(*text);
+}
+
+// Reads ?offset= and ?limit= of a paged list (the limit at most `max_limit`); the 400 naming a bad one.
+std::optional<HttpResult> read_page(const std::string& target, size_t default_limit, size_t max_limit, size_t& offset, size_t& limit) {
+  const auto o = query_number(target, "offset", 0), l = query_number(target, "limit", default_limit);
+  if (!o || !l) return json_error(400, std::string(o ? "limit" : "offset") + ": a whole number from 0 to 999999999");
+  offset = *o;
+  limit = std::min(*l, max_limit);
+  return std::nullopt;
 }
 
 // GET /api/games and /api/admin/games: ?limit= (default 100, at most 500) &offset=.
-std::string game_list(Hub& hub, const std::string& target, bool for_admin) {
-  const size_t limit = std::min<size_t>(query_number(target, "limit", Hub::kDefaultGameListLimit), Hub::kMaxGameListLimit);
-  return hub.live_games_json(query_number(target, "offset", 0), limit, for_admin);
+HttpResult game_list(Hub& hub, const std::string& target, bool for_admin) {
+  size_t offset = 0, limit = 0;
+  if (auto bad = read_page(target, Hub::kDefaultGameListLimit, Hub::kMaxGameListLimit, offset, limit)) return *bad;
+  return {200, "application/json", hub.live_games_json(offset, limit, for_admin)};
+}
+
+// GET /api/users/{id}/games: ?limit= (default 20, at most 100) &offset=.
+HttpResult user_game_list(Hub& hub, const std::string& target, const std::string& user_id) {
+  size_t offset = 0, limit = 0;
+  if (auto bad = read_page(target, kDefaultUserGamesLimit, kMaxUserGamesLimit, offset, limit)) return *bad;
+  return {200, "application/json", user_games_json(hub.redis(), user_id, offset, limit)};
 }
 
 HttpResult account_json(Hub& hub, const User& u) {
@@ -152,7 +178,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   if (method != "GET" && method != "POST") return json_error(405, "method not allowed: the API takes GET and POST");
   try {
     // Public API
-    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, false)};
+    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return game_list(hub, target, false);
     if (parts.size() == 3 && parts[1] == "games" && method == "GET" && hub.record_withheld(parts[2]))
       return json_error(403, "delayed broadcast: the record is available when the game ends");
     if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
@@ -171,10 +197,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
-      if (parts[3] == "games")
-        return {200, "application/json",
-                user_games_json(hub.redis(), parts[2], query_number(target, "offset", 0),
-                                query_number(target, "limit", kDefaultUserGamesLimit))};
+      if (parts[3] == "games") return user_game_list(hub, target, parts[2]);
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
     }
     if (parts.size() >= 2 && parts[1] == "admin") {
@@ -184,7 +207,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
                                                    : caller.user                ? "the admin role is required"
                                                    : caller.refused_credential ? "invalid or expired credential: not the admin token nor a valid session"
                                                                                : "admin credential required (X-Admin-Token or an admin's session)");
-      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
+      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return game_list(hub, target, true);
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
       // A game's chat, both rooms, as stored (a moderator reads what was written).

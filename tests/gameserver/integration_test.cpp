@@ -1096,8 +1096,27 @@ TEST_F(GameServer, GameListsArePagedNewestFirst) {
   EXPECT_GE(j.at("total").to_number<int64_t>(), 3);
   ASSERT_EQ(g_servers->http_get("/api/games?offset=1&limit=1", body), 200);
   EXPECT_EQ(boost::json::parse(body).at("games").as_array()[0].at("id").as_string(), gids[1]) << body;
-  ASSERT_EQ(g_servers->http_get("/api/games?limit=junk", body), 200);  // the default page
-  EXPECT_GE(boost::json::parse(body).at("games").as_array().size(), 3u);
+  ASSERT_EQ(g_servers->http_get("/api/games?limit=junk", body), 400) << body;  // not read as the default page
+}
+
+// Paging parameters are whole numbers or absent: anything else is answered 400 naming the
+// parameter, not read as the default (nor a huge one as its first nine digits).
+TEST_F(GameServer, PagingParametersThatAreNotWholeNumbersAre400) {
+  const std::string user_games = "/api/users/g-0123456789abcdef/games";
+  std::string body;
+  for (const std::string& list : {std::string("/api/games"), std::string("/api/admin/games"), user_games}) {
+    for (const std::string& query : {"limit=-1", "limit=abc", "offset=-5", "limit=99999999999999", "offset=10000000000",
+                                     "limit=", "limit=1e3", "limit=5x", "offset=+1", "limit=2&offset=x"}) {
+      const std::string target = list + "?" + query;
+      EXPECT_EQ(http_request(g_servers->port(), "GET", target, body, TestServers::kAdminToken), 400) << target << ": " << body;
+      const std::string named = query.find("offset=") != std::string::npos ? "offset" : "limit";
+      EXPECT_NE(body.find(named + ": a whole number"), std::string::npos) << target << ": " << body;
+    }
+    // Numbers are read as before: 0 is an empty page, a limit above the page size is the page size.
+    for (const std::string& query : {"limit=0", "limit=1000&offset=0", "offset=999999999", "other=-1"})
+      EXPECT_EQ(http_request(g_servers->port(), "GET", list + "?" + query, body, TestServers::kAdminToken), 200)
+          << list << "?" << query << ": " << body;
+  }
 }
 
 // Two rulings at the same instant (an adjudication and an abort, or an abort and a player's
