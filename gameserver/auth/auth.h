@@ -47,6 +47,16 @@ class Auth {
   std::string issue_token(const User& u, int64_t now_ms) const;
   std::optional<User> verify_token(const std::string& token, int64_t now_ms) const;
 
+  // False only for an account id ("u-…") that no account has; guests are not stored, so a guest id
+  // may always be one. Lenient (true) until index_accounts has run once on this Redis.
+  bool may_exist(const std::string& user_id);
+  // Puts the accounts made before the id index existed into it, once per Redis (a marker says it
+  // is done; two nodes doing it at once write the same entries). Called at start.
+  void index_accounts();
+  // Puts a registered account that signs in into the id index: one made meanwhile by a node that
+  // predates the index (a rolling update) is found from then on.
+  void remember_account(const User& u);
+
   bool banned(const std::string& user_id);
   void ban(const std::string& user_id);
   bool unban(const std::string& user_id);  // false if the id was not banned

@@ -268,6 +268,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
         if (parts[4] == "unban")
           return {200, "application/json", json::serialize(json::object{{"ok", true}, {"was_banned", hub.auth().unban(parts[3])}})};
+        // An account id no account has is a typo: banning it would ban nobody and say it did.
+        if (!hub.auth().may_exist(parts[3])) return json_error(404, "no such account: " + parts[3]);
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }

@@ -292,6 +292,10 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
     presence_.add(u.name, u.id);
   } catch (const RedisError&) {  // the next resync adds it
   }
+  try {
+    auth_.remember_account(u);
+  } catch (const RedisError&) {  // the next sign-in adds it
+  }
   r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
   r.mutable_reply()->mutable_user()->set_name(u.name);

@@ -23,6 +23,10 @@
 //   xq:usergames:{user}   ZSET    a player's finished games (ids by end time, ms), the latest
 //                                 kUserGamesKept (GET /api/users/{id}/games). Written with the record.
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
+//   xq:accountids         HASH    account id → lower name, written with the account: tells an
+//                                 account id from a typo (a ban of an id no account has is refused).
+//   xq:accountids:complete STRING "1" once the accounts made before the index are in it
+//                                 (Auth::index_accounts, at start).
 //   xq:banned             SET     banned user ids.
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
@@ -96,6 +100,8 @@ inline std::string join_code_tries(const std::string& event_id, const std::strin
 }
 // Accounts registered from a client address in the current hour (Auth::register_user).
 inline std::string registrations_from(const std::string& address) { return "xq:newaccounts:" + address; }
+inline const std::string kAccountIds = "xq:accountids";
+inline const std::string kAccountIdsComplete = "xq:accountids:complete";
 inline const std::string kBanned = "xq:banned";
 inline const std::string kRoles = "xq:roles";
 inline std::string rating(const std::string& variant, const std::string& user_id) {

@@ -1314,6 +1314,44 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   EXPECT_TRUE(cheat.ws->request(hello).has_reply());
 }
 
+// A ban of an account id that no account has (a typo of one) is refused 404, not answered 200
+// with nobody banned; accounts made before the id index existed are indexed at the next start.
+TEST_F(GameServer, BanningAnAccountIdNoAccountHasIs404) {
+  std::string body;
+  const std::string nobody = "u-0123456789abcdef";
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + nobody + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  EXPECT_NE(body.find("no such account"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_EQ(body.find(nobody), std::string::npos) << "not stored as banned: " << body;
+
+  // An account registered before the index: found once a start has indexed the old accounts.
+  Client old = register_account(g_servers->port(), "ban_old_acct");
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"HDEL", "xq:accountids", old.user_id});
+  redis.command({"DEL", "xq:accountids:complete"});
+  g_servers->stop_gameserver();
+  g_servers->start_gameserver();
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + old.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + nobody + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  // A new account is in the index from the start.
+  Client fresh = register_account(g_servers->port(), "ban_new_acct");
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + fresh.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(old.user_id), std::string::npos) << body;
+  EXPECT_NE(body.find(fresh.user_id), std::string::npos) << body;
+  // An account made by a node older than the index (a rolling update) is found once it signs in.
+  Client later = register_account(g_servers->port(), "ban_later_acct");
+  redis.command({"HDEL", "xq:accountids", later.user_id});
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  reconnect(later);
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  // Guests are not stored: a guest id is checked by its shape only.
+  const std::string guest_id = "g-0123456789abcdef";
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + guest_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  for (const std::string& id : {old.user_id, fresh.user_id, later.user_id, guest_id})
+    ASSERT_EQ(g_servers->http_post("/api/admin/users/" + id + "/unban", "", body, TestServers::kAdminToken), 200) << body;
+}
+
 // Roles: every account starts as a player; the operator's credential (or an admin) grants
 // organiser or admin; the grant takes effect at once, and an admin's own session opens the admin API.
 TEST_F(GameServer, RolesAreGrantedByAnAdminAndTakeEffectAtOnce) {
