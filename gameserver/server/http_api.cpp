@@ -26,18 +26,39 @@ HttpResult json_error(int status, const std::string& msg) {
   return {status, "application/json", json::serialize(json::object{{"error", msg}})};
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::string cur;
-  for (char c : path) {
-    if (c == '/') {
-      if (!cur.empty()) parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
+// A path segment with its %-escapes decoded (clients encode names: the web client writes an
+// account's name with encodeURIComponent, so 张三 arrives as %E5%BC%A0%E4%B8%89); nullopt for a
+// '%' not followed by two hex digits.
+std::optional<std::string> percent_decoded(const std::string& segment) {
+  std::string out;
+  for (size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] != '%') {
+      out += segment[i];
+      continue;
     }
+    if (i + 2 >= segment.size() || !std::isxdigit(static_cast<unsigned char>(segment[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(segment[i + 2])))
+      return std::nullopt;
+    out += static_cast<char>(std::stoi(segment.substr(i + 1, 2), nullptr, 16));
+    i += 2;
   }
-  if (!cur.empty()) parts.push_back(cur);
+  return out;
+}
+
+// The path's segments, decoded; empty segments ("//", a trailing '/') are skipped. Nullopt if a
+// segment has a malformed %-escape.
+std::optional<std::vector<std::string>> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  size_t from = 0;
+  while (from <= path.size()) {
+    const size_t end = std::min(path.find('/', from), path.size());
+    if (end > from) {
+      auto segment = percent_decoded(path.substr(from, end - from));
+      if (!segment) return std::nullopt;
+      parts.push_back(std::move(*segment));
+    }
+    from = end + 1;
+  }
   return parts;
 }
 
@@ -154,8 +175,8 @@ std::string adjudication_reason_error(std::string& reason) {
 HttpLane http_lane(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
   if (path == "/healthz") return HttpLane::Probe;
-  const auto parts = split_path(path);
-  return !parts.empty() && parts[0] == "api" ? HttpLane::Api : HttpLane::Io;
+  const auto parts = split_path(path);  // a malformed path is refused at once (Io)
+  return parts && !parts->empty() && (*parts)[0] == "api" ? HttpLane::Api : HttpLane::Io;
 }
 
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
@@ -168,7 +189,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
   }
   if (path == "/metrics") return {200, "text/plain; version=0.0.4", hub.metrics().render()};
-  auto parts = split_path(path);
+  const auto split = split_path(path);
+  if (!split) return json_error(400, "bad path: '%' must be followed by two hex digits");
+  const std::vector<std::string>& parts = *split;
   if (parts.empty() || parts[0] != "api") {
     if (method != "GET" && method != "HEAD") return json_error(405, "method not allowed");
     return static_file(hub.options().static_dir, path);

@@ -1733,6 +1733,27 @@ TEST_F(GameServer, ChineseNamesAreNames) {
   EXPECT_TRUE(c.has_reply()) << c.DebugString();
 }
 
+// API paths are %-decoded: the admin dashboard writes an account's name with encodeURIComponent,
+// so a Chinese name arrives escaped and was "no such account". A malformed escape is a 400.
+TEST_F(GameServer, EscapedNamesInApiPathsAreDecoded) {
+  Client li = register_account(g_servers->port(), "李娜");
+  const std::string escaped = "%E6%9D%8E%E5%A8%9C";  // 李娜
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/accounts/" + escaped, body, TestServers::kAdminToken), 200) << body;
+  EXPECT_NE(body.find(li.user_id), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_post("/api/admin/accounts/" + escaped + "/role", R"({"role":"organiser"})", body, TestServers::kAdminToken), 200)
+      << body;
+  EXPECT_NE(body.find("\"role\":\"organiser\""), std::string::npos) << body;
+  // Any segment may be escaped, lower or upper case; the id still has to be one.
+  EXPECT_EQ(g_servers->http_get("/api/users/u%2d" + li.user_id.substr(2) + "/ratings", body), 200) << body;
+  EXPECT_EQ(g_servers->http_get("/api/users/u%2D" + li.user_id.substr(2) + "x/ratings", body), 404) << body;
+  EXPECT_EQ(g_servers->http_get("/api/%67ames", body), 200) << body;
+  for (const char* target : {"/api/games/%zz", "/api/games/abc%", "/api/games/abc%4", "/api/admin/accounts/%E6%9D%8G"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", target, body, TestServers::kAdminToken), 400) << target << ": " << body;
+    EXPECT_NE(body.find("bad path"), std::string::npos) << target << ": " << body;
+  }
+}
+
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
   Client red = guest("cd_red"), black = guest("cd_black");
   std::string gid = start_game(red, black);
