@@ -98,6 +98,19 @@ long current_rating(Redis& redis, const std::string& event_id, const User& u) {
   return std::lround(RatingStore(redis).get(variant, u.id).rating);
 }
 
+// A pool's "{initial_ms}+{increment_ms}": two numbers of digits only, at most nine, without a leading
+// zero ("060000+0" and "60000+0+5" were pools of their own, apart from the players of "60000+0").
+bool parse_pool_time_control(const std::string& tc, long long& initial, long long& inc) {
+  auto plain = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos && (s[0] != '0' || s.size() == 1);
+  };
+  const auto plus = tc.find('+');
+  if (plus == std::string::npos || !plain(tc.substr(0, plus)) || !plain(tc.substr(plus + 1))) return false;
+  initial = std::stoll(tc.substr(0, plus));
+  inc = std::stoll(tc.substr(plus + 1));
+  return true;
+}
+
 bool valid_id(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
   for (char c : s)
@@ -305,11 +318,9 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (!user) return error(400, "bad_request", "pools need a player's session token");
       const std::string& variant = parts[2];
       const std::string& tc = parts[3];
-      auto plus = tc.find('+');
-      if ((variant != "xiangqi" && variant != "jieqi") || plus == std::string::npos ||
-          tc.find_first_not_of("0123456789+") != std::string::npos || plus == 0 || plus + 1 == tc.size() || tc.size() > 20)
+      long long initial = 0, inc = 0;
+      if ((variant != "xiangqi" && variant != "jieqi") || !parse_pool_time_control(tc, initial, inc))
         return error(400, "bad_request", "pool path: /api/pools/{xiangqi|jieqi}/{initial_ms}+{increment_ms}/join");
-      long long initial = std::stoll(tc.substr(0, plus)), inc = std::stoll(tc.substr(plus + 1));
       if (initial < 1000 || initial > 6LL * 3600 * 1000 || inc > 120000)
         return error(400, "bad_request", "time control: initial 1 s..6 h, increment <= 120 s");
       json::object cmd = command(parts[4] == "join" ? "pool_join" : "pool_leave");

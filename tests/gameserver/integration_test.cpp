@@ -1754,6 +1754,20 @@ TEST_F(GameServer, EscapedNamesInApiPathsAreDecoded) {
   }
 }
 
+// A pool's time control is two plain numbers: "60000+0+5" and "060000+0" were taken and made
+// pools of their own, where nobody waiting for 60000+0 would meet their players.
+TEST_F(GameServer, PoolTimeControlsAreTwoPlainNumbers) {
+  Client p = guest("pool_tc");
+  std::string body;
+  for (const char* tc : {"60000+0+5", "060000+0", "60000+00", "+0", "60000+", "60000", "6e4+0", "60000+-1", "60000+%2B1"}) {
+    const std::string path = std::string("/api/pools/xiangqi/") + tc + "/join";
+    EXPECT_EQ(g_servers->http_post(path, "{}", body, p.token), 400) << path << ": " << body;
+    EXPECT_NE(body.find("pool path"), std::string::npos) << path << ": " << body;
+  }
+  // A plain one passes the check (and, with no matchmaker running here, is told so).
+  EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/60000+0/join", "{}", body, p.token), 503) << body;
+}
+
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
   Client red = guest("cd_red"), black = guest("cd_black");
   std::string gid = start_game(red, black);
