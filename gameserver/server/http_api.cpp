@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 
@@ -154,6 +155,24 @@ HttpResult user_game_list(Hub& hub, const std::string& target, const std::string
   return {200, "application/json", user_games_json(hub.redis(), user_id, offset, limit)};
 }
 
+// The method an endpoint of this file answers (its path matched loosely, as handle_http routes it),
+// or nullptr for a path that is none: a wrong method on a real endpoint is told 405, not "not found".
+const char* method_of(const std::vector<std::string>& parts) {
+  auto is = [&](size_t i, std::initializer_list<const char*> words) {
+    return std::any_of(words.begin(), words.end(), [&](const char* w) { return parts[i] == w; });
+  };
+  const size_t n = parts.size();
+  if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
+  if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
+  if (n < 3 || parts[1] != "admin") return nullptr;
+  if (n == 3) return is(2, {"games", "connections", "banned"}) ? "GET" : nullptr;
+  if (n == 4) return parts[2] == "accounts" ? "GET" : nullptr;
+  if (n != 5) return nullptr;
+  if (parts[2] == "games") return parts[4] == "chat" ? "GET" : is(4, {"abort", "adjudicate", "move-limit"}) ? "POST" : nullptr;
+  if (parts[2] == "accounts") return parts[4] == "role" ? "POST" : nullptr;
+  return parts[2] == "users" && is(4, {"disconnect", "ban", "unban"}) ? "POST" : nullptr;
+}
+
 HttpResult account_json(Hub& hub, const User& u) {
   json::object o{{"user_id", u.id}, {"name", u.name}, {"role", role_name(hub.auth().role_of(u))},
                  {"banned", hub.auth().banned(u.id)}};
@@ -240,7 +259,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           lines.push_back(json::parse(encode_chat(e)));
         return {200, "application/json", json::serialize(json::object{{"game_id", parts[3]}, {"lines", lines}})};
       }
-      if (parts.size() == 5 && parts[2] == "games" && method == "POST") {
+      if (parts.size() == 5 && parts[2] == "games" && method == "POST" && parts[4] != "chat") {
         std::string outcome = "abort", reason;
         if (parts[4] == "adjudicate") {
           auto v = json::parse(body.empty() ? "{}" : body).as_object();
@@ -296,6 +315,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }
+    if (const char* allowed = method_of(parts)) return json_error(405, std::string("method not allowed: ") + allowed);
   } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying
     return json_error(503, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type

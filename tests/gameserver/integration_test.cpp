@@ -1207,6 +1207,31 @@ TEST_F(GameServer, MalformedHttpRequestsAreAnswered400) {
         << path;
 }
 
+// A real endpoint asked with the other of GET and POST says which it takes (405), rather than
+// "not found" as if the path did not exist; a path that is no endpoint stays 404.
+TEST_F(GameServer, WrongMethodOnAnEndpointIs405) {
+  const std::string user = "g-0123456789abcdef";
+  std::string body;
+  for (const std::string& path : std::vector<std::string>{"/api/games", "/api/games/abc", "/api/games/abc/pgn", "/api/users/" + user + "/ratings",
+                                  "/api/users/" + user + "/games", "/api/admin/games", "/api/admin/connections",
+                                  "/api/admin/banned", "/api/admin/accounts/somebody", "/api/admin/games/abc/chat"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "POST", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
+    EXPECT_NE(body.find("method not allowed: GET"), std::string::npos) << path << ": " << body;
+  }
+  for (const std::string& path : std::vector<std::string>{"/api/admin/games/abc/abort", "/api/admin/games/abc/adjudicate", "/api/admin/games/abc/move-limit",
+                                  "/api/admin/accounts/somebody/role", "/api/admin/users/" + user + "/ban",
+                                  "/api/admin/users/" + user + "/unban", "/api/admin/users/" + user + "/disconnect"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
+    EXPECT_NE(body.find("method not allowed: POST"), std::string::npos) << path << ": " << body;
+  }
+  for (const std::string& path : std::vector<std::string>{"/api/nothing", "/api/games/abc/moves", "/api/admin/users/" + user + "/frob", "/api/admin/nothing"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", path, body, TestServers::kAdminToken), 404) << path << ": " << body;
+    EXPECT_EQ(http_request(g_servers->port(), "POST", path, body, TestServers::kAdminToken), 404) << path << ": " << body;
+  }
+  // The admin API still asks for the credential first.
+  EXPECT_EQ(g_servers->http_get("/api/admin/users/" + user + "/ban", body), 401) << body;
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
