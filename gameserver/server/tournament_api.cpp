@@ -4,6 +4,8 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "auth/auth.h"
 #include "rules/jieqi.h"
@@ -111,6 +113,26 @@ bool parse_pool_time_control(const std::string& tc, long long& initial, long lon
   return true;
 }
 
+// POST /api/events/{id}/{action} → the matchmaker's command.
+const std::map<std::string, std::string> kEventActions = {
+    {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
+    {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
+    {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
+    {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
+    {"adjudicate", "authorize_adjudication"}};
+
+// The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
+// or the path is none (then the handlers below say what is unknown).
+const char* method_of(const std::vector<std::string>& parts) {
+  static const std::set<std::string> kEventViews = {"standings", "crosstable", "trf", "next"};
+  const size_t n = parts.size();
+  if (parts[1] == "events")
+    return n == 3 ? "GET" : n != 4 ? nullptr : kEventViews.count(parts[3]) ? "GET" : kEventActions.count(parts[3]) ? "POST" : nullptr;
+  if (parts[1] == "clubs") return n == 2 ? "POST" : n == 3 ? "GET" : n == 4 && (parts[3] == "members" || parts[3] == "organisers") ? "POST" : nullptr;
+  if (parts[1] == "pools") return n == 2 ? "GET" : n == 5 && (parts[4] == "join" || parts[4] == "leave") ? "POST" : nullptr;
+  return nullptr;
+}
+
 bool valid_id(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
   for (char c : s)
@@ -122,6 +144,9 @@ bool valid_id(const std::string& s) {
 
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token, const std::string& client_address) {
+  // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
+  if (const char* allowed = method_of(parts); allowed && method != allowed)
+    return error(405, "bad_request", std::string("method not allowed: ") + allowed);
   Redis& redis = hub.redis();
   const Caller caller = identify_caller(hub, token);
   const bool is_admin = caller.admin();
@@ -216,16 +241,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (view == ":trf") return {200, "text/plain; charset=utf-8", *v};
       return ok_json(*v);
     }
-    if (method != "POST" || parts.size() != 4) return error(405, "bad_request", "method not allowed");
+    if (parts.size() != 4) return error(404, "not_found", "unknown event endpoint");
     if (auto e = need_user()) return *e;
-    static const std::map<std::string, std::string> kActions = {
-        {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
-        {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
-        {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
-        {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
-        {"adjudicate", "authorize_adjudication"}};
-    auto it = kActions.find(parts[3]);
-    if (it == kActions.end()) return error(404, "not_found", "unknown event action");
+    auto it = kEventActions.find(parts[3]);
+    if (it == kEventActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
     cmd["event_id"] = parts[2];
     if (it->second == "withdraw" && in.contains("user_id")) {

@@ -1232,6 +1232,26 @@ TEST_F(GameServer, WrongMethodOnAnEndpointIs405) {
   EXPECT_EQ(g_servers->http_get("/api/admin/users/" + user + "/ban", body), 401) << body;
 }
 
+// The same in the tournament API: GET /api/events/{id}/join was "unknown event view" (404) and
+// POST /api/events/{id}/join/extra "method not allowed" (405), the wrong way round.
+TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
+  std::string body;
+  const std::vector<std::pair<std::string, std::string>> wrong = {
+      {"GET", "/api/events/ev1/join"},      {"GET", "/api/events/ev1/start-round"}, {"POST", "/api/events/ev1"},
+      {"POST", "/api/events/ev1/standings"}, {"POST", "/api/events/ev1/next"},       {"GET", "/api/clubs"},
+      {"POST", "/api/clubs/c1"},             {"GET", "/api/clubs/c1/members"},       {"POST", "/api/pools"},
+      {"GET", "/api/pools/xiangqi/60000+0/join"}};
+  for (const auto& [method, path] : wrong) {
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body), 405) << method << " " << path << ": " << body;
+    const std::string other = method == "GET" ? "POST" : "GET";
+    EXPECT_NE(body.find("method not allowed: " + other), std::string::npos) << method << " " << path << ": " << body;
+  }
+  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
+           {"POST", "/api/events/ev1/join/extra"}, {"GET", "/api/events/ev1/frob"},
+           {"GET", "/api/clubs/c1/frob"}, {"POST", "/api/pools/xiangqi/60000+0/frob"}})
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body), 404) << method << " " << path << ": " << body;
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
