@@ -161,6 +161,27 @@ TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
   EXPECT_EQ(error_of(action(red, gid, "accept_draw")), OFFER_NOT_ALLOWED);
 }
 
+// Someone who does not play a game acting in it is refused, and is not taken for one who follows
+// it: the admin's connection view listed the game as followed by the refused connection.
+TEST_F(GameServer, ActionsInAGameOfOthersAreRefusedAndFollowNothing) {
+  Client red = guest("foreign_red"), black = guest("foreign_black"), other = guest("foreign_other");
+  const std::string gid = start_game(red, black);
+  for (const char* what : {"resign", "offer_draw", "accept_draw", "decline_draw", "abort", "claim_draw", "claim_victory"})
+    EXPECT_EQ(error_of(action(other, gid, what)), NOT_YOUR_GAME) << what;
+  ClientMessage limit;
+  limit.mutable_request_move_limit()->set_game_id(gid);
+  EXPECT_EQ(error_of(other.ws->request(limit)), NOT_YOUR_GAME);
+  EXPECT_EQ(error_of(move(other, gid, "h2e2")), NOT_YOUR_GAME);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply()) << "the game goes on";
+  EXPECT_FALSE(other.ws->wait_for([&](const ServerMessage& s) { return s.has_game_event(); }, 300)) << "no events to it";
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/connections", body, TestServers::kAdminToken), 200);
+  const boost::json::value conns = boost::json::parse(body);
+  for (const auto& conn : conns.at("connections").as_array())
+    if (conn.at("user_id").as_string() == other.user_id)
+      EXPECT_TRUE(conn.at("games").as_array().empty()) << boost::json::serialize(conn);
+}
+
 TEST_F(GameServer, FlagFallsWithNobodySending) {
   Client red = guest("flag_red"), black = guest("flag_black");
   std::string gid = start_game(red, black, XIANGQI, 1000);
