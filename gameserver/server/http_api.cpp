@@ -173,6 +173,25 @@ const char* method_of(const std::vector<std::string>& parts) {
   return parts[2] == "users" && is(4, {"disconnect", "ban", "unban"}) ? "POST" : nullptr;
 }
 
+constexpr const char* kNotAnObject = "the body must be a JSON object";
+
+// A POST body as a JSON object (an empty body is {}); nullopt if it is not one.
+std::optional<json::object> body_object(const std::string& body) {
+  if (body.empty()) return json::object{};
+  boost::system::error_code ec;
+  json::value v = json::parse(body, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  return std::move(v.as_object());
+}
+
+// A string field of a body: `fallback` when absent or null, nullopt when it is something else.
+std::optional<std::string> string_field(const json::object& o, const char* key, const std::string& fallback) {
+  const json::value* v = o.if_contains(key);
+  if (!v || v->is_null()) return fallback;
+  if (!v->is_string()) return std::nullopt;
+  return std::string(v->as_string());
+}
+
 HttpResult account_json(Hub& hub, const User& u) {
   json::object o{{"user_id", u.id}, {"name", u.name}, {"role", role_name(hub.auth().role_of(u))},
                  {"banned", hub.auth().banned(u.id)}};
@@ -262,19 +281,23 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (parts.size() == 5 && parts[2] == "games" && method == "POST" && parts[4] != "chat") {
         std::string outcome = "abort", reason;
         if (parts[4] == "adjudicate") {
-          auto v = json::parse(body.empty() ? "{}" : body).as_object();
-          outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
-          reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "";
-          if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
+          const auto v = body_object(body);
+          if (!v) return json_error(400, kNotAnObject);
+          const auto o = string_field(*v, "outcome", ""), r = string_field(*v, "reason", "");
+          if (!o || (*o != "red-wins" && *o != "black-wins" && *o != "draw"))
             return json_error(400, "outcome must be red-wins, black-wins or draw");
+          if (!r) return json_error(400, "reason must be a string");
+          outcome = *o;
+          reason = *r;
           if (std::string why = adjudication_reason_error(reason); !why.empty()) return json_error(400, why);
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.
-          auto v = json::parse(body.empty() ? "{}" : body).as_object();
-          reason = v.contains("side") ? json::value_to<std::string>(v.at("side")) : "both";
-          if (reason != "red" && reason != "black" && reason != "both")
-            return json_error(400, "side must be red, black or both");
+          const auto v = body_object(body);
+          if (!v) return json_error(400, kNotAnObject);
+          const auto side = string_field(*v, "side", "both");
+          if (!side || (*side != "red" && *side != "black" && *side != "both")) return json_error(400, "side must be red, black or both");
+          reason = *side;
           if (reason == "both") reason.clear();
         } else if (parts[4] != "abort") {
           return json_error(404, "unknown action");

@@ -1273,6 +1273,33 @@ TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
     EXPECT_EQ(http_request(g_servers->port(), method, path, body), 404) << method << " " << path << ": " << body;
 }
 
+// The admin's game actions read their body as a JSON object and say so when it is not one (the
+// answer was "not an object" or Boost.JSON's "value is not a string"); a null field is an absent one.
+TEST_F(GameServer, AdminActionBodiesThatAreNotJsonObjectsAreNamed) {
+  Client red = guest("body_red"), black = guest("body_black");
+  const std::string gid = start_game(red, black);
+  std::string body;
+  for (const char* action : {"adjudicate", "move-limit"})
+    for (const char* payload : {"[]", "5", "\"draw\"", "not json", "{\"outcome\":\"draw\"} extra"}) {
+      EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/" + action, payload, body, TestServers::kAdminToken), 400)
+          << action << " " << payload << ": " << body;
+      EXPECT_NE(body.find("the body must be a JSON object"), std::string::npos) << action << " " << payload << ": " << body;
+    }
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw","reason":5})", body,
+                                 TestServers::kAdminToken),
+            400);
+  EXPECT_NE(body.find("reason must be a string"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", R"({"side":7})", body, TestServers::kAdminToken), 400);
+  EXPECT_NE(body.find("side must be red, black or both"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw","reason":null})", body,
+                                 TestServers::kAdminToken),
+            200)
+      << body;
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().reason(), "adjudication");
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
