@@ -1140,6 +1140,25 @@ TEST_F(GameServer, PagingParametersThatAreNotWholeNumbersAre400) {
   }
 }
 
+// Empty path segments (a trailing slash, a doubled one) are read as absent, everywhere alike: a
+// trailing-slash list is the list, a trailing-slash record the record, and an unknown path 404.
+// (The fault tests rely on "//api/…" reaching the API too.)
+TEST_F(GameServer, TrailingSlashesReadAsWithout) {
+  Client red = guest("slash_red"), black = guest("slash_black");
+  const std::string gid = start_game(red, black);
+  std::string plain, slashed;
+  for (const std::string& path : {std::string("/api/games"), "/api/games/" + gid, "/api/games/" + gid + "/pgn",
+                                  "/api/users/" + red.user_id + "/games", "/api/users/" + red.user_id + "/ratings",
+                                  std::string("/api/admin/games"), std::string("/api/admin/banned")}) {
+    const int want = http_request(g_servers->port(), "GET", path, plain, TestServers::kAdminToken);
+    EXPECT_EQ(want, 200) << path << ": " << plain;
+    for (const std::string& variant : {path + "/", path + "//", "/" + path})
+      EXPECT_EQ(http_request(g_servers->port(), "GET", variant, slashed, TestServers::kAdminToken), want) << variant << ": " << slashed;
+  }
+  for (const char* unknown : {"/api/", "/api/nothing/", "/api/users/", "/api/admin/"})
+    EXPECT_EQ(http_request(g_servers->port(), "GET", unknown, slashed, TestServers::kAdminToken), 404) << unknown << ": " << slashed;
+}
+
 // Two rulings at the same instant (an adjudication and an abort, or an abort and a player's
 // resignation): the admin is told 200 only for the one the game took, 409 for the other, and the
 // game ends once, as the 200 said.
