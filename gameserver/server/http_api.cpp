@@ -200,6 +200,12 @@ HttpResult account_json(Hub& hub, const User& u) {
 
 }  // namespace
 
+HttpResult method_not_allowed(const std::string& allow, const std::string& message) {
+  HttpResult r = json_error(405, message);
+  r.allow = allow;
+  return r;
+}
+
 std::string adjudication_reason_error(std::string& reason) {
   constexpr size_t kMaxReasonBytes = 200;
   // Blank (the dashboard's field left empty, or only spaces): the plain word.
@@ -221,7 +227,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
                        const std::string& admin_token, const std::string& client_address) {
   std::string path = target.substr(0, target.find('?'));
   if ((path == "/healthz" || path == "/metrics") && method != "GET" && method != "HEAD")
-    return json_error(405, "method not allowed: GET");
+    return method_not_allowed("GET, HEAD", "method not allowed: GET");
   if (path == "/healthz") {
     bool ok = hub.redis_ok();
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
@@ -231,12 +237,12 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   if (!split) return json_error(400, "bad path: '%' must be followed by two hex digits");
   const std::vector<std::string>& parts = *split;
   if (parts.empty() || parts[0] != "api") {
-    if (method != "GET" && method != "HEAD") return json_error(405, "method not allowed");
+    if (method != "GET" && method != "HEAD") return method_not_allowed("GET, HEAD", "method not allowed");
     return static_file(hub.options().static_dir, path);
   }
   // The API reads with GET and acts with POST: another method is refused as such, not as a path
   // that does not exist.
-  if (method != "GET" && method != "POST") return json_error(405, "method not allowed: the API takes GET and POST");
+  if (method != "GET" && method != "POST") return method_not_allowed("GET, POST", "method not allowed: the API takes GET and POST");
   try {
     // Public API
     if (parts.size() == 2 && parts[1] == "games" && method == "GET") return game_list(hub, target, false);
@@ -338,7 +344,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }
-    if (const char* allowed = method_of(parts)) return json_error(405, std::string("method not allowed: ") + allowed);
+    if (const char* allowed = method_of(parts)) return method_not_allowed(allowed, std::string("method not allowed: ") + allowed);
   } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying
     return json_error(503, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type

@@ -145,8 +145,11 @@ bool valid_id(const std::string& s) {
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token, const std::string& client_address) {
   // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
-  if (const char* allowed = method_of(parts); allowed && method != allowed)
-    return error(405, "bad_request", std::string("method not allowed: ") + allowed);
+  if (const char* allowed = method_of(parts); allowed && method != allowed) {
+    HttpResult r = error(405, "bad_request", std::string("method not allowed: ") + allowed);
+    r.allow = allowed;
+    return r;
+  }
   Redis& redis = hub.redis();
   const Caller caller = identify_caller(hub, token);
   const bool is_admin = caller.admin();

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "auth/auth.h"
 #include "rules/fen.h"
@@ -1317,6 +1318,19 @@ TEST_F(GameServer, AdminActionBodiesThatAreNotJsonObjectsAreNamed) {
   auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
   ASSERT_TRUE(end);
   EXPECT_EQ(end->game_event().result().reason(), "adjudication");
+}
+
+// A 405 carries the Allow header RFC 9110 requires: the methods the resource does take.
+TEST_F(GameServer, MethodNotAllowedCarriesAllow) {
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"POST", "/api/games", "GET"},           {"GET", "/api/admin/users/g-0123456789abcdef/ban", "POST"},
+      {"DELETE", "/api/games", "GET, POST"},  {"POST", "/healthz", "GET, HEAD"},
+      {"POST", "/index.html", "GET, HEAD"},   {"GET", "/api/events/ev1/join", "POST"}};
+  for (const auto& [method, path, allow] : cases) {
+    std::string body, headers;
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body, TestServers::kAdminToken, "", &headers), 405) << method << " " << path;
+    EXPECT_NE(headers.find("\r\nAllow: " + allow + "\r\n"), std::string::npos) << method << " " << path << ":\n" << headers;
+  }
 }
 
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
