@@ -309,7 +309,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           return json_error(404, "unknown action");
         }
         if (std::string why = hub.admin_game_action(parts[3], outcome, reason); !why.empty())
-          return json_error(why == Hub::kNoSuchGame ? 404 : why == Hub::kNotAnswered ? 503 : 409, why);
+          return json_error(Hub::admin_action_status(why), why);
         return {200, "application/json", "{\"ok\":true}"};
       }
       // Accounts by name: look one up, or grant a role ({"role": "player"|"organiser"|"admin"}).

@@ -295,9 +295,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));
     if (it->second == "authorize_adjudication" && r.status == 200) {
       const std::string game_id(in.at("game_id").as_string());
-      if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty())
-        return error(why == Hub::kNoSuchGame ? 404 : why == Hub::kNotAnswered ? 503 : 409,
-                     why == Hub::kNoSuchGame ? "unknown_game" : "bad_state", why);
+      if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty()) {
+        const int status = Hub::admin_action_status(why);
+        return error(status, status == 404 ? "unknown_game" : status == 503 ? "unavailable" : "bad_state", why);
+      }
       return ok_json("{\"ok\":true}");
     }
     return r;

@@ -532,6 +532,32 @@ TEST_F(GameServer, RedisOutageRefusesMovesInsteadOfLosingThem) {
   EXPECT_TRUE(black.ws->request(ping).has_pong());
 }
 
+// An admin's abort or adjudication while Redis is down is not stored: 503 (try again), not 409
+// "the game is already over" for a game that goes on; once Redis is back the same abort takes.
+TEST_F(GameServer, AdminActionsDuringARedisOutageAre503) {
+  TestServers own(TestServers::Options{.durable_redis = true});  // a private Redis to kill, restarted with its data
+  Client red = login_guest(own.port(), "rao_red"), black = login_guest(own.port(), "rao_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_TRUE(send_move(red, gid, "h2e2", "r1").has_reply());
+  own.crash_redis();
+  std::string body;
+  EXPECT_EQ(own.http_post("/api/admin/games/" + gid + "/abort", "", body, TestServers::kAdminToken), 503) << body;
+  EXPECT_NE(body.find("Redis is unavailable"), std::string::npos) << body;
+  EXPECT_EQ(own.http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw"})", body, TestServers::kAdminToken), 503)
+      << body;
+  EXPECT_EQ(own.http_post("/api/admin/games/no-such-game/abort", "", body, TestServers::kAdminToken), 503)
+      << "an unknown id cannot be told from a game no node runs: " << body;
+  EXPECT_FALSE(red.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, gid, GameEvent::GAME_ENDED); }, 300));
+  own.restart_redis();
+  int status = 0;
+  EXPECT_TRUE(eventually([&] { return (status = own.http_post("/api/admin/games/" + gid + "/abort", "", body, TestServers::kAdminToken)) != 503; },
+                         5000));
+  EXPECT_EQ(status, 200) << body;
+  auto end = red.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, gid, GameEvent::GAME_ENDED); });
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().reason(), "abort");
+}
+
 // Password sign-ins are hashed off the io threads; the frames a client sends right behind one
 // (without waiting for its answer) are still answered after it, in order.
 TEST_F(GameServer, RequestsPipelinedBehindASignInKeepTheirOrder) {
