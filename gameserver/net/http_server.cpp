@@ -330,7 +330,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res->set("X-Frame-Options", "DENY");
     res->set("Content-Security-Policy", "frame-ancestors 'none'");
     res->set("Referrer-Policy", "no-referrer");
-    if (!r.allow.empty()) res->set(http::field::allow, r.allow);
+    for (const auto& [name, value] : r.headers) res->set(name, value);
     res->keep_alive(req_.keep_alive());
     if (req_.method() == http::verb::head) {
       res->content_length(r.body.size());  // what a GET would carry, without it

@@ -202,7 +202,7 @@ HttpResult account_json(Hub& hub, const User& u) {
 
 HttpResult method_not_allowed(const std::string& allow, const std::string& message) {
   HttpResult r = json_error(405, message);
-  r.allow = allow;
+  r.headers.emplace_back("Allow", allow);
   return r;
 }
 
@@ -233,6 +233,11 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
   }
   if (path == "/metrics") return {200, "text/plain; version=0.0.4", hub.metrics().render()};
+  if (path == "/ws") {  // a WebSocket upgrade never gets here: this is a plain request for the endpoint
+    HttpResult r = json_error(426, "/ws is the WebSocket endpoint: open it with an HTTP/1.1 upgrade (RFC 6455)");
+    r.headers.emplace_back("Upgrade", "websocket");
+    return r;
+  }
   const auto split = split_path(path);
   if (!split) return json_error(400, "bad path: '%' must be followed by two hex digits");
   const std::vector<std::string>& parts = *split;

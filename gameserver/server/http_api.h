@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace gs {
 
@@ -13,7 +14,8 @@ struct HttpResult {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
-  std::string allow;  // a 405's Allow header: the methods the resource takes (RFC 9110 requires it)
+  // Header lines the status requires (RFC 9110): a 405's Allow, a 426's Upgrade.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // The 405 of a resource that takes `allow` (e.g. "GET, HEAD"), with its JSON error.

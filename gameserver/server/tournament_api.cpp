@@ -147,7 +147,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
   if (const char* allowed = method_of(parts); allowed && method != allowed) {
     HttpResult r = error(405, "bad_request", std::string("method not allowed: ") + allowed);
-    r.allow = allowed;
+    r.headers.emplace_back("Allow", allowed);
     return r;
   }
   Redis& redis = hub.redis();

@@ -1359,6 +1359,19 @@ TEST_F(GameServer, MethodNotAllowedCarriesAllow) {
   }
 }
 
+// /ws asked without a WebSocket upgrade (a plain GET, or an upgrade over HTTP/1.0) was "not
+// found"; it is the endpoint, so the answer is 426 with the Upgrade header that names the protocol.
+TEST_F(GameServer, PlainRequestForTheWebSocketEndpointIs426) {
+  std::string body, headers;
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/ws", body, "", "", &headers), 426) << body;
+  EXPECT_NE(headers.find("\r\nUpgrade: websocket\r\n"), std::string::npos) << headers;
+  EXPECT_NE(body.find("WebSocket endpoint"), std::string::npos) << body;
+  const std::string old_http = "GET /ws HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+  EXPECT_EQ(http_raw(g_servers->port(), old_http, body), 426) << body;
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/ws/other", body), 404) << body;
+}
+
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   Client red = guest("adm_red"), black = guest("adm_black");
   std::string gid = start_game(red, black);
