@@ -129,6 +129,11 @@ int main(int argc, char** argv) {
     }
     gs::Auth auth(redis, secret);
     auth.set_registrations_per_hour(registrations_per_hour);
+    try {
+      auth.index_accounts();
+    } catch (const std::exception& e) {  // not fatal: bans stay lenient until a start completes it
+      std::cerr << "gameserver: indexing the accounts' ids: " << e.what() << "\n";
+    }
     gs::Metrics metrics;
     redis.set_latency_observer([&metrics](double s) { metrics.observe_redis_latency(s); });
     opt.redis_url = redis_url;

@@ -45,6 +45,14 @@ std::string unhex(const std::string& h) {
   return out;
 }
 
+// The account and its entry in the id index, in one step: an account missing from the index could
+// not be banned.
+constexpr const char* kCreateAccount = R"lua(
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1
+)lua";
+
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower((unsigned char)c));
   return s;
@@ -144,27 +152,30 @@ Auth::Error Auth::register_user(const std::string& name, const std::string& pass
   json::object rec{{"id", u.id}, {"name", name}, {"salt", salt}, {"hash", hash_password(password, salt)}};
   RedisReply r;
   try {
-    r = redis_.command({"SET", keys::user(lower(name)), json::serialize(rec), "NX"});
+    r = eval_script(redis_, kCreateAccount, {keys::user(lower(name)), keys::kAccountIds}, {json::serialize(rec), u.id, lower(name)});
   } catch (const std::exception&) {
     if (!counter.empty()) give_back_places(redis_, counter);
     throw;
   }
-  if (r.type == RedisReply::Type::Nil) {
+  if (r.integer == 0) {
     if (!counter.empty()) give_back_places(redis_, counter);
     return Error::NameTaken;
-  }
-  try {  // the name by id, for the players' pages; best effort (the rated results write it too)
-    redis_.command({"HSET", keys::kAccountNames, u.id, name});
-  } catch (const std::exception&) {
   }
   out = u;
   return Error::None;
 }
 
 std::optional<std::string> Auth::account_name(const std::string& user_id) {
-  RedisReply r = redis_.command({"HGET", keys::kAccountNames, user_id});
-  if (r.type != RedisReply::Type::String) return std::nullopt;
-  return r.str;
+  // The id index gives the key of the account's record, which holds the name as written.
+  RedisReply lower_name = redis_.command({"HGET", keys::kAccountIds, user_id});
+  if (lower_name.type != RedisReply::Type::String) return std::nullopt;
+  RedisReply rec = redis_.command({"GET", keys::user(lower_name.str)});
+  if (rec.type != RedisReply::Type::String) return std::nullopt;
+  boost::system::error_code ec;
+  const json::value v = json::parse(rec.str, ec);
+  const auto* name = !ec && v.is_object() ? v.as_object().if_contains("name") : nullptr;
+  if (!name || !name->is_string()) return std::nullopt;
+  return std::string(name->as_string());
 }
 
 Auth::Error Auth::check_password(const std::string& name, const std::string& password, const std::string& address,
@@ -270,6 +281,35 @@ std::optional<User> Auth::verify_token(const std::string& token, int64_t now_ms)
   }
   if (expires < now_ms) return std::nullopt;
   return User{parts[1], parts[2], parts[3] == "g", expires};
+}
+
+bool Auth::may_exist(const std::string& user_id) {
+  if (user_id.rfind("u-", 0) != 0) return true;
+  if (redis_.command({"HEXISTS", keys::kAccountIds, user_id}).integer == 1) return true;
+  return redis_.command({"EXISTS", keys::kAccountIdsComplete}).integer == 0;
+}
+
+void Auth::index_accounts() {
+  if (redis_.command({"EXISTS", keys::kAccountIdsComplete}).integer == 1) return;
+  const std::string prefix = keys::user("");
+  std::string cursor = "0";
+  do {
+    RedisReply page = redis_.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
+    if (page.elements.size() != 2) throw RedisError("SCAN: unexpected reply");
+    cursor = page.elements[0].str;
+    for (const RedisReply& key : page.elements[1].elements) {
+      RedisReply rec = redis_.command({"GET", key.str});
+      boost::system::error_code ec;
+      const json::value v = rec.type == RedisReply::Type::String ? json::parse(rec.str, ec) : json::value();
+      const auto* id = !ec && v.is_object() ? v.as_object().if_contains("id") : nullptr;
+      if (id && id->is_string()) redis_.command({"HSET", keys::kAccountIds, std::string(id->as_string()), key.str.substr(prefix.size())});
+    }
+  } while (cursor != "0");
+  redis_.command({"SET", keys::kAccountIdsComplete, "1"});
+}
+
+void Auth::remember_account(const User& u) {
+  if (!u.guest) redis_.command({"HSET", keys::kAccountIds, u.id, lower(u.name)});
 }
 
 bool Auth::banned(const std::string& user_id) {

@@ -62,6 +62,16 @@ class Auth {
   // False for an account's token issued before its last password change (guests: always true).
   bool session_current(const User& u);
 
+  // False only for an account id ("u-…") that no account has; guests are not stored, so a guest id
+  // may always be one. Lenient (true) until index_accounts has run once on this Redis.
+  bool may_exist(const std::string& user_id);
+  // Puts the accounts made before the id index existed into it, once per Redis (a marker says it
+  // is done; two nodes doing it at once write the same entries). Called at start.
+  void index_accounts();
+  // Puts a registered account that signs in into the id index: one made meanwhile by a node that
+  // predates the index (a rolling update) is found from then on.
+  void remember_account(const User& u);
+
   bool banned(const std::string& user_id);
   void ban(const std::string& user_id);
   bool unban(const std::string& user_id);  // false if the id was not banned
@@ -72,7 +82,7 @@ class Auth {
   Error set_role(const std::string& name, Role role, User& out);
   // The registered account called `name`, if any.
   std::optional<User> find_user(const std::string& name);
-  // The name of the account with this id (accounts registered, or rated, since names were kept by id).
+  // The name of the account with this id (through the id index below), if there is one.
   std::optional<std::string> account_name(const std::string& user_id);
 
   // scrypt (N=2^14, r=8, p=1) of the password with the salt, hex. Exposed for tests.

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <string_view>
 #include <utility>
 
 #include "net/drained_socket.h"
@@ -45,6 +46,14 @@ StrandSocket rebind_to_new_strand(tcp::socket&& s, asio::io_context& ioc) {
   if (ec) return out;  // already gone: the session fails at its first operation
   out.assign(protocol, s.release(ec), ec);
   return out;
+}
+
+// RFC 6455 4.2.1: the key is the base64 of 16 bytes (24 characters, the last two "=="). Beast only
+// checks that it is there and not too long, so "x" was accepted.
+bool valid_websocket_key(beast::string_view field) {
+  constexpr std::string_view kBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string_view key(field.data(), field.size());
+  return key.size() == 24 && key.substr(22) == "==" && key.substr(0, 22).find_first_not_of(kBase64) == std::string_view::npos;
 }
 
 // Counts a client socket in Metrics::sockets for as long as it is open (moved from the HTTP
@@ -281,6 +290,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       }
     }
     if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
+      if (!valid_websocket_key(req_[http::field::sec_websocket_key]))
+        return refuse(http::status::bad_request, R"j({"error":"Sec-WebSocket-Key must be the base64 of 16 bytes (RFC 6455)"})j");
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
       std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote,
@@ -319,6 +330,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res->set("X-Frame-Options", "DENY");
     res->set("Content-Security-Policy", "frame-ancestors 'none'");
     res->set("Referrer-Policy", "no-referrer");
+    for (const auto& [name, value] : r.headers) res->set(name, value);
     res->keep_alive(req_.keep_alive());
     if (req_.method() == http::verb::head) {
       res->content_length(r.body.size());  // what a GET would carry, without it

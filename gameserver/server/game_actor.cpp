@@ -593,27 +593,27 @@ std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire(
 }
 
 // An admin's action, on the strand: its events are stored and then published, as a player's are.
-bool GameActor::admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act) {
-  if (lost_) return false;
+GameActor::AdminResult GameActor::admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act) {
+  if (lost_) return AdminResult::NotStored;  // another node holds the game now
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
   const Status st = act(steady_ms(), out);
-  if (out.empty()) return false;  // refused: nothing changed
+  if (out.empty()) return AdminResult::Refused;  // nothing changed
   if (!commit(out)) {
     out = rollback(version_before);  // what Redis holds after all, if anything
-    if (out.empty()) return false;
+    if (out.empty()) return AdminResult::NotStored;
   }
   publish(out);
   after_change();
-  return st == Status::Ok;
+  return st == Status::Ok ? AdminResult::Applied : AdminResult::Refused;
 }
 
-bool GameActor::admin_end(xq::Result r) {
+GameActor::AdminResult GameActor::admin_end(xq::Result r) {
   return admin_act([&](Millis now, std::vector<GameEvent>& out) { return session_.end(std::move(r), now, out); });
 }
 
-bool GameActor::admin_move_limit(std::optional<xq::Color> on_side) {
+GameActor::AdminResult GameActor::admin_move_limit(std::optional<xq::Color> on_side) {
   return admin_act(
       [&](Millis now, std::vector<GameEvent>& out) { return session_.impose_move_limit(now, out, on_side); });
 }

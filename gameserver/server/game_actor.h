@@ -73,9 +73,12 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const xq::v1::ClientMessage& m);
   // The chat lines stored before this node loaded the game (before any other use of the actor).
   void restore_chat(std::vector<ChatEntry> lines) { chat_.restore(std::move(lines)); }
-  bool admin_end(xq::Result r);  // adjudicate/abort by an admin
+  // What an admin's action came to: taken; refused by the game (over, or a limit already runs);
+  // or not stored (Redis failed, or the game moved to another node): nothing changed, retry.
+  enum class AdminResult { Applied, Refused, NotStored };
+  AdminResult admin_end(xq::Result r);  // adjudicate/abort by an admin
   // An admin, as arbiter, imposes the move limit on request: on both sides, or on one.
-  bool admin_move_limit(std::optional<xq::Color> on_side);
+  AdminResult admin_move_limit(std::optional<xq::Color> on_side);
   // Another node took the game: stop the clock and timer, refuse further actions, and hand back the
   // subscribers with the version each has seen (the hub re-routes them to the new owner).
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> retire();
@@ -90,7 +93,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   size_t subscriber_count() const { return subs_.size(); }
 
  private:
-  bool admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act);
+  AdminResult admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act);
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   bool committed(std::exception_ptr error);  // after an append: record refresh, or log and lease loss
   // A player's action whose events are being appended (asynchronously, handle()): its answer.

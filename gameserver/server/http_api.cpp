@@ -5,6 +5,8 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
 
 #include "game/codec.h"
@@ -27,18 +29,39 @@ HttpResult json_error(int status, const std::string& msg) {
   return {status, "application/json", json::serialize(json::object{{"error", msg}})};
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::string cur;
-  for (char c : path) {
-    if (c == '/') {
-      if (!cur.empty()) parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
+// A path segment with its %-escapes decoded (clients encode names: the web client writes an
+// account's name with encodeURIComponent, so 张三 arrives as %E5%BC%A0%E4%B8%89); nullopt for a
+// '%' not followed by two hex digits.
+std::optional<std::string> percent_decoded(const std::string& segment) {
+  std::string out;
+  for (size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] != '%') {
+      out += segment[i];
+      continue;
     }
+    if (i + 2 >= segment.size() || !std::isxdigit(static_cast<unsigned char>(segment[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(segment[i + 2])))
+      return std::nullopt;
+    out += static_cast<char>(std::stoi(segment.substr(i + 1, 2), nullptr, 16));
+    i += 2;
   }
-  if (!cur.empty()) parts.push_back(cur);
+  return out;
+}
+
+// The path's segments, decoded; empty segments ("//", a trailing '/') are skipped. Nullopt if a
+// segment has a malformed %-escape.
+std::optional<std::vector<std::string>> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  size_t from = 0;
+  while (from <= path.size()) {
+    const size_t end = std::min(path.find('/', from), path.size());
+    if (end > from) {
+      auto segment = percent_decoded(path.substr(from, end - from));
+      if (!segment) return std::nullopt;
+      parts.push_back(std::move(*segment));
+    }
+    from = end + 1;
+  }
   return parts;
 }
 
@@ -89,24 +112,86 @@ HttpResult static_file(const std::string& dir, std::string path) {
   return json_error(404, "not found");
 }
 
-// A non-negative integer query parameter (?name=N); `fallback` if absent or not a number.
-size_t query_number(const std::string& target, const std::string& name, size_t fallback) {
+// The value of query parameter `name` (?name=…&…), if present.
+std::optional<std::string> query_value(const std::string& target, const std::string& name) {
   const auto q = target.find('?');
-  if (q == std::string::npos) return fallback;
+  if (q == std::string::npos) return std::nullopt;
   std::string rest(1, '&');
   rest.append(target, q + 1);
   const auto at = rest.find("&" + name + "=");
-  if (at == std::string::npos) return fallback;
-  size_t value = 0, i = at + name.size() + 2, digits = 0;
-  for (; i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])) && digits < 9; ++i, ++digits)
-    value = value * 10 + static_cast<size_t>(rest[i] - '0');
-  return digits == 0 ? fallback : value;
+  if (at == std::string::npos) return std::nullopt;
+  const size_t from = at + name.size() + 2;
+  return rest.substr(from, rest.find('&', from) - from);
+}
+
+// A paging parameter (?limit=, ?offset=): `fallback` when absent; nullopt when it is there but not a
+// whole number of at most nine digits. Such a value is the client's mistake, and reading "-1", "abc"
+// or "1e3" as the default (or 99999999999 as its first nine digits) hid it.
+std::optional<size_t> query_number(const std::string& target, const std::string& name, size_t fallback) {
+  const auto text = query_value(target, name);
+  if (!text) return fallback;
+  if (text->empty() || text->size() > 9 || text->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoul(*text);
+}
+
+// Reads ?offset= and ?limit= of a paged list (the limit at most `max_limit`); the 400 naming a bad one.
+std::optional<HttpResult> read_page(const std::string& target, size_t default_limit, size_t max_limit, size_t& offset, size_t& limit) {
+  const auto o = query_number(target, "offset", 0), l = query_number(target, "limit", default_limit);
+  if (!o || !l) return json_error(400, std::string(o ? "limit" : "offset") + ": a whole number from 0 to 999999999");
+  offset = *o;
+  limit = std::min(*l, max_limit);
+  return std::nullopt;
 }
 
 // GET /api/games and /api/admin/games: ?limit= (default 100, at most 500) &offset=.
-std::string game_list(Hub& hub, const std::string& target, bool for_admin) {
-  const size_t limit = std::min<size_t>(query_number(target, "limit", Hub::kDefaultGameListLimit), Hub::kMaxGameListLimit);
-  return hub.live_games_json(query_number(target, "offset", 0), limit, for_admin);
+HttpResult game_list(Hub& hub, const std::string& target, bool for_admin) {
+  size_t offset = 0, limit = 0;
+  if (auto bad = read_page(target, Hub::kDefaultGameListLimit, Hub::kMaxGameListLimit, offset, limit)) return *bad;
+  return {200, "application/json", hub.live_games_json(offset, limit, for_admin)};
+}
+
+// GET /api/users/{id}/games: ?limit= (default 20, at most 100) &offset=.
+HttpResult user_game_list(Hub& hub, const std::string& target, const std::string& user_id) {
+  size_t offset = 0, limit = 0;
+  if (auto bad = read_page(target, kDefaultUserGamesLimit, kMaxUserGamesLimit, offset, limit)) return *bad;
+  return {200, "application/json", user_games_json(hub.redis(), user_id, offset, limit)};
+}
+
+// The method an endpoint of this file answers (its path matched loosely, as handle_http routes it),
+// or nullptr for a path that is none: a wrong method on a real endpoint is told 405, not "not found".
+const char* method_of(const std::vector<std::string>& parts) {
+  auto is = [&](size_t i, std::initializer_list<const char*> words) {
+    return std::any_of(words.begin(), words.end(), [&](const char* w) { return parts[i] == w; });
+  };
+  const size_t n = parts.size();
+  if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
+  if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
+  if (n < 3 || parts[1] != "admin") return nullptr;
+  if (n == 3) return is(2, {"games", "connections", "banned"}) ? "GET" : nullptr;
+  if (n == 4) return parts[2] == "accounts" ? "GET" : nullptr;
+  if (n != 5) return nullptr;
+  if (parts[2] == "games") return parts[4] == "chat" ? "GET" : is(4, {"abort", "adjudicate", "move-limit"}) ? "POST" : nullptr;
+  if (parts[2] == "accounts") return parts[4] == "role" ? "POST" : nullptr;
+  return parts[2] == "users" && is(4, {"disconnect", "ban", "unban"}) ? "POST" : nullptr;
+}
+
+constexpr const char* kNotAnObject = "the body must be a JSON object";
+
+// A POST body as a JSON object (an empty body is {}); nullopt if it is not one.
+std::optional<json::object> body_object(const std::string& body) {
+  if (body.empty()) return json::object{};
+  boost::system::error_code ec;
+  json::value v = json::parse(body, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  return std::move(v.as_object());
+}
+
+// A string field of a body: `fallback` when absent or null, nullopt when it is something else.
+std::optional<std::string> string_field(const json::object& o, const char* key, const std::string& fallback) {
+  const json::value* v = o.if_contains(key);
+  if (!v || v->is_null()) return fallback;
+  if (!v->is_string()) return std::nullopt;
+  return std::string(v->as_string());
 }
 
 HttpResult account_json(Hub& hub, const User& u) {
@@ -116,6 +201,12 @@ HttpResult account_json(Hub& hub, const User& u) {
 }
 
 }  // namespace
+
+HttpResult method_not_allowed(const std::string& allow, const std::string& message) {
+  HttpResult r = json_error(405, message);
+  r.headers.emplace_back("Allow", allow);
+  return r;
+}
 
 std::string adjudication_reason_error(std::string& reason) {
   constexpr size_t kMaxReasonBytes = 200;
@@ -130,31 +221,38 @@ std::string adjudication_reason_error(std::string& reason) {
 HttpLane http_lane(const std::string& target) {
   const std::string path = target.substr(0, target.find('?'));
   if (path == "/healthz") return HttpLane::Probe;
-  const auto parts = split_path(path);
-  return !parts.empty() && parts[0] == "api" ? HttpLane::Api : HttpLane::Io;
+  const auto parts = split_path(path);  // a malformed path is refused at once (Io)
+  return parts && !parts->empty() && (*parts)[0] == "api" ? HttpLane::Api : HttpLane::Io;
 }
 
 HttpResult handle_http(Hub& hub, const std::string& method, const std::string& target, const std::string& body,
                        const std::string& admin_token, const std::string& client_address) {
   std::string path = target.substr(0, target.find('?'));
   if ((path == "/healthz" || path == "/metrics") && method != "GET" && method != "HEAD")
-    return json_error(405, "method not allowed: GET");
+    return method_not_allowed("GET, HEAD", "method not allowed: GET");
   if (path == "/healthz") {
     bool ok = hub.redis_ok();
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
   }
   if (path == "/metrics") return {200, "text/plain; version=0.0.4", hub.metrics().render()};
-  auto parts = split_path(path);
+  if (path == "/ws") {  // a WebSocket upgrade never gets here: this is a plain request for the endpoint
+    HttpResult r = json_error(426, "/ws is the WebSocket endpoint: open it with an HTTP/1.1 upgrade (RFC 6455)");
+    r.headers.emplace_back("Upgrade", "websocket");
+    return r;
+  }
+  const auto split = split_path(path);
+  if (!split) return json_error(400, "bad path: '%' must be followed by two hex digits");
+  const std::vector<std::string>& parts = *split;
   if (parts.empty() || parts[0] != "api") {
-    if (method != "GET" && method != "HEAD") return json_error(405, "method not allowed");
+    if (method != "GET" && method != "HEAD") return method_not_allowed("GET, HEAD", "method not allowed");
     return static_file(hub.options().static_dir, path);
   }
   // The API reads with GET and acts with POST: another method is refused as such, not as a path
   // that does not exist.
-  if (method != "GET" && method != "POST") return json_error(405, "method not allowed: the API takes GET and POST");
+  if (method != "GET" && method != "POST") return method_not_allowed("GET, POST", "method not allowed: the API takes GET and POST");
   try {
     // Public API
-    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, false)};
+    if (parts.size() == 2 && parts[1] == "games" && method == "GET") return game_list(hub, target, false);
     if (parts.size() == 3 && parts[1] == "games" && method == "GET" && hub.record_withheld(parts[2]))
       return json_error(403, "delayed broadcast: the record is available when the game ends");
     if (parts.size() == 3 && parts[1] == "games" && method == "GET") {
@@ -188,10 +286,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     }
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
-      if (parts[3] == "games")
-        return {200, "application/json",
-                user_games_json(hub.redis(), parts[2], query_number(target, "offset", 0),
-                                query_number(target, "limit", kDefaultUserGamesLimit))};
+      if (parts[3] == "games") return user_game_list(hub, target, parts[2]);
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
     }
     if (parts.size() >= 2 && parts[1] == "admin") {
@@ -201,7 +296,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
                                                    : caller.user                ? "the admin role is required"
                                                    : caller.refused_credential ? "invalid or expired credential: not the admin token nor a valid session"
                                                                                : "admin credential required (X-Admin-Token or an admin's session)");
-      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return {200, "application/json", game_list(hub, target, true)};
+      if (parts.size() == 3 && parts[2] == "games" && method == "GET") return game_list(hub, target, true);
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
       if (parts.size() == 3 && parts[2] == "chat-reports" && method == "GET")
@@ -213,28 +308,32 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           lines.push_back(json::parse(encode_chat(e)));
         return {200, "application/json", json::serialize(json::object{{"game_id", parts[3]}, {"lines", lines}})};
       }
-      if (parts.size() == 5 && parts[2] == "games" && method == "POST") {
+      if (parts.size() == 5 && parts[2] == "games" && method == "POST" && parts[4] != "chat") {
         std::string outcome = "abort", reason;
         if (parts[4] == "adjudicate") {
-          auto v = json::parse(body.empty() ? "{}" : body).as_object();
-          outcome = v.contains("outcome") ? json::value_to<std::string>(v.at("outcome")) : "";
-          reason = v.contains("reason") ? json::value_to<std::string>(v.at("reason")) : "";
-          if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw")
+          const auto v = body_object(body);
+          if (!v) return json_error(400, kNotAnObject);
+          const auto o = string_field(*v, "outcome", ""), r = string_field(*v, "reason", "");
+          if (!o || (*o != "red-wins" && *o != "black-wins" && *o != "draw"))
             return json_error(400, "outcome must be red-wins, black-wins or draw");
+          if (!r) return json_error(400, "reason must be a string");
+          outcome = *o;
+          reason = *r;
           if (std::string why = adjudication_reason_error(reason); !why.empty()) return json_error(400, why);
         } else if (parts[4] == "move-limit") {  // the arbiter imposes the move limit on request (限着)
           outcome = "move-limit";
           // {"side": "red" | "black" | "both"} (both by default): whose checks do not count.
-          auto v = json::parse(body.empty() ? "{}" : body).as_object();
-          reason = v.contains("side") ? json::value_to<std::string>(v.at("side")) : "both";
-          if (reason != "red" && reason != "black" && reason != "both")
-            return json_error(400, "side must be red, black or both");
+          const auto v = body_object(body);
+          if (!v) return json_error(400, kNotAnObject);
+          const auto side = string_field(*v, "side", "both");
+          if (!side || (*side != "red" && *side != "black" && *side != "both")) return json_error(400, "side must be red, black or both");
+          reason = *side;
           if (reason == "both") reason.clear();
         } else if (parts[4] != "abort") {
           return json_error(404, "unknown action");
         }
         if (std::string why = hub.admin_game_action(parts[3], outcome, reason); !why.empty())
-          return json_error(why == Hub::kNoSuchGame ? 404 : why == Hub::kNotAnswered ? 503 : 409, why);
+          return json_error(Hub::admin_action_status(why), why);
         return {200, "application/json", "{\"ok\":true}"};
       }
       // Accounts by name: look one up, or grant a role ({"role": "player"|"organiser"|"admin"}).
@@ -264,9 +363,12 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
         if (parts[4] == "unban")
           return {200, "application/json", json::serialize(json::object{{"ok", true}, {"was_banned", hub.auth().unban(parts[3])}})};
+        // An account id no account has is a typo: banning it would ban nobody and say it did.
+        if (!hub.auth().may_exist(parts[3])) return json_error(404, "no such account: " + parts[3]);
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }
+    if (const char* allowed = method_of(parts)) return method_not_allowed(allowed, std::string("method not allowed: ") + allowed);
   } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying
     return json_error(503, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type

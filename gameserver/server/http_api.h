@@ -1,16 +1,25 @@
 // Plain HTTP endpoints, independent of Beast: /healthz, /metrics, /api/... (JSON) and static files.
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gs {
 
 class Hub;
 
 struct HttpResult {
+  HttpResult() = default;
+  HttpResult(int s, std::string type, std::string b) : status(s), content_type(std::move(type)), body(std::move(b)) {}
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // Header lines the status requires (RFC 9110): a 405's Allow, a 426's Upgrade.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
+
+// The 405 of a resource that takes `allow` (e.g. "GET, HEAD"), with its JSON error.
+HttpResult method_not_allowed(const std::string& allow, const std::string& message);
 
 // Where a request runs. Static files and /metrics are answered at once (Io); the API may wait on
 // Redis, the matchmaker or a game (Api: a worker pool); /healthz pings Redis (Probe: its own

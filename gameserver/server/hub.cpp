@@ -292,6 +292,10 @@ void Hub::login_reply(const std::shared_ptr<Connection>& c, uint64_t rid, const 
     presence_.add(u.name, u.id);
   } catch (const RedisError&) {  // the next resync adds it
   }
+  try {
+    auth_.remember_account(u);
+  } catch (const RedisError&) {  // the next sign-in adds it
+  }
   r.mutable_reply()->set_token(auth_.issue_token(u, wall_ms()));
   r.mutable_reply()->mutable_user()->set_user_id(u.id);
   r.mutable_reply()->mutable_user()->set_name(u.name);
@@ -452,6 +456,9 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   if (m.has_unwatch_game() && viewer != xq::Viewer::Spectator)
     return send_error(*c, rid, v1::BAD_REQUEST, "you play in this game: unwatch_game is for spectators", metrics_, gid);
   if (m.has_chat()) return actor->post([c, viewer, m](GameActor& a) { a.chat(c, viewer, m); });
+  // Refused before the connection counts as following the game: it is not subscribed to it.
+  if (viewer == xq::Viewer::Spectator && !m.has_watch_game() && !m.has_sync() && !m.has_unwatch_game())
+    return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", metrics_, gid);
   bool was_subscribed;
   {
     std::lock_guard l(mu_);
@@ -482,9 +489,6 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     uint64_t last = m.sync().last_version();
     return actor->post(
         [c, viewer, rid, last](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::Sync, rid, last); });
-  }
-  if (viewer == xq::Viewer::Spectator) {
-    return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", metrics_, gid);
   }
   actor->post([c, viewer, m, t0, was_subscribed](GameActor& a) {
     if (!was_subscribed) a.subscribe(c, viewer, GameActor::Greeting::None, 0);

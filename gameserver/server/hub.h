@@ -79,6 +79,11 @@ class Hub {
                                 bool wait = true);
   static constexpr const char* kNoSuchGame = "no such game";  // admin_game_action's answer for an unknown id
   static constexpr const char* kNotAnswered = "the game's node does not answer";
+  static constexpr const char* kNotStored = "Redis is unavailable: nothing was done, try again";
+  // The HTTP status of admin_game_action's answer: 404 unknown game, 503 to retry, 409 refused.
+  static int admin_action_status(const std::string& why) {
+    return why == kNoSuchGame ? 404 : why == kNotAnswered || why == kNotStored ? 503 : 409;
+  }
   // Also closes the user's connections and ends their live games (lost, "banned") on every node;
   // returns how many games ended here.
   size_t ban(const std::string& user_id);

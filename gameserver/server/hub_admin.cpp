@@ -53,7 +53,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
   try {
     a = locate(id, owner);
   } catch (const RedisError&) {
-    return "Redis is unavailable";
+    return kNotStored;
   }
   if (!a && !owner.empty()) {  // another node's game: it ends it
     if (outcome == "move-limit") {  // refused here if the game's rules have no such limit
@@ -62,7 +62,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
         if (meta.type != RedisReply::Type::String || decode_config(meta.str).options.requested_move_limit_plies <= 0)
           return kNoLimit;
       } catch (const std::exception&) {  // Redis away or a bad record: not imposed
-        return "Redis is unavailable";
+        return kNotStored;
       }
     }
     // The owner takes or refuses it on the game's strand and pushes its answer to a list of its
@@ -86,15 +86,16 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
   if (!a || a->finished()) {
     try {  // never a game here (a mistyped id: 404), or one that is over (409)
       if (!a && redis_.command({"EXISTS", keys::game_meta(id), keys::archive(id)}).integer == 0) return kNoSuchGame;
-    } catch (const std::exception&) {
+    } catch (const std::exception&) {  // cannot tell an unknown id from a game no node runs
+      return kNotStored;
     }
     return a ? "the game is already over" : "the game is not live: it is over, or no node runs it";
   }
   static const std::string kLimitRuns = "the move limit already runs in this game";
   // The checks above are a first answer; the game's strand has the last word (a player may resign,
   // or another arbiter act, in between), and the answer says whether this action took effect.
-  auto applied = std::make_shared<std::promise<bool>>();
-  std::future<bool> answer = applied->get_future();
+  auto applied = std::make_shared<std::promise<GameActor::AdminResult>>();
+  std::future<GameActor::AdminResult> answer = applied->get_future();
   if (outcome == "move-limit") {
     if (a->config().options.requested_move_limit_plies <= 0) return kNoLimit;
     if (a->move_limit_running()) return kLimitRuns;
@@ -112,7 +113,9 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
   if (!wait) return "";
   try {
     if (answer.wait_for(std::chrono::seconds(10)) != std::future_status::ready) return kNotAnswered;
-    if (answer.get()) return "";
+    const GameActor::AdminResult result = answer.get();
+    if (result == GameActor::AdminResult::Applied) return "";
+    if (result == GameActor::AdminResult::NotStored) return kNotStored;  // not "over": the game goes on
   } catch (const std::future_error&) {  // the game was dropped before it ran the action
   }
   if (outcome != "move-limit" || a->finished()) return "the game is already over";

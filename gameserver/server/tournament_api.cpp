@@ -4,6 +4,8 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "auth/auth.h"
 #include "rules/jieqi.h"
@@ -98,6 +100,39 @@ long current_rating(Redis& redis, const std::string& event_id, const User& u) {
   return std::lround(RatingStore(redis).get(variant, u.id).rating);
 }
 
+// A pool's "{initial_ms}+{increment_ms}": two numbers of digits only, at most nine, without a leading
+// zero ("060000+0" and "60000+0+5" were pools of their own, apart from the players of "60000+0").
+bool parse_pool_time_control(const std::string& tc, long long& initial, long long& inc) {
+  auto plain = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos && (s[0] != '0' || s.size() == 1);
+  };
+  const auto plus = tc.find('+');
+  if (plus == std::string::npos || !plain(tc.substr(0, plus)) || !plain(tc.substr(plus + 1))) return false;
+  initial = std::stoll(tc.substr(0, plus));
+  inc = std::stoll(tc.substr(plus + 1));
+  return true;
+}
+
+// POST /api/events/{id}/{action} → the matchmaker's command.
+const std::map<std::string, std::string> kEventActions = {
+    {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
+    {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
+    {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
+    {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
+    {"adjudicate", "authorize_adjudication"}};
+
+// The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
+// or the path is none (then the handlers below say what is unknown).
+const char* method_of(const std::vector<std::string>& parts) {
+  static const std::set<std::string> kEventViews = {"standings", "crosstable", "trf", "next"};
+  const size_t n = parts.size();
+  if (parts[1] == "events")
+    return n == 3 ? "GET" : n != 4 ? nullptr : kEventViews.count(parts[3]) ? "GET" : kEventActions.count(parts[3]) ? "POST" : nullptr;
+  if (parts[1] == "clubs") return n == 2 ? "POST" : n == 3 ? "GET" : n == 4 && (parts[3] == "members" || parts[3] == "organisers") ? "POST" : nullptr;
+  if (parts[1] == "pools") return n == 2 ? "GET" : n == 5 && (parts[4] == "join" || parts[4] == "leave") ? "POST" : nullptr;
+  return nullptr;
+}
+
 bool valid_id(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
   for (char c : s)
@@ -109,6 +144,12 @@ bool valid_id(const std::string& s) {
 
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token, const std::string& client_address) {
+  // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
+  if (const char* allowed = method_of(parts); allowed && method != allowed) {
+    HttpResult r = error(405, "bad_request", std::string("method not allowed: ") + allowed);
+    r.headers.emplace_back("Allow", allowed);
+    return r;
+  }
   Redis& redis = hub.redis();
   const Caller caller = identify_caller(hub, token);
   const bool is_admin = caller.admin();
@@ -203,16 +244,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (view == ":trf") return {200, "text/plain; charset=utf-8", *v};
       return ok_json(*v);
     }
-    if (method != "POST" || parts.size() != 4) return error(405, "bad_request", "method not allowed");
+    if (parts.size() != 4) return error(404, "not_found", "unknown event endpoint");
     if (auto e = need_user()) return *e;
-    static const std::map<std::string, std::string> kActions = {
-        {"join", "join"},         {"withdraw", "withdraw"},         {"start", "start"},
-        {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
-        {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
-        {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
-        {"adjudicate", "authorize_adjudication"}};
-    auto it = kActions.find(parts[3]);
-    if (it == kActions.end()) return error(404, "not_found", "unknown event action");
+    auto it = kEventActions.find(parts[3]);
+    if (it == kEventActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
     cmd["event_id"] = parts[2];
     if (it->second == "withdraw" && in.contains("user_id")) {
@@ -277,9 +312,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));
     if (it->second == "authorize_adjudication" && r.status == 200) {
       const std::string game_id(in.at("game_id").as_string());
-      if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty())
-        return error(why == Hub::kNoSuchGame ? 404 : why == Hub::kNotAnswered ? 503 : 409,
-                     why == Hub::kNoSuchGame ? "unknown_game" : "bad_state", why);
+      if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty()) {
+        const int status = Hub::admin_action_status(why);
+        return error(status, status == 404 ? "unknown_game" : status == 503 ? "unavailable" : "bad_state", why);
+      }
       return ok_json("{\"ok\":true}");
     }
     return r;
@@ -322,11 +358,9 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (!user) return error(400, "bad_request", "pools need a player's session token");
       const std::string& variant = parts[2];
       const std::string& tc = parts[3];
-      auto plus = tc.find('+');
-      if ((variant != "xiangqi" && variant != "jieqi") || plus == std::string::npos ||
-          tc.find_first_not_of("0123456789+") != std::string::npos || plus == 0 || plus + 1 == tc.size() || tc.size() > 20)
+      long long initial = 0, inc = 0;
+      if ((variant != "xiangqi" && variant != "jieqi") || !parse_pool_time_control(tc, initial, inc))
         return error(400, "bad_request", "pool path: /api/pools/{xiangqi|jieqi}/{initial_ms}+{increment_ms}/join");
-      long long initial = std::stoll(tc.substr(0, plus)), inc = std::stoll(tc.substr(plus + 1));
       if (initial < 1000 || initial > 6LL * 3600 * 1000 || inc > 120000)
         return error(400, "bad_request", "time control: initial 1 s..6 h, increment <= 120 s");
       json::object cmd = command(parts[4] == "join" ? "pool_join" : "pool_leave");

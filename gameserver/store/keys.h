@@ -25,12 +25,16 @@
 //                                 kUserGamesKept (GET /api/users/{id}/games). Written with the record.
 //   xq:user:{lower name}  STRING  registered account JSON {id, name, salt, hash, created_ms}.
 //   xq:sessionsfrom:{user} STRING the account's last password change (ms): older tokens are refused.
+//   xq:accountids         HASH    account id → lower name, written with the account: tells an
+//                                 account id from a typo (a ban of an id no account has is refused).
+//   xq:accountids:complete STRING "1" once the accounts made before the index are in it
+//                                 (Auth::index_accounts, at start).
 //   xq:banned             SET     banned user ids.
 //   xq:roles              HASH    user id → "organiser" | "admin" (absent: "player"); set by an admin.
 //   xq:rating:{variant}:{user}  STRING  Glicko-2 rating JSON {rating, deviation, volatility, games}.
 //   xq:rated:{id}         STRING  marks a game whose result has been applied to ratings (30 days).
 //   xq:leaderboard:{variant}  ZSET  user id → rating, every player with a rated result in the variant.
-//   xq:accountnames       HASH    user id → account name (written at registration and with each rated result).
+//   xq:accountnames       HASH    user id → account name, written with each rated result (the leaderboard's names).
 //   xq:game:{id}:owner    STRING  node id of the game's owner. No expiry: the claim holds while
 //                                 that node's heartbeat lives; a claim of a game whose owner is
 //                                 dead moves it (store/game_leases.cpp). The append script refuses
@@ -116,6 +120,8 @@ inline std::string join_code_tries(const std::string& event_id, const std::strin
 }
 // Accounts registered from a client address in the current hour (Auth::register_user).
 inline std::string registrations_from(const std::string& address) { return "xq:newaccounts:" + address; }
+inline const std::string kAccountIds = "xq:accountids";
+inline const std::string kAccountIdsComplete = "xq:accountids:complete";
 inline const std::string kBanned = "xq:banned";
 inline const std::string kRoles = "xq:roles";
 inline std::string rating(const std::string& variant, const std::string& user_id) {

@@ -181,9 +181,9 @@ class RawConn {
   }
 
   static std::string upgrade_request(const std::string& path = "/ws", const std::string& version = "13",
-                                     bool with_key = true) {
+                                     bool with_key = true, const std::string& key = "dGhlIHNhbXBsZSBub25jZQ==") {
     std::string r = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n";
-    if (with_key) r += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    if (with_key) r += "Sec-WebSocket-Key: " + key + "\r\n";
     if (!version.empty()) r += "Sec-WebSocket-Version: " + version + "\r\n";
     return r + "\r\n";
   }
@@ -267,6 +267,14 @@ class RawConn {
         return f->payload.size() >= 2 ? (static_cast<unsigned char>(f->payload[0]) << 8) | static_cast<unsigned char>(f->payload[1]) : 1005;
     }
     return 0;
+  }
+  // What arrives until the server closes the socket (or timeout_ms passes), after what was read.
+  std::string read_to_close(int timeout_ms = 5000) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+      int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      if (left <= 0 || fill(left) <= 0) return std::exchange(in_, "");
+    }
   }
   // Reads and discards until the server closes the socket; false if it is still open after timeout.
   bool closed_by_server(int timeout_ms) {
@@ -969,6 +977,34 @@ TEST(GameServerFaults, ConnectionBurstAndMalformedFramesDoNotStopPlay) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(open, 3);
+}
+
+// RFC 6455: Sec-WebSocket-Key is the base64 of 16 bytes. Beast checked only that it was there and
+// at most 24 characters, so "x" or an empty key opened a WebSocket; such an upgrade is now refused
+// with 400 and a JSON error, and a well-formed one still upgrades.
+TEST(GameServerFaults, UpgradeWithAMalformedKeyIsRefused) {
+  TestServers srv;
+  for (const std::string& key : {std::string(""), std::string("x"), std::string("abc"), std::string("dGhlIHNhbXBsZSBub25jZQ"),
+                                 std::string("!!!!!!!!!!!!!!!!!!!!!!=="), std::string("AAAAAAAAAAAAAAAAAAAAAAAA"),
+                                 std::string("dGhlIHNhbXBs ZSBub25jZQ=")}) {
+    RawConn c(srv.port());
+    c.write_all(RawConn::upgrade_request("/ws", "13", true, key));
+    EXPECT_EQ(c.read_status(), 400) << "key \"" << key << "\"";
+    EXPECT_NE(c.read_to_close().find("Sec-WebSocket-Key must be the base64 of 16 bytes"), std::string::npos) << key;
+  }
+  RawConn missing(srv.port());
+  missing.write_all(RawConn::upgrade_request("/ws", "13", false));
+  EXPECT_EQ(missing.read_status(), 400);
+  for (const std::string& key : {std::string("dGhlIHNhbXBsZSBub25jZQ=="), std::string("AAAAAAAAAAAAAAAAAAAAAA==")}) {
+    RawConn c(srv.port());
+    c.write_all(RawConn::upgrade_request("/ws", "13", true, key));
+    EXPECT_EQ(c.read_status(), 101) << key;
+  }
+  RawConn version8(srv.port());
+  version8.write_all(RawConn::upgrade_request("/ws", "8"));
+  EXPECT_EQ(version8.read_status(), 426) << "the version is still Beast's to judge";
+  Peer after = guest(srv.port(), "wskey_after");
+  EXPECT_TRUE(pong(after));
 }
 
 // Regression: a move whose append Redis ran but whose reply was lost (connection dropped after the

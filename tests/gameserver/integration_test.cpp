@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "auth/auth.h"
 #include "rules/fen.h"
@@ -159,6 +160,27 @@ TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
   EXPECT_EQ(error_of(move(red, "no-such-game", "h2e2")), UNKNOWN_GAME);
   ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
   EXPECT_EQ(error_of(action(red, gid, "accept_draw")), OFFER_NOT_ALLOWED);
+}
+
+// Someone who does not play a game acting in it is refused, and is not taken for one who follows
+// it: the admin's connection view listed the game as followed by the refused connection.
+TEST_F(GameServer, ActionsInAGameOfOthersAreRefusedAndFollowNothing) {
+  Client red = guest("foreign_red"), black = guest("foreign_black"), other = guest("foreign_other");
+  const std::string gid = start_game(red, black);
+  for (const char* what : {"resign", "offer_draw", "accept_draw", "decline_draw", "abort", "claim_draw", "claim_victory"})
+    EXPECT_EQ(error_of(action(other, gid, what)), NOT_YOUR_GAME) << what;
+  ClientMessage limit;
+  limit.mutable_request_move_limit()->set_game_id(gid);
+  EXPECT_EQ(error_of(other.ws->request(limit)), NOT_YOUR_GAME);
+  EXPECT_EQ(error_of(move(other, gid, "h2e2")), NOT_YOUR_GAME);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply()) << "the game goes on";
+  EXPECT_FALSE(other.ws->wait_for([&](const ServerMessage& s) { return s.has_game_event(); }, 300)) << "no events to it";
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/connections", body, TestServers::kAdminToken), 200);
+  const boost::json::value conns = boost::json::parse(body);
+  for (const auto& conn : conns.at("connections").as_array())
+    if (conn.at("user_id").as_string() == other.user_id)
+      EXPECT_TRUE(conn.at("games").as_array().empty()) << boost::json::serialize(conn);
 }
 
 TEST_F(GameServer, FlagFallsWithNobodySending) {
@@ -508,6 +530,32 @@ TEST_F(GameServer, RedisOutageRefusesMovesInsteadOfLosingThem) {
   ClientMessage ping;
   ping.mutable_ping()->set_client_time_ms(5);
   EXPECT_TRUE(black.ws->request(ping).has_pong());
+}
+
+// An admin's abort or adjudication while Redis is down is not stored: 503 (try again), not 409
+// "the game is already over" for a game that goes on; once Redis is back the same abort takes.
+TEST_F(GameServer, AdminActionsDuringARedisOutageAre503) {
+  TestServers own(TestServers::Options{.durable_redis = true});  // a private Redis to kill, restarted with its data
+  Client red = login_guest(own.port(), "rao_red"), black = login_guest(own.port(), "rao_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_TRUE(send_move(red, gid, "h2e2", "r1").has_reply());
+  own.crash_redis();
+  std::string body;
+  EXPECT_EQ(own.http_post("/api/admin/games/" + gid + "/abort", "", body, TestServers::kAdminToken), 503) << body;
+  EXPECT_NE(body.find("Redis is unavailable"), std::string::npos) << body;
+  EXPECT_EQ(own.http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw"})", body, TestServers::kAdminToken), 503)
+      << body;
+  EXPECT_EQ(own.http_post("/api/admin/games/no-such-game/abort", "", body, TestServers::kAdminToken), 503)
+      << "an unknown id cannot be told from a game no node runs: " << body;
+  EXPECT_FALSE(red.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, gid, GameEvent::GAME_ENDED); }, 300));
+  own.restart_redis();
+  int status = 0;
+  EXPECT_TRUE(eventually([&] { return (status = own.http_post("/api/admin/games/" + gid + "/abort", "", body, TestServers::kAdminToken)) != 503; },
+                         5000));
+  EXPECT_EQ(status, 200) << body;
+  auto end = red.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, gid, GameEvent::GAME_ENDED); });
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().reason(), "abort");
 }
 
 // Password sign-ins are hashed off the io threads; the frames a client sends right behind one
@@ -1096,8 +1144,46 @@ TEST_F(GameServer, GameListsArePagedNewestFirst) {
   EXPECT_GE(j.at("total").to_number<int64_t>(), 3);
   ASSERT_EQ(g_servers->http_get("/api/games?offset=1&limit=1", body), 200);
   EXPECT_EQ(boost::json::parse(body).at("games").as_array()[0].at("id").as_string(), gids[1]) << body;
-  ASSERT_EQ(g_servers->http_get("/api/games?limit=junk", body), 200);  // the default page
-  EXPECT_GE(boost::json::parse(body).at("games").as_array().size(), 3u);
+  ASSERT_EQ(g_servers->http_get("/api/games?limit=junk", body), 400) << body;  // not read as the default page
+}
+
+// Paging parameters are whole numbers or absent: anything else is answered 400 naming the
+// parameter, not read as the default (nor a huge one as its first nine digits).
+TEST_F(GameServer, PagingParametersThatAreNotWholeNumbersAre400) {
+  const std::string user_games = "/api/users/g-0123456789abcdef/games";
+  std::string body;
+  for (const std::string& list : {std::string("/api/games"), std::string("/api/admin/games"), user_games}) {
+    for (const std::string& query : {"limit=-1", "limit=abc", "offset=-5", "limit=99999999999999", "offset=10000000000",
+                                     "limit=", "limit=1e3", "limit=5x", "offset=+1", "limit=2&offset=x"}) {
+      const std::string target = list + "?" + query;
+      EXPECT_EQ(http_request(g_servers->port(), "GET", target, body, TestServers::kAdminToken), 400) << target << ": " << body;
+      const std::string named = query.find("offset=") != std::string::npos ? "offset" : "limit";
+      EXPECT_NE(body.find(named + ": a whole number"), std::string::npos) << target << ": " << body;
+    }
+    // Numbers are read as before: 0 is an empty page, a limit above the page size is the page size.
+    for (const std::string& query : {"limit=0", "limit=1000&offset=0", "offset=999999999", "other=-1"})
+      EXPECT_EQ(http_request(g_servers->port(), "GET", list + "?" + query, body, TestServers::kAdminToken), 200)
+          << list << "?" << query << ": " << body;
+  }
+}
+
+// Empty path segments (a trailing slash, a doubled one) are read as absent, everywhere alike: a
+// trailing-slash list is the list, a trailing-slash record the record, and an unknown path 404.
+// (The fault tests rely on "//api/…" reaching the API too.)
+TEST_F(GameServer, TrailingSlashesReadAsWithout) {
+  Client red = guest("slash_red"), black = guest("slash_black");
+  const std::string gid = start_game(red, black);
+  std::string plain, slashed;
+  for (const std::string& path : {std::string("/api/games"), "/api/games/" + gid, "/api/games/" + gid + "/pgn",
+                                  "/api/users/" + red.user_id + "/games", "/api/users/" + red.user_id + "/ratings",
+                                  std::string("/api/admin/games"), std::string("/api/admin/banned")}) {
+    const int want = http_request(g_servers->port(), "GET", path, plain, TestServers::kAdminToken);
+    EXPECT_EQ(want, 200) << path << ": " << plain;
+    for (const std::string& variant : {path + "/", path + "//", "/" + path})
+      EXPECT_EQ(http_request(g_servers->port(), "GET", variant, slashed, TestServers::kAdminToken), want) << variant << ": " << slashed;
+  }
+  for (const char* unknown : {"/api/", "/api/nothing/", "/api/users/", "/api/admin/"})
+    EXPECT_EQ(http_request(g_servers->port(), "GET", unknown, slashed, TestServers::kAdminToken), 404) << unknown << ": " << slashed;
 }
 
 // Two rulings at the same instant (an adjudication and an abort, or an abort and a player's
@@ -1186,6 +1272,104 @@ TEST_F(GameServer, MalformedHttpRequestsAreAnswered400) {
   for (const char* path : {"/healthz", "/metrics"})
     EXPECT_EQ(http_raw(g_servers->port(), std::string("POST ") + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", body), 405)
         << path;
+}
+
+// A real endpoint asked with the other of GET and POST says which it takes (405), rather than
+// "not found" as if the path did not exist; a path that is no endpoint stays 404.
+TEST_F(GameServer, WrongMethodOnAnEndpointIs405) {
+  const std::string user = "g-0123456789abcdef";
+  std::string body;
+  for (const std::string& path : std::vector<std::string>{"/api/games", "/api/games/abc", "/api/games/abc/pgn", "/api/users/" + user + "/ratings",
+                                  "/api/users/" + user + "/games", "/api/admin/games", "/api/admin/connections",
+                                  "/api/admin/banned", "/api/admin/accounts/somebody", "/api/admin/games/abc/chat"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "POST", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
+    EXPECT_NE(body.find("method not allowed: GET"), std::string::npos) << path << ": " << body;
+  }
+  for (const std::string& path : std::vector<std::string>{"/api/admin/games/abc/abort", "/api/admin/games/abc/adjudicate", "/api/admin/games/abc/move-limit",
+                                  "/api/admin/accounts/somebody/role", "/api/admin/users/" + user + "/ban",
+                                  "/api/admin/users/" + user + "/unban", "/api/admin/users/" + user + "/disconnect"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
+    EXPECT_NE(body.find("method not allowed: POST"), std::string::npos) << path << ": " << body;
+  }
+  for (const std::string& path : std::vector<std::string>{"/api/nothing", "/api/games/abc/moves", "/api/admin/users/" + user + "/frob", "/api/admin/nothing"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", path, body, TestServers::kAdminToken), 404) << path << ": " << body;
+    EXPECT_EQ(http_request(g_servers->port(), "POST", path, body, TestServers::kAdminToken), 404) << path << ": " << body;
+  }
+  // The admin API still asks for the credential first.
+  EXPECT_EQ(g_servers->http_get("/api/admin/users/" + user + "/ban", body), 401) << body;
+}
+
+// The same in the tournament API: GET /api/events/{id}/join was "unknown event view" (404) and
+// POST /api/events/{id}/join/extra "method not allowed" (405), the wrong way round.
+TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
+  std::string body;
+  const std::vector<std::pair<std::string, std::string>> wrong = {
+      {"GET", "/api/events/ev1/join"},      {"GET", "/api/events/ev1/start-round"}, {"POST", "/api/events/ev1"},
+      {"POST", "/api/events/ev1/standings"}, {"POST", "/api/events/ev1/next"},       {"GET", "/api/clubs"},
+      {"POST", "/api/clubs/c1"},             {"GET", "/api/clubs/c1/members"},       {"POST", "/api/pools"},
+      {"GET", "/api/pools/xiangqi/60000+0/join"}};
+  for (const auto& [method, path] : wrong) {
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body), 405) << method << " " << path << ": " << body;
+    const std::string other = method == "GET" ? "POST" : "GET";
+    EXPECT_NE(body.find("method not allowed: " + other), std::string::npos) << method << " " << path << ": " << body;
+  }
+  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
+           {"POST", "/api/events/ev1/join/extra"}, {"GET", "/api/events/ev1/frob"},
+           {"GET", "/api/clubs/c1/frob"}, {"POST", "/api/pools/xiangqi/60000+0/frob"}})
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body), 404) << method << " " << path << ": " << body;
+}
+
+// The admin's game actions read their body as a JSON object and say so when it is not one (the
+// answer was "not an object" or Boost.JSON's "value is not a string"); a null field is an absent one.
+TEST_F(GameServer, AdminActionBodiesThatAreNotJsonObjectsAreNamed) {
+  Client red = guest("body_red"), black = guest("body_black");
+  const std::string gid = start_game(red, black);
+  std::string body;
+  for (const char* action : {"adjudicate", "move-limit"})
+    for (const char* payload : {"[]", "5", "\"draw\"", "not json", "{\"outcome\":\"draw\"} extra"}) {
+      EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/" + action, payload, body, TestServers::kAdminToken), 400)
+          << action << " " << payload << ": " << body;
+      EXPECT_NE(body.find("the body must be a JSON object"), std::string::npos) << action << " " << payload << ": " << body;
+    }
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw","reason":5})", body,
+                                 TestServers::kAdminToken),
+            400);
+  EXPECT_NE(body.find("reason must be a string"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/move-limit", R"({"side":7})", body, TestServers::kAdminToken), 400);
+  EXPECT_NE(body.find("side must be red, black or both"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", R"({"outcome":"draw","reason":null})", body,
+                                 TestServers::kAdminToken),
+            200)
+      << body;
+  auto end = wait_event(red, gid, GameEvent::GAME_ENDED);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->game_event().result().reason(), "adjudication");
+}
+
+// A 405 carries the Allow header RFC 9110 requires: the methods the resource does take.
+TEST_F(GameServer, MethodNotAllowedCarriesAllow) {
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"POST", "/api/games", "GET"},           {"GET", "/api/admin/users/g-0123456789abcdef/ban", "POST"},
+      {"DELETE", "/api/games", "GET, POST"},  {"POST", "/healthz", "GET, HEAD"},
+      {"POST", "/index.html", "GET, HEAD"},   {"GET", "/api/events/ev1/join", "POST"}};
+  for (const auto& [method, path, allow] : cases) {
+    std::string body, headers;
+    EXPECT_EQ(http_request(g_servers->port(), method, path, body, TestServers::kAdminToken, "", &headers), 405) << method << " " << path;
+    EXPECT_NE(headers.find("\r\nAllow: " + allow + "\r\n"), std::string::npos) << method << " " << path << ":\n" << headers;
+  }
+}
+
+// /ws asked without a WebSocket upgrade (a plain GET, or an upgrade over HTTP/1.0) was "not
+// found"; it is the endpoint, so the answer is 426 with the Upgrade header that names the protocol.
+TEST_F(GameServer, PlainRequestForTheWebSocketEndpointIs426) {
+  std::string body, headers;
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/ws", body, "", "", &headers), 426) << body;
+  EXPECT_NE(headers.find("\r\nUpgrade: websocket\r\n"), std::string::npos) << headers;
+  EXPECT_NE(body.find("WebSocket endpoint"), std::string::npos) << body;
+  const std::string old_http = "GET /ws HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+  EXPECT_EQ(http_raw(g_servers->port(), old_http, body), 426) << body;
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/ws/other", body), 404) << body;
 }
 
 TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
@@ -1293,6 +1477,44 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   cheat.ws = std::make_unique<WsClient>(g_servers->port());
   hello.mutable_hello()->set_token(cheat.token);
   EXPECT_TRUE(cheat.ws->request(hello).has_reply());
+}
+
+// A ban of an account id that no account has (a typo of one) is refused 404, not answered 200
+// with nobody banned; accounts made before the id index existed are indexed at the next start.
+TEST_F(GameServer, BanningAnAccountIdNoAccountHasIs404) {
+  std::string body;
+  const std::string nobody = "u-0123456789abcdef";
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + nobody + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  EXPECT_NE(body.find("no such account"), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_EQ(body.find(nobody), std::string::npos) << "not stored as banned: " << body;
+
+  // An account registered before the index: found once a start has indexed the old accounts.
+  Client old = register_account(g_servers->port(), "ban_old_acct");
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"HDEL", "xq:accountids", old.user_id});
+  redis.command({"DEL", "xq:accountids:complete"});
+  g_servers->stop_gameserver();
+  g_servers->start_gameserver();
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + old.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + nobody + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  // A new account is in the index from the start.
+  Client fresh = register_account(g_servers->port(), "ban_new_acct");
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + fresh.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/banned", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find(old.user_id), std::string::npos) << body;
+  EXPECT_NE(body.find(fresh.user_id), std::string::npos) << body;
+  // An account made by a node older than the index (a rolling update) is found once it signs in.
+  Client later = register_account(g_servers->port(), "ban_later_acct");
+  redis.command({"HDEL", "xq:accountids", later.user_id});
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 404) << body;
+  reconnect(later);
+  ASSERT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  // Guests are not stored: a guest id is checked by its shape only.
+  const std::string guest_id = "g-0123456789abcdef";
+  EXPECT_EQ(g_servers->http_post("/api/admin/users/" + guest_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
+  for (const std::string& id : {old.user_id, fresh.user_id, later.user_id, guest_id})
+    ASSERT_EQ(g_servers->http_post("/api/admin/users/" + id + "/unban", "", body, TestServers::kAdminToken), 200) << body;
 }
 
 // Roles: every account starts as a player; the operator's credential (or an admin) grants
@@ -1828,6 +2050,41 @@ TEST_F(GameServer, ChineseNamesAreNames) {
   ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
   const auto c = zhang.ws->request(ch);
   EXPECT_TRUE(c.has_reply()) << c.DebugString();
+}
+
+// API paths are %-decoded: the admin dashboard writes an account's name with encodeURIComponent,
+// so a Chinese name arrives escaped and was "no such account". A malformed escape is a 400.
+TEST_F(GameServer, EscapedNamesInApiPathsAreDecoded) {
+  Client li = register_account(g_servers->port(), "李娜");
+  const std::string escaped = "%E6%9D%8E%E5%A8%9C";  // 李娜
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/admin/accounts/" + escaped, body, TestServers::kAdminToken), 200) << body;
+  EXPECT_NE(body.find(li.user_id), std::string::npos) << body;
+  ASSERT_EQ(g_servers->http_post("/api/admin/accounts/" + escaped + "/role", R"({"role":"organiser"})", body, TestServers::kAdminToken), 200)
+      << body;
+  EXPECT_NE(body.find("\"role\":\"organiser\""), std::string::npos) << body;
+  // Any segment may be escaped, lower or upper case; the id still has to be one.
+  EXPECT_EQ(g_servers->http_get("/api/users/u%2d" + li.user_id.substr(2) + "/ratings", body), 200) << body;
+  EXPECT_EQ(g_servers->http_get("/api/users/u%2D" + li.user_id.substr(2) + "x/ratings", body), 404) << body;
+  EXPECT_EQ(g_servers->http_get("/api/%67ames", body), 200) << body;
+  for (const char* target : {"/api/games/%zz", "/api/games/abc%", "/api/games/abc%4", "/api/admin/accounts/%E6%9D%8G"}) {
+    EXPECT_EQ(http_request(g_servers->port(), "GET", target, body, TestServers::kAdminToken), 400) << target << ": " << body;
+    EXPECT_NE(body.find("bad path"), std::string::npos) << target << ": " << body;
+  }
+}
+
+// A pool's time control is two plain numbers: "60000+0+5" and "060000+0" were taken and made
+// pools of their own, where nobody waiting for 60000+0 would meet their players.
+TEST_F(GameServer, PoolTimeControlsAreTwoPlainNumbers) {
+  Client p = guest("pool_tc");
+  std::string body;
+  for (const char* tc : {"60000+0+5", "060000+0", "60000+00", "+0", "60000+", "60000", "6e4+0", "60000+-1", "60000+%2B1"}) {
+    const std::string path = std::string("/api/pools/xiangqi/") + tc + "/join";
+    EXPECT_EQ(g_servers->http_post(path, "{}", body, p.token), 400) << path << ": " << body;
+    EXPECT_NE(body.find("pool path"), std::string::npos) << path << ": " << body;
+  }
+  // A plain one passes the check (and, with no matchmaker running here, is told so).
+  EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/60000+0/join", "{}", body, p.token), 503) << body;
 }
 
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
