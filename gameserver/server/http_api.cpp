@@ -17,6 +17,7 @@
 #include "server/chat_reports.h"
 #include "server/hub.h"
 #include "server/tournament_api.h"
+#include "store/keys.h"
 #include "store/rating_store.h"
 #include "store/user_games.h"
 
@@ -164,10 +165,14 @@ const char* method_of(const std::vector<std::string>& parts) {
     return std::any_of(words.begin(), words.end(), [&](const char* w) { return parts[i] == w; });
   };
   const size_t n = parts.size();
+  if (n == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report") return "POST";
   if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
+  if (n == 3 && parts[1] == "users") return "GET";
   if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
+  if (n == 3 && parts[1] == "account") return parts[2] == "password" ? "POST" : nullptr;
+  if (n == 3 && parts[1] == "leaderboard") return "GET";
   if (n < 3 || parts[1] != "admin") return nullptr;
-  if (n == 3) return is(2, {"games", "connections", "banned"}) ? "GET" : nullptr;
+  if (n == 3) return is(2, {"games", "connections", "banned", "chat-reports"}) ? "GET" : nullptr;
   if (n == 4) return parts[2] == "accounts" ? "GET" : nullptr;
   if (n != 5) return nullptr;
   if (parts[2] == "games") return parts[4] == "chat" ? "GET" : is(4, {"abort", "adjudicate", "move-limit"}) ? "POST" : nullptr;
@@ -273,8 +278,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       return change_password(hub, body, admin_token, address_block(client_address));
     if (parts.size() == 3 && parts[1] == "leaderboard" && method == "GET") {
       if (parts[2] != "xiangqi" && parts[2] != "jieqi") return json_error(404, "no such variant (xiangqi or jieqi)");
-      return {200, "application/json",
-              RatingStore(hub.redis()).leaderboard_json(parts[2], query_number(target, "limit", kDefaultLeaderboardLimit))};
+      size_t offset = 0, limit = 0;
+      if (auto bad = read_page(target, kDefaultLeaderboardLimit, kMaxLeaderboardLimit, offset, limit)) return *bad;
+      return {200, "application/json", RatingStore(hub.redis()).leaderboard_json(parts[2], limit)};
     }
     if (parts.size() >= 2 && (parts[1] == "events" || parts[1] == "clubs" || parts[1] == "pools"))
       return handle_tournament_api(hub, method, parts, body, admin_token, client_address);
@@ -299,8 +305,11 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return game_list(hub, target, true);
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
-      if (parts.size() == 3 && parts[2] == "chat-reports" && method == "GET")
-        return chat_reports(hub, query_number(target, "limit", 100));
+      if (parts.size() == 3 && parts[2] == "chat-reports" && method == "GET") {
+        size_t offset = 0, limit = 0;
+        if (auto bad = read_page(target, 100, keys::kChatReportsKept, offset, limit)) return *bad;
+        return chat_reports(hub, limit);
+      }
       // A game's chat, both rooms, as stored (a moderator reads what was written).
       if (parts.size() == 5 && parts[2] == "games" && parts[4] == "chat" && method == "GET") {
         json::array lines;

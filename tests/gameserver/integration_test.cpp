@@ -1281,13 +1281,15 @@ TEST_F(GameServer, WrongMethodOnAnEndpointIs405) {
   std::string body;
   for (const std::string& path : std::vector<std::string>{"/api/games", "/api/games/abc", "/api/games/abc/pgn", "/api/users/" + user + "/ratings",
                                   "/api/users/" + user + "/games", "/api/admin/games", "/api/admin/connections",
-                                  "/api/admin/banned", "/api/admin/accounts/somebody", "/api/admin/games/abc/chat"}) {
+                                  "/api/admin/banned", "/api/admin/accounts/somebody", "/api/admin/games/abc/chat",
+                                  "/api/users/" + user, "/api/leaderboard/xiangqi", "/api/admin/chat-reports"}) {
     EXPECT_EQ(http_request(g_servers->port(), "POST", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
     EXPECT_NE(body.find("method not allowed: GET"), std::string::npos) << path << ": " << body;
   }
   for (const std::string& path : std::vector<std::string>{"/api/admin/games/abc/abort", "/api/admin/games/abc/adjudicate", "/api/admin/games/abc/move-limit",
                                   "/api/admin/accounts/somebody/role", "/api/admin/users/" + user + "/ban",
-                                  "/api/admin/users/" + user + "/unban", "/api/admin/users/" + user + "/disconnect"}) {
+                                  "/api/admin/users/" + user + "/unban", "/api/admin/users/" + user + "/disconnect",
+                                  "/api/games/abc/chat/report", "/api/account/password"}) {
     EXPECT_EQ(http_request(g_servers->port(), "GET", path, body, TestServers::kAdminToken), 405) << path << ": " << body;
     EXPECT_NE(body.find("method not allowed: POST"), std::string::npos) << path << ": " << body;
   }
