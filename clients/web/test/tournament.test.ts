@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, noticeText, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -109,5 +109,15 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
     setLang('en');
     for (const text of ['round 3 paired', 'Ann withdrew', "Wang is out of the event after round 4: 3 forfeits, the event's limit", 'event resumed'])
       expect(noticeText(text)).toBe(text);
+  });
+});
+
+describe('tiebreak cells', () => {
+  it('show the round before for 前轮名次 and 前轮积分, the whole list in the title', () => {
+    expect(tiebreakCell('prev_round_rank', '3,5,2')).toEqual({ text: '3', title: '3 · 5 · 2' });
+    expect(tiebreakCell('prev_round_score', '8,6')).toEqual({ text: '8', title: '8 · 6' });
+    expect(tiebreakCell('prev_round_rank', '')).toEqual({ text: '', title: '' });
+    expect(tiebreakCell('opp_score', '12')).toEqual({ text: '12', title: '12' });
+    expect(tiebreakCell('wins', 3)).toEqual({ text: '3', title: '3' });
   });
 });

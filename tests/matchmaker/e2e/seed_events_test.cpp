@@ -80,6 +80,21 @@ class SeedEvent : public ::testing::Test {
     }
   }
 
+  // A registered account (not one of players_), signed in on its own connection.
+  Player register_player(const std::string& name) {
+    Player p;
+    p.ws = std::make_unique<WsClient>(servers_.port());
+    ClientMessage reg;
+    reg.mutable_register_()->set_name(name);
+    reg.mutable_register_()->set_password("club-secret");
+    ServerMessage r = p.ws->request(reg);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    p.token = r.reply().token();
+    p.user_id = r.reply().user().user_id();
+    p.name = r.reply().user().name();
+    return p;
+  }
+
   Player& by_user(const std::string& user_id) {
     for (auto& p : players_)
       if (p.user_id == user_id) return p;
@@ -604,14 +619,8 @@ TEST_F(QuickPairing, EventStartsAtItsStartTime) {
 // creates one and runs it (start), while a participant still cannot start it.
 TEST_F(QuickPairing, OrganiserRoleCreatesAndRunsAnEvent) {
   add_players(2, "ro");
-  Player org;
-  org.ws = std::make_unique<WsClient>(servers_.port());
-  ClientMessage reg;
-  reg.mutable_register_()->set_name("olga_org");
-  reg.mutable_register_()->set_password("club-secret");
-  ServerMessage r = org.ws->request(reg);
-  ASSERT_TRUE(r.has_reply()) << r.DebugString();
-  org.token = r.reply().token();
+  Player org = register_player("olga_org");
+  ASSERT_FALSE(org.token.empty());
 
   const json::object event{{"id", "olgas-cup"}, {"name", "Olga's Cup"}};
   post("/api/events", event, org.token, 403);
@@ -686,19 +695,7 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
 // only for its organiser or the admin; joining and withdrawing change only the caller's own entry.
 TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
   add_players(6, "az");
-  auto registered = [&](const std::string& name) {
-    Player p;
-    p.ws = std::make_unique<WsClient>(servers_.port());
-    ClientMessage reg;
-    reg.mutable_register_()->set_name(name);
-    reg.mutable_register_()->set_password("club-secret");
-    ServerMessage r = p.ws->request(reg);
-    EXPECT_TRUE(r.has_reply()) << r.DebugString();
-    p.token = r.reply().token();
-    p.user_id = r.reply().user().user_id();
-    return p;
-  };
-  Player org = registered("azorg"), outsider = registered("azout");
+  Player org = register_player("azorg"), outsider = register_player("azout");
   post("/api/admin/accounts/azorg/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
   post("/api/events", json::object{{"id", "authz"}, {"name", "Authz"}, {"auto_rounds", false}, {"pairing", json::object{{"rounds", 3}}}}, org.token);
 
@@ -933,20 +930,7 @@ TEST_F(QuickPairing, OrganiserWithdrawsAPlayer) {
 // another, and unknown or banned accounts are refused.
 TEST_F(QuickPairing, OrganiserRegistersAnAccountByName) {
   add_players(1, "ra");
-  auto registered = [&](const std::string& name) {
-    Player p;
-    p.ws = std::make_unique<WsClient>(servers_.port());
-    ClientMessage reg;
-    reg.mutable_register_()->set_name(name);
-    reg.mutable_register_()->set_password("club-secret");
-    ServerMessage r = p.ws->request(reg);
-    EXPECT_TRUE(r.has_reply()) << r.DebugString();
-    p.token = r.reply().token();
-    p.user_id = r.reply().user().user_id();
-    p.name = r.reply().user().name();
-    return p;
-  };
-  Player org = registered("raorg"), member = registered("RaMember"), banned = registered("rabanned");
+  Player org = register_player("raorg"), member = register_player("RaMember"), banned = register_player("rabanned");
   post("/api/admin/accounts/raorg/role", json::object{{"role", "organiser"}}, TestServers::kAdminToken);
   post("/api/events", json::object{{"id", "ra-ev"}, {"name", "Members night"}, {"access", "code"}, {"join_code", "plum-42"}},
        org.token);

@@ -66,6 +66,16 @@ export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number)
 }
 
 // Sonneborn–Berger (小分) from the doubled value the API sends.
+// A tiebreak's cell in the standings. 前轮名次 and 前轮积分 compare the last rounds one after
+// another, and the server gives them all ("3,5,2"): the cell shows the round before (which almost
+// always decides), the title the whole list, latest first.
+export function tiebreakCell(code: string, value: string | number | undefined): { text: string; title: string } {
+  const all = String(value ?? '');
+  if (code !== 'prev_round_rank' && code !== 'prev_round_score') return { text: all, title: all };
+  const list = all.split(',').filter(Boolean);
+  return { text: list[0] ?? '', title: list.join(' · ') };
+}
+
 export function sbText(row: StandingsRow): string {
   const v = row.sonneborn_berger_x2 / 2;
   return Number.isInteger(v) ? String(v) : v.toFixed(1);

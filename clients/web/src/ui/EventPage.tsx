@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -496,9 +496,10 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                 <td>{r.number}</td>
                 <td class="name">{r.name}{r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : 'withdrawn')})` : ''}</td>
                 <td data-col="score"><strong>{r.score}</strong></td>
-                {cols.map((c, i) => (
-                  <td key={i} class="event-tb" data-col={`tb-${c}`} title={String(r.tiebreaks?.[i] ?? '')}>{String(r.tiebreaks?.[i] ?? '')}</td>
-                ))}
+                {cols.map((c, i) => {
+                  const cell = tiebreakCell(c, r.tiebreaks?.[i]);
+                  return <td key={i} class="event-tb" data-col={`tb-${c}`} title={cell.title}>{cell.text}</td>;
+                })}
                 {STANDINGS_FIGURES.map(([col, tb, value]) => (
                   <td data-col={col} class={cols.includes(tb) ? 'shown-in-order' : ''}>{value(r)}</td>
                 ))}
