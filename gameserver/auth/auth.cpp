@@ -238,6 +238,12 @@ Auth::Error Auth::change_password(const User& u, const std::string& current, con
   return Error::Conflict;
 }
 
+void Auth::end_sessions(const User& u) {
+  if (u.guest) return;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  redis_.command({"SET", keys::sessions_from(u.id), std::to_string(now), "PX", std::to_string(ttl_ms_)});
+}
+
 bool Auth::session_current(const User& u) {
   if (u.guest || u.token_expires_ms == 0) return true;
   RedisReply r = redis_.command({"GET", keys::sessions_from(u.id)});

@@ -59,7 +59,11 @@ class Auth {
   // (session_current), so a stolen one stops working. Conflict: another change came first.
   static constexpr int kPasswordChangesPerHour = 5;
   Error change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address = "");
-  // False for an account's token issued before its last password change (guests: always true).
+  // Ends every session of the account signed in until now (as a password change does), keeping
+  // the password: "sign out everywhere". Guests: nothing to end (their tokens are not tracked).
+  void end_sessions(const User& u);
+  // False for an account's token issued before its last password change or end_sessions (guests:
+  // always true).
   bool session_current(const User& u);
 
   // False only for an account id ("u-…") that no account has; guests are not stored, so a guest id

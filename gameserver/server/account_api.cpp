@@ -45,4 +45,14 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
   return {200, "application/json", json::serialize(json::object{{"ok", true}, {"token", hub.auth().issue_token(u, wall_ms())}})};
 }
 
+HttpResult sign_out_everywhere(Hub& hub, const std::string& credential) {
+  const Caller caller = identify_caller(hub, credential);
+  if (!caller.user) return error(401, "sign in first");
+  if (caller.user->guest) return error(400, "guests have no other sessions to end: register an account");
+  hub.auth().end_sessions(*caller.user);
+  hub.disconnect_later(caller.user->id, kCloseOldSocketsAfterMs);  // as after a password change
+  return {200, "application/json",
+          json::serialize(json::object{{"ok", true}, {"token", hub.auth().issue_token(*caller.user, wall_ms())}})};
+}
+
 }  // namespace gs

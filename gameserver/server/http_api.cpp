@@ -169,7 +169,7 @@ const char* method_of(const std::vector<std::string>& parts) {
   if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
   if (n == 3 && parts[1] == "users") return "GET";
   if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
-  if (n == 3 && parts[1] == "account") return parts[2] == "password" ? "POST" : nullptr;
+  if (n == 3 && parts[1] == "account") return is(2, {"password", "sign-out-everywhere"}) ? "POST" : nullptr;
   if (n == 3 && parts[1] == "leaderboard") return "GET";
   if (n < 3 || parts[1] != "admin") return nullptr;
   if (n == 3) return is(2, {"games", "connections", "banned", "chat-reports"}) ? "GET" : nullptr;
@@ -276,6 +276,8 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       return report_chat_line(hub, parts[2], body, admin_token, address_block(client_address));
     if (parts.size() == 3 && parts[1] == "account" && parts[2] == "password" && method == "POST")
       return change_password(hub, body, admin_token, address_block(client_address));
+    if (parts.size() == 3 && parts[1] == "account" && parts[2] == "sign-out-everywhere" && method == "POST")
+      return sign_out_everywhere(hub, admin_token);
     if (parts.size() == 3 && parts[1] == "leaderboard" && method == "GET") {
       if (parts[2] != "xiangqi" && parts[2] != "jieqi") return json_error(404, "no such variant (xiangqi or jieqi)");
       size_t offset = 0, limit = 0;

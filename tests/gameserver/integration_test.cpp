@@ -1833,6 +1833,38 @@ TEST_F(GameServer, PasswordChangeEndsEarlierSessions) {
   EXPECT_TRUE(s1 == 409 || s2 == 409 || s1 == 401 || s2 == 401) << s1 << " " << s2;
 }
 
+// "Sign out everywhere": the account's earlier sessions end (tokens refused, sockets closed soon
+// after) without a password change; the caller keeps a fresh token; a guest has nothing to end.
+TEST_F(GameServer, SigningOutEverywhereEndsEarlierSessions) {
+  const uint16_t port = g_servers->port();
+  Client here = register_account(port, "everywhere", "secret-pass");
+  ClientMessage login;
+  login.mutable_login()->set_name("everywhere");
+  login.mutable_login()->set_password("secret-pass");
+  Client phone = sign_in(port, login);
+  std::string body;
+  const std::string path = "/api/account/sign-out-everywhere";
+  EXPECT_EQ(g_servers->http_post(path, "{}", body, ""), 401) << body;
+  EXPECT_EQ(g_servers->http_post(path, "{}", body, guest("everywhere_guest").token), 400) << body;
+  ASSERT_EQ(g_servers->http_post(path, "{}", body, here.token), 200) << body;
+  const std::string fresh(boost::json::parse(body).at("token").as_string());
+  const auto asked = std::chrono::steady_clock::now();
+  while (!phone.ws->closed() && std::chrono::steady_clock::now() - asked < std::chrono::seconds(8)) phone.ws->next(200);
+  EXPECT_TRUE(phone.ws->closed()) << "the other session's socket stayed open";
+  for (const std::string* token : {&here.token, &phone.token}) {
+    WsClient ws(port);
+    ClientMessage hello;
+    hello.mutable_hello()->set_token(*token);
+    EXPECT_EQ(error_of(ws.request(hello)), BAD_TOKEN);
+  }
+  WsClient ws(port);
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(fresh);
+  EXPECT_TRUE(ws.request(hello).has_reply());
+  WsClient again(port);
+  EXPECT_TRUE(again.request(login).has_reply()) << "the password still signs in";
+}
+
 // An account's page can be titled with its name before it has played (GET /api/users/{id}).
 TEST_F(GameServer, AnAccountsNameIsFoundByItsId) {
   Client acct = register_account(g_servers->port(), "Named_By_Id"), visitor = guest("named_guest");

@@ -1169,3 +1169,27 @@ test('alerts: the other side\'s move sounds (not one\'s own), the tab\'s title s
   await red.page.locator('[data-testid=result]').waitFor({ timeout: T });
   await black.page.waitForFunction(() => (window.__xqSounds ?? []).includes('end'), null, { timeout: T });
 });
+
+test('sign out everywhere: the other browser of the account drops to the sign-in form by itself; this one stays signed in', async (ctx) => {
+  const a = await newAccount(ctx, 'soe');
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const other = await context.newPage();
+  await other.goto(`${ctx.base}/`);
+  await other.fill('[data-testid=account-name]', a.name);
+  await other.fill('[data-testid=account-password]', 'secret-pw-1');
+  await other.click('[data-testid=login]');
+  await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await a.page.click('[data-testid=my-games]');
+  await a.page.click('[data-testid=password-form] summary');
+  const asked = new Promise((resolve) => a.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await a.page.click('[data-testid=sign-out-everywhere]');
+  assert(/every other browser/.test(await asked), 'asked first');
+  await a.page.waitForFunction(() => /^Every other browser/.test(document.querySelector('[data-testid=password-msg]')?.textContent ?? ''), null, { timeout: T });
+  // No reload: the server closes the other browser's socket, and its session is not resumed.
+  await other.waitForSelector('[data-testid=account-name]', { timeout: T });
+  await sleep(2500);
+  await a.page.waitForFunction(() => window.__xq.link === 'open' && !!window.__xq.user, null, { timeout: T });
+  await a.page.reload();
+  await a.page.waitForSelector('[data-testid=user-name]', { timeout: T });
+});

@@ -168,9 +168,23 @@ function PasswordForm({ app }: { app: App }) {
       setBusy(false);
     }
   };
+  // Every other browser or device signed in to the account is signed out; this one keeps going.
+  const signOutElsewhere = async () => {
+    if (!window.confirm(t('signOutEverywhereConfirm'))) return;
+    setBusy(true);
+    try {
+      const r = await api<{ token: string }>('POST', '/api/account/sign-out-everywhere', {}, { token: app.conn.token });
+      app.conn.setToken(r.token);
+      setMsg({ ok: true, text: t('signedOutEverywhere') });
+    } catch (err) {
+      setMsg({ ok: false, text: apiErrorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <details class="panel password-form" data-testid="password-form">
-      <summary>{t('changePassword')}</summary>
+      <summary>{t('accountSecurity')}</summary>
       <form onSubmit={submit}>
         <label>
           {t('currentPassword')}
@@ -187,6 +201,9 @@ function PasswordForm({ app }: { app: App }) {
         <button class="primary" data-testid="password-save" disabled={busy || !f.current || !f.fresh}>{t('changePassword')}</button>
       </form>
       {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="password-msg">{msg.text}</p>}
+      <p>
+        <button data-testid="sign-out-everywhere" disabled={busy} onClick={() => void signOutElsewhere()}>{t('signOutEverywhere')}</button>
+      </p>
     </details>
   );
 }
