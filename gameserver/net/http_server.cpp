@@ -97,7 +97,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
 
   void send(std::string frame) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), f = std::move(frame)]() mutable {
-      if (self->closed_) return;
+      if (self->closed_ || self->close_when_sent_) return;
       const ServerOptions& o = self->hub_.options();
       if (self->queue_.size() >= o.send_queue_frames || self->queued_bytes_ + f.size() > o.send_queue_bytes)
         return self->drop_slow_reader();
@@ -107,8 +107,16 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     });
   }
 
+  // A close the server's logic asks for (a ban, a disconnect, the sign-in deadline): the frames
+  // queued before it go out first, so the client is told why; then the closing handshake. (Closing
+  // at once dropped a frame queued behind a write still in flight: a banned player sometimes never
+  // read BANNED.)
   void close() override {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] { self->close_now(); });
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closed_) return;
+      if (self->writing_ || !self->queue_.empty()) self->close_when_sent_ = true;  // do_write closes
+      else self->close_now();
+    });
   }
 
  private:
@@ -169,8 +177,12 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       if (ec) return self->finish();
       self->queued_bytes_ -= self->queue_.front().size();
       self->queue_.pop_front();
-      if (self->queue_.empty() || self->closed_) self->writing_ = false;
-      else self->do_write();
+      if (self->queue_.empty() || self->closed_) {
+        self->writing_ = false;
+        if (self->close_when_sent_) self->close_now();
+      } else {
+        self->do_write();
+      }
     });
   }
 
@@ -227,6 +239,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   std::deque<std::string> queue_;
   size_t queued_bytes_ = 0;
   bool writing_ = false, closed_ = false, opened_ = false, finished_ = false;
+  bool close_when_sent_ = false;  // close() came while frames were queued: close once they are out
 };
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
