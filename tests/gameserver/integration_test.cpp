@@ -1773,6 +1773,21 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   EXPECT_FALSE(xiangqi.count(black.user_id)) << "a banned player is not on the leaderboard";
 }
 
+// The answer to a `hello` with `token` on a new connection (a session resumed, or refused).
+ServerMessage hello_with(const std::string& token) {
+  WsClient ws(g_servers->port());
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(token);
+  return ws.request(hello);
+}
+
+// Whether the server closes the client's socket within `ms`.
+bool closed_within(Client& c, int ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (!c.ws->closed() && std::chrono::steady_clock::now() < until) c.ws->next(200);
+  return c.ws->closed();
+}
+
 // A player changes their password: the current one is asked, the new one must do; every session
 // signed in before ends (a stolen token stops working), the answer carries a fresh one, and the
 // old password no longer signs in.
@@ -1795,22 +1810,14 @@ TEST_F(GameServer, PasswordChangeEndsEarlierSessions) {
   ASSERT_EQ(change(R"({"password":"first-secret","new_password":"second-secret"})", acct.token), 200) << body;
   const std::string fresh(boost::json::parse(body).at("token").as_string());
   // A socket signed in before the change (the other device's, a thief's) is closed soon after.
-  const auto changed = std::chrono::steady_clock::now();
-  while (!other_device.ws->closed() && std::chrono::steady_clock::now() - changed < std::chrono::seconds(8)) other_device.ws->next(200);
-  EXPECT_TRUE(other_device.ws->closed()) << "the old session's socket stayed open";
+  EXPECT_TRUE(closed_within(other_device, 8000)) << "the old session's socket stayed open";
 
   // The tokens from before are refused, on the socket and over HTTP; the fresh one works.
   for (const std::string* old : {&acct.token, &other_device.token}) {
-    WsClient ws(port);
-    ClientMessage hello;
-    hello.mutable_hello()->set_token(*old);
-    EXPECT_EQ(error_of(ws.request(hello)), BAD_TOKEN);
+    EXPECT_EQ(error_of(hello_with(*old)), BAD_TOKEN);
     EXPECT_EQ(change(R"({"password":"second-secret","new_password":"third-secret"})", *old), 401) << body;
   }
-  WsClient ws(port);
-  ClientMessage hello;
-  hello.mutable_hello()->set_token(fresh);
-  const ServerMessage back = ws.request(hello);
+  const ServerMessage back = hello_with(fresh);
   ASSERT_TRUE(back.has_reply()) << back.DebugString();
   EXPECT_EQ(back.reply().user().user_id(), acct.user_id);
   // The old password no longer signs in; the new one does (and its token is current).
@@ -1848,19 +1855,9 @@ TEST_F(GameServer, SigningOutEverywhereEndsEarlierSessions) {
   EXPECT_EQ(g_servers->http_post(path, "{}", body, guest("everywhere_guest").token), 400) << body;
   ASSERT_EQ(g_servers->http_post(path, "{}", body, here.token), 200) << body;
   const std::string fresh(boost::json::parse(body).at("token").as_string());
-  const auto asked = std::chrono::steady_clock::now();
-  while (!phone.ws->closed() && std::chrono::steady_clock::now() - asked < std::chrono::seconds(8)) phone.ws->next(200);
-  EXPECT_TRUE(phone.ws->closed()) << "the other session's socket stayed open";
-  for (const std::string* token : {&here.token, &phone.token}) {
-    WsClient ws(port);
-    ClientMessage hello;
-    hello.mutable_hello()->set_token(*token);
-    EXPECT_EQ(error_of(ws.request(hello)), BAD_TOKEN);
-  }
-  WsClient ws(port);
-  ClientMessage hello;
-  hello.mutable_hello()->set_token(fresh);
-  EXPECT_TRUE(ws.request(hello).has_reply());
+  EXPECT_TRUE(closed_within(phone, 8000)) << "the other session's socket stayed open";
+  for (const std::string* token : {&here.token, &phone.token}) EXPECT_EQ(error_of(hello_with(*token)), BAD_TOKEN);
+  EXPECT_TRUE(hello_with(fresh).has_reply());
   WsClient again(port);
   EXPECT_TRUE(again.request(login).has_reply()) << "the password still signs in";
 }

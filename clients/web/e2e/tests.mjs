@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { findHelpmate } from './lib/helpmate.mjs';
-import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -1087,15 +1087,7 @@ test('a player reports an insulting chat line; the admin finds it under "Chat re
 
 test('an account changes its password on its own page: a wrong current one is refused, the other browser is signed out, the new password signs in', async (ctx) => {
   const a = await newAccount(ctx, 'pwc');
-  // The same account in a second browser.
-  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  ctx.contexts.push(context);
-  const other = await context.newPage();
-  await other.goto(`${ctx.base}/`);
-  await other.fill('[data-testid=account-name]', a.name);
-  await other.fill('[data-testid=account-password]', 'secret-pw-1');
-  await other.click('[data-testid=login]');
-  await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+  const other = await logInElsewhere(ctx, a); // the same account in a second browser
 
   await a.page.click('[data-testid=my-games]');
   await a.page.evaluate(() => {
@@ -1172,14 +1164,7 @@ test('alerts: the other side\'s move sounds (not one\'s own), the tab\'s title s
 
 test('sign out everywhere: the other browser of the account drops to the sign-in form by itself; this one stays signed in', async (ctx) => {
   const a = await newAccount(ctx, 'soe');
-  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  ctx.contexts.push(context);
-  const other = await context.newPage();
-  await other.goto(`${ctx.base}/`);
-  await other.fill('[data-testid=account-name]', a.name);
-  await other.fill('[data-testid=account-password]', 'secret-pw-1');
-  await other.click('[data-testid=login]');
-  await other.waitForSelector('[data-testid=user-name]', { timeout: T });
+  const other = await logInElsewhere(ctx, a);
   await a.page.click('[data-testid=my-games]');
   await a.page.click('[data-testid=password-form] summary');
   const asked = new Promise((resolve) => a.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));

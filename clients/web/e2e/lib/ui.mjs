@@ -37,6 +37,19 @@ export async function newAccount(ctx, prefix) {
   return { name, context, page };
 }
 
+// The same account signed in again in a second browser (another device); returns its page.
+export async function logInElsewhere(ctx, account, password = 'secret-pw-1') {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/`);
+  await page.fill('[data-testid=account-name]', account.name);
+  await page.fill('[data-testid=account-password]', password);
+  await page.click('[data-testid=login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  return page;
+}
+
 // Creates a seek from the lobby form; returns when the seek shows as ours.
 export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false, repetitions = 3, paeFree, moveLimit, countedChecks, requestedLimit, requestedLimitForcingCap } = {}) {
   await p.page.selectOption('[data-testid=seek-variant]', variant === 'jieqi' ? '2' : '1');
