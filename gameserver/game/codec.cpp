@@ -107,6 +107,10 @@ static const char* kind_name(EventKind k) {
     case EventKind::DrawDeclined: return "draw_declined";
     case EventKind::MoveLimitRequested: return "move_limit_requested";
     case EventKind::Ended: return "ended";
+    case EventKind::TakebackProposed: return "takeback_proposed";
+    case EventKind::TakebackDeclined: return "takeback_declined";
+    case EventKind::TakenBack: return "taken_back";
+    case EventKind::TimeGiven: return "time_given";
   }
   return "?";
 }
@@ -129,6 +133,7 @@ std::string encode_event(const GameEvent& e) {
   }
   if (e.by_arbiter) o["arbiter"] = true;
   if (e.one_side) o["one_side"] = true;
+  if (e.kind == EventKind::TakenBack) o["undone"] = e.undone;
   return json::serialize(o);
 }
 
@@ -143,6 +148,10 @@ GameEvent decode_event(const std::string& text) {
   else if (k == "draw_declined") e.kind = EventKind::DrawDeclined;
   else if (k == "move_limit_requested") e.kind = EventKind::MoveLimitRequested;
   else if (k == "ended") e.kind = EventKind::Ended;
+  else if (k == "takeback_proposed") e.kind = EventKind::TakebackProposed;
+  else if (k == "takeback_declined") e.kind = EventKind::TakebackDeclined;
+  else if (k == "taken_back") e.kind = EventKind::TakenBack;
+  else if (k == "time_given") e.kind = EventKind::TimeGiven;
   else throw std::runtime_error("unknown event kind " + k);
   e.side = str(o, "side") == "black" ? xq::Color::Black : xq::Color::Red;
   e.red_ms = num(o, "red_ms");
@@ -161,6 +170,7 @@ GameEvent decode_event(const std::string& text) {
   e.by_arbiter = arbiter && arbiter->is_bool() && arbiter->as_bool();
   const auto* one_side = o.if_contains("one_side");
   e.one_side = e.by_arbiter && one_side && one_side->is_bool() && one_side->as_bool();
+  e.undone = static_cast<int>(num(o, "undone"));
   return e;
 }
 
@@ -195,6 +205,7 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
     for (const auto& e : s.events()) {
       if (e.kind == EventKind::MoveLimitRequested) break;
       if (e.kind == EventKind::Move) ++at_ply;
+      if (e.kind == EventKind::TakenBack) at_ply -= static_cast<size_t>(e.undone);
     }
     auto colour = [](xq::Color c) { return c == xq::Color::Red ? "red" : "black"; };
     json::object r{{"by", limit->by_arbiter ? "arbiter" : colour(*limit->requester)}, {"at_ply", at_ply},
@@ -221,9 +232,11 @@ static std::string make_record(const GameSession& s, const std::string* moves_te
 std::string archive_record(const GameSession& s) { return make_record(s, nullptr); }
 
 std::string archive_record(const GameSession& s, RecordCache& cache) {
-  if (s.over() || cache.plies > s.plies()) {  // the end may reveal captures: in full
+  // The end may reveal captures, and a takeback replaces plies: then in full.
+  if (s.over() || cache.plies > s.plies() || cache.takeback_version != s.last_takeback_version()) {
     cache = RecordCache{};
-    return make_record(s, nullptr);
+    cache.takeback_version = s.last_takeback_version();
+    if (s.over()) return make_record(s, nullptr);
   }
   for (; cache.plies < s.plies(); ++cache.plies) {
     if (cache.plies > 0) cache.moves += ',';

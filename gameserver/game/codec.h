@@ -26,6 +26,7 @@ std::string archive_record(const GameSession& s);
 struct RecordCache {
   size_t plies = 0;
   std::string moves;  // the JSON of the first `plies` entries of "moves", comma-separated
+  uint64_t takeback_version = 0;  // the session's last takeback when the entries were made
 };
 std::string archive_record(const GameSession& s, RecordCache& cache);
 

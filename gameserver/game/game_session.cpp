@@ -17,6 +17,8 @@ const char* status_name(Status s) {
     case Status::OfferNotAllowed: return "offer_not_allowed";
     case Status::AbortNotAllowed: return "abort_not_allowed";
     case Status::LimitNotAllowed: return "move_limit_not_allowed";
+    case Status::TakebackNotAllowed: return "takeback_not_allowed";
+    case Status::GiveTimeNotAllowed: return "give_time_not_allowed";
   }
   return "?";
 }
@@ -31,6 +33,8 @@ const char* status_text(Status s) {
     case Status::OfferNotAllowed: return "no draw offer may be made or answered now";
     case Status::AbortNotAllowed: return "the game can no longer be aborted";
     case Status::LimitNotAllowed: return "the move limit cannot be asked for now";
+    case Status::TakebackNotAllowed: return "no takeback now";
+    case Status::GiveTimeNotAllowed: return "no time can be given in this game";
   }
   return "refused";
 }
@@ -65,7 +69,7 @@ void GameSession::start_clock(Millis now) {
 
 int64_t GameSession::turn_started_wall_ms() const {
   for (auto it = events_.rbegin(); it != events_.rend(); ++it)
-    if (it->kind == EventKind::Move) return it->at_ms;
+    if (it->kind == EventKind::Move || it->kind == EventKind::TakenBack) return it->at_ms;
   return config_.created_at_ms;
 }
 
@@ -100,6 +104,9 @@ void GameSession::apply_move_bookkeeping(xq::Color mover) {
   // An offer lapses when the side it was made to moves instead of answering.
   if (offer_by_ && *offer_by_ != mover) offer_by_.reset();
   may_offer_again_[xq::index(xq::opposite(mover))] = true;
+  // A takeback proposal is about the position it was made in: any move makes it lapse.
+  takeback_by_.reset();
+  may_propose_again_[xq::index(xq::opposite(mover))] = true;
 }
 
 Status GameSession::move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
@@ -196,6 +203,110 @@ Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& ou
   return Status::Ok;
 }
 
+int GameSession::takeback_plies(xq::Color proposer, std::string* why) const {
+  auto refuse = [&](const char* text) {
+    if (why) *why = text;
+    return 0;
+  };
+  if (config_.tournament()) return refuse("no takebacks in tournament games");
+  if (config_.rated) return refuse("no takebacks in rated games");
+  if (game_.requested_limit()) return refuse("no takebacks while the move limit on request runs");
+  // The proposer's last move, and the opponent's reply to it when there is one.
+  const int n = game_.position().side_to_move() == proposer ? 2 : 1;
+  const auto& moves = game_.moves();
+  if (moves.size() < static_cast<size_t>(n)) return refuse("you have no move to take back");
+  for (size_t i = moves.size() - static_cast<size_t>(n); i < moves.size(); ++i)
+    if (xq::is_dark(moves[i].moved) || xq::is_dark(moves[i].captured))
+      return refuse("a Jieqi piece revealed or captured face down cannot be hidden again");
+  return n;
+}
+
+void GameSession::take_back(int plies) {
+  // Rebuilt from the start: rare, and the rules game keeps no undo history (repetition windows,
+  // labels, Jieqi bindings) that could be got subtly wrong.
+  xq::RulesGame rebuilt(config_.rules(), start_position(config_));
+  const auto& moves = game_.moves();
+  for (size_t i = 0; i + static_cast<size_t>(plies) < moves.size(); ++i)
+    if (rebuilt.play(moves[i].move) != xq::RulesGame::MoveError::None)
+      throw std::logic_error("takeback: a kept move does not replay");
+  game_ = std::move(rebuilt);
+  ply_clocks_.resize(game_.moves().size());
+  offer_by_.reset();
+  takeback_by_.reset();
+}
+
+Status GameSession::propose_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (takeback_by_ && *takeback_by_ != side) return accept_takeback(side, now, out, message);  // crossing proposals agree
+  std::string why;
+  if (takeback_plies(side, &why) == 0) {
+    if (message) *message = why;
+    return Status::TakebackNotAllowed;
+  }
+  if (takeback_by_ == side || !may_propose_again_[xq::index(side)]) {
+    if (message)
+      *message = takeback_by_ == side ? "your takeback proposal still stands"
+                                      : "you may ask again once your opponent has moved";
+    return Status::TakebackNotAllowed;
+  }
+  takeback_by_ = side;
+  push(EventKind::TakebackProposed, side, out);
+  return Status::Ok;
+}
+
+Status GameSession::accept_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (!takeback_by_ || *takeback_by_ == side) {
+    if (message) *message = "there is no takeback proposal from your opponent to answer";
+    return Status::TakebackNotAllowed;
+  }
+  std::string why;
+  const int plies = takeback_plies(*takeback_by_, &why);
+  if (plies == 0) {  // cannot happen while the proposal stands (a move makes it lapse); said anyway
+    if (message) *message = why;
+    return Status::TakebackNotAllowed;
+  }
+  // Both clocks keep the time used; the side to move after the takeback runs from now.
+  const Millis red = clock_.remaining(xq::Color::Red, now), black = clock_.remaining(xq::Color::Black, now);
+  take_back(plies);
+  clock_.stop(now);
+  clock_.set_remaining(red, black);
+  clock_.start(game_.position().side_to_move(), now);
+  GameEvent& e = push(EventKind::TakenBack, side, out);
+  e.undone = plies;
+  out.back() = e;
+  last_takeback_version_ = e.version;
+  return Status::Ok;
+}
+
+Status GameSession::decline_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (!takeback_by_ || *takeback_by_ == side) {
+    if (message) *message = "there is no takeback proposal from your opponent to answer";
+    return Status::TakebackNotAllowed;
+  }
+  may_propose_again_[xq::index(*takeback_by_)] = false;
+  takeback_by_.reset();
+  push(EventKind::TakebackDeclined, side, out);
+  return Status::Ok;
+}
+
+Status GameSession::give_time(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
+  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (time_gift_ms() == 0 || time_gifts_[xq::index(side)] >= kMaxTimeGifts) {
+    if (message)
+      *message = time_gift_ms() == 0 ? "no time can be given in tournament games"
+                                     : "no more than " + std::to_string(kMaxTimeGifts) + " gifts of time in one game";
+    return Status::GiveTimeNotAllowed;
+  }
+  const xq::Color to = xq::opposite(side);
+  time_gifts_[xq::index(side)]++;
+  clock_.set_remaining(clock_.stored(xq::Color::Red) + (to == xq::Color::Red ? time_gift_ms() : 0),
+                       clock_.stored(xq::Color::Black) + (to == xq::Color::Black ? time_gift_ms() : 0));
+  push(EventKind::TimeGiven, side, out);
+  return Status::Ok;
+}
+
 Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
   if (over() || check_flag(now, out)) return Status::GameOver;
   if (std::string why = game_.request_move_limit(side); !why.empty()) {
@@ -286,6 +397,24 @@ void GameSession::replay(const GameEvent& e) {
       game_.finish({e.outcome, e.reason});
       clock_.set_remaining(e.red_ms, e.black_ms);
       offer_by_.reset();
+      break;
+    case EventKind::TakebackProposed:
+      takeback_by_ = e.side;
+      break;
+    case EventKind::TakebackDeclined:
+      may_propose_again_[xq::index(xq::opposite(e.side))] = false;
+      takeback_by_.reset();
+      break;
+    case EventKind::TakenBack:
+      if (e.undone < 1 || e.undone > 2 || static_cast<size_t>(e.undone) > plies())
+        throw std::runtime_error("replayed takeback of " + std::to_string(e.undone) + " plies does not fit");
+      take_back(e.undone);
+      clock_.set_remaining(e.red_ms, e.black_ms);
+      last_takeback_version_ = e.version;
+      break;
+    case EventKind::TimeGiven:
+      time_gifts_[xq::index(e.side)]++;
+      clock_.set_remaining(e.red_ms, e.black_ms);
       break;
   }
   events_.push_back(e);

@@ -47,7 +47,12 @@ struct GameConfig {
 
 // MoveLimitRequested: a player asked for the move limit on request (RuleOptions), or an arbiter
 // imposed it (GameEvent::by_arbiter).
-enum class EventKind : uint8_t { Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4, MoveLimitRequested = 5 };
+// TakenBack: the last `undone` plies are gone (their Move events stay in the log, so versions only
+// grow). TimeGiven: `side` gave its opponent kTimeGiftMs (clocks after it in red_ms/black_ms).
+enum class EventKind : uint8_t {
+  Move = 1, DrawOffered = 2, DrawDeclined = 3, Ended = 4, MoveLimitRequested = 5,
+  TakebackProposed = 6, TakebackDeclined = 7, TakenBack = 8, TimeGiven = 9,
+};
 
 // One versioned event. Moves store what is needed to replay them exactly (iccs, clocks after).
 struct GameEvent {
@@ -64,6 +69,7 @@ struct GameEvent {
   std::string reason;                          // Ended
   bool by_arbiter = false;  // MoveLimitRequested: imposed by an arbiter, on both sides unless one_side
   bool one_side = false;    // MoveLimitRequested by an arbiter: on `side` only (its checks do not count)
+  int undone = 0;           // TakenBack: plies taken back (1 or 2)
 };
 
 enum class Status {
@@ -75,6 +81,8 @@ enum class Status {
   OfferNotAllowed,
   AbortNotAllowed,
   LimitNotAllowed,  // no move limit on request in this game, or it is already running
+  TakebackNotAllowed,
+  GiveTimeNotAllowed,
 };
 const char* status_name(Status s);
 const char* status_text(Status s);  // for people: "it is not your turn"
@@ -93,6 +101,16 @@ class GameSession {
   const std::vector<GameEvent>& events() const { return events_; }
   const Clock& clock() const { return clock_; }
   std::optional<xq::Color> draw_offer_by() const { return offer_by_; }
+  std::optional<xq::Color> takeback_proposed_by() const { return takeback_by_; }
+  // Takebacks by agreement: casual games only (a rated or tournament result is played out as is).
+  bool takebacks_allowed() const { return !config_.rated && !config_.tournament(); }
+  // What give_time adds to the opponent's clock; 0 where it is not allowed (tournament games).
+  Millis time_gift_ms() const { return config_.tournament() ? 0 : kTimeGiftMs; }
+  // Version of the last TakenBack event (0 = none): Move events before it may describe plies that
+  // are gone, so a catch-up across it must be a full state.
+  uint64_t last_takeback_version() const { return last_takeback_version_; }
+  static constexpr Millis kTimeGiftMs = 15'000;
+  static constexpr int kMaxTimeGifts = 20;  // per side and game: each one is a stored event
   // Clocks after each ply (index = ply - 1).
   const std::vector<std::pair<Millis, Millis>>& ply_clocks() const { return ply_clocks_; }
   // Index of the Move event for each ply (index = ply - 1).
@@ -121,6 +139,14 @@ class GameSession {
   Status decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   Status resign(xq::Color side, Millis now, std::vector<GameEvent>& out);
   Status abort(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  // Takeback by agreement: `side` asks to take back its last move, and the opponent's reply to it if
+  // there is one. Proposing while the opponent's proposal stands accepts it. A proposal lapses when
+  // either side moves; after a decline, `side` may ask again once the opponent has moved.
+  Status propose_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  Status accept_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  Status decline_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
+  // Adds time_gift_ms() to the opponent's clock.
+  Status give_time(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // Starts the move limit on request (RuleOptions::requested_move_limit_plies) for `side`.
   Status request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message = nullptr);
   // The same imposed by an arbiter (an admin): on both sides (every ply counts), or on one side
@@ -149,6 +175,9 @@ class GameSession {
   void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
   GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);
   void apply_move_bookkeeping(xq::Color mover);
+  // Plies a takeback asked by `proposer` undoes now (1 or 2), or 0 with *why set.
+  int takeback_plies(xq::Color proposer, std::string* why) const;
+  void take_back(int plies);  // the rules game rebuilt without its last `plies` moves
 
   GameConfig config_;
   xq::RulesGame game_;
@@ -160,6 +189,10 @@ class GameSession {
   int offers_[2] = {0, 0};
   int64_t wall_ms_ = 0;
   bool may_offer_again_[2] = {true, true};  // false from an offer until the opponent moves
+  std::optional<xq::Color> takeback_by_;
+  bool may_propose_again_[2] = {true, true};  // false from a declined proposal until the opponent moves
+  int time_gifts_[2] = {0, 0};
+  uint64_t last_takeback_version_ = 0;
 };
 
 }  // namespace gs

@@ -28,6 +28,11 @@ void send_error(Connection& c, uint64_t request_id, v1::ErrorCode code, const st
 
 GameActor::GameActor(Deps deps, GameSession session)
     : deps_(std::move(deps)), config_(session.config()), session_(std::move(session)), strand_(deps_.runtime) {
+  // After a takeback the turns recorded for the plies now replayed began before it: forgotten.
+  if (session_.last_takeback_version() > takeback_seen_) {
+    takeback_seen_ = session_.last_takeback_version();
+    turn_started_ = RecentTurnStarts{};
+  }
   plies_ = static_cast<uint32_t>(session_.plies());
   finished_ = session_.over();
   move_limit_running_ = session_.rules_game().requested_limit().has_value();
@@ -162,7 +167,9 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   const uint64_t version = session_.version();
   v1::ServerMessage m;
   m.set_request_id(request_id);
-  if (g == Greeting::Sync && last_version <= version && version - last_version <= deps_.options.max_catchup_events) {
+  // A catch-up across a takeback would show Move events of plies that are gone: a full state instead.
+  if (g == Greeting::Sync && last_version <= version && version - last_version <= deps_.options.max_catchup_events &&
+      last_version >= session_.last_takeback_version()) {
     // Catch-up: the missed events, in order, the last one with the current FEN and clock.
     for (uint64_t ver = last_version + 1; ver <= version; ++ver) {
       v1::ServerMessage ev;
@@ -266,7 +273,8 @@ void GameActor::subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting
   GameSession past(config_);
   for (uint64_t i = 0; i < visible; ++i) past.replay(events[i]);
   const xq::Viewer v = xq::Viewer::Spectator;
-  if (g == Greeting::Sync && last_version <= visible && visible - last_version <= deps_.options.max_catchup_events) {
+  if (g == Greeting::Sync && last_version <= visible && visible - last_version <= deps_.options.max_catchup_events &&
+      last_version >= past.last_takeback_version()) {
     for (uint64_t ver = last_version + 1; ver <= visible; ++ver) {
       v1::ServerMessage ev;
       *ev.mutable_game_event() = event_for(past, events[ver - 1], v, ver == visible, now, wall);
@@ -388,6 +396,8 @@ static v1::ErrorCode code_of(Status s) {
     case Status::OfferNotAllowed: return v1::OFFER_NOT_ALLOWED;
     case Status::AbortNotAllowed: return v1::ABORT_NOT_ALLOWED;
     case Status::LimitNotAllowed: return v1::MOVE_LIMIT_NOT_ALLOWED;
+    case Status::TakebackNotAllowed: return v1::TAKEBACK_NOT_ALLOWED;
+    case Status::GiveTimeNotAllowed: return v1::GIVE_TIME_NOT_ALLOWED;
     default: return v1::INTERNAL;
   }
 }
@@ -474,6 +484,10 @@ std::shared_ptr<GameActor::Pending> GameActor::act(const std::shared_ptr<Connect
     case v1::ClientMessage::kDeclineDraw: st = session_.decline_draw(side, now, out, &message); break;
     case v1::ClientMessage::kAbort: st = session_.abort(side, now, out, &message); break;
     case v1::ClientMessage::kRequestMoveLimit: st = session_.request_move_limit(side, now, out, &message); break;
+    case v1::ClientMessage::kProposeTakeback: st = session_.propose_takeback(side, now, out, &message); break;
+    case v1::ClientMessage::kAcceptTakeback: st = session_.accept_takeback(side, now, out, &message); break;
+    case v1::ClientMessage::kDeclineTakeback: st = session_.decline_takeback(side, now, out, &message); break;
+    case v1::ClientMessage::kGiveTime: st = session_.give_time(side, now, out, &message); break;
     case v1::ClientMessage::kClaimDraw:
     case v1::ClientMessage::kClaimVictory: {
       xq::Color opp = xq::opposite(side);
@@ -775,6 +789,11 @@ GameActor::ClockNow GameActor::clock_now() const {
 }
 
 void GameActor::after_change() {
+  // After a takeback the turns recorded for the plies now replayed began before it: forgotten.
+  if (session_.last_takeback_version() > takeback_seen_) {
+    takeback_seen_ = session_.last_takeback_version();
+    turn_started_ = RecentTurnStarts{};
+  }
   plies_ = static_cast<uint32_t>(session_.plies());
   // When each recent turn began here (steady time), for a rollback that returns to one of them.
   if (session_.clock().running()) turn_started_.record(plies_, session_.clock().turn_start());

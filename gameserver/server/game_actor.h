@@ -152,6 +152,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::map<uint64_t, Sub> subs_;
   std::map<std::string, int> watchers_;  // spectators' users → their connections to the game
   RecentTurnStarts turn_started_;
+  uint64_t takeback_seen_ = 0;  // the session's last takeback when turn_started_ was last cleared
   void forget_sub(const Sub& s);
   int64_t gone_since_[2] = {0, 0};  // steady ms when a player's last connection left (0 = present)
   bool ever_present_[2] = {false, false};  // has the player connected to this game (no-show rule)

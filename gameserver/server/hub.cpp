@@ -315,6 +315,10 @@ static const std::string& game_id_of(const v1::ClientMessage& m) {
     case v1::ClientMessage::kDeclineDraw: return m.decline_draw().game_id();
     case v1::ClientMessage::kAbort: return m.abort().game_id();
     case v1::ClientMessage::kRequestMoveLimit: return m.request_move_limit().game_id();
+    case v1::ClientMessage::kProposeTakeback: return m.propose_takeback().game_id();
+    case v1::ClientMessage::kAcceptTakeback: return m.accept_takeback().game_id();
+    case v1::ClientMessage::kDeclineTakeback: return m.decline_takeback().game_id();
+    case v1::ClientMessage::kGiveTime: return m.give_time().game_id();
     case v1::ClientMessage::kClaimVictory: return m.claim_victory().game_id();
     case v1::ClientMessage::kClaimDraw: return m.claim_draw().game_id();
     case v1::ClientMessage::kUnwatchGame: return m.unwatch_game().game_id();

@@ -108,6 +108,9 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
   }
   fill_live_clock(st.mutable_clock(), s, now, wall);
   if (auto by = s.draw_offer_by()) st.set_draw_offer_by(to_side(*by));
+  if (auto by = s.takeback_proposed_by()) st.set_takeback_proposed_by(to_side(*by));
+  st.set_takebacks_allowed(s.takebacks_allowed());
+  st.set_time_gift_ms(static_cast<uint32_t>(s.time_gift_ms()));
   fill_result(st.mutable_result(), s);
   if (c.variant == xq::Variant::Jieqi) {
     st.set_commitment(c.commitment);
@@ -159,6 +162,13 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
       out.set_kind(v1::GameEvent::MOVE_LIMIT_REQUESTED);
       if (e.by_arbiter && !e.one_side) out.set_side(v1::SIDE_NONE);
       break;
+    case EventKind::TakebackProposed: out.set_kind(v1::GameEvent::TAKEBACK_PROPOSED); break;
+    case EventKind::TakebackDeclined: out.set_kind(v1::GameEvent::TAKEBACK_DECLINED); break;
+    case EventKind::TakenBack:
+      out.set_kind(v1::GameEvent::TAKEN_BACK);
+      out.set_plies_undone(static_cast<uint32_t>(e.undone));
+      break;
+    case EventKind::TimeGiven: out.set_kind(v1::GameEvent::TIME_GIVEN); break;
     case EventKind::Ended:
       out.set_kind(v1::GameEvent::GAME_ENDED);
       out.set_side(v1::SIDE_NONE);

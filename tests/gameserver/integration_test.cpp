@@ -82,6 +82,10 @@ ServerMessage action(Client& p, const std::string& gid, const char* what) {
                   : w == "abort"        ? m.mutable_abort()
                   : w == "claim_draw"   ? m.mutable_claim_draw()
                   : w == "unwatch"      ? m.mutable_unwatch_game()
+                  : w == "propose_takeback" ? m.mutable_propose_takeback()
+                  : w == "accept_takeback"  ? m.mutable_accept_takeback()
+                  : w == "decline_takeback" ? m.mutable_decline_takeback()
+                  : w == "give_time"        ? m.mutable_give_time()
                                         : m.mutable_claim_victory();
   a->set_game_id(gid);
   return p.ws->request(m);
@@ -167,7 +171,8 @@ TEST_F(GameServer, IllegalOutOfTurnAndForeignMovesGetErrorCodes) {
 TEST_F(GameServer, ActionsInAGameOfOthersAreRefusedAndFollowNothing) {
   Client red = guest("foreign_red"), black = guest("foreign_black"), other = guest("foreign_other");
   const std::string gid = start_game(red, black);
-  for (const char* what : {"resign", "offer_draw", "accept_draw", "decline_draw", "abort", "claim_draw", "claim_victory"})
+  for (const char* what : {"resign", "offer_draw", "accept_draw", "decline_draw", "abort", "claim_draw", "claim_victory",
+                           "propose_takeback", "accept_takeback", "decline_takeback", "give_time"})
     EXPECT_EQ(error_of(action(other, gid, what)), NOT_YOUR_GAME) << what;
   ClientMessage limit;
   limit.mutable_request_move_limit()->set_game_id(gid);
@@ -208,6 +213,58 @@ TEST_F(GameServer, DrawByAgreement) {
   ASSERT_TRUE(end);
   EXPECT_EQ(end->game_event().result().outcome(), DRAW);
   EXPECT_EQ(end->game_event().result().reason(), "agreement");
+}
+
+// Takebacks by agreement over the wire: the proposal, the answer, the position both players get,
+// a catch-up across the takeback (a full state), a refusal, and a gift of time.
+TEST_F(GameServer, TakebackByAgreementAndGiftsOfTime) {
+  Client red = guest("tb_red"), black = guest("tb_black");
+  const std::string gid = start_game(red, black);
+  EXPECT_EQ(error_of(action(red, gid, "propose_takeback")), TAKEBACK_NOT_ALLOWED) << "nothing to take back yet";
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  ASSERT_TRUE(action(red, gid, "propose_takeback").has_reply());
+  auto asked = wait_event(black, gid, GameEvent::TAKEBACK_PROPOSED);
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(asked->game_event().side(), RED);
+  EXPECT_EQ(error_of(action(red, gid, "accept_takeback")), TAKEBACK_NOT_ALLOWED) << "not one's own proposal";
+  ASSERT_TRUE(action(black, gid, "accept_takeback").has_reply());
+  for (Client* p : {&red, &black}) {
+    auto back = wait_event(*p, gid, GameEvent::TAKEN_BACK);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->game_event().plies_undone(), 2u);
+    EXPECT_EQ(back->game_event().fen().substr(0, back->game_event().fen().find(' ')),
+              std::string(xq::kXiangqiStartFen).substr(0, std::string(xq::kXiangqiStartFen).find(' ')));
+    EXPECT_EQ(back->game_event().clock().running(), RED);
+  }
+  // A client that last saw version 2 gets the game as it is now, not the moves taken back.
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  sync.mutable_sync()->set_last_version(2);
+  ASSERT_TRUE(black.ws->request(sync).has_reply());
+  auto st = black.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().moves_size(), 0);
+  EXPECT_EQ(st->game_state().version(), 4u);
+  EXPECT_TRUE(st->game_state().takebacks_allowed());
+  EXPECT_EQ(st->game_state().time_gift_ms(), 15'000u);
+  // Play goes on from the start, with another move.
+  const ServerMessage played = move(red, gid, "b2e2");
+  ASSERT_TRUE(played.has_reply()) << played.DebugString();
+  EXPECT_EQ(played.reply().version(), 5u);
+  ASSERT_TRUE(action(red, gid, "propose_takeback").has_reply());
+  ASSERT_TRUE(action(black, gid, "decline_takeback").has_reply());
+  ASSERT_TRUE(wait_event(red, gid, GameEvent::TAKEBACK_DECLINED));
+  const ServerMessage again = action(red, gid, "propose_takeback");
+  EXPECT_EQ(error_of(again), TAKEBACK_NOT_ALLOWED);
+  EXPECT_EQ(again.error().message(), "you may ask again once your opponent has moved");
+  // Black, to move, gives red 15 s: red's clock grows while black's runs.
+  ASSERT_TRUE(action(black, gid, "give_time").has_reply());
+  auto gift = wait_event(red, gid, GameEvent::TIME_GIVEN);
+  ASSERT_TRUE(gift);
+  EXPECT_EQ(gift->game_event().side(), BLACK);
+  EXPECT_GT(gift->game_event().clock().red_ms(), 300'000u);
+  EXPECT_EQ(gift->game_event().clock().running(), BLACK);
 }
 
 TEST_F(GameServer, Resign) {

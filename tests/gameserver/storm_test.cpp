@@ -231,7 +231,7 @@ class Storm {
     if (others.empty()) return list(p);
     const std::string gid = others[static_cast<size_t>(pick(static_cast<int>(others.size())))];
     ClientMessage m;
-    switch (pick(8)) {
+    switch (pick(10)) {
       case 0: m.mutable_move()->set_game_id(gid), m.mutable_move()->set_iccs("h2e2"); break;
       case 6: m.mutable_request_move_limit()->set_game_id(gid); break;
       case 1: m.mutable_resign()->set_game_id(gid); break;
@@ -239,6 +239,8 @@ class Storm {
       case 3: m.mutable_accept_draw()->set_game_id(gid); break;
       case 4: m.mutable_abort()->set_game_id(gid); break;
       case 5: m.mutable_claim_victory()->set_game_id(gid); break;
+      case 7: m.mutable_propose_takeback()->set_game_id(gid); break;
+      case 8: m.mutable_give_time()->set_game_id(gid); break;
       default: m.mutable_claim_draw()->set_game_id(gid); break;
     }
     ServerMessage r = request(p, m);
@@ -251,13 +253,17 @@ class Storm {
     if (gid.empty()) return accept_seek(p);
     ClientMessage m;
     const int k = pick(100);
-    if (k < 25) m.mutable_offer_draw()->set_game_id(gid);
-    else if (k < 40) m.mutable_accept_draw()->set_game_id(gid);
-    else if (k < 55) m.mutable_decline_draw()->set_game_id(gid);
-    else if (k < 70) m.mutable_abort()->set_game_id(gid);
-    else if (k < 80) m.mutable_claim_victory()->set_game_id(gid);
-    else if (k < 85) m.mutable_claim_draw()->set_game_id(gid);
-    else if (k < 93) m.mutable_request_move_limit()->set_game_id(gid);
+    if (k < 20) m.mutable_offer_draw()->set_game_id(gid);
+    else if (k < 32) m.mutable_accept_draw()->set_game_id(gid);
+    else if (k < 44) m.mutable_decline_draw()->set_game_id(gid);
+    else if (k < 56) m.mutable_abort()->set_game_id(gid);
+    else if (k < 64) m.mutable_claim_victory()->set_game_id(gid);
+    else if (k < 68) m.mutable_claim_draw()->set_game_id(gid);
+    else if (k < 74) m.mutable_request_move_limit()->set_game_id(gid);
+    else if (k < 80) m.mutable_propose_takeback()->set_game_id(gid);
+    else if (k < 86) m.mutable_accept_takeback()->set_game_id(gid);
+    else if (k < 90) m.mutable_decline_takeback()->set_game_id(gid);
+    else if (k < 94) m.mutable_give_time()->set_game_id(gid);
     else m.mutable_resign()->set_game_id(gid);
     request(p, m);
   }
