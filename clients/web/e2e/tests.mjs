@@ -343,6 +343,110 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chinese.png'), animations: 'disabled' });
 });
 
+// Waits until the move list has exactly `n` moves (a takeback shortens it).
+async function waitForMoveCount(p, n) {
+  await p.page.waitForFunction((k) => document.querySelectorAll('[data-testid=move-list] li').length === k, n, { timeout: T });
+}
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+test('takeback: Red asks after Black replied, Black (on a phone) accepts: both plies go on both boards; play goes on; a lone move taken back', async (ctx) => {
+  const red = await newPlayer(ctx, 'Tara');
+  const black = await newPlayer(ctx, 'Tobi', PHONE);
+  await startGame(ctx, red, black, 'xiangqi');
+  const start = await boardPieces(red);
+  assertEqual(await red.page.locator('[data-testid=propose-takeback]').count(), 0, 'nothing to take back before a move');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  assertEqual(await black.page.locator('[data-testid=propose-takeback]').count(), 0, 'Black has no move to take back yet');
+  await playMove(black, 'h9g7', { tap: true });
+  await waitForMoves(red, 2);
+
+  await red.page.click('[data-testid=propose-takeback]');
+  await red.page.waitForSelector('[data-testid=takeback-offer]:has-text("Takeback proposed")', { timeout: T });
+  assertEqual(await red.page.locator('[data-testid=propose-takeback]').count(), 0, 'no second proposal while one stands');
+  assertEqual(await red.page.locator('[data-testid=accept-takeback]').count(), 0, 'the proposer has nothing to answer');
+  await black.page.waitForSelector('[data-testid=takeback-offer]:has-text("Your opponent asks to take back a move")', { timeout: T });
+  await black.page.waitForSelector('[data-testid=accept-takeback]', { timeout: T });
+  const overflow = await black.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone with the proposal shown (overflow ${overflow}px)`);
+  await black.page.screenshot({ path: join(ctx.shots, 'phone-takeback-proposed.png'), animations: 'disabled' });
+  await black.page.tap('[data-testid=accept-takeback]');
+
+  // Red's h2e2 and Black's reply are gone: the start position, Red to move, on both pages.
+  await Promise.all([waitForMoveCount(red, 0), waitForMoveCount(black, 0)]);
+  for (const p of [red, black]) {
+    await p.page.waitForSelector('[data-testid=takeback-offer]', { state: 'detached', timeout: T });
+    assertEqual(await boardPieces(p), start, `${p.name}'s board is back at the start`);
+  }
+  await red.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: T });
+
+  // Play goes on with another move; taken back alone (Black has not replied): one ply.
+  await playMove(red, 'b2e2');
+  await Promise.all([waitForMoves(red, 1), waitForMoves(black, 1)]);
+  assertEqual(await iccsList(black), ['b2e2'], "Black's move list after the new move");
+  await red.page.click('[data-testid=propose-takeback]');
+  await black.page.tap('[data-testid=accept-takeback]', { timeout: T });
+  await Promise.all([waitForMoveCount(red, 0), waitForMoveCount(black, 0)]);
+  for (const p of [red, black]) assertEqual(await boardPieces(p), start, `${p.name}'s board is at the start again`);
+  await playMove(red, 'c3c4');
+  await waitForMoves(black, 1);
+  await playMove(black, 'c6c5', { tap: true });
+  await Promise.all([waitForMoves(red, 2), waitForMoves(black, 2)]);
+  assertEqual(await iccsList(red), ['c3c4', 'c6c5'], "the game goes on from the position taken back to");
+  assertEqual(await iccsList(black), ['c3c4', 'c6c5'], "Black's list equals Red's");
+});
+
+test('takeback declined: the proposer is told until the next move, and may ask again once the opponent has moved', async (ctx) => {
+  const red = await newPlayer(ctx, 'Uma');
+  const black = await newPlayer(ctx, 'Udo');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await red.page.click('[data-testid=propose-takeback]');
+  await black.page.click('[data-testid=decline-takeback]', { timeout: T });
+  await red.page.waitForSelector('[data-testid=takeback-offer]', { state: 'detached', timeout: T });
+  await red.page.waitForSelector('[data-testid=takeback-declined]:has-text("Takeback declined")', { timeout: T });
+  assertEqual(await red.page.locator('[data-testid=propose-takeback]').count(), 0, 'no new proposal before the opponent moves');
+  assertEqual(await iccsList(red), ['h2e2'], 'the move stays');
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await red.page.waitForSelector('[data-testid=takeback-declined]', { state: 'detached', timeout: T }); // until the next move
+  // Asked again and then answered by a move instead: the proposal lapses.
+  await red.page.click('[data-testid=propose-takeback]', { timeout: T });
+  await black.page.waitForSelector('[data-testid=accept-takeback]', { timeout: T });
+  await playMove(red, 'h0g2');
+  await Promise.all([waitForMoves(red, 3), waitForMoves(black, 3)]);
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=takeback-offer]', { state: 'detached', timeout: T });
+  // Chinese.
+  await black.page.click('[data-testid=lang-toggle]');
+  await red.page.click('[data-testid=propose-takeback]');
+  await black.page.waitForSelector('[data-testid=takeback-offer]:has-text("对方请求悔棋")', { timeout: T });
+  assertEqual((await black.page.textContent('[data-testid=accept-takeback]')).trim(), '同意悔棋', 'the Chinese accept button');
+});
+
+test('give time: Red gives Black 15 s; both pages show Black\'s clock 15 s up', async (ctx) => {
+  const red = await newPlayer(ctx, 'Gina');
+  const black = await newPlayer(ctx, 'Gus');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await Promise.all([waitForMoves(red, 2), waitForMoves(black, 2)]);
+  // Red to move: Black's clock stands still.
+  const blackMs = async (p) => Number(await p.page.getAttribute('[data-testid=clock-black]', 'data-ms'));
+  const before = await blackMs(red);
+  const btn = red.page.locator('[data-testid=give-time]');
+  assertEqual((await btn.textContent()).trim(), '+15 s', 'the button says how much');
+  assertEqual(await btn.getAttribute('title'), 'Give your opponent 15 seconds', "the button's title");
+  await btn.click();
+  for (const p of [red, black]) {
+    await p.page.waitForFunction((b) => Number(document.querySelector('[data-testid=clock-black]')?.getAttribute('data-ms')) >= b + 14_000, before, { timeout: T });
+    const after = await blackMs(p);
+    assert(after <= before + 15_500, `${p.name} sees Black's clock up by about 15 s (${before} -> ${after})`);
+  }
+  await black.page.waitForSelector('[data-testid=give-time]', { timeout: T }); // Black may give time too
+});
+
 test('rematch: offered from the finished game, seen and accepted on the opponent\'s game page; colours swap; cancel', async (ctx) => {
   const ann = await newPlayer(ctx, 'Ann');
   const ben = await newPlayer(ctx, 'Ben');

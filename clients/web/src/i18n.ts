@@ -74,6 +74,15 @@ const en = {
   rematchWaiting: 'Rematch offered to {name}…',
   youOfferedDraw: 'You offered a draw',
   drawDeclined: 'Draw offer declined',
+  proposeTakeback: 'Propose takeback',
+  acceptTakeback: 'Accept takeback',
+  declineTakeback: 'Decline',
+  takebackAsked: 'Your opponent asks to take back a move',
+  takebackAskedBy: '{side} asks to take back a move',
+  youProposedTakeback: 'Takeback proposed',
+  takebackDeclined: 'Takeback declined',
+  giveTime: '+{s} s',
+  giveTimeTitle: 'Give your opponent {s} seconds',
   nextGameOfMatch: 'Next game of this match',
   abort: 'Abort',
   claimVictory: 'Claim victory (opponent gone)',
@@ -148,6 +157,8 @@ const en = {
   'error.OFFER_NOT_ALLOWED': 'A draw offer is not allowed now.',
   'error.ABORT_NOT_ALLOWED': 'Too late to abort: both sides have moved.',
   'error.MOVE_LIMIT_NOT_ALLOWED': 'No move limit can be requested now.',
+  'error.TAKEBACK_NOT_ALLOWED': 'No takeback now.',
+  'error.GIVE_TIME_NOT_ALLOWED': 'No time can be given now.',
   'error.CLAIM_NOT_ALLOWED': 'Your opponent is connected or left only a moment ago.',
   'error.STORAGE_UNAVAILABLE': 'The server could not save the move; it was not played. Try again.',
   'error.BAD_CREDENTIALS': 'Wrong user name or password.',
@@ -591,6 +602,15 @@ const zh: Record<Key, string> = {
   rematchWaiting: '已向{name}发出再来一局的邀请…',
   youOfferedDraw: '你已提和',
   drawDeclined: '求和被拒绝',
+  proposeTakeback: '悔棋',
+  acceptTakeback: '同意悔棋',
+  declineTakeback: '拒绝',
+  takebackAsked: '对方请求悔棋',
+  takebackAskedBy: '{side}请求悔棋',
+  youProposedTakeback: '已请求悔棋',
+  takebackDeclined: '悔棋请求被拒绝',
+  giveTime: '送时{s}秒',
+  giveTimeTitle: '给对方加{s}秒',
   nextGameOfMatch: '本轮下一局',
   abort: '取消对局',
   claimVictory: '对方离线，判胜',
@@ -665,6 +685,8 @@ const zh: Record<Key, string> = {
   'error.OFFER_NOT_ALLOWED': '现在不能提和。',
   'error.ABORT_NOT_ALLOWED': '双方都已走棋，不能取消。',
   'error.MOVE_LIMIT_NOT_ALLOWED': '现在不能申请限着。',
+  'error.TAKEBACK_NOT_ALLOWED': '现在不能悔棋。',
+  'error.GIVE_TIME_NOT_ALLOWED': '现在不能送时。',
   'error.CLAIM_NOT_ALLOWED': '对方仍在线或刚刚离开。',
   'error.STORAGE_UNAVAILABLE': '服务器未能保存这步棋，未走出，请重试。',
   'error.BAD_CREDENTIALS': '用户名或密码错误。',
@@ -1063,9 +1085,9 @@ export function errorText(e: unknown, language: Lang = lang): string {
   const err = e as { code?: number; message?: string; name?: string };
   const codeName = typeof err?.code === 'number' ? ERROR_NAMES[err.code] : err?.message === 'disconnected' ? 'disconnected' : undefined;
   const key = `error.${codeName}` as Key;
-  // RATE_LIMITED covers frame floods, locked sign-ins and new-account limits: the server's English
-  // message says which (and for how long).
-  if (codeName === 'RATE_LIMITED' && language === 'en' && err.message) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+  // RATE_LIMITED (frame floods, locked sign-ins, new-account limits) and the takeback and give-time
+  // refusals have several reasons: the server's English message says which (and for how long).
+  if (codeName && SAYS_WHY.has(codeName) && language === 'en' && err.message && err.message !== codeName) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
   if (codeName && key in en) return t(key);
   return err?.message ?? String(e);
 }
@@ -1088,8 +1110,10 @@ export function apiErrorText(e: unknown): string {
 const ERROR_NAMES: Record<number, string> = {
   3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
-  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED',
+  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED',
 };
+// Codes whose English message says why; other languages keep the general text.
+const SAYS_WHY = new Set(['RATE_LIMITED', 'TAKEBACK_NOT_ALLOWED', 'GIVE_TIME_NOT_ALLOWED']);
 
 export function useLang(): Lang {
   const [l, setL] = useState(lang);

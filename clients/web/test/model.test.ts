@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { GameModel } from '../src/game/model';
 import { verifyCommitment, sha256Hex } from '../src/game/commitment';
 import { stateFromRecord } from '../src/game/record';
-import { ErrorCode, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
+import { ErrorCode, EventKind, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
 import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
-import { apiErrorText, errorText, t } from '../src/i18n';
+import { apiErrorText, errorText, setLang, t } from '../src/i18n';
 import { XIANGQI_START } from '../src/rules/board';
 
 // A stand-in for the socket: records requests, lets the test push server messages.
@@ -152,6 +152,99 @@ describe('GameModel', () => {
     conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: 4, result: { outcome: 2, reason: 'resignation' } } });
     expect(g.over).toBe(true);
     expect(g.myTurn()).toBe(false);
+  });
+
+  it('takebacks: proposed, declined until the next move, lapsing on a move; the proposer may ask again once the opponent moved', () => {
+    const { conn, g } = setup(); // a rated game by default: no takebacks
+    expect(g.canProposeTakeback()).toBe(false);
+    conn.push({ gameState: state({ takebacksAllowed: true, timeGiftMs: 15000 }) });
+    expect(g.takebacksAllowed).toBe(true);
+    expect(g.timeGiftMs).toBe(15000);
+    expect(g.canProposeTakeback()).toBe(false); // nothing of Red's to take back yet
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    expect(g.canProposeTakeback()).toBe(true);
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.TAKEBACK_PROPOSED, side: 1 } });
+    expect(g.takebackBy).toBe('r');
+    expect(g.canProposeTakeback()).toBe(false); // it stands
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: EventKind.TAKEBACK_DECLINED, side: 2 } });
+    expect(g.takebackBy).toBeNull();
+    expect(g.takebackDeclined).toBe(true);
+    expect(g.canProposeTakeback()).toBe(false); // not again before Black moves
+    conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: EventKind.MOVE, side: 2, move: { ply: 2, iccs: 'h9g7' } } });
+    expect(g.takebackDeclined).toBe(false);
+    expect(g.canProposeTakeback()).toBe(true);
+    // Black's proposal lapses when Red moves instead of answering.
+    conn.push({ gameEvent: { gameId: 'g1', version: 5, kind: EventKind.TAKEBACK_PROPOSED, side: 2 } });
+    expect(g.takebackBy).toBe('b');
+    expect(g.canProposeTakeback()).toBe(false); // Red answers with Accept instead
+    conn.push({ gameEvent: { gameId: 'g1', version: 6, kind: EventKind.MOVE, side: 1, move: { ply: 3, iccs: 'h0g2' } } });
+    expect(g.takebackBy).toBeNull();
+    // A proposal standing in the state (a reload), and one ended by the game's end.
+    conn.push({ gameState: state({ version: 7, takebacksAllowed: true, takebackProposedBy: 2, moves: [{ ply: 1, iccs: 'h2e2' }, { ply: 2, iccs: 'h9g7' }] }) });
+    expect(g.takebackBy).toBe('b');
+    conn.push({ gameEvent: { gameId: 'g1', version: 8, kind: EventKind.GAME_ENDED, result: { outcome: 2, reason: 'resignation' } } });
+    expect(g.takebackBy).toBeNull();
+    expect(g.canProposeTakeback()).toBe(false);
+  });
+
+  it('taken back: the last plies go, the position comes from the event, the pending move is dropped, the full state is fetched', () => {
+    const { conn, g } = setup();
+    conn.push({ gameState: state({ you: 2, takebacksAllowed: true }) }); // Black's page
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.MOVE, side: 2, move: { ply: 2, iccs: 'h9g7' } } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: EventKind.TAKEBACK_PROPOSED, side: 1 } });
+    expect(g.moves.length).toBe(2);
+    const watches = conn.sent.filter((b) => b.watchGame).length;
+    conn.push({
+      gameEvent: {
+        gameId: 'g1', version: 4, kind: EventKind.TAKEN_BACK, side: 2, pliesUndone: 2, fen: XIANGQI_START,
+        clock: { redMs: 55000, blackMs: 58000, running: 1, serverTimeMs: 1 },
+      },
+    });
+    expect(g.moves).toEqual([]);
+    expect(g.fen).toBe(XIANGQI_START);
+    expect(g.position.turn).toBe('r');
+    expect(g.takebackBy).toBeNull();
+    expect(g.clock.red).toBe(55000);
+    expect(g.clock.running).toBe('r');
+    expect(conn.sent.filter((b) => b.watchGame).length).toBe(watches + 1);
+    // One ply: Red's move while Black's reply was still on its way is dropped too.
+    conn.push({ gameEvent: { gameId: 'g1', version: 5, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'b2e2' } } });
+    g.move('h9g7');
+    expect(g.pending).not.toBeNull();
+    conn.push({ gameEvent: { gameId: 'g1', version: 6, kind: EventKind.TAKEN_BACK, side: 2, pliesUndone: 1 } }); // no FEN: rebuilt
+    expect(g.pending).toBeNull();
+    expect(g.moves).toEqual([]);
+    expect(g.position.board[2 * 9 + 1]?.type).toBe('C'); // the cannon is back on b2
+  });
+
+  it('time given: both clocks come from the event and the running one keeps running', () => {
+    const { conn, g } = setup();
+    conn.push({ gameState: state({ timeGiftMs: 15000 }) });
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.TIME_GIVEN, side: 1, clock: { redMs: 59000, blackMs: 75000, running: 1, serverTimeMs: 5 } } });
+    expect(g.clockNow('b')).toBe(75000);
+    expect(g.clock.running).toBe('r');
+    expect(g.version).toBe(1);
+  });
+
+  it('says why a takeback or time gift is refused (English: the server\'s reason)', async () => {
+    const { conn, g } = setup();
+    const done = g.action('proposeTakeback');
+    expect(conn.sent.at(-1)).toEqual({ proposeTakeback: { gameId: 'g1' } });
+    conn.answers.at(-1)!.reject(new RequestError(ErrorCode.TAKEBACK_NOT_ALLOWED, 'no takebacks in rated games'));
+    await done;
+    expect(g.error).toBe('No takebacks in rated games.');
+    setLang('zh');
+    try {
+      expect(errorText({ code: ErrorCode.TAKEBACK_NOT_ALLOWED, message: 'no takebacks in rated games' }, 'zh')).toBe('现在不能悔棋。');
+    } finally {
+      setLang('en');
+    }
+    const gift = g.action('giveTime');
+    expect(conn.sent.at(-1)).toEqual({ giveTime: { gameId: 'g1' } });
+    conn.answers.at(-1)!.reject(new RequestError(ErrorCode.GIVE_TIME_NOT_ALLOWED, '')); // no reason given
+    await gift;
+    expect(g.error).toBe('No time can be given now.');
   });
 
   it('runs the clock of the side to move only', () => {

@@ -61,6 +61,13 @@ export class GameModel extends Observable {
   clock: ClockView = { red: 0, black: 0, running: null, at: 0 };
   drawOfferBy: Color | null = null;
   drawDeclined = false; // the last offer was declined (until the next move)
+  // Takebacks by agreement (casual games only) and the time gift, as drawOfferBy / drawDeclined.
+  takebackBy: Color | null = null; // whose takeback proposal stands
+  takebackDeclined = false; // the last proposal was declined (until the next move)
+  takebacksAllowed = false;
+  timeGiftMs = 0; // what "give time" adds to the opponent's clock; 0: not in this game
+  // After a decline the proposer may propose again only once the opponent has moved.
+  private takebackRefused: Color | null = null;
   requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
   result: GameResult | null = null;
   pending: Pending | null = null;
@@ -133,6 +140,14 @@ export class GameModel extends Observable {
 
   myTurn(): boolean {
     return !this.over && !!this.you && this.position.turn === this.you && !this.pending;
+  }
+
+  // This player may ask to take back their last move: a casual game, a move of theirs on the
+  // board, no proposal standing (an opponent's is answered with Accept), and not just refused.
+  canProposeTakeback(): boolean {
+    const you = this.you;
+    if (!you || this.over || !this.takebacksAllowed || this.takebackBy || this.takebackRefused === you) return false;
+    return this.moves.length >= (you === 'r' ? 1 : 2);
   }
 
   async watch() {
@@ -234,6 +249,9 @@ export class GameModel extends Observable {
     this.captured = st.captured.map((c) => ({ owner: sideColor(c.owner) ?? 'r', type: c.type, wasDark: c.wasDark }));
     this.setClock(st.clock, true);
     this.drawOfferBy = sideColor(st.drawOfferBy);
+    this.takebackBy = sideColor(st.takebackProposedBy);
+    this.takebacksAllowed = !!st.takebacksAllowed;
+    this.timeGiftMs = st.timeGiftMs ?? 0;
     this.requestedLimit = requestedLimitOf(st.requestedMoveLimit);
     this.result = st.result ?? null;
     this.setPresent('r', !!st.redPresent);
@@ -272,6 +290,9 @@ export class GameModel extends Observable {
         }
         if (this.drawOfferBy && this.drawOfferBy !== mover) this.drawOfferBy = null;
         this.drawDeclined = false;
+        this.takebackBy = null; // a takeback proposal lapses when either side moves
+        this.takebackDeclined = false;
+        if (this.takebackRefused && this.takebackRefused !== mover) this.takebackRefused = null;
         if (this.pending && mover === this.you) this.pending = null;
         break;
       }
@@ -283,6 +304,29 @@ export class GameModel extends Observable {
         this.drawOfferBy = null;
         this.drawDeclined = true; // said until the next move, so the offerer sees the answer
         break;
+      case EventKind.TAKEBACK_PROPOSED:
+        this.takebackBy = mover;
+        this.takebackDeclined = false;
+        break;
+      case EventKind.TAKEBACK_DECLINED:
+        this.takebackRefused = this.takebackBy ?? (mover === 'r' ? 'b' : mover === 'b' ? 'r' : null);
+        this.takebackBy = null;
+        this.takebackDeclined = true; // said until the next move, so the proposer sees the answer
+        break;
+      case EventKind.TAKEN_BACK: {
+        // The last plies are gone. The live event has the position; the captured pieces and the
+        // rest come with the full state fetched below.
+        const keep = Math.max(0, this.moves.length - (ev.pliesUndone ?? 0));
+        this.fen = ev.fen || fenOf(this.positionAt(keep), this.fen);
+        this.moves = this.moves.slice(0, keep);
+        this.pending = null;
+        this.takebackBy = null;
+        this.takebackDeclined = false;
+        this.takebackRefused = null;
+        this.drawDeclined = false;
+        void this.watch();
+        break;
+      }
       case EventKind.MOVE_LIMIT_REQUESTED:
         this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {
           by: mover,
@@ -294,6 +338,7 @@ export class GameModel extends Observable {
       case EventKind.GAME_ENDED:
         this.result = ev.result ?? null;
         this.pending = null;
+        this.takebackBy = null;
         if (ev.fen) this.fen = ev.fen;
         // The end reveals everything to everyone: fetch the full final state.
         void this.watch();
@@ -301,6 +346,8 @@ export class GameModel extends Observable {
     }
     // Live events carry the running limit's count (a catch-up batch on its last event).
     if (ev.requestedMoveLimit && ev.kind !== EventKind.MOVE_LIMIT_REQUESTED) this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit);
+    // Every event carries both clocks (TIME_GIVEN: with the gift in them; TAKEN_BACK: the side to
+    // move after it runs); only live ones (server time set) run.
     if (ev.clock) this.setClock(ev.clock, !!Number(ev.clock.serverTimeMs));
     if (ev.fen) this.spectators = ev.spectators ?? this.spectators; // live events carry the count
     this.changed();
@@ -369,7 +416,9 @@ export class GameModel extends Observable {
     this.changed();
   }
 
-  async action(kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw' | 'requestMoveLimit') {
+  async action(
+    kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw' | 'requestMoveLimit' | 'proposeTakeback' | 'acceptTakeback' | 'declineTakeback' | 'giveTime',
+  ) {
     this.error = '';
     try {
       await this.conn.request({ [kind]: { gameId: this.id } });

@@ -222,19 +222,23 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           {nextGame && (
             <a class="button primary" data-testid="next-game-of-match" href={`#/game/${encodeURIComponent(nextGame)}`}>{t('nextGameOfMatch')}</a>
           )}
-          {game.drawDeclined && !game.over && (
-            <p class="muted" data-testid="draw-declined" role="status">{t('drawDeclined')}</p>
-          )}
-          {game.drawOfferBy && !game.over && (
-            <div class="draw-offer" data-testid="draw-offer">
-              {game.drawOfferBy === you ? t('youOfferedDraw') : t('drawOffered', { side: game.drawOfferBy === 'r' ? t('red') : t('black') })}
-              {playing && game.drawOfferBy !== you && (
-                <>
-                  <button class="primary" data-testid="accept-draw" onClick={() => void game.action('acceptDraw')}>{t('acceptDraw')}</button>
-                  <button data-testid="decline-draw" onClick={() => void game.action('declineDraw')}>{t('declineDraw')}</button>
-                </>
-              )}
-            </div>
+          {!game.over && (
+            <>
+              <Offer
+                game={game}
+                what="draw"
+                by={game.drawOfferBy}
+                declined={game.drawDeclined}
+                text={game.drawOfferBy === you ? t('youOfferedDraw') : t('drawOffered', { side: sideName(game.drawOfferBy) })}
+              />
+              <Offer
+                game={game}
+                what="takeback"
+                by={game.takebackBy}
+                declined={game.takebackDeclined}
+                text={game.takebackBy === you ? t('youProposedTakeback') : you ? t('takebackAsked') : t('takebackAskedBy', { side: sideName(game.takebackBy) })}
+              />
+            </>
           )}
           {game.requestedLimit && !game.over && (
             <p class="muted" data-testid="move-limit-status" role="status">
@@ -256,6 +260,15 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
                 <button data-testid="resign" onClick={() => setConfirmResign(true)}>{t('resign')}</button>
               )}
               <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
+              {/* Casual games: take back one's last move (and the reply to it) if the opponent agrees. */}
+              {game.canProposeTakeback() && (
+                <button data-testid="propose-takeback" onClick={() => void game.action('proposeTakeback')}>{t('proposeTakeback')}</button>
+              )}
+              {game.timeGiftMs > 0 && (
+                <button data-testid="give-time" title={t('giveTimeTitle', { s: game.timeGiftMs / 1000 })} onClick={() => void game.action('giveTime')}>
+                  {t('giveTime', { s: game.timeGiftMs / 1000 })}
+                </button>
+              )}
               {!!st.ruleOptions?.requestedMoveLimitPlies && !game.requestedLimit && (
                 <button data-testid="request-move-limit" onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
               )}
@@ -291,6 +304,37 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         <Downloads game={game} />
       </aside>
     </div>
+  );
+}
+
+const sideName = (c: Color | null) => (c === 'r' ? t('red') : t('black'));
+
+// A standing draw offer or takeback proposal: what it is, and Accept / Decline for the player it
+// is put to; after a decline, a note until the next move (so the one who asked sees the answer).
+// The answers' names are both the model's actions and their labels' keys.
+const OFFERS = {
+  draw: { accept: 'acceptDraw', decline: 'declineDraw', declined: 'drawDeclined' },
+  takeback: { accept: 'acceptTakeback', decline: 'declineTakeback', declined: 'takebackDeclined' },
+} as const;
+
+function Offer({ game, what, by, declined, text }: { game: GameModel; what: keyof typeof OFFERS; by: Color | null; declined: boolean; text: string }) {
+  const o = OFFERS[what];
+  const answers = !!game.you && !game.over && by !== game.you;
+  return (
+    <>
+      {declined && <p class="muted" data-testid={`${what}-declined`} role="status">{t(o.declined)}</p>}
+      {by && (
+        <div class="offer" data-testid={`${what}-offer`}>
+          {text}
+          {answers && (
+            <>
+              <button class="primary" data-testid={`accept-${what}`} onClick={() => void game.action(o.accept)}>{t(o.accept)}</button>
+              <button data-testid={`decline-${what}`} onClick={() => void game.action(o.decline)}>{t(o.decline)}</button>
+            </>
+          )}
+        </div>
+      )}
+    </>
   );
 }
 
