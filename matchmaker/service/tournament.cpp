@@ -259,6 +259,26 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   return fx;
 }
 
+// A running event's player is not paired from the first round not yet started on; their results
+// stay. A round paired but not started is paired again without them (else they would keep a bye,
+// or leave an opponent waiting for a no-show).
+static void stop_pairing(Tournament& t, int p, Effects& fx) {
+  const std::string& name = t.ev.players[p].name;
+  t.ev.players[p].withdrawn_round = t.rounds_started + 1;
+  if (paired_rounds(t) <= t.rounds_started) return;
+  const int r = paired_rounds(t);
+  t.ev.rounds.pop_back();
+  t.explain.pop_back();
+  t.explain_zh.pop_back();
+  try {
+    Effects again = pair_next_round(t);
+    fx.warnings = again.warnings;
+    fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
+  } catch (const TournamentError& e) {
+    fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
+  }
+}
+
 Effects withdraw(Tournament& t, const std::string& user_id) {
   Effects fx;
   int p = player_of(t, user_id);
@@ -278,25 +298,35 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
       *list = std::move(kept);
     }
   } else {
-    // Results stay; the player is not paired from the first round not yet started on. A round
-    // paired but not started is paired again without them (else they would keep a bye, or leave
-    // an opponent waiting for a no-show).
-    t.ev.players[p].withdrawn_round = t.rounds_started + 1;
-    if (paired_rounds(t) > t.rounds_started) {
-      const int r = paired_rounds(t);
-      t.ev.rounds.pop_back();
-      t.explain.pop_back();
-      t.explain_zh.pop_back();
-      try {
-        Effects again = pair_next_round(t);
-        fx.warnings = again.warnings;
-        fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
-      } catch (const TournamentError& e) {
-        fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
-      }
-    }
+    stop_pairing(t, p, fx);
   }
   fx.notices.push_back(name + " withdrew");
+  return fx;
+}
+
+const Tournament::Disqualification* Tournament::disqualification(int player) const {
+  for (const auto& d : disqualified)
+    if (d.player == player) return &d;
+  return nullptr;
+}
+
+Effects disqualify(Tournament& t, const std::string& user_id, const std::string& reason) {
+  Effects fx;
+  const int p = player_of(t, user_id);
+  if (p < 0) fail("not_joined", "not registered in this event");
+  if (t.stage == Stage::Registration) fail("bad_state", "the event has not started: withdraw the player instead");
+  if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
+  if (t.disqualification(p)) fail("bad_state", t.ev.players[p].name + " is disqualified already");
+  if (!reason.empty() && !valid_display_name(reason))
+    fail("bad_request", "reason: at most 100 bytes on one line, no control characters");
+  const std::string name = t.ev.players[p].name;
+  if (t.stage != Stage::Finished && t.ev.players[p].withdrawn_round == 0) stop_pairing(t, p, fx);
+  t.disqualified.push_back({p, t.rounds_started, reason});
+  fx.notices.push_back(name + " disqualified" + (reason.empty() ? "" : ": " + reason));
+  if (const GameSlot* g = current_game(t, p))
+    fx.warnings.push_back(name + "'s game " + g->game_id +
+                          " is still being played: adjudicate it (the event's adjudicate) or let it finish");
+  if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed");
   return fx;
 }
 
@@ -652,6 +682,7 @@ std::vector<int> final_ranking(const Tournament& t) {
   if (t.has_playoff) out = pairing::playoff_places(t.playoff);
   for (const auto& row : standings(t).rows)
     if (std::find(out.begin(), out.end(), row.player) == out.end()) out.push_back(row.player);
+  std::erase_if(out, [&](int p) { return t.disqualification(p) != nullptr; });
   return out;
 }
 

@@ -79,6 +79,15 @@ struct Tournament {
   std::vector<std::string> applied;   // recent command ids (idempotency)
   uint64_t version = 0;
   std::string cancel_reason;          // the organiser's words, when cancelled
+  // Players the organiser disqualified (取消比赛资格, seed 002's sanctions): not paired any more and
+  // left out of the final ranking; the games they played keep their results for their opponents.
+  struct Disqualification {
+    int player = -1;
+    int round = 0;  // rounds started when it happened
+    std::string reason;
+  };
+  std::vector<Disqualification> disqualified;
+  const Disqualification* disqualification(int player) const;
 };
 
 struct TournamentError : std::runtime_error {
@@ -103,6 +112,10 @@ int player_of(const Tournament& t, const std::string& user_id);  // -1 if not re
 Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,
              const std::string& join_code = "");
 Effects withdraw(Tournament& t, const std::string& user_id);
+// The organiser disqualifies a registered player of a running, paused or finished event (before
+// the start, withdraw them instead): paired no more, as a withdrawal, and out of the final
+// ranking. `reason` ("" or a display name's length and characters) is shown with the standings.
+Effects disqualify(Tournament& t, const std::string& user_id, const std::string& reason);
 // Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
 Effects start(Tournament& t);
 // An event with a start time starts by itself once that time has come (with at least two players).
@@ -133,7 +146,8 @@ Effects record_foul(Tournament& t, const std::string& game_id, const std::string
 
 // Standings after the rounds played so far (every tiebreak column).
 pairing::Standings standings(const Tournament& t);
-// Final ranking (player ids): play-off places first when there is a play-off.
+// Final ranking (player ids): play-off places first when there is a play-off; disqualified
+// players are not ranked.
 std::vector<int> final_ranking(const Tournament& t);
 // The game a player should play now, if any.
 const GameSlot* current_game(const Tournament& t, int player);

@@ -269,6 +269,11 @@ json::value to_json(const Tournament& t) {
                  {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain}, {"explain_zh", explain_zh},
                  {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
   if (t.stage == Stage::Cancelled) o["cancel_reason"] = t.cancel_reason;
+  if (!t.disqualified.empty()) {
+    json::array dq;
+    for (const auto& d : t.disqualified) dq.push_back(json::object{{"player", d.player}, {"round", d.round}, {"reason", d.reason}});
+    o["disqualified"] = std::move(dq);
+  }
   if (t.has_playoff) {
     json::array seeds, semis;
     for (int s : t.playoff.seeds) seeds.push_back(s);
@@ -361,6 +366,10 @@ Tournament tournament_from_json(const json::value& v) {
   for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
   t.version = static_cast<uint64_t>(get_int(o, "version", 0));
   t.cancel_reason = get_str(o, "cancel_reason", "");
+  if (const auto* dq = o.if_contains("disqualified"))
+    for (const auto& d : dq->as_array())
+      t.disqualified.push_back({static_cast<int>(get_int(d.as_object(), "player", -1)),
+                                static_cast<int>(get_int(d.as_object(), "round", 0)), get_str(d.as_object(), "reason", "")});
   if (auto* po = o.if_contains("playoff")) {
     t.has_playoff = true;
     for (const auto& s : po->at("seeds").as_array()) t.playoff.seeds.push_back(static_cast<int>(s.to_number<int64_t>()));
@@ -384,6 +393,10 @@ json::value public_json(const Tournament& t) {
     players.push_back(json::object{{"player", i}, {"user_id", t.user_ids[i]}, {"name", p.name}, {"rating", p.rating},
                                    {"number", p.number}, {"join_round", p.join_round},
                                    {"withdrawn_round", p.withdrawn_round}, {"removed_after_round", removed[i]}});
+    if (const auto* d = t.disqualification(static_cast<int>(i))) {
+      players.back().as_object()["disqualified"] = true;
+      players.back().as_object()["disqualified_reason"] = d->reason;
+    }
   }
   o["players"] = players;
   json::array rounds;
@@ -463,13 +476,15 @@ json::value standings_json(const Tournament& t) {
                                 {"black_games", r.black_games},
                                 {"fouls", r.fouls},
                                 {"running", running},
-                                {"withdrawn", r.withdrawn},
-                                {"withdrawn_reason", !r.withdrawn                                  ? ""
+                                {"withdrawn", r.withdrawn || t.disqualification(r.player)},
+                                {"withdrawn_reason", t.disqualification(r.player)                    ? "disqualified"
+                                                     : !r.withdrawn                                  ? ""
                                                      : t.ev.players.at(r.player).withdrawn_round != 0 ? "withdrew"
                                                      : removed.at(r.player) != 0                   ? "forfeits"
                                                                                                    : ""},
                                 {"place", place.at(r.player)},
                                 {"tiebreaks", tbv}});
+    if (const auto* d = t.disqualification(r.player)) rows.back().as_object()["disqualified_reason"] = d->reason;
   }
   return json::object{{"after_round", st.after_round}, {"columns", columns}, {"rows", rows},
                       {"final_ranking", json::value_from(ranking)}};

@@ -277,6 +277,31 @@ test('the organiser withdraws a player from the player list (a no-show); players
   assertEqual(ev.players.map((p) => p.name).sort(), ['guest-Quin', 'guest-Rosa'], 'Sven is out');
 });
 
+test('the organiser disqualifies a player (取消比赛资格): tagged in the list with the reason, out of the pairing', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Dq_org');
+  const id = 'e2e-dq';
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Clean play', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } }, ['Vera', 'Walt', 'Xena']);
+  await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  const walt = org.page.locator('[data-testid=player-list] li', { hasText: 'Walt' });
+  await walt.locator('[data-testid=disqualify-player]').waitFor({ timeout: T });
+  await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await players[0].page.waitForSelector('[data-testid=player-list] li', { timeout: T });
+  assertEqual(await players[0].page.locator('[data-testid=disqualify-player]').count(), 0, 'a player disqualifies nobody');
+  const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('phone at the board'); }));
+  await walt.locator('[data-testid=disqualify-player]').click();
+  assert((await asked).includes('Walt'), 'the prompt names the player');
+  await walt.locator('[data-testid=disqualified]').waitFor({ timeout: T });
+  assertEqual(await walt.locator('[data-testid=disqualified]').getAttribute('title'), 'phone at the board', 'the reason on the tag');
+  assertEqual(await walt.locator('[data-testid=disqualify-player]').count(), 0, 'not twice');
+  const ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  const index = ev.players.findIndex((p) => p.name === 'guest-Walt');
+  assert(ev.players[index].disqualified, 'the event says so');
+  assert(ev.rounds[0].boards.every((b) => b.a !== index && b.b !== index), 'round 1 paired again without Walt');
+  // Players see the tag too.
+  await players[0].page.locator('[data-testid=player-list] li', { hasText: 'Walt' }).locator('[data-testid=disqualified]').waitFor({ timeout: T });
+});
+
 test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Adj_org');
   const id = 'e2e-adj';

@@ -710,7 +710,7 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
   std::mt19937 rng(11);
   auto pick = [&](size_t n) { return rng() % n; };
   const std::vector<std::string> run_actions = {"start", "pair", "start-round", "edit-pairing", "repair",
-                                                "pause", "resume", "correct"};
+                                                "pause", "resume", "correct", "disqualify"};
   int allowed_runs = 0, refused_runs = 0;
   for (int i = 0; i < 250; ++i) {
     // 0 admin, 1 organiser, 2 outsider, 3 no token, 4 bad token, else a player
@@ -959,6 +959,38 @@ TEST_F(QuickPairing, OrganiserRegistersAnAccountByName) {
   // The member plays as themselves: they may withdraw their own entry.
   post("/api/events/ra-ev/withdraw", json::object{}, member.token);
   EXPECT_TRUE(get("/api/events/ra-ev").at("players").as_array().empty());
+}
+
+// The regulation's 取消比赛资格 over the API: only the organiser (or the admin) may; the player is
+// paired no more, and the standings and the event say so and why.
+TEST_F(QuickPairing, OrganiserDisqualifiesAPlayer) {
+  add_players(4, "dq");
+  create_and_join(json::object{{"id", "dq-ev"}, {"name", "Disqualified"}, {"auto_rounds", false},
+                               {"pairing", json::object{{"rounds", 3}}}});
+  const json::object body{{"user_id", players_[1].user_id}, {"reason", "phone at the board"}};
+  EXPECT_EQ(post("/api/events/dq-ev/disqualify", body, players_[0].token, 403).at("code").as_string(), "forbidden");
+  post("/api/events/dq-ev/disqualify", json::object{{"user_id", "someone"}}, TestServers::kAdminToken, 400);
+  post("/api/events/dq-ev/disqualify", json::object{{"user_id", players_[1].user_id}, {"reason", 3}}, TestServers::kAdminToken, 400);
+  post("/api/events/dq-ev/disqualify", body, TestServers::kAdminToken);
+  EXPECT_EQ(post("/api/events/dq-ev/disqualify", body, TestServers::kAdminToken, 409).at("code").as_string(), "bad_state");
+  const json::value event = get("/api/events/dq-ev");
+  int64_t index = -1;
+  for (const auto& p : event.at("players").as_array())
+    if (p.at("user_id").as_string() == players_[1].user_id) {
+      index = p.at("player").to_number<int64_t>();
+      EXPECT_TRUE(p.at("disqualified").as_bool());
+      EXPECT_EQ(p.at("disqualified_reason").as_string(), "phone at the board");
+      EXPECT_EQ(p.at("withdrawn_round").to_number<int>(), 1) << "round 1 was paired, not started: paired again without them";
+    }
+  ASSERT_GE(index, 0);
+  const auto& boards = event.at("rounds").as_array().at(0).at("boards").as_array();
+  EXPECT_EQ(boards.size(), 2u) << "three players: a game and a bye";
+  for (const auto& b : boards)
+    EXPECT_TRUE(b.at("a").to_number<int64_t>() != index && b.at("b").to_number<int64_t>() != index) << json::serialize(b);
+  const json::value st = get("/api/events/dq-ev/standings");
+  for (const auto& row : st.at("rows").as_array())
+    if (row.at("user_id").as_string() == players_[1].user_id)
+      EXPECT_EQ(row.at("withdrawn_reason").as_string(), "disqualified");
 }
 
 // The organiser decides a game of the event being played (a second foul): only they may, only a

@@ -151,6 +151,60 @@ TEST(Tournament, LateJoinAndWithdrawal) {
     }
 }
 
+// 取消比赛资格: the disqualified player is paired no more, keeps their games' results for their
+// opponents, and has no place in the final ranking; the standings and the stored event say why.
+TEST(Tournament, DisqualifiedPlayersAreNotPairedNorRanked) {
+  EventConfig c = config(4);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 6);
+  try {
+    disqualify(t, "u0", "");
+    ADD_FAILURE() << "disqualified before the start";
+  } catch (const TournamentError& e) {
+    EXPECT_EQ(e.code, "bad_state");
+  }
+  start(t);
+  play_all(t, start_round(t).create);
+  pair_next_round(t);  // round 2 paired, not started: paired again without the player
+  const int dq = player_of(t, "u0");
+  const Effects fx = disqualify(t, "u0", "engine use");
+  EXPECT_EQ(fx.notices.back(), "Player 0 disqualified: engine use");
+  EXPECT_EQ(fx.notices.front(), "round 2 paired again without Player 0");
+  EXPECT_THROW(disqualify(t, "u0", ""), TournamentError) << "twice";
+  EXPECT_THROW(disqualify(t, "u1", std::string("line\nbreak")), TournamentError) << "a reason on one line";
+  EXPECT_THROW(disqualify(t, "nobody", ""), TournamentError);
+  std::vector<GameSlot> more = start_round(t).create;
+  while (!more.empty()) {
+    play_all(t, more);
+    more.clear();
+    if (t.stage == Stage::Finished) break;
+    pair_next_round(t);
+    more = start_round(t).create;
+  }
+  ASSERT_EQ(t.stage, Stage::Finished);
+  for (size_t r = 1; r < t.ev.rounds.size(); ++r)
+    for (const auto& b : t.ev.rounds[r].boards) EXPECT_TRUE(b.a != dq && b.b != dq) << "round " << r + 1;
+  const std::vector<int> ranking = final_ranking(t);
+  EXPECT_EQ(ranking.size(), 5u);
+  EXPECT_EQ(std::count(ranking.begin(), ranking.end(), dq), 0);
+  // Round 1's results stand: the one who lost to the disqualified player still lost.
+  const auto& r1 = t.ev.rounds[0].boards;
+  for (const auto& b : r1)
+    if (b.a == dq || b.b == dq) EXPECT_EQ(b.games.size(), 1u) << "kept";
+  const boost::json::value st = standings_json(t);
+  for (const auto& row : st.at("rows").as_array())
+    if (row.at("player").as_int64() == dq) {
+      EXPECT_EQ(row.at("withdrawn_reason").as_string(), "disqualified");
+      EXPECT_EQ(row.at("disqualified_reason").as_string(), "engine use");
+      EXPECT_EQ(row.at("place").as_int64(), 0);
+    }
+  const Tournament back = tournament_from_json(to_json(t));
+  ASSERT_EQ(back.disqualified.size(), 1u);
+  EXPECT_EQ(back.disqualified[0].player, dq);
+  EXPECT_EQ(back.disqualified[0].reason, "engine use");
+  EXPECT_EQ(back.disqualified[0].round, 1);
+}
+
 TEST(Tournament, PlayoffAfterSwissStage) {
   EventConfig c = config(4);
   c.playoff_after_round = 2;

@@ -156,6 +156,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
         }} onWithdrawPlayer={isOrganiser ? (userId, name) => {
           if (window.confirm(t('confirmWithdrawPlayer', { name }))) void act('withdraw', { user_id: userId }, true);
+        } : undefined} onDisqualifyPlayer={isOrganiser ? (userId, name) => {
+          const reason = window.prompt(t('confirmDisqualifyPlayer', { name }));
+          if (reason !== null) void act('disqualify', { user_id: userId, reason: reason.trim() }, true);
         } : undefined} onRegisterAccount={isOrganiser ? (account) =>
           act('join', { account }, true, (e) => ((e as { code?: string }).code === 'already_joined' ? t('alreadyRegisteredName', { name: account }) : undefined))
           : undefined} />
@@ -238,6 +241,8 @@ function Registration(props: {
   // The organiser's: withdraw a player (a no-show, someone who left the hall), and register a
   // player who has an account (a club member without the page at hand), by the account's name.
   onWithdrawPlayer?: (userId: string, name: string) => void;
+  // The regulation's 取消比赛资格, once the event has started: paired no more, and not ranked.
+  onDisqualifyPlayer?: (userId: string, name: string) => void;
   onRegisterAccount?: (account: string) => Promise<boolean>;
 }) {
   const { ev, me, busy } = props;
@@ -256,11 +261,17 @@ function Registration(props: {
           <li key={i} class={i === me ? 'me' : ''} data-player={p.name}>
             {p.number ? <span class="num">{p.number}</span> : null}
             <span>{p.name}</span>
-            {p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
+            {p.disqualified ? (
+              <span class="tag" data-testid="disqualified" title={p.disqualified_reason || undefined}>{t('disqualified')}</span>
+            ) : p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
             {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
             {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && !p.removed_after_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="withdraw-player" disabled={busy}
                       onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
+            )}
+            {props.onDisqualifyPlayer && p.user_id && !p.disqualified && i !== me && ['running', 'paused', 'finished'].includes(ev.stage) && (
+              <button class="link small" data-testid="disqualify-player" disabled={busy}
+                      onClick={() => props.onDisqualifyPlayer!(p.user_id!, p.name)}>{t('disqualifyPlayer')}</button>
             )}
           </li>
         ))}
@@ -494,7 +505,10 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <tr key={r.player} class={`${r.player === me ? 'me' : ''} ${r.withdrawn ? 'withdrawn' : ''}`} data-player={r.name}>
                 <td>{r.rank}</td>
                 <td>{r.number}</td>
-                <td class="name">{r.name}{r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : 'withdrawn')})` : ''}</td>
+                <td class="name" title={r.disqualified_reason || undefined}>
+                  {r.name}
+                  {r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : r.withdrawn_reason === 'disqualified' ? 'disqualified' : 'withdrawn')})` : ''}
+                </td>
                 <td data-col="score"><strong>{r.score}</strong></td>
                 {cols.map((c, i) => {
                   const cell = tiebreakCell(c, r.tiebreaks?.[i]);
