@@ -15,6 +15,7 @@
 #include "server/matchmaker_bridge.h"
 #include "server/node_link.h"
 #include "server/metrics.h"
+#include "store/rating_store.h"
 #include "store/redis.h"
 
 namespace po = boost::program_options;
@@ -133,6 +134,11 @@ int main(int argc, char** argv) {
       auth.index_accounts();
     } catch (const std::exception& e) {  // not fatal: bans stay lenient until a start completes it
       std::cerr << "gameserver: indexing the accounts' ids: " << e.what() << "\n";
+    }
+    try {
+      gs::RatingStore(redis).index_leaderboards();
+    } catch (const std::exception& e) {  // not fatal: a later start completes it
+      std::cerr << "gameserver: putting stored ratings on the leaderboards: " << e.what() << "\n";
     }
     gs::Metrics metrics;
     redis.set_latency_observer([&metrics](double s) { metrics.observe_redis_latency(s); });

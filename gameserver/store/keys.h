@@ -132,6 +132,8 @@ inline std::string rated_game(const std::string& id) { return "xq:rated:" + id; 
 // name): written with each rated result (RatingStore::apply), read by GET /api/leaderboard.
 inline std::string leaderboard(const std::string& variant) { return "xq:leaderboard:" + variant; }
 inline const std::string kAccountNames = "xq:accountnames";
+// "1" once the ratings stored before the leaderboards existed are on them (RatingStore::index_leaderboards).
+inline const std::string kLeaderboardsComplete = "xq:leaderboard:complete";
 // Streams shared with the matchmaker (full list: matchmaker/service/bus.h).
 inline const std::string kGameCreate = "xq:games:create";
 inline const std::string kGameResults = "xq:games:results";

@@ -86,6 +86,42 @@ void RatingStore::apply(const GameSession& s) {
   throw RedisError("rating of game " + c.id + " not applied: the players' ratings kept changing");
 }
 
+// KEYS: the rating, the variant's leaderboard, the names, the id index; ARGV: the user id, the
+// account record key's prefix. A player already on the board (a result applied since) is left.
+static const char* kIndexScript = R"lua(
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+local stored = redis.call('GET', KEYS[1])
+if not stored then return 0 end
+redis.call('ZADD', KEYS[2], cjson.decode(stored).rating, ARGV[1])
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 0 then
+  local lower = redis.call('HGET', KEYS[4], ARGV[1])
+  local record = lower and redis.call('GET', ARGV[2] .. lower)
+  if record then redis.call('HSET', KEYS[3], ARGV[1], cjson.decode(record).name) end
+end
+return 1
+)lua";
+
+void RatingStore::index_leaderboards() {
+  if (redis_.command({"EXISTS", keys::kLeaderboardsComplete}).integer == 1) return;
+  const std::string prefix = "xq:rating:";
+  std::string cursor = "0";
+  do {
+    RedisReply page = redis_.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
+    if (page.elements.size() != 2) throw RedisError("SCAN: unexpected reply");
+    cursor = page.elements[0].str;
+    for (const RedisReply& key : page.elements[1].elements) {
+      const std::string rest = key.str.substr(prefix.size());  // {variant}:{user}
+      const size_t colon = rest.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string variant = rest.substr(0, colon), user = rest.substr(colon + 1);
+      if (variant != "xiangqi" && variant != "jieqi") continue;
+      eval_script(redis_, kIndexScript, {key.str, keys::leaderboard(variant), keys::kAccountNames, keys::kAccountIds},
+                  {user, keys::user("")});
+    }
+  } while (cursor != "0");
+  redis_.command({"SET", keys::kLeaderboardsComplete, "1"});
+}
+
 std::string RatingStore::ratings_json(const std::string& user_id) {
   json::object out;
   for (const char* v : {"xiangqi", "jieqi"}) {

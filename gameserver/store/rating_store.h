@@ -27,6 +27,10 @@ class RatingStore {
   // The variant's rated players, best first, banned players left out: {"variant", "players":
   // [{rank, user_id, name, rating, deviation, games, provisional}]}, at most `limit`.
   std::string leaderboard_json(const std::string& variant, size_t limit);
+  // Puts the ratings stored before the leaderboards existed on them (once per Redis: a marker key
+  // says it is done). Each player is added in one atomic step from their stored rating, so a
+  // result applied meanwhile is never overwritten by an older figure.
+  void index_leaderboards();
 
  private:
   std::string stored(const std::string& key);  // the key's JSON, "" if unset

@@ -19,6 +19,7 @@
 #include "rules/jieqi.h"
 #include "rules/position.h"
 #include "store/keys.h"
+#include "store/rating_store.h"
 #include "store/redis.h"
 #include "jieqi_audit.h"
 #include "test_clients.h"
@@ -1920,6 +1921,34 @@ TEST_F(GameServer, SigningOutEverywhereEndsEarlierSessions) {
 }
 
 // An account's page can be titled with its name before it has played (GET /api/users/{id}).
+// Ratings stored before the leaderboards existed are put on them once (at a server's start), with
+// the account's name; a player already on a board keeps the figure a later result put there.
+TEST_F(GameServer, RatingsStoredBeforeTheLeaderboardsArePutOnThem) {
+  gs::Redis redis(g_servers->redis_url());
+  const std::string old_id = "u-00000000000000a1", newer_id = "u-00000000000000a2";
+  redis.command({"SET", gs::keys::user("oldtimer"), R"({"id":"u-00000000000000a1","name":"OldTimer","salt":"","hash":""})"});
+  redis.command({"HSET", gs::keys::kAccountIds, old_id, "oldtimer"});
+  redis.command({"SET", gs::keys::rating("xiangqi", old_id), R"({"rating":2990.4,"deviation":60,"volatility":0.06,"games":30})"});
+  redis.command({"SET", gs::keys::rating("jieqi", newer_id), R"({"rating":2991,"deviation":60,"volatility":0.06,"games":3})"});
+  redis.command({"ZADD", gs::keys::leaderboard("jieqi"), "1000", newer_id});  // applied since: kept
+  redis.command({"DEL", gs::keys::kLeaderboardsComplete});
+  gs::RatingStore(redis).index_leaderboards();
+  EXPECT_EQ(redis.command({"GET", gs::keys::kLeaderboardsComplete}).str, "1");
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/leaderboard/xiangqi", body), 200);
+  const auto first = boost::json::parse(body).at("players").as_array().at(0);
+  EXPECT_EQ(first.at("user_id").as_string(), old_id) << body;
+  EXPECT_EQ(first.at("name").as_string(), "OldTimer");
+  EXPECT_EQ(first.at("rating").to_number<int64_t>(), 2990);
+  EXPECT_EQ(redis.command({"ZSCORE", gs::keys::leaderboard("jieqi"), newer_id}).str, "1000");
+  // Once done, not again: a rating set afterwards by hand is not picked up by a second start.
+  redis.command({"SET", gs::keys::rating("xiangqi", newer_id), R"({"rating":2999,"deviation":60,"volatility":0.06,"games":3})"});
+  gs::RatingStore(redis).index_leaderboards();
+  EXPECT_EQ(redis.command({"ZSCORE", gs::keys::leaderboard("xiangqi"), newer_id}).type, gs::RedisReply::Type::Nil);
+  for (const char* v : {"xiangqi", "jieqi"})  // leave the boards as the other tests expect them
+    redis.command({"ZREM", gs::keys::leaderboard(v), old_id, newer_id});
+}
+
 TEST_F(GameServer, AnAccountsNameIsFoundByItsId) {
   Client acct = register_account(g_servers->port(), "Named_By_Id"), visitor = guest("named_guest");
   std::string body;
