@@ -4,6 +4,7 @@
 
 #include "net/runtime.h"
 #include "server/caller.h"
+#include "server/json_error.h"
 #include "server/hub.h"
 
 namespace json = boost::json;
@@ -13,29 +14,25 @@ namespace {
 
 constexpr int64_t kCloseOldSocketsAfterMs = 2000;
 
-HttpResult error(int status, const std::string& msg) {
-  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
-}
-
 }  // namespace
 
 HttpResult change_password(Hub& hub, const std::string& body, const std::string& credential, const std::string& address) {
   const Caller caller = identify_caller(hub, credential);
-  if (!caller.user) return error(401, "sign in first");
-  if (caller.user->guest) return error(400, "guests have no password: register an account");
+  if (!caller.user) return json_error(401, "sign in first");
+  if (caller.user->guest) return json_error(400, "guests have no password: register an account");
   boost::system::error_code ec;
   const json::value in = json::parse(body.empty() ? "{}" : body, ec);
   const json::object* o = !ec ? in.if_object() : nullptr;
   const json::string* current = o && o->contains("password") ? o->at("password").if_string() : nullptr;
   const json::string* fresh = o && o->contains("new_password") ? o->at("new_password").if_string() : nullptr;
-  if (!current || !fresh) return error(400, "body: {\"password\": the current one, \"new_password\": 6-200 characters}");
+  if (!current || !fresh) return json_error(400, "body: {\"password\": the current one, \"new_password\": 6-200 characters}");
   switch (hub.auth().change_password(*caller.user, std::string(*current), std::string(*fresh), address)) {
     case Auth::Error::None: break;
-    case Auth::Error::BadRequest: return error(400, "new_password: 6-200 characters");
+    case Auth::Error::BadRequest: return json_error(400, "new_password: 6-200 characters");
     case Auth::Error::TooManyFailures:
-      return error(429, "too many wrong passwords or password changes for this account: try again later");
-    case Auth::Error::Conflict: return error(409, "the password was changed meanwhile by another request: sign in again");
-    default: return error(403, "wrong password");
+      return json_error(429, "too many wrong passwords or password changes for this account: try again later");
+    case Auth::Error::Conflict: return json_error(409, "the password was changed meanwhile by another request: sign in again");
+    default: return json_error(403, "wrong password");
   }
   // This browser stays signed in with a fresh token; every other session has ended. Sockets
   // already signed in with an old token (a thief's, say) are closed shortly: long enough after
@@ -47,8 +44,8 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
 
 HttpResult sign_out_everywhere(Hub& hub, const std::string& credential) {
   const Caller caller = identify_caller(hub, credential);
-  if (!caller.user) return error(401, "sign in first");
-  if (caller.user->guest) return error(400, "guests have no other sessions to end: register an account");
+  if (!caller.user) return json_error(401, "sign in first");
+  if (caller.user->guest) return json_error(400, "guests have no other sessions to end: register an account");
   hub.auth().end_sessions(*caller.user);
   hub.disconnect_later(caller.user->id, kCloseOldSocketsAfterMs);  // as after a password change
   return {200, "application/json",

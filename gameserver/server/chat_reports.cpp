@@ -6,6 +6,7 @@
 #include "game/codec.h"
 #include "net/runtime.h"
 #include "server/caller.h"
+#include "server/json_error.h"
 #include "server/hub.h"
 #include "store/keys.h"
 #include "store/rate_window.h"
@@ -19,27 +20,23 @@ constexpr int kReportsPerHour = 20;             // per reader: enough for a bad 
 constexpr int kReportsPerHourPerAddress = 30;  // all readers behind one address together
 constexpr int64_t kReportWindowMs = 3600 * 1000;
 
-HttpResult error(int status, const std::string& msg) {
-  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
-}
-
 }  // namespace
 
 HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::string& body, const std::string& credential,
                             const std::string& address) {
   const Caller caller = identify_caller(hub, credential);
-  if (!caller.user) return error(401, "sign in to report a chat line");
-  if (caller.banned) return error(403, "this account is banned");
+  if (!caller.user) return json_error(401, "sign in to report a chat line");
+  if (caller.banned) return json_error(403, "this account is banned");
   const User& reader = *caller.user;
   boost::system::error_code ec;
   const json::value in = json::parse(body.empty() ? "{}" : body, ec);
   const json::value* seq_v = !ec && in.is_object() ? in.as_object().if_contains("seq") : nullptr;
   if (!seq_v || !seq_v->is_int64() || seq_v->as_int64() <= 0)
-    return error(400, "body: {\"seq\": N}, the line's seq (a positive integer) as the chat showed it");
+    return json_error(400, "body: {\"seq\": N}, the line's seq (a positive integer) as the chat showed it");
   const auto seq = static_cast<uint64_t>(seq_v->as_int64());
 
   const auto record = hub.game_record(game_id);
-  if (!record) return error(404, "unknown game");
+  if (!record) return json_error(404, "unknown game");
   const json::value rec = json::parse(*record);  // kept: references into it are read below
   const bool player = rec.at("red").at("user_id").as_string() == reader.id || rec.at("black").at("user_id").as_string() == reader.id;
   const auto lines = hub.store().load_chat(game_id);
@@ -48,8 +45,8 @@ HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::str
   // everyone else's. A line of the other room is answered as one that does not exist, so that a
   // player cannot learn from the answers when the spectators are talking.
   if (line == lines.end() || (line->room == ChatRoom::Players) != player)
-    return error(404, "no such chat line in a room you read (only the last 100 lines are kept)");
-  if (line->user_id == reader.id) return error(400, "that line is your own");
+    return json_error(404, "no such chat line in a room you read (only the last 100 lines are kept)");
+  if (line->user_id == reader.id) return json_error(400, "that line is your own");
 
   // One entry per line, whoever reports it (a line reported by many is still one to read); and
   // reports per reader and per client address, so that throwaway guests cannot bury the real ones.
@@ -62,7 +59,7 @@ HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::str
     counters.push_back(keys::chat_report_tries_from(address));
     limits.push_back(kReportsPerHourPerAddress);
   }
-  if (!take_places(redis, counters, limits, kReportWindowMs)) return error(429, "too many reports in an hour: try again later");
+  if (!take_places(redis, counters, limits, kReportWindowMs)) return json_error(429, "too many reports in an hour: try again later");
   RedisReply fresh = redis.command({"SET", marker, "1", "NX", "PX", std::to_string(keys::kChatKeptMs)});
   if (fresh.type == RedisReply::Type::Nil) {  // reported by someone else this instant
     give_back_places(redis, counters);

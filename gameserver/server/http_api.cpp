@@ -14,6 +14,7 @@
 #include "game/record_text.h"
 #include "server/account_api.h"
 #include "server/caller.h"
+#include "server/json_error.h"
 #include "server/chat_reports.h"
 #include "server/hub.h"
 #include "server/tournament_api.h"
@@ -25,10 +26,6 @@ namespace json = boost::json;
 
 namespace gs {
 namespace {
-
-HttpResult json_error(int status, const std::string& msg) {
-  return {status, "application/json", json::serialize(json::object{{"error", msg}})};
-}
 
 // A path segment with its %-escapes decoded (clients encode names: the web client writes an
 // account's name with encodeURIComponent, so 张三 arrives as %E5%BC%A0%E4%B8%89); nullopt for a
