@@ -437,7 +437,11 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   // A move that may call for a repetition judgement (milliseconds; a quarter of a second on
   // contrived loops) is played on the judge thread while the game waits (busy_): the io thread
   // goes on serving the other games. (Flagging a move costs a board copy.)
-  if (m.has_move() && deps_.judge && session_.rules_game().may_judge(m.move().iccs())) {
+  // Off the io threads: a move that may be judged, and a takeback's answer (it replays the game
+  // from the start, judgements included; two accounts agreeing could otherwise repeat it at will).
+  const bool costly = (m.has_move() && session_.rules_game().may_judge(m.move().iccs())) || m.has_accept_takeback() ||
+                      (m.has_propose_takeback() && session_.takeback_proposed_by() == xq::opposite(side));
+  if (costly && deps_.judge) {
     busy_ = true;
     auto job = [self = shared_from_this(), c, side, m, now, received_ms] {
       std::shared_ptr<Pending> pending;
@@ -458,7 +462,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
       });
     };
     if (deps_.judge(std::move(job))) {
-      deps_.metrics.moves_judged_off_io_total++;
+      if (m.has_move()) deps_.metrics.moves_judged_off_io_total++;
       return;
     }
     busy_ = false;  // the judge thread's queue is full: judged here, as before

@@ -1,5 +1,6 @@
 // What a game session keeps per ply: the heap a live game holds grows with its length, and a
-// server holds thousands of live games. Run: build/bin/session_bench
+// server holds thousands of live games. And what a takeback costs: it replays the game from the
+// start. Run: build/bin/session_bench
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -45,5 +46,35 @@ static void BM_SessionHeapPerPly(benchmark::State& state) {
   state.counters["bytes_per_ply"] = bytes_per_ply;
 }
 BENCHMARK(BM_SessionHeapPerPly)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// A takeback agreed at ply 200 of a seeded random game (never ending early): propose, accept
+// (the game rebuilt from its first 198 plies), then the two plies played again.
+static void BM_TakebackAtPly200(benchmark::State& state) {
+  GameConfig c;
+  c.id = "tb";
+  c.variant = xq::Variant::Xiangqi;
+  c.tc = {3'600'000, 0};
+  c.red = {"u-r", "r", false};
+  c.black = {"u-b", "b", false};
+  GameSession s(c);
+  std::mt19937 rng(9);
+  s.start_clock(0);
+  std::vector<GameEvent> out;
+  Millis now = 0;
+  for (int tries = 0; s.plies() < 200; ++tries) {
+    if (s.over()) s = GameSession(c), s.start_clock(0);
+    const auto legal = s.rules_game().legal_moves();
+    s.move(s.rules_game().position().side_to_move(), xq::to_iccs(legal[rng() % legal.size()]), "", now += 10, 0, out);
+  }
+  for (auto _ : state) {
+    const std::string a = s.events()[s.version() - 2].iccs, b = s.events()[s.version() - 1].iccs;
+    const xq::Color red = xq::Color::Red, black = xq::Color::Black;
+    s.propose_takeback(red, now += 10, out);  // red to move: red's move and black's reply
+    if (s.accept_takeback(black, now += 10, out) != Status::Ok || s.plies() != 198) state.SkipWithError("not taken back");
+    s.move(red, a, "", now += 10, 0, out);
+    s.move(black, b, "", now += 10, 0, out);
+  }
+}
+BENCHMARK(BM_TakebackAtPly200)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
