@@ -142,6 +142,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const movable = live && game.myTurn() ? you : null;
   const playing = !!you && !game.over;
+  // While the opponent thinks (or our own move is on its way) a move may be chosen in advance.
+  const premovable = live && playing && !game.myTurn() ? you : null;
   const st = game.state!;
   const player = (c: Color) => (c === 'r' ? game.red : game.black);
 
@@ -183,6 +185,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             game.move(iccsOf({ from, to }));
           }}
           onIllegal={(reason) => setIllegal({ reason, plies: n })}
+          premovable={premovable}
+          premove={live ? game.premove : null}
+          onPremove={(m) => (m ? game.setPremove(m) : game.cancelPremove())}
         />
         {bar(bottom)}
       </div>
@@ -211,6 +216,12 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             {status}
           </p>
           <FirstMoveDue game={game} you={you} />
+          {game.premove && !game.over && (
+            <p class="muted premove-line" data-testid="premove" data-iccs={iccsOf(game.premove)} role="status">
+              {t('premoveSet', { move: iccsOf(game.premove) })}{' '}
+              <button class="link" data-testid="cancel-premove" onClick={() => game.cancelPremove()}>{t('cancelPremove')}</button>
+            </p>
+          )}
           {illegal && illegal.plies === n && !game.over && (
             <p class="muted" data-testid="illegal-move" data-reason={illegal.reason} role="status">
               {t(illegal.reason === 'check' ? 'illegalMoveCheck' : 'illegalMove')}
@@ -297,7 +308,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             <button onClick={() => setFlipped(!flipped)}>{t('flip')}</button>
           </div>
         </div>
-        <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
+        <MoveList moves={game.moves} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
         <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
