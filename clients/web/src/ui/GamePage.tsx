@@ -2,6 +2,7 @@
 // list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
+import { gameFen } from '../analysis/fen';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
@@ -306,6 +307,14 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           )}
           <div class="actions small">
             <button onClick={() => setFlipped(!flipped)}>{t('flip')}</button>
+            {/* A finished Xiangqi game, at the ply on view, opens on the analysis board. Not Jieqi:
+                its face-down pieces move by their square and reveal when moved, which a Xiangqi
+                position cannot carry (docs/web-client.md). */}
+            {game.over && st.variant !== Variant.JIEQI && (
+              <a class="button" data-testid="analyse" title={t('analyseTitle')} href={`#/analysis?fen=${encodeURIComponent(gameFen(position, ply))}`}>
+                {t('analyse')}
+              </a>
+            )}
           </div>
         </div>
         <MoveList moves={game.moves} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
