@@ -53,7 +53,8 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
   const checkSquare: Square | null = check ? position.board.findIndex((p) => p?.type === 'K' && p.color === position.turn) : null;
   const side = (c: Color) => (c === 'r' ? t('red') : t('black'));
   let status = position.turn === 'r' ? t('redToMove') : t('blackToMove');
-  if (legalMoves(position).length === 0) status = t('analysisNoMoves', { side: side(position.turn) });
+  // In Xiangqi a side without a legal move loses, mated or stalemated.
+  if (legalMoves(position).length === 0) status = t(check ? 'analysisMate' : 'analysisNoMoves', { side: side(position.turn) });
   else if (check) status = `${status} · ${t('inCheckNow')}`;
 
   // A FEN typed or pasted in: the board starts again from it, and the address says so (a link to

@@ -9,7 +9,8 @@ import { ruleOptionTags } from '../game/rule_options';
 import { apiErrorText, t, useLang } from '../i18n';
 import { api } from '../net/http';
 import { Variant } from '../net/proto';
-import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
+import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
+import { chineseMove } from '../rules/notation';
 import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
 import { useObservable } from '../store';
 import { alertPlayer } from './alerts';
@@ -219,7 +220,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <FirstMoveDue game={game} you={you} />
           {game.premove && !game.over && (
             <p class="muted premove-line" data-testid="premove" data-iccs={iccsOf(game.premove)} role="status">
-              {t('premoveSet', { move: iccsOf(game.premove) })}{' '}
+              {t('premoveSet', { move: premoveText(position, game.premove) })}{' '}
               <button class="link" data-testid="cancel-premove" onClick={() => game.cancelPremove()}>{t('cancelPremove')}</button>
             </p>
           )}
@@ -325,6 +326,13 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
       </aside>
     </div>
   );
+}
+
+// The premove in words: Chinese notation in the position it was chosen in (a face-down Jieqi
+// piece has none), and ICCS.
+function premoveText(position: Position, m: Move): string {
+  const zh = chineseMove(position, m);
+  return zh ? `${zh} (${iccsOf(m)})` : iccsOf(m);
 }
 
 const sideName = (c: Color | null) => (c === 'r' ? t('red') : t('black'));
