@@ -93,3 +93,12 @@ describe('Chinese notation (as gameserver/rules/notation.cpp)', () => {
     expect(zh('3k5/9/9/2P6/2P3P2/9/9/9/9/4K4 w', 'c6c7')).toBe('前兵进一');
   });
 });
+
+describe('the #/analysis route', () => {
+  it('carries the FEN as a query (it holds slashes and spaces)', async () => {
+    const { parseRoute } = await import('../src/app');
+    expect(parseRoute('#/analysis')).toEqual({ page: 'analysis', fen: undefined });
+    expect(parseRoute(`#/analysis?fen=${encodeURIComponent(XIANGQI_START)}`)).toEqual({ page: 'analysis', fen: XIANGQI_START });
+    expect(parseRoute('#/game/abc')).toEqual({ page: 'game', id: 'abc' });
+  });
+});
