@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GameModel } from '../src/game/model';
-import { EventKind } from '../src/net/proto';
+import { RequestError } from '../src/net/connection';
+import { ErrorCode, EventKind } from '../src/net/proto';
 import { premoveTargets, premoveVerdict } from '../src/game/premove';
 import { parseFen, parseSquare, squareName, XIANGQI_START } from '../src/rules/board';
 import { FakeConn, state } from './fake_conn';
@@ -95,6 +96,20 @@ describe('GameModel premove', () => {
     const sent = movesSent(conn);
     expect(sent.map((m) => m.iccs)).toEqual(['h2e2', 'b0c2']);
     expect(sent[1].clientMoveId).not.toBe(first.clientMoveId);
+  });
+
+  it('goes with a move of ours the server refuses (it was chosen to follow that move)', async () => {
+    const conn = new FakeConn();
+    const g = new GameModel(conn as never, 'g1');
+    conn.push({ gameState: state({ you: 1 }) });
+    g.move('h2e2');
+    g.setPremove(mv('b0c2'));
+    conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.ILLEGAL_MOVE, 'no'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(g.pending).toBeNull();
+    expect(g.premove).toBeNull();
+    expect(movesSent(conn).length).toBe(1);
   });
 
   it('is cancelled, replaced (only one), and never outlives the game', () => {
