@@ -12,7 +12,7 @@ import { inCheck, legalMoves } from '../rules/movegen';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
 
-export function fenErrorText(e: unknown): string {
+function fenErrorText(e: unknown): string {
   return e instanceof FenError ? t('badFen', { why: t(e.why, e.params) }) : String(e);
 }
 

@@ -220,7 +220,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <FirstMoveDue game={game} you={you} />
           {game.premove && !game.over && (
             <p class="muted premove-line" data-testid="premove" data-iccs={iccsOf(game.premove)} role="status">
-              {t('premoveSet', { move: premoveText(position, game.premove) })}{' '}
+              {t('premoveSet', { move: premoveText(game.position, game.premove) })}{' '}
               <button class="link" data-testid="cancel-premove" onClick={() => game.cancelPremove()}>{t('cancelPremove')}</button>
             </p>
           )}
@@ -328,7 +328,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   );
 }
 
-// The premove in words: Chinese notation in the position it was chosen in (a face-down Jieqi
+// The premove in words: Chinese notation in the live position, not a replayed one (a face-down Jieqi
 // piece has none), and ICCS.
 function premoveText(position: Position, m: Move): string {
   const zh = chineseMove(position, m);
