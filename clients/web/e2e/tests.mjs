@@ -1282,3 +1282,169 @@ test('sign out everywhere: the other browser of the account drops to the sign-in
   await a.page.reload();
   await a.page.waitForSelector('[data-testid=user-name]', { timeout: T });
 });
+
+test('premove: Black chooses a move while Red thinks (cancel by a second press or the button); Red moves and it is played at once, on both boards; a premove the reply makes illegal is dropped', async (ctx) => {
+  const red = await newPlayer(ctx, 'Rita');
+  const black = await newPlayer(ctx, 'Pete');
+  await startGame(ctx, red, black, 'xiangqi');
+  const premoveShown = (p) => p.page.$$eval('[data-premove]', (rs) => rs.map((r) => r.getAttribute('data-premove')).sort());
+
+  // Red to move: Black's horse b9→c7 as a premove, then pressed again: cancelled.
+  await playMove(black, 'b9c7');
+  await black.page.waitForSelector('[data-testid=premove][data-iccs=b9c7]', { timeout: T });
+  assertEqual(await premoveShown(black), ['b9', 'c7'], 'the premove is highlighted');
+  assertEqual(await premoveShown(red), [], 'Red sees nothing of it');
+  await black.page.click('[data-square=b9]');
+  await black.page.waitForSelector('[data-testid=premove]', { state: 'detached', timeout: T });
+  assertEqual(await premoveShown(black), [], 'a press on the premoved piece cancels it');
+  // Again, and the "cancel premove" button.
+  await playMove(black, 'b9c7');
+  await black.page.click('[data-testid=cancel-premove]');
+  await black.page.waitForSelector('[data-testid=premove]', { state: 'detached', timeout: T });
+  assertEqual(await premoveShown(black), [], 'the button cancels it');
+
+  // The premove that stays: h9g7. Red plays and Black's reply follows by itself.
+  await playMove(black, 'h9g7');
+  await black.page.waitForSelector('[data-testid=premove][data-iccs=h9g7]', { timeout: T });
+  assert((await black.page.textContent('[data-testid=premove]')).includes('马８进７ (h9g7)'), 'the premove named in words');
+  assertEqual(await moveCount(black), 0, 'nothing sent before Red moves');
+  await black.page.screenshot({ path: join(ctx.shots, 'desktop-premove.png'), animations: 'disabled' });
+  await playMove(red, 'h2e2');
+  await Promise.all([waitForMoves(red, 2), waitForMoves(black, 2)]);
+  for (const p of [red, black]) assertEqual(await iccsList(p), ['h2e2', 'h9g7'], `${p.name}'s move list has the premove played`);
+  assertEqual(await boardPieces(red), await boardPieces(black), 'both boards equal');
+  assert((await boardPieces(red)).includes('g7:bN'), 'the horse stands on g7');
+  assertEqual(await premoveShown(black), [], 'the highlight goes once played');
+  assertEqual((await black.page.$$('[data-testid=premove]')).length, 0, 'no premove line');
+
+  // Red to move: Black premoves the cannon b7 over Red's cannon on b2 onto the horse on b0; Red's
+  // cannon steps aside (b2c2), so the capture has no screen: dropped, nothing sent, Black to move.
+  await playMove(black, 'b7b0');
+  await black.page.waitForSelector('[data-testid=premove][data-iccs=b7b0]', { timeout: T });
+  await playMove(red, 'b2c2');
+  await waitForMoves(black, 3);
+  await black.page.waitForSelector('[data-testid=premove]', { state: 'detached', timeout: T });
+  await sleep(800);
+  assertEqual(await moveCount(red), 3, 'the illegal premove was not sent');
+  assertEqual(await premoveShown(black), [], 'its highlight is gone');
+  assertEqual((await black.page.textContent('[data-testid=status]')).trim(), 'Your move', 'Black moves by hand');
+  assertEqual(await black.page.$$eval('[data-testid=illegal-move], [role=alert].error', (e) => e.length), 0, 'silently: no message');
+  await playMove(black, 'b7b3');
+  await waitForMoves(red, 4);
+});
+
+test('analysis board: moves for both sides by clicks, back and forward (buttons, arrows), a move from an earlier ply replaces the rest, a bad FEN refused, a FEN pasted; on a phone', async (ctx) => {
+  // Nobody signs in: the board needs no account.
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`     [analysis pageerror] ${e.message}`));
+  const p = { name: 'analyst', context, page };
+  await page.goto(`${ctx.base}/`);
+  await page.click('[data-testid=nav-analysis]');
+  await page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  const fen = () => page.inputValue('[data-testid=analysis-fen]');
+  assertEqual(await fen(), 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'starts from the Xiangqi start');
+
+  for (const m of ['h2e2', 'h9g7', 'h0g2']) await playMove(p, m);
+  await waitForMoves(p, 3);
+  assertEqual(await iccsList(p), ['h2e2', 'h9g7', 'h0g2'], 'the line');
+  const zh = await page.$$eval('[data-testid=move-list] li .zh', (e) => e.map((x) => x.textContent));
+  assertEqual(zh, ['炮二平五', '马８进７', '马二进三'], 'in Chinese notation');
+  // An illegal click says so and plays nothing.
+  await page.click('[data-square=a6]');
+  await page.click('[data-square=a4]');
+  await page.waitForSelector('[data-testid=illegal-move]', { timeout: T });
+  assertEqual(await moveCount(p), 3, 'nothing played');
+
+  await page.click('[data-testid=replay-prev]');
+  assertEqual(await page.textContent('[data-testid=replay-ply]'), '2/3', 'one back');
+  await page.keyboard.press('ArrowLeft');
+  assertEqual(await page.textContent('[data-testid=replay-ply]'), '1/3', 'the left arrow');
+  assertEqual(await fen(), 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1', 'the FEN follows the ply on view');
+  await page.keyboard.press('ArrowRight');
+  assertEqual(await page.textContent('[data-testid=replay-ply]'), '2/3', 'the right arrow');
+  await playMove(p, 'b0c2'); // from ply 2: replaces h0g2
+  await page.waitForFunction(() => document.querySelector('[data-testid=move-list] li:last-child')?.getAttribute('data-iccs') === 'b0c2', null, { timeout: T });
+  assertEqual(await iccsList(p), ['h2e2', 'h9g7', 'b0c2'], 'the later move was replaced');
+  assertEqual(await page.textContent('[data-testid=replay-ply]'), '3/3', 'at the end of the new line');
+  assertEqual(await fen(), 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b - - 3 2', 'FEN after the new line');
+
+  await page.click('[data-testid=analysis-flip]');
+  assertEqual(await page.getAttribute('svg.board', 'data-orientation'), 'b', 'flipped');
+
+  // A bad FEN typed in: refused in words, the board stays.
+  await page.fill('[data-testid=analysis-fen]', 'rnbakabnr/9/1c5c1 w');
+  await page.press('[data-testid=analysis-fen]', 'Enter');
+  const err = await page.textContent('[data-testid=analysis-fen-error]');
+  assert(/10 rows of 9 squares/.test(err), `the refusal says why (${err})`);
+  assertEqual(await moveCount(p), 3, 'the line is kept');
+  // A FEN pasted: the board starts from it, with an empty line, and the address says so.
+  const endgame = '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1';
+  await page.fill('[data-testid=analysis-fen]', '');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.querySelector('[data-testid=analysis-fen]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, endgame);
+  await page.waitForFunction((f) => document.querySelector('[data-testid=analysis-page]')?.getAttribute('data-fen') === f, endgame, { timeout: T });
+  assertEqual(await moveCount(p), 0, 'a new position, no moves');
+  assertEqual((await page.$$('[data-testid=analysis-fen-error]')).length, 0, 'the refusal has gone');
+  assert(page.url().includes(`#/analysis?fen=${encodeURIComponent(endgame)}`), `the address has the FEN (${page.url()})`);
+  assertEqual((await boardPieces(p)).length, 3, 'three pieces');
+  await playMove(p, 'e1d1'); // the rook on the king's file and the generals' open file: mate
+  await page.waitForFunction(() => /Checkmate: Black loses/.test(document.querySelector('[data-testid=analysis-status]')?.textContent ?? ''), null, { timeout: T });
+  // A reload keeps the position from the address.
+  await page.reload();
+  await page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  assertEqual(await fen(), endgame, 'reloaded at the pasted position');
+
+  // On a phone: the board takes the width, no sideways scrolling, a tapped move is played.
+  const phoneCtx = await ctx.browser.newContext({ ...PHONE, locale: 'zh-CN' });
+  ctx.contexts.push(phoneCtx);
+  const phone = { name: 'phone', context: phoneCtx, page: await phoneCtx.newPage() };
+  await phone.page.goto(`${ctx.base}/#/analysis`);
+  await phone.page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  assertEqual((await phone.page.textContent('[data-testid=nav-analysis]')).trim(), '分析', 'the header link in Chinese');
+  await playMove(phone, 'b2e2', { tap: true });
+  await waitForMoves(phone, 1);
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  const boardBox = await phone.page.locator('svg.board').boundingBox();
+  assert(boardBox.width >= 360, `board uses the phone's width (${boardBox.width}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-analysis.png'), animations: 'disabled' });
+  await page.screenshot({ path: join(ctx.shots, 'desktop-analysis.png'), animations: 'disabled' });
+});
+
+test('analysis: "Analyse" on a resigned game opens the analysis board at its final position, and at the ply on view in the replay', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ana');
+  const black = await newPlayer(ctx, 'Lyse');
+  await startGame(ctx, red, black, 'xiangqi');
+  assertEqual((await red.page.$$('[data-testid=analyse]')).length, 0, 'no Analyse button while the game runs');
+  const line = ['h2e2', 'h9g7', 'b0c2'];
+  for (let i = 0; i < line.length; i++) {
+    await playMove(i % 2 ? black : red, line[i]);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  assert(/resign/i.test(await resultText(red)), 'Red sees the resignation');
+  const final = await boardPieces(red);
+
+  await red.page.click('[data-testid=analyse]');
+  await red.page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  assertEqual(await red.page.inputValue('[data-testid=analysis-fen]'), 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b - - 0 2', 'the final position, Black to move');
+  assertEqual(await boardPieces(red), final, 'the same pieces as the game\'s board');
+  await playMove(red, 'i9h9'); // and play on from it
+  await waitForMoves(red, 1);
+
+  // Back to the game; replay at ply 1, Analyse from there.
+  await red.page.goBack();
+  await red.page.waitForSelector('[data-testid=game-page][data-over="1"]', { timeout: T });
+  await red.page.click('[data-testid=replay-first]');
+  await red.page.click('[data-testid=replay-next]');
+  assertEqual(await red.page.textContent('[data-testid=replay-ply]'), '1/3', 'replay at ply 1');
+  await red.page.click('[data-testid=analyse]');
+  await red.page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  assertEqual(await red.page.inputValue('[data-testid=analysis-fen]'), 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1', 'the position after the first move');
+});

@@ -1,5 +1,6 @@
 // Application-wide state: the one connection, the signed-in user, the open game models, and the
-// hash route (#/, #/game/ID, #/tournaments[/ID], #/player/ID, #/leaderboard[/VARIANT], #/admin) so the server only has to serve index.html;
+// hash route (#/, #/game/ID, #/tournaments[/ID], #/player/ID, #/leaderboard[/VARIANT], #/admin,
+// #/analysis[?fen=FEN]) so the server only has to serve index.html;
 // tournament notices (game ready, event news), direct challenges to us and the quick-pairing waiting
 // state.
 import { GameModel } from './game/model';
@@ -15,9 +16,13 @@ export type Route =
   | { page: 'tournaments'; id?: string }
   | { page: 'player'; id: string }
   | { page: 'leaderboard'; variant: 'xiangqi' | 'jieqi' }
-  | { page: 'admin' };
+  | { page: 'admin' }
+  | { page: 'analysis'; fen?: string };
 
 export function parseRoute(hash: string): Route {
+  // The analysis board's position is a query (a FEN holds slashes): #/analysis?fen=<encoded FEN>.
+  const m = /^#?\/?analysis(?:\?(.*))?$/.exec(hash);
+  if (m) return { page: 'analysis', fen: new URLSearchParams(m[1] ?? '').get('fen') ?? undefined };
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'game' && parts[1]) return { page: 'game', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'tournaments') return { page: 'tournaments', id: parts[1] ? decodeURIComponent(parts[1]) : undefined };

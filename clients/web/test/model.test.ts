@@ -2,57 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { GameModel } from '../src/game/model';
 import { verifyCommitment, sha256Hex } from '../src/game/commitment';
 import { stateFromRecord } from '../src/game/record';
-import { ErrorCode, EventKind, pb, decodeServer, type ClientBody, type ServerMessage } from '../src/net/proto';
+import { ErrorCode, EventKind } from '../src/net/proto';
 import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
 import { apiErrorText, errorText, setLang, t } from '../src/i18n';
 import { XIANGQI_START } from '../src/rules/board';
-
-// A stand-in for the socket: records requests, lets the test push server messages.
-class FakeConn {
-  status = 'open';
-  rttMs = 40;
-  sent: ClientBody[] = [];
-  // The answer to each request, to settle: reject(new RequestError(…)) as the server would.
-  answers: { resolve: (m: ServerMessage) => void; reject: (e: Error) => void }[] = [];
-  private msg = new Set<(m: ServerMessage) => void>();
-  onMessage(fn: (m: ServerMessage) => void) {
-    this.msg.add(fn);
-    return () => this.msg.delete(fn);
-  }
-  onReady() {
-    return () => {};
-  }
-  request(body: ClientBody) {
-    this.sent.push(body);
-    return new Promise<ServerMessage>((resolve, reject) => this.answers.push({ resolve, reject }));
-  }
-  push(body: object) {
-    const m = decodeServer(pb.ServerMessage.encode(body).finish());
-    for (const fn of this.msg) fn(m);
-  }
-}
-
-const state = (over: object = {}) => ({
-  gameId: 'g1',
-  version: 0,
-  variant: 1,
-  red: { userId: 'u1', name: 'A' },
-  black: { userId: 'u2', name: 'B' },
-  you: 1,
-  startFen: XIANGQI_START,
-  fen: XIANGQI_START,
-  clock: { redMs: 60000, blackMs: 60000, running: 1, serverTimeMs: 1 },
-  result: { outcome: 0 },
-  ...over,
-});
-
-function setup() {
-  const conn = new FakeConn();
-  const g = new GameModel(conn as never, 'g1');
-  conn.push({ gameState: state() });
-  return { conn, g };
-}
+import { FakeConn, setup, state } from './fake_conn';
 
 describe('GameModel', () => {
   it('applies events in order, ignores duplicates, resyncs on a gap', () => {

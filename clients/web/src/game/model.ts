@@ -2,12 +2,15 @@
 // Versions make it exact across reconnects: an event is applied only if it is the next one; a gap
 // asks the server for a Sync from the last version seen. A move made here stays "pending" under
 // its client_move_id until the server's MOVE event (or an error) settles it, and is re-sent after a
-// reconnect; the server acks a re-sent id instead of playing it twice.
+// reconnect; the server acks a re-sent id instead of playing it twice. A premove (game/premove.ts)
+// waits here until the opponent's move arrives and then becomes an ordinary pending move, with a
+// client_move_id of its own.
 import { Disconnected, RequestError, type Connection } from '../net/connection';
 import { ErrorCode, EventKind, Outcome, Side, type ChatLine, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
-import { applyMove, boardFen, parseFen, parseIccs, type Color, type PieceType, type Position } from '../rules/board';
+import { applyMove, boardFen, iccsOf, parseFen, parseIccs, type Color, type Move, type PieceType, type Position } from '../rules/board';
 import { errorText, t } from '../i18n';
 import { Observable } from '../store';
+import { premoveVerdict } from './premove';
 import { fetchRecord } from './record';
 
 
@@ -71,6 +74,9 @@ export class GameModel extends Observable {
   requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
   result: GameResult | null = null;
   pending: Pending | null = null;
+  // The move this player chose while the opponent thinks: played when the opponent's move
+  // arrives, if it is legal then; dropped otherwise, at the end, or on a takeback.
+  premove: Move | null = null;
   archived = false; // shown from the stored record: the game is no longer live on the server
   // Which players have a connection on this game (GameState.red_present / Presence pushes), and
   // since when (performance.now()) each has been gone: the claims need the opponent gone.
@@ -259,6 +265,7 @@ export class GameModel extends Observable {
     this.spectators = st.spectators ?? 0;
     this.firstMoveDueAt = st.firstMoveDueInMs ? performance.now() + st.firstMoveDueInMs : null;
     this.settlePending();
+    this.playPremove();
     this.changed();
   }
 
@@ -320,6 +327,7 @@ export class GameModel extends Observable {
         this.fen = ev.fen || fenOf(this.positionAt(keep), this.fen);
         this.moves = this.moves.slice(0, keep);
         this.pending = null;
+        this.premove = null; // chosen for a position that is gone
         this.takebackBy = null;
         this.takebackDeclined = false;
         this.takebackRefused = null;
@@ -338,6 +346,7 @@ export class GameModel extends Observable {
       case EventKind.GAME_ENDED:
         this.result = ev.result ?? null;
         this.pending = null;
+        this.premove = null;
         this.takebackBy = null;
         if (ev.fen) this.fen = ev.fen;
         // The end reveals everything to everyone: fetch the full final state.
@@ -350,6 +359,7 @@ export class GameModel extends Observable {
     // move after it runs); only live ones (server time set) run.
     if (ev.clock) this.setClock(ev.clock, !!Number(ev.clock.serverTimeMs));
     if (ev.fen) this.spectators = ev.spectators ?? this.spectators; // live events carry the count
+    if (ev.kind === EventKind.MOVE) this.playPremove();
     this.changed();
   }
 
@@ -378,6 +388,37 @@ export class GameModel extends Observable {
     this.sendPending();
   }
 
+  // Sets (or replaces: there is only one) the premove. Made just as the opponent's move came in,
+  // it is played at once if legal.
+  setPremove(m: Move) {
+    if (!this.you || this.over) return;
+    this.premove = m;
+    this.playPremove();
+    this.changed();
+  }
+
+  cancelPremove() {
+    if (!this.premove) return;
+    this.premove = null;
+    this.changed();
+  }
+
+  // Our move now (the opponent's arrived): the premove goes as a normal move or is silently dropped.
+  // Nothing happens while a move of ours is still pending: the position then has the opponent to move.
+  private playPremove() {
+    const pm = this.premove;
+    const you = this.you;
+    if (!pm) return;
+    if (!you || this.over) {
+      this.premove = null;
+      return;
+    }
+    const verdict = premoveVerdict(this.position, pm, you);
+    if (verdict === 'wait') return;
+    this.premove = null;
+    if (verdict === 'play') this.move(iccsOf(pm));
+  }
+
   private sendPending() {
     const p = this.pending;
     if (!p || this.conn.status !== 'open') return;
@@ -397,6 +438,7 @@ export class GameModel extends Observable {
         }
         if (this.pending === p) {
           this.pending = null;
+          this.premove = null; // it followed a move that did not happen
           this.error = errorText(e);
           this.changed();
         }

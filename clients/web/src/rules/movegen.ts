@@ -14,8 +14,9 @@ function moveType(board: Board, s: Square): PieceType | null {
   return p.type === 'X' ? positionalType(s, p.color) : p.type;
 }
 
-// Destinations ignoring whether the own king is left in check.
-function pseudoTargets(board: Board, s: Square, jieqi: boolean): Square[] {
+// Destinations ignoring whether the own king is left in check (also the premove candidates,
+// game/premove.ts).
+export function pseudoTargets(board: Board, s: Square, jieqi: boolean): Square[] {
   const p = board[s];
   const t = moveType(board, s);
   if (!p || !t) return [];

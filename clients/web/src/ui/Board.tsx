@@ -1,8 +1,10 @@
 // The board in SVG: grid, river, palace, traditional pieces, face-down Jieqi pieces, last-move and
-// check marks, legal-move dots. Moves by click/tap (select, then target) or by dragging; pointer
-// events cover mouse, pen and touch alike.
+// check marks, legal-move dots, a premove. Moves by click/tap (select, then target) or by dragging;
+// pointer events cover mouse, pen and touch alike. While the opponent thinks a player may premove:
+// the same gestures choose it, any press on the board drops the one set.
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { fileOf, rankOf, sq, squareName, type Color, type Piece, type Position, type Square } from '../rules/board';
+import { premoveTargets } from '../game/premove';
+import { fileOf, rankOf, sq, squareName, type Color, type Move, type Piece, type Position, type Square } from '../rules/board';
 import { illegalReason, legalTargets } from '../rules/movegen';
 
 const CELL = 60;
@@ -27,9 +29,13 @@ export interface BoardProps {
   onMove?: (from: Square, to: Square) => void;
   // A move the rules refuse was tried (the selection is let go): say why.
   onIllegal?: (reason: 'check' | 'illegal') => void;
+  premovable?: Color | null; // the side that may premove now (the opponent is to move), null = none
+  premove?: Move | null; // the premove set, highlighted
+  onPremove?: (m: Move | null) => void; // set one, or null: cancel it
 }
 
-export function Board({ position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove, onIllegal }: BoardProps) {
+export function Board(props: BoardProps) {
+  const { position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove, onIllegal, premove, onPremove } = props;
   const svg = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<Square | null>(null);
   const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
@@ -40,9 +46,15 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
     const row = flip ? rankOf(s) : 9 - rankOf(s);
     return { x: MARGIN + col * CELL, y: MARGIN + row * CELL };
   };
-  const canMove = (s: Square) => !!movable && position.board[s]?.color === movable && position.turn === movable;
+  // Premoving: it is the other side's move and this one may choose its next move already.
+  const premoving = !(movable && position.turn === movable) && !!props.premovable && position.turn !== props.premovable;
+  const mover = premoving ? props.premovable! : movable && position.turn === movable ? movable : null;
+  const canMove = (s: Square) => !!mover && position.board[s]?.color === mover;
   const sel = selected !== null && canMove(selected) ? selected : null;
-  const targets = useMemo(() => (sel !== null ? legalTargets(position, sel) : []), [position, sel]);
+  const targets = useMemo(
+    () => (sel === null ? [] : premoving ? premoveTargets(position, sel, mover!) : legalTargets(position, sel)),
+    [position, sel, premoving, mover],
+  );
 
   const pointToSvg = (e: PointerEvent) => {
     const m = svg.current?.getScreenCTM();
@@ -58,6 +70,13 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
   };
 
   const tryMove = (from: Square, to: Square) => {
+    if (premoving) {
+      setSelected(null);
+      // Somewhere the piece cannot get to is no premove: the press only let the piece go.
+      if (!premoveTargets(position, from, mover!).includes(to)) return false;
+      onPremove?.({ from, to });
+      return true;
+    }
     const why = illegalReason(position, from, to);
     if (why) {
       onIllegal?.(why);
@@ -69,11 +88,18 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
   };
 
   const onDown = (e: PointerEvent) => {
-    if (!movable) return;
+    if (!mover) return;
     const p = pointToSvg(e);
     const s = squareAt(p.x, p.y);
     if (s === null) return;
-    if (canMove(s)) {
+    if (premoving && premove) {
+      // Any press cancels the premove set; on another own piece it starts choosing a new one.
+      onPremove?.(null);
+      if (s === premove.from) return;
+    }
+    // A premove may go onto an own piece (a recapture), so there a target wins over reselecting.
+    const premoveOnOwn = premoving && sel !== null && targets.includes(s);
+    if (canMove(s) && !premoveOnOwn) {
       (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
       setDrag({ from: s, x: p.x, y: p.y, active: false, reselect: s === sel });
       setSelected(s);
@@ -127,6 +153,11 @@ export function Board({ position, orientation, lastMove, checkSquare, revealSqua
         [lastMove.from, lastMove.to].map((s) => {
           const { x, y } = toXY(s);
           return <rect key={`lm${s}`} class="last-move" data-last-move={squareName(s)} x={x - CELL / 2 + 3} y={y - CELL / 2 + 3} width={CELL - 6} height={CELL - 6} rx="6" />;
+        })}
+      {premove &&
+        [premove.from, premove.to].map((s) => {
+          const { x, y } = toXY(s);
+          return <rect key={`pm${s}`} class="premove" data-premove={squareName(s)} x={x - CELL / 2 + 3} y={y - CELL / 2 + 3} width={CELL - 6} height={CELL - 6} rx="6" />;
         })}
       {checkSquare != null && (() => {
         const { x, y } = toXY(checkSquare);

@@ -2,13 +2,15 @@
 // list with step-through replay, captured pieces, the Jieqi commitment check and record downloads.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
+import { gameFen } from '../analysis/fen';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
 import { apiErrorText, t, useLang } from '../i18n';
 import { api } from '../net/http';
 import { Variant } from '../net/proto';
-import { iccsOf, parseIccs, type Color, type Square } from '../rules/board';
+import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
+import { chineseMove } from '../rules/notation';
 import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
 import { useObservable } from '../store';
 import { alertPlayer } from './alerts';
@@ -142,6 +144,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const movable = live && game.myTurn() ? you : null;
   const playing = !!you && !game.over;
+  // While the opponent thinks (or our own move is on its way) a move may be chosen in advance.
+  const premovable = live && playing && !game.myTurn() ? you : null;
   const st = game.state!;
   const player = (c: Color) => (c === 'r' ? game.red : game.black);
 
@@ -183,6 +187,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             game.move(iccsOf({ from, to }));
           }}
           onIllegal={(reason) => setIllegal({ reason, plies: n })}
+          premovable={premovable}
+          premove={live ? game.premove : null}
+          onPremove={(m) => (m ? game.setPremove(m) : game.cancelPremove())}
         />
         {bar(bottom)}
       </div>
@@ -211,6 +218,12 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             {status}
           </p>
           <FirstMoveDue game={game} you={you} />
+          {game.premove && !game.over && (
+            <p class="muted premove-line" data-testid="premove" data-iccs={iccsOf(game.premove)} role="status">
+              {t('premoveSet', { move: premoveText(game.position, game.premove) })}{' '}
+              <button class="link" data-testid="cancel-premove" onClick={() => game.cancelPremove()}>{t('cancelPremove')}</button>
+            </p>
+          )}
           {illegal && illegal.plies === n && !game.over && (
             <p class="muted" data-testid="illegal-move" data-reason={illegal.reason} role="status">
               {t(illegal.reason === 'check' ? 'illegalMoveCheck' : 'illegalMove')}
@@ -295,9 +308,17 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           )}
           <div class="actions small">
             <button onClick={() => setFlipped(!flipped)}>{t('flip')}</button>
+            {/* A finished Xiangqi game, at the ply on view, opens on the analysis board. Not Jieqi:
+                its face-down pieces move by their square and reveal when moved, which a Xiangqi
+                position cannot carry (docs/web-client.md). */}
+            {game.over && st.variant !== Variant.JIEQI && (
+              <a class="button" data-testid="analyse" title={t('analyseTitle')} href={`#/analysis?fen=${encodeURIComponent(gameFen(position, ply))}`}>
+                {t('analyse')}
+              </a>
+            )}
           </div>
         </div>
-        <MoveList game={game} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
+        <MoveList moves={game.moves} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
         <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
@@ -305,6 +326,13 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
       </aside>
     </div>
   );
+}
+
+// The premove in words: Chinese notation in the live position, not a replayed one (a face-down Jieqi
+// piece has none), and ICCS.
+function premoveText(position: Position, m: Move): string {
+  const zh = chineseMove(position, m);
+  return zh ? `${zh} (${iccsOf(m)})` : iccsOf(m);
 }
 
 const sideName = (c: Color | null) => (c === 'r' ? t('red') : t('black'));

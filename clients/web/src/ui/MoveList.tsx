@@ -1,10 +1,17 @@
 // Move list in Chinese notation and ICCS; clicking a move (or the step buttons) shows that position.
+// The game page's moves and the analysis board's line alike.
 import { useEffect, useRef } from 'preact/hooks';
-import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 
-export function MoveList({ game, ply, onSelect }: { game: GameModel; ply: number; onSelect: (ply: number) => void }) {
-  const n = game.moves.length;
+export interface ListedMove {
+  ply: number; // 1 = the first move
+  iccs: string;
+  chinese: string;
+  reveal?: string | null;
+}
+
+export function MoveList({ moves, ply, onSelect }: { moves: readonly ListedMove[]; ply: number; onSelect: (ply: number) => void }) {
+  const n = moves.length;
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
     // Scroll the list itself only: scrollIntoView would also scroll the page on a phone.
@@ -19,7 +26,7 @@ export function MoveList({ game, ply, onSelect }: { game: GameModel; ply: number
     <div class="panel moves">
       <h3>{t('moves')}</h3>
       <ol class="move-list" ref={list} data-testid="move-list">
-        {game.moves.map((m) => (
+        {moves.map((m) => (
           <li
             key={m.ply}
             class={`${m.ply % 2 ? 'red' : 'black'} ${m.ply === ply ? 'current' : ''}`}

@@ -9,6 +9,7 @@ import { tcText } from './format';
 import { GamePage } from './GamePage';
 import { LobbyPage } from './LobbyPage';
 import { AdminPage } from './AdminPage';
+import { AnalysisPage } from './AnalysisPage';
 import { EventPage } from './EventPage';
 import { TournamentsPage } from './TournamentsPage';
 import { LeaderboardPage } from './LeaderboardPage';
@@ -29,6 +30,8 @@ export function Shell({ app }: { app: App }) {
   let page;
   // The admin dashboard needs the admin token, not a player session.
   if (r.page === 'admin') page = <AdminPage app={app} />;
+  // The analysis board needs no server at all: open to anyone, signed in or not.
+  else if (r.page === 'analysis') page = <AnalysisPage key={r.fen ?? ''} app={app} fen={r.fen} />;
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
@@ -44,6 +47,7 @@ export function Shell({ app }: { app: App }) {
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
           <a href="#/leaderboard" data-testid="nav-leaderboard" class={r.page === 'leaderboard' ? 'active' : ''}>{t('leaderboard')}</a>
+          <a href="#/analysis" data-testid="nav-analysis" class={r.page === 'analysis' ? 'active' : ''}>{t('analysisBoard')}</a>
           {user && (
             <a href={`#/player/${encodeURIComponent(user.userId)}`} data-testid="my-games"
                class={r.page === 'player' && r.id === user.userId ? 'active' : ''}>{t('myGames')}</a>
