@@ -102,7 +102,17 @@ function SoundToggle() {
   return (
     <button class="link" data-testid="sound-toggle" data-on={on ? '1' : '0'} title={on ? t('soundOff') : t('soundOn')}
             aria-label={on ? t('soundOff') : t('soundOn')} onClick={() => { setSoundOn(!on); setOn(!on); }}>
-      {on ? '🔊' : '🔇'}
+      <SpeakerIcon on={on} />
     </button>
+  );
+}
+
+// Drawn, not an emoji: systems without an emoji font (many Linux desktops) showed an empty box.
+function SpeakerIcon({ on }: { on: boolean }) {
+  return (
+    <svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+      <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
+      {on ? <path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12" /> : <path d="M17 9l5 6M22 9l-5 6" />}
+    </svg>
   );
 }
