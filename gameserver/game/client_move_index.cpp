@@ -24,7 +24,7 @@ std::optional<uint64_t> ClientMoveIndex::find(const std::vector<GameEvent>& even
     const uint32_t v = slots_[i];
     if (v == 0) return std::nullopt;
     const GameEvent& e = events[v - 1];
-    if (e.side == side && e.client_move_id == id) return v;
+    if (e.side == side && e.client_move_id == id && !e.taken_back) return v;  // an id taken back may be used again
   }
 }
 

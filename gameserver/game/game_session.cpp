@@ -17,6 +17,7 @@ const char* status_name(Status s) {
     case Status::OfferNotAllowed: return "offer_not_allowed";
     case Status::AbortNotAllowed: return "abort_not_allowed";
     case Status::LimitNotAllowed: return "move_limit_not_allowed";
+    case Status::PositionChanged: return "position_changed";
     case Status::TakebackNotAllowed: return "takeback_not_allowed";
     case Status::GiveTimeNotAllowed: return "give_time_not_allowed";
   }
@@ -33,6 +34,7 @@ const char* status_text(Status s) {
     case Status::OfferNotAllowed: return "no draw offer may be made or answered now";
     case Status::AbortNotAllowed: return "the game can no longer be aborted";
     case Status::LimitNotAllowed: return "the move limit cannot be asked for now";
+    case Status::PositionChanged: return "the position changed before this move arrived (a takeback)";
     case Status::TakebackNotAllowed: return "no takeback now";
     case Status::GiveTimeNotAllowed: return "no time can be given in this game";
   }
@@ -110,10 +112,17 @@ void GameSession::apply_move_bookkeeping(xq::Color mover) {
 }
 
 Status GameSession::move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
-                         Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message) {
+                         Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message,
+                         size_t expected_ply) {
   if (find_client_move(side, client_move_id)) return Status::Duplicate;
   if (over()) return Status::GameOver;
   if (check_flag(now, out)) return Status::GameOver;
+  if (expected_ply != 0 && expected_ply != plies() + 1) {
+    if (message)
+      *message = "this move was meant for ply " + std::to_string(expected_ply) + ", but the game is at ply " +
+                 std::to_string(plies() + 1) + " (a takeback came first)";
+    return Status::PositionChanged;
+  }
   if (game_.position().side_to_move() != side) return Status::NotYourTurn;
   if (iccs.size() < 4 || iccs.size() > 6) {  // Jieqi: up to two letters after the squares
     if (message) *message = "expected ICCS like h2e2";
@@ -211,6 +220,10 @@ int GameSession::takeback_plies(xq::Color proposer, std::string* why) const {
   if (config_.tournament()) return refuse("no takebacks in tournament games");
   if (config_.rated) return refuse("no takebacks in rated games");
   if (game_.requested_limit()) return refuse("no takebacks while the move limit on request runs");
+  if (takebacks_[xq::index(proposer)] >= kMaxTakebacks) {
+    if (why) *why = "no more than " + std::to_string(kMaxTakebacks) + " takebacks for a player in one game";
+    return 0;
+  }
   // The proposer's last move, and the opponent's reply to it when there is one.
   const int n = game_.position().side_to_move() == proposer ? 2 : 1;
   const auto& moves = game_.moves();
@@ -231,6 +244,10 @@ void GameSession::take_back(int plies) {
       throw std::logic_error("takeback: a kept move does not replay");
   game_ = std::move(rebuilt);
   ply_clocks_.resize(game_.moves().size());
+  // Their Move events stay in the log, but their client move ids may be used again.
+  int left = plies;
+  for (auto it = events_.rbegin(); it != events_.rend() && left > 0; ++it)
+    if (it->kind == EventKind::Move && !it->taken_back) it->taken_back = true, --left;
   offer_by_.reset();
   takeback_by_.reset();
 }
@@ -262,12 +279,18 @@ Status GameSession::accept_takeback(xq::Color side, Millis now, std::vector<Game
   }
   std::string why;
   const int plies = takeback_plies(*takeback_by_, &why);
-  if (plies == 0) {  // cannot happen while the proposal stands (a move makes it lapse); said anyway
+  if (plies == 0) {  // a move or a move limit ends a proposal first; said anyway
     if (message) *message = why;
     return Status::TakebackNotAllowed;
   }
-  // Both clocks keep the time used; the side to move after the takeback runs from now.
-  const Millis red = clock_.remaining(xq::Color::Red, now), black = clock_.remaining(xq::Color::Black, now);
+  // Both clocks keep the time used, less the increments the moves taken back had earned (else
+  // taking back and playing again would add time); the side to move runs from now.
+  Millis left[2] = {clock_.remaining(xq::Color::Red, now), clock_.remaining(xq::Color::Black, now)};
+  const auto& moves = game_.moves();
+  for (size_t i = moves.size() - static_cast<size_t>(plies); i < moves.size(); ++i)
+    left[xq::index(moves[i].mover)] -= config_.tc.increment_ms;
+  const Millis red = left[0], black = left[1];
+  takebacks_[xq::index(*takeback_by_)]++;
   take_back(plies);
   clock_.stop(now);
   clock_.set_remaining(red, black);
@@ -313,6 +336,7 @@ Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<G
     if (message) *message = why;
     return Status::LimitNotAllowed;
   }
+  takeback_by_.reset();  // no takebacks while the limit runs: a standing proposal could not be accepted
   push(EventKind::MoveLimitRequested, side, out);
   return Status::Ok;
 }
@@ -324,6 +348,7 @@ Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, s
     if (message) *message = why;
     return Status::LimitNotAllowed;
   }
+  takeback_by_.reset();
   GameEvent& e = push(EventKind::MoveLimitRequested, on_side.value_or(xq::Color::Red), out);
   e.by_arbiter = true;
   e.one_side = on_side.has_value();
@@ -392,6 +417,7 @@ void GameSession::replay(const GameEvent& e) {
     case EventKind::MoveLimitRequested:
       if (std::string why = game_.request_move_limit(e.by_arbiter && !e.one_side ? std::nullopt : std::optional(e.side), e.by_arbiter); !why.empty())
         throw std::runtime_error("replayed move limit request rejected: " + why);
+      takeback_by_.reset();
       break;
     case EventKind::Ended:
       game_.finish({e.outcome, e.reason});
@@ -408,6 +434,7 @@ void GameSession::replay(const GameEvent& e) {
     case EventKind::TakenBack:
       if (e.undone < 1 || e.undone > 2 || static_cast<size_t>(e.undone) > plies())
         throw std::runtime_error("replayed takeback of " + std::to_string(e.undone) + " plies does not fit");
+      takebacks_[xq::index(xq::opposite(e.side))]++;  // e.side accepted: the other side asked
       take_back(e.undone);
       clock_.set_remaining(e.red_ms, e.black_ms);
       last_takeback_version_ = e.version;

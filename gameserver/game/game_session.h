@@ -70,6 +70,7 @@ struct GameEvent {
   bool by_arbiter = false;  // MoveLimitRequested: imposed by an arbiter, on both sides unless one_side
   bool one_side = false;    // MoveLimitRequested by an arbiter: on `side` only (its checks do not count)
   int undone = 0;           // TakenBack: plies taken back (1 or 2)
+  bool taken_back = false;  // Move: a later takeback undid it (derived, not stored)
 };
 
 enum class Status {
@@ -81,6 +82,7 @@ enum class Status {
   OfferNotAllowed,
   AbortNotAllowed,
   LimitNotAllowed,  // no move limit on request in this game, or it is already running
+  PositionChanged,  // the move was meant for another ply (a takeback came first)
   TakebackNotAllowed,
   GiveTimeNotAllowed,
 };
@@ -111,6 +113,7 @@ class GameSession {
   uint64_t last_takeback_version() const { return last_takeback_version_; }
   static constexpr Millis kTimeGiftMs = 15'000;
   static constexpr int kMaxTimeGifts = 20;  // per side and game: each one is a stored event
+  static constexpr int kMaxTakebacks = 10;  // accepted per proposer and game: each replays the game
   // Clocks after each ply (index = ply - 1).
   const std::vector<std::pair<Millis, Millis>>& ply_clocks() const { return ply_clocks_; }
   // Index of the Move event for each ply (index = ply - 1).
@@ -129,8 +132,10 @@ class GameSession {
   // Each operation appends the events it produced to `out` (and to the history). An error status
   // changed nothing, except that a fallen flag may have ended the game first (then `out` holds the
   // Ended event and the status is GameOver): callers persist and publish `out` in every case.
+  // `expected_ply` (when not 0): the ply the client meant the move to be (PositionChanged otherwise).
   Status move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
-              Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message = nullptr);
+              Millis reported_lag_ms, std::vector<GameEvent>& out, std::string* message = nullptr,
+              size_t expected_ply = 0);
   // Version of the Move event played with this client_move_id, if any.
   std::optional<uint64_t> find_client_move(xq::Color side, const std::string& client_move_id) const;
   // A refused action says why in *message (when given): an offer has three reasons to be refused.
@@ -192,6 +197,7 @@ class GameSession {
   std::optional<xq::Color> takeback_by_;
   bool may_propose_again_[2] = {true, true};  // false from a declined proposal until the opponent moves
   int time_gifts_[2] = {0, 0};
+  int takebacks_[2] = {0, 0};  // accepted, by proposer
   uint64_t last_takeback_version_ = 0;
 };
 

@@ -396,6 +396,7 @@ static v1::ErrorCode code_of(Status s) {
     case Status::OfferNotAllowed: return v1::OFFER_NOT_ALLOWED;
     case Status::AbortNotAllowed: return v1::ABORT_NOT_ALLOWED;
     case Status::LimitNotAllowed: return v1::MOVE_LIMIT_NOT_ALLOWED;
+    case Status::PositionChanged: return v1::POSITION_CHANGED;
     case Status::TakebackNotAllowed: return v1::TAKEBACK_NOT_ALLOWED;
     case Status::GiveTimeNotAllowed: return v1::GIVE_TIME_NOT_ALLOWED;
     default: return v1::INTERNAL;
@@ -480,7 +481,8 @@ std::shared_ptr<GameActor::Pending> GameActor::act(const std::shared_ptr<Connect
   Status st = Status::Ok;
   switch (m.body_case()) {
     case v1::ClientMessage::kMove:
-      st = session_.move(side, m.move().iccs(), m.move().client_move_id(), now, m.move().client_lag_ms(), out, &message);
+      st = session_.move(side, m.move().iccs(), m.move().client_move_id(), now, m.move().client_lag_ms(), out, &message,
+                         m.move().ply());
       break;
     case v1::ClientMessage::kResign: st = session_.resign(side, now, out); break;
     case v1::ClientMessage::kOfferDraw: st = session_.offer_draw(side, now, out, &message); break;

@@ -80,7 +80,15 @@ std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
   Standings st = compute_standings(ev);
   std::vector<int> rank(n, 0), score(n, 0);
   for (const auto& r : st.rows) rank[r.player] = r.rank, score[r.player] = r.score;
-  for (std::size_t i = 0; i < final_order.size(); ++i) rank.at(final_order[i]) = static_cast<int>(i) + 1;
+  if (!final_order.empty()) {
+    // The players it leaves out (disqualified ones) come after it, in the standings' order, so no
+    // two players share a rank.
+    std::vector<char> listed(n, 0);
+    for (std::size_t i = 0; i < final_order.size(); ++i) rank.at(final_order[i]) = static_cast<int>(i) + 1, listed.at(final_order[i]) = 1;
+    int next = static_cast<int>(final_order.size());
+    for (const auto& r : st.rows)
+      if (!listed[r.player]) rank[r.player] = ++next;
+  }
   // Per player per round: opponent, colour, codes, fouls.
   std::vector<std::vector<std::string>> cell(n, std::vector<std::string>(nr));
   std::vector<std::vector<int>> fouls(n, std::vector<int>(nr, 0));

@@ -26,7 +26,8 @@
 namespace xq::pairing {
 
 // `final_order` (players, best first), when given, is the rank column instead of the Swiss
-// standings: an event decided by a play-off ranks its players by it.
+// standings: an event decided by a play-off ranks its players by it. Players it leaves out (the
+// disqualified) are ranked after it, in the standings' order.
 std::string export_trf(const Event& ev, const std::vector<int>& final_order = {});
 // Throws std::runtime_error on malformed input.
 Event parse_trf(const std::string& text);

@@ -108,7 +108,7 @@ void MatchmakerService::save(Tournament& t) {
       {key + ":public", json::serialize(public_json(t))},
       {key + ":standings", json::serialize(standings_json(t))},
       {key + ":crosstable", json::serialize(crosstable_json(t))},
-      {key + ":trf", pairing::export_trf(t.ev, t.has_playoff ? final_ranking(t) : std::vector<int>{})}};
+      {key + ":trf", pairing::export_trf(t.ev, t.has_playoff || !t.disqualified.empty() ? final_ranking(t) : std::vector<int>{})}};
   // The game servers read this before creating one of the event's games: a request still in the
   // stream when the event was cancelled makes no game.
   if (t.stage == Stage::Cancelled) values.emplace_back(key + ":cancelled", "1");

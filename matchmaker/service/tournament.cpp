@@ -88,12 +88,32 @@ GameSlot knockout_slot(const Tournament& t, const std::string& name, const pairi
   return s;
 }
 
-// Creates the knockout games that can be played now and are not created yet.
+void record_knockout(Tournament& t, const std::string& knockout, int red_points, int black_points) {
+  if (knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
+  else if (knockout == "sf2") pairing::record_semifinal(t.playoff, 1, red_points, black_points);
+  else if (knockout == "final") pairing::record_final(t.playoff, red_points, black_points);
+  else pairing::record_third_place(t.playoff, red_points, black_points);
+}
+
+// Creates the knockout games that can be played now and are not created yet. A disqualified
+// player's knockout game is not played: it is lost by forfeit at once (both disqualified: 0–0).
 void sync_playoff_slots(Tournament& t, Effects& fx) {
   if (!t.has_playoff) return;
   const int semis_round = t.cfg.playoff_after_round + 1;
   auto add = [&](GameSlot s) {
     if (slot_exists(t, s.game_id)) return;
+    const bool red_out = t.disqualification(s.red) != nullptr, black_out = t.disqualification(s.black) != nullptr;
+    if (red_out || black_out) {
+      s.finished = true;
+      s.forfeit = true;
+      s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
+      s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
+      s.reason = "disqualified";
+      t.games.push_back(s);
+      record_knockout(t, s.knockout, s.red_points, s.black_points);
+      fx.notices.push_back(s.game_id + " not played: " + t.ev.players[red_out ? s.red : s.black].name + " is disqualified");
+      return;
+    }
     t.games.push_back(s);
     fx.create.push_back(s);
   };
@@ -501,10 +521,7 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
   const std::vector<int> removed_before = pairing::removal_rounds(t.ev);
   const GameSlot slot = *s;  // t.games may grow below
   if (!slot.knockout.empty()) {
-    if (slot.knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
-    else if (slot.knockout == "sf2") pairing::record_semifinal(t.playoff, 1, red_points, black_points);
-    else if (slot.knockout == "final") pairing::record_final(t.playoff, red_points, black_points);
-    else pairing::record_third_place(t.playoff, red_points, black_points);
+    record_knockout(t, slot.knockout, red_points, black_points);
   } else {
     auto& board = t.ev.rounds.at(slot.round - 1).boards.at(slot.board);
     if (static_cast<int>(board.games.size()) <= slot.index) board.games.resize(slot.index + 1);
@@ -552,10 +569,7 @@ Effects correct_knockout(Tournament& t, GameSlot& s, int red_points, int black_p
   if (semifinal && t.playoff.final_game.red >= 0)
     fail("bad_state", "the final and the third-place game were set up from both semifinals' results; a semifinal "
                       "can be corrected only before the other semifinal ends");
-  if (s.knockout == "sf1") pairing::record_semifinal(t.playoff, 0, red_points, black_points);
-  else if (s.knockout == "sf2") pairing::record_semifinal(t.playoff, 1, red_points, black_points);
-  else if (s.knockout == "final") pairing::record_final(t.playoff, red_points, black_points);
-  else pairing::record_third_place(t.playoff, red_points, black_points);
+  record_knockout(t, s.knockout, red_points, black_points);
   s.red_points = red_points;
   s.black_points = black_points;
   s.forfeit = false;

@@ -230,3 +230,67 @@ TEST(GiveTime, AddsToTheOpponentsClockButNotInTournaments) {
   EXPECT_EQ(t.s.give_time(Color::Red, 0, t.ev, &t.why), Status::GiveTimeNotAllowed);
   EXPECT_EQ(t.why, "no time can be given in tournament games");
 }
+
+// A move sent for a position a takeback has since undone is refused, not played elsewhere (the
+// proposer changed their mind and moved while the opponent was accepting).
+TEST(Takeback, AMoveMeantForAPlyTakenBackIsRefused) {
+  Game g(casual());
+  ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(g.move(Color::Black, "h7e7"), Status::Ok);
+  ASSERT_EQ(g.propose(Color::Red), Status::Ok);
+  ASSERT_EQ(g.accept(Color::Black), Status::Ok);  // reaches the server first
+  std::string why;
+  EXPECT_EQ(g.s.move(Color::Red, "b2e2", "", g.now += 1000, 0, g.ev, &why, 3), Status::PositionChanged);
+  EXPECT_EQ(why, "this move was meant for ply 3, but the game is at ply 1 (a takeback came first)");
+  EXPECT_EQ(g.s.plies(), 0u);
+  EXPECT_EQ(g.s.move(Color::Red, "b2e2", "", g.now += 1000, 0, g.ev, &why, 1), Status::Ok);
+}
+
+// The client move id of a move taken back may be used again: it is no resend of a move played.
+TEST(Takeback, AClientMoveIdTakenBackIsFreeAgain) {
+  Game g(casual());
+  ASSERT_EQ(g.s.move(Color::Red, "h2e2", "m1", g.now += 1000, 0, g.ev), Status::Ok);
+  ASSERT_EQ(g.propose(Color::Red), Status::Ok);
+  ASSERT_EQ(g.accept(Color::Black), Status::Ok);
+  EXPECT_FALSE(g.s.find_client_move(Color::Red, "m1"));
+  ASSERT_EQ(g.s.move(Color::Red, "h2e2", "m1", g.now += 1000, 0, g.ev), Status::Ok) << "played, not a duplicate";
+  EXPECT_EQ(g.s.plies(), 1u);
+  EXPECT_EQ(g.s.find_client_move(Color::Red, "m1"), std::optional<uint64_t>(g.s.version()));
+  const GameSession r = g.replayed();
+  EXPECT_EQ(r.find_client_move(Color::Red, "m1"), std::optional<uint64_t>(g.s.version()));
+}
+
+// A move limit on request ends a standing proposal (no takebacks while it runs), also on replay.
+TEST(Takeback, AMoveLimitRequestEndsAStandingProposal) {
+  GameConfig c = casual();
+  c.options.requested_move_limit_plies = 80;
+  Game g(c);
+  ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);
+  ASSERT_EQ(g.propose(Color::Red), Status::Ok);
+  ASSERT_EQ(g.s.request_move_limit(Color::Black, g.now, g.ev), Status::Ok);
+  EXPECT_FALSE(g.s.takeback_proposed_by());
+  EXPECT_FALSE(g.replayed().takeback_proposed_by());
+}
+
+// With an increment, a move taken back loses the increment it earned, and a player asks for ten
+// takebacks at most: a takeback loop gains no time and does not go on for ever.
+TEST(Takeback, IncrementsGoBackAndTakebacksAreCapped) {
+  GameConfig c = casual();
+  c.tc = {60'000, 5'000};
+  Game g(c);
+  ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);  // red: 60 - 1 + 5 = 64 s
+  ASSERT_EQ(g.propose(Color::Red), Status::Ok);
+  ASSERT_EQ(g.accept(Color::Black), Status::Ok);
+  EXPECT_EQ(g.s.clock().remaining(Color::Red, g.now), 59'000);
+  for (int i = 1; i < GameSession::kMaxTakebacks; ++i) {
+    ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);
+    ASSERT_EQ(g.propose(Color::Red), Status::Ok);
+    ASSERT_EQ(g.accept(Color::Black), Status::Ok) << i;
+  }
+  ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);
+  EXPECT_EQ(g.propose(Color::Red), Status::TakebackNotAllowed);
+  EXPECT_EQ(g.why, "no more than 10 takebacks for a player in one game");
+  EXPECT_EQ(g.replayed().rules_game().moves().size(), 1u);
+  ASSERT_EQ(g.move(Color::Black, "h9g7"), Status::Ok);
+  EXPECT_EQ(g.propose(Color::Black), Status::Ok) << "the other player still may";
+}

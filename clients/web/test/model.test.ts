@@ -32,6 +32,26 @@ describe('GameModel', () => {
     expect(conn.sent.some((b) => b.sync && b.sync.lastVersion === 1)).toBe(true);
   });
 
+  it('says which ply a move is meant for, and drops it quietly when a takeback came first', async () => {
+    const { conn, g } = setup();
+    g.move('h2e2');
+    const i = conn.sent.findIndex((b) => b.move);
+    expect(conn.sent[i].move!.ply).toBe(1);
+    conn.answers[i].reject(new RequestError(ErrorCode.POSITION_CHANGED, 'this move was meant for ply 1, but the game is at ply 3'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(g.pending).toBeNull();
+    expect(g.error).toBe('');
+  });
+
+  it('a move limit request ends a standing takeback proposal', () => {
+    const { conn, g } = setup();
+    conn.push({ gameState: state({ version: 1, takebacksAllowed: true, takebackProposedBy: 2, moves: [{ ply: 1, iccs: 'h2e2' }] }) });
+    expect(g.takebackBy).toBe('b');
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.MOVE_LIMIT_REQUESTED, side: 2 } });
+    expect(g.takebackBy).toBeNull();
+  });
+
   it('counts the first-move deadline down from the state, until both sides have moved', () => {
     const conn = new FakeConn();
     const g = new GameModel(conn as never, 'g1');

@@ -2,8 +2,11 @@
 
 #include <boost/json.hpp>
 #include <map>
+#include <set>
+#include <sstream>
 #include <tuple>
 
+#include "pairing/trf.h"
 #include "tournament.h"
 #include "tournament_json.h"
 
@@ -239,6 +242,46 @@ TEST(Tournament, PlayoffAfterSwissStage) {
   int knockout_games = 0;
   for (auto& g : t.games) knockout_games += !g.knockout.empty();
   EXPECT_EQ(knockout_games, 4);
+}
+
+// A semifinalist disqualified while the semifinal is played: whatever that game's result, they
+// play no more knockout games (each is lost by forfeit, not created), they have no place, and the
+// TRF export ranks them after the others, no rank shared.
+TEST(Tournament, ADisqualifiedSemifinalistPlaysNoFinal) {
+  EventConfig c = config(1);
+  c.playoff_after_round = 1;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 4);
+  std::vector<GameSlot> semis;  // round 1 played, the semifinals created and not played
+  for (const GameSlot& g : start(t).create)
+    for (const GameSlot& created : record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate").create) semis.push_back(created);
+  ASSERT_TRUE(t.has_playoff);
+  ASSERT_EQ(semis.size(), 2u);
+  const int dq = semis[0].red;
+  const Effects fx = disqualify(t, t.user_ids[dq], "");
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find(semis[0].game_id), std::string::npos) << "the game being played is named";
+  record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");  // the disqualified player won it
+  const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
+  for (const auto& g : after.create) EXPECT_TRUE(g.red != dq && g.black != dq) << g.game_id << " created with the disqualified player";
+  const GameSlot* final_slot = nullptr;
+  for (const auto& g : t.games)
+    if (g.knockout == "final") final_slot = &g;
+  ASSERT_NE(final_slot, nullptr);
+  EXPECT_TRUE(final_slot->finished);
+  EXPECT_TRUE(final_slot->forfeit);
+  EXPECT_EQ(final_slot->reason, "disqualified");
+  play_all(t, after.create);  // the third-place game
+  EXPECT_EQ(t.stage, Stage::Finished);
+  const std::vector<int> ranking = final_ranking(t);
+  EXPECT_EQ(ranking.size(), 3u);
+  EXPECT_EQ(std::count(ranking.begin(), ranking.end(), dq), 0);
+  const std::string trf = xq::pairing::export_trf(t.ev, ranking);
+  std::set<std::string> ranks;
+  std::istringstream lines(trf);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("001", 0) == 0) EXPECT_TRUE(ranks.insert(line.substr(85, 4)).second) << "rank shared: " << line;
+  EXPECT_EQ(ranks.size(), 4u);
 }
 
 // A mis-entered knockout result can be corrected: the final's (the places follow) at any time, a

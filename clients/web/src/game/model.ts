@@ -336,6 +336,7 @@ export class GameModel extends Observable {
         break;
       }
       case EventKind.MOVE_LIMIT_REQUESTED:
+        this.takebackBy = null; // no takebacks while the limit runs: the server dropped the proposal
         this.requestedLimit = requestedLimitOf(ev.requestedMoveLimit) ?? {
           by: mover,
           byArbiter: !mover,
@@ -424,7 +425,8 @@ export class GameModel extends Observable {
     if (!p || this.conn.status !== 'open') return;
     p.sent = true;
     this.conn
-      .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true } })
+      // `ply`: the server refuses the move if a takeback changed the position before it arrived.
+      .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true, ply: p.ply + 1 } })
       .catch((e) => {
         if (e instanceof Disconnected) return; // re-sent after the resync
         if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && p.retries < RETRIES) {
@@ -434,6 +436,13 @@ export class GameModel extends Observable {
           setTimeout(() => {
             if (this.pending === p && !p.sent) this.sendPending();
           }, RETRY_MS);
+          return;
+        }
+        if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.POSITION_CHANGED) {
+          // Meant for a position a takeback undid: dropped; the TAKEN_BACK event brings the new one.
+          this.pending = null;
+          this.premove = null;
+          this.changed();
           return;
         }
         if (this.pending === p) {
