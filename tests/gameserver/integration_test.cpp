@@ -249,6 +249,12 @@ TEST_F(GameServer, TakebackByAgreementAndGiftsOfTime) {
   EXPECT_EQ(st->game_state().version(), 4u);
   EXPECT_TRUE(st->game_state().takebacks_allowed());
   EXPECT_EQ(st->game_state().time_gift_ms(), 15'000u);
+  // A move red meant for ply 3 (sent before it saw the takeback) is refused, not played at ply 1.
+  ClientMessage stale;
+  stale.mutable_move()->set_game_id(gid);
+  stale.mutable_move()->set_iccs("b2e2");
+  stale.mutable_move()->set_ply(3);
+  EXPECT_EQ(error_of(red.ws->request(stale)), POSITION_CHANGED);
   // Play goes on from the start, with another move.
   const ServerMessage played = move(red, gid, "b2e2");
   ASSERT_TRUE(played.has_reply()) << played.DebugString();
