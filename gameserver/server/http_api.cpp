@@ -166,6 +166,7 @@ const char* method_of(const std::vector<std::string>& parts) {
   if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
   if (n == 3 && parts[1] == "users") return "GET";
   if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
+  if (n == 5 && parts[1] == "users" && parts[3] == "rating-history") return "GET";
   if (n == 3 && parts[1] == "account") return is(2, {"password", "sign-out-everywhere"}) ? "POST" : nullptr;
   if (n == 3 && parts[1] == "leaderboard") return "GET";
   if (n < 3 || parts[1] != "admin") return nullptr;
@@ -293,6 +294,11 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
       if (parts[3] == "games") return user_game_list(hub, target, parts[2]);
       return {200, "application/json", RatingStore(hub.redis()).ratings_json(parts[2])};
+    }
+    if (parts.size() == 5 && parts[1] == "users" && parts[3] == "rating-history" && method == "GET") {
+      if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
+      if (parts[4] != "xiangqi" && parts[4] != "jieqi") return json_error(404, "no such variant (xiangqi or jieqi)");
+      return {200, "application/json", RatingStore(hub.redis()).rating_history_json(parts[4], parts[2])};
     }
     if (parts.size() >= 2 && parts[1] == "admin") {
       const Caller caller = identify_caller(hub, admin_token);

@@ -131,6 +131,11 @@ inline std::string rated_game(const std::string& id) { return "xq:rated:" + id; 
 // The rated players of a variant by rating (user id → rating), and the accounts' names (user id →
 // name): written with each rated result (RatingStore::apply), read by GET /api/leaderboard.
 inline std::string leaderboard(const std::string& variant) { return "xq:leaderboard:" + variant; }
+// A player's rating after each rated result in a variant, newest first, the last kRatingHistory
+// kept: JSON {at, rating, game_id}. Written in the same step as the rating.
+inline std::string rating_history(const std::string& variant, const std::string& user_id) {
+  return "xq:ratinghist:" + variant + ":" + user_id;
+}
 inline const std::string kAccountNames = "xq:accountnames";
 // "1" once the ratings stored before the leaderboards existed are on them (RatingStore::index_leaderboards).
 inline const std::string kLeaderboardsComplete = "xq:leaderboard:complete";

@@ -46,7 +46,7 @@ Rating RatingStore::get(const std::string& variant, const std::string& user_id) 
 // Marks the game as rated and writes both new ratings in one step, but only if neither rating
 // changed since it was read (another node may finish another game of the same player meanwhile):
 // 1 = applied, 0 = this game was applied before, -1 = a rating changed, read again. The
-// leaderboard and the names it shows change in the same step.
+// leaderboard, the names it shows and both players' rating histories change in the same step.
 static const char* kApplyScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local red = redis.call('GET', KEYS[2]) or ''
@@ -57,6 +57,10 @@ redis.call('SET', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4])
 redis.call('ZADD', KEYS[4], ARGV[7], ARGV[6], ARGV[10], ARGV[9])
 redis.call('HSET', KEYS[5], ARGV[6], ARGV[8], ARGV[9], ARGV[11])
+redis.call('LPUSH', KEYS[6], ARGV[12])
+redis.call('LTRIM', KEYS[6], 0, ARGV[14] - 1)
+redis.call('LPUSH', KEYS[7], ARGV[13])
+redis.call('LTRIM', KEYS[7], 0, ARGV[14] - 1)
 return 1
 )lua";
 
@@ -72,11 +76,17 @@ void RatingStore::apply(const GameSession& s) {
     const std::string red_json = stored(red_key), black_json = stored(black_key);
     const Rating red = decode_rating(red_json), black = decode_rating(black_json);
     Rating red2 = glicko2_update(red, {{black, red_score}}), black2 = glicko2_update(black, {{red, 1 - red_score}});
+    const int64_t at = s.events().empty() ? c.created_at_ms : s.events().back().at_ms;
+    auto point = [&](const Rating& x) {
+      return json::serialize(json::object{{"at", at}, {"rating", std::lround(x.rating)}, {"game_id", c.id}});
+    };
     RedisReply done = eval_script(redis_, kApplyScript,
-                                  {keys::rated_game(c.id), red_key, black_key, keys::leaderboard(variant), keys::kAccountNames},
+                                  {keys::rated_game(c.id), red_key, black_key, keys::leaderboard(variant), keys::kAccountNames,
+                                   keys::rating_history(variant, c.red.user_id), keys::rating_history(variant, c.black.user_id)},
                                   {red_json, black_json, encode_rating(red2), encode_rating(black2), "2592000",
                                    c.red.user_id, std::to_string(red2.rating), c.red.name,
-                                   c.black.user_id, std::to_string(black2.rating), c.black.name});
+                                   c.black.user_id, std::to_string(black2.rating), c.black.name,
+                                   point(red2), point(black2), std::to_string(kRatingHistory)});
     if (done.integer >= 0) return;
     // Another game of a player was applied meanwhile: read again after a random pause, so that two
     // nodes that collided do not collide again in step.
@@ -120,6 +130,17 @@ void RatingStore::index_leaderboards() {
     }
   } while (cursor != "0");
   redis_.command({"SET", keys::kLeaderboardsComplete, "1"});
+}
+
+std::string RatingStore::rating_history_json(const std::string& variant, const std::string& user_id) {
+  RedisReply r = redis_.command({"LRANGE", keys::rating_history(variant, user_id), "0", std::to_string(kRatingHistory - 1)});
+  json::array points;
+  for (auto it = r.elements.rbegin(); it != r.elements.rend(); ++it) {
+    boost::system::error_code ec;
+    json::value p = json::parse(it->str, ec);
+    if (!ec && p.is_object()) points.push_back(std::move(p));
+  }
+  return json::serialize(json::object{{"variant", variant}, {"points", std::move(points)}});
 }
 
 std::string RatingStore::ratings_json(const std::string& user_id) {

@@ -31,6 +31,10 @@ class RatingStore {
   // says it is done). Each player is added in one atomic step from their stored rating, so a
   // result applied meanwhile is never overwritten by an older figure.
   void index_leaderboards();
+  // The user's rating after each of their last rated results in the variant, oldest first:
+  // {"variant", "points": [{at, rating, game_id}]}.
+  std::string rating_history_json(const std::string& variant, const std::string& user_id);
+  static constexpr int kRatingHistory = 200;
 
  private:
   std::string stored(const std::string& key);  // the key's JSON, "" if unset

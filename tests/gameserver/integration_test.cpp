@@ -1807,6 +1807,17 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   auto loser = boost::json::parse(body);
   EXPECT_LT(loser.at("xiangqi").at("rating").to_number<int64_t>(), 1500);
   EXPECT_EQ(loser.at("jieqi").at("games").to_number<int64_t>(), 0) << "ratings are per variant";
+  // Each player's rating history: one point, the rating after this game, with the game.
+  ASSERT_EQ(g_servers->http_get("/api/users/" + red.user_id + "/rating-history/xiangqi", body), 200);
+  const boost::json::value history = boost::json::parse(body);
+  ASSERT_EQ(history.at("points").as_array().size(), 1u) << body;
+  EXPECT_EQ(history.at("points").as_array()[0].at("rating").to_number<int64_t>(), winner.at("rating").to_number<int64_t>());
+  EXPECT_EQ(history.at("points").as_array()[0].at("game_id").as_string(), gid);
+  EXPECT_GT(history.at("points").as_array()[0].at("at").to_number<int64_t>(), 0);
+  ASSERT_EQ(g_servers->http_get("/api/users/" + red.user_id + "/rating-history/jieqi", body), 200);
+  EXPECT_TRUE(boost::json::parse(body).at("points").as_array().empty()) << "per variant";
+  EXPECT_EQ(g_servers->http_get("/api/users/" + red.user_id + "/rating-history/chess", body), 404);
+  EXPECT_EQ(g_servers->http_get("/api/users/garbage/rating-history/xiangqi", body), 404);
 
   // The leaderboard: both, the winner above, with names; not in the other variant; a banned
   // player left out.

@@ -600,6 +600,12 @@ test('leaderboard: after a rated game both accounts are listed, the winner above
   await a.page.click('[data-testid=leaderboard-xiangqi]');
   await row(idb).locator('a').click();
   await a.page.waitForFunction((n) => document.querySelector('[data-testid=player-name]')?.textContent.trim() === n, b.name, { timeout: T });
+  // Their rating's line: one point (this game, linked), in Xiangqi only.
+  const chart = a.page.locator('[data-testid=rating-chart][data-variant=xiangqi]');
+  await chart.waitFor({ timeout: T });
+  assertEqual(await chart.getAttribute('data-points'), '1', 'one rated game');
+  assert(/#\/game\//.test(await chart.locator('a').first().getAttribute('href')), 'the point links to the game');
+  assertEqual(await a.page.locator('[data-testid=rating-chart][data-variant=jieqi]').count(), 0, 'no Jieqi line without a Jieqi game');
 });
 
 test('rule options: a Jieqi seek judged at the 4th repetition, free pawns/advisors/elephants, 40 moves with checks not counted, a 40-move limit on request with 20 kills and chases counted; shown in the list and on the game; Black asks for the limit and it counts', async (ctx) => {

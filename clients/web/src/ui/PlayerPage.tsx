@@ -1,11 +1,12 @@
 // A player's page (#/player/USER_ID): ratings per variant and the finished games, newest first,
 // each from this player's side (won, lost, drawn), linking to the game and to the opponent's page.
-// Data: GET /api/users/{id}/ratings and /api/users/{id}/games (docs/protocol.md).
+// Data: GET /api/users/{id}/ratings, /rating-history/{variant} and /games (docs/protocol.md).
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, reasonText, t } from '../i18n';
 import { api } from '../net/http';
 import { tcText } from './format';
+import { RatingChart } from './RatingChart';
 import { variantText } from './TournamentsPage';
 
 type Rating = { rating: number; deviation: number; games: number };
@@ -88,6 +89,12 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
             );
           })}
         </p>
+      )}
+      {!id.startsWith('g-') && (
+        <div class="rating-charts">
+          <RatingChart userId={id} variant="xiangqi" />
+          <RatingChart userId={id} variant="jieqi" />
+        </div>
       )}
       {me && !app.user!.guest && <PasswordForm app={app} />}
       <h3>{t('finishedGames')}{total !== null ? ` (${total})` : ''}</h3>
