@@ -298,19 +298,13 @@ bool Auth::may_exist(const std::string& user_id) {
 void Auth::index_accounts() {
   if (redis_.command({"EXISTS", keys::kAccountIdsComplete}).integer == 1) return;
   const std::string prefix = keys::user("");
-  std::string cursor = "0";
-  do {
-    RedisReply page = redis_.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
-    if (page.elements.size() != 2) throw RedisError("SCAN: unexpected reply");
-    cursor = page.elements[0].str;
-    for (const RedisReply& key : page.elements[1].elements) {
-      RedisReply rec = redis_.command({"GET", key.str});
-      boost::system::error_code ec;
-      const json::value v = rec.type == RedisReply::Type::String ? json::parse(rec.str, ec) : json::value();
-      const auto* id = !ec && v.is_object() ? v.as_object().if_contains("id") : nullptr;
-      if (id && id->is_string()) redis_.command({"HSET", keys::kAccountIds, std::string(id->as_string()), key.str.substr(prefix.size())});
-    }
-  } while (cursor != "0");
+  redis_.for_each_key(prefix, [&](const std::string& key) {
+    RedisReply rec = redis_.command({"GET", key});
+    boost::system::error_code ec;
+    const json::value v = rec.type == RedisReply::Type::String ? json::parse(rec.str, ec) : json::value();
+    const auto* id = !ec && v.is_object() ? v.as_object().if_contains("id") : nullptr;
+    if (id && id->is_string()) redis_.command({"HSET", keys::kAccountIds, std::string(id->as_string()), key.substr(prefix.size())});
+  });
   redis_.command({"SET", keys::kAccountIdsComplete, "1"});
 }
 

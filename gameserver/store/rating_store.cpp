@@ -114,21 +114,15 @@ return 1
 void RatingStore::index_leaderboards() {
   if (redis_.command({"EXISTS", keys::kLeaderboardsComplete}).integer == 1) return;
   const std::string prefix = "xq:rating:";
-  std::string cursor = "0";
-  do {
-    RedisReply page = redis_.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
-    if (page.elements.size() != 2) throw RedisError("SCAN: unexpected reply");
-    cursor = page.elements[0].str;
-    for (const RedisReply& key : page.elements[1].elements) {
-      const std::string rest = key.str.substr(prefix.size());  // {variant}:{user}
-      const size_t colon = rest.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string variant = rest.substr(0, colon), user = rest.substr(colon + 1);
-      if (variant != "xiangqi" && variant != "jieqi") continue;
-      eval_script(redis_, kIndexScript, {key.str, keys::leaderboard(variant), keys::kAccountNames, keys::kAccountIds},
-                  {user, keys::user("")});
-    }
-  } while (cursor != "0");
+  redis_.for_each_key(prefix, [&](const std::string& key) {
+    const std::string rest = key.substr(prefix.size());  // {variant}:{user}
+    const size_t colon = rest.find(':');
+    if (colon == std::string::npos) return;
+    const std::string variant = rest.substr(0, colon), user = rest.substr(colon + 1);
+    if (variant != "xiangqi" && variant != "jieqi") return;
+    eval_script(redis_, kIndexScript, {key, keys::leaderboard(variant), keys::kAccountNames, keys::kAccountIds},
+                {user, keys::user("")});
+  });
   redis_.command({"SET", keys::kLeaderboardsComplete, "1"});
 }
 

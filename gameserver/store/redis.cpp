@@ -53,6 +53,16 @@ bool Redis::known_unavailable() const {
   return until != 0 && steady_now_ms() < until;
 }
 
+void Redis::for_each_key(const std::string& prefix, const std::function<void(const std::string&)>& each) {
+  std::string cursor = "0";
+  do {
+    RedisReply page = command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
+    if (page.elements.size() != 2) throw RedisError("SCAN: unexpected reply");
+    cursor = page.elements[0].str;
+    for (const RedisReply& key : page.elements[1].elements) each(key.str);
+  } while (cursor != "0");
+}
+
 RedisReply Redis::command(const std::vector<std::string>& args) {
   // Circuit breaker: a hung Redis made every caller wait for its own timeouts, and since callers
   // are the I/O threads, the whole server stopped answering (pings included) while Redis hung.

@@ -50,6 +50,9 @@ class Redis {
   RedisReply command(const std::vector<std::string>& args);
   static constexpr int64_t kRetryMs = 300;
   bool ping();
+  // Calls `each` with every key that starts with `prefix` (SCAN: never blocks Redis; a key added
+  // meanwhile may or may not be seen). For one-off backfills at start, not for request paths.
+  void for_each_key(const std::string& prefix, const std::function<void(const std::string&)>& each);
   // Called with the duration (seconds) of every round trip, e.g. to feed /metrics.
   void set_latency_observer(std::function<void(double)> f) { observer_ = std::move(f); }
   void observe_latency(double s) const {
