@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   // A write to a Redis connection the peer already reset (a restart, a failover) must fail with
   // EPIPE, not kill the server (hiredis writes with plain write()).
   std::signal(SIGPIPE, SIG_IGN);
-  std::string listen, redis_url, secret, node_id, trusted_proxies;
+  std::string listen, redis_url, secret, node_id, trusted_proxies, chat_blocked_words;
   gs::ServerOptions opt;
   int threads = 2, registrations_per_hour = 20;
   po::options_description desc("gameserver options");
@@ -81,7 +81,9 @@ int main(int argc, char** argv) {
       ("trusted-proxies", po::value(&trusted_proxies)->default_value("127.0.0.1,::1"),
        "reverse proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; \"\" = none): the limits per client address count the address it names")
       ("registrations-per-hour", po::value(&registrations_per_hour)->default_value(registrations_per_hour),
-       "new accounts per client address and hour (0: no limit)");
+       "new accounts per client address and hour (0: no limit)")
+      ("chat-blocked-words", po::value(&chat_blocked_words),
+       "file of words or phrases refused in chat lines, one per line ('#' starts a comment); matched ignoring case, spaces and punctuation");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -101,6 +103,12 @@ int main(int argc, char** argv) {
     std::cerr << "--listen must be host:port\n";
     return 2;
   }
+  if (!chat_blocked_words.empty()) try {
+      opt.chat_filter = gs::ChatFilter::from_file(chat_blocked_words);
+    } catch (const std::exception& e) {
+      std::cerr << "--chat-blocked-words: " << e.what() << "\n";
+      return 2;
+    }
   try {
     opt.trusted_proxies = gs::TrustedProxies::parse(trusted_proxies);
   } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "game/chat_filter.h"
 #include "net/client_address.h"
 
 namespace gs {
@@ -45,6 +46,7 @@ struct ServerOptions {
   // Redis). Memory grows with finished games per second × this: at 10,000 moves/s ~20 games end per
   // second, ~150 KB each.
   int64_t finished_linger_ms = 2 * 60'000;
+  ChatFilter chat_filter;  // words refused in chat lines (--chat-blocked-words)
   TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (net/client_address.h)
   std::string admin_token;
   std::string static_dir;

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "game/chat.h"
+#include "game/chat_filter.h"
 #include "game/codec.h"
 
 using gs::ChatRoom;
@@ -92,4 +95,28 @@ TEST(GameChat, StoredFormRoundTrips) {
   EXPECT_EQ(back.at_ms, e.at_ms);
   EXPECT_EQ(back.seq, e.seq);
   EXPECT_THROW(gs::decode_chat("{}"), std::exception);
+}
+
+// The operator's blocked words: found whatever the case and the spaces or punctuation put between
+// their letters, Chinese ones as written; other lines pass; comments and blank lines in the file
+// are not words.
+TEST(ChatFilter, BlockedWordsAreFoundThroughCaseSpacesAndPunctuation) {
+  const gs::ChatFilter none;
+  EXPECT_FALSE(none.blocks("anything at all"));
+  const gs::ChatFilter f({"idiot", "臭棋篓子", "", " . "});
+  EXPECT_EQ(f.size(), 2u) << "entries with nothing left once normalised are dropped";
+  for (const char* bad : {"you idiot", "IDIOT", "i d i o t!", "id.iot", "I-d_I*o t", "你这个臭棋篓子", "臭棋篓子。"})
+    EXPECT_TRUE(f.blocks(bad)) << bad;
+  for (const char* fine : {"good game", "idle moves", "臭棋", "好棋！", "i do it"})
+    EXPECT_FALSE(f.blocks(fine)) << fine;
+  const std::string path = ::testing::TempDir() + "/blocked-words.txt";
+  {
+    std::ofstream out(path);
+    out << "# operator's list\n\nnoob\n";
+  }
+  const gs::ChatFilter from_file = gs::ChatFilter::from_file(path);
+  EXPECT_EQ(from_file.size(), 1u);
+  EXPECT_TRUE(from_file.blocks("N00B? no: noob"));
+  EXPECT_FALSE(from_file.blocks("operator's list"));
+  EXPECT_THROW(gs::ChatFilter::from_file(path + ".missing"), std::runtime_error);
 }

@@ -786,6 +786,33 @@ TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
 
 // New accounts per client address and hour (--registrations-per-hour); the address behind a
 // trusted proxy is the one its X-Forwarded-For names, and an untrusted peer's header is ignored.
+// The operator's blocked words (--chat-blocked-words): such a line is refused with a reason and
+// reaches nobody; other lines pass.
+TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
+  const std::string path = ::testing::TempDir() + "/integration-blocked-words.txt";
+  {
+    std::ofstream out(path);
+    out << "# test list\nidiot\n";
+  }
+  TestServers::Options o;
+  o.gameserver_args = {"--chat-blocked-words", path};
+  TestServers own(o);
+  Client red = login_guest(own.port(), "bw_red"), black = login_guest(own.port(), "bw_black");
+  const std::string gid = start_game(red, black);
+  auto say = [&](Client& who, const std::string& text) {
+    ClientMessage m;
+    m.mutable_chat()->set_game_id(gid);
+    m.mutable_chat()->set_text(text);
+    return who.ws->request(m);
+  };
+  const ServerMessage refused = say(red, "you I-D-I-O-T");
+  EXPECT_EQ(error_of(refused), CHAT_NOT_ALLOWED);
+  EXPECT_EQ(refused.error().message(), "the line contains a word this server does not allow");
+  EXPECT_FALSE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat(); }, 300)) << "it reached nobody";
+  EXPECT_TRUE(say(red, "good game").has_reply());
+  EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "good game"; }));
+}
+
 TEST(GameServerLimits, RegistrationsPerClientAddress) {
   TestServers::Options o;
   o.gameserver_args = {"--registrations-per-hour", "2", "--trusted-proxies", "127.0.0.1"};
