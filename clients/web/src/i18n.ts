@@ -549,6 +549,7 @@ const en = {
   reportedBy: 'reported by {name}',
   banned: 'banned',
   chatBadLine: 'A message is one line of up to 200 characters.',
+  chatBlockedWord: 'Not sent: the message contains a word this server does not allow.',
   chatNoneInTournaments: 'Players do not chat in tournament games.',
   'error.CHAT_NOT_ALLOWED': 'Not now: at most 5 messages in 10 seconds (and no chat for players of tournament games).',
 };
@@ -1099,6 +1100,7 @@ const zh: Record<Key, string> = {
   reportedBy: '举报人：{name}',
   banned: '已封禁',
   chatBadLine: '消息只能是一行，最多 200 个字。',
+  chatBlockedWord: '未发送：消息中含有本站不允许的词语。',
   chatNoneInTournaments: '比赛对局中棋手不能聊天。',
   'error.CHAT_NOT_ALLOWED': '现在不能发送：10 秒内最多 5 条（比赛对局的棋手不能聊天）。',
 };

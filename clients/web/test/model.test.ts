@@ -44,6 +44,16 @@ describe('GameModel', () => {
     expect(g.error).toBe('');
   });
 
+  it('names a chat line refused for a blocked word, apart from the rate limit', async () => {
+    const { conn, g } = setup();
+    const blocked = g.say('bad word');
+    conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.CHAT_NOT_ALLOWED, 'the line contains a word this server does not allow'));
+    expect(await blocked).toBe(t('chatBlockedWord'));
+    const fast = g.say('again');
+    conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.CHAT_NOT_ALLOWED, 'at most 5 lines in 10 s'));
+    expect(await fast).not.toBe(t('chatBlockedWord'));
+  });
+
   it('a move limit request ends a standing takeback proposal', () => {
     const { conn, g } = setup();
     conn.push({ gameState: state({ version: 1, takebacksAllowed: true, takebackProposedBy: 2, moves: [{ ply: 1, iccs: 'h2e2' }] }) });
