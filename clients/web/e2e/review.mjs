@@ -103,6 +103,8 @@ test('review: premove in Jieqi: a face-down piece premoved by its square is play
   assert(!!reveal, 'the premoved face-down piece was revealed');
   assert(!(await red.page.getAttribute('g.piece[data-at=i5]', 'data-piece')).endsWith('X'), 'face up on i5 on Red\'s board');
   assertEqual(await boardPieces(red), await boardPieces(black), 'both boards equal');
+  // Both moves turned a piece up, which no takeback may hide again: no button that could only fail.
+  for (const p of [red, black]) assertEqual(await p.page.locator('[data-testid=propose-takeback]').count(), 0, `${p.name}: no takeback over a reveal`);
 });
 
 // The analysis board: a page without an account, desktop or phone, English or Chinese.
