@@ -184,6 +184,17 @@ describe('GameModel', () => {
     expect(g.canProposeTakeback()).toBe(false); // the chariot took a face-down piece
   });
 
+  it('a takeback ends a standing draw offer at once (docs/protocol.md), not only once the new state came', () => {
+    const { conn, g } = setup();
+    conn.push({ gameState: state({ takebacksAllowed: true }) });
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.DRAW_OFFERED, side: 2 } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: EventKind.TAKEBACK_PROPOSED, side: 1 } });
+    expect(g.drawOfferBy).toBe('b');
+    conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: EventKind.TAKEN_BACK, side: 2, pliesUndone: 1, fen: XIANGQI_START } });
+    expect(g.drawOfferBy).toBeNull();
+  });
+
   it('taken back: the last plies go, the position comes from the event, the pending move is dropped, the full state is fetched', () => {
     const { conn, g } = setup();
     conn.push({ gameState: state({ you: 2, takebacksAllowed: true }) }); // Black's page

@@ -344,6 +344,7 @@ export class GameModel extends Observable {
         this.takebackBy = null;
         this.takebackDeclined = false;
         this.takebackRefused = null;
+        this.drawOfferBy = null; // the server ends a standing draw offer with the takeback
         this.drawDeclined = false;
         void this.watch();
         break;
