@@ -49,6 +49,8 @@ test('review: premove and takeback: a takeback drops the premove on both kinds o
   await black.page.screenshot({ path: join(ctx.shots, 'review-desktop-premove-and-takeback.png'), animations: 'disabled' });
   assertEqual(await smallButtons(black.page, '[data-testid=takeback-offer] button, [data-testid=cancel-premove]'), [], 'the answers are large enough to hit');
 
+  // Accepting Red's proposal undoes Black's reply too: Black is told so before answering.
+  assertEqual((await black.page.textContent('[data-testid=takeback-offer]')).split('Accept')[0].trim(), 'Your opponent asks to take back a move, and with it your reply', 'the reply goes too');
   await black.page.click('[data-testid=accept-takeback]');
   await Promise.all([waitForMoveCount(red, 0), waitForMoveCount(black, 0), waitForMoveCount(spec, 0)]);
   await black.page.waitForSelector('[data-testid=premove]', { state: 'detached', timeout: T });
@@ -66,6 +68,8 @@ test('review: premove and takeback: a takeback drops the premove on both kinds o
   await black.page.waitForSelector('[data-testid=premove][data-iccs=a9a8]', { timeout: T });
   await black.page.click('[data-testid=propose-takeback]');
   await spec.page.waitForSelector('[data-testid=takeback-offer]:has-text("黑方请求悔棋")', { timeout: T });
+  await red.page.waitForSelector('[data-testid=accept-takeback]', { timeout: T });
+  assertEqual((await red.page.textContent('[data-testid=takeback-offer]')).split('Accept')[0].trim(), 'Your opponent asks to take back a move', 'only Black\'s own move goes');
   await red.page.click('[data-testid=accept-takeback]', { timeout: T });
   await Promise.all([waitForMoveCount(red, 1), waitForMoveCount(black, 1), waitForMoveCount(spec, 1)]);
   await black.page.waitForSelector('[data-testid=premove]', { state: 'detached', timeout: T });
