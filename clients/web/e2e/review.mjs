@@ -195,10 +195,14 @@ test('review: analysis board: arrow keys while typing in the FEN box move the ca
   await p.keyboard.type('x');
   await p.click('[data-testid=replay-prev]');
   assertEqual(await fen(), await p.getAttribute('[data-testid=analysis-page]', 'data-fen'), 'the FEN box follows the board after a step');
-  // Out of the box, the arrows step again.
+  // Out of the box, the arrows step again; an illegal try's message goes with the position.
+  await p.click('[data-square=a3]'); // Red to move at ply 2: a soldier does not move two
+  await p.click('[data-square=a5]');
+  await p.waitForSelector('[data-testid=illegal-move]', { timeout: T });
   await p.click('.analysis-page h2');
   await p.keyboard.press('ArrowLeft');
   assertEqual(await p.textContent('[data-testid=replay-ply]'), '1/3', 'the left arrow steps back outside the box');
+  assertEqual(await p.locator('[data-testid=illegal-move]').count(), 0, 'no "not a legal move" about another position');
 
   // Flipped, then a new position: the board stays turned.
   await p.click('[data-testid=analysis-flip]');

@@ -40,11 +40,13 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
   const [illegal, setIllegal] = useState<'check' | 'illegal' | null>(null);
 
   // A move or a step shows another position: an unfinished edit of the FEN field (and the refusal
-  // of one) would no longer be about the board, and the field would not show the FEN on view.
+  // of one) would no longer be about the board, and the field would not show the FEN on view; nor
+  // would "not a legal move", said of the position before.
   const show = (step: (x: Analysis) => Analysis) => {
     setA(step);
     setDraft(null);
     setFenError('');
+    setIllegal(null);
   };
 
   // Arrow keys step through the line (not while typing in the FEN field).
