@@ -1,6 +1,7 @@
 // What a club organiser trips over on a first try with the web client (a Xiangqi Swiss after the
 // Shangrao senior regulation, a Jieqi round event after Jiujiang's): each test failed before the
 // fix it comes with.
+import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { T, newAccount, newPlayer, playMove, resultText } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
@@ -300,6 +301,20 @@ test('the organiser disqualifies a player (取消比赛资格): tagged in the li
   assert(ev.rounds[0].boards.every((b) => b.a !== index && b.b !== index), 'round 1 paired again without Walt');
   // Players see the tag too.
   await players[0].page.locator('[data-testid=player-list] li', { hasText: 'Walt' }).locator('[data-testid=disqualified]').waitFor({ timeout: T });
+  // The reason is written out, not only a tooltip (which a phone never shows).
+  const reason = players[0].page.locator('[data-testid=player-list] li', { hasText: 'Walt' }).locator('[data-testid=disqualified-reason]');
+  assertEqual((await reason.textContent({ timeout: T })).trim(), 'phone at the board', 'the reason is there to read');
+  assert(await reason.isVisible(), 'and visible');
+  // On a phone, in Chinese: the tag and the reason fit the width.
+  const phone = await newPlayer(ctx, 'Yan', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, locale: 'zh-CN' });
+  await phone.page.goto(`${ctx.base}/#/tournaments/${id}`);
+  const row = phone.page.locator('[data-testid=player-list] li', { hasText: 'Walt' });
+  await row.locator('[data-testid=disqualified-reason]').waitFor({ timeout: T });
+  assertEqual((await row.locator('[data-testid=disqualified]').textContent()).trim(), '已取消资格', 'the tag in Chinese');
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `no sideways scrolling on the phone (overflow ${overflow}px)`);
+  await row.scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-zh-disqualified.png'), animations: 'disabled' });
 });
 
 test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {

@@ -8,6 +8,7 @@ import { WEB_DIR, startServers } from './lib/servers.mjs';
 import './tests.mjs';
 import './tournaments.mjs';
 import './organiser.mjs';
+import './review.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');

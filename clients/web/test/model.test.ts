@@ -6,7 +6,7 @@ import { ErrorCode, EventKind } from '../src/net/proto';
 import { RequestError } from '../src/net/connection';
 import { clockText } from '../src/ui/format';
 import { apiErrorText, errorText, setLang, t } from '../src/i18n';
-import { XIANGQI_START } from '../src/rules/board';
+import { JIEQI_START, XIANGQI_START } from '../src/rules/board';
 import { FakeConn, setup, state } from './fake_conn';
 
 describe('GameModel', () => {
@@ -170,6 +170,39 @@ describe('GameModel', () => {
     conn.push({ gameEvent: { gameId: 'g1', version: 8, kind: EventKind.GAME_ENDED, result: { outcome: 2, reason: 'resignation' } } });
     expect(g.takebackBy).toBeNull();
     expect(g.canProposeTakeback()).toBe(false);
+  });
+
+  it('offers no takeback the server would refuse: while a move limit on request runs, or in Jieqi over a reveal or a face-down capture', () => {
+    const { conn, g } = setup();
+    const mv = (ply: number, iccs: string, reveal = '') => ({ ply, iccs, reveal });
+    conn.push({ gameState: state({ version: 1, takebacksAllowed: true, moves: [mv(1, 'h2e2')], fen: XIANGQI_START.replace(' w ', ' b '), requestedMoveLimit: { limitPlies: 40, requestedBy: 2 } }) });
+    expect(g.canProposeTakeback()).toBe(false); // the limit runs
+    conn.push({ gameState: state({ version: 2, takebacksAllowed: true, moves: [mv(1, 'h2e2')], fen: XIANGQI_START.replace(' w ', ' b ') }) });
+    expect(g.canProposeTakeback()).toBe(true);
+    // Jieqi, Red's page: Red's face-down pawn-square piece turned out a chariot, Black's a soldier.
+    const jieqi = (version: number, moves: object[], turn: 'w' | 'b') =>
+      conn.push({ gameState: state({ version, variant: 2, takebacksAllowed: true, startFen: JIEQI_START, fen: JIEQI_START.replace(' w ', ` ${turn} `), moves }) });
+    jieqi(3, [mv(1, 'a3a4R', 'R')], 'b');
+    expect(g.canProposeTakeback()).toBe(false); // it would hide the chariot again
+    jieqi(4, [mv(1, 'a3a4R', 'R'), mv(2, 'i6i5P', 'P'), mv(3, 'a4a5')], 'b');
+    expect(g.canProposeTakeback()).toBe(true); // a face-up piece's move
+    jieqi(5, [mv(1, 'a3a4R', 'R'), mv(2, 'i6i5P', 'P'), mv(3, 'a4a5'), mv(4, 'i5i4')], 'w');
+    expect(g.canProposeTakeback()).toBe(true); // both plies undone are face-up moves
+    jieqi(6, [mv(1, 'a3a4R', 'R'), mv(2, 'i6i5P', 'P')], 'w');
+    expect(g.canProposeTakeback()).toBe(false); // Black's reply, undone too, was a reveal
+    jieqi(7, [mv(1, 'a3a4R', 'R'), mv(2, 'i6i5P', 'P'), mv(3, 'a4a6')], 'b');
+    expect(g.canProposeTakeback()).toBe(false); // the chariot took a face-down piece
+  });
+
+  it('a takeback ends a standing draw offer at once (docs/protocol.md), not only once the new state came', () => {
+    const { conn, g } = setup();
+    conn.push({ gameState: state({ takebacksAllowed: true }) });
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.DRAW_OFFERED, side: 2 } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: EventKind.TAKEBACK_PROPOSED, side: 1 } });
+    expect(g.drawOfferBy).toBe('b');
+    conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: EventKind.TAKEN_BACK, side: 2, pliesUndone: 1, fen: XIANGQI_START } });
+    expect(g.drawOfferBy).toBeNull();
   });
 
   it('taken back: the last plies go, the position comes from the event, the pending move is dropped, the full state is fetched', () => {

@@ -150,10 +150,23 @@ export class GameModel extends Observable {
 
   // This player may ask to take back their last move: a casual game, a move of theirs on the
   // board, no proposal standing (an opponent's is answered with Accept), and not just refused.
+  // Nor what the server refuses anyway (docs/protocol.md, propose_takeback): a takeback while a
+  // move limit on request runs, and in Jieqi one that would hide a piece again (a move that turned
+  // one up or took a face-down one). Jieqi's first moves all turn pieces up: without this the
+  // button would mostly answer with an error.
   canProposeTakeback(): boolean {
     const you = this.you;
-    if (!you || this.over || !this.takebacksAllowed || this.takebackBy || this.takebackRefused === you) return false;
-    return this.moves.length >= (you === 'r' ? 1 : 2);
+    if (!you || this.over || !this.takebacksAllowed || this.takebackBy || this.takebackRefused === you || this.requestedLimit) return false;
+    const n = this.moves.length;
+    if (n < (you === 'r' ? 1 : 2)) return false;
+    // Our last move, and the opponent's reply if it came (then it is our move again).
+    const plies = parseFen(this.fen).turn === you ? 2 : 1;
+    for (let k = n - plies + 1; k <= n; k++) {
+      const mv = this.moves[k - 1];
+      const m = parseIccs(mv.iccs);
+      if (mv.reveal || (m && this.positionAt(k - 1).board[m.to]?.type === 'X')) return false;
+    }
+    return true;
   }
 
   async watch() {
@@ -331,6 +344,7 @@ export class GameModel extends Observable {
         this.takebackBy = null;
         this.takebackDeclined = false;
         this.takebackRefused = null;
+        this.drawOfferBy = null; // the server ends a standing draw offer with the takeback
         this.drawDeclined = false;
         void this.watch();
         break;

@@ -25,6 +25,10 @@ function initial(fen: string | undefined): { a: Analysis; error: string } {
   }
 }
 
+// The orientation chosen, kept for the next position: loading a FEN changes the route and so
+// mounts the page afresh (Shell keys it by the FEN), which would otherwise turn the board back.
+let flippedBefore = false;
+
 export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
   useLang();
   const [first] = useState(() => initial(fen));
@@ -32,15 +36,25 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
   const [fenError, setFenError] = useState(first.error);
   const [draft, setDraft] = useState<string | null>(null); // the FEN field while being edited
   const [note, setNote] = useState('');
-  const [flipped, setFlipped] = useState(false);
+  const [flipped, setFlipped] = useState(flippedBefore);
   const [illegal, setIllegal] = useState<'check' | 'illegal' | null>(null);
+
+  // A move or a step shows another position: an unfinished edit of the FEN field (and the refusal
+  // of one) would no longer be about the board, and the field would not show the FEN on view; nor
+  // would "not a legal move", said of the position before.
+  const show = (step: (x: Analysis) => Analysis) => {
+    setA(step);
+    setDraft(null);
+    setFenError('');
+    setIllegal(null);
+  };
 
   // Arrow keys step through the line (not while typing in the FEN field).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
-      if (e.key === 'ArrowLeft') setA((x) => goTo(x, x.ply - 1));
-      else if (e.key === 'ArrowRight') setA((x) => goTo(x, x.ply + 1));
+      if (e.key === 'ArrowLeft') show((x) => goTo(x, x.ply - 1));
+      else if (e.key === 'ArrowRight') show((x) => goTo(x, x.ply + 1));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -92,7 +106,7 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
           onMove={(from, to) => {
             const next = play(a, { from, to });
             setIllegal(null);
-            if (next) setA(next);
+            if (next) show(() => next);
           }}
           onIllegal={setIllegal}
         />
@@ -134,13 +148,13 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
           <div class="actions small">
             <button data-testid="analysis-load" onClick={() => load(draft ?? fenNow)}>{t('loadFen')}</button>
             <button data-testid="analysis-copy" onClick={copy}>{t('copyFen')}</button>
-            <button data-testid="analysis-flip" onClick={() => setFlipped(!flipped)}>{t('flip')}</button>
+            <button data-testid="analysis-flip" onClick={() => setFlipped((flippedBefore = !flipped))}>{t('flip')}</button>
             <button data-testid="analysis-reset" onClick={() => load(XIANGQI_START)}>{t('analysisStart')}</button>
           </div>
           {fenError && <p class="error" data-testid="analysis-fen-error" role="alert">{fenError}</p>}
           {note && <p class="muted" role="status">{note}</p>}
         </div>
-        <MoveList moves={a.moves} ply={a.ply} onSelect={(p) => setA((x) => goTo(x, p))} />
+        <MoveList moves={a.moves} ply={a.ply} firstPly={(a.start.fullmove - 1) * 2 + (a.start.position.turn === 'b' ? 1 : 0)} onSelect={(p) => show((x) => goTo(x, p))} />
       </aside>
     </div>
   );

@@ -264,6 +264,8 @@ function Registration(props: {
             {p.disqualified ? (
               <span class="tag" data-testid="disqualified" title={p.disqualified_reason || undefined}>{t('disqualified')}</span>
             ) : p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
+            {/* The reason in words too: a title alone never shows on a phone (no hover). */}
+            {p.disqualified && p.disqualified_reason ? <span class="muted" data-testid="disqualified-reason">{p.disqualified_reason}</span> : null}
             {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
             {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && !p.removed_after_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="withdraw-player" disabled={busy}

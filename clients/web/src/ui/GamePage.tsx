@@ -249,7 +249,14 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
                 what="takeback"
                 by={game.takebackBy}
                 declined={game.takebackDeclined}
-                text={game.takebackBy === you ? t('youProposedTakeback') : you ? t('takebackAsked') : t('takebackAskedBy', { side: sideName(game.takebackBy) })}
+                text={
+                  game.takebackBy === you
+                    ? t('youProposedTakeback')
+                    : you
+                      ? // The proposer to move: the opponent has replied, and accepting undoes that reply too.
+                        t('takebackAsked') + (game.takebackBy === game.position.turn ? t('takebackWithReply') : '')
+                      : t('takebackAskedBy', { side: sideName(game.takebackBy) })
+                }
               />
             </>
           )}

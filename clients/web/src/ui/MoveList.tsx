@@ -10,7 +10,9 @@ export interface ListedMove {
   reveal?: string | null;
 }
 
-export function MoveList({ moves, ply, onSelect }: { moves: readonly ListedMove[]; ply: number; onSelect: (ply: number) => void }) {
+// `firstPly`: plies played before the list's first position (the analysis board's FEN may start
+// later in a game, or with Black to move: then the first move is Black's and sits in its column).
+export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readonly ListedMove[]; ply: number; firstPly?: number; onSelect: (ply: number) => void }) {
   const n = moves.length;
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
@@ -26,21 +28,25 @@ export function MoveList({ moves, ply, onSelect }: { moves: readonly ListedMove[
     <div class="panel moves">
       <h3>{t('moves')}</h3>
       <ol class="move-list" ref={list} data-testid="move-list">
-        {moves.map((m) => (
-          <li
-            key={m.ply}
-            class={`${m.ply % 2 ? 'red' : 'black'} ${m.ply === ply ? 'current' : ''}`}
-            data-ply={m.ply}
-            data-iccs={m.iccs}
-            data-reveal={m.reveal}
-            onClick={() => onSelect(m.ply)}
-          >
-            <span class="num">{m.ply % 2 ? `${(m.ply + 1) / 2}.` : ''}</span>
-            {/* a reveal is in the server's notation: 兵九进一(翻车) */}
-            <span class="zh">{m.chinese}</span>
-            <span class="iccs">{m.iccs}</span>
-          </li>
-        ))}
+        {moves.map((m, i) => {
+          const abs = firstPly + m.ply; // odd: Red's move
+          return (
+            <li
+              key={m.ply}
+              class={`${abs % 2 ? 'red' : 'black'} ${m.ply === ply ? 'current' : ''}`}
+              style={i === 0 && abs % 2 === 0 ? { gridColumn: 2 } : undefined}
+              data-ply={m.ply}
+              data-iccs={m.iccs}
+              data-reveal={m.reveal}
+              onClick={() => onSelect(m.ply)}
+            >
+              <span class="num">{abs % 2 ? `${(abs + 1) / 2}.` : ''}</span>
+              {/* a reveal is in the server's notation: 兵九进一(翻车) */}
+              <span class="zh">{m.chinese}</span>
+              <span class="iccs">{m.iccs}</span>
+            </li>
+          );
+        })}
       </ol>
       <div class="replay-controls" data-testid="replay-controls">
         <button aria-label={t('first')} data-testid="replay-first" disabled={ply === 0} onClick={() => onSelect(0)}>«</button>
