@@ -96,7 +96,7 @@ std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp
     if (zh) o << who(ev, pp, b.a) << "执红对" << who(ev, pp, b.b) << "执黑。";
     else o << who(ev, pp, b.a) << " red vs " << who(ev, pp, b.b) << " black. ";
     if (pp.round == 1) {
-      if (zh) o << "第1轮，编排方式 " << round1_mode_name(ev.settings.round1) << "，按编号。";
+      if (zh) o << "第1轮，编排方式：" << round1_mode_name_zh(ev.settings.round1) << "，按编号。";
       else o << "Round 1, mode " << round1_mode_name(ev.settings.round1) << ", by pairing numbers.";
       out.push_back(o.str());
       continue;

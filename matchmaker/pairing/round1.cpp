@@ -23,6 +23,16 @@ const char* round1_mode_name(Round1Mode m) {
   return "?";
 }
 
+const char* round1_mode_name_zh(Round1Mode m) {
+  switch (m) {
+    case Round1Mode::Adjacent: return "相邻（1–2、3–4）";
+    case Round1Mode::AdjacentAlternating: return "相邻，先后手交替";
+    case Round1Mode::Fold: return "折叠（1–n、2–n−1）";
+    case Round1Mode::Random: return "随机";
+  }
+  return "?";
+}
+
 namespace {
 
 bool forbidden(const Event& ev, int a, int b) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "helpers.h"
+#include "pairing/round1.h"
 #include "pairing/swiss.h"
 
 using namespace xq::pairing;
@@ -80,5 +81,20 @@ TEST(Jieqi, TwoGameRoundsAlternateGameOneColour) {
     bool a_red_before = b.a == 0 || b.a == 2;
     bool b_red_before = b.b == 0 || b.b == 2;
     if (a_red_before != b_red_before) EXPECT_FALSE(a_red_before);
+  }
+}
+
+// Round 1's lines name the pairing mode in the language of the line (the Chinese page showed
+// "编排方式 adjacent").
+TEST(Explain, RoundOneNamesItsModeInEachLanguage) {
+  Event ev = players_event(4);
+  for (Round1Mode mode : {Round1Mode::Adjacent, Round1Mode::Fold}) {
+    ev.settings.round1 = mode;
+    auto r = pair_round(ev);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_FALSE(r.explain_zh.empty());
+    EXPECT_NE(r.explain_zh[0].find(round1_mode_name_zh(mode)), std::string::npos) << r.explain_zh[0];
+    for (const auto& line : r.explain_zh) EXPECT_EQ(line.find(round1_mode_name(mode)), std::string::npos) << line;
+    EXPECT_NE(r.explain[0].find(round1_mode_name(mode)), std::string::npos) << r.explain[0];
   }
 }
