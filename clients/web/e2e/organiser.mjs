@@ -301,6 +301,8 @@ test('the organiser disqualifies a player (取消比赛资格): tagged in the li
   assert(ev.rounds[0].boards.every((b) => b.a !== index && b.b !== index), 'round 1 paired again without Walt');
   // Players see the tag too.
   await players[0].page.locator('[data-testid=player-list] li', { hasText: 'Walt' }).locator('[data-testid=disqualified]').waitFor({ timeout: T });
+  // The crosstable says so too.
+  await players[0].page.locator('[data-testid=crosstable] tr', { hasText: 'Walt' }).locator('[data-testid=crosstable-disqualified]').waitFor({ timeout: T });
   // The reason is written out, not only a tooltip (which a phone never shows).
   const reason = players[0].page.locator('[data-testid=player-list] li', { hasText: 'Walt' }).locator('[data-testid=disqualified-reason]');
   assertEqual((await reason.textContent({ timeout: T })).trim(), 'phone at the board', 'the reason is there to read');

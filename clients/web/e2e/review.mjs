@@ -155,6 +155,9 @@ test('review: analysis board edge positions: mate, stalemate, the side to move i
   assert((await overflowX(p)) <= 0, 'no sideways scrolling on the phone');
   await p.page.screenshot({ path: join(ctx.shots, 'review-phone-zh-analysis-check.png'), fullPage: true, animations: 'disabled' });
   assertEqual(await smallButtons(p.page, '.analysis-page button'), [], 'the analysis buttons are large enough to tap');
+  // A phone zooms into a field whose text is under 16 px (iOS): the FEN box is not one.
+  const fenPx = await p.page.$eval('[data-testid=analysis-fen]', (el) => parseFloat(getComputedStyle(el).fontSize));
+  assert(fenPx >= 16, `the FEN box's text is ${fenPx}px on a phone`);
 });
 
 test('review: analysis board, Black to move first: Black\'s moves stay in Black\'s column, numbered from the FEN\'s move number', async (ctx) => {

@@ -557,7 +557,10 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
             {cross.rows.map((r) => (
               <tr key={r.player} class={r.player === me ? 'me' : ''} data-player={r.name}>
                 <td>{r.number}</td>
-                <td class="name">{r.name}</td>
+                <td class="name">
+                  {r.name}
+                  {ev.players[r.player]?.disqualified ? <span class="tag" data-testid="crosstable-disqualified">{t('disqualified')}</span> : null}
+                </td>
                 {Array.from({ length: n }, (_, i) => {
                   const c = r.rounds?.[i];
                   const col = colourLetter(c?.colour);
