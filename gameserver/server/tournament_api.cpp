@@ -119,7 +119,7 @@ const std::map<std::string, std::string> kEventActions = {
     {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
     {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
     {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
-    {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}};
+    {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}, {"warn", "warn"}};
 
 // The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
 // or the path is none (then the handlers below say what is unknown).
@@ -250,8 +250,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it == kEventActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
     cmd["event_id"] = parts[2];
-    if (it->second == "disqualify") {
-      // The regulation's sanction (取消比赛资格): the matchmaker checks that the caller organises the event.
+    if (it->second == "disqualify" || it->second == "warn") {
+      // The regulation's sanctions (警告, 取消比赛资格): the matchmaker checks that the caller organises the event.
       const auto* target = in.if_contains("user_id");
       if (!target || !target->is_string() || !is_user_id(std::string(target->as_string())))
         return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");

@@ -324,6 +324,19 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   return fx;
 }
 
+Effects warn(Tournament& t, const std::string& user_id, const std::string& reason) {
+  Effects fx;
+  const int p = player_of(t, user_id);
+  if (p < 0) fail("not_joined", "not registered in this event");
+  if (t.stage == Stage::Registration) fail("bad_state", "the event has not started");
+  if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
+  if (!reason.empty() && !valid_display_name(reason))
+    fail("bad_request", "reason: at most 100 bytes on one line, no control characters");
+  t.warnings.push_back({p, t.rounds_started, reason});
+  fx.notices.push_back(t.ev.players[p].name + " warned" + (reason.empty() ? "" : ": " + reason));
+  return fx;
+}
+
 const Tournament::Disqualification* Tournament::disqualification(int player) const {
   for (const auto& d : disqualified)
     if (d.player == player) return &d;

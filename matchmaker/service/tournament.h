@@ -88,6 +88,9 @@ struct Tournament {
   };
   std::vector<Disqualification> disqualified;
   const Disqualification* disqualification(int player) const;
+  // Warnings the organiser gave (警告, the first of seed 002's sanctions): a record the players
+  // see, with no effect on pairing or standings. Same shape: player, round, reason.
+  std::vector<Disqualification> warnings;
 };
 
 struct TournamentError : std::runtime_error {
@@ -116,6 +119,9 @@ Effects withdraw(Tournament& t, const std::string& user_id);
 // the start, withdraw them instead): paired no more, as a withdrawal, and out of the final
 // ranking. `reason` ("" or a display name's length and characters) is shown with the standings.
 Effects disqualify(Tournament& t, const std::string& user_id, const std::string& reason);
+// The organiser warns a registered player of a running, paused or finished event (警告): recorded
+// with the reason, told to everyone in the event's notices; pairing and standings do not change.
+Effects warn(Tournament& t, const std::string& user_id, const std::string& reason);
 // Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
 Effects start(Tournament& t);
 // An event with a start time starts by itself once that time has come (with at least two players).

@@ -269,10 +269,11 @@ json::value to_json(const Tournament& t) {
                  {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain}, {"explain_zh", explain_zh},
                  {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
   if (t.stage == Stage::Cancelled) o["cancel_reason"] = t.cancel_reason;
-  if (!t.disqualified.empty()) {
-    json::array dq;
-    for (const auto& d : t.disqualified) dq.push_back(json::object{{"player", d.player}, {"round", d.round}, {"reason", d.reason}});
-    o["disqualified"] = std::move(dq);
+  for (const auto* list : {&t.disqualified, &t.warnings}) {
+    if (list->empty()) continue;
+    json::array a;
+    for (const auto& d : *list) a.push_back(json::object{{"player", d.player}, {"round", d.round}, {"reason", d.reason}});
+    o[list == &t.disqualified ? "disqualified" : "warnings"] = std::move(a);
   }
   if (t.has_playoff) {
     json::array seeds, semis;
@@ -366,10 +367,11 @@ Tournament tournament_from_json(const json::value& v) {
   for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
   t.version = static_cast<uint64_t>(get_int(o, "version", 0));
   t.cancel_reason = get_str(o, "cancel_reason", "");
-  if (const auto* dq = o.if_contains("disqualified"))
-    for (const auto& d : dq->as_array())
-      t.disqualified.push_back({static_cast<int>(get_int(d.as_object(), "player", -1)),
-                                static_cast<int>(get_int(d.as_object(), "round", 0)), get_str(d.as_object(), "reason", "")});
+  for (auto [key, list] : {std::pair{"disqualified", &t.disqualified}, std::pair{"warnings", &t.warnings}})
+    if (const auto* a = o.if_contains(key))
+      for (const auto& d : a->as_array())
+        list->push_back({static_cast<int>(get_int(d.as_object(), "player", -1)),
+                         static_cast<int>(get_int(d.as_object(), "round", 0)), get_str(d.as_object(), "reason", "")});
   if (auto* po = o.if_contains("playoff")) {
     t.has_playoff = true;
     for (const auto& s : po->at("seeds").as_array()) t.playoff.seeds.push_back(static_cast<int>(s.to_number<int64_t>()));
@@ -397,6 +399,10 @@ json::value public_json(const Tournament& t) {
       players.back().as_object()["disqualified"] = true;
       players.back().as_object()["disqualified_reason"] = d->reason;
     }
+    json::array warned;  // the reasons of the warnings given to this player, oldest first
+    for (const auto& w : t.warnings)
+      if (w.player == static_cast<int>(i)) warned.push_back(json::string(w.reason));
+    if (!warned.empty()) players.back().as_object()["warnings"] = std::move(warned);
   }
   o["players"] = players;
   json::array rounds;

@@ -289,6 +289,13 @@ test('the organiser disqualifies a player (取消比赛资格): tagged in the li
   await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
   await players[0].page.waitForSelector('[data-testid=player-list] li', { timeout: T });
   assertEqual(await players[0].page.locator('[data-testid=disqualify-player]').count(), 0, 'a player disqualifies nobody');
+  // A warning first (警告): on record, with its reason, for everyone.
+  const vera = org.page.locator('[data-testid=player-list] li', { hasText: 'Vera' });
+  const warned = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('late to the board'); }));
+  await vera.locator('[data-testid=warn-player]').click();
+  assert((await warned).includes('Vera'), 'the warning prompt names the player');
+  await vera.locator('[data-testid=warnings]').waitFor({ timeout: T });
+  assert(/warned ×1 late to the board/.test(await vera.locator('[data-testid=warnings]').textContent()), 'the warning and its reason');
   const asked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('phone at the board'); }));
   await walt.locator('[data-testid=disqualify-player]').click();
   assert((await asked).includes('Walt'), 'the prompt names the player');

@@ -710,7 +710,7 @@ TEST_F(QuickPairing, RandomCallersCanOnlyDoWhatTheyMay) {
   std::mt19937 rng(11);
   auto pick = [&](size_t n) { return rng() % n; };
   const std::vector<std::string> run_actions = {"start", "pair", "start-round", "edit-pairing", "repair",
-                                                "pause", "resume", "correct", "disqualify"};
+                                                "pause", "resume", "correct", "disqualify", "warn"};
   int allowed_runs = 0, refused_runs = 0;
   for (int i = 0; i < 250; ++i) {
     // 0 admin, 1 organiser, 2 outsider, 3 no token, 4 bad token, else a player
@@ -967,6 +967,10 @@ TEST_F(QuickPairing, OrganiserDisqualifiesAPlayer) {
   add_players(4, "dq");
   create_and_join(json::object{{"id", "dq-ev"}, {"name", "Disqualified"}, {"auto_rounds", false},
                                {"pairing", json::object{{"rounds", 3}}}});
+  // A warning first (警告): organisers only; it is listed with the player.
+  const json::object warning{{"user_id", players_[2].user_id}, {"reason", "late to the board"}};
+  EXPECT_EQ(post("/api/events/dq-ev/warn", warning, players_[0].token, 403).at("code").as_string(), "forbidden");
+  post("/api/events/dq-ev/warn", warning, TestServers::kAdminToken);
   const json::object body{{"user_id", players_[1].user_id}, {"reason", "phone at the board"}};
   EXPECT_EQ(post("/api/events/dq-ev/disqualify", body, players_[0].token, 403).at("code").as_string(), "forbidden");
   post("/api/events/dq-ev/disqualify", json::object{{"user_id", "someone"}}, TestServers::kAdminToken, 400);
@@ -983,6 +987,9 @@ TEST_F(QuickPairing, OrganiserDisqualifiesAPlayer) {
       EXPECT_EQ(p.at("withdrawn_round").to_number<int>(), 1) << "round 1 was paired, not started: paired again without them";
     }
   ASSERT_GE(index, 0);
+  for (const auto& p : event.at("players").as_array())
+    if (p.at("user_id").as_string() == players_[2].user_id)
+      EXPECT_EQ(json::serialize(p.at("warnings")), R"(["late to the board"])");
   const auto& boards = event.at("rounds").as_array().at(0).at("boards").as_array();
   EXPECT_EQ(boards.size(), 2u) << "three players: a game and a bye";
   for (const auto& b : boards)

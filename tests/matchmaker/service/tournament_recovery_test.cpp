@@ -107,6 +107,7 @@ Step random_step(std::mt19937& rng, const Tournament& t, int& next_user) {
   if (kind < 78 && next_user > 0) {
     std::string user = "u" + std::to_string(pick(next_user));
     if (pick(3) == 0) return {"disqualify " + user, [=](Tournament& x) { return disqualify(x, user, "cheating"); }};
+    if (pick(3) == 0) return {"warn " + user, [=](Tournament& x) { return warn(x, user, "late"); }};
     return {"withdraw " + user, [=](Tournament& x) { return withdraw(x, user); }};
   }
   if (kind < 84) return {"start", [](Tournament& x) { return start(x); }};

@@ -201,7 +201,14 @@ TEST(Tournament, DisqualifiedPlayersAreNotPairedNorRanked) {
       EXPECT_EQ(row.at("disqualified_reason").as_string(), "engine use");
       EXPECT_EQ(row.at("place").as_int64(), 0);
     }
+  // A warning (警告) is a record: it changes no pairing and no standing, and is kept.
+  const auto rows_before = boost::json::serialize(standings_json(t));
+  EXPECT_EQ(warn(t, "u1", "late to the board").notices.back(), "Player 1 warned: late to the board");
+  EXPECT_EQ(boost::json::serialize(standings_json(t)), rows_before);
+  EXPECT_THROW(warn(t, "nobody", ""), TournamentError);
   const Tournament back = tournament_from_json(to_json(t));
+  ASSERT_EQ(back.warnings.size(), 1u);
+  EXPECT_EQ(back.warnings[0].reason, "late to the board");
   ASSERT_EQ(back.disqualified.size(), 1u);
   EXPECT_EQ(back.disqualified[0].player, dq);
   EXPECT_EQ(back.disqualified[0].reason, "engine use");

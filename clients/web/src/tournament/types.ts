@@ -48,7 +48,7 @@ export type EventConfig = {
   pairing: PairingSettings;
 };
 
-export type EventPlayer = { player?: number; name: string; rating?: number; number?: number; join_round?: number; withdrawn_round?: number; removed_after_round?: number; user_id?: string; disqualified?: boolean; disqualified_reason?: string };
+export type EventPlayer = { player?: number; name: string; rating?: number; number?: number; join_round?: number; withdrawn_round?: number; removed_after_round?: number; user_id?: string; disqualified?: boolean; disqualified_reason?: string; warnings?: string[] };
 // The public event view names board points a_points/b_points and adds board numbers, a bye flag,
 // the explain line per board and a started flag per round; the raw state uses a/b. Both are read.
 export type BoardGame = { a?: number; b?: number; a_points?: number; b_points?: number; forfeit?: boolean; a_fouls?: number; b_fouls?: number };

@@ -156,9 +156,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
         }} onWithdrawPlayer={isOrganiser ? (userId, name) => {
           if (window.confirm(t('confirmWithdrawPlayer', { name }))) void act('withdraw', { user_id: userId }, true);
-        } : undefined} onDisqualifyPlayer={isOrganiser ? (userId, name) => {
-          const reason = window.prompt(t('confirmDisqualifyPlayer', { name }));
-          if (reason !== null) void act('disqualify', { user_id: userId, reason: reason.trim() }, true);
+        } : undefined} onSanction={isOrganiser ? (kind, userId, name) => {
+          const reason = window.prompt(t(kind === 'warn' ? 'confirmWarnPlayer' : 'confirmDisqualifyPlayer', { name }));
+          if (reason !== null) void act(kind, { user_id: userId, reason: reason.trim() }, true);
         } : undefined} onRegisterAccount={isOrganiser ? (account) =>
           act('join', { account }, true, (e) => ((e as { code?: string }).code === 'already_joined' ? t('alreadyRegisteredName', { name: account }) : undefined))
           : undefined} />
@@ -241,8 +241,9 @@ function Registration(props: {
   // The organiser's: withdraw a player (a no-show, someone who left the hall), and register a
   // player who has an account (a club member without the page at hand), by the account's name.
   onWithdrawPlayer?: (userId: string, name: string) => void;
-  // The regulation's 取消比赛资格, once the event has started: paired no more, and not ranked.
-  onDisqualifyPlayer?: (userId: string, name: string) => void;
+  // The regulation's sanctions once the event has started: 警告 (a warning, on record) and
+  // 取消比赛资格 (disqualified: paired no more, and not ranked).
+  onSanction?: (kind: 'warn' | 'disqualify', userId: string, name: string) => void;
   onRegisterAccount?: (account: string) => Promise<boolean>;
 }) {
   const { ev, me, busy } = props;
@@ -266,14 +267,23 @@ function Registration(props: {
             ) : p.withdrawn_round ? <span class="tag">{t('withdrawn')}</span> : null}
             {/* The reason in words too: a title alone never shows on a phone (no hover). */}
             {p.disqualified && p.disqualified_reason ? <span class="muted" data-testid="disqualified-reason">{p.disqualified_reason}</span> : null}
+            {p.warnings?.length ? (
+              <span class="muted" data-testid="warnings">
+                <span class="tag">{t('warnedN', { n: p.warnings.length })}</span> {p.warnings.filter((w) => w).join('; ')}
+              </span>
+            ) : null}
             {p.removed_after_round ? <span class="tag" data-testid="removed">{t('removedForfeits')}</span> : null}
             {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && !p.removed_after_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="withdraw-player" disabled={busy}
                       onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
             )}
-            {props.onDisqualifyPlayer && p.user_id && !p.disqualified && i !== me && ['running', 'paused', 'finished'].includes(ev.stage) && (
-              <button class="link small" data-testid="disqualify-player" disabled={busy}
-                      onClick={() => props.onDisqualifyPlayer!(p.user_id!, p.name)}>{t('disqualifyPlayer')}</button>
+            {props.onSanction && p.user_id && !p.disqualified && i !== me && ['running', 'paused', 'finished'].includes(ev.stage) && (
+              <>
+                <button class="link small" data-testid="warn-player" disabled={busy}
+                        onClick={() => props.onSanction!('warn', p.user_id!, p.name)}>{t('warnPlayer')}</button>
+                <button class="link small" data-testid="disqualify-player" disabled={busy}
+                        onClick={() => props.onSanction!('disqualify', p.user_id!, p.name)}>{t('disqualifyPlayer')}</button>
+              </>
             )}
           </li>
         ))}
