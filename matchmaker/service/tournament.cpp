@@ -324,20 +324,27 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   return fx;
 }
 
-Effects warn(Tournament& t, const std::string& user_id, const std::string& reason) {
-  Effects fx;
+// The player a sanction (warn, disqualify) is given to, once the checks both share have passed.
+static int sanctioned_player(const Tournament& t, const std::string& user_id, const std::string& reason,
+                             const char* before_start) {
   const int p = player_of(t, user_id);
   if (p < 0) fail("not_joined", "not registered in this event");
-  if (t.stage == Stage::Registration) fail("bad_state", "the event has not started");
+  if (t.stage == Stage::Registration) fail("bad_state", before_start);
   if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
   if (!reason.empty() && !valid_display_name(reason))
     fail("bad_request", "reason: at most 100 bytes on one line, no control characters");
+  return p;
+}
+
+Effects warn(Tournament& t, const std::string& user_id, const std::string& reason) {
+  Effects fx;
+  const int p = sanctioned_player(t, user_id, reason, "the event has not started");
   t.warnings.push_back({p, t.rounds_started, reason});
   fx.notices.push_back(t.ev.players[p].name + " warned" + (reason.empty() ? "" : ": " + reason));
   return fx;
 }
 
-const Tournament::Disqualification* Tournament::disqualification(int player) const {
+const Tournament::Sanction* Tournament::disqualification(int player) const {
   for (const auto& d : disqualified)
     if (d.player == player) return &d;
   return nullptr;
@@ -345,13 +352,8 @@ const Tournament::Disqualification* Tournament::disqualification(int player) con
 
 Effects disqualify(Tournament& t, const std::string& user_id, const std::string& reason) {
   Effects fx;
-  const int p = player_of(t, user_id);
-  if (p < 0) fail("not_joined", "not registered in this event");
-  if (t.stage == Stage::Registration) fail("bad_state", "the event has not started: withdraw the player instead");
-  if (t.stage == Stage::Cancelled) fail("closed", "the event was cancelled");
+  const int p = sanctioned_player(t, user_id, reason, "the event has not started: withdraw the player instead");
   if (t.disqualification(p)) fail("bad_state", t.ev.players[p].name + " is disqualified already");
-  if (!reason.empty() && !valid_display_name(reason))
-    fail("bad_request", "reason: at most 100 bytes on one line, no control characters");
   const std::string name = t.ev.players[p].name;
   if (t.stage != Stage::Finished && t.ev.players[p].withdrawn_round == 0) stop_pairing(t, p, fx);
   t.disqualified.push_back({p, t.rounds_started, reason});

@@ -79,18 +79,18 @@ struct Tournament {
   std::vector<std::string> applied;   // recent command ids (idempotency)
   uint64_t version = 0;
   std::string cancel_reason;          // the organiser's words, when cancelled
-  // Players the organiser disqualified (取消比赛资格, seed 002's sanctions): not paired any more and
-  // left out of the final ranking; the games they played keep their results for their opponents.
-  struct Disqualification {
+  // A sanction of seed 002's list the organiser gave a player (warn, disqualify).
+  struct Sanction {
     int player = -1;
-    int round = 0;  // rounds started when it happened
+    int round = 0;  // rounds started when it was given
     std::string reason;
   };
-  std::vector<Disqualification> disqualified;
-  const Disqualification* disqualification(int player) const;
-  // Warnings the organiser gave (警告, the first of seed 002's sanctions): a record the players
-  // see, with no effect on pairing or standings. Same shape: player, round, reason.
-  std::vector<Disqualification> warnings;
+  // Disqualified players (取消比赛资格): not paired any more and left out of the final ranking; the
+  // games they played keep their results for their opponents.
+  std::vector<Sanction> disqualified;
+  const Sanction* disqualification(int player) const;
+  // Warnings (警告): a record the players see, with no effect on pairing or standings.
+  std::vector<Sanction> warnings;
 };
 
 struct TournamentError : std::runtime_error {
