@@ -234,7 +234,7 @@ void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v
   const auto u = c->user();
   if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "log in first", deps_.metrics, config_.id);
   if (deps_.options.chat_filter.blocks(m.chat().text()))
-    return send_error(*c, rid, v1::CHAT_NOT_ALLOWED, "the line contains a word this server does not allow", deps_.metrics,
+    return send_error(*c, rid, v1::CHAT_BLOCKED_WORD, "the line contains a word this server does not allow", deps_.metrics,
                       config_.id);
   std::string why;
   const auto entry = chat_.post(room_of(v), u->id, u->name, m.chat().text(), steady_ms(), wall_ms(), &why);

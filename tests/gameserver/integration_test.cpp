@@ -806,7 +806,7 @@ TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
     return who.ws->request(m);
   };
   const ServerMessage refused = say(red, "you I-D-I-O-T");
-  EXPECT_EQ(error_of(refused), CHAT_NOT_ALLOWED);
+  EXPECT_EQ(error_of(refused), CHAT_BLOCKED_WORD);
   EXPECT_EQ(refused.error().message(), "the line contains a word this server does not allow");
   EXPECT_FALSE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat(); }, 300)) << "it reached nobody";
   EXPECT_TRUE(say(red, "good game").has_reply());

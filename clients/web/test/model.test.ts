@@ -47,7 +47,7 @@ describe('GameModel', () => {
   it('names a chat line refused for a blocked word, apart from the rate limit', async () => {
     const { conn, g } = setup();
     const blocked = g.say('bad word');
-    conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.CHAT_NOT_ALLOWED, 'the line contains a word this server does not allow'));
+    conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.CHAT_BLOCKED_WORD, 'the line contains a word this server does not allow'));
     expect(await blocked).toBe(t('chatBlockedWord'));
     const fast = g.say('again');
     conn.answers[conn.answers.length - 1].reject(new RequestError(ErrorCode.CHAT_NOT_ALLOWED, 'at most 5 lines in 10 s'));

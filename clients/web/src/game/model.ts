@@ -506,8 +506,7 @@ export class GameModel extends Observable {
     } catch (e) {
       const code = (e as { code?: number }).code;
       if (code === ErrorCode.BAD_REQUEST) return t('chatBadLine');
-      // The operator's blocked words share the code with the rate limit; the documented reason tells them apart.
-      if (code === ErrorCode.CHAT_NOT_ALLOWED && /word this server does not allow/.test((e as Error).message)) return t('chatBlockedWord');
+      if (code === ErrorCode.CHAT_BLOCKED_WORD) return t('chatBlockedWord');
       return errorText(e);
     }
   }
