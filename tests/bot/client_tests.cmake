@@ -1,0 +1,1 @@
+# xqbot client tests
