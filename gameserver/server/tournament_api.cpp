@@ -68,17 +68,26 @@ HttpResult submit(const std::string& redis_url, json::object cmd) {
 
 // A cancelled event's games still on the game servers end unplayed (aborted, wherever they run).
 // The answer says which did and why any did not: a game already over, or its node unreachable.
-HttpResult end_cancelled_games(Hub& hub, HttpResult cancelled) {
-  json::object answer = json::parse(cancelled.body).as_object();
+// The matchmaker's answer to a command may name games the game servers must end: `end_games`
+// (a cancel: aborted) and `decide_games` (a disqualification: {game_id, outcome, reason}). They
+// are ended on their nodes and the answer says which were and which were not (a game that ended
+// meanwhile).
+HttpResult end_games_named(Hub& hub, HttpResult answered) {
+  json::object answer = json::parse(answered.body).as_object();
   json::array ended, not_ended;
+  auto end = [&](const std::string& id, const std::string& action, const std::string& reason) {
+    const std::string why = hub.admin_game_action(id, action, reason, true);
+    if (why.empty()) ended.push_back(json::string(id));
+    else not_ended.push_back(json::object{{"game_id", id}, {"why", why}});
+  };
   if (const auto* games = answer.if_contains("end_games"))
-    for (const auto& g : games->as_array()) {
-      const std::string id(g.as_string());
-      const std::string why = hub.admin_game_action(id, "abort", "", true);
-      if (why.empty()) ended.push_back(json::string(id));
-      else not_ended.push_back(json::object{{"game_id", id}, {"why", why}});
-    }
+    for (const auto& g : games->as_array()) end(std::string(g.as_string()), "abort", "");
+  if (const auto* games = answer.if_contains("decide_games"))
+    for (const auto& g : games->as_array())
+      end(std::string(g.at("game_id").as_string()), std::string(g.at("outcome").as_string()),
+          std::string(g.at("reason").as_string()));
   answer.erase("end_games");
+  answer.erase("decide_games");
   answer["games_ended"] = ended;
   answer["games_not_ended"] = not_ended;
   return ok_json(json::serialize(answer));
@@ -258,7 +267,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       const auto* reason = in.if_contains("reason");
       if (reason && !reason->is_string() && !reason->is_null()) return error(400, "bad_request", "reason must be a string");
       if (!reason || reason->is_null()) cmd["reason"] = "";
-      return submit(hub.options().redis_url, cmd);
+      HttpResult r = submit(hub.options().redis_url, cmd);
+      return it->second == "disqualify" && r.status == 200 ? end_games_named(hub, std::move(r)) : r;
     }
     if (it->second == "withdraw" && in.contains("user_id")) {
       // An organiser withdraws a player (a no-show, a player who left the hall): the matchmaker
@@ -319,7 +329,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (!g || !g->is_string()) return error(400, "bad_request", "game_id: the id (a string) of a game of the event");
     }
     HttpResult r = submit(hub.options().redis_url, cmd);
-    if (it->second == "cancel_event" && r.status == 200) return end_cancelled_games(hub, std::move(r));
+    if (it->second == "cancel_event" && r.status == 200) return end_games_named(hub, std::move(r));
     if (it->second == "authorize_adjudication" && r.status == 200) {
       const std::string game_id(in.at("game_id").as_string());
       if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty()) {

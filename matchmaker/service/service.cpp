@@ -349,6 +349,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     for (auto& g : fx.end) end_games.push_back(json::string(g));
     json::object reply{{"ok", true}, {"warnings", warnings}};
     if (!end_games.empty()) reply["end_games"] = end_games;  // the API ends them on the game servers
+    json::array decide_games;
+    for (auto& d : fx.decide)
+      decide_games.push_back(json::object{{"game_id", d.game_id}, {"outcome", d.outcome}, {"reason", d.reason}});
+    if (!decide_games.empty()) reply["decide_games"] = decide_games;  // likewise, with a result
     return reply;
   } catch (const TournamentError& e) {
     return error_reply(e.code, e.what());

@@ -95,6 +95,20 @@ void record_knockout(Tournament& t, const std::string& knockout, int red_points,
   else pairing::record_third_place(t.playoff, red_points, black_points);
 }
 
+// A game not created yet one of whose players is disqualified is not played: it is lost by
+// forfeit at once (both disqualified: 0–0). Returns whether `s` was so decided.
+bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx) {
+  const bool red_out = t.disqualification(s.red) != nullptr, black_out = t.disqualification(s.black) != nullptr;
+  if (!red_out && !black_out) return false;
+  s.finished = true;
+  s.forfeit = true;
+  s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
+  s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
+  s.reason = "disqualified";
+  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[red_out ? s.red : s.black].name + " is disqualified");
+  return true;
+}
+
 // Creates the knockout games that can be played now and are not created yet. A disqualified
 // player's knockout game is not played: it is lost by forfeit at once (both disqualified: 0–0).
 void sync_playoff_slots(Tournament& t, Effects& fx) {
@@ -102,16 +116,9 @@ void sync_playoff_slots(Tournament& t, Effects& fx) {
   const int semis_round = t.cfg.playoff_after_round + 1;
   auto add = [&](GameSlot s) {
     if (slot_exists(t, s.game_id)) return;
-    const bool red_out = t.disqualification(s.red) != nullptr, black_out = t.disqualification(s.black) != nullptr;
-    if (red_out || black_out) {
-      s.finished = true;
-      s.forfeit = true;
-      s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
-      s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
-      s.reason = "disqualified";
+    if (forfeit_if_disqualified(t, s, fx)) {
       t.games.push_back(s);
       record_knockout(t, s.knockout, s.red_points, s.black_points);
-      fx.notices.push_back(s.game_id + " not played: " + t.ev.players[red_out ? s.red : s.black].name + " is disqualified");
       return;
     }
     t.games.push_back(s);
@@ -358,9 +365,10 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
   if (t.stage != Stage::Finished && t.ev.players[p].withdrawn_round == 0) stop_pairing(t, p, fx);
   t.disqualified.push_back({p, t.rounds_started, reason});
   fx.notices.push_back(name + " disqualified" + (reason.empty() ? "" : ": " + reason));
+  // Their game being played is lost; the game server ends it and its result comes back as any
+  // game's (reason "disqualified"), counted by record_result.
   if (const GameSlot* g = current_game(t, p))
-    fx.warnings.push_back(name + "'s game " + g->game_id +
-                          " is still being played: adjudicate it (the event's adjudicate) or let it finish");
+    fx.decide.push_back({g->game_id, g->red == p ? "black-wins" : "red-wins", "disqualified"});
   if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed");
   return fx;
 }
@@ -522,6 +530,21 @@ Effects cancel(Tournament& t, const std::string& reason) {
   return fx;
 }
 
+// A board game's result (slot's points, forfeit flag) into the round's record, with its fouls.
+static void record_board_game(Tournament& t, const GameSlot& slot, int red_fouls, int black_fouls) {
+  auto& board = t.ev.rounds.at(slot.round - 1).boards.at(slot.board);
+  if (static_cast<int>(board.games.size()) <= slot.index) board.games.resize(slot.index + 1);
+  // Side a is red in game 1 and black in game 2 (colours swapped).
+  const bool a_red = slot.index % 2 == 0;
+  auto& g = board.games[slot.index];
+  g.a_points = a_red ? slot.red_points : slot.black_points;
+  g.b_points = a_red ? slot.black_points : slot.red_points;
+  const auto [arbiter_a, arbiter_b] = arbiter_fouls_ab(slot);
+  g.a_fouls = (a_red ? red_fouls : black_fouls) + arbiter_a;
+  g.b_fouls = (a_red ? black_fouls : red_fouls) + arbiter_b;
+  g.forfeit = slot.forfeit;
+}
+
 Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
                       int red_fouls, int black_fouls, const std::string& reason) {
   Effects fx;
@@ -538,29 +561,26 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
   if (!slot.knockout.empty()) {
     record_knockout(t, slot.knockout, red_points, black_points);
   } else {
-    auto& board = t.ev.rounds.at(slot.round - 1).boards.at(slot.board);
-    if (static_cast<int>(board.games.size()) <= slot.index) board.games.resize(slot.index + 1);
-    // Side a is red in game 1 and black in game 2 (colours swapped).
-    const bool a_red = slot.index % 2 == 0;
-    auto& g = board.games[slot.index];
-    g.a_points = a_red ? red_points : black_points;
-    g.b_points = a_red ? black_points : red_points;
-    const auto [arbiter_a, arbiter_b] = arbiter_fouls_ab(slot);
-    g.a_fouls = (a_red ? red_fouls : black_fouls) + arbiter_a;
-    g.b_fouls = (a_red ? black_fouls : red_fouls) + arbiter_b;
-    g.forfeit = forfeit;
-    if (slot.index + 1 < t.ev.settings.games_per_round) {
+    record_board_game(t, slot, red_fouls, black_fouls);
+    // The board's next game (two-game rounds), with colours swapped; one a disqualified player
+    // would play is lost by forfeit unplayed, and so on to the board's last game.
+    for (GameSlot prev = slot; prev.index + 1 < t.ev.settings.games_per_round;) {
       GameSlot next;
-      next.game_id = game_id_for(t.cfg.id, slot.round, slot.board, slot.index + 1);
-      next.round = slot.round;
-      next.board = slot.board;
-      next.index = slot.index + 1;
-      next.red = slot.black;
-      next.black = slot.red;
-      if (!slot_exists(t, next.game_id)) {
-        t.games.push_back(next);
+      next.game_id = game_id_for(t.cfg.id, prev.round, prev.board, prev.index + 1);
+      next.round = prev.round;
+      next.board = prev.board;
+      next.index = prev.index + 1;
+      next.red = prev.black;
+      next.black = prev.red;
+      if (slot_exists(t, next.game_id)) break;
+      const bool unplayed = forfeit_if_disqualified(t, next, fx);
+      t.games.push_back(next);
+      if (!unplayed) {
         fx.create.push_back(next);
+        break;
       }
+      record_board_game(t, next, 0, 0);
+      prev = next;
     }
     announce_removals(t, removed_before, fx);
   }

@@ -103,6 +103,10 @@ struct Effects {
   std::vector<std::string> notices;  // human-readable: "round 2 paired", "event finished", …
   std::vector<std::string> warnings; // e.g. rematches in an edited pairing
   std::vector<std::string> end;      // games created on a game server that must end unplayed (a cancel)
+  struct Decision {
+    std::string game_id, outcome, reason;  // outcome: "red-wins", "black-wins" or "draw"
+  };
+  std::vector<Decision> decide;      // games being played that the game server must end so (a disqualification)
 };
 
 // An event's or club's name (and a cancel's reason): 1..100 bytes, no control characters (C0, C1),
@@ -117,7 +121,9 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
 Effects withdraw(Tournament& t, const std::string& user_id);
 // The organiser disqualifies a registered player of a running, paused or finished event (before
 // the start, withdraw them instead): paired no more, as a withdrawal, and out of the final
-// ranking. `reason` ("" or a display name's length and characters) is shown with the standings.
+// ranking. The game they are playing is lost (Effects::decide, reason "disqualified"), and a game
+// of theirs not created yet (a two-game round's second, a knockout game) is lost by forfeit
+// unplayed. `reason` ("" or a display name's length and characters) is shown with the standings.
 Effects disqualify(Tournament& t, const std::string& user_id, const std::string& reason);
 // The organiser warns a registered player of a running, paused or finished event (警告): recorded
 // with the reason, told to everyone in the event's notices; pairing and standings do not change.

@@ -1034,3 +1034,39 @@ TEST_F(QuickPairing, OrganiserAdjudicatesAGameOfTheEvent) {
   EXPECT_FALSE(slot.at("forfeit").as_bool()) << "an adjudication is not a forfeit";
   post("/api/events/oa-ev/adjudicate", decide, TestServers::kAdminToken, 409);  // over now
 }
+
+// A player disqualified during their game loses it at once: the game server ends it with the
+// reason "disqualified", and the event counts it as any result.
+TEST_F(QuickPairing, ADisqualifiedPlayersGameBeingPlayedIsLost) {
+  add_players(2, "dg");
+  create_and_join(json::object{{"id", "dg-ev"}, {"name", "Disqualified mid-game"}, {"pairing", json::object{{"rounds", 2}}}});
+  public_ = get("/api/events/dg-ev").as_object();
+  const auto& slot0 = public_.at("games").as_array().at(0);
+  const std::string gid(slot0.at("game_id").as_string());
+  const int64_t red = slot0.at("red").to_number<int64_t>();
+  for (int i = 0; i < 100 && !game_exists(gid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(game_exists(gid));
+  std::string red_user;
+  for (const auto& p : public_.at("players").as_array())
+    if (p.at("player").to_number<int64_t>() == red) red_user = std::string(p.at("user_id").as_string());
+  ASSERT_FALSE(red_user.empty());
+  const json::value answer =
+      post("/api/events/dg-ev/disqualify", json::object{{"user_id", red_user}, {"reason", "phone"}}, TestServers::kAdminToken);
+  ASSERT_TRUE(answer.as_object().contains("games_ended")) << json::serialize(answer);
+  EXPECT_EQ(json::serialize(answer.at("games_ended")), "[\"" + gid + "\"]") << json::serialize(answer);
+  EXPECT_TRUE(answer.at("games_not_ended").as_array().empty());
+  std::string body;
+  ASSERT_EQ(servers_.http_get("/api/games/" + gid, body), 200);
+  const json::value record = json::parse(body);
+  EXPECT_EQ(record.at("result").as_string(), "black-wins") << body;
+  EXPECT_EQ(record.at("reason").as_string(), "disqualified") << body;
+  // The result comes back to the event; with one player left the event ends after round 2's bye.
+  int64_t black_points = -1;
+  for (int i = 0; i < 100 && black_points < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const json::value ev = get("/api/events/dg-ev");
+    const auto& g = ev.at("games").as_array().at(0);
+    if (g.at("finished").as_bool()) black_points = g.at("black_points").to_number<int64_t>();
+  }
+  EXPECT_EQ(black_points, 2);
+}

@@ -55,6 +55,10 @@ Tournament two_players_one_game() {
   return t;
 }
 
+bool any_of_notices(const Effects& fx, const std::string& part) {
+  return std::any_of(fx.notices.begin(), fx.notices.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
 }  // namespace
 
 TEST(Tournament, SwissEventRunsToTheEnd) {
@@ -215,6 +219,43 @@ TEST(Tournament, DisqualifiedPlayersAreNotPairedNorRanked) {
   EXPECT_EQ(back.disqualified[0].round, 1);
 }
 
+// A two-game round (Jieqi's): a player disqualified during the first game loses it, and the
+// second is not created but lost by forfeit; the board and the opponent's score show both.
+TEST(Tournament, ADisqualifiedPlayerLosesTheGameBeingPlayedAndTheRoundsSecond) {
+  EventConfig c = config(2, 2);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 2);
+  start(t);
+  const std::vector<GameSlot> first = start_round(t).create;
+  ASSERT_EQ(first.size(), 1u);
+  const int dq = first[0].black;
+  const Effects fx = disqualify(t, t.user_ids[dq], "left the hall");
+  ASSERT_EQ(fx.decide.size(), 1u);
+  EXPECT_EQ(fx.decide[0].game_id, first[0].game_id);
+  EXPECT_EQ(fx.decide[0].outcome, "red-wins");
+  EXPECT_EQ(fx.decide[0].reason, "disqualified");
+  // The game server ends it so, and the result comes back as any game's.
+  const Effects after = record_result(t, first[0].game_id, 2, 0, false, 0, 0, "disqualified");
+  EXPECT_TRUE(after.create.empty()) << "no second game with the disqualified player";
+  ASSERT_EQ(t.games.size(), 2u);
+  const GameSlot& second = t.games[1];
+  EXPECT_EQ(second.index, 1);
+  EXPECT_EQ(second.red, dq) << "colours swapped";
+  EXPECT_TRUE(second.finished);
+  EXPECT_TRUE(second.forfeit);
+  EXPECT_EQ(second.reason, "disqualified");
+  EXPECT_EQ(second.red_points, c.pairing.loss_points);
+  EXPECT_EQ(second.black_points, c.pairing.win_points);
+  const auto& board = t.ev.rounds.at(0).boards.at(0);
+  ASSERT_EQ(board.games.size(), 2u);
+  const int opponent_side_points = board.a == dq ? board.games[0].b_points + board.games[1].b_points
+                                                 : board.games[0].a_points + board.games[1].a_points;
+  EXPECT_EQ(opponent_side_points, 2 * c.pairing.win_points);
+  EXPECT_TRUE(board.games[1].forfeit);
+  EXPECT_FALSE(board.games[0].forfeit) << "the first game was played, then decided";
+  EXPECT_TRUE(any_of_notices(after, "not played: Player " + std::to_string(dq) + " is disqualified"));
+}
+
 TEST(Tournament, PlayoffAfterSwissStage) {
   EventConfig c = config(4);
   c.playoff_after_round = 2;
@@ -266,9 +307,13 @@ TEST(Tournament, ADisqualifiedSemifinalistPlaysNoFinal) {
   ASSERT_EQ(semis.size(), 2u);
   const int dq = semis[0].red;
   const Effects fx = disqualify(t, t.user_ids[dq], "");
-  ASSERT_EQ(fx.warnings.size(), 1u);
-  EXPECT_NE(fx.warnings[0].find(semis[0].game_id), std::string::npos) << "the game being played is named";
-  record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");  // the disqualified player won it
+  EXPECT_TRUE(fx.warnings.empty());
+  ASSERT_EQ(fx.decide.size(), 1u) << "the game being played is lost";
+  EXPECT_EQ(fx.decide[0].game_id, semis[0].game_id);
+  EXPECT_EQ(fx.decide[0].outcome, "black-wins");
+  EXPECT_EQ(fx.decide[0].reason, "disqualified");
+  // The game ended on its own before the game server ended it: the disqualified player won it.
+  record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");
   const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
   for (const auto& g : after.create) EXPECT_TRUE(g.red != dq && g.black != dq) << g.game_id << " created with the disqualified player";
   const GameSlot* final_slot = nullptr;
