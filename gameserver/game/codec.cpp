@@ -12,13 +12,16 @@ namespace gs {
 namespace {
 
 json::object player_json(const PlayerInfo& p) {
-  return {{"user_id", p.user_id}, {"name", p.name}, {"guest", p.guest}, {"rating", p.rating}};
+  json::object o{{"user_id", p.user_id}, {"name", p.name}, {"guest", p.guest}, {"rating", p.rating}};
+  if (p.bot) o["bot"] = true;
+  return o;
 }
 PlayerInfo player_from(const json::value& v) {
   auto& o = v.as_object();
   PlayerInfo p{json::value_to<std::string>(o.at("user_id")), json::value_to<std::string>(o.at("name")),
                o.at("guest").as_bool()};
   if (auto it = o.find("rating"); it != o.end()) p.rating = static_cast<int>(it->value().to_number<int64_t>());
+  if (auto it = o.find("bot"); it != o.end()) p.bot = it->value().as_bool();
   return p;
 }
 std::string str(const json::object& o, const char* k) {

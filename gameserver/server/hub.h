@@ -182,7 +182,7 @@ class Hub {
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
-  void fill_ratings(GameConfig& cfg);  // registered players' current ratings, for display
+  void fill_ratings(GameConfig& cfg);  // registered players' current ratings and bot marks, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void announce_game_ready(const GameConfig& cfg);  // the game_ready notice to both players, on every node
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,

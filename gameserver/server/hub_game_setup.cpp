@@ -109,8 +109,10 @@ void Hub::seal(GameConfig& cfg) {
 
 void Hub::fill_ratings(GameConfig& cfg) {
   RatingStore ratings(redis_);
-  for (PlayerInfo* p : {&cfg.red, &cfg.black})
+  for (PlayerInfo* p : {&cfg.red, &cfg.black}) {
     if (!p->guest) p->rating = static_cast<int>(std::lround(ratings.get(variant_name(cfg.variant), p->user_id).rating));
+    p->bot = options_.bot_accounts.contains(p->name, p->guest);
+  }
 }
 
 void Hub::launch(const GameConfig& cfg, GameSession session) {

@@ -23,6 +23,7 @@ static void fill_player(v1::Player* p, const PlayerInfo& i) {
   p->set_name(i.name);
   p->set_guest(i.guest);
   p->set_rating(i.rating);
+  p->set_bot(i.bot);
 }
 
 static void fill_move(v1::MoveView* m, const GameSession& s, size_t ply, xq::Viewer v) {

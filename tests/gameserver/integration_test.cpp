@@ -813,6 +813,37 @@ TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
   EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "good game"; }));
 }
 
+// The operator's computer players (--bot-accounts): their seeks and games show them as bots, by
+// account name without regard to case; a guest's name never makes one.
+TEST(GameServerBots, BotAccountsAreShownAsComputerPlayers) {
+  TestServers::Options o;
+  o.gameserver_args = {"--bot-accounts", " XqBot , other"};
+  TestServers own(o);
+  TestClient bot = register_account(own.port(), "xqbot"), person = login_guest(own.port(), "xqbot");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  seek.mutable_create_seek()->set_color(RED);
+  const ServerMessage made = bot.ws->request(seek);
+  ASSERT_TRUE(made.has_reply()) << made.DebugString();
+  ASSERT_TRUE(person.ws->request(seek).has_reply());
+  ClientMessage list;
+  list.mutable_list_seeks();
+  const ServerMessage seeks = person.ws->request(list);
+  ASSERT_EQ(seeks.seeks().seeks_size(), 2) << seeks.DebugString();
+  for (const auto& s : seeks.seeks().seeks())
+    EXPECT_EQ(s.owner().bot(), s.owner().name() == "xqbot") << s.owner().name() << ": only the listed account is a bot";
+  const std::string gid = accept_and_start(bot, person, made.reply().seek_id());
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  TestClient spectator = login_guest(own.port(), "bot_watcher");
+  const ServerMessage state = spectator.ws->request(watch);
+  const auto got = spectator.ws->wait_for([&](const ServerMessage& m) { return m.has_game_state(); });
+  ASSERT_TRUE(got.has_value()) << state.DebugString();
+  EXPECT_TRUE(got->game_state().red().bot());
+  EXPECT_FALSE(got->game_state().black().bot());
+}
+
 TEST(GameServerLimits, RegistrationsPerClientAddress) {
   TestServers::Options o;
   o.gameserver_args = {"--registrations-per-hour", "2", "--trusted-proxies", "127.0.0.1"};
