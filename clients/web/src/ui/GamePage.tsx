@@ -165,6 +165,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
       <span class="name">
         {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`}>{player(c)?.name}</a> : player(c)?.name}
         {you === c ? ` (${t('you')})` : ''}
+        {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>
       <Clock game={game} color={c} />
     </div>

@@ -77,8 +77,25 @@ export function LobbyPage({ app }: { app: App }) {
     }
   };
 
+  // The operator's computer players keep seeks open (clients/bot): offered first, one click each.
+  const botSeeks = seeks.filter((s) => s.owner?.bot && s.owner.userId !== me && !s.targetUserId);
+
   return (
     <div class="lobby">
+      {botSeeks.length > 0 && (
+        <section class="panel" data-testid="play-computer">
+          <h2>{t('playComputer')}</h2>
+          <p class="muted small">{t('playComputerHint')}</p>
+          <div class="row">
+            {botSeeks.map((s) => (
+              <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
+                onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
+                {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
+              </button>
+            ))}
+          </div>
+        </section>
+      )}
       <section class="panel">
         <h2>{t('openSeeks')}</h2>
         {seeks.length === 0 && <p class="muted">{t('noSeeks')}</p>}
@@ -91,6 +108,7 @@ export function LobbyPage({ app }: { app: App }) {
             return (
               <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'} class={mine ? 'mine' : ''}>
                 <span class="who">{s.owner?.name}</span>
+                {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
                 <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
