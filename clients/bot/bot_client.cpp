@@ -480,8 +480,9 @@ void BotClient::on_seek_list(const v1::SeekList& list, bool own_answer) {
   for (auto it = handled_challenges_.begin(); it != handled_challenges_.end();)
     it = listed.count(*it) ? std::next(it) : handled_challenges_.erase(it);
 
-  // The bot's own open seeks: one per spec while there is room for more games.
-  const int room = std::max(0, opt_.max_games - active);
+  // The bot's own open seeks: one per spec while it plays fewer games than its limit, none at the
+  // limit. (Two seeks taken at the same moment can take it past the limit by one game each.)
+  const int room = active < opt_.max_games ? static_cast<int>(opt_.seeks.size()) : 0;
   int kept = 0;
   std::set<std::string> keep;
   for (const SeekSpec& spec : opt_.seeks) {

@@ -135,10 +135,12 @@ class BotTest : public ::testing::Test {
     srv_ = std::make_unique<TestServers>();
     log_ = srv_->dir() + "/xqbot.log";
     std::ofstream(srv_->dir() + "/xqbot-password") << "bot-password-42\n";
-    bot_.start({XQBOT_BIN, "--server", "ws://127.0.0.1:" + std::to_string(srv_->port()) + "/ws", "--name", kBotName,
-                "--password-file", srv_->dir() + "/xqbot-password", "--movetime-ms", "100", "--poll-ms", "300",
-                "--claim-after-s", "0", "--max-seconds", "120"},
-               log_);
+    std::vector<std::string> argv{XQBOT_BIN, "--server", "ws://127.0.0.1:" + std::to_string(srv_->port()) + "/ws",
+                                  "--name", kBotName, "--password-file", srv_->dir() + "/xqbot-password",
+                                  "--movetime-ms", "100", "--poll-ms", "300", "--claim-after-s", "0",
+                                  "--max-seconds", "120"};
+    for (const auto& a : extra_args()) argv.push_back(a);
+    bot_.start(argv, log_);
     ASSERT_TRUE(log_says("signed in as", 10'000)) << bot_log();
   }
   void TearDown() override {
@@ -146,6 +148,7 @@ class BotTest : public ::testing::Test {
     bot_.terminate();  // SIGTERM: the bot must stop cleanly (exit status 0)
     srv_.reset();
   }
+  virtual std::vector<std::string> extra_args() const { return {}; }
   std::string bot_log() const { return read_file(log_); }
   bool log_says(const std::string& text, int ms) {
     return eventually([&] { return bot_log().find(text) != std::string::npos; }, ms);
@@ -390,6 +393,76 @@ TEST_F(BotTest, ResumesItsGameAfterAServerRestart) {
   play_rounds(guest, g, 3);
   EXPECT_GE(g.bot_moves, 5);
   EXPECT_TRUE(bot_.alive());
+}
+
+// A takeback proposed in a casual game is granted; the bot then answers the new move.
+TEST_F(BotTest, GrantsATakebackInACasualGame) {
+  TestClient guest = login_guest(srv_->port(), "regretful");
+  Game g = accept(guest, bot_seek(guest, v1::XIANGQI));
+  ASSERT_FALSE(g.gid.empty());
+  play_rounds(guest, g, 2);
+  auto p = action(guest, g.gid, &v1::ClientMessage::mutable_propose_takeback);
+  ASSERT_TRUE(p.has_reply()) << p.DebugString();
+  auto tb = guest.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, g.gid, v1::GameEvent::TAKEN_BACK); });
+  ASSERT_TRUE(tb) << "the bot did not grant the takeback";
+  EXPECT_EQ(tb->game_event().side(), other(g.me));
+  EXPECT_EQ(tb->game_event().plies_undone(), 2u);
+  g.fen = tb->game_event().fen();
+  g.plies -= tb->game_event().plies_undone();
+  g.seed += 99;  // another move this time
+  play_rounds(guest, g, 2);
+}
+
+// At its limit of games the bot keeps no seek open and declines challenges; when a game ends it
+// seeks again.
+class BotAtOneGameTest : public BotTest {
+ protected:
+  std::vector<std::string> extra_args() const override { return {"--max-games", "1"}; }
+};
+
+TEST_F(BotAtOneGameTest, DeclinesChallengesWhileFull) {
+  TestClient player = login_guest(srv_->port(), "first");
+  Game g = accept(player, bot_seek(player, v1::XIANGQI));
+  ASSERT_FALSE(g.gid.empty());
+
+  TestClient other_guest = login_guest(srv_->port(), "second");
+  EXPECT_TRUE(eventually(
+      [&] {
+        v1::ClientMessage m;
+        m.mutable_list_seeks();
+        auto r = other_guest.ws->request(m);
+        for (const auto& s : r.seeks().seeks())
+          if (s.owner().name() == kBotName) return false;
+        return true;
+      },
+      5000))
+      << "the bot still seeks while at its limit";
+
+  v1::ClientMessage c;
+  c.mutable_challenge()->set_user_name(kBotName);
+  c.mutable_challenge()->set_variant(v1::XIANGQI);
+  c.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
+  auto r = other_guest.ws->request(c);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  const std::string challenge = r.reply().seek_id();
+  EXPECT_TRUE(log_says("declining the challenge " + challenge, 5000));
+  EXPECT_TRUE(eventually(
+      [&] {
+        v1::ClientMessage m;
+        m.mutable_list_seeks();
+        auto l = other_guest.ws->request(m);
+        for (const auto& s : l.seeks().seeks())
+          if (s.seek_id() == challenge) return false;
+        return true;
+      },
+      5000))
+      << "the declined challenge is still listed";
+  EXPECT_FALSE(other_guest.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 300));
+
+  auto res = action(player, g.gid, &v1::ClientMessage::mutable_resign);
+  ASSERT_TRUE(res.has_reply()) << res.DebugString();
+  EXPECT_FALSE(bot_seek(other_guest, v1::XIANGQI).seek_id().empty()) << "no seek after the game ended";
+  EXPECT_FALSE(bot_seek(other_guest, v1::JIEQI).seek_id().empty()) << "no seek after the game ended";
 }
 
 }  // namespace
