@@ -91,9 +91,10 @@ void BotClient::after(int64_t ms, std::function<void()> fn) {
   timers_->live.push_back(t);
   auto it = std::prev(timers_->live.end());
   t->async_wait([this, it, fn = std::move(fn)](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled by stop(): the list is gone by then
+    // Cancelled, or stopped after it fired but before this ran: stop() has emptied the list.
+    if (ec || stopping_) return;
     timers_->live.erase(it);
-    if (!stopping_) fn();
+    fn();
   });
 }
 

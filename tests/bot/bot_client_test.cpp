@@ -140,9 +140,11 @@ class BotTest : public ::testing::Test {
                                   "--movetime-ms", "100", "--poll-ms", "300", "--claim-after-s", "0",
                                   "--max-seconds", "120"};
     for (const auto& a : extra_args()) argv.push_back(a);
+    argv_ = argv;
     bot_.start(argv, log_);
     ASSERT_TRUE(log_says("signed in as", 10'000)) << bot_log();
   }
+  void restart_bot() { bot_.start(argv_, log_); }
   void TearDown() override {
     if (HasFailure()) std::fprintf(stderr, "---- xqbot's log\n%s\n", bot_log().c_str());
     bot_.terminate();  // SIGTERM: the bot must stop cleanly (exit status 0)
@@ -183,6 +185,7 @@ class BotTest : public ::testing::Test {
 
   std::unique_ptr<TestServers> srv_;
   Process bot_;
+  std::vector<std::string> argv_;
   std::string log_;
 };
 
@@ -393,6 +396,18 @@ TEST_F(BotTest, ResumesItsGameAfterAServerRestart) {
   play_rounds(guest, g, 3);
   EXPECT_GE(g.bot_moves, 5);
   EXPECT_TRUE(bot_.alive());
+}
+
+// The bot itself is killed mid-game and started again: it finds its game (list_games) and plays on.
+TEST_F(BotTest, TakesUpItsGameAfterItsOwnRestart) {
+  TestClient guest = login_guest(srv_->port(), "patient");
+  Game g = accept(guest, bot_seek(guest, v1::XIANGQI));
+  ASSERT_FALSE(g.gid.empty());
+  play_rounds(guest, g, 1);
+  bot_.kill_hard();
+  restart_bot();
+  ASSERT_TRUE(log_says("game resumed " + g.gid, 10'000)) << "the bot did not take up its game";
+  play_rounds(guest, g, 2);
 }
 
 // A takeback proposed in a casual game is granted; the bot then answers the new move.
