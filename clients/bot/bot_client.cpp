@@ -235,8 +235,10 @@ void BotClient::pump_out() {
 }
 
 void BotClient::list_seeks() {
-  if (!ready_ || listing_seeks_) return;
+  // One at a time; an answer that never came (it always should) holds the next one 10 s at most.
+  if (!ready_ || (listing_seeks_ && now_ms() - listing_since_ms_ < 10'000)) return;
   listing_seeks_ = true;
+  listing_since_ms_ = now_ms();
   v1::ClientMessage m;
   m.mutable_list_seeks();
   send(m, {Pending::ListSeeks, "", ""});

@@ -108,6 +108,7 @@ class BotClient {
   uint64_t move_counter_ = 0;
   std::string move_id_prefix_;  // random per run: client_move_ids of two runs never meet
   bool listing_seeks_ = false;
+  int64_t listing_since_ms_ = 0;
   std::mt19937_64 rng_;
 };
 
