@@ -4,6 +4,7 @@
 // Also the bot's pure parts: its seek specs, server URL, time budget and game bookkeeping.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -135,11 +136,22 @@ class BotTest : public ::testing::Test {
     srv_ = std::make_unique<TestServers>();
     log_ = srv_->dir() + "/xqbot.log";
     std::ofstream(srv_->dir() + "/xqbot-password") << "bot-password-42\n";
-    std::vector<std::string> argv{XQBOT_BIN, "--server", "ws://127.0.0.1:" + std::to_string(srv_->port()) + "/ws",
-                                  "--name", kBotName, "--password-file", srv_->dir() + "/xqbot-password",
-                                  "--movetime-ms", "100", "--poll-ms", "300", "--claim-after-s", "0",
-                                  "--max-seconds", "120"};
-    for (const auto& a : extra_args()) argv.push_back(a);
+    std::vector<std::pair<std::string, std::string>> flags{
+        {"--server", "ws://127.0.0.1:" + std::to_string(srv_->port()) + "/ws"},
+        {"--name", kBotName},
+        {"--password-file", srv_->dir() + "/xqbot-password"},
+        {"--movetime-ms", "100"},
+        {"--poll-ms", "300"},
+        {"--claim-after-s", "0"},
+        {"--max-seconds", "120"}};
+    const auto extra = extra_args();
+    for (size_t i = 0; i + 1 < extra.size(); i += 2) {  // a fixture's flags replace the defaults
+      auto it = std::find_if(flags.begin(), flags.end(), [&](const auto& f) { return f.first == extra[i]; });
+      if (it != flags.end()) it->second = extra[i + 1];
+      else flags.emplace_back(extra[i], extra[i + 1]);
+    }
+    std::vector<std::string> argv{XQBOT_BIN};
+    for (const auto& [k, v] : flags) argv.insert(argv.end(), {k, v});
     argv_ = argv;
     bot_.start(argv, log_);
     ASSERT_TRUE(log_says("signed in as", 10'000)) << bot_log();
@@ -486,6 +498,21 @@ TEST_F(BotAtOneGameTest, DeclinesChallengesWhileFull) {
   ASSERT_TRUE(res.has_reply()) << res.DebugString();
   EXPECT_FALSE(bot_seek(other_guest, v1::XIANGQI).seek_id().empty()) << "no seek after the game ended";
   EXPECT_FALSE(bot_seek(other_guest, v1::JIEQI).seek_id().empty()) << "no seek after the game ended";
+}
+
+// With --claim-after-s, an opponent who left is claimed against: the game ends by forfeit.
+class BotClaimingTest : public BotTest {
+ protected:
+  std::vector<std::string> extra_args() const override { return {"--claim-after-s", "1"}; }
+};
+
+TEST_F(BotClaimingTest, ClaimsTheGameOfAnOpponentWhoLeft) {
+  TestClient guest = login_guest(srv_->port(), "leaver");
+  Game g = accept(guest, bot_seek(guest, v1::XIANGQI));
+  ASSERT_FALSE(g.gid.empty());
+  play_rounds(guest, g, 1);
+  guest.ws.reset();  // gone without a word
+  EXPECT_TRUE(log_says("game end " + g.gid + " " + (g.me == v1::RED ? "black-wins" : "red-wins") + " (forfeit)", 8000));
 }
 
 }  // namespace
