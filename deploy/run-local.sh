@@ -24,7 +24,14 @@ echo "web client:  http://localhost:${PORT:-8080}"
 # The matchmaker (tournaments, quick pairing) runs beside the game server and stops with it.
 ./build/bin/matchmaker --redis "redis://127.0.0.1:$REDIS_PORT/0" &
 MATCHMAKER_PID=$!
-trap 'kill $MATCHMAKER_PID 2>/dev/null || true' EXIT
+# So does the computer opponent (docs/bot.md): the account "xqbot", a Xiangqi and a Jieqi seek
+# always open. Its password is made once and kept in var/ (a file, not the command line). It
+# connects once the game server below listens (it retries until then).
+BOT_PASSWORD_FILE=var/xqbot-password
+[ -f "$BOT_PASSWORD_FILE" ] || (umask 077 && head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$BOT_PASSWORD_FILE")
+./build/bin/xqbot --server "ws://127.0.0.1:${PORT:-8080}/ws" --name xqbot --password-file "$BOT_PASSWORD_FILE" &
+XQBOT_PID=$!
+trap 'kill $MATCHMAKER_PID $XQBOT_PID 2>/dev/null || true' EXIT
 
 # The secrets go through the environment: a command line is readable by every user of the host.
 XQ_SECRET="$(cat "$SECRET_FILE")" XQ_ADMIN_TOKEN="$(cat "$ADMIN_FILE")" \
