@@ -45,6 +45,7 @@ async function main() {
     restartGameServer: (o) => servers.restartGameServer(o),
     killGameServer: () => servers.killGameServer(),
     secondNode: () => servers.secondNode(),
+    startBot: (o) => servers.startBot(o),
     redisGet: (key) => servers.redisGet(key),
     browser,
     shots,

@@ -1454,3 +1454,33 @@ test('analysis: "Analyse" on a resigned game opens the analysis board at its fin
   await red.page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
   assertEqual(await red.page.inputValue('[data-testid=analysis-fen]'), 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1', 'the position after the first move');
 });
+
+// The computer opponent (clients/bot/): its seek is offered first in the lobby, one click starts a
+// game, the bot is tagged as a computer, and it answers moves; its seek is open again meanwhile.
+test('play the computer: the bot seek in the lobby, a game against it, its replies', { needs: ['bot'] }, async (ctx) => {
+  const stopBot = await ctx.startBot({ seeks: 'xiangqi 600+0' });
+  try {
+    const me = await newPlayer(ctx, 'Carol');
+    const offer = me.page.locator('[data-testid=play-computer] [data-testid=play-computer-seek][data-variant=xiangqi]');
+    await offer.waitFor({ timeout: T });
+    await me.page.waitForSelector('[data-testid=seek-list] li:has-text("e2ebot") [data-testid=seek-bot-tag]', { timeout: T });
+    await offer.click();
+    await waitForGame(me);
+    const you = await me.page.getAttribute('[data-testid=game-page]', 'data-you');
+    assert(you === 'r' || you === 'b', `a player of the game (${you})`);
+    const botBar = you === 'r' ? 'bar-black' : 'bar-red';
+    await me.page.waitForSelector(`[data-testid=${botBar}] [data-testid=bot-tag]`, { timeout: T });
+    assertEqual(await me.page.locator(`[data-testid=${you === 'r' ? 'bar-red' : 'bar-black'}] [data-testid=bot-tag]`).count(), 0, 'the person is not tagged');
+    // Red's first move, or Black's after the bot's: a pawn step is legal whatever the bot opened with.
+    if (you === 'b') await waitForMoves(me, 1);
+    await playMove(me, you === 'r' ? 'h2e2' : 'a6a5');
+    await waitForMoves(me, you === 'r' ? 2 : 3);
+    const moves = await iccsList(me);
+    assert(moves.every((m) => /^[a-i][0-9][a-i][0-9]/.test(m)), `moves in ICCS: ${moves.join(' ')}`);
+    // Its seek is open again for the next person.
+    const other = await newPlayer(ctx, 'Dave');
+    await other.page.locator('[data-testid=play-computer-seek][data-variant=xiangqi]').waitFor({ timeout: T });
+  } finally {
+    await stopBot();
+  }
+});

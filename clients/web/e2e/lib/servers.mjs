@@ -1,6 +1,6 @@
 // Starts a real redis-server and a real game server on free loopback ports for one test run.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,9 @@ export const SERVER_BIN = resolve(WEB_DIR, process.env.XQ_GAMESERVER ?? '../../b
 export const MATCHMAKER_BIN = resolve(WEB_DIR, process.env.XQ_MATCHMAKER ?? '../../build/bin/matchmaker');
 // The test tool that finds a cooperative checkmate for a known Jieqi assignment (tests/tools/).
 export const HELPMATE_BIN = resolve(WEB_DIR, process.env.XQ_HELPMATE ?? '../../build/bin/helpmate');
+// The computer opponent's client (clients/bot/), started by the tests that play it.
+export const BOT_BIN = resolve(WEB_DIR, process.env.XQ_BOT ?? '../../build/bin/xqbot');
+export const BOT_NAME = 'e2ebot';
 const ADMIN_TOKEN = 'e2e-admin-token';
 
 export function freePort() {
@@ -97,6 +100,8 @@ export async function startServers() {
     '--claim-after-ms', '3000',
     // Every test's accounts come from 127.0.0.1.
     '--registrations-per-hour', '0',
+    // The computer player of startBot().
+    '--bot-accounts', BOT_NAME,
   ];
   // The matchmaker only talks to Redis; started first so its stream groups exist.
   const matchmaker = existsSync(MATCHMAKER_BIN)
@@ -104,6 +109,7 @@ export async function startServers() {
     : null;
   let server = start(SERVER_BIN, args, 'gameserver', log);
   let second = null; // see secondNode()
+  const bots = []; // see startBot()
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => (await fetch(`${base}/healthz`)).ok, `the game server at ${base}/healthz`);
@@ -133,6 +139,9 @@ export async function startServers() {
     },
     async helpmate() {
       return existsSync(HELPMATE_BIN) ? '' : `helpmate tool ${HELPMATE_BIN} (not built; it is built with the tests, target helpmate)`;
+    },
+    async bot() {
+      return existsSync(BOT_BIN) ? '' : `bot client ${BOT_BIN} (not built; target xqbot)`;
     },
     async admin() {
       const r = await get('/api/admin/games', { 'X-Admin-Token': ADMIN_TOKEN });
@@ -189,7 +198,18 @@ export async function startServers() {
       }
       return second.base;
     },
+    // Starts the computer opponent (xqbot) signed in as BOT_NAME with `seeks` open; returns a
+    // function that stops it (its seeks go with its connection).
+    async startBot({ seeks = 'xiangqi 600+0', movetimeMs = 200 } = {}) {
+      const passwordFile = join(dir, 'bot-password');
+      writeFileSync(passwordFile, 'e2e-bot-password\n', { mode: 0o600 });
+      const proc = start(BOT_BIN, ['--server', `ws://127.0.0.1:${port}/ws`, '--name', BOT_NAME, '--password-file', passwordFile,
+        '--seek', seeks, '--movetime-ms', String(movetimeMs), '--poll-ms', '500', '--max-seconds', '300'], 'xqbot', log);
+      bots.push(proc);
+      return () => stop(proc);
+    },
     async stop() {
+      for (const b of bots) await stop(b);
       if (second) await stop(second.proc);
       await stop(server);
       await stop(matchmaker);
