@@ -96,7 +96,7 @@ TEST(DeployRecipes, TheImageInstallsEveryLibraryItsProgramsLoad) {
   // What debian:12-slim has without asking: libc, and what apt and dpkg themselves link.
   std::set<std::string> present{"libc6", "libgcc-s1", "libstdc++6", "zlib1g"};
   present.insert(image().runtime_packages.begin(), image().runtime_packages.end());
-  for (const std::string program : {"gameserver", "matchmaker", "xq"}) {
+  for (const std::string program : {"gameserver", "matchmaker", "xq", "xqbot"}) {
     const std::string ldd = run("ldd '" + bin(program) + "'");
     ASSERT_NE(ldd.find("libc.so"), std::string::npos) << program << ": " << ldd;
     EXPECT_EQ(ldd.find("not found"), std::string::npos) << program << ": " << ldd;
@@ -114,12 +114,15 @@ TEST(DeployRecipes, EveryFlagTheRecipesPassIsOneTheProgramsAccept) {
   const std::string unit = read_file(source_path("deploy/systemd/xq-gameserver.service"));
   const std::string k8s_mm = read_file(source_path("deploy/k8s/matchmaker.yaml"));
   const std::string mm_unit = read_file(source_path("deploy/systemd/xq-matchmaker.service"));
+  const std::string k8s_bot = read_file(source_path("deploy/k8s/bot.yaml"));
   std::vector<std::pair<std::string, std::string>> uses;  // program, command
   uses.emplace_back("gameserver", image().command);
   uses.emplace_back("gameserver", all_matches(unit, R"(ExecStart=(.*))").at(0));
   uses.emplace_back("matchmaker", compose_service(compose, "matchmaker").command.at(2));
   uses.emplace_back("matchmaker", all_matches(k8s_mm, R"(command:\s*(\[.*\]))").at(0));
   uses.emplace_back("matchmaker", all_matches(mm_unit, R"(ExecStart=(.*))").at(0));
+  uses.emplace_back("xqbot", compose_service(compose, "bot").command.at(2));
+  uses.emplace_back("xqbot", all_matches(k8s_bot, R"(command:\s*(\[.*\]))").at(0));
   for (const auto& [program, command] : uses) {
     EXPECT_NE(command.find(program), std::string::npos) << command;
     EXPECT_EQ(command.find("--secret"), std::string::npos) << "a secret on the command line: " << command;
