@@ -109,6 +109,26 @@ TEST(DeployRecipes, TheImageInstallsEveryLibraryItsProgramsLoad) {
   }
 }
 
+// The build stage copies only what the programs are built from: every folder the CMake files
+// build must be among its COPY lines, or the image's build fails (clients/bot once was missing).
+TEST(DeployRecipes, TheImageBuildCopiesEveryFolderTheBuildUses) {
+  const std::string dockerfile = read_file(source_path("deploy/Dockerfile"));
+  const auto copied_vec = all_matches(dockerfile, R"(COPY\s+(\S+)\s)");
+  const std::set<std::string> copied(copied_vec.begin(), copied_vec.end());
+  int checked = 0;
+  for (const std::string dir : {"", "clients/"}) {
+    const std::string lists = read_file(source_path(dir + "CMakeLists.txt"));
+    for (const auto& sub : all_matches(lists, R"(add_subdirectory\((\w+)\))")) {
+      if (dir.empty() && (sub == "tests" || sub == "clients")) continue;  // tests: off in the image; clients: by folder below
+      ++checked;
+      EXPECT_TRUE(copied.count(dir + sub + "/")) << dir + sub + "/ is built but deploy/Dockerfile does not COPY it";
+    }
+  }
+  EXPECT_EQ(checked, 5) << "proto, gameserver, matchmaker, clients/loadgen, clients/bot";
+  EXPECT_TRUE(copied.count("clients/CMakeLists.txt"));
+  EXPECT_TRUE(copied.count("clients/xq/")) << "clients/CMakeLists.txt builds xq from it";
+}
+
 TEST(DeployRecipes, EveryFlagTheRecipesPassIsOneTheProgramsAccept) {
   const std::string compose = read_file(source_path("deploy/compose.yaml"));
   const std::string unit = read_file(source_path("deploy/systemd/xq-gameserver.service"));
