@@ -13,6 +13,7 @@ struct Limits {
   int64_t movetime_ms = 1000;  // deepening stops once this has passed (0 = no time limit)
   int max_depth = 64;          // in plies
   uint64_t max_nodes = 0;      // 0 = no limit; tests use it for repeatable answers
+  int jieqi_samples = 4;       // Jieqi: searches on different draws of the face-down identities
 };
 
 struct Choice {
