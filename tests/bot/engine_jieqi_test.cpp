@@ -2,6 +2,7 @@
 // pool of unseen identities) and must answer a move that is legal in the true position.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
 #include <string>
 
@@ -198,4 +199,18 @@ TEST(EngineJieqi, BadFenThrows) {
   EXPECT_THROW(engine::choose_move(Variant::Jieqi, "3k5/9/9/9/9/9/9/9/9/XXXXKXXXX w R1 0 1", {}, nodes(10), 1), FenError);
   // A face-down piece off its start squares.
   EXPECT_THROW(engine::choose_move(Variant::Jieqi, "3k5/9/9/9/9/4X4/9/9/9/4K4 w P1 0 1", {}, nodes(10), 1), FenError);
+}
+
+// A time limit is kept (loosely: the machine may be busy) in both variants.
+TEST(EngineTime, ReturnsAboutOnTime) {
+  for (Variant v : {Variant::Xiangqi, Variant::Jieqi}) {
+    engine::Limits l;
+    l.movetime_ms = 60;
+    const auto t0 = std::chrono::steady_clock::now();
+    engine::Choice c = engine::choose_move(v, v == Variant::Jieqi ? kJieqiStartFen : kXiangqiStartFen, {}, l, 4);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(ms, 400) << (v == Variant::Jieqi ? "jieqi" : "xiangqi");
+    EXPECT_GE(c.depth, 1);
+    EXPECT_FALSE(c.move.empty());
+  }
 }

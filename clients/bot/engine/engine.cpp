@@ -19,10 +19,19 @@ namespace xq::engine {
 
 namespace {
 
-size_t table_entries(uint64_t max_nodes, size_t cap) {
-  if (max_nodes == 0) return cap;
+// A table about as large as the search can fill: by the node limit, else by the time (the search
+// visits about 2,000 nodes a millisecond here), at most `cap`.
+size_t table_entries(const Limits& limits, size_t cap, int share = 1) {
+  uint64_t expect = 0;
+  if (limits.max_nodes) expect = limits.max_nodes;
+  if (limits.movetime_ms > 0) {
+    const uint64_t by_time = static_cast<uint64_t>(limits.movetime_ms) * 2000;
+    expect = expect ? std::min(expect, by_time) : by_time;
+  }
+  if (expect == 0) return cap;
+  expect /= static_cast<uint64_t>(share);
   size_t n = 1 << 12;
-  while (n < cap && n < 2 * max_nodes) n *= 2;
+  while (n < cap && n < expect) n *= 2;
   return n;
 }
 
@@ -64,7 +73,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
 
   const int depth = std::max(1, limits.max_depth);
   if (variant == Variant::Xiangqi || dark_count(root) == 0) {
-    Searcher searcher(root, std::move(earlier), table_entries(limits.max_nodes, size_t{1} << 20));
+    Searcher searcher(root, std::move(earlier), table_entries(limits, size_t{1} << 20));
     SearchBudget budget{depth, limits.max_nodes, clock.at(1.0), clock.at(0.5)};
     SearchResult r = searcher.iterate(budget);
     choice.move = to_iccs(r.best);
@@ -84,7 +93,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   for (int i = 0; i < samples; ++i) {
     Position sample = root;
     sample_identities(sample, rng);
-    searchers.push_back(std::make_unique<Searcher>(sample, earlier, table_entries(pass1_nodes, size_t{1} << 18)));
+    searchers.push_back(std::make_unique<Searcher>(sample, earlier, table_entries(limits, size_t{1} << 18, samples)));
     const double span = 0.7 / samples;
     SearchBudget budget{depth, pass1_nodes, clock.at(span * (i + 1)), clock.at(span * (i + 0.5))};
     results.push_back(searchers.back()->iterate(budget));

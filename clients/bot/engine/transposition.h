@@ -21,7 +21,13 @@ struct TTEntry {
 
 class TranspositionTable {
  public:
-  explicit TranspositionTable(size_t entries);  // rounded down to a power of two, at least 1024
+  // `entries` is rounded down to a power of two, at least 1024. The memory comes from (and goes
+  // back to) a per-thread spare list: touching fresh pages for a large table costs tens of
+  // milliseconds on a busy machine, more than a short move's whole time.
+  explicit TranspositionTable(size_t entries);
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
   const TTEntry* probe(uint64_t key) const {
     const TTEntry& e = table_[key & mask_];
     return e.bound != Bound::None && e.key == key ? &e : nullptr;
