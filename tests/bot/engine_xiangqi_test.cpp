@@ -266,3 +266,24 @@ TEST(EngineXiangqi, SensibleOpening) {
   EXPECT_NE(c.move, "a3a4");
   EXPECT_NE(c.move, "i3i4");
 }
+
+TEST(EngineXiangqi, DoesNotRepeatAPerpetualCheck) {
+  // Red, worse off (chariot and two advisors against chariot, horse and cannon), has been checking: a8a9+ e9e8 a9a8+ e8e9, and stands again where it
+  // began. Checking once more repeats the cycle of checks, which loses by the rules: the engine
+  // must play something else, though a repetition would otherwise be its best result.
+  const std::string p0 = "4k4/R8/9/6cnr/9/9/9/9/4A4/3K1A3 w - - 0 1";
+  const std::string p1 = "R3k4/9/9/6cnr/9/9/9/9/4A4/3K1A3 b - - 1 1";
+  const std::string p2 = "R8/4k4/9/6cnr/9/9/9/9/4A4/3K1A3 w - - 2 2";
+  const std::string p3 = "9/R3k4/9/6cnr/9/9/9/9/4A4/3K1A3 b - - 3 2";
+  for (const std::string& f : {p1, p3}) ASSERT_TRUE(parse_fen(f, Variant::Xiangqi).in_check()) << f;
+  const std::vector<std::string> cycle = {p0, p1, p2, p3};
+  engine::Choice c = choose(p0, 50000, cycle);
+  EXPECT_NE(c.move, "a8a9");
+  EXPECT_GT(c.score, -5000);
+  // Without it (and with a history that is not every ply: checks cannot be counted, a
+  // repetition simply scores 0) the checking draw is welcome to the side that is worse.
+  EXPECT_EQ(choose(p0, 50000).move, "a8a9");
+  engine::Choice partial = choose(p0, 50000, {p1, p3});
+  EXPECT_EQ(partial.move, "a8a9");
+  EXPECT_EQ(partial.score, 0);
+}

@@ -52,11 +52,24 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   Deadlines clock;
   clock.movetime_ms = limits.movetime_ms;
   const Position root = parse_fen(fen, variant);
-  std::vector<uint64_t> earlier;
+  std::vector<EarlierPosition> earlier;
   earlier.reserve(earlier_fens.size());
   // The hash covers the board (face-down pieces as face-down) and the side to move, never hidden
   // identities, so the viewer's earlier FENs hash like the search's own positions.
-  for (const std::string& f : earlier_fens) earlier.push_back(parse_fen(f, variant).hash());
+  // `consecutive`: sides alternate up to this position (every ply given), so checks in a cycle
+  // through them can be counted for the perpetual-check rule.
+  bool consecutive = !earlier_fens.empty();
+  std::vector<Color> sides;
+  for (const std::string& f : earlier_fens) {
+    const Position p = parse_fen(f, variant);
+    earlier.push_back({p.hash(), p.in_check()});
+    sides.push_back(p.side_to_move());
+  }
+  Color expect = root.side_to_move();
+  for (auto it = sides.rbegin(); it != sides.rend(); ++it) {
+    expect = opposite(expect);
+    if (*it != expect) consecutive = false;
+  }
 
   Choice choice;
   MoveList legal;
@@ -73,7 +86,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
 
   const int depth = std::max(1, limits.max_depth);
   if (variant == Variant::Xiangqi || dark_count(root) == 0) {
-    Searcher searcher(root, std::move(earlier), table_entries(limits, size_t{1} << 20));
+    Searcher searcher(root, std::move(earlier), consecutive, table_entries(limits, size_t{1} << 20));
     SearchBudget budget{depth, limits.max_nodes, clock.at(1.0), clock.at(0.5)};
     SearchResult r = searcher.iterate(budget);
     choice.move = to_iccs(r.best);
@@ -93,7 +106,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   for (int i = 0; i < samples; ++i) {
     Position sample = root;
     sample_identities(sample, rng);
-    searchers.push_back(std::make_unique<Searcher>(sample, earlier, table_entries(limits, size_t{1} << 18, samples)));
+    searchers.push_back(std::make_unique<Searcher>(sample, earlier, consecutive, table_entries(limits, size_t{1} << 18, samples)));
     const double span = 0.7 / samples;
     SearchBudget budget{depth, pass1_nodes, clock.at(span * (i + 1)), clock.at(span * (i + 0.5))};
     results.push_back(searchers.back()->iterate(budget));

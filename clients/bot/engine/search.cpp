@@ -38,9 +38,10 @@ void pick(MoveList& list, int* scores, int i) {
 
 }  // namespace
 
-Searcher::Searcher(const Position& pos, std::vector<uint64_t> earlier, size_t tt_entries)
-    : pos_(pos), earlier_(std::move(earlier)), tt_(tt_entries) {
-  std::sort(earlier_.begin(), earlier_.end());
+Searcher::Searcher(const Position& pos, std::vector<EarlierPosition> earlier, bool consecutive, size_t tt_entries)
+    : pos_(pos), earlier_(std::move(earlier)), consecutive_(consecutive), tt_(tt_entries) {
+  for (const EarlierPosition& e : earlier_) earlier_sorted_.push_back(e.hash);
+  std::sort(earlier_sorted_.begin(), earlier_sorted_.end());
 }
 
 void Searcher::start(const SearchBudget& budget) {
@@ -48,6 +49,7 @@ void Searcher::start(const SearchBudget& budget) {
   node_limit_ = budget.max_nodes ? nodes_ + budget.max_nodes : 0;
   deadline_ = budget.deadline;
   path_hash_[0] = pos_.hash();
+  path_check_[0] = pos_.in_check();
   reversible_from_[0] = 0;
 }
 
@@ -58,18 +60,46 @@ bool Searcher::should_stop() {
   return stop_;
 }
 
-bool Searcher::repeated(int ply) const {
+bool Searcher::repetition(int ply, int& score) const {
   const uint64_t h = path_hash_[ply];
   const int from = reversible_from_[ply];
-  for (int j = ply - 2; j >= from; j -= 2)
-    if (path_hash_[j] == h) return true;
-  return from == 0 && std::binary_search(earlier_.begin(), earlier_.end(), h);
+  // Along the cycle: did the side to move here (the mover) check with every move, and the other
+  // side with every move? A position reached by the mover's move stands at odd distance back.
+  bool mover_checks = true, other_checks = true;
+  auto note = [&](int distance, bool check) {
+    if (distance % 2) mover_checks = mover_checks && check;
+    else other_checks = other_checks && check;
+  };
+  int j = -1;
+  for (int k = ply - 2; k >= from; k -= 2)
+    if (path_hash_[k] == h) {
+      j = k;
+      break;
+    }
+  if (j >= 0) {
+    for (int k = j + 1; k <= ply; ++k) note(ply - k, path_check_[k]);
+  } else {
+    if (from != 0 || !std::binary_search(earlier_sorted_.begin(), earlier_sorted_.end(), h)) return false;
+    if (!consecutive_) {
+      score = 0;
+      return true;
+    }
+    const int n = static_cast<int>(earlier_.size());
+    int e = n - 1;
+    while (e >= 0 && earlier_[e].hash != h) --e;
+    if (e < 0) return false;  // cannot happen: the sorted copy holds the same hashes
+    for (int k = e + 1; k < n; ++k) note(n - k + ply, earlier_[k].in_check);
+    for (int k = 0; k <= ply; ++k) note(ply - k, path_check_[k]);
+  }
+  score = mover_checks == other_checks ? 0 : other_checks ? kPerpetualCheck : -kPerpetualCheck;
+  return true;
 }
 
 Undo Searcher::make(Move m, int ply) {
   const bool irreversible = pos_.at(m.to) != kEmpty || is_dark(pos_.at(m.from));
   Undo u = pos_.make(m);
   path_hash_[ply + 1] = pos_.hash();
+  path_check_[ply + 1] = pos_.in_check();
   reversible_from_[ply + 1] = irreversible ? ply + 1 : reversible_from_[ply];
   return u;
 }
@@ -98,7 +128,7 @@ int Searcher::quiesce(int alpha, int beta, int ply, int qdepth) {
   ++nodes_;
   if (should_stop()) return 0;
   if (ply >= kMaxPly - 1) return evaluate(pos_);
-  const bool in_check = pos_.in_check();
+  const bool in_check = path_check_[ply];
   if (in_check && qdepth < 6) {
     MoveList list;
     pos_.generate_legal(list);
@@ -159,7 +189,10 @@ int Searcher::quiesce(int alpha, int beta, int ply, int qdepth) {
 
 int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
   const bool pv = beta - alpha > 1;
-  if (ply > 0 && repeated(ply)) return 0;
+  if (ply > 0) {
+    int rep = 0;
+    if (repetition(ply, rep)) return rep;
+  }
   if (depth <= 0) return quiesce(alpha, beta, ply, 0);
   ++nodes_;
   if (should_stop()) return 0;
@@ -182,7 +215,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
     }
   }
 
-  const bool in_check = pos_.in_check();
+  const bool in_check = path_check_[ply];
   if (!in_check && !pv) {
     const int static_eval = evaluate(pos_);
     // Reverse futility: far above beta near the leaves.
@@ -192,6 +225,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
       const int r = depth >= 6 ? 3 : 2;
       pos_.set_side_to_move(opposite(pos_.side_to_move()));
       path_hash_[ply + 1] = pos_.hash();
+      path_check_[ply + 1] = false;
       reversible_from_[ply + 1] = ply + 1;
       const int s = -negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
       pos_.set_side_to_move(opposite(pos_.side_to_move()));
@@ -220,7 +254,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
     const bool quiet = pos_.at(m.to) == kEmpty;
     const bool killer = m == killers_[ply][0] || m == killers_[ply][1];
     Undo u = make(m, ply);
-    const bool gives_check = pos_.in_check();
+    const bool gives_check = path_check_[ply + 1];
     int s;
     if (searched == 0) {
       s = -negamax(depth - 1, -beta, -alpha, ply + 1, true);

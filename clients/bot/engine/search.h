@@ -17,6 +17,15 @@ constexpr int kInfinity = 32000;
 constexpr int kMate = 30000;            // mated at ply p scores -(kMate - p)
 constexpr int kMateBound = kMate - 512;  // scores beyond this are mates
 constexpr int kMaxPly = 128;
+// A repetition in which one side gave check with every move of the cycle and the other did not:
+// the checking side loses by the rules (perpetual check), so the search scores it nearly so.
+constexpr int kPerpetualCheck = 5000;
+
+// One of the game's earlier positions, oldest first.
+struct EarlierPosition {
+  uint64_t hash = 0;
+  bool in_check = false;  // the side to move there was in check (the move into it gave check)
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -37,8 +46,10 @@ struct SearchResult {
 class Searcher {
  public:
   // `pos`: the position to search (identities of face-down pieces must be known: a sample).
-  // `earlier`: hashes of the game's earlier positions (reaching one scores as a draw).
-  Searcher(const Position& pos, std::vector<uint64_t> earlier, size_t tt_entries);
+  // `earlier`: the game's earlier positions (reaching one again is a repetition). `consecutive`:
+  // they are every position of the game up to this one, so that the checks of a cycle through
+  // them can be told; otherwise a repetition through them simply scores 0.
+  Searcher(const Position& pos, std::vector<EarlierPosition> earlier, bool consecutive, size_t tt_entries);
 
   SearchResult iterate(const SearchBudget& budget);
   // Exact score of root move m searched to `depth` plies (m included); nullopt if stopped.
@@ -51,7 +62,8 @@ class Searcher {
   int negamax(int depth, int alpha, int beta, int ply, bool null_ok);
   int quiesce(int alpha, int beta, int ply, int qdepth);
   int root_search(int depth, int alpha, int beta, Move& best);
-  bool repeated(int ply) const;
+  // Is the position at `ply` a repetition? Then `score` is its value for the side to move.
+  bool repetition(int ply, int& score) const;
   void start(const SearchBudget& budget);
   bool should_stop();
   void order(const MoveList& list, int* scores, Move hash_move, int ply) const;
@@ -59,7 +71,9 @@ class Searcher {
   void unmake(Move m, const Undo& u);
 
   Position pos_;
-  std::vector<uint64_t> earlier_;  // sorted
+  std::vector<uint64_t> earlier_sorted_;
+  std::vector<EarlierPosition> earlier_;  // game order
+  bool consecutive_ = false;
   TranspositionTable tt_;
   uint64_t nodes_ = 0, node_limit_ = 0;
   std::optional<Clock::time_point> deadline_;
@@ -69,6 +83,7 @@ class Searcher {
   int history_[2][kSquares][kSquares]{};
   // Path: hash at each ply, and the last ply from which no capture or reveal happened since.
   uint64_t path_hash_[kMaxPly + 2]{};
+  bool path_check_[kMaxPly + 2]{};  // the side to move at that ply is in check
   int reversible_from_[kMaxPly + 2]{};
   std::vector<Move> root_moves_;
 };
