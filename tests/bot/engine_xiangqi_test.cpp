@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "engine/engine.h"
 #include "rules/fen.h"
+#include "rules/game.h"
 #include "rules/position.h"
 
 using namespace xq;
@@ -286,4 +288,37 @@ TEST(EngineXiangqi, DoesNotRepeatAPerpetualCheck) {
   engine::Choice partial = choose(p0, 50000, {p1, p3});
   EXPECT_EQ(partial.move, "a8a9");
   EXPECT_EQ(partial.score, 0);
+}
+
+// From an engine-against-engine game at 1 s a move: Black's chariot chased Red's cannon round
+// b5/c5/f5 and lost by perpetual chase when Red's c6f6 repeated the position a third time. Given
+// the game's positions, the engine (Black) no longer plays f5c5, nor any move after which some
+// reply makes the rules' judgement go against it.
+TEST(EngineXiangqi, DoesNotLoseByPerpetualChase) {
+  const std::string moves =
+      "h2e2 b7e7 e2e6 d9e8 b2c2 h9g7 e6e5 i9h9 c2c6 h7i7 b0c2 i6i5 h0g2 h9h5 e5e4 h5c5 c6f6 i5i4 c2e1 c5f5 "
+      "f6d6 f5d5 d6b6 d5b5 b6c6 b5c5 c6f6 c5f5 f6c6";
+  RulesGame g(GameRules::defaults(Variant::Xiangqi), parse_fen(kXiangqiStartFen, Variant::Xiangqi));
+  std::vector<std::string> earlier;
+  std::istringstream in(moves);
+  for (std::string m; in >> m;) {
+    earlier.push_back(to_fen(g.position()));
+    ASSERT_EQ(g.play(m), RulesGame::MoveError::None) << m;
+  }
+  ASSERT_FALSE(g.result().over());
+  {  // the move played in that game does lose so
+    RulesGame lost = g;
+    ASSERT_EQ(lost.play("f5c5"), RulesGame::MoveError::None);
+    ASSERT_EQ(lost.play("c6f6"), RulesGame::MoveError::None);
+    ASSERT_EQ(lost.result().outcome, Outcome::RedWins);
+  }
+  engine::Choice c = choose(to_fen(g.position()), 100000, earlier);
+  EXPECT_NE(c.move, "f5c5");
+  RulesGame after = g;
+  ASSERT_EQ(after.play(c.move), RulesGame::MoveError::None) << c.move;
+  for (const Move& r : after.legal_moves()) {
+    RulesGame reply = after;
+    reply.play(r);
+    EXPECT_NE(reply.result().outcome, Outcome::RedWins) << c.move << " " << to_iccs(r) << " " << reply.result().reason;
+  }
 }

@@ -11,6 +11,7 @@
 
 #include "evaluate.h"
 #include "jieqi_sampling.h"
+#include "repetition_guard.h"
 #include "rules/fen.h"
 #include "rules/types.h"
 #include "search.h"
@@ -59,16 +60,16 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   // `consecutive`: sides alternate up to this position (every ply given), so checks in a cycle
   // through them can be counted for the perpetual-check rule.
   bool consecutive = !earlier_fens.empty();
-  std::vector<Color> sides;
+  std::vector<Position> history;
+  history.reserve(earlier_fens.size());
   for (const std::string& f : earlier_fens) {
-    const Position p = parse_fen(f, variant);
-    earlier.push_back({p.hash(), p.in_check()});
-    sides.push_back(p.side_to_move());
+    history.push_back(parse_fen(f, variant));
+    earlier.push_back({history.back().hash(), history.back().in_check()});
   }
   Color expect = root.side_to_move();
-  for (auto it = sides.rbegin(); it != sides.rend(); ++it) {
+  for (auto it = history.rbegin(); it != history.rend(); ++it) {
     expect = opposite(expect);
-    if (*it != expect) consecutive = false;
+    if (it->side_to_move() != expect) consecutive = false;
   }
 
   Choice choice;
@@ -84,9 +85,18 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
     return choice;
   }
 
+  // Root moves the rules' repetition judgement would lose (perpetual chase and the like).
+  std::vector<Move> excluded;
+  if (!history.empty()) {
+    const std::vector<bool> loses = repetition_losses(history, root, legal);
+    for (int i = 0; i < legal.size; ++i)
+      if (loses[static_cast<size_t>(i)]) excluded.push_back(legal.moves[i]);
+  }
+
   const int depth = std::max(1, limits.max_depth);
   if (variant == Variant::Xiangqi || dark_count(root) == 0) {
     Searcher searcher(root, std::move(earlier), consecutive, table_entries(limits, size_t{1} << 20));
+    searcher.exclude_root_moves(excluded);
     SearchBudget budget{depth, limits.max_nodes, clock.at(1.0), clock.at(0.5)};
     SearchResult r = searcher.iterate(budget);
     choice.move = to_iccs(r.best);
@@ -107,6 +117,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
     Position sample = root;
     sample_identities(sample, rng);
     searchers.push_back(std::make_unique<Searcher>(sample, earlier, consecutive, table_entries(limits, size_t{1} << 18, samples)));
+    searchers.back()->exclude_root_moves(excluded);
     const double span = 0.7 / samples;
     SearchBudget budget{depth, pass1_nodes, clock.at(span * (i + 1)), clock.at(span * (i + 0.5))};
     results.push_back(searchers.back()->iterate(budget));

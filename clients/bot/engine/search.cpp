@@ -340,8 +340,11 @@ SearchResult Searcher::iterate(const SearchBudget& budget) {
   root_moves_.clear();
   for (int i = 0; i < list.size; ++i) {
     pick(list, scores, i);
-    root_moves_.push_back(list.moves[i]);
+    if (std::find(excluded_.begin(), excluded_.end(), list.moves[i]) == excluded_.end())
+      root_moves_.push_back(list.moves[i]);
   }
+  if (root_moves_.empty())
+    for (int i = 0; i < list.size; ++i) root_moves_.push_back(list.moves[i]);
   result.best = root_moves_[0];
   result.has_move = true;
   result.score = evaluate(pos_);

@@ -52,6 +52,9 @@ class Searcher {
   Searcher(const Position& pos, std::vector<EarlierPosition> earlier, bool consecutive, size_t tt_entries);
 
   SearchResult iterate(const SearchBudget& budget);
+  // Root moves not to play (unless they are all there is): those the rules' repetition judgement
+  // would lose.
+  void exclude_root_moves(std::vector<Move> moves) { excluded_ = std::move(moves); }
   // Exact score of root move m searched to `depth` plies (m included); nullopt if stopped.
   std::optional<int> score_move(Move m, int depth, const SearchBudget& budget);
 
@@ -86,6 +89,7 @@ class Searcher {
   bool path_check_[kMaxPly + 2]{};  // the side to move at that ply is in check
   int reversible_from_[kMaxPly + 2]{};
   std::vector<Move> root_moves_;
+  std::vector<Move> excluded_;
 };
 
 }  // namespace xq::engine
