@@ -88,7 +88,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   // Root moves the rules' repetition judgement would lose (perpetual chase and the like).
   std::vector<Move> excluded;
   if (!history.empty()) {
-    const std::vector<bool> loses = repetition_losses(history, root, legal);
+    const std::vector<bool> loses = repetition_losses(history, root, legal, 24, clock.at(0.2));
     for (int i = 0; i < legal.size; ++i)
       if (loses[static_cast<size_t>(i)]) excluded.push_back(legal.moves[i]);
   }

@@ -36,7 +36,11 @@ bool lost_by(const RulesGame& g, Color side) {
 }  // namespace
 
 std::vector<bool> repetition_losses(const std::vector<Position>& history, const Position& root,
-                                    const MoveList& moves, int max_judgements) {
+                                    const MoveList& moves, int max_judgements,
+                                    std::optional<std::chrono::steady_clock::time_point> deadline) {
+  auto may_judge = [&](int judged) {
+    return judged < max_judgements && (!deadline || std::chrono::steady_clock::now() < *deadline);
+  };
   std::vector<bool> out(static_cast<size_t>(moves.size), false);
   // The stretch of history joined to the root by reversible moves.
   std::vector<Move> line;
@@ -68,13 +72,14 @@ std::vector<bool> repetition_losses(const std::vector<Position>& history, const 
 
   const Color us = root.side_to_move();
   int judged = 0;
-  for (int i = 0; i < moves.size && judged < max_judgements; ++i) {
+  for (int i = 0; i < moves.size && may_judge(judged); ++i) {
     const Move m = moves.moves[i];
     if (!reversible(root, m)) continue;
     Position after = root;
     after.make(m);
     RulesGame g1 = game;
     if (seen.count(after.hash())) {
+      if (!may_judge(judged)) break;
       ++judged;
       if (g1.play(m) != RulesGame::MoveError::None) continue;
       if (lost_by(g1, us)) {
@@ -89,10 +94,11 @@ std::vector<bool> repetition_losses(const std::vector<Position>& history, const 
     MoveList replies;
     after.generate_legal(replies);
     for (const Move& r : replies) {
-      if (!reversible(after, r) || judged >= max_judgements) continue;
+      if (!reversible(after, r)) continue;
       Position back = after;
       back.make(r);
       if (!seen.count(back.hash())) continue;
+      if (!may_judge(judged)) break;
       ++judged;
       RulesGame g2 = g1;
       if (g2.play(r) == RulesGame::MoveError::None && lost_by(g2, us)) {
