@@ -111,14 +111,14 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   std::mt19937_64 rng(seed);
   std::vector<std::unique_ptr<Searcher>> searchers;
   std::vector<SearchResult> results;
-  const uint64_t pass1_nodes = limits.max_nodes ? std::max<uint64_t>(1, limits.max_nodes * 7 / 10 / samples) : 0;
+  const uint64_t pass1_nodes = limits.max_nodes ? std::max<uint64_t>(1, limits.max_nodes * 6 / 10 / samples) : 0;
   uint64_t used = 0;
   for (int i = 0; i < samples; ++i) {
     Position sample = root;
     sample_identities(sample, rng);
     searchers.push_back(std::make_unique<Searcher>(sample, earlier, consecutive, table_entries(limits, size_t{1} << 18, samples)));
     searchers.back()->exclude_root_moves(excluded);
-    const double span = 0.7 / samples;
+    const double span = 0.6 / samples;
     SearchBudget budget{depth, pass1_nodes, clock.at(span * (i + 1)), clock.at(span * (i + 0.5))};
     results.push_back(searchers.back()->iterate(budget));
     used += searchers.back()->nodes();
@@ -129,19 +129,19 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
   for (const SearchResult& r : results)
     if (std::find(candidates.begin(), candidates.end(), r.best) == candidates.end()) candidates.push_back(r.best);
 
-  // Score every candidate in every sample at that sample's completed depth.
+  // Score every candidate in every sample, all at one depth a ply short of the shallowest sample
+  // (so that the scores compare, and the pass fits in the time left; the tables are warm).
   std::vector<int64_t> total(candidates.size(), 0);
   int complete = 0;
-  if (candidates.size() > 1) {
+  int common_depth = kMaxPly;
+  for (const SearchResult& r : results) common_depth = std::min(common_depth, r.depth);
+  common_depth = std::max(1, common_depth - 1);
+  if (candidates.size() > 1 && common_depth >= 1) {
     for (int i = 0; i < samples; ++i) {
       if (results[i].depth == 0) continue;
       std::vector<int> scores(candidates.size());
       bool ok = true;
       for (size_t c = 0; c < candidates.size() && ok; ++c) {
-        if (candidates[c] == results[i].best) {
-          scores[c] = results[i].score;
-          continue;
-        }
         const uint64_t before = searchers[i]->nodes();
         uint64_t left = 0;
         if (limits.max_nodes) {
@@ -149,7 +149,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
           left = limits.max_nodes - used;
         }
         SearchBudget budget{depth, left, clock.at(1.0), std::nullopt};
-        std::optional<int> s = searchers[i]->score_move(candidates[c], results[i].depth, budget);
+        std::optional<int> s = searchers[i]->score_move(candidates[c], common_depth, budget);
         used += searchers[i]->nodes() - before;
         if (!s) ok = false;
         else scores[c] = *s;
@@ -180,6 +180,8 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
     choice.score = static_cast<int>(sum[pick] / votes[pick]);
   }
   choice.move = to_iccs(candidates[pick]);
+  choice.samples = samples;
+  choice.samples_scored = candidates.size() > 1 ? complete : samples;
   choice.depth = results[0].depth;
   for (const SearchResult& r : results) choice.depth = std::min(choice.depth, r.depth);
   for (const auto& s : searchers) choice.nodes += s->nodes();
