@@ -214,3 +214,27 @@ TEST(EngineTime, ReturnsAboutOnTime) {
     EXPECT_FALSE(c.move.empty());
   }
 }
+
+// A Jieqi view: Red, a chariot up with face-down pieces still at home, does not go back to a
+// position it has seen when something else keeps the advantage.
+TEST(EngineJieqi, AvoidsRepeatingWhenWinning) {
+  const std::string fen = "3k5/9/9/9/9/9/9/9/4R4/XXXXKXXXX w R1A2C2P5N2B2 0 1";
+  Position p = parse_fen(fen, Variant::Jieqi);
+  engine::Choice first = engine::choose_move(Variant::Jieqi, fen, {}, nodes(20000), 1);
+  ASSERT_TRUE(is_legal_in(p, first.move));
+  ASSERT_GT(first.score, 300);
+  MoveList list;
+  p.generate_legal(list);
+  std::vector<std::string> earlier;
+  for (const Move& m : list)
+    if (to_iccs(m) == first.move && !is_dark(p.at(m.from))) {
+      Position after = p;
+      after.make(m);
+      earlier.push_back(to_fen(after));
+    }
+  if (earlier.empty()) GTEST_SKIP() << "the first choice reveals a piece: nothing to repeat";
+  engine::Choice second = engine::choose_move(Variant::Jieqi, fen, earlier, nodes(20000), 1);
+  EXPECT_TRUE(is_legal_in(p, second.move));
+  EXPECT_NE(second.move, first.move);
+  EXPECT_GT(second.score, 300);
+}

@@ -77,27 +77,28 @@ std::vector<bool> repetition_losses(const std::vector<Position>& history, const 
     if (!reversible(root, m)) continue;
     Position after = root;
     after.make(m);
-    RulesGame g1 = game;
-    if (seen.count(after.hash())) {
-      if (!may_judge(judged)) break;
-      ++judged;
-      if (g1.play(m) != RulesGame::MoveError::None) continue;
-      if (lost_by(g1, us)) {
-        out[static_cast<size_t>(i)] = true;
-        continue;
-      }
-      if (g1.result().over()) continue;
-    } else if (g1.play(m) != RulesGame::MoveError::None || g1.result().over()) {
-      continue;
-    }
-    // Replies that return to a position of the stretch.
+    // Replies that return to a position of the stretch (found on the board alone; the game is
+    // copied and played only when there is something to judge).
+    std::vector<Move> returning;
     MoveList replies;
     after.generate_legal(replies);
     for (const Move& r : replies) {
       if (!reversible(after, r)) continue;
       Position back = after;
       back.make(r);
-      if (!seen.count(back.hash())) continue;
+      if (seen.count(back.hash())) returning.push_back(r);
+    }
+    const bool repeats = seen.count(after.hash()) > 0;
+    if (!repeats && returning.empty()) continue;
+    RulesGame g1 = game;
+    if (repeats) ++judged;
+    if (g1.play(m) != RulesGame::MoveError::None) continue;
+    if (lost_by(g1, us)) {
+      out[static_cast<size_t>(i)] = true;
+      continue;
+    }
+    if (g1.result().over()) continue;
+    for (const Move& r : returning) {
       if (!may_judge(judged)) break;
       ++judged;
       RulesGame g2 = g1;
