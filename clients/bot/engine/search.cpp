@@ -216,8 +216,10 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
   }
 
   const bool in_check = path_check_[ply];
+  int futility_eval = kInfinity;
   if (!in_check && !pv) {
     const int static_eval = evaluate(pos_);
+    futility_eval = static_eval;
     // Reverse futility: far above beta near the leaves.
     if (depth <= 3 && std::abs(beta) < kMateBound && static_eval - 120 * depth >= beta) return static_eval;
     // Null move.
@@ -255,6 +257,13 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_ok) {
     const bool killer = m == killers_[ply][0] || m == killers_[ply][1];
     Undo u = make(m, ply);
     const bool gives_check = path_check_[ply + 1];
+    // Futility: a quiet move near the leaves that cannot lift a poor position to alpha.
+    if (searched > 0 && quiet && !gives_check && depth <= 2 && futility_eval != kInfinity &&
+        std::abs(alpha) < kMateBound && futility_eval + 150 * depth <= alpha && !is_dark(u.moved)) {
+      unmake(m, u);
+      ++searched;
+      continue;
+    }
     int s;
     if (searched == 0) {
       s = -negamax(depth - 1, -beta, -alpha, ply + 1, true);
