@@ -117,7 +117,7 @@ TEST(EngineJieqi, SameViewSameChoiceWhateverTheTruth) {
 TEST(EngineJieqi, LegalMovesInRandomGames) {
   std::mt19937_64 rng(2027);
   int searched = 0;
-  for (int game = 0; game < 40; ++game) {
+  for (int game = 0; game < 150; ++game) {
     RulesGame g = new_game(rng());
     const int plies = static_cast<int>(rng() % 140);
     for (int i = 0; i < plies && !g.result().over(); ++i) {
@@ -133,7 +133,7 @@ TEST(EngineJieqi, LegalMovesInRandomGames) {
     EXPECT_EQ(g.play(c.move, &why), RulesGame::MoveError::None) << why;
     ++searched;
   }
-  EXPECT_GT(searched, 25);
+  EXPECT_GT(searched, 100);
 }
 
 // Engine against itself for a whole game on tiny budgets: every answer is legal in the true game.

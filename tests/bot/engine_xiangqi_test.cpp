@@ -236,7 +236,7 @@ TEST(EngineXiangqi, AvoidsRepeatingWhenWinning) {
 TEST(EngineXiangqi, LegalMovesInRandomPositions) {
   std::mt19937_64 rng(2026);
   int searched = 0;
-  for (int game = 0; game < 60; ++game) {
+  for (int game = 0; game < 200; ++game) {
     Position p = parse_fen(kXiangqiStartFen, Variant::Xiangqi);
     const int plies = 1 + static_cast<int>(rng() % 120);
     bool ok = true;
@@ -258,7 +258,7 @@ TEST(EngineXiangqi, LegalMovesInRandomPositions) {
     EXPECT_TRUE(find_legal(p, c.move, m)) << fen << " -> " << c.move;
     ++searched;
   }
-  EXPECT_GT(searched, 40);
+  EXPECT_GT(searched, 150);
 }
 
 TEST(EngineXiangqi, SensibleOpening) {
