@@ -1,5 +1,6 @@
 #include "evaluate.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 
@@ -91,6 +92,7 @@ int evaluate(const Position& pos) {
   int score[2] = {0, 0};
   int count[2][kPieceTypes] = {};
   int crossed_pawns[2] = {0, 0};
+  int dark = 0;  // face-down pieces (screens too)
   int dark_avg[2] = {0, 0};
   if (jieqi) dark_avg[0] = pool_average(pos, Color::Red), dark_avg[1] = pool_average(pos, Color::Black);
 
@@ -101,6 +103,7 @@ int evaluate(const Position& pos) {
     const int ci = index(c);
     if (is_dark(p)) {
       score[ci] += dark_avg[ci];
+      ++dark;
       continue;
     }
     const PieceType t = type_of(p);
@@ -121,6 +124,15 @@ int evaluate(const Position& pos) {
     } else if (t == Pawn && crossed_river(c, s)) {
       ++crossed_pawns[ci];
     }
+  }
+
+  // Cannons need screens: worth more with many pieces on the board, horses more in the ending.
+  {
+    int big = dark * 2 / 3;  // about two in three face-down pieces are not pawns
+    for (int c = 0; c < 2; ++c) big += count[c][Rook] + count[c][Horse] + count[c][Cannon] + count[c][Advisor] + count[c][Elephant];
+    const int phase = std::min(big, 20);  // 20 = opening (10 a side), 0 = bare
+    const int cannon_adj = (phase - 10) * 4, horse_adj = (10 - phase) * 3;
+    for (int c = 0; c < 2; ++c) score[c] += count[c][Cannon] * cannon_adj + count[c][Horse] * horse_adj;
   }
 
   // King safety: an enemy cannon facing the king on an open file, and missing guards against
