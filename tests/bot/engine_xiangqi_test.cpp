@@ -144,13 +144,15 @@ TEST(EngineXiangqi, NoLegalMoveGivesAnEmptyMove) {
   engine::Choice mated = choose("5k3/9/9/9/9/9/9/9/r8/r2K5 w - - 0 1");
   EXPECT_EQ(mated.move, "");
   EXPECT_LT(mated.score, -29000);
-  // Stalemated (also a loss): the king on d0 has no move and is not in check.
-  Position p = parse_fen("3k5/9/9/9/9/9/9/9/r8/4K4 w - - 0 1", Variant::Xiangqi);
-  MoveList l;
-  p.generate_legal(l);
-  if (l.size == 0) {
-    EXPECT_EQ(choose("3k5/9/9/9/9/9/9/9/r8/4K4 w - - 0 1").move, "");
-  }
+  // Stalemated (also a loss): e1 is held by the chariot on a1, f0 by the one on f5, d0 would face
+  // Black's king; Red is not in check.
+  const std::string stalemate = "3k5/9/9/9/5r3/9/9/9/r8/4K4 w - - 0 1";
+  Position p = parse_fen(stalemate, Variant::Xiangqi);
+  ASSERT_FALSE(p.in_check());
+  ASSERT_FALSE(p.has_legal_move());
+  engine::Choice c = choose(stalemate);
+  EXPECT_EQ(c.move, "");
+  EXPECT_LT(c.score, -29000);
 }
 
 TEST(EngineXiangqi, BadFenThrows) {
