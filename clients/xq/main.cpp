@@ -1,6 +1,8 @@
-// xq: the command line face of the rules library (perft, judge, legal, fen, notate).
+// xq: the command line face of the rules library (perft, judge, legal, fen, notate) and of the
+// computer opponent's engine (bestmove).
 // Scripts depend on the output contract: perft's last line is the total alone; judge's last line is
-// "ongoing", "red-wins REASON", "black-wins REASON" or "draw REASON".
+// "ongoing", "red-wins REASON", "black-wins REASON" or "draw REASON"; bestmove's last line is the
+// move alone ("none" when the side to move has no legal move).
 #include <cctype>
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "rules/jieqi.h"
@@ -33,6 +36,8 @@ const char* const kUsage =
     "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
     "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
     "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
+    "  bestmove --variant xiangqi|jieqi [--fen FEN] [--movetime-ms N] [--depth N] [--nodes N] [--seed S]\n"
+    "          the engine's move for the side to move (Jieqi: FEN as that side sees it)\n"
     "Without --fen the variant's start position is used. Moves are ICCS (h2e2; H2-E2 is read too),\n"
     "separated by spaces or commas. Jieqi moves of face-down pieces take the revealed identity as a\n"
     "suffix (a3a4P) unless --hidden fixes identities.\n";
@@ -208,6 +213,24 @@ int cmd_notate(const po::variables_map& vm) {
   return 0;
 }
 
+int cmd_bestmove(const po::variables_map& vm) {
+  const Variant variant = parse_variant(vm["variant"].as<std::string>());
+  const std::string fen = vm.count("fen") ? vm["fen"].as<std::string>()
+                                          : (variant == Variant::Jieqi ? kJieqiStartFen : kXiangqiStartFen);
+  engine::Limits limits;
+  limits.movetime_ms = vm["movetime-ms"].as<int64_t>();
+  if (limits.movetime_ms < 0) throw UsageError("--movetime-ms must be 0 (no limit) or more");
+  if (vm.count("depth")) limits.max_depth = vm["depth"].as<int>();
+  if (limits.max_depth < 1 || limits.max_depth > 64) throw UsageError("--depth must be between 1 and 64");
+  if (vm.count("nodes")) limits.max_nodes = vm["nodes"].as<uint64_t>();
+  if (limits.movetime_ms == 0 && !vm.count("depth") && limits.max_nodes == 0)
+    throw UsageError("bestmove without a time limit needs --depth or --nodes");
+  engine::Choice c = engine::choose_move(variant, fen, {}, limits, vm["seed"].as<uint64_t>());
+  std::cout << "depth " << c.depth << " score " << c.score << " nodes " << c.nodes << "\n";
+  std::cout << (c.move.empty() ? "none" : c.move) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,7 +243,9 @@ int main(int argc, char** argv) {
   opts.add_options()("help,h", "show usage")
       ("variant", po::value<std::string>()->default_value("xiangqi"), "xiangqi or jieqi")
       ("fen", po::value<std::string>(), "position (default: the start position)")
-      ("depth", po::value<int>(), "perft depth")
+      ("depth", po::value<int>(), "perft depth; bestmove: deepest iteration")
+      ("movetime-ms", po::value<int64_t>()->default_value(1000), "bestmove: time for the move (0 = none)")
+      ("nodes", po::value<uint64_t>(), "bestmove: node limit")
       ("hidden", po::value<std::string>(), "fixed Jieqi identities: a0=P,b0=C,... (uppercase Red)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed for identities drawn from the FEN pool")
       ("divide", "perft: print the count below each root move")
@@ -245,6 +270,7 @@ int main(int argc, char** argv) {
     if (command == "legal") return cmd_legal(vm);
     if (command == "fen") return cmd_fen(vm);
     if (command == "notate") return cmd_notate(vm);
+    if (command == "bestmove") return cmd_bestmove(vm);
     throw UsageError("unknown command '" + command + "'");
   } catch (const FenError& e) {
     std::cerr << "error: bad FEN: " << e.what() << "\n";

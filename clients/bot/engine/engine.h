@@ -11,8 +11,9 @@ namespace xq::engine {
 
 struct Limits {
   int64_t movetime_ms = 1000;  // deepening stops once this has passed (0 = no time limit)
-  int max_depth = 64;          // in plies
+  int max_depth = 64;          // in plies (without a time or node limit, keep it small: ~8)
   uint64_t max_nodes = 0;      // 0 = no limit; tests use it for repeatable answers
+  int jieqi_samples = 4;       // Jieqi: searches on different draws of the face-down identities
 };
 
 struct Choice {
@@ -20,6 +21,10 @@ struct Choice {
   int score = 0;     // centipawns for the side to move
   int depth = 0;     // the deepest iteration completed
   uint64_t nodes = 0;
+  // Jieqi with face-down pieces: samples searched, and how many of them scored every candidate
+  // move (the rest of the choice then falls back to the samples' votes when none did).
+  int samples = 0;
+  int samples_scored = 0;
 };
 
 // `fen`: the position as the side to move sees it (for Jieqi the viewer's FEN: X/x face-down,
