@@ -466,7 +466,12 @@ void BotClient::on_seek_list(const v1::SeekList& list, bool own_answer) {
     if (s.target_user_id() != user_id_ || s.owner().user_id() == user_id_) continue;
     if (!handled_challenges_.insert(s.seek_id()).second) continue;
     v1::ClientMessage m;
-    if (active < opt_.max_games) {
+    if (s.time_control().initial_ms() < opt_.min_initial_s * 1000) {
+      note("declining the challenge " + s.seek_id() + " of " + s.owner().name() + ": less than " +
+           std::to_string(opt_.min_initial_s) + " s on the clock");
+      m.mutable_cancel_seek()->set_seek_id(s.seek_id());
+      send(m, {Pending::CancelSeek, s.seek_id(), ""});
+    } else if (active < opt_.max_games) {
       note("accepting the challenge " + s.seek_id() + " of " + s.owner().name());
       m.mutable_accept_seek()->set_seek_id(s.seek_id());
       accepting_.insert(s.seek_id());

@@ -41,7 +41,8 @@ struct BotOptions {
   int64_t max_seconds = 0;      // stop after this long (0 = run until signalled)
   int64_t claim_after_s = 60;   // claim victory when the opponent has been gone this long (0 = never)
   int64_t poll_ms = 2000;       // how often the seek list is asked for (a player gets no lobby pushes)
-  int frames_per_s = 8;         // outgoing frames, sustained (the server allows 20)
+  int64_t min_initial_s = 60;   // challenges with less initial time are declined (see main.cpp)
+  int frames_per_s = 16;        // outgoing frames, sustained, bursts of twice that (the server allows 20, 40)
 };
 
 }  // namespace xqbot

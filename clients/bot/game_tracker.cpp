@@ -13,11 +13,12 @@ v1::Side side_to_move(const std::string& fen) {
   return c == 'w' || c == 'r' ? v1::RED : c == 'b' ? v1::BLACK : v1::SIDE_NONE;
 }
 
-int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increment_ms) {
+int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increment_ms, int64_t sharing) {
   remaining_ms = std::max<int64_t>(remaining_ms, 0);
+  sharing = std::max<int64_t>(sharing, 1);
   int64_t t = std::min(movetime_ms, remaining_ms / 30 + increment_ms / 2);
   t = std::min(t, remaining_ms / 3);
-  return std::max<int64_t>(t, 50);
+  return std::max<int64_t>(t, 50) / sharing;
 }
 
 void GameTracker::take_clock(const v1::ClockState& c, SteadyClock::time_point now) {

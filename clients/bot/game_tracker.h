@@ -18,8 +18,10 @@ using SteadyClock = std::chrono::steady_clock;
 xq::v1::Side side_to_move(const std::string& fen);
 
 // Thinking time for one move: min(movetime, remaining/30 + increment/2), never more than a third
-// of what is left, and at least 50 ms.
-int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increment_ms);
+// of what is left, and at least 50 ms; divided by `sharing`, the searches of other games waiting
+// behind this one plus one: each of them waits on its own clock while this one runs, so together
+// they take what one search would.
+int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increment_ms, int64_t sharing = 1);
 
 struct GameTracker {
   std::string id;

@@ -30,7 +30,11 @@ int main(int argc, char** argv) {
       ("max-seconds", po::value(&opt.max_seconds)->default_value(opt.max_seconds), "stop after this long (0 = never)")
       ("claim-after-s", po::value(&opt.claim_after_s)->default_value(opt.claim_after_s),
        "claim the game when the opponent has been gone this long (0 = never claim)")
-      ("poll-ms", po::value(&opt.poll_ms)->default_value(opt.poll_ms), "how often the seek list is read");
+      ("poll-ms", po::value(&opt.poll_ms)->default_value(opt.poll_ms), "how often the seek list is read")
+      // One connection carries every game's moves, at most 16 frames a second: eight blitz games
+      // against opponents who answer at once would run its clocks down however little it thinks.
+      ("min-initial-s", po::value(&opt.min_initial_s)->default_value(opt.min_initial_s),
+       "challenges with less initial time than this are declined");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);

@@ -27,12 +27,14 @@ void SearchWorker::submit(SearchJob job) {
 void SearchWorker::run() {
   for (;;) {
     SearchJob job;
+    int64_t waiting_behind = 0;
     {
       std::unique_lock l(mu_);
       cv_.wait(l, [this] { return stop_ || !queue_.empty(); });
       if (stop_) return;
       job = std::move(queue_.front());
       queue_.pop_front();
+      waiting_behind = static_cast<int64_t>(queue_.size());
     }
     const auto start = SteadyClock::now();
     const int64_t waited = std::chrono::duration_cast<std::chrono::milliseconds>(start - job.asked_at).count();
@@ -40,7 +42,8 @@ void SearchWorker::run() {
     r.game_id = job.game_id;
     r.plies = job.plies;
     r.fen = job.fen;
-    r.budget_ms = time_budget_ms(job.movetime_ms, job.remaining_ms - waited, job.increment_ms);
+    // The games queued behind this one wait on their clocks meanwhile: they share the time.
+    r.budget_ms = time_budget_ms(job.movetime_ms, job.remaining_ms - waited, job.increment_ms, waiting_behind + 1);
     try {
       xq::engine::Limits limits;
       limits.movetime_ms = r.budget_ms;

@@ -1,5 +1,7 @@
 // xqbot's search thread: one search at a time, in the order asked, so that the connection's thread
-// never waits for the engine (it goes on reading, answering pings and other games).
+// never waits for the engine (it goes on reading, answering pings and other games). A search with
+// others queued behind it gets a share of its time (time_budget_ms), so that many games at once
+// do not run the bot's clocks down while each waits for the others.
 #pragma once
 #include <condition_variable>
 #include <cstdint>

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "bot_options.h"
+#include "engine/engine.h"
 #include "game_tracker.h"
 #include "rules/fen.h"
 #include "rules/position.h"
@@ -69,6 +70,10 @@ TEST(BotTimeBudget, FollowsTheClock) {
   EXPECT_EQ(xqbot::time_budget_ms(5000, 60'000, 0), 2000);            // a thirtieth of what is left
   EXPECT_EQ(xqbot::time_budget_ms(5000, 3'000, 60'000), 1000);        // never a third of the clock or more
   EXPECT_EQ(xqbot::time_budget_ms(1000, 100, 0), 50);                 // at least 50 ms
+  // Searches of other games queued behind: they share the time (each waits on its own clock).
+  EXPECT_EQ(xqbot::time_budget_ms(300, 15'000, 0, 8), 37);
+  EXPECT_EQ(xqbot::time_budget_ms(300, 1'500, 0, 8), 6);             // the 50 ms floor shared too
+  EXPECT_EQ(xqbot::time_budget_ms(300, 15'000, 0, 0), 300) << "nobody behind";
   EXPECT_EQ(xqbot::side_to_move(xq::kXiangqiStartFen), v1::RED);
   EXPECT_EQ(xqbot::side_to_move("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1"), v1::BLACK);
   EXPECT_EQ(xqbot::side_to_move("garbage"), v1::SIDE_NONE);
@@ -271,6 +276,15 @@ bool legal_in(const std::string& fen, v1::Variant v, const std::string& iccs) {
   g.fen = e->game_event().fen();
   g.plies = ply;
   g.version = e->game_event().version();
+  if (g.fen.empty()) {
+    // A move that ends the game comes with GAME_ENDED, which carries the position.
+    auto end = p.ws->wait_for([&](const ServerMessage& s) { return is_game_event(s, g.gid, v1::GameEvent::GAME_ENDED); }, ms);
+    if (!end) return ::testing::AssertionFailure() << "a move without a position, and no end of the game";
+    g.ended = end->game_event().result().reason();
+    g.fen = end->game_event().fen();
+    if (g.ended != "checkmate" && g.ended != "stalemate")
+      return ::testing::AssertionFailure() << "the game ended (" << g.ended << ") at ply " << g.plies;
+  }
   return ::testing::AssertionSuccess();
 }
 
@@ -448,6 +462,23 @@ TEST_F(BotTest, GrantsATakebackInACasualGame) {
   play_rounds(guest, g, 2);
 }
 
+// A challenge with less than --min-initial-s (60 s by default) on the clock is declined: one
+// connection carries all the bot's games, and blitz against many at once would be lost on time.
+TEST_F(BotTest, DeclinesChallengesFasterThanItsMinimum) {
+  TestClient guest = login_guest(srv_->port(), "hurried");
+  v1::ClientMessage c;
+  c.mutable_challenge()->set_user_name(kBotName);
+  c.mutable_challenge()->set_variant(v1::XIANGQI);
+  c.mutable_challenge()->mutable_time_control()->set_initial_ms(30'000);
+  auto r = guest.ws->request(c);
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_TRUE(log_says("declining the challenge " + r.reply().seek_id() + " of guest-hurried: less than 60 s", 5000));
+  EXPECT_FALSE(guest.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 300));
+  c.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
+  ASSERT_TRUE(guest.ws->request(c).has_reply());
+  EXPECT_TRUE(guest.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000)) << "a minute is enough";
+}
+
 // At its limit of games the bot keeps no seek open and declines challenges; when a game ends it
 // seeks again.
 class BotAtOneGameTest : public BotTest {
@@ -498,6 +529,68 @@ TEST_F(BotAtOneGameTest, DeclinesChallengesWhileFull) {
   ASSERT_TRUE(res.has_reply()) << res.DebugString();
   EXPECT_FALSE(bot_seek(other_guest, v1::XIANGQI).seek_id().empty()) << "no seek after the game ended";
   EXPECT_FALSE(bot_seek(other_guest, v1::JIEQI).seek_id().empty()) << "no seek after the game ended";
+}
+
+// Many fast games at once (the bot has one search thread and one connection): each game's search
+// shares its time with the searches queued behind it, and the bot sends up to 16 frames a second,
+// so none of the games runs the bot's clock down. Eight guests challenge it at 30+0 and answer its
+// moves at once, 24 times; with --movetime-ms 300 unshared, each of its moves could cost it up to
+// 2.4 s of waiting and searching, and at 8 frames a second 1 s more (it lost all eight of such
+// games on time at 12+0).
+class BotAtEightGamesTest : public BotTest {
+ protected:
+  std::vector<std::string> extra_args() const override {
+    return {"--movetime-ms", "300", "--max-games", "8", "--seek", "", "--min-initial-s", "10"};
+  }
+};
+
+TEST_F(BotAtEightGamesTest, ManyFastGamesAtOnceDoNotLoseOnTime) {
+  constexpr int kGames = 8, kRounds = 24;
+  std::vector<TestClient> guests;
+  std::vector<Game> games(kGames);
+  for (int i = 0; i < kGames; ++i) guests.push_back(login_guest(srv_->port(), "fast" + std::to_string(i)));
+  for (int i = 0; i < kGames; ++i) {
+    v1::ClientMessage c;
+    c.mutable_challenge()->set_user_name(kBotName);
+    c.mutable_challenge()->set_variant(i % 2 ? v1::JIEQI : v1::XIANGQI);
+    c.mutable_challenge()->mutable_time_control()->set_initial_ms(30'000);
+    ASSERT_TRUE(guests[i].ws->request(c).has_reply());
+  }
+  for (int i = 0; i < kGames; ++i) {
+    auto st = guests[i].ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 10'000);
+    ASSERT_TRUE(st) << "the bot did not take challenge " << i;
+    games[i] = game_from(st->game_started());
+    games[i].seed += i;
+  }
+  std::vector<std::thread> players;
+  std::vector<std::string> failures(kGames);
+  for (int i = 0; i < kGames; ++i)
+    players.emplace_back([&, i] {
+      Game& g = games[i];
+      auto fail = [&](const std::string& why) { failures[i] = "game " + std::to_string(i) + ": " + why + " at ply " + std::to_string(g.plies) + " in '" + g.fen + "'"; };
+      try {
+      if (xqbot::side_to_move(g.fen) != g.me)
+        if (auto r = await_move(guests[i], g, other(g.me), 15'000); !r) return fail(r.message());
+      for (int k = 0; k < kRounds && g.ended.empty(); ++k) {
+        // The guests play a little engine of their own (a random mover is mated too soon to
+        // run a clock down), and answer at once.
+        xq::engine::Limits quick;
+        quick.movetime_ms = 0;
+        quick.max_nodes = 2000;
+        const std::string mv = xq::engine::choose_move(rules_variant(g.variant), g.fen, {}, quick, g.seed + k).move;
+        if (mv.empty()) return;  // mated or stalemated by the bot: fine
+        if (!send_move(guests[i], g.gid, mv, "f-" + std::to_string(g.plies + 1)).has_reply()) return fail("move refused");
+        if (auto r = await_move(guests[i], g, g.me, 15'000); !r) return fail(r.message());
+        if (!g.ended.empty()) return;
+        if (auto r = await_move(guests[i], g, other(g.me), 15'000); !r) return fail(r.message());  // a timeout ends it
+      }
+      } catch (const std::exception& e) {
+        fail(e.what());
+      }
+    });
+  for (auto& t : players) t.join();
+  for (const auto& f : failures) EXPECT_TRUE(f.empty()) << f;
+  EXPECT_EQ(log_count("(timeout), xqbot lost"), 0u) << "the bot lost on time";
 }
 
 // With --claim-after-s, an opponent who left is claimed against: the game ends by forfeit.
