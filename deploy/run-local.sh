@@ -32,10 +32,20 @@ BOT_PASSWORD_FILE=var/xqbot-password
 # Niced: its searches take a core for up to a second a move; the server's moves come first.
 nice -n 10 ./build/bin/xqbot --server "ws://127.0.0.1:${PORT:-8080}/ws" --name xqbot --password-file "$BOT_PASSWORD_FILE" &
 XQBOT_PID=$!
-trap 'kill $MATCHMAKER_PID $XQBOT_PID 2>/dev/null || true' EXIT
+# Once the bot has signed in (its account exists), the admin marks it as a computer player: players
+# see it so. The admin token goes in a header file, not on curl's command line.
+ADMIN_HEADER=var/admin-header
+(umask 077 && printf 'X-Admin-Token: %s\n' "$(cat "$ADMIN_FILE")" > "$ADMIN_HEADER")
+(for _ in $(seq 120); do
+  sleep 1
+  curl -fsS -o /dev/null -X POST -H @"$ADMIN_HEADER" -d '{"bot":true}' \
+    "http://127.0.0.1:${PORT:-8080}/api/admin/accounts/xqbot/bot" 2>/dev/null && exit 0
+done; echo "run-local.sh: could not mark xqbot as a computer player" >&2) &
+MARK_PID=$!
+trap 'kill $MATCHMAKER_PID $XQBOT_PID $MARK_PID 2>/dev/null || true' EXIT
 
 # The secrets go through the environment: a command line is readable by every user of the host.
 XQ_SECRET="$(cat "$SECRET_FILE")" XQ_ADMIN_TOKEN="$(cat "$ADMIN_FILE")" \
   ./build/bin/gameserver --listen "0.0.0.0:${PORT:-8080}" --redis "redis://127.0.0.1:$REDIS_PORT/0" \
-  --static-dir clients/web/dist --bot-accounts xqbot \
+  --static-dir clients/web/dist \
   --node-id local  # a fixed name: after a restart this node takes its own games back at once

@@ -12,7 +12,8 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libhiredis-dev libprotobuf-dev protobuf-compiler libssl-dev libjemalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev redis-server chromium fonts-wqy-microhei nginx
   clang libclang-rt-14-dev
-  python3)  # tests/run-all.sh picks a free port with it (today ninja-build happens to pull it in)
+  python3  # tests/run-all.sh picks a free port with it (today ninja-build happens to pull it in)
+  curl)  # run-local.sh marks the bot account as a computer player through the admin API
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   // A write to a Redis connection the peer already reset (a restart, a failover) must fail with
   // EPIPE, not kill the server (hiredis writes with plain write()).
   std::signal(SIGPIPE, SIG_IGN);
-  std::string listen, redis_url, secret, node_id, trusted_proxies, chat_blocked_words, bot_accounts;
+  std::string listen, redis_url, secret, node_id, trusted_proxies, chat_blocked_words;
   gs::ServerOptions opt;
   int threads = 2, registrations_per_hour = 20;
   po::options_description desc("gameserver options");
@@ -83,9 +83,7 @@ int main(int argc, char** argv) {
       ("registrations-per-hour", po::value(&registrations_per_hour)->default_value(registrations_per_hour),
        "new accounts per client address and hour (0: no limit)")
       ("chat-blocked-words", po::value(&chat_blocked_words),
-       "file of words or phrases refused in chat lines, one per line ('#' starts a comment); matched ignoring case, spaces and punctuation")
-      ("bot-accounts", po::value(&bot_accounts),
-       "registered accounts the operator runs as computer players (comma-separated names; or env XQ_BOT_ACCOUNTS): marked `bot` wherever players are shown");
+       "file of words or phrases refused in chat lines, one per line ('#' starts a comment); matched ignoring case, spaces and punctuation");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -100,8 +98,6 @@ int main(int argc, char** argv) {
   }
   if (secret.empty() && std::getenv("XQ_SECRET")) secret = std::getenv("XQ_SECRET");
   if (opt.admin_token.empty() && std::getenv("XQ_ADMIN_TOKEN")) opt.admin_token = std::getenv("XQ_ADMIN_TOKEN");
-  if (bot_accounts.empty() && std::getenv("XQ_BOT_ACCOUNTS")) bot_accounts = std::getenv("XQ_BOT_ACCOUNTS");
-  opt.bot_accounts = gs::BotAccounts::parse(bot_accounts);
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::cerr << "--listen must be host:port\n";

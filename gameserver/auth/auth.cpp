@@ -331,6 +331,18 @@ Role Auth::role_of(const User& u) {
   return parse_role(r.str).value_or(Role::Player);
 }
 
+bool Auth::is_bot(const User& u) {
+  return !u.guest && redis_.command({"SISMEMBER", keys::kBots, u.id}).integer == 1;
+}
+
+Auth::Error Auth::set_bot(const std::string& name, bool bot, User& out) {
+  auto u = find_user(name);
+  if (!u) return Error::UnknownUser;
+  redis_.command({bot ? "SADD" : "SREM", keys::kBots, u->id});
+  out = *u;
+  return Error::None;
+}
+
 std::optional<User> Auth::find_user(const std::string& name) {
   if (!valid_user_name(name)) return std::nullopt;
   auto r = redis_.command({"GET", keys::user(lower(name))});

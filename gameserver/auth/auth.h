@@ -82,6 +82,10 @@ class Auth {
   std::vector<std::string> banned_ids();
 
   Role role_of(const User& u);
+  // Computer players (the operator's xqbot accounts): marked by an admin, by account id, so that a
+  // person cannot take the mark by taking a name first. Shown to players as Player.bot.
+  bool is_bot(const User& u);
+  Error set_bot(const std::string& name, bool bot, User& out);
   // Grants a role to the registered account `name` (guests cannot hold one); `out` gets the account.
   Error set_role(const std::string& name, Role role, User& out);
   // The registered account called `name`, if any.

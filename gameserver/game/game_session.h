@@ -21,7 +21,7 @@ struct PlayerInfo {
   std::string name;
   bool guest = false;
   int rating = 0;  // in the game's variant when the game started (display only)
-  bool bot = false;  // a computer player (server/bot_accounts.h), display only
+  bool bot = false;  // a computer player (Auth::is_bot when the game was made), display only
 };
 
 struct GameConfig {

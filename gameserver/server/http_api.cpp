@@ -199,7 +199,7 @@ std::optional<std::string> string_field(const json::object& o, const char* key, 
 
 HttpResult account_json(Hub& hub, const User& u) {
   json::object o{{"user_id", u.id}, {"name", u.name}, {"role", role_name(hub.auth().role_of(u))},
-                 {"banned", hub.auth().banned(u.id)}};
+                 {"banned", hub.auth().banned(u.id)}, {"bot", hub.auth().is_bot(u)}};
   return {200, "application/json", json::serialize(o)};
 }
 
@@ -365,6 +365,18 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         User u;
         if (hub.auth().set_role(parts[3], *role, u) != Auth::Error::None)
           return json_error(404, "no such registered account (guests cannot hold a role)");
+        return account_json(hub, u);
+      }
+      // Mark an account as a computer player, or not ({"bot": true|false}): its seeks and games
+      // from then on show it as one.
+      if (parts.size() == 5 && parts[2] == "accounts" && parts[4] == "bot" && method == "POST") {
+        boost::system::error_code ec;
+        json::value v = json::parse(body, ec);
+        const bool* wanted = !ec && v.is_object() && v.as_object().contains("bot") ? v.as_object().at("bot").if_bool() : nullptr;
+        if (!wanted) return json_error(400, "body: {\"bot\": true | false}");
+        User u;
+        if (hub.auth().set_bot(parts[3], *wanted, u) != Auth::Error::None)
+          return json_error(404, "no such registered account (guests cannot be marked)");
         return account_json(hub, u);
       }
       if (parts.size() == 3 && parts[2] == "banned" && method == "GET")

@@ -21,6 +21,7 @@
 #include "server/game_actor.h"
 #include "server/metrics.h"
 #include "server/node_wire.h"
+#include "server/bot_ids.h"
 #include "server/options.h"
 #include "server/proxy_connection.h"
 #include "server/remote_game.h"
@@ -231,6 +232,7 @@ class Hub {
   Auth& auth_;
   Metrics& metrics_;
   ServerOptions options_;
+  BotIds bot_ids_{redis_};  // computer players, for the seek lists
 
   std::mutex later_mu_;  // disconnect_later's queue: (steady time due, user id)
   std::vector<std::pair<int64_t, std::string>> disconnect_due_;

@@ -111,7 +111,7 @@ void Hub::fill_ratings(GameConfig& cfg) {
   RatingStore ratings(redis_);
   for (PlayerInfo* p : {&cfg.red, &cfg.black}) {
     if (!p->guest) p->rating = static_cast<int>(std::lround(ratings.get(variant_name(cfg.variant), p->user_id).rating));
-    p->bot = options_.bot_accounts.contains(p->name, p->guest);
+    p->bot = auth_.is_bot(User{p->user_id, p->name, p->guest});
   }
 }
 

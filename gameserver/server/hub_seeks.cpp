@@ -18,12 +18,12 @@
 namespace gs {
 namespace v1 = xq::v1;
 
-static void fill_seek(v1::Seek* p, const SeekEntry& s, const BotAccounts& bots) {
+static void fill_seek(v1::Seek* p, const SeekEntry& s, bool owner_bot) {
   p->set_seek_id(s.id);
   p->mutable_owner()->set_user_id(s.owner.id);
   p->mutable_owner()->set_name(s.owner.name);
   p->mutable_owner()->set_guest(s.owner.guest);
-  p->mutable_owner()->set_bot(bots.contains(s.owner.name, s.owner.guest));
+  p->mutable_owner()->set_bot(owner_bot);
   p->set_variant(to_variant(s.spec.variant));
   p->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(s.spec.tc.initial_ms));
   p->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(s.spec.tc.increment_ms));
@@ -50,7 +50,7 @@ void Hub::list_seeks(const std::shared_ptr<Connection>& c, const User& u, uint64
   std::vector<bool> shown;
   list->set_total(static_cast<uint32_t>(listed_seeks(seeks, u.id, kMaxListedSeeks, shown)));
   for (size_t i = 0; i < seeks.size(); ++i)
-    if (shown[i]) fill_seek(list->add_seeks(), seeks[i], options_.bot_accounts);
+    if (shown[i]) fill_seek(list->add_seeks(), seeks[i], bot_ids_.contains(seeks[i].owner.id));
   send_message(*c, r, metrics_);
 }
 
@@ -387,7 +387,7 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
       v1::ServerMessage m;
       m.mutable_seeks()->set_total(static_cast<uint32_t>(total));
       for (size_t i = 0; i < seeks.size(); ++i)
-        if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i], options_.bot_accounts);
+        if (visible[i]) fill_seek(m.mutable_seeks()->add_seeks(), seeks[i], bot_ids_.contains(seeks[i].owner.id));
       it = lists.emplace(visible, m.SerializeAsString()).first;
     }
     return it->second;

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "game/chat_filter.h"
-#include "server/bot_accounts.h"
 #include "net/client_address.h"
 
 namespace gs {
@@ -48,7 +47,6 @@ struct ServerOptions {
   // second, ~150 KB each.
   int64_t finished_linger_ms = 2 * 60'000;
   ChatFilter chat_filter;  // words refused in chat lines (--chat-blocked-words)
-  BotAccounts bot_accounts;  // accounts shown as computer players (--bot-accounts)
   TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (net/client_address.h)
   std::string admin_token;
   std::string static_dir;

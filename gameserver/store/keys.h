@@ -124,6 +124,7 @@ inline const std::string kAccountIds = "xq:accountids";
 inline const std::string kAccountIdsComplete = "xq:accountids:complete";
 inline const std::string kBanned = "xq:banned";
 inline const std::string kRoles = "xq:roles";
+inline const std::string kBots = "xq:bots";  // account ids an admin marked as computer players
 inline std::string rating(const std::string& variant, const std::string& user_id) {
   return "xq:rating:" + variant + ":" + user_id;
 }

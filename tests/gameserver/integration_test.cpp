@@ -813,26 +813,42 @@ TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
   EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "good game"; }));
 }
 
-// The operator's computer players (--bot-accounts): their seeks and games show them as bots, by
-// account name without regard to case; a guest's name never makes one.
-TEST(GameServerBots, BotAccountsAreShownAsComputerPlayers) {
-  TestServers::Options o;
-  o.gameserver_args = {"--bot-accounts", " XqBot , other"};
-  TestServers own(o);
+// Computer players: an admin marks an account as one (by its id, so that nobody takes the mark by
+// registering a name first); its seeks (those made before the mark too, within a second) and its
+// games then show it as a bot, and nobody else's do.
+TEST(GameServerBots, AccountsMarkedByAnAdminAreShownAsComputerPlayers) {
+  TestServers own;
   TestClient bot = register_account(own.port(), "xqbot"), person = login_guest(own.port(), "xqbot");
+  auto mark = [&](const std::string& name, const std::string& body, const std::string& credential, int want) {
+    std::string out;
+    EXPECT_EQ(own.http_post("/api/admin/accounts/" + name + "/bot", body, out, credential), want) << name << " " << body << ": " << out;
+    return out;
+  };
   ClientMessage seek;
   seek.mutable_create_seek()->set_variant(XIANGQI);
   seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
   seek.mutable_create_seek()->set_color(RED);
-  const ServerMessage made = bot.ws->request(seek);
+  const ServerMessage made = bot.ws->request(seek);  // before the mark, as the bot seeks at sign-in
   ASSERT_TRUE(made.has_reply()) << made.DebugString();
   ASSERT_TRUE(person.ws->request(seek).has_reply());
   ClientMessage list;
   list.mutable_list_seeks();
-  const ServerMessage seeks = person.ws->request(list);
-  ASSERT_EQ(seeks.seeks().seeks_size(), 2) << seeks.DebugString();
-  for (const auto& s : seeks.seeks().seeks())
-    EXPECT_EQ(s.owner().bot(), s.owner().name() == "xqbot") << s.owner().name() << ": only the listed account is a bot";
+  auto marks = [&] {  // owner name -> shown as a bot, as the person's lobby lists them
+    std::map<std::string, bool> out;
+    const ServerMessage r = person.ws->request(list);
+    for (const auto& s : r.seeks().seeks()) out[s.owner().name()] = s.owner().bot();
+    return out;
+  };
+  EXPECT_EQ(marks(), (std::map<std::string, bool>{{"xqbot", false}, {"guest-xqbot", false}}));
+
+  mark("xqbot", R"({"bot":true})", "", 401);
+  mark("xqbot", R"({"bot":true})", bot.token, 403);  // only an admin marks
+  mark("xqbot", R"({"bot":"yes"})", TestServers::kAdminToken, 400);
+  mark("guest-xqbot", R"({"bot":true})", TestServers::kAdminToken, 404);
+  EXPECT_NE(mark("XQBOT", R"({"bot":true})", TestServers::kAdminToken, 200).find("\"bot\":true"), std::string::npos);
+  EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", true}, {"guest-xqbot", false}}; }, 3000))
+      << "only the marked account is a bot, on its seek made before the mark too";
+
   const std::string gid = accept_and_start(bot, person, made.reply().seek_id());
   ClientMessage watch;
   watch.mutable_watch_game()->set_game_id(gid);
@@ -842,6 +858,11 @@ TEST(GameServerBots, BotAccountsAreShownAsComputerPlayers) {
   ASSERT_TRUE(got.has_value()) << state.DebugString();
   EXPECT_TRUE(got->game_state().red().bot());
   EXPECT_FALSE(got->game_state().black().bot());
+
+  // Unmarked: within a second its seeks are a person's again.
+  EXPECT_NE(mark("xqbot", R"({"bot":false})", TestServers::kAdminToken, 200).find("\"bot\":false"), std::string::npos);
+  ASSERT_TRUE(bot.ws->request(seek).has_reply());
+  EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", false}, {"guest-xqbot", false}}; }, 3000));
 }
 
 TEST(GameServerLimits, RegistrationsPerClientAddress) {

@@ -100,8 +100,6 @@ export async function startServers() {
     '--claim-after-ms', '3000',
     // Every test's accounts come from 127.0.0.1.
     '--registrations-per-hour', '0',
-    // The computer player of startBot().
-    '--bot-accounts', BOT_NAME,
   ];
   // The matchmaker only talks to Redis; started first so its stream groups exist.
   const matchmaker = existsSync(MATCHMAKER_BIN)
@@ -206,6 +204,13 @@ export async function startServers() {
       const proc = start(BOT_BIN, ['--server', `ws://127.0.0.1:${port}/ws`, '--name', BOT_NAME, '--password-file', passwordFile,
         '--seek', seeks, '--movetime-ms', String(movetimeMs), '--poll-ms', '500', '--max-seconds', '300'], 'xqbot', log);
       bots.push(proc);
+      // Once its account exists, the admin marks it as a computer player (as run-local.sh does).
+      await waitFor(async () => {
+        const r = await fetch(`${base}/api/admin/accounts/${BOT_NAME}/bot`, {
+          method: 'POST', headers: { 'X-Admin-Token': ADMIN_TOKEN }, body: JSON.stringify({ bot: true }),
+        });
+        return r.ok;
+      }, 'the bot account, to mark it');
       return () => stop(proc);
     },
     async stop() {
