@@ -378,6 +378,10 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
   if (outcome == "red-wins") red = s.win_points, black = s.loss_points;
   else if (outcome == "black-wins") red = s.loss_points, black = s.win_points;
   bool forfeit = reason == "forfeit" || reason == "no_show" || reason == "double_forfeit";
+  // A game ended by a disqualification before both sides moved was not played: a forfeit, as the
+  // disqualified player's games not yet created are (the same case must not score apart by
+  // whether the game server had created the game yet).
+  if (reason == "disqualified" && int_field(o, "plies", 0) < 2) forfeit = true;
   if (reason == "double_forfeit") red = black = 0;
   if (outcome == "aborted") {
     // An aborted tournament game is played again under a new id? Keep it simple and honest: the

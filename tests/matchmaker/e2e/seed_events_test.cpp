@@ -1062,11 +1062,14 @@ TEST_F(QuickPairing, ADisqualifiedPlayersGameBeingPlayedIsLost) {
   EXPECT_EQ(record.at("reason").as_string(), "disqualified") << body;
   // The result comes back to the event; with one player left the event ends after round 2's bye.
   int64_t black_points = -1;
+  bool forfeit = false;
   for (int i = 0; i < 100 && black_points < 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const json::value ev = get("/api/events/dg-ev");
     const auto& g = ev.at("games").as_array().at(0);
     if (g.at("finished").as_bool()) black_points = g.at("black_points").to_number<int64_t>();
+    forfeit = g.at("forfeit").as_bool();
   }
   EXPECT_EQ(black_points, 2);
+  EXPECT_TRUE(forfeit) << "nobody had moved: not played, a forfeit as a game not yet created would be";
 }
