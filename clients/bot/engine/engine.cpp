@@ -131,6 +131,13 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
 
   // Score every candidate in every sample, all at one depth a ply short of the shallowest sample
   // (so that the scores compare, and the pass fits in the time left; the tables are warm).
+  // A mate in one sample is a mate in some of the worlds the view allows, not in all: averaged as
+  // a large score (mates still ordered by distance), not as ±30,000, which swamped the others.
+  auto averageable = [](int s) {
+    if (s > kMateBound) return 10'000 + (s - kMateBound);
+    if (s < -kMateBound) return -10'000 - (-s - kMateBound);
+    return s;
+  };
   std::vector<int64_t> total(candidates.size(), 0);
   int complete = 0;
   int common_depth = kMaxPly;
@@ -155,7 +162,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
         else scores[c] = *s;
       }
       if (!ok) break;
-      for (size_t c = 0; c < candidates.size(); ++c) total[c] += scores[c];
+      for (size_t c = 0; c < candidates.size(); ++c) total[c] += averageable(scores[c]);
       ++complete;
     }
   }
@@ -173,7 +180,7 @@ Choice choose_move(Variant variant, const std::string& fen, const std::vector<st
     for (const SearchResult& r : results) {
       size_t c = static_cast<size_t>(std::find(candidates.begin(), candidates.end(), r.best) - candidates.begin());
       ++votes[c];
-      sum[c] += r.score;
+      sum[c] += averageable(r.score);
     }
     for (size_t c = 1; c < candidates.size(); ++c)
       if (votes[c] > votes[pick] || (votes[c] == votes[pick] && sum[c] > sum[pick])) pick = c;
