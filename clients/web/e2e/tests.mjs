@@ -1480,6 +1480,20 @@ test('play the computer: the bot seek in the lobby, a game against it, its repli
     // Its seek is open again for the next person.
     const other = await newPlayer(ctx, 'Dave');
     await other.page.locator('[data-testid=play-computer-seek][data-variant=xiangqi]').waitFor({ timeout: T });
+    // The admin takes the mark off in the dashboard: the lobby shows a person's seek (no tag, not
+    // offered as the computer's).
+    const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    ctx.contexts.push(adminContext);
+    const admin = await adminContext.newPage();
+    await admin.goto(`${ctx.base}/#/admin`);
+    await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+    await admin.click('[data-testid=admin-save]');
+    await admin.fill('[data-testid=role-account]', 'e2ebot');
+    await admin.click('[data-testid=bot-unmark]');
+    await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });
+    assert(/shown as a person/.test(await admin.textContent('[data-testid=admin-msg]')), 'the dashboard confirms');
+    await other.page.waitForSelector('[data-testid=play-computer]', { state: 'detached', timeout: T });
+    assertEqual(await other.page.locator('[data-testid=seek-list] li:has-text("e2ebot") [data-testid=seek-bot-tag]').count(), 0, 'no computer tag');
   } finally {
     await stopBot();
   }

@@ -159,7 +159,10 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
       {loaded && (
         <>
         <Metrics samples={samples} conns={conns} users={users.size} node={node} />
-        <RolePanel onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))} />
+        <RolePanel
+          onGrant={(name, role) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/role`, { role }, t('roleGranted', { name, role: t(roleKey(role)) }))}
+          onBot={(name, bot) => void post(`/api/admin/accounts/${encodeURIComponent(name)}/bot`, { bot }, t(bot ? 'botMarked' : 'botUnmarked', { name }))}
+        />
         <section class="panel admin-games-panel" data-testid="admin-games">
           <h3>
             {t('liveGames')} ({games.filter((g) => !g.finished).length})
@@ -463,8 +466,9 @@ function BanById({ onBan }: { onBan: (id: string) => void }) {
 
 const roleKey = (r: string) => (r === 'admin' ? 'role.admin' : r === 'organiser' ? 'role.organiser' : 'role.player');
 
-// Grants a role to a registered account by name: organisers create events and clubs, admins see this page.
-function RolePanel({ onGrant }: { onGrant: (name: string, role: string) => void }) {
+// Grants a role to a registered account by name: organisers create events and clubs, admins see this
+// page. Also marks an account as a computer player (the operator's xqbot), or not.
+function RolePanel({ onGrant, onBot }: { onGrant: (name: string, role: string) => void; onBot: (name: string, bot: boolean) => void }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState('organiser');
   return (
@@ -485,6 +489,8 @@ function RolePanel({ onGrant }: { onGrant: (name: string, role: string) => void 
           ))}
         </select>
         <button class="primary" data-testid="role-grant">{t('grantRole')}</button>
+        <button type="button" data-testid="bot-mark" onClick={() => name.trim() && onBot(name.trim(), true)}>{t('botMark')}</button>
+        <button type="button" data-testid="bot-unmark" onClick={() => name.trim() && onBot(name.trim(), false)}>{t('botUnmark')}</button>
       </form>
     </section>
   );
