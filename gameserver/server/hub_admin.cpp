@@ -124,8 +124,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
 
 size_t Hub::ban(const std::string& user_id) {
   auth_.ban(user_id);
-  // The games held here are counted and ended first: this node hears its own Ban message too, and
-  // that copy, ending them a moment later, would leave none to count.
+  // The games held here are counted and ended here (the node does not act on its own Ban message).
   const size_t ended = end_games_of_banned(user_id);
   disconnect(user_id, true);  // the other nodes hear of it, and end the user's games they hold
   return ended;

@@ -391,6 +391,10 @@ void Hub::on_node_message(const NodeMessage& nm) {
       }
       return;
     case K::Ban:
+      // This node closed the user's connections (and ended a banned user's games) before it
+      // published: its own copy, heard a moment later, would close a session signed in meanwhile
+      // with a fresh token (after a password change or a sign-out everywhere).
+      if (nm.from_node == options_.node_id) return;
       for (const auto& u : nm.users) {
         // A disconnect sends the same message; a ban is told apart by the ban list, which is asked
         // off this (subscriber) thread.

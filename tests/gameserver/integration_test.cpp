@@ -2010,8 +2010,16 @@ TEST_F(GameServer, SigningOutEverywhereEndsEarlierSessions) {
   ASSERT_EQ(g_servers->http_post(path, "{}", body, here.token), 200) << body;
   const std::string fresh(boost::json::parse(body).at("token").as_string());
   EXPECT_TRUE(closed_within(phone, 8000)) << "the other session's socket stayed open";
+  // A session resumed with the fresh token at once stays open: the node does not close the
+  // account's sockets a second time when it hears its own message to the other nodes.
+  Client resumed;
+  resumed.ws = std::make_unique<WsClient>(port);
+  ClientMessage hello;
+  hello.mutable_hello()->set_token(fresh);
+  EXPECT_TRUE(resumed.ws->request(hello).has_reply());
   for (const std::string* token : {&here.token, &phone.token}) EXPECT_EQ(error_of(hello_with(*token)), BAD_TOKEN);
   EXPECT_TRUE(hello_with(fresh).has_reply());
+  EXPECT_FALSE(closed_within(resumed, 1500)) << "a session signed in after the sign-out was closed";
   WsClient again(port);
   EXPECT_TRUE(again.request(login).has_reply()) << "the password still signs in";
 }
