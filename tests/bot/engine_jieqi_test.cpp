@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_limits.h"
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "rules/jieqi.h"
@@ -15,14 +16,6 @@
 using namespace xq;
 
 namespace {
-
-engine::Limits nodes(uint64_t n, int depth = 64) {
-  engine::Limits l;
-  l.movetime_ms = 0;
-  l.max_nodes = n;
-  l.max_depth = depth;
-  return l;
-}
 
 bool is_legal_in(const Position& pos, const std::string& iccs) {
   MoveList list;
@@ -201,40 +194,43 @@ TEST(EngineJieqi, BadFenThrows) {
   EXPECT_THROW(engine::choose_move(Variant::Jieqi, "3k5/9/9/9/9/4X4/9/9/9/4K4 w P1 0 1", {}, nodes(10), 1), FenError);
 }
 
-// A time limit is kept (loosely: the machine may be busy) in both variants.
-TEST(EngineTime, ReturnsAboutOnTime) {
+// A time limit stops the search in both variants (without one it would go on to depth 64). Not a
+// speed figure (engine_bench has those): the bound is far above the 60 ms asked, for a busy machine.
+TEST(EngineTime, ATimeLimitStopsTheSearch) {
   for (Variant v : {Variant::Xiangqi, Variant::Jieqi}) {
     engine::Limits l;
     l.movetime_ms = 60;
     const auto t0 = std::chrono::steady_clock::now();
     engine::Choice c = engine::choose_move(v, v == Variant::Jieqi ? kJieqiStartFen : kXiangqiStartFen, {}, l, 4);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(ms, 400) << (v == Variant::Jieqi ? "jieqi" : "xiangqi");
+    EXPECT_LT(ms, 3000) << (v == Variant::Jieqi ? "jieqi" : "xiangqi");
+    EXPECT_LT(c.depth, 64);
     EXPECT_GE(c.depth, 1);
     EXPECT_FALSE(c.move.empty());
   }
 }
 
-// A Jieqi view: Red, a chariot up with face-down pieces still at home, does not go back to a
-// position it has seen when something else keeps the advantage.
+// A Jieqi view, every piece face up (no reveal can make a position new): Red, a chariot up, does
+// not go back to a position it has seen when something else keeps the advantage. (With face-down
+// pieces the engine prefers a reveal here, which no earlier position can repeat.)
 TEST(EngineJieqi, AvoidsRepeatingWhenWinning) {
-  const std::string fen = "3k5/9/9/9/9/9/9/9/4R4/XXXXKXXXX w R1A2C2P5N2B2 0 1";
+  const std::string fen = "3ak4/4a4/9/9/9/9/9/9/R8/4K4 w - 0 1";
   Position p = parse_fen(fen, Variant::Jieqi);
   engine::Choice first = engine::choose_move(Variant::Jieqi, fen, {}, nodes(20000), 1);
   ASSERT_TRUE(is_legal_in(p, first.move));
   ASSERT_GT(first.score, 300);
+  Position after = p;
+  bool played = false;
   MoveList list;
   p.generate_legal(list);
-  std::vector<std::string> earlier;
   for (const Move& m : list)
-    if (to_iccs(m) == first.move && !is_dark(p.at(m.from))) {
-      Position after = p;
+    if (to_iccs(m) == first.move) {
       after.make(m);
-      earlier.push_back(to_fen(after));
+      played = true;
     }
-  if (earlier.empty()) GTEST_SKIP() << "the first choice reveals a piece: nothing to repeat";
-  engine::Choice second = engine::choose_move(Variant::Jieqi, fen, earlier, nodes(20000), 1);
+  ASSERT_TRUE(played);
+  engine::Choice second = engine::choose_move(Variant::Jieqi, fen, {to_fen(after)}, nodes(20000), 1);
   EXPECT_TRUE(is_legal_in(p, second.move));
-  EXPECT_NE(second.move, first.move);
+  EXPECT_NE(second.move, first.move) << "returns to a position seen before";
   EXPECT_GT(second.score, 300);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_limits.h"
 #include "rules/fen.h"
 #include "rules/game.h"
 #include "rules/position.h"
@@ -14,14 +15,6 @@
 using namespace xq;
 
 namespace {
-
-engine::Limits nodes(uint64_t n, int depth = 64) {
-  engine::Limits l;
-  l.movetime_ms = 0;
-  l.max_nodes = n;
-  l.max_depth = depth;
-  return l;
-}
 
 engine::Choice choose(const std::string& fen, uint64_t n = 200000, const std::vector<std::string>& earlier = {}) {
   return engine::choose_move(Variant::Xiangqi, fen, earlier, nodes(n), 1);

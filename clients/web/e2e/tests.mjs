@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { findHelpmate } from './lib/helpmate.mjs';
-import { T, acceptSeekOf, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, openAdmin, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -1482,12 +1482,7 @@ test('play the computer: the bot seek in the lobby, a game against it, its repli
     await other.page.locator('[data-testid=play-computer-seek][data-variant=xiangqi]').waitFor({ timeout: T });
     // The admin takes the mark off in the dashboard: the lobby shows a person's seek (no tag, not
     // offered as the computer's).
-    const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    ctx.contexts.push(adminContext);
-    const admin = await adminContext.newPage();
-    await admin.goto(`${ctx.base}/#/admin`);
-    await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-    await admin.click('[data-testid=admin-save]');
+    const admin = await openAdmin(ctx);
     await admin.fill('[data-testid=role-account]', 'e2ebot');
     await admin.click('[data-testid=bot-unmark]');
     await admin.waitForSelector('[data-testid=admin-msg]', { timeout: T });

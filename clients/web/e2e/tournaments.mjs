@@ -3,7 +3,7 @@
 // under test lacks those (see harness.mjs).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, createSeek, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, openAdmin, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const EVENT = 'e2e-open';
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
@@ -15,18 +15,6 @@ const inView = (page, sel) =>
     return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
   });
 
-// A browser of its own with the operator's admin token typed in, on the dashboard.
-async function openAdmin(ctx, opts = { viewport: { width: 1280, height: 900 } }) {
-  const context = await ctx.browser.newContext({ locale: 'en-US', ...opts });
-  ctx.contexts.push(context);
-  const admin = await context.newPage();
-  admin.on('pageerror', (e) => console.log(`     [admin pageerror] ${e.message}`));
-  await admin.goto(`${ctx.base}/#/admin`);
-  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-  await admin.click('[data-testid=admin-save]');
-  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
-  return admin;
-}
 
 const banUser = (ctx, userId) =>
   fetch(`${ctx.base}/api/admin/users/${encodeURIComponent(userId)}/ban`, { method: 'POST', headers: { 'X-Admin-Token': ctx.adminToken, 'Content-Type': 'application/json' }, body: '{}' });
@@ -133,12 +121,7 @@ export async function newOrganiser(ctx, name, { viaDashboard = false } = {}) {
   assertEqual(await page.locator('header nav a[href="#/admin"]').count(), 0, 'a plain player has no Admin link');
 
   if (viaDashboard) {
-    const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    ctx.contexts.push(adminContext);
-    const admin = await adminContext.newPage();
-    await admin.goto(`${ctx.base}/#/admin`);
-    await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-    await admin.click('[data-testid=admin-save]');
+    const admin = await openAdmin(ctx);
     await admin.fill('[data-testid=role-account]', name);
     await admin.selectOption('[data-testid=role-select]', 'organiser');
     await admin.click('[data-testid=role-grant]');

@@ -123,3 +123,15 @@ export async function resultText(p) {
 
 export const drops = (p) => p.page.evaluate(() => window.__drops);
 
+// A browser of its own with the operator's admin token typed in, on the dashboard.
+export async function openAdmin(ctx, opts = { viewport: { width: 1280, height: 900 } }) {
+  const context = await ctx.browser.newContext({ locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const admin = await context.newPage();
+  admin.on('pageerror', (e) => console.log(`     [admin pageerror] ${e.message}`));
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
+  return admin;
+}
