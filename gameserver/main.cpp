@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
       ("redis", po::value(&redis_url)->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
       ("secret", po::value(&secret), "token signing secret (>= 16 chars; or env XQ_SECRET)")
       ("admin-token", po::value(&opt.admin_token), "bearer token for /api/admin (or env XQ_ADMIN_TOKEN; empty = admin API off)")
+      ("metrics-token", po::value(&opt.metrics_token),
+       "bearer token GET /metrics requires (or env XQ_METRICS_TOKEN; the admin token is accepted too; empty = /metrics open)")
       ("static-dir", po::value(&opt.static_dir)->default_value("clients/web/dist"), "directory of the web client")
       ("threads", po::value(&threads)->default_value(2), "I/O threads")
       ("node-id", po::value(&node_id), "this node's unique name among the game servers sharing the Redis (game ownership, routing, stream groups; default: host-pid)")
@@ -98,6 +100,7 @@ int main(int argc, char** argv) {
   }
   if (secret.empty() && std::getenv("XQ_SECRET")) secret = std::getenv("XQ_SECRET");
   if (opt.admin_token.empty() && std::getenv("XQ_ADMIN_TOKEN")) opt.admin_token = std::getenv("XQ_ADMIN_TOKEN");
+  if (opt.metrics_token.empty() && std::getenv("XQ_METRICS_TOKEN")) opt.metrics_token = std::getenv("XQ_METRICS_TOKEN");
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::cerr << "--listen must be host:port\n";

@@ -8,10 +8,14 @@
 
 namespace gs {
 
+bool same_secret(const std::string& given, const std::string& expected) {
+  return !expected.empty() && given.size() == expected.size() &&
+         CRYPTO_memcmp(given.data(), expected.data(), expected.size()) == 0;
+}
+
 Caller identify_caller(Hub& hub, const std::string& credential) {
   Caller c;
-  const std::string& op = hub.options().admin_token;
-  if (!op.empty() && credential.size() == op.size() && CRYPTO_memcmp(credential.data(), op.data(), op.size()) == 0) {
+  if (same_secret(credential, hub.options().admin_token)) {
     c.operator_credential = true;
     c.role = Role::Admin;
     return c;

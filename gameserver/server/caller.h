@@ -21,6 +21,10 @@ struct Caller {
   bool organiser() const { return admin() || (user && !banned && role == Role::Organiser); }
 };
 
+// Whether `given` is the configured secret `expected` (compared in constant time; an empty
+// `expected` is a secret not configured, which nothing matches).
+bool same_secret(const std::string& given, const std::string& expected);
+
 // `credential`: the X-Admin-Token header, else the Authorization bearer value (may be empty).
 Caller identify_caller(Hub& hub, const std::string& credential);
 

@@ -237,7 +237,18 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
     bool ok = hub.redis_ok();
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
   }
-  if (path == "/metrics") return {200, "text/plain; version=0.0.4", hub.metrics().render()};
+  if (path == "/metrics") {
+    // Answered on the network thread, so only the two fixed tokens open it (no session lookup in
+    // Redis here); an admin's session reads the same text at /api/admin/metrics.
+    const ServerOptions& o = hub.options();
+    if (!o.metrics_token.empty() && !same_secret(admin_token, o.metrics_token) && !same_secret(admin_token, o.admin_token)) {
+      HttpResult r = json_error(401, admin_token.empty() ? "metrics credential required (Authorization: Bearer, --metrics-token)"
+                                                         : "invalid metrics credential");
+      r.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return r;
+    }
+    return {200, "text/plain; version=0.0.4", hub.metrics().render()};
+  }
   if (path == "/ws") {  // a WebSocket upgrade never gets here: this is a plain request for the endpoint
     HttpResult r = json_error(426, "/ws is the WebSocket endpoint: open it with an HTTP/1.1 upgrade (RFC 6455)");
     r.headers.emplace_back("Upgrade", "websocket");
@@ -308,6 +319,9 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
                                                    : caller.refused_credential ? "invalid or expired credential: not the admin token nor a valid session"
                                                                                : "admin credential required (X-Admin-Token or an admin's session)");
       if (parts.size() == 3 && parts[2] == "games" && method == "GET") return game_list(hub, target, true);
+      // The node's counters for the dashboard: a reverse proxy need not pass /metrics itself on.
+      if (parts.size() == 3 && parts[2] == "metrics" && method == "GET")
+        return {200, "text/plain; version=0.0.4", hub.metrics().render()};
       if (parts.size() == 3 && parts[2] == "connections" && method == "GET")
         return {200, "application/json", hub.connections_json()};
       if (parts.size() == 3 && parts[2] == "chat-reports" && method == "GET") {

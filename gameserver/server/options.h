@@ -49,6 +49,9 @@ struct ServerOptions {
   ChatFilter chat_filter;  // words refused in chat lines (--chat-blocked-words)
   TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (net/client_address.h)
   std::string admin_token;
+  // --metrics-token: when set, GET /metrics answers only a request bearing it or the admin token
+  // (a scraper's credential that opens nothing else); empty: /metrics is open, as Prometheus expects.
+  std::string metrics_token;
   std::string static_dir;
   std::string redis_url;
   // Several nodes (docs/ARCHITECTURE.md): this node's unique name, its heartbeat lease (its games

@@ -154,6 +154,12 @@ TEST_F(ComposeStackOnOneBox, PlayersPairPlayAndOutliveANodeThroughTheProxy) {
   for (uint16_t p : node_ports_) EXPECT_EQ(http_request(p, "GET", "/healthz", body), 200) << "the probes' path";
   ASSERT_EQ(http_request(proxy_port_, "GET", "/", body), 200);
   EXPECT_NE(body.find("xq deploy test"), std::string::npos) << body;
+  // The counters: the proxy keeps /metrics from the public but passes the dashboard's copy, which
+  // needs the admin credential.
+  EXPECT_EQ(http_request(proxy_port_, "GET", "/metrics", body), 404);
+  EXPECT_EQ(http_request(proxy_port_, "GET", "/api/admin/metrics", body), 401);
+  ASSERT_EQ(http_request(proxy_port_, "GET", "/api/admin/metrics", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("xq_connections"), std::string::npos) << body;
 
   // Quick pairing through the proxy: the matchmaker pairs the two and a game server starts the game.
   TestClient a = login_guest(proxy_port_, "dep_a"), b = login_guest(proxy_port_, "dep_b"),

@@ -813,6 +813,29 @@ TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
   EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return s.has_chat() && s.chat().text() == "good game"; }));
 }
 
+// The node's counters: with --metrics-token, GET /metrics answers only that token (a scraper's
+// credential that opens nothing else) or the admin token; /api/admin/metrics, the dashboard's copy
+// (which a reverse proxy passes on where it keeps /metrics from the public), needs the admin.
+TEST(GameServerLimits, MetricsTokenGuardsTheScrapeAndTheDashboardCopyNeedsTheAdmin) {
+  const std::string scrape = "scrape-token-0123456789";
+  TestServers own(TestServers::Options{.gameserver_args = {"--metrics-token", scrape}});
+  std::string body, headers;
+  EXPECT_EQ(http_request(own.port(), "GET", "/metrics", body, "", "", &headers), 401);
+  EXPECT_NE(headers.find("WWW-Authenticate: Bearer"), std::string::npos) << headers;
+  EXPECT_NE(body.find("metrics credential required"), std::string::npos) << body;
+  EXPECT_EQ(own.http_get("/metrics", body, scrape + "x"), 401);
+  ASSERT_EQ(own.http_get("/metrics", body, scrape), 200);
+  EXPECT_NE(body.find("xq_moves_total"), std::string::npos) << body;
+  EXPECT_EQ(own.http_get("/metrics", body, TestServers::kAdminToken), 200);
+
+  Client player = login_guest(own.port(), "mt_player");
+  EXPECT_EQ(own.http_get("/api/admin/metrics", body), 401);
+  EXPECT_EQ(own.http_get("/api/admin/metrics", body, scrape), 401) << "the scrape token is no admin credential";
+  EXPECT_EQ(own.http_get("/api/admin/metrics", body, player.token), 403);
+  ASSERT_EQ(own.http_get("/api/admin/metrics", body, TestServers::kAdminToken), 200);
+  EXPECT_NE(body.find("xq_connections"), std::string::npos) << body;
+}
+
 // Computer players: an admin marks an account as one (by its id, so that nobody takes the mark by
 // registering a name first); its seeks (those made before the mark too, within a second) and its
 // games then show it as a bot, and nobody else's do.

@@ -10,12 +10,16 @@ export class ApiError extends Error {
 
 export type Auth = { token?: string | null; adminToken?: string | null };
 
+// The game server reads one credential per request: X-Admin-Token, or (only when there is none)
+// the Bearer token. Admin calls therefore send the admin token alone.
+function credentialHeaders(auth: Auth): Record<string, string> {
+  if (auth.adminToken) return { 'X-Admin-Token': auth.adminToken };
+  if (auth.token) return { Authorization: `Bearer ${auth.token}` };
+  return {};
+}
+
 export async function api<T = unknown>(method: string, path: string, body?: unknown, auth: Auth = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  // The game server reads one credential per request: the Bearer token, or (only when there is
-  // none) X-Admin-Token. Admin calls therefore send the admin token alone.
-  if (auth.adminToken) headers['X-Admin-Token'] = auth.adminToken;
-  else if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
+  const headers = credentialHeaders(auth);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
@@ -43,8 +47,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   return data as T;
 }
 
-export async function apiText(path: string): Promise<string> {
-  const res = await fetch(path, { cache: 'no-store' });
+export async function apiText(path: string, auth: Auth = {}): Promise<string> {
+  const res = await fetch(path, { headers: credentialHeaders(auth), cache: 'no-store' });
   if (!res.ok) throw new ApiError(res.status, '', await res.text());
   return res.text();
 }

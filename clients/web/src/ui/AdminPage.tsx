@@ -106,7 +106,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
       setPollError(apiErrorText(e));
     }
     try {
-      setSamples(parsePrometheus(await apiText('/metrics')));
+      setSamples(parsePrometheus(await apiText('/api/admin/metrics', auth)));
     } catch {
       /* metrics are optional */
     }
