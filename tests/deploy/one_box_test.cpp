@@ -24,6 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+const std::string kMetricsToken = "deploy-test-metrics-token";
+
 std::string nginx_binary() { return fs::exists("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx"; }
 
 bool wait_for_log(const std::string& path, const std::string& marker, int budget_ms) {
@@ -63,6 +65,7 @@ class ComposeStackOnOneBox : public ::testing::Test {
     for (const auto& [k, v] : compose_service(compose, "gameserver-1").environment) env[k] = v;
     env["XQ_SECRET"] = "deploy-test-secret-0123456789";  // compose: ${XQ_SECRET:?set XQ_SECRET}
     env["XQ_ADMIN_TOKEN"] = TestServers::kAdminToken;
+    env["XQ_METRICS_TOKEN"] = kMetricsToken;  // compose: ${XQ_METRICS_TOKEN:-}
     env["XQ_STATIC_DIR"] = dir_ + "/web";  // the image copies the web client there
     env["XQ_REDIS"] = replace_all(env.at("XQ_REDIS"), "redis:6379", redis_host);
     for (int i = 0; i < 2; ++i) {
@@ -160,6 +163,9 @@ TEST_F(ComposeStackOnOneBox, PlayersPairPlayAndOutliveANodeThroughTheProxy) {
   EXPECT_EQ(http_request(proxy_port_, "GET", "/api/admin/metrics", body), 401);
   ASSERT_EQ(http_request(proxy_port_, "GET", "/api/admin/metrics", body, TestServers::kAdminToken), 200);
   EXPECT_NE(body.find("xq_connections"), std::string::npos) << body;
+  // On a node's own port, the scraper's token opens /metrics.
+  EXPECT_EQ(http_request(node_ports_[0], "GET", "/metrics", body), 401);
+  EXPECT_EQ(http_request(node_ports_[0], "GET", "/metrics", body, kMetricsToken), 200);
 
   // Quick pairing through the proxy: the matchmaker pairs the two and a game server starts the game.
   TestClient a = login_guest(proxy_port_, "dep_a"), b = login_guest(proxy_port_, "dep_b"),
