@@ -24,25 +24,31 @@ echo "web client:  http://localhost:${PORT:-8080}"
 # The matchmaker (tournaments, quick pairing) runs beside the game server and stops with it.
 ./build/bin/matchmaker --redis "redis://127.0.0.1:$REDIS_PORT/0" &
 MATCHMAKER_PID=$!
-# So does the computer opponent (docs/bot.md): the account "xqbot", a Xiangqi and a Jieqi seek
-# always open. Its password is made once and kept in var/ (a file, not the command line). It
-# connects once the game server below listens (it retries until then).
-BOT_PASSWORD_FILE=var/xqbot-password
-[ -f "$BOT_PASSWORD_FILE" ] || (umask 077 && head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$BOT_PASSWORD_FILE")
-# Niced: its searches take a core for up to a second a move; the server's moves come first.
-nice -n 10 ./build/bin/xqbot --server "ws://127.0.0.1:${PORT:-8080}/ws" --name xqbot --password-file "$BOT_PASSWORD_FILE" &
-XQBOT_PID=$!
-# Once the bot has signed in (its account exists), the admin marks it as a computer player: players
-# see it so. The admin token goes in a header file, not on curl's command line.
+# So do the computer opponents (docs/bot.md): the accounts "xqbot" (as strong as a second a move
+# allows), "xqbot-medium" (3 plies deep) and "xqbot-easy" (1 ply), each with a Xiangqi and a Jieqi
+# seek always open. Their passwords are made once and kept in var/ (files, not the command line).
+# They connect once the game server below listens (they retry until then).
 ADMIN_HEADER=var/admin-header
 (umask 077 && printf 'X-Admin-Token: %s\n' "$(cat "$ADMIN_FILE")" > "$ADMIN_HEADER")
-(for _ in $(seq 120); do
-  sleep 1
-  curl -fsS -o /dev/null -X POST -H @"$ADMIN_HEADER" -d '{"bot":true}' \
-    "http://127.0.0.1:${PORT:-8080}/api/admin/accounts/xqbot/bot" 2>/dev/null && exit 0
-done; echo "run-local.sh: could not mark xqbot as a computer player" >&2) &
-MARK_PID=$!
-trap 'kill $MATCHMAKER_PID $XQBOT_PID $MARK_PID 2>/dev/null || true' EXIT
+BOT_PIDS=""
+for bot in xqbot:0 xqbot-medium:3 xqbot-easy:1; do
+  name=${bot%%:*} depth=${bot##*:}
+  password_file=var/$name-password
+  [ -f "$password_file" ] || (umask 077 && head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$password_file")
+  # Niced: a search takes a core for up to a second a move; the server's moves come first.
+  nice -n 10 ./build/bin/xqbot --server "ws://127.0.0.1:${PORT:-8080}/ws" --name "$name" --max-depth "$depth" \
+    --password-file "$password_file" &
+  BOT_PIDS="$BOT_PIDS $!"
+  # Once the bot has signed in (its account exists), the admin marks it as a computer player:
+  # players see it so. The admin token goes in a header file, not on curl's command line.
+  (for _ in $(seq 120); do
+    sleep 1
+    curl -fsS -o /dev/null -X POST -H @"$ADMIN_HEADER" -d '{"bot":true}' \
+      "http://127.0.0.1:${PORT:-8080}/api/admin/accounts/$name/bot" 2>/dev/null && exit 0
+  done; echo "run-local.sh: could not mark $name as a computer player" >&2) &
+  BOT_PIDS="$BOT_PIDS $!"
+done
+trap 'kill $MATCHMAKER_PID $BOT_PIDS 2>/dev/null || true' EXIT
 
 # The secrets go through the environment: a command line is readable by every user of the host.
 XQ_SECRET="$(cat "$SECRET_FILE")" XQ_ADMIN_TOKEN="$(cat "$ADMIN_FILE")" \

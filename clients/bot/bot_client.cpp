@@ -613,7 +613,8 @@ void BotClient::end_game(GameTracker& g) {
   const bool lost = (o == v1::RED_WINS && g.you == v1::BLACK) || (o == v1::BLACK_WINS && g.you == v1::RED);
   game_line("game end " + g.id + " " + outcome_name(o) + " (" + g.result.reason() + "), " + name_ + " " +
             (won ? "won" : lost ? "lost" : o == v1::ABORTED ? "aborted" : "drew") + " after " + std::to_string(g.plies) +
-            " plies vs " + g.opponent);
+            " plies vs " + g.opponent + (g.max_depth > 0 ? "; searched " + std::to_string(g.min_depth) + "-" +
+                                                              std::to_string(g.max_depth) + " plies deep" : ""));
   const std::string gid = g.id;
   finished_.insert(gid);
   claim_epoch_.erase(gid);
@@ -631,6 +632,7 @@ void BotClient::think(GameTracker& g) {
   job.variant = g.rules_variant();
   job.earlier_fens = g.earlier_fens;
   job.movetime_ms = opt_.movetime_ms;
+  job.max_depth = opt_.max_depth;
   job.asked_at = SteadyClock::now();
   job.remaining_ms = g.my_remaining_ms(job.asked_at);
   job.increment_ms = g.increment_ms;
@@ -650,6 +652,10 @@ void BotClient::on_search_done(SearchResult r) {
     return;
   }
   g.last_score = r.choice.score;
+  if (r.choice.depth > 0) {  // (0: a move played without a search, e.g. the only legal one)
+    g.min_depth = g.max_depth == 0 ? r.choice.depth : std::min(g.min_depth, r.choice.depth);
+    g.max_depth = std::max(g.max_depth, r.choice.depth);
+  }
   g.pending_move_id = move_id_prefix_ + "-" + std::to_string(++move_counter_);
   g.pending_iccs = r.choice.move;
   g.pending_ply = g.plies + 1;

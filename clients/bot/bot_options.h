@@ -37,6 +37,7 @@ struct BotOptions {
   std::string password;
   std::vector<SeekSpec> seeks;
   int64_t movetime_ms = 1000;   // upper bound per move
+  int max_depth = 0;            // search depth in plies at most (0: as deep as the time allows); a weaker player
   int max_games = 8;            // concurrent games; at the limit no seeks are open and challenges are declined
   int64_t max_seconds = 0;      // stop after this long (0 = run until signalled)
   int64_t claim_after_s = 60;   // claim victory when the opponent has been gone this long (0 = never)

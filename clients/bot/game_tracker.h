@@ -48,6 +48,7 @@ struct GameTracker {
   uint32_t pending_ply = 0;  // the ply it is meant to be
   bool searching = false;    // a search for the current position is queued or running
   int last_score = 0;        // centipawns for the bot, from its latest search
+  int min_depth = 0, max_depth = 0;  // the depths its searches in this game reached (for the log)
   int failed_moves = 0;      // refused moves at the current ply (ILLEGAL_MOVE and the like)
 
   // What an applied message asks of the bot.

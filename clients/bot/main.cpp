@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
       ("seek", po::value(&seeks)->default_value(seeks),
        "seeks kept open in the lobby: \"VARIANT SECONDS+INCREMENT\", comma-separated (\"\" = none, challenges only)")
       ("movetime-ms", po::value(&opt.movetime_ms)->default_value(opt.movetime_ms), "thinking time per move, at most")
+      ("max-depth", po::value(&opt.max_depth)->default_value(opt.max_depth),
+       "search at most this many plies deep (0 = as deep as the time allows): 1-3 make an easier opponent")
       ("max-games", po::value(&opt.max_games)->default_value(opt.max_games),
        "games at once; at the limit no seek is open and challenges are declined")
       ("max-seconds", po::value(&opt.max_seconds)->default_value(opt.max_seconds), "stop after this long (0 = never)")
@@ -73,8 +75,8 @@ int main(int argc, char** argv) {
     std::cerr << "xqbot: a password of at least 6 characters is needed (--password-file or XQBOT_PASSWORD)\n";
     return 2;
   }
-  if (opt.movetime_ms < 1 || opt.max_games < 1 || opt.poll_ms < 100) {
-    std::cerr << "xqbot: --movetime-ms and --max-games must be positive, --poll-ms at least 100\n";
+  if (opt.movetime_ms < 1 || opt.max_games < 1 || opt.poll_ms < 100 || opt.max_depth < 0 || opt.max_depth > 64) {
+    std::cerr << "xqbot: --movetime-ms and --max-games must be positive, --poll-ms at least 100, --max-depth 0 to 64\n";
     return 2;
   }
   std::signal(SIGPIPE, SIG_IGN);

@@ -47,6 +47,7 @@ void SearchWorker::run() {
     try {
       xq::engine::Limits limits;
       limits.movetime_ms = r.budget_ms;
+      if (job.max_depth > 0) limits.max_depth = job.max_depth;
       r.choice = xq::engine::choose_move(job.variant, job.fen, job.earlier_fens, limits, job.seed);
     } catch (const std::exception& e) {
       r.error = e.what();

@@ -26,6 +26,7 @@ struct SearchJob {
   // The thinking time is fixed when the search starts, from the clock as it was when asked
   // (a search that waited behind another has less time left).
   int64_t movetime_ms = 1000, remaining_ms = 0, increment_ms = 0;
+  int max_depth = 0;  // 0: no bound but the time
   SteadyClock::time_point asked_at{};
   uint64_t seed = 0;
 };

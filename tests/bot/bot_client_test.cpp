@@ -603,6 +603,25 @@ TEST_F(BotAtEightGamesTest, ManyFastGamesAtOnceDoNotLoseOnTime) {
   EXPECT_EQ(log_count("(timeout), xqbot lost"), 0u) << "the bot lost on time";
 }
 
+// An easier opponent (--max-depth): every search stops at that depth, however much time it has;
+// the bot's end-of-game line says how deep its searches went.
+class BotAtDepthOneTest : public BotTest {
+ protected:
+  std::vector<std::string> extra_args() const override { return {"--max-depth", "1", "--movetime-ms", "3000"}; }
+};
+
+TEST_F(BotAtDepthOneTest, SearchesNoDeeperThanItsLimit) {
+  TestClient guest = login_guest(srv_->port(), "beginner");
+  Game g = accept(guest, bot_seek(guest, v1::XIANGQI));
+  ASSERT_FALSE(g.gid.empty());
+  play_rounds(guest, g, 4);
+  ASSERT_GE(g.bot_moves, 4) << "ended: " << g.ended;
+  ASSERT_TRUE(action(guest, g.gid, &v1::ClientMessage::mutable_resign).has_reply());
+  EXPECT_TRUE(log_says("game end " + g.gid, 3000));
+  EXPECT_EQ(log_count("game end " + g.gid), 1u);
+  EXPECT_EQ(log_count("; searched 1-1 plies deep"), 1u) << bot_log();
+}
+
 // With --claim-after-s, an opponent who left is claimed against: the game ends by forfeit.
 class BotClaimingTest : public BotTest {
  protected:

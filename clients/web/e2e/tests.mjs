@@ -1455,6 +1455,33 @@ test('analysis: "Analyse" on a resigned game opens the analysis board at its fin
   assertEqual(await red.page.inputValue('[data-testid=analysis-fen]'), 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1', 'the position after the first move');
 });
 
+// Several computer players (an operator's levels, e.g. run-local.sh's xqbot and xqbot-easy): one row
+// each in the "play the computer" panel, by name; a click plays the one chosen.
+test('play the computer: one row per computer player, the chosen one plays', { needs: ['bot'] }, async (ctx) => {
+  const stopStrong = await ctx.startBot({ seeks: 'xiangqi 600+0,jieqi 600+0' });
+  const stopEasy = await ctx.startBot({ name: 'e2ebot-easy', maxDepth: 1, seeks: 'xiangqi 300+0' });
+  try {
+    const me = await newPlayer(ctx, 'Erin');
+    const rows = me.page.locator('[data-testid=play-computer] [data-testid=play-computer-bot]');
+    await me.page.waitForFunction(() => document.querySelectorAll('[data-testid=play-computer-bot]').length === 2, null, { timeout: T });
+    assertEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-bot'))), ['e2ebot', 'e2ebot-easy'], 'one row per computer, by name');
+    assertEqual(await rows.nth(0).locator('[data-testid=play-computer-seek]').count(), 2, 'the strong one offers two games');
+    await me.page.locator('[data-testid=play-computer-bot][data-bot=e2ebot] [data-testid=play-computer-seek][data-variant=jieqi]').waitFor({ timeout: T });
+    assert((await rows.nth(1).textContent()).includes('5+0'), `the easy one's game: ${await rows.nth(1).textContent()}`);
+    await rows.nth(1).locator('[data-testid=play-computer-seek][data-variant=xiangqi]').click();
+    await waitForGame(me);
+    const you = await me.page.getAttribute('[data-testid=game-page]', 'data-you');
+    const botBar = you === 'r' ? 'bar-black' : 'bar-red';
+    await me.page.waitForSelector(`[data-testid=${botBar}]:has-text("e2ebot-easy") [data-testid=bot-tag]`, { timeout: T });
+    if (you === 'b') await waitForMoves(me, 1);
+    await playMove(me, you === 'r' ? 'h2e2' : 'a6a5');
+    await waitForMoves(me, you === 'r' ? 2 : 3);
+  } finally {
+    await stopEasy();
+    await stopStrong();
+  }
+});
+
 // The computer opponent (clients/bot/): its seek is offered first in the lobby, one click starts a
 // game, the bot is tagged as a computer, and it answers moves; its seek is open again meanwhile.
 test('play the computer: the bot seek in the lobby, a game against it, its replies', { needs: ['bot'] }, async (ctx) => {

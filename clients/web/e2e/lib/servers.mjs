@@ -198,15 +198,16 @@ export async function startServers() {
     },
     // Starts the computer opponent (xqbot) signed in as BOT_NAME with `seeks` open; returns a
     // function that stops it (its seeks go with its connection).
-    async startBot({ seeks = 'xiangqi 600+0', movetimeMs = 200 } = {}) {
-      const passwordFile = join(dir, 'bot-password');
+    async startBot({ seeks = 'xiangqi 600+0', movetimeMs = 200, name = BOT_NAME, maxDepth = 0 } = {}) {
+      const passwordFile = join(dir, `${name}-password`);
       writeFileSync(passwordFile, 'e2e-bot-password\n', { mode: 0o600 });
-      const proc = start(BOT_BIN, ['--server', `ws://127.0.0.1:${port}/ws`, '--name', BOT_NAME, '--password-file', passwordFile,
-        '--seek', seeks, '--movetime-ms', String(movetimeMs), '--poll-ms', '500', '--max-seconds', '300'], 'xqbot', log);
+      const proc = start(BOT_BIN, ['--server', `ws://127.0.0.1:${port}/ws`, '--name', name, '--password-file', passwordFile,
+        '--seek', seeks, '--movetime-ms', String(movetimeMs), '--max-depth', String(maxDepth), '--poll-ms', '500',
+        '--max-seconds', '300'], 'xqbot', log);
       bots.push(proc);
       // Once its account exists, the admin marks it as a computer player (as run-local.sh does).
       await waitFor(async () => {
-        const r = await fetch(`${base}/api/admin/accounts/${BOT_NAME}/bot`, {
+        const r = await fetch(`${base}/api/admin/accounts/${name}/bot`, {
           method: 'POST', headers: { 'X-Admin-Token': ADMIN_TOKEN }, body: JSON.stringify({ bot: true }),
         });
         return r.ok;

@@ -77,8 +77,12 @@ export function LobbyPage({ app }: { app: App }) {
     }
   };
 
-  // The operator's computer players keep seeks open (clients/bot): offered first, one click each.
+  // The operator's computer players keep seeks open (clients/bot): offered first, one click each,
+  // one row per computer (an operator may run several, e.g. of different strength).
   const botSeeks = seeks.filter((s) => s.owner?.bot && s.owner.userId !== me && !s.targetUserId);
+  const bots = new Map<string, typeof botSeeks>();
+  for (const s of botSeeks) bots.set(s.owner!.userId, [...(bots.get(s.owner!.userId) ?? []), s]);
+  const botRows = [...bots.values()].sort((a, b) => a[0].owner!.name.localeCompare(b[0].owner!.name));
 
   return (
     <div class="lobby">
@@ -86,14 +90,18 @@ export function LobbyPage({ app }: { app: App }) {
         <section class="panel" data-testid="play-computer">
           <h2>{t('playComputer')}</h2>
           <p class="muted small">{t('playComputerHint')}</p>
-          <div class="row">
-            {botSeeks.map((s) => (
-              <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
-                onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
-                {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
-              </button>
-            ))}
-          </div>
+          {botRows.map((row) => (
+            <div class="row bot-row" data-testid="play-computer-bot" data-bot={row[0].owner!.name} key={row[0].owner!.userId}>
+              <span class="bot-name">{row[0].owner!.name}</span>
+              {row.map((s) => (
+                <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
+                  key={s.seekId} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
+                  {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
+                  {s.owner?.rating ? <span class="muted small"> · {s.owner.rating}</span> : null}
+                </button>
+              ))}
+            </div>
+          ))}
         </section>
       )}
       <section class="panel">
