@@ -83,6 +83,8 @@ export function LobbyPage({ app }: { app: App }) {
   const bots = new Map<string, typeof botSeeks>();
   for (const s of botSeeks) bots.set(s.owner!.userId, [...(bots.get(s.owner!.userId) ?? []), s]);
   const botRows = [...bots.values()].sort((a, b) => a[0].owner!.name.localeCompare(b[0].owner!.name));
+  const gameOrder = (s: (typeof botSeeks)[number]) => (s.variant === Variant.JIEQI ? 1e12 : 0) + (s.timeControl?.initialMs ?? 0);
+  for (const row of botRows) row.sort((a, b) => gameOrder(a) - gameOrder(b));  // Xiangqi first, then by time
 
   return (
     <div class="lobby">
@@ -93,6 +95,7 @@ export function LobbyPage({ app }: { app: App }) {
           {botRows.map((row) => (
             <div class="row bot-row" data-testid="play-computer-bot" data-bot={row[0].owner!.name} key={row[0].owner!.userId}>
               <span class="bot-name">{row[0].owner!.name}</span>
+              <span class="bot-games">
               {row.map((s) => (
                 <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
                   key={s.seekId} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
@@ -100,6 +103,7 @@ export function LobbyPage({ app }: { app: App }) {
                   {s.owner?.rating ? <span class="muted small"> · {s.owner.rating}</span> : null}
                 </button>
               ))}
+              </span>
             </div>
           ))}
         </section>
