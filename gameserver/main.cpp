@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   std::string listen, redis_url, secret, node_id, trusted_proxies, chat_blocked_words;
   gs::ServerOptions opt;
   int threads = 2, registrations_per_hour = 20;
+  int64_t finished_replay_s = opt.finished_replay_ms / 1000;
   po::options_description desc("gameserver options");
   desc.add_options()
       ("help,h", "show this help")
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
        "space the seek-list pushes so that they send at most this many frames per second (0: no limit)")
       ("max-sockets", po::value(&opt.max_sockets)->default_value(-1),
        "client sockets open at most; one more is closed at accept (-1: the file descriptor limit less 512 kept for Redis and files; 0: no cap)")
+      ("finished-replay-s", po::value(&finished_replay_s)->default_value(finished_replay_s),
+       "a finished game's events and config stay in Redis this long (0 = for ever); then its archive record alone serves it")
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")
       ("background-nice", po::value(&opt.background_nice)->default_value(opt.background_nice),
        "niceness (0-19) of the threads for sign-ins, lobby requests, seek pushes and archives; above 0 the moves get the CPU first")
@@ -98,6 +101,11 @@ int main(int argc, char** argv) {
     std::cout << desc;
     return 0;
   }
+  if (finished_replay_s < 0) {
+    std::cerr << "--finished-replay-s must be 0 (for ever) or more\n";
+    return 2;
+  }
+  opt.finished_replay_ms = finished_replay_s * 1000;
   if (secret.empty() && std::getenv("XQ_SECRET")) secret = std::getenv("XQ_SECRET");
   if (opt.admin_token.empty() && std::getenv("XQ_ADMIN_TOKEN")) opt.admin_token = std::getenv("XQ_ADMIN_TOKEN");
   if (opt.metrics_token.empty() && std::getenv("XQ_METRICS_TOKEN")) opt.metrics_token = std::getenv("XQ_METRICS_TOKEN");

@@ -14,7 +14,7 @@ namespace gs {
 namespace v1 = xq::v1;
 
 Hub::Hub(Runtime& rt, Redis& redis, Auth& auth, Metrics& metrics, ServerOptions options)
-    : rt_(rt), redis_(redis), publisher_(redis), store_(redis, options.node_id, options.lease_ms), presence_(redis, options.node_id), auth_(auth),
+    : rt_(rt), redis_(redis), publisher_(redis), store_(redis, options.node_id, options.lease_ms, options.finished_replay_ms), presence_(redis, options.node_id), auth_(auth),
       metrics_(metrics), options_(std::move(options)),
       seek_push_strand_(rt) {}
 

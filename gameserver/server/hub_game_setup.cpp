@@ -158,6 +158,8 @@ void Hub::send_stored_game(const std::shared_ptr<Connection>& c, const User& u, 
   } catch (const std::exception& e) {
     std::cerr << "load " << gid << ": " << e.what() << '\n';
   }
+  if (!s && redis_.command({"EXISTS", keys::archive(gid)}).integer == 1)  // its replay has expired
+    return send_error(*c, rid, v1::UNKNOWN_GAME, "the game is over: its record is at GET /api/games/" + gid, metrics_, gid);
   if (!s || !s->over()) return send_error(*c, rid, v1::UNKNOWN_GAME, "no such game here", metrics_, gid);
   v1::ServerMessage m;
   m.set_request_id(rid);

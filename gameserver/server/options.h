@@ -46,6 +46,10 @@ struct ServerOptions {
   // Redis). Memory grows with finished games per second × this: at 10,000 moves/s ~20 games end per
   // second, ~150 KB each.
   int64_t finished_linger_ms = 2 * 60'000;
+  // A finished game's events and config stay in Redis this long after it ended (0: for ever), for
+  // syncs and watches that replay it; then only its archive record (GET /api/games/{id}) is kept,
+  // which the web client replays instead. About two thirds of a game's Redis memory.
+  int64_t finished_replay_ms = 7LL * 24 * 3600 * 1000;
   ChatFilter chat_filter;  // words refused in chat lines (--chat-blocked-words)
   TrustedProxies trusted_proxies;  // whose X-Forwarded-For names the client (net/client_address.h)
   std::string admin_token;

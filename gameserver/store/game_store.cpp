@@ -97,10 +97,13 @@ void GameStore::append_async(const GameSession& s, const std::vector<GameEvent>&
   pipeline_->submit(append_part(s, events, spectators, with_snapshot), std::move(done));
 }
 
-// KEYS: archive record, finished games, present, away, live games, owner.
-// ARGV: record, end (ms), game id, steps, node ("" on a single node), node key prefix.
+// KEYS: archive record, finished games, present, away, live games, owner, the players' game
+// lists (2), then what replays the game: config, events, snapshot, resumption mark (4).
+// ARGV: record, end (ms), game id, steps, node ("" on a single node), node key prefix, games
+// kept per player, how long the replay keys stay (ms, 0 = for ever).
 // steps "record": the record and the finished list; "finish": the game leaves the live set and
-// its owner's claim; "all": both, atomically (one round trip instead of five).
+// its owner's claim, and its replay keys get their expiry; "all": both, atomically (one round
+// trip instead of five).
 static const std::string kArchiveScript = std::string(kLeaseLuaFunctions) + R"lua(
 if ARGV[4] ~= 'finish' then
   redis.call('SET', KEYS[1], ARGV[1])
@@ -114,6 +117,9 @@ if ARGV[4] ~= 'record' then
   redis.call('DEL', KEYS[3], KEYS[4])
   redis.call('SREM', KEYS[5], ARGV[3])
   if ARGV[5] ~= '' then release_game(KEYS[6], ARGV[5], ARGV[3], ARGV[6]) end
+  if tonumber(ARGV[8]) > 0 then
+    for i = 9, 12 do redis.call('PEXPIRE', KEYS[i], ARGV[8]) end
+  end
 end
 return 1
 )lua";
@@ -130,9 +136,10 @@ void GameStore::archive(const GameSession& s) {
     eval_script(redis_, kArchiveScript.c_str(),
                 {keys::archive(id), keys::kFinishedGames, keys::game_present(id), keys::game_away(id),
                  keys::kLiveGames, keys::game_owner(id), keys::user_games(s.config().red.user_id),
-                 keys::user_games(s.config().black.user_id)},
+                 keys::user_games(s.config().black.user_id), keys::game_meta(id), keys::game_events(id),
+                 keys::game_snap(id), keys::game_resumed(id)},
                 {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix,
-                 std::to_string(keys::kUserGamesKept)});
+                 std::to_string(keys::kUserGamesKept), std::to_string(replay_kept_ms_)});
   };
   if (!more_steps) return run("all", archive_record(s));
   run("record", archive_record(s));
@@ -176,6 +183,8 @@ std::vector<ChatEntry> GameStore::load_chat(const std::string& id) {
 }
 
 bool GameStore::create_if_absent(GameConfig& c) {
+  // A finished game's config may have expired (replay_kept_ms): its id stays taken for ever.
+  if (redis_.command({"ZSCORE", keys::kFinishedGames, c.id}).type != RedisReply::Type::Nil) return false;
   auto r = redis_.command({"SET", keys::game_meta(c.id), encode_config(c), "NX"});
   if (r.type == RedisReply::Type::Nil) {
     // The game was created before: by an earlier request that completed, or by one cut short

@@ -23,8 +23,10 @@ namespace gs {
 class GameStore {
  public:
   // node_id: this server's name as a game owner. Empty = unfenced appends (tools only).
-  explicit GameStore(Redis& redis, std::string node_id = "", int64_t lease_ms = 5000)
-      : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms) {}
+  // replay_kept_ms: how long a finished game's events and config stay after it ended (0: for
+  // ever); its archive record stays for ever (keys.h).
+  explicit GameStore(Redis& redis, std::string node_id = "", int64_t lease_ms = 5000, int64_t replay_kept_ms = 0)
+      : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms), replay_kept_ms_(replay_kept_ms) {}
   const std::string& node() const { return node_; }
 
   void create(const GameConfig& c);  // meta + live set
@@ -98,6 +100,7 @@ class GameStore {
   Redis& redis_;
   std::string node_;
   int64_t lease_ms_;
+  int64_t replay_kept_ms_;
   // The wall time of this node's last heartbeat in its previous life (same node id), read by the
   // first heartbeat of this one: until when it ran the games it resumes now. 0 = unknown.
   std::atomic<int64_t> previous_life_seen_ms_{0};  // written by the ticker, read by claims on any thread

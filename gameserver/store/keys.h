@@ -2,6 +2,9 @@
 //
 //   xq:game:{id}:meta     STRING  game config JSON (players, variant, ruleset, time control,
 //                                 Jieqi assignment + salt + commitment). Written once at creation.
+//                                 meta, events, snap and resumed expire --finished-replay-s after
+//                                 the game ended (7 days); the archive record and the id's place in
+//                                 xq:games:finished stay for ever.
 //   xq:game:{id}:events   LIST    event JSON, index i = version i+1. Appended (with the snapshot when it
 //                                 goes along) by one Lua script that checks the expected length, so an
 //                                 event is durable before any client hears of it.

@@ -18,6 +18,7 @@
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
+#include "store/game_store.h"
 #include "store/keys.h"
 #include "store/rating_store.h"
 #include "store/redis.h"
@@ -834,6 +835,46 @@ TEST(GameServerLimits, MetricsTokenGuardsTheScrapeAndTheDashboardCopyNeedsTheAdm
   EXPECT_EQ(own.http_get("/api/admin/metrics", body, player.token), 403);
   ASSERT_EQ(own.http_get("/api/admin/metrics", body, TestServers::kAdminToken), 200);
   EXPECT_NE(body.find("xq_connections"), std::string::npos) << body;
+}
+
+// Retention (--finished-replay-s): a finished game's events and config expire that long after it
+// ended; its record stays, a watch then says where the record is (the web client replays it), and
+// its id is never given to another game.
+TEST(GameServerLimits, AFinishedGamesReplayExpiresAndItsRecordStays) {
+  TestServers own(TestServers::Options{.gameserver_args = {"--finished-replay-s", "1", "--finished-linger-ms", "0"}});
+  Client red = login_guest(own.port(), "rt_red"), black = login_guest(own.port(), "rt_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_TRUE(move(red, gid, "h2e2", "r1").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7", "b1").has_reply());
+  ASSERT_TRUE(action(red, gid, "resign").has_reply());
+  gs::Redis redis(own.redis_url());
+  ASSERT_TRUE(eventually([&] { return redis.command({"EXISTS", gs::keys::archive(gid)}).integer == 1; }, 5000));
+  const auto replay_keys = [&] {
+    return redis.command({"EXISTS", gs::keys::game_meta(gid), gs::keys::game_events(gid), gs::keys::game_snap(gid)}).integer;
+  };
+  ASSERT_TRUE(eventually([&] { return replay_keys() == 0; }, 5000)) << "the replay did not expire";
+  EXPECT_EQ(redis.command({"EXISTS", gs::keys::archive(gid)}).integer, 1) << "the record is kept";
+  EXPECT_EQ(redis.command({"PTTL", gs::keys::archive(gid)}).integer, -1) << "for ever";
+
+  Client fan = login_guest(own.port(), "rt_fan");
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  const ServerMessage answer = fan.ws->request(watch);
+  EXPECT_EQ(error_of(answer), UNKNOWN_GAME) << answer.DebugString();
+  EXPECT_NE(answer.error().message().find("GET /api/games/" + gid), std::string::npos) << answer.error().message();
+  std::string body;
+  ASSERT_EQ(own.http_get("/api/games/" + gid, body), 200);
+  EXPECT_NE(body.find("h2e2"), std::string::npos) << body;
+  EXPECT_NE(body.find("resignation"), std::string::npos) << body;
+
+  // A request to create a game under that id again (a creation replayed from the matchmaker's
+  // stream) creates nothing.
+  gs::GameStore store(redis);
+  gs::GameConfig again;
+  again.id = gid;
+  EXPECT_FALSE(store.create_if_absent(again));
+  EXPECT_EQ(replay_keys(), 0);
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kLiveGames, gid}).integer, 0);
 }
 
 // Computer players: an admin marks an account as one (by its id, so that nobody takes the mark by
