@@ -32,6 +32,10 @@ class Clock {
   // Starts `side`'s time at `now`. Used at game start and when resuming after a restart.
   void start(xq::Color side, Millis now);
   void stop(Millis now);  // freezes both clocks (game over)
+  // The running side's turn gets `ms` back: time it could not use (no move could be stored).
+  void credit_running(Millis ms) {
+    if (running_) turn_start_ += ms;
+  }
   bool running() const { return running_; }
   xq::Color side_running() const { return side_; }
 

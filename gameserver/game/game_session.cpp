@@ -376,7 +376,13 @@ bool GameSession::check_flag(Millis now, std::vector<GameEvent>& out) {
 
 std::optional<int64_t> GameSession::no_show_deadline_wall() const {
   if (over() || config_.no_show_ms <= 0 || plies() >= 2) return std::nullopt;
-  return config_.created_at_ms + config_.no_show_ms;
+  return config_.created_at_ms + config_.no_show_ms + no_show_extra_ms_;
+}
+
+void GameSession::credit_outage(Millis ms) {
+  if (over() || ms <= 0) return;
+  clock_.credit_running(ms);
+  if (no_show_deadline_wall()) extend_no_show(ms);
 }
 
 bool GameSession::check_no_show(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out) {

@@ -2,6 +2,7 @@
 // forfeit, versioned events. Pure: no sockets, no Redis, no threads; time is passed in. The server
 // drives one GameSession from one strand and persists the events it returns.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -168,6 +169,11 @@ class GameSession {
   // Tournament no-show: the wall-clock time (ms) at which a side that has not made its first move
   // loses by forfeit, while that can still happen.
   std::optional<int64_t> no_show_deadline_wall() const;
+  // Time the game could not be played (its storage was away, or no server ran it) is charged to
+  // nobody: the side to move's clock gets it back, and the no-show time runs that much longer.
+  void credit_outage(Millis ms);
+  void extend_no_show(int64_t ms) { no_show_extra_ms_ += std::max<int64_t>(0, ms); }
+  int64_t no_show_extension_ms() const { return no_show_extra_ms_; }
   // Ends the game by forfeit when the no-show time has passed: Red has not moved → Red loses, or
   // both lose (double_forfeit, scored 0-0) when Black never came either; Black has not moved → Black
   // loses. Returns true if it ended the game.
@@ -188,6 +194,7 @@ class GameSession {
   GameConfig config_;
   xq::RulesGame game_;
   Clock clock_;
+  int64_t no_show_extra_ms_ = 0;  // downtime during the no-show time (extend_no_show)
   std::vector<GameEvent> events_;
   std::vector<std::pair<Millis, Millis>> ply_clocks_;
   ClientMoveIndex client_moves_;  // idempotency: (side, client_move_id) → version of its Move event

@@ -30,6 +30,12 @@ class RecentTurnStarts {
     return std::nullopt;
   }
 
+  // The turn after `plies` started `ms` later than recorded (time given back to it).
+  void credit(uint32_t plies, int64_t ms) {
+    for (Slot& s : slots_)
+      if (s.used && s.plies == plies) s.started_ms += ms;
+  }
+
   // Turns after `plies` never happened (the game went back to that turn).
   void forget_after(uint32_t plies) {
     for (Slot& s : slots_)

@@ -34,6 +34,7 @@ GameActor::GameActor(Deps deps, GameSession session)
     turn_started_ = RecentTurnStarts{};
   }
   plies_ = static_cast<uint32_t>(session_.plies());
+  outage_seen_ = deps_.store.unavailable_ms();
   finished_ = session_.over();
   move_limit_running_ = session_.rules_game().requested_limit().has_value();
 }
@@ -86,6 +87,10 @@ void GameActor::start(bool reloaded, ResumeFacts resume) {
     resume.now_ms = wall_ms();
     const int64_t used = turn_time_used_before_resume(resume);
     turn_start -= used;
+    // The no-show time does not run while no server ran the game either (known for the turn
+    // under way: the first, for a side that has not come).
+    if (resume.turn_started_ms > 0 && resume.run_until_ms > 0)
+      session_.extend_no_show(resume.now_ms - resume.turn_started_ms - used);
     try {
       deps_.store.set_resumed(config_.id, resume.plies, resume.now_ms, used);
     } catch (const std::exception& e) {
@@ -412,6 +417,7 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   if (lost_)
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
   if (v == xq::Viewer::Spectator) return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", deps_.metrics, config_.id);
+  absorb_outage();
   const xq::Color side = side_of(v);
   const Millis now = steady_ms();
   auto reply = [&](uint64_t version, bool duplicate) {
@@ -707,6 +713,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
     if (stored.version() >= version) {
       std::vector<GameEvent> found(stored.events().begin() + static_cast<std::ptrdiff_t>(version), stored.events().end());
       stored.start_clock(turn_start(stored));
+      stored.extend_no_show(session_.no_show_extension_ms());
       forget_later(stored);
       session_ = std::move(stored);
       if (!found.empty()) std::cerr << "game " << config_.id << ": " << found.size() << " stored event(s) recovered\n";
@@ -718,6 +725,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   GameSession rebuilt(config_);
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
   rebuilt.start_clock(turn_start(rebuilt));
+  rebuilt.extend_no_show(session_.no_show_extension_ms());
   forget_later(rebuilt);
   session_ = std::move(rebuilt);
   return {};
@@ -868,6 +876,16 @@ void GameActor::arm_timer() {
   });
 }
 
+void GameActor::absorb_outage() {
+  const int64_t away = deps_.store.unavailable_ms();
+  const int64_t delta = away - outage_seen_;
+  if (delta <= 0) return;
+  outage_seen_ = away;
+  if (session_.over()) return;
+  session_.credit_outage(delta);
+  turn_started_.credit(static_cast<uint32_t>(session_.plies()), delta);  // a rollback keeps it
+}
+
 void GameActor::on_timer() {
   if (lost_) return;
   deliver_due();
@@ -881,6 +899,7 @@ void GameActor::on_timer() {
     }
     return arm_timer();
   }
+  absorb_outage();
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;

@@ -134,6 +134,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   GameChat chat_;  // each line also goes to Redis (GameStore::append_chat), off the io thread
   void announce_presence(xq::Color side, bool present);
   void on_timer();
+  // Gives the side to move the time Redis has been away since last asked (no move could be
+  // stored meanwhile): before each action and each flag check.
+  void absorb_outage();
 
   Deps deps_;
   const GameConfig config_;
@@ -178,6 +181,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::multimap<Millis, std::pair<std::weak_ptr<Connection>, std::string>> delayed_;  // steady time → frame
   Millis retire_at_ = 0;  // when a finished game leaves memory
   Millis armed_at_ = 0;   // the time the strand's timer is set for (0 = not set)
+  int64_t outage_seen_ = 0;  // GameStore::unavailable_ms() when last absorbed
 };
 
 // Frames for one connection: helpers shared by the hub and the actors.

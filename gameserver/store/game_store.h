@@ -28,6 +28,7 @@ class GameStore {
   explicit GameStore(Redis& redis, std::string node_id = "", int64_t lease_ms = 5000, int64_t replay_kept_ms = 0)
       : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms), replay_kept_ms_(replay_kept_ms) {}
   const std::string& node() const { return node_; }
+  int64_t unavailable_ms() const { return redis_.unavailable_ms(); }  // Redis::unavailable_ms
 
   void create(const GameConfig& c);  // meta + live set
   // Creates the game only if no game with this id exists (games requested by the matchmaker may be

@@ -46,7 +46,25 @@ static int64_t steady_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void Redis::mark_unavailable() { down_until_ms_ = steady_now_ms() + kRetryMs; }
+void Redis::note_away(int64_t now_ms) {
+  int64_t none = 0;
+  away_since_ms_.compare_exchange_strong(none, now_ms);
+}
+
+void Redis::note_back(int64_t now_ms) {
+  if (const int64_t since = away_since_ms_.exchange(0); since != 0) away_total_ms_ += std::max<int64_t>(0, now_ms - since);
+}
+
+int64_t Redis::unavailable_ms() const {
+  const int64_t since = away_since_ms_.load();
+  return away_total_ms_.load() + (since != 0 ? std::max<int64_t>(0, steady_now_ms() - since) : 0);
+}
+
+void Redis::mark_unavailable() {
+  const int64_t now = steady_now_ms();
+  note_away(now);
+  down_until_ms_ = now + kRetryMs;
+}
 
 bool Redis::known_unavailable() const {
   const int64_t until = down_until_ms_.load();
@@ -75,14 +93,16 @@ RedisReply Redis::command(const std::vector<std::string>& args) {
   }
   try {
     RedisReply r = command_pooled(args);
-    if (probe) down_until_ms_ = 0, probing_ = false;
+    if (probe) note_back(steady_now_ms()), down_until_ms_ = 0, probing_ = false;
     return r;
   } catch (const RedisUnavailable&) {
-    down_until_ms_ = steady_now_ms() + kRetryMs;
+    const int64_t now = steady_now_ms();
+    note_away(now);
+    down_until_ms_ = now + kRetryMs;
     if (probe) probing_ = false;
     throw;
   } catch (...) {  // Redis answered (with an error)
-    if (probe) down_until_ms_ = 0, probing_ = false;
+    if (probe) note_back(steady_now_ms()), down_until_ms_ = 0, probing_ = false;
     throw;
   }
 }

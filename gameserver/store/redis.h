@@ -63,6 +63,10 @@ class Redis {
   void mark_unavailable();
   // Whether calls currently fail at once (Redis away and not yet due for a probe).
   bool known_unavailable() const;
+  // Milliseconds (steady) Redis has counted as away in this process's life, the current absence
+  // included: from the first failed call to the next answered one. Never decreases; games read it
+  // to charge nobody for the time they could store no move.
+  int64_t unavailable_ms() const;
 
  private:
   struct Slot {
@@ -76,6 +80,10 @@ class Redis {
   std::vector<std::unique_ptr<Slot>> slots_;
   std::atomic<size_t> next_{0};
   std::atomic<int64_t> down_until_ms_{0};  // steady ms; 0 = Redis answered last time
+  std::atomic<int64_t> away_since_ms_{0};  // steady ms of the first failure of the current absence; 0 = none
+  std::atomic<int64_t> away_total_ms_{0};  // absences that have ended
+  void note_away(int64_t now_ms);
+  void note_back(int64_t now_ms);
   std::atomic<bool> probing_{false};
   std::function<void(double)> observer_;
 };

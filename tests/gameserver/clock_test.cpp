@@ -114,4 +114,7 @@ TEST(RecentTurnStarts, KeepsTheFirstStartOfTheLastFourTurnsAndForgetsLaterOnes) 
   t.record(13, 9'000);  // the turn replayed after the rollback starts anew
   EXPECT_EQ(t.find(13), 9'000);
   EXPECT_EQ(t.find(11), 1'100);
+  t.credit(13, 500);  // time given back to the turn (an outage): a rollback to it keeps it
+  EXPECT_EQ(t.find(13), 9'500);
+  EXPECT_EQ(t.find(11), 1'100);
 }

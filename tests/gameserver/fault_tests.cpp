@@ -1283,6 +1283,89 @@ TEST(GameServerFaults, ARestartChargesTheTurnTheServerRanButNotTheDowntime) {
   }
 }
 
+// 9b. A Redis outage is charged to nobody either (R2 review, 2026-12-03): while no move can be
+// stored, the side to move gets the time back, so its flag does not fall during the outage and
+// the move it sends once Redis is back is played. Before, a 12 s game lost on time when Redis came
+// back, after every move sent meanwhile had been refused.
+TEST(GameServerFaults, ARedisOutageIsChargedToNobody) {
+  constexpr uint32_t kInitial = 8'000;
+  constexpr int kOutageMs = 10'000;  // longer than the whole clock
+  TestServers srv(TestServers::Options{.durable_redis = true});
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "ro_red"), black = guest(port, "ro_black");
+  const std::string gid = try_start_game(red, black, kInitial);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, "h2e2", "o1").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7", "o2").has_reply());  // Red to move
+  const auto turn = Clock::now();
+  srv.crash_redis();
+  std::this_thread::sleep_for(std::chrono::milliseconds(kOutageMs / 2));
+  const ServerMessage refused = move(red, gid, "b0c2", "o3");
+  EXPECT_EQ(error_of(refused), STORAGE_UNAVAILABLE) << refused.DebugString();
+  std::this_thread::sleep_for(std::chrono::milliseconds(kOutageMs / 2));
+  srv.restart_redis();
+  ServerMessage played;
+  for (int i = 0; i < 60; ++i) {
+    played = move(red, gid, "b0c2", "o3");
+    if (error_of(played) != STORAGE_UNAVAILABLE) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_TRUE(played.has_reply() || played.has_game_event()) << played.DebugString() << " " << ms_since(turn) << " ms into Red's turn";
+  EXPECT_FALSE(red.ws->wait_for([&](const ServerMessage& m) { return m.has_game_event() && m.game_event().kind() == GameEvent::GAME_ENDED; }, 300))
+      << "the game ended";
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(black.ws->request(watch).has_reply());
+  auto st = black.ws->wait_for([](const ServerMessage& m) { return m.has_game_state(); });
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->game_state().clock().running(), BLACK);
+  // Red paid for the part of its turn Redis answered (a second or two: the outage is noticed by
+  // the next call, the return by the next probe), not for the outage.
+  EXPECT_GT(st->game_state().clock().red_ms(), 2'000u) << ms_since(turn) << " ms into Red's turn";
+}
+
+// 9c. Nor does the tournament no-show time run while no server runs the game (R1 review): Red
+// never comes; the node is down for a while within the no-show time, and the forfeit comes that
+// much later. Before, it came right after the restart, at the original deadline.
+TEST(GameServerFaults, TheNoShowTimeStandsWhileNoServerRuns) {
+  constexpr int kNoShowMs = 5000, kDownMs = 4000;
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "nd_red");
+  red.ws.reset();  // never comes
+  Peer black = guest(port, "nd_black");
+  gs::Redis redis(srv.redis_url(), 1);
+  const std::string gid = "noshowdown-" + std::to_string(port);
+  json::object spec{{"game_id", gid},
+                    {"red", json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                    {"black", json::object{{"user_id", black.user_id}, {"name", black.name}}},
+                    {"initial_ms", 300000},
+                    {"event_id", "noshowdown-ev"},
+                    {"no_show_ms", kNoShowMs}};
+  redis.command({"XADD", "xq:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
+  auto started = black.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 15'000);
+  ASSERT_TRUE(started) << "Black was not greeted with the game";
+  const auto created = Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // a heartbeat has told when the node ran
+  srv.crash_gameserver();
+  std::this_thread::sleep_for(std::chrono::milliseconds(kDownMs));
+  srv.start_gameserver();
+  std::string body;
+  double at = 0;
+  for (int i = 0; i < 300; ++i) {
+    if (srv.http_get("/api/games/" + gid, body) == 200 && body.find("forfeit") != std::string::npos) {
+      at = ms_since(created);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(at, 0) << "no forfeit: " << body;
+  EXPECT_NE(body.find("\"result\":\"black-wins\""), std::string::npos) << body;
+  // The downtime less a heartbeat's period (what a crash leaves unknown) is given back.
+  EXPECT_GE(at, kNoShowMs + kDownMs - 1500) << "the forfeit came at the original deadline";
+}
+
 // 10. A tournament request waits for the matchmaker's answer (seconds, when the matchmaker is away);
 // it must not hold the threads that carry the games. Two such requests used to take both io threads:
 // every game, clock and lobby of the node stood still until they timed out.

@@ -117,6 +117,29 @@ TEST(GameSession, ClockChargesMoverAndFlagEndsGame) {
   EXPECT_FALSE(f.s.flag_deadline());
 }
 
+// An outage (no move could be stored, or no server ran) is charged to nobody: the side to move's
+// flag and the no-show deadline move by it; the opponent's clock is untouched.
+TEST(GameSession, AnOutageMovesTheFlagAndTheNoShowDeadline) {
+  GameConfig c = xiangqi(1'000);
+  c.created_at_ms = 50'000;
+  c.event_id = "ev";
+  c.no_show_ms = 10'000;
+  Fixture f(c);
+  f.now = 300;
+  ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", f.now, 0, f.ev), Status::Ok);
+  ASSERT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300));
+  ASSERT_EQ(f.s.no_show_deadline_wall(), std::optional<int64_t>(60'000));
+  f.s.credit_outage(2'000);
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'300));
+  EXPECT_EQ(f.s.no_show_deadline_wall(), std::optional<int64_t>(62'000));
+  EXPECT_FALSE(f.s.check_flag(3'299, f.ev));
+  EXPECT_EQ(f.s.clock().remaining(Color::Red, 3'299), 700) << "Red's clock does not move";
+  ASSERT_EQ(f.s.move(Color::Black, "h9g7", "", 3'000, 0, f.ev), Status::Ok);
+  EXPECT_EQ(f.s.clock().stored(Color::Black), 1'000 - 700) << "Black paid for its turn less the outage";
+  f.s.credit_outage(-5);  // nothing taken
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'000 + 700));
+}
+
 TEST(GameSession, LateMoveLosesOnTime) {
   Fixture f(xiangqi(1'000));
   std::vector<GameEvent> out;
