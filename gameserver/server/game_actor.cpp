@@ -601,6 +601,15 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
     r.mutable_reply()->set_duplicate(false);
     send_message(c, r, deps_.metrics);
   } else {
+    // A copy that another node has taken over meanwhile may refuse a move the game's owner would
+    // play (it does not know the opponent's latest move): the client must retry there instead.
+    const bool stale_refusal = p.status == Status::NotYourTurn || p.status == Status::Illegal ||
+                               p.status == Status::PositionChanged || p.status == Status::GameOver;
+    if (stale_refusal && deps_.store.ownership_in_doubt() && !still_owned()) {
+      if (!lost_.exchange(true) && deps_.on_lost) deps_.on_lost(config_.id);
+      return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
+                        config_.id);
+    }
     send_error(c, p.rid, code_of(p.status), p.message.empty() ? status_text(p.status) : p.message, deps_.metrics,
                config_.id);
   }
@@ -672,6 +681,14 @@ bool GameActor::commit(const std::vector<GameEvent>& events) {
     error = std::current_exception();
   }
   return committed(error);
+}
+
+bool GameActor::still_owned() {
+  try {
+    return deps_.store.owns(config_.id);
+  } catch (const std::exception&) {  // Redis away: cannot tell, the refusal stands
+    return true;
+  }
 }
 
 bool GameActor::committed(std::exception_ptr error) {

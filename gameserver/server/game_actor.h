@@ -137,6 +137,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // Gives the side to move the time Redis has been away since last asked (no move could be
   // stored meanwhile): before each action and each flag check.
   void absorb_outage();
+  bool still_owned();  // the game's owner key still names this node (true when Redis cannot tell)
 
   Deps deps_;
   const GameConfig config_;

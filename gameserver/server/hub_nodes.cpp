@@ -177,7 +177,9 @@ void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& g
 
 void Hub::tick() {
   const bool lapsed = store_.heartbeat();
-  const bool full_check = lapsed || ticks_++ % kFullCheckTicks == 0;
+  if (lapsed) store_.doubt_ownership_until(steady_ms() + 2 * options_.lease_ms);
+  // While in doubt, every tick: a node that takes our games does so at its own next tick.
+  const bool full_check = lapsed || ticks_++ % kFullCheckTicks == 0 || store_.ownership_in_doubt();
   if (full_check) {  // our heartbeat lapsed: other nodes may have taken games
     std::vector<std::string> mine;
     {

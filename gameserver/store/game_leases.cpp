@@ -73,12 +73,18 @@ static int64_t now_wall_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+static int64_t steady_now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
 static int64_t number(const RedisReply& r) { return r.type == RedisReply::Type::String ? std::atoll(r.str.c_str()) : 0; }
 
 bool GameStore::heartbeat() {
   auto r = eval_script(redis_, kHeartbeatScript, {keys::node_alive(node_), keys::kKnownNodes, keys::node_seen(node_)},
                        {node_, std::to_string(lease_ms_), std::to_string(now_wall_ms())});
   if (r.elements.size() < 2) return false;
+  last_beat_ms_ = steady_now_ms();
   if (!heartbeat_started_) {
     previous_life_seen_ms_ = number(r.elements[1]);
     heartbeat_started_ = true;
@@ -162,6 +168,17 @@ std::vector<std::string> GameStore::games_of_dead_nodes(size_t per_node) {
                      .elements)
     out.push_back(e.str);
   return out;
+}
+
+bool GameStore::ownership_in_doubt() const {
+  const int64_t now = steady_now_ms();
+  return now < doubt_until_ms_.load() || (heartbeat_started_ && now - last_beat_ms_.load() > lease_ms_ * 3 / 4);
+}
+
+bool GameStore::owns(const std::string& id) {
+  if (node_.empty()) return true;
+  const RedisReply r = redis_.command({"GET", keys::game_owner(id)});
+  return r.type == RedisReply::Type::String && r.str == node_;
 }
 
 bool GameStore::is_live(const std::string& id) {

@@ -29,6 +29,19 @@ class GameStore {
       : redis_(redis), node_(std::move(node_id)), lease_ms_(lease_ms), replay_kept_ms_(replay_kept_ms) {}
   const std::string& node() const { return node_; }
   int64_t unavailable_ms() const { return redis_.unavailable_ms(); }  // Redis::unavailable_ms
+  // After this node's heartbeat lapsed (Redis was away, or the node stalled), another node may
+  // take some of its games over without this one knowing yet: until `until_ms` (steady) its games'
+  // refusals of a move are checked against the owner first (GameActor::finish), and Hub::tick
+  // looks for games it lost on every tick. In doubt too while its last heartbeat is older than
+  // most of a lease (before the next tick has told whether it lapsed).
+  void doubt_ownership_until(int64_t until_ms) {
+    int64_t cur = doubt_until_ms_.load();
+    while (cur < until_ms && !doubt_until_ms_.compare_exchange_weak(cur, until_ms)) {
+    }
+  }
+  bool ownership_in_doubt() const;
+  // Whether the game's owner key names this node (always true without a node id). Throws RedisError.
+  bool owns(const std::string& id);
 
   void create(const GameConfig& c);  // meta + live set
   // Creates the game only if no game with this id exists (games requested by the matchmaker may be
@@ -102,10 +115,12 @@ class GameStore {
   std::string node_;
   int64_t lease_ms_;
   int64_t replay_kept_ms_;
+  std::atomic<int64_t> doubt_until_ms_{0};
   // The wall time of this node's last heartbeat in its previous life (same node id), read by the
   // first heartbeat of this one: until when it ran the games it resumes now. 0 = unknown.
   std::atomic<int64_t> previous_life_seen_ms_{0};  // written by the ticker, read by claims on any thread
   std::atomic<bool> heartbeat_started_{false};
+  std::atomic<int64_t> last_beat_ms_{0};  // steady: the last heartbeat Redis took
   std::once_flag pipeline_once_;
   std::unique_ptr<AppendPipeline> pipeline_;  // started by the first append_async
 };

@@ -369,6 +369,58 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   EXPECT_FALSE(ended);
 }
 
+// A node that stalled past its lease still holds a copy of a game another node took over and
+// played on. A move sent to it by the side to move must not be refused as out of turn by that old
+// copy (R2 review, after a Redis outage: NOT_YOUR_TURN, which the web client takes as final): it
+// is played, or answered STORAGE_UNAVAILABLE so that the client retries on the game's owner.
+TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
+  TestCluster cluster(2, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeGame g = game_across_nodes(cluster, "sc");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "c1").has_reply());
+  ASSERT_TRUE(move(red, gid, kMate[2], "c2").has_reply());
+
+  cluster.freeze_node(0);
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+  // Black plays on through node 1; node 0's copy has not heard of it.
+  NodeClient black2;
+  black2.token = black.token, black2.user_id = black.user_id, black2.name = black.name;
+  reconnect_to(black2, cluster.port(1));
+  ASSERT_TRUE(sync_until_served(black2, gid, 3).has_reply());
+  ASSERT_TRUE(move(black2, gid, kMate[3], "c3").has_reply());
+
+  // Red's move reaches node 0 while it is still stalled, and is read as soon as it runs again.
+  ClientMessage m;
+  m.set_request_id(4242);
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs(kMate[4]);
+  m.mutable_move()->set_client_move_id("c4");
+  red.ws->send(m);
+  cluster.thaw_node(0);
+  auto answer = red.ws->wait_for([](const ServerMessage& f) { return f.request_id() == 4242; }, 10'000);
+  ASSERT_TRUE(answer) << last_frames(red);
+  EXPECT_NE(error_of(*answer), NOT_YOUR_TURN) << answer->DebugString();
+  if (!answer->has_reply() && !answer->has_game_event()) {
+    EXPECT_EQ(error_of(*answer), STORAGE_UNAVAILABLE) << answer->DebugString();
+    ServerMessage again;  // the client's retry
+    for (int i = 0; i < 30 && !again.has_reply() && !again.has_game_event(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      again = move(red, gid, kMate[4], "c4");
+    }
+    EXPECT_TRUE(again.has_reply() || again.has_game_event()) << again.DebugString();
+  }
+  bool ended = false;
+  EXPECT_EQ(stored_moves(redis, gid, &ended).size(), 5u);
+}
+
 // A spectator's node follows a game whose owner changed; if its request does not reach the new
 // owner (nobody listened on that node's channel yet), it tries again at a later tick instead of
 // waiting for the next change of owner.
