@@ -43,12 +43,17 @@ std::string GameChat::text_error(const std::string& text) {
 
 void GameChat::restore(std::vector<ChatEntry> lines) {
   std::sort(lines.begin(), lines.end(), [](const ChatEntry& a, const ChatEntry& b) { return a.seq < b.seq; });
+  uint64_t last = 0;
   for (ChatEntry& e : lines) {
     auto& room = e.room == ChatRoom::Players ? players_ : spectators_;
-    seq_ = std::max(seq_, e.seq);
+    last = std::max(last, e.seq);
     room.push_back(std::move(e));
     if (room.size() > kHistory) room.pop_front();
   }
+  // Past every stored number (lines stored before the rooms had numbers of their own may have
+  // either parity), the players' odd, the spectators' even.
+  next_players_ = std::max(next_players_, last + 1 + (last % 2));
+  next_spectators_ = std::max(next_spectators_, last + 2 - (last % 2));
 }
 
 std::optional<ChatEntry> GameChat::post(ChatRoom room, const std::string& user_id, const std::string& name,
@@ -65,7 +70,9 @@ std::optional<ChatEntry> GameChat::post(ChatRoom room, const std::string& user_i
     return std::nullopt;
   }
   recent.push_back(steady_now_ms);
-  ChatEntry e{room, user_id, name, text, wall_now_ms, ++seq_};
+  uint64_t& next = room == ChatRoom::Players ? next_players_ : next_spectators_;
+  ChatEntry e{room, user_id, name, text, wall_now_ms, next};
+  next += 2;
   auto& lines = room == ChatRoom::Players ? players_ : spectators_;
   lines.push_back(e);
   if (lines.size() > kHistory) lines.pop_front();

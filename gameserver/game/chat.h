@@ -17,7 +17,9 @@ struct ChatEntry {
   ChatRoom room = ChatRoom::Players;
   std::string user_id, name, text;
   int64_t at_ms = 0;  // wall time
-  uint64_t seq = 0;   // 1, 2, … per game, both rooms
+  // Unique in the game: the players' lines are numbered 1, 3, 5 …, the spectators' 2, 4, 6 …, each
+  // room on its own, so the numbers a room reads tell nothing of the other room's talk.
+  uint64_t seq = 0;
 };
 
 class GameChat {
@@ -35,7 +37,7 @@ class GameChat {
   std::optional<ChatEntry> post(ChatRoom room, const std::string& user_id, const std::string& name,
                                 const std::string& text, int64_t steady_now_ms, int64_t wall_now_ms, std::string* why);
   // Lines stored before (a reload or takeover of the game), in any order: kept as they were,
-  // the newest kHistory per room, and the numbering goes on after them.
+  // the newest kHistory per room, and each room's numbering goes on after all of them.
   void restore(std::vector<ChatEntry> lines);
   const std::deque<ChatEntry>& history(ChatRoom room) const {
     return room == ChatRoom::Players ? players_ : spectators_;
@@ -44,7 +46,7 @@ class GameChat {
  private:
   std::deque<ChatEntry> players_, spectators_;
   std::map<std::string, std::deque<int64_t>> recent_;  // user → steady times of their last lines
-  uint64_t seq_ = 0;
+  uint64_t next_players_ = 1, next_spectators_ = 2;
 };
 
 }  // namespace gs

@@ -53,7 +53,8 @@ TEST(GameChat, RoomsKeepTheirOwnLastFiftyLines) {
   EXPECT_EQ(spect.front().text, "line 10");
   EXPECT_EQ(spect.back().text, "line 59");
   ASSERT_EQ(chat.history(ChatRoom::Players).size(), 1u);
-  EXPECT_EQ(chat.history(ChatRoom::Players).front().seq, 61u) << "one sequence for both rooms";
+  EXPECT_EQ(chat.history(ChatRoom::Players).front().seq, 1u) << "the spectators' sixty lines are not counted";
+  EXPECT_EQ(spect.back().seq, 120u) << "their own: 2, 4, … 120";
   EXPECT_EQ(chat.history(ChatRoom::Players).front().at_ms, 2000);
 }
 
@@ -83,6 +84,12 @@ TEST(GameChat, RestoredLinesKeepTheirOrderAndTheNumberingGoesOn) {
   auto next = chat.post(ChatRoom::Players, "v", "m", "after", 0, 0, &why);
   ASSERT_TRUE(next) << why;
   EXPECT_EQ(next->seq, 61u);
+  auto watcher = chat.post(ChatRoom::Spectators, "w", "m", "after", 0, 0, &why);
+  ASSERT_TRUE(watcher) << why;
+  EXPECT_EQ(watcher->seq, 62u);
+  auto second = chat.post(ChatRoom::Players, "v2", "m", "again", 0, 0, &why);
+  ASSERT_TRUE(second) << why;
+  EXPECT_EQ(second->seq, 63u) << "a room's numbers go up by two whatever the other room writes";
 }
 
 TEST(GameChat, StoredFormRoundTrips) {
