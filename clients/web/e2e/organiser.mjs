@@ -99,6 +99,31 @@ test('organiser form: an event made with the seed left empty gets its own draw (
   assertEqual((await (await fetch(`${ctx.base}/api/events/e2e-seed-c`)).json()).config.pairing.seed, 4242, 'a typed seed');
 });
 
+// A link to an event shared with someone not signed in (R1 review: only the sign-in form showed,
+// though the event's API is public): the event shows below the sign-in, with a word on how to
+// join; signing in as a guest keeps the page, and Join is there.
+test('a shared event link opens signed out: the event under the sign-in, which keeps the page', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Link_org');
+  const id = 'e2e-link';
+  await eventWithPlayers(ctx, org, { id, name: 'Shared link open', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } }, ['Ivy', 'Jon']);
+  const context = await ctx.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const p = await context.newPage();
+  p.on('pageerror', (e) => console.log(`     [visitor pageerror] ${e.message}`));
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  await p.waitForSelector('[data-testid=player-list] li:nth-child(2)', { timeout: T });
+  assert((await p.textContent('[data-testid=event-page]')).includes('Shared link open'), 'the event is shown');
+  await p.waitForSelector('[data-testid=sign-in-to-join]', { timeout: T });
+  await p.fill('[data-testid=guest-name]', 'Kim');
+  await p.click('[data-testid=guest-login]');
+  await p.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await p.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  assert(p.url().endsWith(`#/tournaments/${id}`), `still on the event: ${p.url()}`);
+  await p.waitForSelector('[data-testid=join-event]', { timeout: T });
+  assertEqual(await p.locator('[data-testid=sign-in-to-join]').count(), 0, 'no sign-in hint once signed in');
+});
+
 test('event page before round 1 is over: no standings ranked by the lot, no crosstable of unnumbered players', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Early_org');
   const id = 'e2e-early';

@@ -289,6 +289,7 @@ function Registration(props: {
         ))}
       </ol>
       {/* A withdrawn player stays in the list once the event runs (and cannot join again). */}
+      {!props.signedIn && canJoin && <p class="muted" data-testid="sign-in-to-join">{t('signInToJoin')}</p>}
       {props.signedIn && !mine && canJoin && (
         <form
           class="row"

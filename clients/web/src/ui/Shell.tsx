@@ -17,6 +17,10 @@ import { PlayerPage } from './PlayerPage';
 import { setSoundOn, soundOn } from './alerts';
 import { SignIn } from './SignIn';
 
+function readableSignedOut(r: App['route']): boolean {
+  return (r.page === 'tournaments' && !!r.id) || (r.page === 'player' && !!r.id) || r.page === 'leaderboard';
+}
+
 export function Shell({ app }: { app: App }) {
   useObservable(app);
   const l = useLang();
@@ -32,6 +36,19 @@ export function Shell({ app }: { app: App }) {
   if (r.page === 'admin') page = <AdminPage app={app} />;
   // The analysis board needs no server at all: open to anyone, signed in or not.
   else if (r.page === 'analysis') page = <AnalysisPage key={r.fen ?? ''} app={app} fen={r.fen} />;
+  // What the public API shows is readable signed out too (a shared link to an event's standings,
+  // a player's games, the leaderboard), with the sign-in above it: signing in keeps the page.
+  else if (!user && readableSignedOut(r)) {
+    const signIn = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
+    page = (
+      <>
+        {signIn}
+        {r.page === 'tournaments' && r.id && <EventPage key={r.id} app={app} id={r.id} />}
+        {r.page === 'player' && r.id && <PlayerPage key={r.id} app={app} id={r.id} />}
+        {r.page === 'leaderboard' && <LeaderboardPage app={app} variant={r.variant} />}
+      </>
+    );
+  }
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
