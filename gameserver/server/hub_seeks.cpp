@@ -141,7 +141,9 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     // The target must be online; the challenge is a seek only they can see and accept.
     target_id = online_user_id(m.challenge().user_name());
     if (target_id == u.id) return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
-    if (target_id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, "user not online", metrics_);
+    if (target_id.empty())
+      return send_error(*c, rid, v1::USER_NOT_ONLINE, m.challenge().user_name() + " is not online: a challenge reaches only a signed-in player",
+                        metrics_);
   }
   if (spec.rated && target_id.rfind("g-", 0) == 0)  // it could never be accepted
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: " + m.challenge().user_name() + " is a guest", metrics_);

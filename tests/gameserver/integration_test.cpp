@@ -711,7 +711,7 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   ClientMessage bad;
   bad.mutable_challenge()->set_user_name("nobody_online");
   bad.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
-  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST);
+  EXPECT_EQ(error_of(alice.ws->request(bad)), USER_NOT_ONLINE);
   bad.mutable_challenge()->set_user_name("alice_acct");
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "nobody challenges themselves";
   bad.mutable_challenge()->set_user_name("Alice_ACCT");
@@ -729,7 +729,7 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   std::string carol_upper = carol.name;
   for (char& ch : carol_upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   bad.mutable_challenge()->set_user_name(carol_upper);
-  EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "guests of names differing in case are two people";
+  EXPECT_EQ(error_of(alice.ws->request(bad)), USER_NOT_ONLINE) << "guests of names differing in case are two people";
   bad.mutable_challenge()->set_user_name(bob.name);
   bad.mutable_challenge()->set_variant(static_cast<Variant>(7));
   EXPECT_EQ(error_of(alice.ws->request(bad)), BAD_REQUEST) << "an unknown variant is refused, not read as Xiangqi";

@@ -187,6 +187,7 @@ const en = {
   'error.GIVE_TIME_NOT_ALLOWED': 'No time can be given now.',
   'error.POSITION_CHANGED': 'The position changed before your move arrived (a takeback): look again.',
   'error.CHAT_BLOCKED_WORD': 'Not sent: the message contains a word this server does not allow.',
+  'error.USER_NOT_ONLINE': 'That player is not online: a challenge (or a rematch) reaches only a signed-in player.',
   'error.CLAIM_NOT_ALLOWED': 'Your opponent is connected or left only a moment ago.',
   'error.STORAGE_UNAVAILABLE': 'The server could not save the move; it was not played. Try again.',
   'error.BAD_CREDENTIALS': 'Wrong user name or password.',
@@ -756,6 +757,7 @@ const zh: Record<Key, string> = {
   'error.GIVE_TIME_NOT_ALLOWED': '现在不能送时。',
   'error.POSITION_CHANGED': '你的着法到达前局面已变（对方同意了悔棋），请重新走棋。',
   'error.CHAT_BLOCKED_WORD': '未发送：消息中含有本站不允许的词语。',
+  'error.USER_NOT_ONLINE': '对方不在线：挑战（或再来一局）只能发给已登录的棋手。',
   'error.CLAIM_NOT_ALLOWED': '对方仍在线或刚刚离开。',
   'error.STORAGE_UNAVAILABLE': '服务器未能保存这步棋，未走出，请重试。',
   'error.BAD_CREDENTIALS': '用户名或密码错误。',
@@ -1192,7 +1194,7 @@ export function apiErrorText(e: unknown): string {
 const ERROR_NAMES: Record<number, string> = {
   3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
-  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED', 26: 'POSITION_CHANGED', 27: 'CHAT_BLOCKED_WORD',
+  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED', 26: 'POSITION_CHANGED', 27: 'CHAT_BLOCKED_WORD', 28: 'USER_NOT_ONLINE',
 };
 // Codes whose English message says why; other languages keep the general text.
 const SAYS_WHY = new Set(['RATE_LIMITED', 'TAKEBACK_NOT_ALLOWED', 'GIVE_TIME_NOT_ALLOWED']);
