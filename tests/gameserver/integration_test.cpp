@@ -1311,7 +1311,7 @@ TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {
     ch.mutable_challenge()->set_user_name("guest-gone" + std::to_string(i));
     ch.mutable_challenge()->set_variant(XIANGQI);
     ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
-    EXPECT_EQ(error_of(watcher.ws->request(ch)), BAD_REQUEST) << "guest-gone" << i << " still counts as online";
+    EXPECT_EQ(error_of(watcher.ws->request(ch)), USER_NOT_ONLINE) << "guest-gone" << i << " still counts as online";
   }
 }
 
