@@ -244,6 +244,9 @@ Tournament create_tournament(EventConfig cfg) {
       ps.win_points <= ps.loss_points || ps.win_points > 100)
     fail("bad_request", "points: 0 <= loss_points <= draw_points <= win_points <= 100, and a win scores more than a loss");
   if (ps.max_forfeits < 0) fail("bad_request", "max_forfeits must not be negative");
+  for (auto [a, b] : ps.forbidden)
+    if (a < 0 || b < 0 || a == b)
+      fail("bad_request", "forbidden: pairs of two different places in the registration list (0 = first to join)");
   if (cfg.pairing.tiebreaks.empty())
     cfg.pairing.tiebreaks = pairing::tiebreak_preset(cfg.variant == "jieqi" ? "jieqi" : "cxa-14.3.1");
   Tournament t;
@@ -376,10 +379,27 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
 Effects start(Tournament& t) {
   require_stage(t, {Stage::Registration}, "starting");
   if (t.ev.players.size() < 2) fail("bad_state", "an event needs at least two players");
+  // Forbidden pairs set at creation name places in the registration list: one naming a place nobody
+  // took goes now, or a late joiner would inherit it.
+  const int n = static_cast<int>(t.ev.players.size());
+  std::vector<std::string> dropped;
+  for (auto* list : {&t.ev.settings.forbidden, &t.cfg.pairing.forbidden}) {
+    std::vector<std::pair<int, int>> kept;
+    for (auto [a, b] : *list) {
+      if (a < n && b < n) kept.emplace_back(a, b);
+      else if (list == &t.ev.settings.forbidden) dropped.push_back(std::to_string(a) + "-" + std::to_string(b));
+    }
+    *list = std::move(kept);
+  }
   pairing::assign_pairing_numbers(t.ev);
   t.stage = Stage::Running;
   Effects fx = pair_next_round(t);
   fx.notices.insert(fx.notices.begin(), "event started");
+  if (!dropped.empty()) {
+    std::string list;
+    for (const auto& d : dropped) list += (list.empty() ? "" : ", ") + d;
+    fx.warnings.push_back("forbidden pairs naming places nobody took were dropped: " + list);
+  }
   if (t.cfg.auto_rounds) {
     Effects s = start_round(t);
     fx.create = s.create;

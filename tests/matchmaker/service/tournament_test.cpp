@@ -889,3 +889,37 @@ TEST(Tournament, DisplayNamesAreOneLineReadInOrder) {
   Tournament t = with_players(config(3), 2);
   EXPECT_EQ(error_code_of([&] { cancel(t, "a\xE2\x80\xA8" "b"); }), "bad_request");
 }
+
+// Forbidden pairs set at creation name places in the registration list (0 = first to join): before
+// anyone joined they name nobody, and every view of the event (the TRF export read past the list
+// and crashed the matchmaker on creation) must bear that.
+TEST(Tournament, ForbiddenPairsMayNamePlacesNobodyHasTakenYet) {
+  EventConfig c = config(3);
+  c.pairing.forbidden = {{0, 1}, {2, 7}};
+  Tournament t = create_tournament(c);
+  EXPECT_EQ(xq::pairing::export_trf(t.ev).find("XXP"), std::string::npos);
+  public_json(t), standings_json(t), crosstable_json(t);
+  join(t, "u0", "Player 0", 1500);
+  EXPECT_EQ(xq::pairing::export_trf(t.ev).find("XXP"), std::string::npos);
+  for (int i = 1; i < 4; ++i) join(t, "u" + std::to_string(i), "Player " + std::to_string(i), 1500);
+  Effects fx = start(t);
+  // 2-7 names a place nobody took: dropped at the start, so a late joiner does not inherit it.
+  const std::vector<std::pair<int, int>> want = {{0, 1}};
+  EXPECT_EQ(t.ev.settings.forbidden, want);
+  EXPECT_EQ(t.cfg.pairing.forbidden, want);
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find("2-7"), std::string::npos) << fx.warnings[0];
+  const std::string trf = xq::pairing::export_trf(t.ev);
+  EXPECT_NE(trf.find("XXP"), std::string::npos) << trf;
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == 0 && b.b == 1) || (b.a == 1 && b.b == 0));
+}
+
+TEST(Tournament, AForbiddenPairIsTwoDifferentPlaces) {
+  EventConfig c = config(3);
+  c.pairing.forbidden = {{1, 1}};
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  c.pairing.forbidden = {{-1, 1}};
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  EXPECT_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[3,3]]}})")), TournamentError);
+  EXPECT_NO_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[0,1]]}})")));
+}
