@@ -289,6 +289,8 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   return fx;
 }
 
+static const char* const kEditedExplanation = "edited by the organiser";
+
 // A running event's player is not paired from the first round not yet started on; their results
 // stay. A round paired but not started is paired again without them (else they would keep a bye,
 // or leave an opponent waiting for a no-show).
@@ -297,15 +299,25 @@ static void stop_pairing(Tournament& t, int p, Effects& fx) {
   t.ev.players[p].withdrawn_round = t.rounds_started + 1;
   if (paired_rounds(t) <= t.rounds_started) return;
   const int r = paired_rounds(t);
+  // An edited round is marked so by its explanation (edit_pairing): the organiser's boards are
+  // about to be replaced by the engine's, which they must hear, not find out at the board.
+  const bool edited = t.explain[r - 1] == std::vector<std::string>{kEditedExplanation};
   t.ev.rounds.pop_back();
   t.explain.pop_back();
   t.explain_zh.pop_back();
   try {
     Effects again = pair_next_round(t);
-    fx.warnings = again.warnings;
+    fx.warnings.insert(fx.warnings.end(), again.warnings.begin(), again.warnings.end());
     fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
+    if (edited)
+      fx.warnings.push_back("round " + std::to_string(r) +
+                            " had been edited by the organiser: the edit was replaced by the engine's pairing without " +
+                            name + "; edit it again if it should stand");
   } catch (const TournamentError& e) {
     fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
+    fx.warnings.push_back("round " + std::to_string(r) + (edited ? " (edited by the organiser)" : "") +
+                          " was taken back and could not be paired again without " + name + ": " + e.what() +
+                          "; pair or edit it by hand");
   }
 }
 
@@ -498,7 +510,7 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
     fail("bad_request", pp.needs_bye ? "an odd field needs exactly one bye" : "an even field has no bye");
   fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
   t.ev.rounds[r - 1] = edited;
-  t.explain[r - 1] = {"edited by the organiser"};
+  t.explain[r - 1] = {kEditedExplanation};
   t.explain_zh[r - 1] = {"由组织者修改"};
   fx.notices.push_back("round " + std::to_string(r) + " pairing edited");
   return fx;

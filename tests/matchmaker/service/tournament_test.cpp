@@ -923,3 +923,23 @@ TEST(Tournament, AForbiddenPairIsTwoDifferentPlaces) {
   EXPECT_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[3,3]]}})")), TournamentError);
   EXPECT_NO_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[0,1]]}})")));
 }
+
+// A withdrawal from a paired round the organiser had edited pairs it again by the engine: the
+// answer must say the manual pairing was replaced (it said nothing).
+TEST(Tournament, AWithdrawalFromAnEditedRoundWarnsThatTheEditWasReplaced) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 5);
+  start(t);
+  edit_pairing(t, {{0, 4}, {1, 3}, {2, xq::pairing::kBye}});
+  Effects fx = withdraw(t, "u2");
+  ASSERT_EQ(t.ev.rounds.size(), 1u);
+  const bool warned = std::any_of(fx.warnings.begin(), fx.warnings.end(),
+                                  [](const std::string& w) { return w.find("edited by the organiser") != std::string::npos; });
+  EXPECT_TRUE(warned) << "warnings: " << fx.warnings.size();
+  // An unedited round paired again is no news of that kind.
+  Tournament u = with_players(c, 5);
+  start(u);
+  Effects plain = withdraw(u, "u2");
+  for (const auto& w : plain.warnings) EXPECT_EQ(w.find("edited"), std::string::npos) << w;
+}
