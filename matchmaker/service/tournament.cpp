@@ -1,6 +1,7 @@
 #include "tournament.h"
 
 #include <algorithm>
+#include <climits>
 #include <set>
 
 #include "game/one_line_text.h"
@@ -111,11 +112,16 @@ bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx) {
 
 // Creates the knockout games that can be played now and are not created yet. A disqualified
 // player's knockout game is not played: it is lost by forfeit at once (both disqualified: 0–0).
-void sync_playoff_slots(Tournament& t, Effects& fx) {
+// A knockout game belongs to a round (semifinals to the one after the Swiss stage, the final to
+// the next): with auto_rounds, and not paused, it is created as soon as it can be played;
+// otherwise when the organiser starts its round (start_round), as any round's games, or up to
+// `release_round` (start_round of a knockout round after the last Swiss round).
+void sync_playoff_slots(Tournament& t, Effects& fx, int release_round = 0) {
   if (!t.has_playoff) return;
   const int semis_round = t.cfg.playoff_after_round + 1;
+  const int upto = t.cfg.auto_rounds && t.stage == Stage::Running ? INT_MAX : std::max(t.rounds_started, release_round);
   auto add = [&](GameSlot s) {
-    if (slot_exists(t, s.game_id)) return;
+    if (s.round > upto || slot_exists(t, s.game_id)) return;
     if (forfeit_if_disqualified(t, s, fx)) {
       t.games.push_back(s);
       record_knockout(t, s.knockout, s.red_points, s.black_points);
@@ -447,7 +453,18 @@ Effects start_round(Tournament& t) {
   require_stage(t, {Stage::Running}, "starting a round");
   Effects fx;
   const int r = paired_rounds(t);
-  if (r == t.rounds_started) fail("bad_state", "no paired round is waiting to start");
+  if (r == t.rounds_started) {
+    // Every Swiss round started: a knockout round after the last one (the final of a play-off
+    // after the last Swiss round) is the organiser's to start too.
+    if (r == t.ev.settings.rounds && t.has_playoff) {
+      sync_playoff_slots(t, fx, INT_MAX);
+      if (!fx.create.empty() || !fx.notices.empty()) {
+        fx.notices.push_back("play-off games started");
+        return fx;
+      }
+    }
+    fail("bad_state", "no paired round is waiting to start");
+  }
   const auto& boards = t.ev.rounds[r - 1].boards;
   for (size_t b = 0; b < boards.size(); ++b) {
     if (boards[b].b == kBye) continue;
@@ -464,6 +481,15 @@ Effects start_round(Tournament& t) {
   sync_playoff_slots(t, fx);
   fx.notices.push_back("round " + std::to_string(r) + " started");
   return fx;
+}
+
+bool knockout_round_waiting(const Tournament& t) {
+  const int r = paired_rounds(t);
+  if (!t.has_playoff || t.stage != Stage::Running || r != t.rounds_started || r != t.ev.settings.rounds) return false;
+  Tournament probe = t;
+  Effects fx;
+  sync_playoff_slots(probe, fx, INT_MAX);
+  return !fx.create.empty() || !fx.notices.empty();
 }
 
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards) {

@@ -134,8 +134,12 @@ Effects start(Tournament& t);
 bool due_to_start(const Tournament& t, int64_t now_ms);
 // Pairs the next round without starting it (organisers may edit it before start_round).
 Effects pair_next_round(Tournament& t);
-// Creates the games of the paired but unstarted round.
+// Creates the games of the paired but unstarted round. Without auto_rounds the play-off's games
+// are created so too, with the round they belong to; once every Swiss round has started, a
+// knockout round still to play (a play-off after the last Swiss round) is started by it alone.
 Effects start_round(Tournament& t);
+// Such a knockout round is ready and waits for start_round (for the organiser's page).
+bool knockout_round_waiting(const Tournament& t);
 // Replaces the boards of the paired, unstarted round (player ids; b = pairing::kBye for a bye).
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards);
 // Drops the paired, unstarted round and pairs it again.

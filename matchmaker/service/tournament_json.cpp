@@ -426,6 +426,7 @@ json::value public_json(const Tournament& t) {
   }
   o["rounds"] = rounds;
   o["rounds_paired"] = t.ev.rounds.size();
+  o["knockout_waiting"] = knockout_round_waiting(t);
   return all;
 }
 

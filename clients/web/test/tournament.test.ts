@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
+import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, roundToStart, sbText, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -17,6 +17,12 @@ const ev: EventDetail = {
 };
 
 describe('tournament helpers', () => {
+  it('offers to start a paired round, or play-off games with no Swiss round to start with', () => {
+    const started = { ...ev, rounds: [{ round: 1, started: true, boards: [] }] };
+    expect(roundToStart({ ...ev, rounds: [{ round: 1, started: false, boards: [] }] })).toBe(true);
+    expect(roundToStart(started)).toBe(false);
+    expect(roundToStart({ ...started, knockout_waiting: true })).toBe(true);
+  });
   it('finds the viewer and the slots of a board in game order', () => {
     expect(playerOf(ev, 'u-c')).toBe(2);
     expect(playerOf(ev, 'nobody')).toBe(-1);

@@ -943,3 +943,61 @@ TEST(Tournament, AWithdrawalFromAnEditedRoundWarnsThatTheEditWasReplaced) {
   Effects plain = withdraw(u, "u2");
   for (const auto& w : plain.warnings) EXPECT_EQ(w.find("edited"), std::string::npos) << w;
 }
+
+namespace {
+int knockout_games_in(const std::vector<GameSlot>& games) {
+  return static_cast<int>(std::count_if(games.begin(), games.end(), [](const GameSlot& g) { return !g.knockout.empty(); }));
+}
+}  // namespace
+
+// With auto_rounds off the organiser starts every round, the play-off's too: the semifinals are
+// created by starting the round after the Swiss stage, the final by starting the next (they were
+// created by themselves as soon as the previous round ended).
+TEST(Tournament, WithoutAutoRoundsThePlayoffWaitsForTheOrganiser) {
+  EventConfig c = config(4);
+  c.auto_rounds = false;
+  c.playoff_after_round = 2;
+  Tournament t = with_players(c, 8);
+  start(t);
+  for (int r = 1; r <= 2; ++r) {
+    if (r > 1) pair_next_round(t);
+    auto played = play_all(t, start_round(t).create);
+    EXPECT_EQ(knockout_games_in(played), 0) << "round " << r;
+  }
+  ASSERT_TRUE(t.has_playoff) << "seeded when round 2 ended";
+  EXPECT_EQ(knockout_games_in(t.games), 0) << "but not played before the organiser starts round 3";
+  pair_next_round(t);
+  Effects r3 = start_round(t);
+  EXPECT_EQ(knockout_games_in(r3.create), 2) << "the semifinals start with round 3";
+  auto played3 = play_all(t, r3.create);
+  EXPECT_EQ(knockout_games_in(played3), 2) << "no final before round 4 is started";
+  pair_next_round(t);
+  Effects r4 = start_round(t);
+  EXPECT_EQ(knockout_games_in(r4.create), 2) << "the final and the third-place game start with round 4";
+  play_all(t, r4.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+}
+
+// A play-off after the last Swiss round: its rounds have no Swiss round to start with, so
+// start_round with no Swiss round waiting starts them.
+TEST(Tournament, WithoutAutoRoundsAPlayoffAfterTheLastSwissRoundIsStartedByHand) {
+  EventConfig c = config(1);
+  c.auto_rounds = false;
+  c.playoff_after_round = 1;
+  Tournament t = with_players(c, 8);
+  start(t);
+  play_all(t, start_round(t).create);
+  ASSERT_TRUE(t.has_playoff);
+  EXPECT_EQ(knockout_games_in(t.games), 0);
+  EXPECT_TRUE(public_json(t).at("knockout_waiting").as_bool()) << "the organiser's page offers to start it";
+  Effects semis = start_round(t);
+  EXPECT_FALSE(public_json(t).at("knockout_waiting").as_bool());
+  EXPECT_EQ(knockout_games_in(semis.create), 2);
+  play_all(t, semis.create);
+  EXPECT_EQ(knockout_games_in(t.games), 2) << "the final waits";
+  Effects final = start_round(t);
+  EXPECT_EQ(knockout_games_in(final.create), 2);
+  play_all(t, final.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_THROW(start_round(t), TournamentError);
+}

@@ -193,3 +193,12 @@ export function noticeText(text: string): string {
   }
   return text;
 }
+
+// Whether the organiser has a round to start: the paired, unstarted Swiss round, or (auto_rounds
+// off) play-off games after the last Swiss round, which have no Swiss round to start with.
+export function roundToStart(ev: EventDetail): boolean {
+  const paired = ev.rounds.length;
+  const last = ev.rounds[paired - 1];
+  const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
+  return unstarted || ev.knockout_waiting === true;
+}

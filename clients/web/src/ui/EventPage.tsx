@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf, tiebreakCell } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, roundToStart, sbText, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -653,7 +653,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
         {(running || ev.stage === 'paused') && (
           <>
             <button data-testid="pair-round" disabled={busy || unstarted || roundInProgress} onClick={() => act('pair')}>{t('pairNextRound')}</button>
-            <button data-testid="start-round" disabled={busy || !unstarted || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
+            <button data-testid="start-round" disabled={busy || !roundToStart(ev) || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
         )}
