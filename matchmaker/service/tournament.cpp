@@ -97,16 +97,22 @@ void record_knockout(Tournament& t, const std::string& knockout, int red_points,
 }
 
 // A game not created yet one of whose players is disqualified is not played: it is lost by
-// forfeit at once (both disqualified: 0–0). Returns whether `s` was so decided.
-bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx) {
-  const bool red_out = t.disqualification(s.red) != nullptr, black_out = t.disqualification(s.black) != nullptr;
+// forfeit at once (both disqualified: 0–0). Returns whether `s` was so decided. With
+// `withdrawn_too` (knockout games) a withdrawn player's is lost so too: a Swiss withdrawal takes
+// effect from the next round, but a knockout game is the next round, and the opponent must not
+// wait out a no-show for it.
+bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx, bool withdrawn_too = false) {
+  auto dq = [&](int p) { return t.disqualification(p) != nullptr; };
+  auto out = [&](int p) { return dq(p) || (withdrawn_too && t.ev.players[p].withdrawn_round > 0); };
+  const bool red_out = out(s.red), black_out = out(s.black);
   if (!red_out && !black_out) return false;
+  const int who = red_out ? s.red : s.black;
   s.finished = true;
   s.forfeit = true;
   s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
   s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
-  s.reason = "disqualified";
-  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[red_out ? s.red : s.black].name + " is disqualified");
+  s.reason = dq(who) ? "disqualified" : "withdrew";
+  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[who].name + (dq(who) ? " is disqualified" : " withdrew"));
   return true;
 }
 
@@ -122,7 +128,7 @@ void sync_playoff_slots(Tournament& t, Effects& fx, int release_round = 0) {
   const int upto = t.cfg.auto_rounds && t.stage == Stage::Running ? INT_MAX : std::max(t.rounds_started, release_round);
   auto add = [&](GameSlot s) {
     if (s.round > upto || slot_exists(t, s.game_id)) return;
-    if (forfeit_if_disqualified(t, s, fx)) {
+    if (forfeit_if_disqualified(t, s, fx, true)) {
       t.games.push_back(s);
       record_knockout(t, s.knockout, s.red_points, s.black_points);
       return;

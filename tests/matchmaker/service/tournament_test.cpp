@@ -1001,3 +1001,37 @@ TEST(Tournament, WithoutAutoRoundsAPlayoffAfterTheLastSwissRoundIsStartedByHand)
   EXPECT_EQ(t.stage, Stage::Finished);
   EXPECT_THROW(start_round(t), TournamentError);
 }
+
+// A play-off seed who withdraws during the semifinal plays it out (a withdrawal takes effect from
+// the next round) but is paired in no later knockout game: won the semifinal, their final is lost
+// by forfeit unplayed and the opponent is champion (the final was created with them, to wait out a
+// no-show).
+TEST(Tournament, AWithdrawnSemifinalistIsGivenNoFinal) {
+  EventConfig c = config(1);
+  c.playoff_after_round = 1;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 4);
+  std::vector<GameSlot> semis;
+  for (const GameSlot& g : start(t).create)
+    for (const GameSlot& created : record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate").create) semis.push_back(created);
+  ASSERT_EQ(semis.size(), 2u);
+  const int gone = semis[0].red;
+  withdraw(t, t.user_ids[gone]);
+  record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");  // the withdrawn player won it
+  const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
+  for (const auto& g : after.create) EXPECT_TRUE(g.red != gone && g.black != gone) << g.game_id << " created with the withdrawn player";
+  const GameSlot* final_slot = nullptr;
+  for (const auto& g : t.games)
+    if (g.knockout == "final") final_slot = &g;
+  ASSERT_NE(final_slot, nullptr);
+  EXPECT_TRUE(final_slot->finished);
+  EXPECT_TRUE(final_slot->forfeit);
+  EXPECT_EQ(final_slot->reason, "withdrew");
+  const int opponent = final_slot->red == gone ? final_slot->black : final_slot->red;
+  play_all(t, after.create);  // the third-place game
+  EXPECT_EQ(t.stage, Stage::Finished);
+  const std::vector<int> ranking = final_ranking(t);
+  ASSERT_EQ(ranking.size(), 4u);
+  EXPECT_EQ(ranking[0], opponent) << "the opponent wins the final by forfeit";
+  EXPECT_EQ(ranking[1], gone);
+}
