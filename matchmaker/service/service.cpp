@@ -266,7 +266,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
                                                             "resume", "edit_pairing", "correct_result", "record_foul",
-                                                            "cancel_event"};
+                                                            "cancel_event", "forbid"};
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
@@ -336,6 +336,17 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
     } else if (cmd == "record_foul") {
       fx = record_foul(t, str_field(o, "game_id"), str_field(o, "side"));
+    } else if (cmd == "forbid") {
+      const char* what = "'pairs' is a list of pairs of user ids, e.g. [[\"u-…\", \"u-…\"]]";
+      const auto* list = o.if_contains("pairs");
+      if (!list || !list->is_array() || list->as_array().empty()) throw TournamentError("bad_request", what);
+      std::vector<std::pair<std::string, std::string>> users;
+      for (const auto& pr : list->as_array()) {
+        const json::array* a = pr.if_array();
+        if (!a || a->size() != 2 || !(*a)[0].is_string() || !(*a)[1].is_string()) throw TournamentError("bad_request", what);
+        users.emplace_back(std::string((*a)[0].as_string()), std::string((*a)[1].as_string()));
+      }
+      fx = forbid_pairs(t, users);
     } else if (cmd == "cancel_event") {
       fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else {

@@ -378,6 +378,39 @@ Effects warn(Tournament& t, const std::string& user_id, const std::string& reaso
   return fx;
 }
 
+Effects forbid_pairs(Tournament& t, const std::vector<std::pair<std::string, std::string>>& users) {
+  require_stage(t, {Stage::Registration, Stage::Running, Stage::Paused}, "forbidding pairs");
+  Effects fx;
+  std::vector<std::pair<int, int>> add;
+  for (const auto& [ua, ub] : users) {
+    const int a = player_of(t, ua), b = player_of(t, ub);
+    if (a < 0 || b < 0) fail("not_joined", (a < 0 ? ua : ub) + " is not registered in this event");
+    if (a == b) fail("bad_request", "a forbidden pair is two different players");
+    add.emplace_back(a, b);
+  }
+  auto listed = [&](int a, int b) {
+    for (auto [x, y] : t.ev.settings.forbidden)
+      if ((x == a && y == b) || (x == b && y == a)) return true;
+    return false;
+  };
+  // The round already paired but not started was paired without them: it is the organiser's to
+  // pair again (repair) or edit, not changed behind their back.
+  const bool waiting = t.stage != Stage::Registration && paired_rounds(t) > t.rounds_started;
+  for (auto [a, b] : add) {
+    const std::string names = t.ev.players[a].name + " – " + t.ev.players[b].name;
+    if (listed(a, b)) continue;
+    t.ev.settings.forbidden.emplace_back(a, b);
+    t.cfg.pairing.forbidden.emplace_back(a, b);
+    fx.notices.push_back("never paired from now on: " + names);
+    if (waiting)
+      for (const auto& board : t.ev.rounds.back().boards)
+        if ((board.a == a && board.b == b) || (board.a == b && board.b == a))
+          fx.warnings.push_back("round " + std::to_string(paired_rounds(t)) + ", paired already, seats " + names +
+                                " together: pair it again (repair) or edit it");
+  }
+  return fx;
+}
+
 const Tournament::Sanction* Tournament::disqualification(int player) const {
   for (const auto& d : disqualified)
     if (d.player == player) return &d;

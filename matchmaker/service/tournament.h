@@ -128,6 +128,10 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
 // The organiser warns a registered player of a running, paused or finished event (警告): recorded
 // with the reason, told to everyone in the event's notices; pairing and standings do not change.
 Effects warn(Tournament& t, const std::string& user_id, const std::string& reason);
+// The organiser keeps registered players apart (club-mates, family) by their user ids: each pair
+// is never paired from the next round paired on, in registration or later (a round paired and
+// not started that seats them together is left as it is, with a warning).
+Effects forbid_pairs(Tournament& t, const std::vector<std::pair<std::string, std::string>>& users);
 // Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
 Effects start(Tournament& t);
 // An event with a start time starts by itself once that time has come (with at least two players).

@@ -799,6 +799,14 @@ TEST_F(QuickPairing, ForbiddenPairsAtCreationAreTaken) {
   post("/api/events", json::object{{"id", "fb2"}, {"name", "self"}, {"pairing", json::object{{"forbidden", json::array{json::array{2, 2}}}}}},
        admin, 400);
   EXPECT_TRUE(get("/api/pools").is_array()) << "the service still answers";
+  // Registered players are kept apart by their user ids (organisers only).
+  add_players(3, "fb");
+  for (int i = 0; i < 3; ++i) post("/api/events/fb1/join", json::object{}, players_[i].token);
+  const json::object pair{{"pairs", json::array{json::array{json::string(players_[1].user_id), json::string(players_[2].user_id)}}}};
+  post("/api/events/fb1/forbid", pair, players_[0].token, 403);
+  post("/api/events/fb1/forbid", json::object{{"pairs", json::array{json::array{"u-nobody", "u-nobody2"}}}}, admin, 409);
+  post("/api/events/fb1/forbid", pair, admin);
+  EXPECT_EQ(get("/api/events/fb1").at("config").at("pairing").at("forbidden"), (json::array{json::array{0, 1}, json::array{1, 2}}));
 }
 
 // A command that crashed the matchmaker every time it was handled (it stays pending, delivered

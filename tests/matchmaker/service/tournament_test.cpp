@@ -1035,3 +1035,40 @@ TEST(Tournament, AWithdrawnSemifinalistIsGivenNoFinal) {
   EXPECT_EQ(ranking[0], opponent) << "the opponent wins the final by forfeit";
   EXPECT_EQ(ranking[1], gone);
 }
+
+// Keeping club-mates apart cannot wait for their places in the registration list: the organiser
+// names registered players by user id, before the start or between rounds.
+TEST(Tournament, TheOrganiserForbidsPairsByUserId) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 4);
+  forbid_pairs(t, {{"u1", "u2"}});
+  const std::vector<std::pair<int, int>> want = {{1, 2}};
+  EXPECT_EQ(t.ev.settings.forbidden, want);
+  EXPECT_EQ(t.cfg.pairing.forbidden, want);
+  forbid_pairs(t, {{"u2", "u1"}});
+  EXPECT_EQ(t.ev.settings.forbidden, want) << "once is enough";
+  auto code_of = [&](const std::vector<std::pair<std::string, std::string>>& users) {
+    try {
+      forbid_pairs(t, users);
+    } catch (const TournamentError& e) {
+      return e.code;
+    }
+    return std::string("ok");
+  };
+  EXPECT_EQ(code_of({{"u1", "nobody"}}), "not_joined");
+  EXPECT_EQ(code_of({{"u3", "u3"}}), "bad_request");
+  EXPECT_EQ(t.ev.settings.forbidden, want) << "a refused call adds nothing";
+  start(t);
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == 1 && b.b == 2) || (b.a == 2 && b.b == 1));
+  // The round waiting to start seats two players it now forbids: a warning, the round unchanged.
+  const auto board = t.ev.rounds[0].boards[0];
+  Effects fx = forbid_pairs(t, {{t.user_ids[board.a], t.user_ids[board.b]}});
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find("repair"), std::string::npos) << fx.warnings[0];
+  repair(t);
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == board.a && b.b == board.b) || (b.a == board.b && b.b == board.a));
+  // It survives storage.
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(back.ev.settings.forbidden, t.ev.settings.forbidden);
+}
