@@ -128,7 +128,8 @@ const std::map<std::string, std::string> kEventActions = {
     {"pair", "pair_round"},   {"start-round", "start_round"},   {"edit-pairing", "edit_pairing"},
     {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
     {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
-    {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}, {"warn", "warn"}};
+    {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}, {"warn", "warn"},
+    {"forbid", "forbid"}};
 
 // The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
 // or the path is none (then the handlers below say what is unknown).

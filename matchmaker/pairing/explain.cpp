@@ -1,6 +1,8 @@
 #include "pairing/explain.h"
 
+#include <set>
 #include <sstream>
+#include <utility>
 
 #include "pairing/round1.h"
 
@@ -80,6 +82,15 @@ std::string float_reason(const Event& ev, const PairingProblem& pp, int p, Lang 
 std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp, const Round& round, Lang lang) {
   const bool zh = lang == Lang::Zh;
   std::vector<std::string> out;
+  // A random round 1 draws its pairs, colours and bye by lot, unless a forbidden pair sent it to
+  // the engine (then the usual rules hold): told apart by whether the draw is what was paired.
+  bool by_lot = false;
+  if (pp.round == 1 && ev.settings.round1 == Round1Mode::Random) {
+    std::set<std::pair<int, int>> drawn, paired;
+    for (const Board& b : round1_boards(ev, pp)) drawn.emplace(b.a, b.b);
+    for (const Board& b : round.boards) paired.emplace(b.a, b.b);
+    by_lot = drawn == paired;
+  }
   int board = 0;
   for (const Board& b : round.boards) {
     ++board;
@@ -87,7 +98,9 @@ std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp
     if (zh) o << "第" << board << "台：";
     else o << "Board " << board << ": ";
     if (b.b == kBye) {
-      if (zh) o << who(ev, pp, b.a) << "轮空（按胜计分）：能轮空的最低分组中编号最大者（在可行的编排之内）";
+      if (by_lot && zh) o << who(ev, pp, b.a) << "轮空（按胜计分）：第1轮随机编排，抽签决定";
+      else if (by_lot) o << who(ev, pp, b.a) << " gets the bye (scored as a win): drawn by lot (round 1, random pairing)";
+      else if (zh) o << who(ev, pp, b.a) << "轮空（按胜计分）：能轮空的最低分组中编号最大者（在可行的编排之内）";
       else o << who(ev, pp, b.a) << " gets the bye (scored as a win): the highest pairing number of the lowest score group able to take it, as far as the pairing allows";
       if (pp.st[b.a].byes > 0) o << (zh ? "；注意：重复轮空，无其他棋手可轮空" : "; NOTE: repeated bye, no other player could take it");
       out.push_back(o.str());
@@ -96,7 +109,9 @@ std::vector<std::string> explain_round(const Event& ev, const PairingProblem& pp
     if (zh) o << who(ev, pp, b.a) << "执红对" << who(ev, pp, b.b) << "执黑。";
     else o << who(ev, pp, b.a) << " red vs " << who(ev, pp, b.b) << " black. ";
     if (pp.round == 1) {
-      if (zh) o << "第1轮，编排方式：" << round1_mode_name_zh(ev.settings.round1) << "，按编号。";
+      if (by_lot && zh) o << "第1轮，编排方式：" << round1_mode_name_zh(ev.settings.round1) << "，对手和先后手抽签决定。";
+      else if (by_lot) o << "Round 1, mode " << round1_mode_name(ev.settings.round1) << ": opponents and colours drawn by lot.";
+      else if (zh) o << "第1轮，编排方式：" << round1_mode_name_zh(ev.settings.round1) << "，按编号。";
       else o << "Round 1, mode " << round1_mode_name(ev.settings.round1) << ", by pairing numbers.";
       out.push_back(o.str());
       continue;

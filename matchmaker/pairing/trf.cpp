@@ -75,7 +75,9 @@ std::string export_trf(const Event& ev, const std::vector<int>& final_order) {
     for (auto& [t, id] : tb_ids())
       if (t == s.tiebreaks[i]) o << (i ? "," : " ") << id;
   o << "\n";
-  for (auto [a, b] : s.forbidden) o << "XXP " << ev.players[a].number << " " << ev.players[b].number << "\n";
+  // A pair may name a place in the registration list nobody has taken yet (set at creation).
+  for (auto [a, b] : s.forbidden)
+    if (a >= 0 && b >= 0 && a < n && b < n) o << "XXP " << ev.players[a].number << " " << ev.players[b].number << "\n";
 
   Standings st = compute_standings(ev);
   std::vector<int> rank(n, 0), score(n, 0);

@@ -82,7 +82,9 @@ struct Settings {
   // FIDE C.04.1 f/g: in the last round (settings.rounds) the colour rules may
   // be broken between two players above 50% of the maximum score.
   bool relax_colour_last_round_topscorers = true;
-  std::vector<std::pair<int, int>> forbidden;  // player ids that must never meet
+  // Player ids that must never meet. Set at creation they name places in the registration list
+  // (0 = first to join), so one may name a place nobody has taken yet: it has no effect.
+  std::vector<std::pair<int, int>> forbidden;
   GroupOrder group_order = GroupOrder::TopHalfVsBottomHalf;
   bool self_check = true;                      // run the invariant checker on every round
   // Tiebreak policies

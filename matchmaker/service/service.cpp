@@ -266,7 +266,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
                                                             "resume", "edit_pairing", "correct_result", "record_foul",
-                                                            "cancel_event"};
+                                                            "cancel_event", "forbid"};
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
@@ -336,6 +336,17 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
     } else if (cmd == "record_foul") {
       fx = record_foul(t, str_field(o, "game_id"), str_field(o, "side"));
+    } else if (cmd == "forbid") {
+      const char* what = "'pairs' is a list of pairs of user ids, e.g. [[\"u-…\", \"u-…\"]]";
+      const auto* list = o.if_contains("pairs");
+      if (!list || !list->is_array() || list->as_array().empty()) throw TournamentError("bad_request", what);
+      std::vector<std::pair<std::string, std::string>> users;
+      for (const auto& pr : list->as_array()) {
+        const json::array* a = pr.if_array();
+        if (!a || a->size() != 2 || !(*a)[0].is_string() || !(*a)[1].is_string()) throw TournamentError("bad_request", what);
+        users.emplace_back(std::string((*a)[0].as_string()), std::string((*a)[1].as_string()));
+      }
+      fx = forbid_pairs(t, users);
     } else if (cmd == "cancel_event") {
       fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else {
@@ -396,7 +407,14 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
   redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
 }
 
-void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool& any) {
+// An entry still pending after this many deliveries crashed the matchmaker each time it was
+// handled (an exception is answered and acknowledged): it is dropped, or every restart would crash
+// on it again and the whole service would stay down. A Redis error while handling an entry also
+// leaves it pending, so the bound leaves room for a few of those.
+constexpr int64_t kMaxDeliveries = 4;
+
+void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool& any,
+                                              const std::map<std::string, int64_t>& delivered) {
   // XREADGROUP reply: [[stream, [[id, [k, v, …]], …]], …]
   for (const auto& stream : reply.elements) {
     if (stream.elements.size() < 2) continue;
@@ -412,6 +430,16 @@ void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool&
         else if (kv[i].str == "game_id") game_id = kv[i + 1].str;
       }
       any = true;
+      if (auto d = delivered.find(entry_id); d != delivered.end() && d->second > kMaxDeliveries) {
+        std::cerr << "matchmaker: dropping entry " << entry_id << " on " << name << " unhandled: delivered "
+                  << d->second << " times, it crashed the matchmaker each time: " << body << "\n";
+        if (name == bus::kCommands && !id.empty()) {
+          redis_.command({"RPUSH", bus::reply(id), json::serialize(error_reply("failed", "the tournament service failed on this request and dropped it"))});
+          redis_.command({"EXPIRE", bus::reply(id), "60"});
+        }
+        redis_.command({"XACK", name, bus::kMatchmakerGroup, entry_id});
+        continue;
+      }
       try {
         if (name == bus::kCommands) {
           json::value parsed;
@@ -429,6 +457,8 @@ void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool&
         throw;  // leave the entry pending; it is handled again after Redis comes back
       } catch (const std::exception& e) {
         std::cerr << "matchmaker: dropping bad entry " << entry_id << " on " << name << ": " << e.what() << "\n";
+      } catch (...) {
+        std::cerr << "matchmaker: dropping bad entry " << entry_id << " on " << name << "\n";
       }
       redis_.command({"XACK", name, bus::kMatchmakerGroup, entry_id});
     }
@@ -437,10 +467,20 @@ void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool&
 
 void MatchmakerService::poll(int block_ms) {
   bool any = false;
-  // Entries delivered to this consumer before a crash and never acknowledged come first.
+  // Entries delivered to this consumer before a crash and never acknowledged come first. Reading
+  // them counts as a delivery, so the counts read after it include this one.
   gs::RedisReply pending = redis_.command({"XREADGROUP", "GROUP", bus::kMatchmakerGroup, options_.consumer, "COUNT", "100",
                                            "STREAMS", bus::kCommands, bus::kGameResults, "0", "0"});
-  handle_stream_entries(pending, any);
+  std::map<std::string, int64_t> delivered;
+  for (const auto& stream : pending.elements) {
+    if (stream.elements.size() < 2 || stream.elements[1].elements.empty()) continue;
+    // XPENDING stream group - + count consumer: [[id, consumer, idle ms, deliveries], …]
+    gs::RedisReply counts = redis_.command({"XPENDING", stream.elements[0].str, bus::kMatchmakerGroup, "-", "+", "100",
+                                            options_.consumer});
+    for (const auto& e : counts.elements)
+      if (e.elements.size() >= 4) delivered[e.elements[0].str] = e.elements[3].integer;
+  }
+  handle_stream_entries(pending, any, delivered);
   if (any) return;
   gs::RedisReply fresh = redis_.command({"XREADGROUP", "GROUP", bus::kMatchmakerGroup, options_.consumer, "COUNT", "100",
                                          "BLOCK", std::to_string(block_ms), "STREAMS", bus::kCommands,

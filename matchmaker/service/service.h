@@ -62,7 +62,10 @@ class MatchmakerService {
 
  private:
   void ensure_groups();
-  void handle_stream_entries(const gs::RedisReply& reply, bool& any);
+  // `delivered`: how often each pending entry was delivered (entry id → count), for the pass over
+  // entries delivered before; an entry delivered too often is dropped unhandled.
+  void handle_stream_entries(const gs::RedisReply& reply, bool& any,
+                             const std::map<std::string, int64_t>& delivered = {});
   boost::json::value handle_command(const std::string& command_id, const boost::json::value& body);
   void handle_result(const std::string& game_id, const boost::json::value& body);
   bool load(const std::string& event_id, Tournament& t);

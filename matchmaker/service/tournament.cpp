@@ -1,6 +1,7 @@
 #include "tournament.h"
 
 #include <algorithm>
+#include <climits>
 #include <set>
 
 #include "game/one_line_text.h"
@@ -96,27 +97,38 @@ void record_knockout(Tournament& t, const std::string& knockout, int red_points,
 }
 
 // A game not created yet one of whose players is disqualified is not played: it is lost by
-// forfeit at once (both disqualified: 0–0). Returns whether `s` was so decided.
-bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx) {
-  const bool red_out = t.disqualification(s.red) != nullptr, black_out = t.disqualification(s.black) != nullptr;
+// forfeit at once (both disqualified: 0–0). Returns whether `s` was so decided. With
+// `withdrawn_too` (knockout games) a withdrawn player's is lost so too: a Swiss withdrawal takes
+// effect from the next round, but a knockout game is the next round, and the opponent must not
+// wait out a no-show for it.
+bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx, bool withdrawn_too = false) {
+  auto dq = [&](int p) { return t.disqualification(p) != nullptr; };
+  auto out = [&](int p) { return dq(p) || (withdrawn_too && t.ev.players[p].withdrawn_round > 0); };
+  const bool red_out = out(s.red), black_out = out(s.black);
   if (!red_out && !black_out) return false;
+  const int who = red_out ? s.red : s.black;
   s.finished = true;
   s.forfeit = true;
   s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
   s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
-  s.reason = "disqualified";
-  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[red_out ? s.red : s.black].name + " is disqualified");
+  s.reason = dq(who) ? "disqualified" : "withdrew";
+  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[who].name + (dq(who) ? " is disqualified" : " withdrew"));
   return true;
 }
 
 // Creates the knockout games that can be played now and are not created yet. A disqualified
 // player's knockout game is not played: it is lost by forfeit at once (both disqualified: 0–0).
-void sync_playoff_slots(Tournament& t, Effects& fx) {
+// A knockout game belongs to a round (semifinals to the one after the Swiss stage, the final to
+// the next): with auto_rounds, and not paused, it is created as soon as it can be played;
+// otherwise when the organiser starts its round (start_round), as any round's games, or up to
+// `release_round` (start_round of a knockout round after the last Swiss round).
+void sync_playoff_slots(Tournament& t, Effects& fx, int release_round = 0) {
   if (!t.has_playoff) return;
   const int semis_round = t.cfg.playoff_after_round + 1;
+  const int upto = t.cfg.auto_rounds && t.stage == Stage::Running ? INT_MAX : std::max(t.rounds_started, release_round);
   auto add = [&](GameSlot s) {
-    if (slot_exists(t, s.game_id)) return;
-    if (forfeit_if_disqualified(t, s, fx)) {
+    if (s.round > upto || slot_exists(t, s.game_id)) return;
+    if (forfeit_if_disqualified(t, s, fx, true)) {
       t.games.push_back(s);
       record_knockout(t, s.knockout, s.red_points, s.black_points);
       return;
@@ -244,6 +256,9 @@ Tournament create_tournament(EventConfig cfg) {
       ps.win_points <= ps.loss_points || ps.win_points > 100)
     fail("bad_request", "points: 0 <= loss_points <= draw_points <= win_points <= 100, and a win scores more than a loss");
   if (ps.max_forfeits < 0) fail("bad_request", "max_forfeits must not be negative");
+  for (auto [a, b] : ps.forbidden)
+    if (a < 0 || b < 0 || a == b)
+      fail("bad_request", "forbidden: pairs of two different places in the registration list (0 = first to join)");
   if (cfg.pairing.tiebreaks.empty())
     cfg.pairing.tiebreaks = pairing::tiebreak_preset(cfg.variant == "jieqi" ? "jieqi" : "cxa-14.3.1");
   Tournament t;
@@ -286,6 +301,8 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   return fx;
 }
 
+static const char* const kEditedExplanation = "edited by the organiser";
+
 // A running event's player is not paired from the first round not yet started on; their results
 // stay. A round paired but not started is paired again without them (else they would keep a bye,
 // or leave an opponent waiting for a no-show).
@@ -294,15 +311,25 @@ static void stop_pairing(Tournament& t, int p, Effects& fx) {
   t.ev.players[p].withdrawn_round = t.rounds_started + 1;
   if (paired_rounds(t) <= t.rounds_started) return;
   const int r = paired_rounds(t);
+  // An edited round is marked so by its explanation (edit_pairing): the organiser's boards are
+  // about to be replaced by the engine's, which they must hear, not find out at the board.
+  const bool edited = t.explain[r - 1] == std::vector<std::string>{kEditedExplanation};
   t.ev.rounds.pop_back();
   t.explain.pop_back();
   t.explain_zh.pop_back();
   try {
     Effects again = pair_next_round(t);
-    fx.warnings = again.warnings;
+    fx.warnings.insert(fx.warnings.end(), again.warnings.begin(), again.warnings.end());
     fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
+    if (edited)
+      fx.warnings.push_back("round " + std::to_string(r) +
+                            " had been edited by the organiser: the edit was replaced by the engine's pairing without " +
+                            name + "; edit it again if it should stand");
   } catch (const TournamentError& e) {
     fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
+    fx.warnings.push_back("round " + std::to_string(r) + (edited ? " (edited by the organiser)" : "") +
+                          " was taken back and could not be paired again without " + name + ": " + e.what() +
+                          "; pair or edit it by hand");
   }
 }
 
@@ -351,6 +378,39 @@ Effects warn(Tournament& t, const std::string& user_id, const std::string& reaso
   return fx;
 }
 
+Effects forbid_pairs(Tournament& t, const std::vector<std::pair<std::string, std::string>>& users) {
+  require_stage(t, {Stage::Registration, Stage::Running, Stage::Paused}, "forbidding pairs");
+  Effects fx;
+  std::vector<std::pair<int, int>> add;
+  for (const auto& [ua, ub] : users) {
+    const int a = player_of(t, ua), b = player_of(t, ub);
+    if (a < 0 || b < 0) fail("not_joined", (a < 0 ? ua : ub) + " is not registered in this event");
+    if (a == b) fail("bad_request", "a forbidden pair is two different players");
+    add.emplace_back(a, b);
+  }
+  auto listed = [&](int a, int b) {
+    for (auto [x, y] : t.ev.settings.forbidden)
+      if ((x == a && y == b) || (x == b && y == a)) return true;
+    return false;
+  };
+  // The round already paired but not started was paired without them: it is the organiser's to
+  // pair again (repair) or edit, not changed behind their back.
+  const bool waiting = t.stage != Stage::Registration && paired_rounds(t) > t.rounds_started;
+  for (auto [a, b] : add) {
+    const std::string names = t.ev.players[a].name + " – " + t.ev.players[b].name;
+    if (listed(a, b)) continue;
+    t.ev.settings.forbidden.emplace_back(a, b);
+    t.cfg.pairing.forbidden.emplace_back(a, b);
+    fx.notices.push_back("never paired from now on: " + names);
+    if (waiting)
+      for (const auto& board : t.ev.rounds.back().boards)
+        if ((board.a == a && board.b == b) || (board.a == b && board.b == a))
+          fx.warnings.push_back("round " + std::to_string(paired_rounds(t)) + ", paired already, seats " + names +
+                                " together: pair it again (repair) or edit it");
+  }
+  return fx;
+}
+
 const Tournament::Sanction* Tournament::disqualification(int player) const {
   for (const auto& d : disqualified)
     if (d.player == player) return &d;
@@ -376,10 +436,27 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
 Effects start(Tournament& t) {
   require_stage(t, {Stage::Registration}, "starting");
   if (t.ev.players.size() < 2) fail("bad_state", "an event needs at least two players");
+  // Forbidden pairs set at creation name places in the registration list: one naming a place nobody
+  // took goes now, or a late joiner would inherit it.
+  const int n = static_cast<int>(t.ev.players.size());
+  std::vector<std::string> dropped;
+  for (auto* list : {&t.ev.settings.forbidden, &t.cfg.pairing.forbidden}) {
+    std::vector<std::pair<int, int>> kept;
+    for (auto [a, b] : *list) {
+      if (a < n && b < n) kept.emplace_back(a, b);
+      else if (list == &t.ev.settings.forbidden) dropped.push_back(std::to_string(a) + "-" + std::to_string(b));
+    }
+    *list = std::move(kept);
+  }
   pairing::assign_pairing_numbers(t.ev);
   t.stage = Stage::Running;
   Effects fx = pair_next_round(t);
   fx.notices.insert(fx.notices.begin(), "event started");
+  if (!dropped.empty()) {
+    std::string list;
+    for (const auto& d : dropped) list += (list.empty() ? "" : ", ") + d;
+    fx.warnings.push_back("forbidden pairs naming places nobody took were dropped: " + list);
+  }
   if (t.cfg.auto_rounds) {
     Effects s = start_round(t);
     fx.create = s.create;
@@ -415,7 +492,18 @@ Effects start_round(Tournament& t) {
   require_stage(t, {Stage::Running}, "starting a round");
   Effects fx;
   const int r = paired_rounds(t);
-  if (r == t.rounds_started) fail("bad_state", "no paired round is waiting to start");
+  if (r == t.rounds_started) {
+    // Every Swiss round started: a knockout round after the last one (the final of a play-off
+    // after the last Swiss round) is the organiser's to start too.
+    if (r == t.ev.settings.rounds && t.has_playoff) {
+      sync_playoff_slots(t, fx, INT_MAX);
+      if (!fx.create.empty() || !fx.notices.empty()) {
+        fx.notices.push_back("play-off games started");
+        return fx;
+      }
+    }
+    fail("bad_state", "no paired round is waiting to start");
+  }
   const auto& boards = t.ev.rounds[r - 1].boards;
   for (size_t b = 0; b < boards.size(); ++b) {
     if (boards[b].b == kBye) continue;
@@ -432,6 +520,15 @@ Effects start_round(Tournament& t) {
   sync_playoff_slots(t, fx);
   fx.notices.push_back("round " + std::to_string(r) + " started");
   return fx;
+}
+
+bool knockout_round_waiting(const Tournament& t) {
+  const int r = paired_rounds(t);
+  if (!t.has_playoff || t.stage != Stage::Running || r != t.rounds_started || r != t.ev.settings.rounds) return false;
+  Tournament probe = t;
+  Effects fx;
+  sync_playoff_slots(probe, fx, INT_MAX);
+  return !fx.create.empty() || !fx.notices.empty();
 }
 
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards) {
@@ -478,7 +575,7 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
     fail("bad_request", pp.needs_bye ? "an odd field needs exactly one bye" : "an even field has no bye");
   fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
   t.ev.rounds[r - 1] = edited;
-  t.explain[r - 1] = {"edited by the organiser"};
+  t.explain[r - 1] = {kEditedExplanation};
   t.explain_zh[r - 1] = {"由组织者修改"};
   fx.notices.push_back("round " + std::to_string(r) + " pairing edited");
   return fx;

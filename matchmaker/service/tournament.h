@@ -128,14 +128,22 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
 // The organiser warns a registered player of a running, paused or finished event (警告): recorded
 // with the reason, told to everyone in the event's notices; pairing and standings do not change.
 Effects warn(Tournament& t, const std::string& user_id, const std::string& reason);
+// The organiser keeps registered players apart (club-mates, family) by their user ids: each pair
+// is never paired from the next round paired on, in registration or later (a round paired and
+// not started that seats them together is left as it is, with a warning).
+Effects forbid_pairs(Tournament& t, const std::vector<std::pair<std::string, std::string>>& users);
 // Registration → running: draws pairing numbers, pairs round 1 and (auto_rounds) starts it.
 Effects start(Tournament& t);
 // An event with a start time starts by itself once that time has come (with at least two players).
 bool due_to_start(const Tournament& t, int64_t now_ms);
 // Pairs the next round without starting it (organisers may edit it before start_round).
 Effects pair_next_round(Tournament& t);
-// Creates the games of the paired but unstarted round.
+// Creates the games of the paired but unstarted round. Without auto_rounds the play-off's games
+// are created so too, with the round they belong to; once every Swiss round has started, a
+// knockout round still to play (a play-off after the last Swiss round) is started by it alone.
 Effects start_round(Tournament& t);
+// Such a knockout round is ready and waits for start_round (for the organiser's page).
+bool knockout_round_waiting(const Tournament& t);
 // Replaces the boards of the paired, unstarted round (player ids; b = pairing::kBye for a bye).
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards);
 // Drops the paired, unstarted round and pairs it again.

@@ -120,6 +120,9 @@ pairing::Settings settings_from(const json::object& o) {
       if (!a || a->size() != 2 || !(*a)[0].is_int64() || !(*a)[1].is_int64() || (*a)[0].as_int64() < 0 ||
           (*a)[1].as_int64() < 0 || (*a)[0].as_int64() > 100000 || (*a)[1].as_int64() > 100000)
         throw TournamentError("bad_request", what);
+      if ((*a)[0].as_int64() == (*a)[1].as_int64())
+        throw TournamentError("bad_request", "'forbidden': a pair of two different players, not [" +
+                                                 std::to_string((*a)[0].as_int64()) + ", " + std::to_string((*a)[0].as_int64()) + "]");
       s.forbidden.emplace_back(static_cast<int>((*a)[0].as_int64()), static_cast<int>((*a)[1].as_int64()));
     }
   }
@@ -423,6 +426,7 @@ json::value public_json(const Tournament& t) {
   }
   o["rounds"] = rounds;
   o["rounds_paired"] = t.ev.rounds.size();
+  o["knockout_waiting"] = knockout_round_waiting(t);
   return all;
 }
 

@@ -98,3 +98,41 @@ TEST(Explain, RoundOneNamesItsModeInEachLanguage) {
     EXPECT_NE(r.explain[0].find(round1_mode_name(mode)), std::string::npos) << r.explain[0];
   }
 }
+
+// A random round 1 draws the bye by lot: its line must not say it went to the highest pairing
+// number (it went to whoever the lot made last), nor the boards' lines that they follow the numbers.
+TEST(Explain, RandomRoundOneByeIsByLot) {
+  bool seen_not_highest = false;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Event ev = players_event(7);
+    ev.settings.round1 = Round1Mode::Random;
+    ev.settings.seed = seed;
+    auto r = pair_round(ev);
+    ASSERT_TRUE(r.ok) << r.error;
+    int bye_player = -1;
+    for (const auto& b : r.record.boards)
+      if (b.b == kBye) bye_player = b.a;
+    ASSERT_GE(bye_player, 0);
+    int highest = 0;
+    for (const auto& p : ev.players) highest = std::max(highest, p.number);
+    seen_not_highest |= ev.players[bye_player].number != highest;
+    for (const auto* lines : {&r.explain, &r.explain_zh})
+      for (const auto& line : *lines) {
+        EXPECT_EQ(line.find("highest pairing number"), std::string::npos) << line;
+        EXPECT_EQ(line.find("编号最大"), std::string::npos) << line;
+        EXPECT_EQ(line.find("by pairing numbers"), std::string::npos) << line;
+        EXPECT_EQ(line.find("按编号"), std::string::npos) << line;
+      }
+    EXPECT_NE(r.explain.back().find("drawn by lot"), std::string::npos) << r.explain.back();
+    EXPECT_NE(r.explain_zh.back().find("抽签"), std::string::npos) << r.explain_zh.back();
+  }
+  EXPECT_TRUE(seen_not_highest) << "some draw gives the bye to another number than the highest";
+}
+
+// Adjacent round 1 does give an odd field's bye to the highest number, and says so.
+TEST(Explain, AdjacentRoundOneByeIsTheHighestNumber) {
+  Event ev = players_event(5);
+  auto r = pair_round(ev);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_NE(r.explain.back().find("highest pairing number"), std::string::npos) << r.explain.back();
+}

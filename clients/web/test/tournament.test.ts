@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, playerOf, poolName, sbText, slotsOf } from '../src/tournament/logic';
-import type { EventDetail, StandingsRow } from '../src/tournament/types';
+import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
+import type { EventDetail, Standings, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
 const ev: EventDetail = {
@@ -17,6 +17,36 @@ const ev: EventDetail = {
 };
 
 describe('tournament helpers', () => {
+  it('counts and orders only placed players: a disqualified one comes last, unranked', () => {
+    // Ten players; the one ranked 8th on points is disqualified.
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      rank: i + 1, player: i, score: 20 - i, withdrawn: i === 7,
+      withdrawn_reason: i === 7 ? 'disqualified' : '', place: i < 7 ? i + 1 : i === 7 ? 0 : i,
+    })) as unknown as StandingsRow[];
+    const st = { after_round: 7, columns: [], rows, final_ranking: [0, 1, 2, 3, 4, 5, 6, 8, 9] } as Standings;
+    const shown = shownStandings(rows);
+    expect(shown.map((s) => s.row.player)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 7]);
+    expect(shown.map((s) => s.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, null]);
+    const finished = { ...ev, stage: 'finished' };
+    expect(myPlace(finished, st, 5)).toMatchObject({ place: 6, of: 9, final: true });
+    expect(myPlace(finished, st, 9)).toMatchObject({ place: 9, of: 9 });
+    expect(myPlace(finished, st, 7)).toMatchObject({ place: 0, of: 9 });
+    expect(myPlace({ ...ev, stage: 'running' }, st, 8)).toMatchObject({ place: 8, of: 9, final: false });
+  });
+  it('keeps shared ranks shared when closing up over a disqualified player', () => {
+    const rows = [
+      { rank: 1, player: 0, withdrawn_reason: 'disqualified' },
+      { rank: 2, player: 1 },
+      { rank: 2, player: 2 },
+    ] as unknown as StandingsRow[];
+    expect(shownStandings(rows).map((s) => s.rank)).toEqual([1, 1, null]);
+  });
+  it('offers to start a paired round, or play-off games with no Swiss round to start with', () => {
+    const started = { ...ev, rounds: [{ round: 1, started: true, boards: [] }] };
+    expect(roundToStart({ ...ev, rounds: [{ round: 1, started: false, boards: [] }] })).toBe(true);
+    expect(roundToStart(started)).toBe(false);
+    expect(roundToStart({ ...started, knockout_waiting: true })).toBe(true);
+  });
   it('finds the viewer and the slots of a board in game order', () => {
     expect(playerOf(ev, 'u-c')).toBe(2);
     expect(playerOf(ev, 'nobody')).toBe(-1);

@@ -786,6 +786,61 @@ TEST_F(QuickPairing, EventCreationRedoneIsListed) {
   EXPECT_TRUE(listed()) << "the redone creation did not list the event";
 }
 
+// The documented example of forbidden pairs, sent before anyone joined: the matchmaker crashed on
+// it (the TRF view read players that did not exist), and again on every restart.
+TEST_F(QuickPairing, ForbiddenPairsAtCreationAreTaken) {
+  const std::string admin = TestServers::kAdminToken;
+  post("/api/events", json::object{{"id", "fb1"}, {"name", "ok"}, {"pairing", json::object{{"forbidden", json::array{json::array{0, 1}}}}}},
+       admin);
+  EXPECT_EQ(get("/api/events/fb1").at("config").at("pairing").at("forbidden"), (json::array{json::array{0, 1}}));
+  std::string trf;
+  EXPECT_EQ(servers_.http_get("/api/events/fb1/trf", trf), 200) << trf;
+  EXPECT_TRUE(matchmaker_.alive());
+  post("/api/events", json::object{{"id", "fb2"}, {"name", "self"}, {"pairing", json::object{{"forbidden", json::array{json::array{2, 2}}}}}},
+       admin, 400);
+  EXPECT_TRUE(get("/api/pools").is_array()) << "the service still answers";
+  // Registered players are kept apart by their user ids (organisers only).
+  add_players(3, "fb");
+  for (int i = 0; i < 3; ++i) post("/api/events/fb1/join", json::object{}, players_[i].token);
+  const json::object pair{{"pairs", json::array{json::array{json::string(players_[1].user_id), json::string(players_[2].user_id)}}}};
+  post("/api/events/fb1/forbid", pair, players_[0].token, 403);
+  post("/api/events/fb1/forbid", json::object{{"pairs", json::array{json::array{"u-nobody", "u-nobody2"}}}}, admin, 409);
+  post("/api/events/fb1/forbid", pair, admin);
+  EXPECT_EQ(get("/api/events/fb1").at("config").at("pairing").at("forbidden"), (json::array{json::array{0, 1}, json::array{1, 2}}));
+}
+
+// A command that crashed the matchmaker every time it was handled (it stays pending, delivered
+// again after each restart) is dropped after a few deliveries, with an error to its sender, so
+// the service comes back instead of crashing for ever.
+TEST_F(QuickPairing, ACommandThatKeepsCrashingTheMatchmakerIsDropped) {
+  matchmaker_.terminate();
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string command = json::serialize(json::object{
+      {"cmd", "create_event"}, {"admin", true}, {"event", json::object{{"id", "poison"}, {"name", "Poison"}}}});
+  try {  // the group, unless the fixture's matchmaker made it before it stopped
+    redis.command({"XGROUP", "CREATE", xq::bus::kCommands, xq::bus::kMatchmakerGroup, "0", "MKSTREAM"});
+  } catch (const gs::RedisError&) {
+  }
+  redis.command({"XADD", xq::bus::kCommands, "*", "id", "cmd-poison", "body", command});
+  // Delivered to the fixture's consumer five times and never acknowledged: five crashes.
+  redis.command({"XREADGROUP", "GROUP", xq::bus::kMatchmakerGroup, "mm-test", "COUNT", "100", "STREAMS", xq::bus::kCommands, ">"});
+  for (int i = 0; i < 4; ++i)
+    redis.command({"XREADGROUP", "GROUP", xq::bus::kMatchmakerGroup, "mm-test", "COUNT", "100", "STREAMS", xq::bus::kCommands, "0"});
+  start_matchmaker();
+  auto r = redis.command({"BLPOP", xq::bus::reply("cmd-poison"), "10"});
+  ASSERT_EQ(r.elements.size(), 2u) << "no answer from the matchmaker";
+  EXPECT_NE(r.elements[1].str.find("\"failed\""), std::string::npos) << r.elements[1].str;
+  int64_t pending = 1;
+  for (int i = 0; i < 50 && pending != 0; ++i) {  // acknowledged just after the answer
+    pending = redis.command({"XPENDING", xq::bus::kCommands, xq::bus::kMatchmakerGroup}).elements.at(0).integer;
+    if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(pending, 0) << "acknowledged";
+  std::string body;
+  EXPECT_EQ(servers_.http_get("/api/events/poison", body), 404) << "not handled: " << body;
+  post("/api/events", json::object{{"id", "after-poison"}, {"name", "After"}}, TestServers::kAdminToken);
+}
+
 // A player who joined a pool and then closed the page (no connection to any game server) is not
 // paired with the next one to come, and leaves the pool after the grace time.
 TEST_F(QuickPairing, PlayersWhoLeftThePageAreNotPaired) {

@@ -889,3 +889,186 @@ TEST(Tournament, DisplayNamesAreOneLineReadInOrder) {
   Tournament t = with_players(config(3), 2);
   EXPECT_EQ(error_code_of([&] { cancel(t, "a\xE2\x80\xA8" "b"); }), "bad_request");
 }
+
+// Forbidden pairs set at creation name places in the registration list (0 = first to join): before
+// anyone joined they name nobody, and every view of the event (the TRF export read past the list
+// and crashed the matchmaker on creation) must bear that.
+TEST(Tournament, ForbiddenPairsMayNamePlacesNobodyHasTakenYet) {
+  EventConfig c = config(3);
+  c.pairing.forbidden = {{0, 1}, {2, 7}};
+  Tournament t = create_tournament(c);
+  EXPECT_EQ(xq::pairing::export_trf(t.ev).find("XXP"), std::string::npos);
+  public_json(t), standings_json(t), crosstable_json(t);
+  join(t, "u0", "Player 0", 1500);
+  EXPECT_EQ(xq::pairing::export_trf(t.ev).find("XXP"), std::string::npos);
+  for (int i = 1; i < 4; ++i) join(t, "u" + std::to_string(i), "Player " + std::to_string(i), 1500);
+  Effects fx = start(t);
+  // 2-7 names a place nobody took: dropped at the start, so a late joiner does not inherit it.
+  const std::vector<std::pair<int, int>> want = {{0, 1}};
+  EXPECT_EQ(t.ev.settings.forbidden, want);
+  EXPECT_EQ(t.cfg.pairing.forbidden, want);
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find("2-7"), std::string::npos) << fx.warnings[0];
+  const std::string trf = xq::pairing::export_trf(t.ev);
+  EXPECT_NE(trf.find("XXP"), std::string::npos) << trf;
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == 0 && b.b == 1) || (b.a == 1 && b.b == 0));
+}
+
+TEST(Tournament, AForbiddenPairIsTwoDifferentPlaces) {
+  EventConfig c = config(3);
+  c.pairing.forbidden = {{1, 1}};
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  c.pairing.forbidden = {{-1, 1}};
+  EXPECT_THROW(create_tournament(c), TournamentError);
+  EXPECT_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[3,3]]}})")), TournamentError);
+  EXPECT_NO_THROW(config_from_json(boost::json::parse(R"({"id":"x","name":"x","pairing":{"forbidden":[[0,1]]}})")));
+}
+
+// A withdrawal from a paired round the organiser had edited pairs it again by the engine: the
+// answer must say the manual pairing was replaced (it said nothing).
+TEST(Tournament, AWithdrawalFromAnEditedRoundWarnsThatTheEditWasReplaced) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 5);
+  start(t);
+  edit_pairing(t, {{0, 4}, {1, 3}, {2, xq::pairing::kBye}});
+  Effects fx = withdraw(t, "u2");
+  ASSERT_EQ(t.ev.rounds.size(), 1u);
+  const bool warned = std::any_of(fx.warnings.begin(), fx.warnings.end(),
+                                  [](const std::string& w) { return w.find("edited by the organiser") != std::string::npos; });
+  EXPECT_TRUE(warned) << "warnings: " << fx.warnings.size();
+  // An unedited round paired again is no news of that kind.
+  Tournament u = with_players(c, 5);
+  start(u);
+  Effects plain = withdraw(u, "u2");
+  for (const auto& w : plain.warnings) EXPECT_EQ(w.find("edited"), std::string::npos) << w;
+}
+
+namespace {
+int knockout_games_in(const std::vector<GameSlot>& games) {
+  return static_cast<int>(std::count_if(games.begin(), games.end(), [](const GameSlot& g) { return !g.knockout.empty(); }));
+}
+}  // namespace
+
+// With auto_rounds off the organiser starts every round, the play-off's too: the semifinals are
+// created by starting the round after the Swiss stage, the final by starting the next (they were
+// created by themselves as soon as the previous round ended).
+TEST(Tournament, WithoutAutoRoundsThePlayoffWaitsForTheOrganiser) {
+  EventConfig c = config(4);
+  c.auto_rounds = false;
+  c.playoff_after_round = 2;
+  Tournament t = with_players(c, 8);
+  start(t);
+  for (int r = 1; r <= 2; ++r) {
+    if (r > 1) pair_next_round(t);
+    auto played = play_all(t, start_round(t).create);
+    EXPECT_EQ(knockout_games_in(played), 0) << "round " << r;
+  }
+  ASSERT_TRUE(t.has_playoff) << "seeded when round 2 ended";
+  EXPECT_EQ(knockout_games_in(t.games), 0) << "but not played before the organiser starts round 3";
+  pair_next_round(t);
+  Effects r3 = start_round(t);
+  EXPECT_EQ(knockout_games_in(r3.create), 2) << "the semifinals start with round 3";
+  auto played3 = play_all(t, r3.create);
+  EXPECT_EQ(knockout_games_in(played3), 2) << "no final before round 4 is started";
+  pair_next_round(t);
+  Effects r4 = start_round(t);
+  EXPECT_EQ(knockout_games_in(r4.create), 2) << "the final and the third-place game start with round 4";
+  play_all(t, r4.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+}
+
+// A play-off after the last Swiss round: its rounds have no Swiss round to start with, so
+// start_round with no Swiss round waiting starts them.
+TEST(Tournament, WithoutAutoRoundsAPlayoffAfterTheLastSwissRoundIsStartedByHand) {
+  EventConfig c = config(1);
+  c.auto_rounds = false;
+  c.playoff_after_round = 1;
+  Tournament t = with_players(c, 8);
+  start(t);
+  play_all(t, start_round(t).create);
+  ASSERT_TRUE(t.has_playoff);
+  EXPECT_EQ(knockout_games_in(t.games), 0);
+  EXPECT_TRUE(public_json(t).at("knockout_waiting").as_bool()) << "the organiser's page offers to start it";
+  Effects semis = start_round(t);
+  EXPECT_FALSE(public_json(t).at("knockout_waiting").as_bool());
+  EXPECT_EQ(knockout_games_in(semis.create), 2);
+  play_all(t, semis.create);
+  EXPECT_EQ(knockout_games_in(t.games), 2) << "the final waits";
+  Effects final = start_round(t);
+  EXPECT_EQ(knockout_games_in(final.create), 2);
+  play_all(t, final.create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_THROW(start_round(t), TournamentError);
+}
+
+// A play-off seed who withdraws during the semifinal plays it out (a withdrawal takes effect from
+// the next round) but is paired in no later knockout game: won the semifinal, their final is lost
+// by forfeit unplayed and the opponent is champion (the final was created with them, to wait out a
+// no-show).
+TEST(Tournament, AWithdrawnSemifinalistIsGivenNoFinal) {
+  EventConfig c = config(1);
+  c.playoff_after_round = 1;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 4);
+  std::vector<GameSlot> semis;
+  for (const GameSlot& g : start(t).create)
+    for (const GameSlot& created : record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate").create) semis.push_back(created);
+  ASSERT_EQ(semis.size(), 2u);
+  const int gone = semis[0].red;
+  withdraw(t, t.user_ids[gone]);
+  record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");  // the withdrawn player won it
+  const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
+  for (const auto& g : after.create) EXPECT_TRUE(g.red != gone && g.black != gone) << g.game_id << " created with the withdrawn player";
+  const GameSlot* final_slot = nullptr;
+  for (const auto& g : t.games)
+    if (g.knockout == "final") final_slot = &g;
+  ASSERT_NE(final_slot, nullptr);
+  EXPECT_TRUE(final_slot->finished);
+  EXPECT_TRUE(final_slot->forfeit);
+  EXPECT_EQ(final_slot->reason, "withdrew");
+  const int opponent = final_slot->red == gone ? final_slot->black : final_slot->red;
+  play_all(t, after.create);  // the third-place game
+  EXPECT_EQ(t.stage, Stage::Finished);
+  const std::vector<int> ranking = final_ranking(t);
+  ASSERT_EQ(ranking.size(), 4u);
+  EXPECT_EQ(ranking[0], opponent) << "the opponent wins the final by forfeit";
+  EXPECT_EQ(ranking[1], gone);
+}
+
+// Keeping club-mates apart cannot wait for their places in the registration list: the organiser
+// names registered players by user id, before the start or between rounds.
+TEST(Tournament, TheOrganiserForbidsPairsByUserId) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 4);
+  forbid_pairs(t, {{"u1", "u2"}});
+  const std::vector<std::pair<int, int>> want = {{1, 2}};
+  EXPECT_EQ(t.ev.settings.forbidden, want);
+  EXPECT_EQ(t.cfg.pairing.forbidden, want);
+  forbid_pairs(t, {{"u2", "u1"}});
+  EXPECT_EQ(t.ev.settings.forbidden, want) << "once is enough";
+  auto code_of = [&](const std::vector<std::pair<std::string, std::string>>& users) {
+    try {
+      forbid_pairs(t, users);
+    } catch (const TournamentError& e) {
+      return e.code;
+    }
+    return std::string("ok");
+  };
+  EXPECT_EQ(code_of({{"u1", "nobody"}}), "not_joined");
+  EXPECT_EQ(code_of({{"u3", "u3"}}), "bad_request");
+  EXPECT_EQ(t.ev.settings.forbidden, want) << "a refused call adds nothing";
+  start(t);
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == 1 && b.b == 2) || (b.a == 2 && b.b == 1));
+  // The round waiting to start seats two players it now forbids: a warning, the round unchanged.
+  const auto board = t.ev.rounds[0].boards[0];
+  Effects fx = forbid_pairs(t, {{t.user_ids[board.a], t.user_ids[board.b]}});
+  ASSERT_EQ(fx.warnings.size(), 1u);
+  EXPECT_NE(fx.warnings[0].find("repair"), std::string::npos) << fx.warnings[0];
+  repair(t);
+  for (const auto& b : t.ev.rounds[0].boards) EXPECT_FALSE((b.a == board.a && b.b == board.b) || (b.a == board.b && b.b == board.a));
+  // It survives storage.
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(back.ev.settings.forbidden, t.ev.settings.forbidden);
+}

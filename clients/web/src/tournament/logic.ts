@@ -1,6 +1,6 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
 import { t, type Key } from '../i18n';
-import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type StandingsRow } from './types';
+import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
 export function playerOf(ev: EventDetail, userId: string | undefined): number {
@@ -192,4 +192,40 @@ export function noticeText(text: string): string {
     return t(key, params);
   }
   return text;
+}
+
+// Whether the organiser has a round to start: the paired, unstarted Swiss round, or (auto_rounds
+// off) play-off games after the last Swiss round, which have no Swiss round to start with.
+export function roundToStart(ev: EventDetail): boolean {
+  const paired = ev.rounds.length;
+  const last = ev.rounds[paired - 1];
+  const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
+  return unstarted || ev.knockout_waiting === true;
+}
+
+// The standings as shown: a disqualified player has no place, so they come last and unranked
+// (shown '–'), and the others' ranks close up over them (ties stay ties). The server's rank counts
+// them where their points put them.
+export function shownStandings(rows: StandingsRow[]): { row: StandingsRow; rank: number | null }[] {
+  const out = (r: StandingsRow) => r.withdrawn_reason === 'disqualified';
+  const placed = rows.filter((r) => !out(r));
+  return [
+    ...placed.map((row) => ({ row, rank: row.rank - rows.filter((d) => out(d) && d.rank < row.rank).length })),
+    ...rows.filter(out).map((row) => ({ row, rank: null })),
+  ];
+}
+
+// The viewer's place: the final order once the event is over, else the rank after the last
+// complete round, both among placed players only; 0 for a disqualified player (no place). Null
+// before round 1 is over, or for a viewer not in the standings.
+export function myPlace(ev: EventDetail, st: Standings | null, me: number): { place: number; of: number; score: number; after: number; final: boolean } | null {
+  if (me < 0 || !st?.after_round) return null;
+  const shown = shownStandings(st.rows ?? []);
+  const mine = shown.find((s) => s.row.player === me);
+  if (!mine) return null;
+  const final = ev.stage === 'finished';
+  const of = shown.filter((s) => s.rank !== null).length;
+  const fromFinal = final && st.final_ranking?.length ? st.final_ranking.indexOf(me) + 1 : 0;
+  const place = mine.rank === null ? 0 : fromFinal || mine.row.place || mine.rank;
+  return { place, of, score: mine.row.score, after: st.after_round, final };
 }

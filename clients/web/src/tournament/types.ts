@@ -83,6 +83,7 @@ export type EventDetail = {
   games: GameSlot[];
   rounds_started?: number;
   rounds_paired?: number;
+  knockout_waiting?: boolean; // a play-off round after the last Swiss round waits for start-round
   playoff?: Playoff | null;
   version?: number;
 };

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, playerOf, sbText, slotsOf, tiebreakCell } from '../tournament/logic';
+import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -195,17 +195,6 @@ function EventRules({ ev }: { ev: EventDetail }) {
   );
 }
 
-// The player's own line of the standings: the final place once the event is over, else the rank
-// after the last complete round (null before round 1 is over).
-function myPlace(ev: EventDetail, st: Standings | null, me: number): { place: number; of: number; score: number; after: number; final: boolean } | null {
-  if (me < 0 || !st?.after_round) return null;
-  const row = st.rows?.find((r) => r.player === me);
-  if (!row) return null;
-  const final = ev.stage === 'finished';
-  const fromFinal = final && st.final_ranking?.length ? st.final_ranking.indexOf(me) + 1 : 0;
-  return { place: fromFinal || row.place || row.rank, of: st.rows.length, score: row.score, after: st.after_round, final };
-}
-
 function NextGameView({ next, registered, stage, place }: { next: NextGame | null; registered: boolean; stage: string; place: ReturnType<typeof myPlace> }) {
   if (!registered) return null;
   const has = !!next?.game_id;
@@ -229,7 +218,7 @@ function NextGameView({ next, registered, stage, place }: { next: NextGame | nul
       )}
       {place && (
         <p data-testid="my-place">
-          <strong>{t(place.final ? 'myFinalPlace' : 'myPlace', { n: place.place, of: place.of, r: place.after })}</strong> · {t('myScore', { s: place.score })}
+          <strong>{place.place ? t(place.final ? 'myFinalPlace' : 'myPlace', { n: place.place, of: place.of, r: place.after }) : t('disqualified')}</strong> · {t('myScore', { s: place.score })}
         </p>
       )}
     </section>
@@ -514,9 +503,9 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
             </tr>
           </thead>
           <tbody>
-            {standings.rows.map((r) => (
+            {shownStandings(standings.rows).map(({ row: r, rank }) => (
               <tr key={r.player} class={`${r.player === me ? 'me' : ''} ${r.withdrawn ? 'withdrawn' : ''}`} data-player={r.name}>
-                <td>{r.rank}</td>
+                <td data-col="rank">{rank ?? '–'}</td>
                 <td>{r.number}</td>
                 <td class="name" title={r.disqualified_reason || undefined}>
                   {r.name}
@@ -654,7 +643,7 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
         {(running || ev.stage === 'paused') && (
           <>
             <button data-testid="pair-round" disabled={busy || unstarted || roundInProgress} onClick={() => act('pair')}>{t('pairNextRound')}</button>
-            <button data-testid="start-round" disabled={busy || !unstarted || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
+            <button data-testid="start-round" disabled={busy || !roundToStart(ev) || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
         )}
