@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 #include "pairing/trf.h"
@@ -53,6 +54,19 @@ Tournament two_players_one_game() {
   start(t);
   EXPECT_EQ(start_round(t).create.size(), 1u);
   return t;
+}
+
+// The play-off's final, recorded unplayed: lost by forfeit for `reason` (a disqualification, a
+// withdrawal) by the player who was to play it.
+const GameSlot& final_lost_unplayed(const Tournament& t, const std::string& reason) {
+  const GameSlot* final_slot = nullptr;
+  for (const auto& g : t.games)
+    if (g.knockout == "final") final_slot = &g;
+  if (!final_slot) throw std::runtime_error("no final");
+  EXPECT_TRUE(final_slot->finished);
+  EXPECT_TRUE(final_slot->forfeit);
+  EXPECT_EQ(final_slot->reason, reason);
+  return *final_slot;
 }
 
 bool any_of_notices(const Effects& fx, const std::string& part) {
@@ -316,13 +330,7 @@ TEST(Tournament, ADisqualifiedSemifinalistPlaysNoFinal) {
   record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");
   const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
   for (const auto& g : after.create) EXPECT_TRUE(g.red != dq && g.black != dq) << g.game_id << " created with the disqualified player";
-  const GameSlot* final_slot = nullptr;
-  for (const auto& g : t.games)
-    if (g.knockout == "final") final_slot = &g;
-  ASSERT_NE(final_slot, nullptr);
-  EXPECT_TRUE(final_slot->finished);
-  EXPECT_TRUE(final_slot->forfeit);
-  EXPECT_EQ(final_slot->reason, "disqualified");
+  final_lost_unplayed(t, "disqualified");
   play_all(t, after.create);  // the third-place game
   EXPECT_EQ(t.stage, Stage::Finished);
   const std::vector<int> ranking = final_ranking(t);
@@ -1020,13 +1028,7 @@ TEST(Tournament, AWithdrawnSemifinalistIsGivenNoFinal) {
   record_result(t, semis[0].game_id, 2, 0, false, 0, 0, "resignation");  // the withdrawn player won it
   const Effects after = record_result(t, semis[1].game_id, 2, 0, false, 0, 0, "resignation");
   for (const auto& g : after.create) EXPECT_TRUE(g.red != gone && g.black != gone) << g.game_id << " created with the withdrawn player";
-  const GameSlot* final_slot = nullptr;
-  for (const auto& g : t.games)
-    if (g.knockout == "final") final_slot = &g;
-  ASSERT_NE(final_slot, nullptr);
-  EXPECT_TRUE(final_slot->finished);
-  EXPECT_TRUE(final_slot->forfeit);
-  EXPECT_EQ(final_slot->reason, "withdrew");
+  const GameSlot* final_slot = &final_lost_unplayed(t, "withdrew");
   const int opponent = final_slot->red == gone ? final_slot->black : final_slot->red;
   play_all(t, after.create);  // the third-place game
   EXPECT_EQ(t.stage, Stage::Finished);
