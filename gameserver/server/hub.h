@@ -61,6 +61,9 @@ class Hub {
   std::optional<std::string> game_record(const std::string& id);  // live or archived
   // A live game broadcast to spectators with a delay: its record waits for the end.
   bool record_withheld(const std::string& id);
+  // Whether the user plays a game not yet over, on this node or (as of the game lists' cache, a
+  // second) on another.
+  bool plays_live_game(const std::string& user_id);
   static constexpr uint32_t kDefaultGameListLimit = 100, kMaxGameListLimit = 500;
   static constexpr size_t kMaxListedSeeks = 200;  // per seek list sent (SeekList.total counts them all)
   // Live games (and finished ones still in memory), newest first: `limit` from `offset`, with the

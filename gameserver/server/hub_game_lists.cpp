@@ -41,6 +41,19 @@ std::optional<std::string> Hub::game_record(const std::string& id) {
   return std::nullopt;
 }
 
+bool Hub::plays_live_game(const std::string& user_id) {
+  const auto plays = [&](const GameConfig& g) { return g.red.user_id == user_id || g.black.user_id == user_id; };
+  {
+    std::lock_guard l(mu_);
+    for (const auto& [id, a] : games_)
+      if (!a->finished() && !a->lost() && plays(a->config())) return true;
+  }
+  if (const auto others = other_nodes_games_cached())
+    for (const auto& [id, g] : *others)
+      if (!g.finished && plays(g.config)) return true;
+  return false;
+}
+
 std::shared_ptr<const std::map<std::string, Hub::GameInfo>> Hub::other_nodes_games_cached() {
   std::lock_guard l(others_mu_);
   if (steady_ms() - others_read_ms_ >= kGameListCacheMs) {

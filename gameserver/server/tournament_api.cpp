@@ -385,6 +385,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (initial < 1000 || initial > 6LL * 3600 * 1000 || inc > 120000)
         return error(400, "bad_request", "time control: initial 1 s..6 h, increment <= 120 s");
       json::object cmd = command(parts[4] == "join" ? "pool_join" : "pool_leave");
+      // Quick pairing starts a game now: not for a player still in one (it paired two players of
+      // a live game with each other again).
+      if (parts[4] == "join" && hub.plays_live_game(user->id))
+        return error(409, "bad_state", "finish your game first: a player in a live game is not paired from a pool");
       cmd["pool"] = variant + ":" + tc;
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;

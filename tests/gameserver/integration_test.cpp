@@ -1481,6 +1481,21 @@ TEST_F(GameServer, MalformedHttpRequestsAreAnswered400) {
         << path;
 }
 
+// Quick pairing starts a game now: a player still in a live game is refused (R1 review: a pool
+// paired the two players of a live game with each other again); once the game is over, the
+// request goes on to the matchmaker (none runs here: 503).
+TEST_F(GameServer, APlayerInALiveGameIsNotPairedFromAPool) {
+  Client red = guest("pool_red"), black = guest("pool_black");
+  const std::string gid = start_game(red, black);
+  std::string body;
+  EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/300000+0/join", "{}", body, red.token), 409) << body;
+  EXPECT_NE(body.find("finish your game first"), std::string::npos) << body;
+  EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/300000+0/join", "{}", body, black.token), 409) << body;
+  ASSERT_TRUE(action(red, gid, "resign").has_reply());
+  ASSERT_TRUE(wait_event(black, gid, GameEvent::GAME_ENDED));
+  EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/300000+0/join", "{}", body, red.token), 503) << body;
+}
+
 // A real endpoint asked with the other of GET and POST says which it takes (405), rather than
 // "not found" as if the path did not exist; a path that is no endpoint stays 404.
 TEST_F(GameServer, WrongMethodOnAnEndpointIs405) {
