@@ -410,8 +410,9 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
 // An entry still pending after this many deliveries crashed the matchmaker each time it was
 // handled (an exception is answered and acknowledged): it is dropped, or every restart would crash
 // on it again and the whole service would stay down. A Redis error while handling an entry also
-// leaves it pending, so the bound leaves room for a few of those.
-constexpr int64_t kMaxDeliveries = 4;
+// leaves it pending (a game's result among them, which must not be lost), so the bound leaves
+// room for several of those.
+constexpr int64_t kMaxDeliveries = 8;
 
 void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool& any,
                                               const std::map<std::string, int64_t>& delivered) {

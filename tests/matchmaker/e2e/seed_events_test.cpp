@@ -822,9 +822,9 @@ TEST_F(QuickPairing, ACommandThatKeepsCrashingTheMatchmakerIsDropped) {
   } catch (const gs::RedisError&) {
   }
   redis.command({"XADD", xq::bus::kCommands, "*", "id", "cmd-poison", "body", command});
-  // Delivered to the fixture's consumer five times and never acknowledged: five crashes.
+  // Delivered to the fixture's consumer nine times and never acknowledged: nine crashes.
   redis.command({"XREADGROUP", "GROUP", xq::bus::kMatchmakerGroup, "mm-test", "COUNT", "100", "STREAMS", xq::bus::kCommands, ">"});
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 8; ++i)
     redis.command({"XREADGROUP", "GROUP", xq::bus::kMatchmakerGroup, "mm-test", "COUNT", "100", "STREAMS", xq::bus::kCommands, "0"});
   start_matchmaker();
   auto r = redis.command({"BLPOP", xq::bus::reply("cmd-poison"), "10"});
