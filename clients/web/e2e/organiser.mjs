@@ -99,6 +99,30 @@ test('organiser form: an event made with the seed left empty gets its own draw (
   assertEqual((await (await fetch(`${ctx.base}/api/events/e2e-seed-c`)).json()).config.pairing.seed, 4242, 'a typed seed');
 });
 
+// The pairing and scoring rules a regulation sets (R1 review: the API had them, the form not; the
+// senior regulation's CXA 14.4 counts a bye as a won game): the form shows the defaults, and what
+// the organiser ticks reaches the event.
+test('organiser form: the pairing and scoring rules of a regulation reach the event', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Pol_org');
+  await freshTournamentsPage(org, ctx);
+  const p = org.page;
+  await p.click('[data-testid=new-event]');
+  await p.fill('[data-testid=ev-name]', 'Senior rules');
+  await p.fill('[data-testid=ev-id]', 'e2e-policies');
+  await p.click('[data-testid=ev-policies] summary');
+  assert(await p.isChecked('[data-testid=ev-policy-colour_rules_hard]'), 'the colour rules are on by default');
+  assert(!(await p.isChecked('[data-testid=ev-policy-bye_counts_as_win]')), 'a bye is no win by default');
+  await p.check('[data-testid=ev-policy-bye_counts_as_win]');
+  await p.uncheck('[data-testid=ev-policy-bye_blocked_by_forfeit_win]');
+  await p.click('[data-testid=create-event]');
+  await p.waitForSelector('[data-testid=event-page][data-event=e2e-policies]', { timeout: T });
+  const ev = await (await fetch(`${ctx.base}/api/events/e2e-policies`)).json();
+  assertEqual(ev.config.pairing.bye_counts_as_win, true, 'a bye counts as a won game');
+  assertEqual(ev.config.pairing.bye_blocked_by_forfeit_win, false, 'a forfeit win does not block the bye');
+  assertEqual(ev.config.pairing.colour_rules_hard, true, 'the colour rules stay');
+  assertEqual(ev.config.pairing.forfeit_counts_as_met, false, 'a forfeit is no meeting');
+});
+
 // A link to an event shared with someone not signed in (R1 review: only the sign-in form showed,
 // though the event's API is public): the event shows below the sign-in, with a word on how to
 // join; signing in as a guest keeps the page, and Join is there.

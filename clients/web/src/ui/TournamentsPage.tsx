@@ -20,6 +20,21 @@ export function variantText(v: string): string {
   return v === 'jieqi' ? t('jieqi') : t('xiangqi');
 }
 
+// The pairing and scoring policies a regulation may set (docs/tournaments.md), with the server's
+// defaults: sent with every event, so the form shows what the event will do.
+const POLICY_DEFAULTS = {
+  colour_rules_hard: true,
+  relax_colour_last_round_topscorers: true,
+  forfeit_counts_as_met: false,
+  bye_blocked_by_forfeit_win: true,
+  forfeit_opp_as_bye: false,
+  absent_as_bye: false,
+  bye_counts_as_win: false,
+  forfeit_win_counts_as_win: false,
+};
+type Policy = keyof typeof POLICY_DEFAULTS;
+const POLICIES = Object.keys(POLICY_DEFAULTS) as Policy[];
+
 export function TournamentsPage({ app }: { app: App }) {
   const [events, setEvents] = useState<EventSummary[] | null>(null);
   const [error, setError] = useState('');
@@ -122,6 +137,7 @@ function CreateEvent({ app }: { app: App }) {
     tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
     max_forfeits: 3,
     bye_opp: 0,
+    policies: { ...POLICY_DEFAULTS },
     forbidden: '',
     win_points: 2,
     draw_points: 1,
@@ -157,6 +173,7 @@ function CreateEvent({ app }: { app: App }) {
       win_points: f.win_points,
       draw_points: f.draw_points,
       loss_points: f.loss_points,
+      ...f.policies,
     };
     // The seed draws the pairing numbers, a random round 1 and the lots. The server's default is 0,
     // the same for every event (and so the same draw for the same registration order): an
@@ -383,6 +400,16 @@ function CreateEvent({ app }: { app: App }) {
               <input placeholder="0-1, 2-3" value={f.forbidden} onInput={set('forbidden')} />
             </label>
           </div>
+        </details>
+        <details class="wide" data-testid="ev-policies">
+          <summary>{t('policies')}</summary>
+          {POLICIES.map((k) => (
+            <label class="check" key={k}>
+              <input data-testid={`ev-policy-${k}`} type="checkbox" checked={f.policies[k]}
+                onChange={(e) => setF({ ...f, policies: { ...f.policies, [k]: e.currentTarget.checked } })} />
+              {t(`policy.${k}`)}
+            </label>
+          ))}
         </details>
         <div class="row">
           <button class="primary" data-testid="create-event" disabled={busy || !f.name.trim()}>{t('createEvent')}</button>
