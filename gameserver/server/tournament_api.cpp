@@ -129,7 +129,7 @@ const std::map<std::string, std::string> kEventActions = {
     {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
     {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
     {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}, {"warn", "warn"},
-    {"forbid", "forbid"}};
+    {"forbid", "forbid"},     {"settings", "update_settings"}};
 
 // The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
 // or the path is none (then the handlers below say what is unknown).
@@ -260,6 +260,12 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (it == kEventActions.end()) return error(404, "not_found", "unknown event action");
     json::object cmd = command(it->second);
     cmd["event_id"] = parts[2];
+    if (it->second == "update_settings") {
+      // The body is the changes, whole: none of its fields may pass for the command's own.
+      json::object c{{"cmd", it->second}, {"event_id", parts[2]}, {"admin", is_admin}, {"settings", in}};
+      if (user) c["caller"] = user->id;
+      return submit(hub.options().redis_url, c);
+    }
     if (it->second == "disqualify" || it->second == "warn") {
       // The regulation's sanctions (警告, 取消比赛资格): the matchmaker checks that the caller organises the event.
       const auto* target = in.if_contains("user_id");

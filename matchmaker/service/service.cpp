@@ -266,7 +266,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
                                                             "resume", "edit_pairing", "correct_result", "record_foul",
-                                                            "cancel_event", "forbid"};
+                                                            "cancel_event", "forbid", "update_settings"};
     if (kOrganiserCommands.count(cmd) && !may_organise(t, o))
       return error_reply("forbidden", "only the event's organisers may do that");
     if (cmd == "join") {
@@ -347,6 +347,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         users.emplace_back(std::string((*a)[0].as_string()), std::string((*a)[1].as_string()));
       }
       fx = forbid_pairs(t, users);
+    } else if (cmd == "update_settings") {
+      const auto* changes = o.if_contains("settings");
+      if (!changes) throw TournamentError("bad_request", "no settings to change");
+      fx = update_settings(t, config_with_changes(t.cfg, *changes));
     } else if (cmd == "cancel_event") {
       fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else {

@@ -1,4 +1,5 @@
 #include "tournament.h"
+#include "tournament_json.h"
 
 #include <algorithm>
 #include <climits>
@@ -220,7 +221,11 @@ bool valid_display_name(const std::string& name) {
   return !name.empty() && name.size() <= 100 && gs::one_line_text(name);
 }
 
-Tournament create_tournament(EventConfig cfg) {
+namespace {
+
+// The bounds every event's settings keep, at creation and at each change; fills in the variant's
+// tiebreaks when none are given.
+void validate_config(EventConfig& cfg) {
   if (cfg.id.empty()) fail("bad_request", "an event needs an id");
   if (cfg.variant != "xiangqi" && cfg.variant != "jieqi") fail("bad_request", "variant must be xiangqi or jieqi");
   if (cfg.ruleset != "cxa" && cfg.ruleset != "axf" && cfg.ruleset != "computer")
@@ -261,11 +266,73 @@ Tournament create_tournament(EventConfig cfg) {
       fail("bad_request", "forbidden: pairs of two different places in the registration list (0 = first to join)");
   if (cfg.pairing.tiebreaks.empty())
     cfg.pairing.tiebreaks = pairing::tiebreak_preset(cfg.variant == "jieqi" ? "jieqi" : "cxa-14.3.1");
+}
+
+}  // namespace
+
+Tournament create_tournament(EventConfig cfg) {
+  validate_config(cfg);
   Tournament t;
   cfg.pairing.name = cfg.name;
   t.ev.settings = cfg.pairing;
   t.cfg = std::move(cfg);
   return t;
+}
+
+Effects update_settings(Tournament& t, EventConfig next) {
+  if (t.stage == Stage::Finished) fail("bad_state", "the event is over: its settings stay as they were");
+  if (t.stage == Stage::Cancelled) fail("bad_state", "the event was cancelled");
+  validate_config(next);
+  if (next.variant != t.cfg.variant)
+    fail("bad_request", "the variant is fixed: the entrants' ratings are the variant's (create a new event instead)");
+  Effects fx;
+  const std::vector<std::string> changed = changed_settings(t.cfg, next);
+  if (changed.empty()) {
+    fx.warnings.push_back("nothing changed");
+    return fx;
+  }
+  if (t.stage != Stage::Registration) {
+    // What the rounds already paired and the games already made depend on stays; the rest is about
+    // what comes next.
+    static const std::vector<std::string> kWhileRunning = {
+        "name", "pairing.rounds", "initial_ms", "increment_ms", "no_show_ms", "spectator_delay_ms", "auto_rounds",
+        "access", "join_code", "late_join_until_round", "start_ms", "playoff_after_round", "playoff_size"};
+    for (const auto& c : changed)
+      if (std::find(kWhileRunning.begin(), kWhileRunning.end(), c) == kWhileRunning.end()) {
+        std::string may;
+        for (const auto& k : kWhileRunning)
+          if (k != "start_ms") may += (may.empty() ? "" : ", ") + k;
+        fail("bad_state", "'" + c + "' can be changed only before the event starts (now: " + may + ")");
+      }
+    if (next.pairing.rounds < paired_rounds(t))
+      fail("bad_state", std::to_string(paired_rounds(t)) + " rounds have been paired: the event cannot have fewer");
+    if (next.playoff_after_round != t.cfg.playoff_after_round || next.playoff_size != t.cfg.playoff_size) {
+      if (t.has_playoff) fail("bad_state", "the play-off has started");
+      if (next.playoff_after_round != 0 && next.playoff_after_round <= complete_rounds(t))
+        fail("bad_state", "a play-off must follow a round not yet over (" + std::to_string(complete_rounds(t)) +
+                              " are over)");
+    }
+    if (next.initial_ms != t.cfg.initial_ms || next.increment_ms != t.cfg.increment_ms)
+      fx.warnings.push_back("games already created keep their time control; the new one is for the games created from now on");
+  }
+  std::string list;
+  for (const auto& c : changed) list += (list.empty() ? "" : ", ") + c;
+  const bool auto_switched_on = next.auto_rounds && !t.cfg.auto_rounds;
+  next.pairing.name = next.name;
+  t.cfg = std::move(next);
+  t.ev.settings = t.cfg.pairing;
+  fx.notices.push_back("settings changed: " + list);
+  if (t.stage == Stage::Registration) return fx;
+  // Automatic rounds switched on start the round (or play-off round) waiting for the organiser and
+  // pair the next one due; fewer rounds may end the event now.
+  if (t.stage == Stage::Running && auto_switched_on &&
+      (t.rounds_started < paired_rounds(t) || knockout_round_waiting(t))) {
+    Effects started = start_round(t);
+    fx.create.insert(fx.create.end(), started.create.begin(), started.create.end());
+    fx.notices.insert(fx.notices.end(), started.notices.begin(), started.notices.end());
+  }
+  advance(t, fx);
+  return fx;
 }
 
 int player_of(const Tournament& t, const std::string& user_id) {

@@ -114,6 +114,13 @@ struct Effects {
 // direction overrides, isolates or marks.
 bool valid_display_name(const std::string& name);
 Tournament create_tournament(EventConfig cfg);
+// The organiser changes the event's settings (`next`: the whole config, e.g. config_with_changes).
+// In registration anything but the variant (the entrants' ratings are the variant's); once started,
+// only what is about what comes next: the name, the number of rounds (not below those paired),
+// the time control and no-show time of games created from now on, the spectators' delay,
+// automatic rounds, access and join code, late registration, and the play-off while it has not
+// begun. Not after the event has finished or been cancelled. Fewer rounds may finish the event.
+Effects update_settings(Tournament& t, EventConfig next);
 int player_of(const Tournament& t, const std::string& user_id);  // -1 if not registered
 
 Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,

@@ -1,6 +1,7 @@
 #include "tournament_json.h"
 
 #include <algorithm>
+#include <set>
 #include <boost/json.hpp>
 #include <string_view>
 
@@ -228,6 +229,63 @@ EventConfig config_from_json(const json::value& v) {
     c.pairing = settings_from(p->as_object());
   }
   return c;
+}
+
+EventConfig config_with_changes(const EventConfig& base, const json::value& changes) {
+  if (!changes.is_object() || changes.as_object().empty())
+    throw TournamentError("bad_request", "the changes are a JSON object of event settings, e.g. {\"pairing\": {\"rounds\": 5}}");
+  json::object merged = config_to_json(base).as_object();
+  // Inputs a stored config does not write back: a preset names a tiebreak list; the repetition
+  // options are written only where they differ from the defaults.
+  static const std::set<std::string> kInputOnly = {"repetitions", "pawns_advisors_elephants_free", "move_limit_plies",
+                                                   "counted_checks_per_side", "requested_move_limit_plies",
+                                                   "requested_move_limit_forcing_cap"};
+  static const std::set<std::string> kFixed = {"id", "club_id", "organiser"};
+  for (const auto& kv : changes.as_object()) {
+    const std::string key(kv.key());
+    if (kFixed.count(key)) throw TournamentError("bad_request", "'" + key + "' is fixed when the event is created");
+    if (key == "pairing") {
+      if (!kv.value().is_object()) throw TournamentError("bad_request", "'pairing' must be an object");
+      json::object& pairing = merged["pairing"].as_object();
+      for (const auto& p : kv.value().as_object()) {
+        const std::string pkey(p.key());
+        if (pkey == "tiebreak_preset") pairing.erase("tiebreaks");  // the preset replaces the list
+        else if (!pairing.contains(pkey)) throw TournamentError("bad_request", "no pairing setting '" + pkey + "'");
+        pairing[pkey] = p.value();
+      }
+      continue;
+    }
+    if (!merged.contains(key) && !kInputOnly.count(key)) {
+      const bool pairing_key = merged["pairing"].as_object().contains(key) || key == "tiebreak_preset";
+      throw TournamentError("bad_request", pairing_key ? "'" + key + "' is a pairing setting: put it in \"pairing\""
+                                                       : "no event setting '" + key + "'");
+    }
+    // null: back to the default (a repetition option the event had set)
+    if (kv.value().is_null()) merged.erase(key);
+    else merged[key] = kv.value();
+  }
+  EventConfig next = config_from_json(merged);
+  next.id = base.id;
+  next.club_id = base.club_id;
+  next.organiser = base.organiser;
+  return next;
+}
+
+std::vector<std::string> changed_settings(const EventConfig& a, const EventConfig& b) {
+  std::vector<std::string> out;
+  json::object ja = config_to_json(a).as_object(), jb = config_to_json(b).as_object();
+  const json::object pa = ja["pairing"].as_object(), pb = jb["pairing"].as_object();
+  ja.erase("pairing");
+  jb.erase("pairing");
+  std::set<std::string> keys;
+  for (const auto* o : {&ja, &jb})
+    for (const auto& kv : *o) keys.insert(std::string(kv.key()));
+  for (const auto& k : keys)
+    if (!ja.contains(k) || !jb.contains(k) || ja.at(k) != jb.at(k)) out.push_back(k);
+  for (const auto& kv : pa) {
+    if (!pb.contains(kv.key()) || pb.at(kv.key()) != kv.value()) out.push_back("pairing." + std::string(kv.key()));
+  }
+  return out;
 }
 
 json::value to_json(const Tournament& t) {

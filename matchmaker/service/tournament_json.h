@@ -2,6 +2,7 @@
 #pragma once
 #include <boost/json/value.hpp>
 #include <string>
+#include <vector>
 
 #include "tournament.h"
 
@@ -12,6 +13,13 @@ Tournament tournament_from_json(const boost::json::value& v);  // throws std::ex
 // Event settings as sent by an organiser (all optional but id/name); throws TournamentError.
 EventConfig config_from_json(const boost::json::value& v);
 boost::json::value config_to_json(const EventConfig& c);
+// An event's settings with an organiser's changes laid over them (the fields of config_from_json,
+// "pairing" merged field by field). A field no event has, or one fixed at creation (id, club_id,
+// organiser), is refused (TournamentError bad_request): a typo must not pass for a change. A
+// top-level field set to null returns to its default (a repetition option, e.g.).
+EventConfig config_with_changes(const EventConfig& base, const boost::json::value& changes);
+// The settings that differ between two configs, by name ("name", "pairing.rounds", …).
+std::vector<std::string> changed_settings(const EventConfig& a, const EventConfig& b);
 // Standings with every tiebreak column, for the API and the web client.
 boost::json::value standings_json(const Tournament& t);
 // What anyone may read of an event (no join code, no internal bookkeeping): config, stage,

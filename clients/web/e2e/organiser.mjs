@@ -123,6 +123,56 @@ test('organiser form: the pairing and scoring rules of a regulation reach the ev
   assertEqual(ev.config.pairing.forfeit_counts_as_met, false, 'a forfeit is no meeting');
 });
 
+// An organiser who typed the wrong time control and one round too many corrects them on the
+// event page, after players joined, instead of cancelling the event and losing the entries;
+// once it has started, the form offers only what may still change.
+test('organiser edits an event\'s settings after players joined, and fewer once it has started', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Edit_org');
+  const id = 'e2e-edit';
+  await eventWithPlayers(ctx, org, { id, name: 'Club nite', variant: 'xiangqi', initial_ms: 900000, auto_rounds: false, pairing: { rounds: 5, tiebreak_preset: 'senior' } }, ['Lea', 'Max']);
+  const p = org.page;
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=player-list] li:nth-child(2)', { timeout: T });
+  await p.click('[data-testid=event-settings] summary');
+  const form = '[data-testid=event-settings-form]';
+  await p.waitForSelector(form, { timeout: T });
+  assertEqual(await p.inputValue(`${form} [data-testid=ev-minutes]`), '15', 'the form starts from the event');
+  assertEqual(await p.inputValue(`${form} [data-testid=ev-tiebreak-preset]`), 'senior', 'its tiebreaks too');
+  assert(await p.isDisabled(`${form} [data-testid=ev-variant]`), 'the variant is fixed');
+  await p.fill(`${form} [data-testid=ev-name]`, 'Club night');
+  await p.fill(`${form} [data-testid=ev-minutes]`, '3');
+  await p.fill(`${form} [data-testid=ev-increment]`, '2');
+  await p.fill(`${form} [data-testid=ev-rounds]`, '4');
+  await p.click(`${form} [data-testid=save-settings]`);
+  await p.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+  await p.waitForFunction(() => document.querySelector('[data-testid=event-name]')?.textContent === 'Club night', null, { timeout: T });
+  let ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  assertEqual(ev.config.initial_ms, 180000, 'minutes');
+  assertEqual(ev.config.increment_ms, 2000, 'increment');
+  assertEqual(ev.config.pairing.rounds, 4, 'rounds');
+  assertEqual(ev.config.pairing.tiebreaks[3], 'head_to_head', 'the senior tiebreaks stay');
+  assertEqual(ev.players.length, 2, 'the entries stay');
+  // Started: the rules of the rounds paired are no longer offered; the rounds to come are.
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  await p.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
+  if (!(await p.isVisible('[data-testid=settings-running-help]'))) await p.click('[data-testid=event-settings] summary');
+  await p.waitForSelector('[data-testid=settings-running-help]', { timeout: T });
+  assertEqual(await p.locator(`${form} [data-testid=ev-games-per-round]`).count(), 0, 'games per round no longer offered');
+  assertEqual(await p.locator(`${form} [data-testid=ev-variant]`).count(), 0, 'nor the variant');
+  await p.fill(`${form} [data-testid=ev-rounds]`, '3');
+  await p.click(`${form} [data-testid=save-settings]`);
+  await p.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+  ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  assertEqual(ev.config.pairing.rounds, 3, 'the rounds to come changed while running');
+  // Fewer rounds than have been paired: refused, and said so.
+  await p.evaluate(() => { document.querySelector('[data-testid=event-settings-form] [data-testid=ev-rounds]').min = '0'; });
+  await p.fill(`${form} [data-testid=ev-rounds]`, '0');
+  await p.click(`${form} [data-testid=save-settings]`);
+  await p.waitForSelector('[data-testid=event-msg].error', { timeout: T });
+  ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  assertEqual(ev.config.pairing.rounds, 3, 'a refused change changes nothing');
+});
+
 // A link to an event shared with someone not signed in (R1 review: only the sign-in form showed,
 // though the event's API is public): the event shows below the sign-in, with a word on how to
 // join; signing in as a guest keeps the page, and Join is there.

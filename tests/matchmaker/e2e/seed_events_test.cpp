@@ -1128,3 +1128,32 @@ TEST_F(QuickPairing, ADisqualifiedPlayersGameBeingPlayedIsLost) {
   EXPECT_EQ(black_points, 2);
   EXPECT_TRUE(forfeit) << "nobody had moved: not played, a forfeit as a game not yet created would be";
 }
+
+// An organiser corrects an event's settings after players have joined (a wrong time control,
+// one round too many) instead of cancelling it and losing the entries: only the organiser may,
+// a setting that does not exist is refused, and the games are made with the new settings.
+TEST_F(QuickPairing, TheOrganiserChangesAnEventsSettingsAfterPlayersJoined) {
+  const std::string admin = TestServers::kAdminToken;
+  add_players(2, "st");
+  post("/api/events", json::object{{"id", "st1"}, {"name", "Club night"}, {"initial_ms", 900000}, {"pairing", json::object{{"rounds", 3}}}},
+       admin);
+  for (auto& p : players_) post("/api/events/st1/join", json::object{}, p.token);
+  const json::object changes{{"name", "Club blitz"}, {"initial_ms", 180000}, {"increment_ms", 2000}, {"pairing", json::object{{"rounds", 1}}}};
+  post("/api/events/st1/settings", changes, players_[0].token, 403);
+  post("/api/events/st1/settings", json::object{{"rounds", 1}}, admin, 400);
+  post("/api/events/st1/settings", json::object{{"variant", "jieqi"}}, admin, 400);
+  post("/api/events/st1/settings", changes, admin);
+  json::value ev = get("/api/events/st1");
+  EXPECT_EQ(ev.at("config").at("name"), "Club blitz");
+  EXPECT_EQ(ev.at("config").at("pairing").at("rounds").to_number<int>(), 1);
+  EXPECT_EQ(ev.at("players").as_array().size(), 2u) << "the entries stay";
+  post("/api/events/st1/start", json::object{}, admin);
+  for (auto& p : players_) {
+    auto started = p.ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 10000);
+    ASSERT_TRUE(started) << p.name << " got no game";
+    EXPECT_EQ(started->game_started().time_control().initial_ms(), 180000u);
+    EXPECT_EQ(started->game_started().time_control().increment_ms(), 2000u);
+  }
+  // Running: what the paired round depends on is fixed.
+  post("/api/events/st1/settings", json::object{{"pairing", json::object{{"games_per_round", 2}}}}, admin, 409);
+}

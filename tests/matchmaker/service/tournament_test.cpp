@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -1073,4 +1074,106 @@ TEST(Tournament, TheOrganiserForbidsPairsByUserId) {
   // It survives storage.
   Tournament back = tournament_from_json(to_json(t));
   EXPECT_EQ(back.ev.settings.forbidden, t.ev.settings.forbidden);
+}
+
+namespace {
+
+std::string code_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TournamentError& e) {
+    return e.code;
+  }
+  return "ok";
+}
+
+Effects change(Tournament& t, const std::string& changes) {
+  return update_settings(t, config_with_changes(t.cfg, boost::json::parse(changes)));
+}
+
+}  // namespace
+
+// Before the start an organiser may change any setting but the variant; a typo or an out-of-bounds
+// value is refused and changes nothing.
+TEST(Tournament, SettingsChangeFreelyDuringRegistration) {
+  Tournament t = with_players(config(7), 4);
+  Effects fx = change(t, R"({"name": "Spring open", "initial_ms": 600000, "increment_ms": 5000,
+                             "pairing": {"rounds": 5, "games_per_round": 2, "tiebreak_preset": "senior"}})");
+  EXPECT_EQ(t.cfg.name, "Spring open");
+  EXPECT_EQ(t.ev.settings.name, "Spring open") << "the TRF's name too";
+  EXPECT_EQ(t.cfg.initial_ms, 600000u);
+  EXPECT_EQ(t.cfg.increment_ms, 5000u);
+  EXPECT_EQ(t.ev.settings.rounds, 5);
+  EXPECT_EQ(t.ev.settings.games_per_round, 2);
+  EXPECT_EQ(t.ev.settings.tiebreaks, xq::pairing::tiebreak_preset("senior"));
+  ASSERT_EQ(fx.notices.size(), 1u);
+  EXPECT_NE(fx.notices[0].find("pairing.rounds"), std::string::npos) << fx.notices[0];
+  EXPECT_EQ(t.ev.players.size(), 4u) << "the entrants stay";
+
+  const Tournament before = t;
+  EXPECT_EQ(code_of([&] { change(t, R"({"variant": "jieqi"})"); }), "bad_request");
+  EXPECT_EQ(code_of([&] { change(t, R"({"round": 5})"); }), "bad_request") << "a typo is not a change";
+  EXPECT_EQ(code_of([&] { change(t, R"({"rounds": 5})"); }), "bad_request") << "a pairing setting at the top";
+  EXPECT_EQ(code_of([&] { change(t, R"({"pairing": {"rounds": 0}})"); }), "bad_request");
+  EXPECT_EQ(code_of([&] { change(t, R"({"id": "other"})"); }), "bad_request");
+  EXPECT_EQ(code_of([&] { change(t, R"({"initial_ms": 10})"); }), "bad_request");
+  EXPECT_EQ(code_of([&] { change(t, R"({})"); }), "bad_request");
+  EXPECT_EQ(boost::json::serialize(to_json(t)), boost::json::serialize(to_json(before))) << "a refused change changes nothing";
+  EXPECT_EQ(change(t, R"({"name": "Spring open"})").warnings, std::vector<std::string>{"nothing changed"});
+  // A repetition option set, then back to its default by null.
+  change(t, R"({"repetitions": 4, "counted_checks_per_side": 0})");
+  EXPECT_EQ(t.cfg.rule_options.repetitions, 4);
+  ASSERT_TRUE(t.cfg.rule_options.counted_checks_per_side);
+  change(t, R"({"repetitions": null, "counted_checks_per_side": null})");
+  EXPECT_EQ(t.cfg.rule_options.repetitions, gs::RuleOptions{}.repetitions);
+  EXPECT_FALSE(t.cfg.rule_options.counted_checks_per_side);
+}
+
+// Once the event runs, what the rounds paired and the games made depend on is fixed; the rest
+// (rounds still to come, the next games' time control, the play-off not yet begun) may change.
+TEST(Tournament, SettingsOfARunningEventChangeOnlyForWhatComesNext) {
+  EventConfig c = config(5);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 6);
+  start(t);
+  start_round(t);
+  EXPECT_EQ(code_of([&] { change(t, R"({"pairing": {"games_per_round": 2}})"); }), "bad_state");
+  EXPECT_EQ(code_of([&] { change(t, R"({"pairing": {"win_points": 3}})"); }), "bad_state");
+  EXPECT_EQ(code_of([&] { change(t, R"({"ruleset": "axf"})"); }), "bad_state");
+  EXPECT_EQ(code_of([&] { change(t, R"({"pairing": {"rounds": 0}})"); }), "bad_request");
+  Effects fx = change(t, R"({"initial_ms": 300000, "pairing": {"rounds": 3}, "playoff_after_round": 3, "playoff_size": 2})");
+  EXPECT_EQ(t.ev.settings.rounds, 3);
+  EXPECT_EQ(t.cfg.playoff_after_round, 3);
+  ASSERT_EQ(fx.warnings.size(), 1u) << "the games already made keep their clocks";
+  EXPECT_NE(fx.warnings[0].find("time control"), std::string::npos);
+  play_all(t, {t.games.begin(), t.games.end()});
+  EXPECT_EQ(code_of([&] { change(t, R"({"playoff_after_round": 1})"); }), "bad_state") << "round 1 is over";
+  pair_next_round(t);
+  EXPECT_EQ(code_of([&] { change(t, R"({"pairing": {"rounds": 1}, "playoff_after_round": 0})"); }), "bad_state")
+      << "two rounds are paired";
+  // Switching automatic rounds on starts the round waiting; the rest then runs by itself, and
+  // the event ends after its (new) three rounds and the play-off.
+  fx = change(t, R"({"auto_rounds": true})");
+  ASSERT_FALSE(fx.create.empty()) << "the paired round started";
+  play_all(t, fx.create);
+  EXPECT_EQ(t.ev.rounds.size(), 3u);
+  EXPECT_TRUE(t.has_playoff);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_EQ(code_of([&] { change(t, R"({"name": "later"})"); }), "bad_state");
+}
+
+// Fewer rounds than planned, once as many are over: the event ends there.
+TEST(Tournament, FewerRoundsEndTheEventWhenTheyAreOver) {
+  EventConfig c = config(5);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 4);
+  start(t);
+  play_all(t, start_round(t).create);
+  pair_next_round(t);
+  play_all(t, start_round(t).create);
+  EXPECT_EQ(t.stage, Stage::Running);
+  Effects fx = change(t, R"({"pairing": {"rounds": 2}})");
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), "event finished"), fx.notices.end());
+  EXPECT_EQ(final_ranking(t).size(), 4u);
 }

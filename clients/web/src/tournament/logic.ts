@@ -181,6 +181,7 @@ const NOTICE_SHAPES: [RegExp, Key, string[]][] = [
   [/^(.+) is back in the event: after the correction, fewer than (\d+) forfeits$/, 'notice.back', ['name', 'k']],
   [/^(.+) joined$/, 'notice.joined', ['name']],
   [/^(.+) withdrew$/, 'notice.withdrew', ['name']],
+  [/^settings changed: (.+)$/, 'notice.settingsChanged', ['list']],
 ];
 
 export function noticeText(text: string): string {

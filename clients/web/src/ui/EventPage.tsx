@@ -10,7 +10,7 @@ import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, 
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
-import { stageText, tiebreakName, variantText } from './TournamentsPage';
+import { EventForm, stageText, tiebreakName, variantText } from './TournamentsPage';
 
 const POLL_MS = 10_000;
 
@@ -162,7 +162,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         } : undefined} onRegisterAccount={isOrganiser ? (account) =>
           act('join', { account }, true, (e) => ((e as { code?: string }).code === 'already_joined' ? t('alreadyRegisteredName', { name: account }) : undefined))
           : undefined} />
-        {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} />}
+        {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} app={app} saveSettings={(b) => act('settings', b, true)} />}
         <section class="panel">
           <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
         </section>
@@ -578,7 +578,13 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
   );
 }
 
-function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (path: string, body?: unknown) => void }) {
+function OrganiserControls({ ev, busy, act, app, saveSettings }: {
+  ev: EventDetail;
+  busy: boolean;
+  act: (path: string, body?: unknown) => void;
+  app: App;
+  saveSettings: (body: Record<string, unknown>) => Promise<boolean>;
+}) {
   const paired = ev.rounds.length;
   const last = ev.rounds[paired - 1];
   const unstarted = last ? last.started === false || (last.started === undefined && paired > (ev.rounds_started ?? paired)) : false;
@@ -658,6 +664,14 @@ function OrganiserControls({ ev, busy, act }: { ev: EventDetail; busy: boolean; 
         )}
       </div>
       {running && <p class="muted small" data-testid="pause-help">{t('pauseHelp')}</p>}
+      {(ev.stage === 'registration' || running || ev.stage === 'paused') && (
+        // A wrong time control or one round too many is corrected here, not by cancelling the
+        // event and losing its entries. Keyed by stage: the fields shown change when it starts.
+        <details class="wide" data-testid="event-settings">
+          <summary>{t('eventSettings')}</summary>
+          <EventForm key={ev.stage} app={app} editing={ev} onSave={saveSettings} />
+        </details>
+      )}
       {roundInProgress && !unstarted && (running || ev.stage === 'paused') && (
         <p class="muted small" data-testid="round-in-progress">{t('roundInProgress', { n: ev.rounds_started ?? paired })}</p>
       )}

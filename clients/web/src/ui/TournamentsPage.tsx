@@ -4,9 +4,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
-import { DEFAULT_RULE_OPTIONS, ruleOptionsJson } from '../game/rule_options';
-import { BYE_OPP_POLICIES, TIEBREAK_PRESETS, defaultTiebreakPreset, eventIdFrom, parsePairs } from '../tournament/logic';
-import type { EventSummary } from '../tournament/types';
+import { BYE_OPP_POLICIES, TIEBREAK_PRESETS } from '../tournament/logic';
+import { BadPairsError, NEW_EVENT_FORM, POLICIES, eventSettingsBody, formFromConfig, formPreset } from '../tournament/event_form';
+import type { EventDetail, EventSummary } from '../tournament/types';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
 const POLL_MS = 10_000;
@@ -19,21 +19,6 @@ export function stageText(stage: string): string {
 export function variantText(v: string): string {
   return v === 'jieqi' ? t('jieqi') : t('xiangqi');
 }
-
-// The pairing and scoring policies a regulation may set (docs/tournaments.md), with the server's
-// defaults: sent with every event, so the form shows what the event will do.
-const POLICY_DEFAULTS = {
-  colour_rules_hard: true,
-  relax_colour_last_round_topscorers: true,
-  forfeit_counts_as_met: false,
-  bye_blocked_by_forfeit_win: true,
-  forfeit_opp_as_bye: false,
-  absent_as_bye: false,
-  bye_counts_as_win: false,
-  forfeit_win_counts_as_win: false,
-};
-type Policy = keyof typeof POLICY_DEFAULTS;
-const POLICIES = Object.keys(POLICY_DEFAULTS) as Policy[];
 
 export function TournamentsPage({ app }: { app: App }) {
   const [events, setEvents] = useState<EventSummary[] | null>(null);
@@ -101,48 +86,19 @@ export function TournamentsPage({ app }: { app: App }) {
         </ul>
         {error && <p class="error" role="alert">{error}</p>}
       </section>
-      {creating && canOrganise && <CreateEvent app={app} />}
+      {creating && canOrganise && <EventForm app={app} />}
     </div>
   );
 }
 
-// Every setting of POST /api/events. Times are entered in minutes/seconds, sent in ms.
-function CreateEvent({ app }: { app: App }) {
-  const [f, setF] = useState({
-    id: '',
-    name: '',
-    club_id: '',
-    variant: 'xiangqi',
-    ruleset: 'cxa',
-    capture_visibility: 'capturer',
-    rules: DEFAULT_RULE_OPTIONS,
-    minutes: 15,
-    increment: 0,
-    no_show_minutes: 10,
-    spectator_delay_s: 0,
-    access: 'open',
-    join_code: '',
-    auto_rounds: true,
-    late_join_until_round: 1,
-    playoff: false,
-    playoff_after_round: 0,
-    playoff_size: 4,
-    start: '',
-    rounds: 7,
-    games_per_round: 1,
-    round1: 'adjacent-alternating',
-    seed: '',
-    tiebreak_mode: 'preset',
-    tiebreak_preset: '', // '' = the variant's default (the server's): Jieqi's for Jieqi, CXA 14.3.1 for Xiangqi
-    tiebreaks: 'opp_score, progressive, sonneborn_berger, wins, lot',
-    max_forfeits: 3,
-    bye_opp: 0,
-    policies: { ...POLICY_DEFAULTS },
-    forbidden: '',
-    win_points: 2,
-    draw_points: 1,
-    loss_points: 0,
-  });
+// Every setting of POST /api/events. Times are entered in minutes/seconds, sent in ms. With
+// `editing` the same form changes an event's settings (POST /api/events/{id}/settings, through
+// `onSave`): in registration every setting but its id, club and variant; once it has started only
+// those about the rounds to come, and the others are not shown.
+export function EventForm({ app, editing, onSave }: { app: App; editing?: EventDetail; onSave?: (body: Record<string, unknown>) => Promise<boolean> }) {
+  const mode = !editing ? 'create' : editing.stage === 'registration' ? 'registration' : 'running';
+  const full = mode !== 'running';
+  const [f, setF] = useState(() => (editing ? formFromConfig(editing.config) : NEW_EVENT_FORM));
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: Event) => {
@@ -153,58 +109,24 @@ function CreateEvent({ app }: { app: App }) {
 
   // Until the organiser picks a preset, the form shows and sends the one the server would give the
   // variant, so a Xiangqi event made without touching the list does not get Jieqi's tiebreaks.
-  const preset = f.tiebreak_preset || defaultTiebreakPreset(f.variant);
+  const preset = formPreset(f);
 
   const submit = async () => {
     setError('');
-    let forbidden: [number, number][] = [];
+    let body: Record<string, unknown>;
     try {
-      forbidden = parsePairs(f.forbidden);
+      body = eventSettingsBody(f, mode, randomSeed);
     } catch (e) {
-      setError(t('badPairs', { text: (e as Error).message }));
+      if (!(e instanceof BadPairsError)) throw e;
+      setError(t('badPairs', { text: e.message }));
       return;
     }
-    const pairing: Record<string, unknown> = {
-      rounds: f.rounds,
-      games_per_round: f.games_per_round,
-      round1: f.round1,
-      max_forfeits: f.max_forfeits,
-      bye_opp: f.bye_opp,
-      win_points: f.win_points,
-      draw_points: f.draw_points,
-      loss_points: f.loss_points,
-      ...f.policies,
-    };
-    // The seed draws the pairing numbers, a random round 1 and the lots. The server's default is 0,
-    // the same for every event (and so the same draw for the same registration order): an
-    // organiser who leaves it empty gets a fresh one, kept in the event's settings and TRF.
-    pairing.seed = f.seed.trim() ? Number(f.seed) : randomSeed();
-    if (forbidden.length) pairing.forbidden = forbidden;
-    if (f.tiebreak_mode === 'preset') pairing.tiebreak_preset = preset;
-    else pairing.tiebreaks = f.tiebreaks.split(/[\s,]+/).filter(Boolean);
-    const body: Record<string, unknown> = {
-      id: f.id.trim() || eventIdFrom(f.name),
-      name: f.name.trim(),
-      variant: f.variant,
-      ruleset: f.ruleset,
-      initial_ms: Math.round(f.minutes * 60_000),
-      increment_ms: Math.round(f.increment * 1000),
-      no_show_ms: Math.round(f.no_show_minutes * 60_000),
-      spectator_delay_ms: Math.round(f.spectator_delay_s * 1000),
-      access: f.access,
-      auto_rounds: f.auto_rounds,
-      late_join_until_round: f.late_join_until_round,
-      playoff_after_round: f.playoff ? f.playoff_after_round || f.rounds : 0,
-      playoff_size: f.playoff_size,
-      pairing,
-    };
-    if (f.club_id.trim()) body.club_id = f.club_id.trim();
-    if (f.variant === 'jieqi') body.capture_visibility = f.capture_visibility;
-    Object.assign(body, ruleOptionsJson(f.rules, f.variant === 'jieqi'));
-    if (f.access === 'code') body.join_code = f.join_code;
-    if (f.start) body.start_ms = new Date(f.start).getTime();
     setBusy(true);
     try {
+      if (onSave) {
+        await onSave(body);
+        return;
+      }
       const r = await api<{ ok: boolean; event_id: string }>('POST', '/api/events', body, { token: app.conn.token });
       app.navigate(`#/tournaments/${encodeURIComponent(r.event_id || String(body.id))}`);
     } catch (e) {
@@ -215,11 +137,12 @@ function CreateEvent({ app }: { app: App }) {
   };
 
   return (
-    <section class="panel">
-      <h2>{t('createEvent')}</h2>
+    <section class={editing ? 'event-settings' : 'panel'}>
+      <h2>{editing ? t('eventSettings') : t('createEvent')}</h2>
+      {mode === 'running' && <p class="muted small" data-testid="settings-running-help">{t('settingsRunningHelp')}</p>}
       <form
         class="seek-form event-form"
-        data-testid="event-form"
+        data-testid={editing ? 'event-settings-form' : 'event-form'}
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
@@ -229,17 +152,22 @@ function CreateEvent({ app }: { app: App }) {
           {t('eventName')}
           <input data-testid="ev-name" required maxLength={80} value={f.name} onInput={set('name')} />
         </label>
-        <label>
-          {t('eventId')}
-          <input data-testid="ev-id" placeholder={t('optional')} pattern="[A-Za-z0-9_\-]*" maxLength={40} value={f.id} onInput={set('id')} />
-        </label>
-        <label>
-          {t('clubId')}
-          <input value={f.club_id} placeholder={t('optional')} onInput={set('club_id')} />
-        </label>
+        {!editing && (
+          <label>
+            {t('eventId')}
+            <input data-testid="ev-id" placeholder={t('optional')} pattern="[A-Za-z0-9_\-]*" maxLength={40} value={f.id} onInput={set('id')} />
+          </label>
+        )}
+        {!editing && (
+          <label>
+            {t('clubId')}
+            <input value={f.club_id} placeholder={t('optional')} onInput={set('club_id')} />
+          </label>
+        )}
+        {full && (<>
         <label>
           {t('variant')}
-          <select data-testid="ev-variant" value={f.variant} onChange={set('variant')}>
+          <select data-testid="ev-variant" value={f.variant} disabled={!!editing} onChange={set('variant')}>
             <option value="xiangqi">{t('xiangqi')}</option>
             <option value="jieqi">{t('jieqi')}</option>
           </select>
@@ -263,6 +191,7 @@ function CreateEvent({ app }: { app: App }) {
           </label>
         )}
         <RuleOptionsFields value={f.rules} onChange={(rules) => setF({ ...f, rules })} jieqi={f.variant === 'jieqi'} testid="ev" />
+        </>)}
         <label>
           {t('minutes')}
           <input data-testid="ev-minutes" type="number" min="0.05" max="360" step="any" value={f.minutes} onInput={set('minutes')} />
@@ -275,6 +204,7 @@ function CreateEvent({ app }: { app: App }) {
           {t('rounds')}
           <input data-testid="ev-rounds" type="number" min="1" max="30" value={f.rounds} onInput={set('rounds')} />
         </label>
+        {full && (<>
         <label>
           {t('gamesPerRound')}
           <select data-testid="ev-games-per-round" value={f.games_per_round} onChange={set('games_per_round')}>
@@ -319,6 +249,7 @@ function CreateEvent({ app }: { app: App }) {
             <input data-testid="ev-tiebreaks" value={f.tiebreaks} onInput={set('tiebreaks')} />
           </label>
         )}
+        </>)}
         <label>
           {t('noShowMinutes')}
           <input data-testid="ev-no-show" type="number" min="0.1" max="120" step="any" value={f.no_show_minutes} onInput={set('no_show_minutes')} />
@@ -327,10 +258,12 @@ function CreateEvent({ app }: { app: App }) {
           {t('spectatorDelaySeconds')}
           <input data-testid="ev-spectator-delay" type="number" min="0" max="300" step="1" value={f.spectator_delay_s} onInput={set('spectator_delay_s')} />
         </label>
-        <label>
-          {t('maxForfeits')}
-          <input type="number" min="0" max="30" value={f.max_forfeits} onInput={set('max_forfeits')} />
-        </label>
+        {full && (
+          <label>
+            {t('maxForfeits')}
+            <input type="number" min="0" max="30" value={f.max_forfeits} onInput={set('max_forfeits')} />
+          </label>
+        )}
         <label>
           {t('access')}
           <select data-testid="ev-access" value={f.access} onChange={set('access')}>
@@ -342,7 +275,8 @@ function CreateEvent({ app }: { app: App }) {
         {f.access === 'code' && (
           <label>
             {t('joinCode')}
-            <input data-testid="ev-join-code" required value={f.join_code} onInput={set('join_code')} />
+            <input data-testid="ev-join-code" required={!editing || editing.config.access !== 'code'}
+              placeholder={editing?.config.access === 'code' ? t('joinCodeUnchanged') : ''} value={f.join_code} onInput={set('join_code')} />
           </label>
         )}
         <label>
@@ -372,6 +306,7 @@ function CreateEvent({ app }: { app: App }) {
             </label>
           </>
         )}
+        {full && (<>
         <details class="wide">
           <summary>{t('moreSettings')}</summary>
           <div class="seek-form">
@@ -411,8 +346,9 @@ function CreateEvent({ app }: { app: App }) {
             </label>
           ))}
         </details>
+        </>)}
         <div class="row">
-          <button class="primary" data-testid="create-event" disabled={busy || !f.name.trim()}>{t('createEvent')}</button>
+          <button class="primary" data-testid={editing ? 'save-settings' : 'create-event'} disabled={busy || !f.name.trim()}>{editing ? t('saveSettings') : t('createEvent')}</button>
         </div>
         {error && <p class="error wide" role="alert">{error}</p>}
       </form>
