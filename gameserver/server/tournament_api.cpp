@@ -129,7 +129,7 @@ const std::map<std::string, std::string> kEventActions = {
     {"repair", "repair"},     {"pause", "pause"},               {"resume", "resume"},
     {"correct", "correct_result"}, {"foul", "record_foul"},    {"cancel", "cancel_event"},
     {"adjudicate", "authorize_adjudication"}, {"disqualify", "disqualify"}, {"warn", "warn"},
-    {"forbid", "forbid"},     {"settings", "update_settings"}};
+    {"forbid", "forbid"},     {"settings", "update_settings"}, {"reinstate", "reinstate"}};
 
 // The one method an endpoint of this API answers, or nullptr where it answers both (/api/events)
 // or the path is none (then the handlers below say what is unknown).
@@ -277,11 +277,11 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       HttpResult r = submit(hub.options().redis_url, cmd);
       return it->second == "disqualify" && r.status == 200 ? end_games_named(hub, std::move(r)) : r;
     }
-    if (it->second == "withdraw" && in.contains("user_id")) {
-      // An organiser withdraws a player (a no-show, a player who left the hall): the matchmaker
-      // checks that the caller organises the event.
-      const auto& target = in.at("user_id");
-      if (!target.is_string() || !is_user_id(std::string(target.as_string())))
+    if ((it->second == "withdraw" && in.contains("user_id")) || it->second == "reinstate") {
+      // An organiser withdraws a player (a no-show, a player who left the hall), or takes a
+      // withdrawal back: the matchmaker checks that the caller organises the event.
+      const auto* target = in.if_contains("user_id");
+      if (!target || !target->is_string() || !is_user_id(std::string(target->as_string())))
         return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");
       return submit(hub.options().redis_url, cmd);
     }

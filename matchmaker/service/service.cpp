@@ -302,6 +302,9 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       const bool self = caller && caller->is_string() && caller->as_string() == str_field(o, "user_id");
       if (!self && !may_organise(t, o)) return error_reply("forbidden", "only the event's organisers withdraw other players");
       fx = withdraw(t, str_field(o, "user_id"));
+    } else if (cmd == "reinstate") {
+      if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers reinstate players");
+      fx = reinstate(t, str_field(o, "user_id"));
     } else if (cmd == "warn") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers warn players");
       fx = warn(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : "");

@@ -373,9 +373,9 @@ static const char* const kEditedExplanation = "edited by the organiser";
 // A running event's player is not paired from the first round not yet started on; their results
 // stay. A round paired but not started is paired again without them (else they would keep a bye,
 // or leave an opponent waiting for a no-show).
-static void stop_pairing(Tournament& t, int p, Effects& fx) {
-  const std::string& name = t.ev.players[p].name;
-  t.ev.players[p].withdrawn_round = t.rounds_started + 1;
+// The round paired and not started is paired again after a change of who plays (`change`:
+// "without NAME", "with NAME"); the organiser hears what became of an edit of theirs.
+static void pair_unstarted_again(Tournament& t, Effects& fx, const std::string& change) {
   if (paired_rounds(t) <= t.rounds_started) return;
   const int r = paired_rounds(t);
   // An edited round is marked so by its explanation (edit_pairing): the organiser's boards are
@@ -387,17 +387,48 @@ static void stop_pairing(Tournament& t, int p, Effects& fx) {
   try {
     Effects again = pair_next_round(t);
     fx.warnings.insert(fx.warnings.end(), again.warnings.begin(), again.warnings.end());
-    fx.notices.push_back("round " + std::to_string(r) + " paired again without " + name);
+    fx.notices.push_back("round " + std::to_string(r) + " paired again " + change);
     if (edited)
       fx.warnings.push_back("round " + std::to_string(r) +
-                            " had been edited by the organiser: the edit was replaced by the engine's pairing without " +
-                            name + "; edit it again if it should stand");
+                            " had been edited by the organiser: the edit was replaced by the engine's pairing " + change +
+                            "; edit it again if it should stand");
   } catch (const TournamentError& e) {
     fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
     fx.warnings.push_back("round " + std::to_string(r) + (edited ? " (edited by the organiser)" : "") +
-                          " was taken back and could not be paired again without " + name + ": " + e.what() +
+                          " was taken back and could not be paired again " + change + ": " + e.what() +
                           "; pair or edit it by hand");
   }
+}
+
+static void stop_pairing(Tournament& t, int p, Effects& fx) {
+  t.ev.players[p].withdrawn_round = t.rounds_started + 1;
+  pair_unstarted_again(t, fx, "without " + t.ev.players[p].name);
+}
+
+Effects reinstate(Tournament& t, const std::string& user_id) {
+  require_stage(t, {Stage::Running, Stage::Paused}, "reinstating a player");
+  Effects fx;
+  const int p = player_of(t, user_id);
+  if (p < 0) fail("not_joined", "not registered in this event");
+  pairing::Player& pl = t.ev.players[p];
+  if (t.disqualification(p)) fail("bad_state", pl.name + " was disqualified");
+  if (pl.withdrawn_round == 0) fail("bad_state", pl.name + " has not withdrawn");
+  if (t.has_playoff && std::count(t.playoff.seeds.begin(), t.playoff.seeds.end(), p))
+    fail("bad_state", pl.name + " withdrew from the play-off, whose games of theirs are lost by forfeit");
+  // The rounds started while they were out stay missed: absent, no points, as a late entrant's.
+  for (int r = std::max(pl.withdrawn_round, 1); r <= t.rounds_started; ++r) {
+    auto& missed = t.ev.rounds[r - 1].unavailable;
+    if (std::find(missed.begin(), missed.end(), p) == missed.end()) missed.push_back(p);
+    std::sort(missed.begin(), missed.end());
+  }
+  pl.withdrawn_round = 0;
+  const auto states = pairing::compute_states(t.ev, paired_rounds(t));
+  if (t.ev.settings.max_forfeits > 0 && states[p].forfeits >= t.ev.settings.max_forfeits)
+    fx.warnings.push_back(pl.name + " has " + std::to_string(states[p].forfeits) +
+                          " forfeits, the event's limit: not paired until a correction takes one away");
+  fx.notices.push_back(pl.name + " is back in the event");
+  pair_unstarted_again(t, fx, "with " + pl.name);
+  return fx;
 }
 
 Effects withdraw(Tournament& t, const std::string& user_id) {

@@ -126,6 +126,11 @@ int player_of(const Tournament& t, const std::string& user_id);  // -1 if not re
 Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,
              const std::string& join_code = "");
 Effects withdraw(Tournament& t, const std::string& user_id);
+// The organiser takes a withdrawal back (a player who withdrew by mistake, or came back): paired
+// again from the next round (a round paired and not started is paired again with them). The
+// rounds started meanwhile stay missed: absent, no points. Not for a disqualified player, nor a
+// play-off seed who withdrew from the play-off.
+Effects reinstate(Tournament& t, const std::string& user_id);
 // The organiser disqualifies a registered player of a running, paused or finished event (before
 // the start, withdraw them instead): paired no more, as a withdrawal, and out of the final
 // ranking. The game they are playing is lost (Effects::decide, reason "disqualified"), and a game

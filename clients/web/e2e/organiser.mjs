@@ -377,6 +377,49 @@ test('the organiser withdraws a player from the player list (a no-show); players
   assertEqual(ev.players.map((p) => p.name).sort(), ['guest-Quin', 'guest-Rosa'], 'Sven is out');
 });
 
+// A player withdrawn by mistake is taken back from the player list; two club-mates are kept
+// apart from the event page (no API call by hand).
+test('the organiser reinstates a withdrawn player and keeps two club-mates apart, from the event page', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Re_org');
+  const id = 'e2e-reinstate';
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Back again', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } }, ['Yara', 'Zeno', 'Abel', 'Bea']);
+  const p = org.page;
+  await p.goto(`${ctx.base}/#/tournaments/${id}`);
+  await p.waitForSelector('[data-testid=player-list] li:nth-child(4)', { timeout: T });
+  // Keep Yara and Zeno apart, chosen by name.
+  let ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  const uid = (name) => ev.players.find((x) => x.name.endsWith(name)).user_id;
+  await p.selectOption('[data-testid=keep-apart-a]', uid('Yara'));
+  await p.selectOption('[data-testid=keep-apart-b]', uid('Zeno'));
+  await p.click('[data-testid=keep-apart-save]');
+  await p.waitForSelector('[data-testid=kept-apart]', { timeout: T });
+  const kept = await p.textContent('[data-testid=kept-apart]');
+  assert(kept.includes('Yara') && kept.includes('Zeno'), `the pair is listed by name: ${kept}`);
+  ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  const place = (name) => ev.players.findIndex((x) => x.name.endsWith(name));
+  assertEqual(JSON.stringify(ev.config.pairing.forbidden), JSON.stringify([[place('Yara'), place('Zeno')]]), 'the event keeps them apart');
+  // Started; Abel withdraws by mistake (the organiser's click), then is taken back.
+  await p.click('[data-testid=start-event]');
+  await p.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
+  ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  for (const b of ev.rounds[0].boards) assert(!([b.a, b.b].includes(place('Yara')) && [b.a, b.b].includes(place('Zeno'))), 'Yara and Zeno not paired');
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/withdraw`, { user_id: uid('Abel') });
+  const abel = p.locator('[data-testid=player-list] li', { hasText: 'Abel' });
+  await abel.locator('[data-testid=reinstate-player]').waitFor({ timeout: T });
+  assertEqual(await p.locator('[data-testid=reinstate-player]').count(), 1, 'only the withdrawn player can be reinstated');
+  await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
+  await players[0].page.waitForSelector('[data-testid=player-list] li', { timeout: T });
+  assertEqual(await players[0].page.locator('[data-testid=reinstate-player], [data-testid=keep-apart]').count(), 0, 'players have neither control');
+  const asked = new Promise((resolve) => p.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await abel.locator('[data-testid=reinstate-player]').click();
+  assert((await asked).includes('Abel'), 'the confirmation names the player');
+  await p.waitForSelector('[data-testid=event-msg].ok', { timeout: T });
+  ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
+  assertEqual(ev.players[place('Abel')].withdrawn_round ?? 0, 0, 'Abel is back');
+  assert(ev.rounds[0].boards.some((b) => b.a === place('Abel') || b.b === place('Abel')), 'round 1 (paired, not started) was paired again with Abel');
+  assertEqual(await abel.locator('[data-testid=reinstate-player]').count(), 0, 'no reinstate button any more');
+});
+
 test('the organiser disqualifies a player (取消比赛资格): tagged in the list with the reason, out of the pairing', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Dq_org');
   const id = 'e2e-dq';

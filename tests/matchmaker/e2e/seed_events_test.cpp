@@ -1157,3 +1157,22 @@ TEST_F(QuickPairing, TheOrganiserChangesAnEventsSettingsAfterPlayersJoined) {
   // Running: what the paired round depends on is fixed.
   post("/api/events/st1/settings", json::object{{"pairing", json::object{{"games_per_round", 2}}}}, admin, 409);
 }
+
+// A withdrawal taken back: only the organiser may, a malformed id is refused, and a player who
+// has not withdrawn cannot be reinstated.
+TEST_F(QuickPairing, TheOrganiserReinstatesAWithdrawnPlayer) {
+  const std::string admin = TestServers::kAdminToken;
+  add_players(3, "ri");
+  post("/api/events", json::object{{"id", "ri1"}, {"name", "Back"}, {"auto_rounds", false}, {"pairing", json::object{{"rounds", 3}}}}, admin);
+  for (auto& p : players_) post("/api/events/ri1/join", json::object{}, p.token);
+  post("/api/events/ri1/start", json::object{}, admin);
+  const json::object who{{"user_id", players_[2].user_id}};
+  post("/api/events/ri1/withdraw", who, admin);
+  EXPECT_NE(get("/api/events/ri1").at("players").as_array()[2].at("withdrawn_round").to_number<int>(), 0);
+  post("/api/events/ri1/reinstate", who, players_[0].token, 403);
+  post("/api/events/ri1/reinstate", json::object{{"user_id", "nobody"}}, admin, 400);
+  post("/api/events/ri1/reinstate", json::object{}, admin, 400);
+  post("/api/events/ri1/reinstate", who, admin);
+  EXPECT_EQ(get("/api/events/ri1").at("players").as_array()[2].at("withdrawn_round").to_number<int>(), 0);
+  post("/api/events/ri1/reinstate", who, admin, 409);
+}

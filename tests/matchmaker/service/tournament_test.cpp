@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "pairing/invariants.h"
 #include "pairing/trf.h"
 #include "tournament.h"
 #include "tournament_json.h"
@@ -1176,4 +1177,64 @@ TEST(Tournament, FewerRoundsEndTheEventWhenTheyAreOver) {
   EXPECT_EQ(t.stage, Stage::Finished);
   EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), "event finished"), fx.notices.end());
   EXPECT_EQ(final_ranking(t).size(), 4u);
+}
+
+// A player who withdrew by mistake is taken back by the organiser: paired again from the next
+// round, the rounds started meanwhile missed (absent, no points), and the pairing's invariants
+// hold over the whole event.
+TEST(Tournament, AWithdrawnPlayerIsReinstatedForTheRoundsToCome) {
+  EventConfig c = config(4);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 6);
+  EXPECT_EQ(code_of([&] { reinstate(t, "u3"); }), "bad_state") << "nothing to take back in registration";
+  start(t);
+  play_all(t, start_round(t).create);
+  withdraw(t, "u3");
+  EXPECT_EQ(t.ev.players[3].withdrawn_round, 2);
+  EXPECT_EQ(code_of([&] { reinstate(t, "u4"); }), "bad_state") << "u4 has not withdrawn";
+  EXPECT_EQ(code_of([&] { reinstate(t, "nobody"); }), "not_joined");
+  pair_next_round(t);
+  play_all(t, start_round(t).create);  // round 2 without u3
+  pair_next_round(t);                  // round 3 paired without u3, not started
+  auto seated = [&](int round, int p) {
+    for (const auto& b : t.ev.rounds[round - 1].boards)
+      if (b.a == p || b.b == p) return true;
+    return false;
+  };
+  ASSERT_FALSE(seated(3, 3));
+  Effects fx = reinstate(t, "u3");
+  EXPECT_EQ(t.ev.players[3].withdrawn_round, 0);
+  EXPECT_TRUE(seated(3, 3)) << "the round waiting to start was paired again with them";
+  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), "round 3 paired again with Player 3"), fx.notices.end());
+  const auto& missed = t.ev.rounds[1].unavailable;
+  EXPECT_NE(std::find(missed.begin(), missed.end(), 3), missed.end()) << "round 2 stays missed";
+  play_all(t, start_round(t).create);
+  pair_next_round(t);
+  play_all(t, start_round(t).create);
+  EXPECT_EQ(t.stage, Stage::Finished);
+  EXPECT_TRUE(seated(4, 3));
+  for (int r = 1; r <= 4; ++r) {
+    xq::pairing::Event prefix = t.ev;
+    prefix.rounds.resize(r - 1);
+    EXPECT_EQ(xq::pairing::check_round(prefix, t.ev.rounds[r - 1], false), std::vector<std::string>{}) << "round " << r;
+  }
+  const auto st = standings(t);
+  for (const auto& row : st.rows)
+    if (row.player == 3) EXPECT_FALSE(row.withdrawn);
+  // It survives storage, and the TRF export read back is the same event to a checker.
+  Tournament back = tournament_from_json(to_json(t));
+  EXPECT_EQ(back.ev.rounds[1].unavailable, t.ev.rounds[1].unavailable);
+  const xq::pairing::Event read = xq::pairing::parse_trf(xq::pairing::export_trf(t.ev));
+  EXPECT_EQ(read.players[3].withdrawn_round, 0);
+  EXPECT_TRUE(xq::pairing::check_event(read).empty());
+}
+
+// A disqualified player is not taken back by a reinstatement.
+TEST(Tournament, ADisqualifiedPlayerIsNotReinstated) {
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament t = with_players(c, 4);
+  start(t);
+  disqualify(t, "u1", "phone");
+  EXPECT_EQ(code_of([&] { reinstate(t, "u1"); }), "bad_state");
 }

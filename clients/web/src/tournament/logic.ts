@@ -171,6 +171,7 @@ const NOTICE_SHAPES: [RegExp, Key, string[]][] = [
   [/^round (\d+) started$/, 'notice.roundStarted', ['n']],
   [/^round (\d+) pairing edited$/, 'notice.pairingEdited', ['n']],
   [/^round (\d+) paired again without (.+)$/, 'notice.pairedAgainWithout', ['n', 'name']],
+  [/^round (\d+) paired again with (.+)$/, 'notice.pairedAgainWith', ['n', 'name']],
   [/^event finished$/, 'notice.finished', []],
   [/^event paused$/, 'notice.paused', []],
   [/^event resumed$/, 'notice.resumed', []],
@@ -181,6 +182,7 @@ const NOTICE_SHAPES: [RegExp, Key, string[]][] = [
   [/^(.+) is back in the event: after the correction, fewer than (\d+) forfeits$/, 'notice.back', ['name', 'k']],
   [/^(.+) joined$/, 'notice.joined', ['name']],
   [/^(.+) withdrew$/, 'notice.withdrew', ['name']],
+  [/^(.+) is back in the event$/, 'notice.reinstated', ['name']],
   [/^settings changed: (.+)$/, 'notice.settingsChanged', ['list']],
 ];
 

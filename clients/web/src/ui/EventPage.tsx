@@ -156,6 +156,8 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           if (window.confirm(t(ev.stage === 'registration' ? 'confirmWithdraw' : 'confirmWithdrawRunning'))) void act('withdraw');
         }} onWithdrawPlayer={isOrganiser ? (userId, name) => {
           if (window.confirm(t('confirmWithdrawPlayer', { name }))) void act('withdraw', { user_id: userId }, true);
+        } : undefined} onReinstatePlayer={isOrganiser ? (userId, name) => {
+          if (window.confirm(t('confirmReinstatePlayer', { name }))) void act('reinstate', { user_id: userId }, true);
         } : undefined} onSanction={isOrganiser ? (kind, userId, name) => {
           const reason = window.prompt(t(kind === 'warn' ? 'confirmWarnPlayer' : 'confirmDisqualifyPlayer', { name }));
           if (reason !== null) void act(kind, { user_id: userId, reason: reason.trim() }, true);
@@ -230,6 +232,8 @@ function Registration(props: {
   // The organiser's: withdraw a player (a no-show, someone who left the hall), and register a
   // player who has an account (a club member without the page at hand), by the account's name.
   onWithdrawPlayer?: (userId: string, name: string) => void;
+  // …and take a withdrawal back (a player who withdrew by mistake, or came back).
+  onReinstatePlayer?: (userId: string, name: string) => void;
   // The regulation's sanctions once the event has started: 警告 (a warning, on record) and
   // 取消比赛资格 (disqualified: paired no more, and not ranked).
   onSanction?: (kind: 'warn' | 'disqualify', userId: string, name: string) => void;
@@ -265,6 +269,10 @@ function Registration(props: {
             {props.onWithdrawPlayer && p.user_id && !p.withdrawn_round && !p.removed_after_round && i !== me && ['registration', 'running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="withdraw-player" disabled={busy}
                       onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
+            )}
+            {props.onReinstatePlayer && p.user_id && p.withdrawn_round && !p.disqualified && ['running', 'paused'].includes(ev.stage) && (
+              <button class="link small" data-testid="reinstate-player" disabled={busy}
+                      onClick={() => props.onReinstatePlayer!(p.user_id!, p.name)}>{t('reinstatePlayer')}</button>
             )}
             {props.onSanction && p.user_id && !p.disqualified && i !== me && ['running', 'paused', 'finished'].includes(ev.stage) && (
               <>
@@ -578,6 +586,44 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
   );
 }
 
+// Players never to be paired together (club-mates, family): POST /forbid by their user ids,
+// from the next round paired on. The pairs already kept apart are listed by name.
+function KeepApart({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (path: string, body?: unknown) => void }) {
+  const players = ev.players.map((p, i) => ({ ...p, i })).filter((p) => p.user_id && !p.withdrawn_round && !p.disqualified);
+  const [a, setA] = useState('');
+  const [b, setB] = useState('');
+  const first = a || players[0]?.user_id || '';
+  const second = b || players.find((p) => p.user_id !== first)?.user_id || '';
+  const pairs = ev.config.pairing?.forbidden ?? [];
+  const choose = (value: string, set: (v: string) => void, testid: string) => (
+    <select data-testid={testid} value={value} onChange={(e) => set(e.currentTarget.value)}>
+      {players.map((p) => <option value={p.user_id}>{p.number ? `${p.number}. ` : ''}{p.name}</option>)}
+    </select>
+  );
+  return (
+    <form
+      class="keep-apart"
+      data-testid="keep-apart"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (first && second && first !== second) act('forbid', { pairs: [[first, second]] });
+      }}
+    >
+      <label>{t('keepApart')}</label>
+      <div class="row">
+        {choose(first, setA, 'keep-apart-a')}
+        {choose(second, setB, 'keep-apart-b')}
+        <button data-testid="keep-apart-save" disabled={busy || !first || first === second}>{t('keepApartSave')}</button>
+      </div>
+      {pairs.length > 0 && (
+        <p class="muted small" data-testid="kept-apart">
+          {t('keptApart')}: {pairs.map(([x, y]) => `${playerName(ev, x)} – ${playerName(ev, y)}`).join('; ')}
+        </p>
+      )}
+    </form>
+  );
+}
+
 function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   ev: EventDetail;
   busy: boolean;
@@ -664,6 +710,9 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
         )}
       </div>
       {running && <p class="muted small" data-testid="pause-help">{t('pauseHelp')}</p>}
+      {(ev.stage === 'registration' || running || ev.stage === 'paused') && ev.players.length >= 2 && (
+        <KeepApart ev={ev} busy={busy} act={act} />
+      )}
       {(ev.stage === 'registration' || running || ev.stage === 'paused') && (
         // A wrong time control or one round too many is corrected here, not by cancelling the
         // event and losing its entries. Keyed by stage: the fields shown change when it starts.
