@@ -157,6 +157,9 @@ test('organiser edits an event\'s settings after players joined, and fewer once 
   await p.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
   if (!(await p.isVisible('[data-testid=settings-running-help]'))) await p.click('[data-testid=event-settings] summary');
   await p.waitForSelector('[data-testid=settings-running-help]', { timeout: T });
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.locator('[data-testid=event-settings]').screenshot({ path: join(ctx.shots, 'phone-event-settings-running.png'), animations: 'disabled' });
+  await p.setViewportSize({ width: 1280, height: 900 });
   assertEqual(await p.locator(`${form} [data-testid=ev-games-per-round]`).count(), 0, 'games per round no longer offered');
   assertEqual(await p.locator(`${form} [data-testid=ev-variant]`).count(), 0, 'nor the variant');
   await p.fill(`${form} [data-testid=ev-rounds]`, '3');

@@ -138,7 +138,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
 
   return (
     <section class={editing ? 'event-settings' : 'panel'}>
-      <h2>{editing ? t('eventSettings') : t('createEvent')}</h2>
+      {!editing && <h2>{t('createEvent')}</h2>}
       {mode === 'running' && <p class="muted small" data-testid="settings-running-help">{t('settingsRunningHelp')}</p>}
       <form
         class="seek-form event-form"
