@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <iostream>
 #include <thread>
@@ -23,6 +24,12 @@ int64_t now_ms() {
 }
 
 namespace {
+
+// 1 … 2^31 − 1 from the OS's random source (what the web form draws too).
+uint64_t fresh_seed() {
+  std::random_device os;
+  return std::uniform_int_distribution<uint64_t>(1, (uint64_t{1} << 31) - 1)(os);
+}
 
 std::string str_field(const json::object& o, const char* k) {
   auto* v = o.if_contains(k);
@@ -185,6 +192,11 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
                                                   std::string(kv.key()) + "\": …}})");
       EventConfig cfg = config_from_json(o.at("event"));
       if (o.contains("caller")) cfg.organiser = str_field(o, "caller");
+      // No seed given: a fresh one, kept in the settings and the TRF. The default 0 would give every
+      // event the same pairing numbers for the same registration order, which an entrant could
+      // play by choosing when to join.
+      const auto* given = o.at("event").as_object().if_contains("pairing");
+      if (!given || !given->is_object() || !given->as_object().contains("seed")) cfg.pairing.seed = fresh_seed();
       if (!cfg.club_id.empty() && redis_.command({"EXISTS", bus::club(cfg.club_id)}).integer == 0)
         return error_reply("unknown_club", "no club '" + cfg.club_id + "'");
       if (!cfg.club_id.empty()) {

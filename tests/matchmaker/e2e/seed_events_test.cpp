@@ -1145,6 +1145,7 @@ TEST_F(QuickPairing, TheOrganiserChangesAnEventsSettingsAfterPlayersJoined) {
   post("/api/events/st1/settings", changes, admin);
   json::value ev = get("/api/events/st1");
   EXPECT_EQ(ev.at("config").at("name"), "Club blitz");
+  EXPECT_NE(ev.at("config").at("pairing").at("seed").to_number<int64_t>(), 0) << "an event made with no seed draws one";
   EXPECT_EQ(ev.at("config").at("pairing").at("rounds").to_number<int>(), 1);
   EXPECT_EQ(ev.at("players").as_array().size(), 2u) << "the entries stay";
   post("/api/events/st1/start", json::object{}, admin);
