@@ -396,6 +396,8 @@ test('the organiser reinstates a withdrawn player and keeps two club-mates apart
   await p.selectOption('[data-testid=keep-apart-b]', uid('Zeno'));
   await p.click('[data-testid=keep-apart-save]');
   await p.waitForSelector('[data-testid=kept-apart]', { timeout: T });
+  const bea = (await p.textContent('[data-testid=player-list] li[data-player$=Bea]')).trim();
+  assert(!/\d/.test(bea), `nothing but the name and the organiser's buttons in a player's line: "${bea}"`);
   const kept = await p.textContent('[data-testid=kept-apart]');
   assert(kept.includes('Yara') && kept.includes('Zeno'), `the pair is listed by name: ${kept}`);
   ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();

@@ -270,7 +270,7 @@ function Registration(props: {
               <button class="link small" data-testid="withdraw-player" disabled={busy}
                       onClick={() => props.onWithdrawPlayer!(p.user_id!, p.name)}>{t('withdrawPlayer')}</button>
             )}
-            {props.onReinstatePlayer && p.user_id && p.withdrawn_round && !p.disqualified && ['running', 'paused'].includes(ev.stage) && (
+            {props.onReinstatePlayer && p.user_id && !!p.withdrawn_round && !p.disqualified && ['running', 'paused'].includes(ev.stage) && (
               <button class="link small" data-testid="reinstate-player" disabled={busy}
                       onClick={() => props.onReinstatePlayer!(p.user_id!, p.name)}>{t('reinstatePlayer')}</button>
             )}
