@@ -35,17 +35,27 @@ for bot in xqbot:0 xqbot-medium:3 xqbot-easy:1; do
   name=${bot%%:*} depth=${bot##*:}
   password_file=var/$name-password
   [ -f "$password_file" ] || (umask 077 && head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$password_file")
+  id_file=var/$name-id
+  rm -f "$id_file"
   # Niced: a search takes a core for up to a second a move; the server's moves come first.
   nice -n 10 ./build/bin/xqbot --server "ws://127.0.0.1:${PORT:-8080}/ws" --name "$name" --max-depth "$depth" \
-    --password-file "$password_file" &
+    --password-file "$password_file" --user-id-file "$id_file" &
   BOT_PIDS="$BOT_PIDS $!"
-  # Once the bot has signed in (its account exists), the admin marks it as a computer player:
-  # players see it so. The admin token goes in a header file, not on curl's command line.
-  (for _ in $(seq 120); do
+  # Once the bot has signed in, the admin marks it as a computer player: players see it so. Only
+  # the account the bot signed in as (its id in $id_file): a person who registered the name before
+  # the bot first ran holds it, and must not be shown as the computer. The admin token goes in a
+  # header file, not on curl's command line.
+  (base="http://127.0.0.1:${PORT:-8080}/api/admin/accounts/$name"
+  for _ in $(seq 120); do
     sleep 1
-    curl -fsS -o /dev/null -X POST -H @"$ADMIN_HEADER" -d '{"bot":true}' \
-      "http://127.0.0.1:${PORT:-8080}/api/admin/accounts/$name/bot" 2>/dev/null && exit 0
-  done; echo "run-local.sh: could not mark $name as a computer player" >&2) &
+    [ -s "$id_file" ] || continue
+    account=$(curl -fsS -H @"$ADMIN_HEADER" "$base" 2>/dev/null) || continue
+    case "$account" in
+      *"\"user_id\":\"$(cat "$id_file")\""*) ;;
+      *) echo "run-local.sh: the account $name is not the bot's own: not marked as a computer player" >&2; exit 1 ;;
+    esac
+    curl -fsS -o /dev/null -X POST -H @"$ADMIN_HEADER" -d '{"bot":true}' "$base/bot" 2>/dev/null && exit 0
+  done; echo "run-local.sh: could not mark $name as a computer player (did it sign in?)" >&2) &
   BOT_PIDS="$BOT_PIDS $!"
 done
 trap 'kill $MATCHMAKER_PID $BOT_PIDS 2>/dev/null || true' EXIT

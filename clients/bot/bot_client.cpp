@@ -1,5 +1,7 @@
 #include "bot_client.h"
 
+#include <fstream>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -187,6 +189,11 @@ void BotClient::on_signed_in(const v1::Reply& r) {
   ready_ = true;
   backoff_ms_ = 0;
   note(std::string(first ? "signed in as " : "signed in again as ") + name_ + " (" + user_id_ + ")");
+  if (first && !opt_.user_id_file.empty()) {
+    std::ofstream out(opt_.user_id_file, std::ios::trunc);
+    out << user_id_ << "\n";
+    if (!out) note("cannot write the user id to " + opt_.user_id_file);
+  }
   // Resume: every game followed before catches up from the last version seen, and a move that was
   // sent but not seen played goes again under its client_move_id (played once whatever happened).
   for (auto& [gid, g] : games_) {

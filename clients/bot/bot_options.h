@@ -44,6 +44,9 @@ struct BotOptions {
   int64_t poll_ms = 2000;       // how often the seek list is asked for (a player gets no lobby pushes)
   int64_t min_initial_s = 60;   // challenges with less initial time are declined (see main.cpp)
   int frames_per_s = 16;        // outgoing frames, sustained, bursts of twice that (the server allows 20, 40)
+  // Where the account's user id is written once signed in: the operator marks this account (by
+  // id) as the computer player, not whichever account holds the name (someone may have taken it).
+  std::string user_id_file;
 };
 
 }  // namespace xqbot

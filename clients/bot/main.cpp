@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
       ("server", po::value(&server)->default_value(server), "the game server's WebSocket URL (ws://HOST:PORT/ws)")
       ("name", po::value(&opt.name)->default_value(opt.name), "the bot's account (registered on first use)")
       ("password-file", po::value(&password_file), "a file holding the account's password (else $XQBOT_PASSWORD)")
+      ("user-id-file", po::value(&opt.user_id_file),
+       "once signed in, write the account's user id here (to mark that very account as a computer player)")
       ("seek", po::value(&seeks)->default_value(seeks),
        "seeks kept open in the lobby: \"VARIANT SECONDS+INCREMENT\", comma-separated (\"\" = none, challenges only)")
       ("movetime-ms", po::value(&opt.movetime_ms)->default_value(opt.movetime_ms), "thinking time per move, at most")

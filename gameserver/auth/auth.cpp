@@ -120,10 +120,19 @@ std::string Auth::hash_password(const std::string& password, const std::string& 
 
 bool is_guest_name(const std::string& name) { return lower(name).rfind("guest", 0) == 0; }
 
+bool valid_password(const std::string& password) {
+  // 6-200 bytes, and not only blanks (six spaces are a password nobody means).
+  return password.size() >= 6 && password.size() <= 200 && password.find_first_not_of(" \t") != std::string::npos;
+}
+
 User Auth::make_guest(const std::string& wanted) {
   User u;
   u.id = "g-" + xq::random_hex(8);
-  u.name = valid_user_name(wanted) ? "guest-" + wanted : "guest-" + u.id.substr(2, 6);
+  // "guest-bob" asks for guest-bob, not guest-guest-bob; a name still starting with "guest" after
+  // that (or none) gets part of the id.
+  std::string name = wanted;
+  if (lower(name).rfind("guest-", 0) == 0) name = name.substr(6);
+  u.name = valid_user_name(name) && !is_guest_name(name) ? "guest-" + name : "guest-" + u.id.substr(2, 6);
   u.guest = true;
   return u;
 }
@@ -139,7 +148,7 @@ bool is_user_id(const std::string& id) {
 
 Auth::Error Auth::register_user(const std::string& name, const std::string& password, User& out,
                                 const std::string& address) {
-  if (!valid_user_name(name) || password.size() < 6 || password.size() > 200) return Error::BadRequest;
+  if (!valid_user_name(name) || !valid_password(password)) return Error::BadRequest;
   if (is_guest_name(name)) return Error::BadRequest;  // guest names are reserved
   // A registration takes its place in the address's hour first; one that fails gives it back.
   std::vector<std::string> counter;
@@ -214,7 +223,7 @@ return 1
 )lua";
 
 Auth::Error Auth::change_password(const User& u, const std::string& current, const std::string& fresh, const std::string& address) {
-  if (u.guest || fresh.size() < 6 || fresh.size() > 200) return Error::BadRequest;
+  if (u.guest || !valid_password(fresh)) return Error::BadRequest;
   // Only changes made count here (wrong passwords count as failed logins): someone holding a stolen
   // session cannot use up the owner's changes.
   const std::vector<std::string> changes{keys::password_changes(u.id)};

@@ -108,6 +108,8 @@ class Auth {
 };
 
 bool valid_user_name(const std::string& name);
+// A password an account may take: 6-200 bytes, not only spaces and tabs.
+bool valid_password(const std::string& password);
 bool is_guest_name(const std::string& name);  // "guest…" in any case: kept for guests
 // A guest's name made distinct from another guest's of the same name: 4 characters of its id.
 std::string unique_guest_name(const User& guest);

@@ -60,6 +60,19 @@ std::string date_of(int64_t ms) {
   return buf;
 }
 
+// Seconds as PGN's TimeControl writes them, the milliseconds kept where there are any ("90.5").
+std::string seconds_text(int64_t ms) {
+  std::string text = std::to_string(ms / 1000);
+  if (int64_t frac = ms % 1000; frac != 0) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, ".%03lld", static_cast<long long>(frac));
+    std::string f = buf;
+    while (f.back() == '0') f.pop_back();
+    text += f;
+  }
+  return text;
+}
+
 std::string player_name(const json::object& o, const char* side) {
   auto it = o.find(side);
   if (it == o.end() || !it->value().is_object()) return "?";
@@ -77,14 +90,17 @@ std::string record_text(const std::string& record_json) {
   auto tag = [&](const char* name, const std::string& value) { out << '[' << name << ' ' << quoted(value) << "]\n"; };
 
   tag("Game", jieqi ? "Jieqi" : "Chinese Chess");
-  tag("Event", field(o, "event_id").empty() ? "Casual game" : field(o, "event_id"));
+  const auto* rated_field = o.if_contains("rated");
+  const bool rated = rated_field && rated_field->is_bool() && rated_field->as_bool();
+  tag("Event", !field(o, "event_id").empty() ? field(o, "event_id") : rated ? "Rated game" : "Casual game");
+  tag("Rated", rated ? "yes" : "no");
   if (number(o, "round") > 0) tag("Round", std::to_string(number(o, "round")));
   tag("Date", date_of(number(o, "created_at_ms")));
   tag("Red", player_name(o, "red"));
   tag("Black", player_name(o, "black"));
   tag("Result", result);
   tag("Termination", field(o, "reason").empty() ? "unterminated" : field(o, "reason"));
-  tag("TimeControl", std::to_string(number(o, "initial_ms") / 1000) + "+" + std::to_string(number(o, "increment_ms") / 1000));
+  tag("TimeControl", seconds_text(number(o, "initial_ms")) + "+" + seconds_text(number(o, "increment_ms")));
   tag("Ruleset", field(o, "ruleset").empty() ? "cxa" : field(o, "ruleset"));
   if (number(o, "repetitions") > 0) tag("Repetitions", std::to_string(number(o, "repetitions")));
   if (const auto* free = o.if_contains("pawns_advisors_elephants_free"); free && free->is_bool() && free->as_bool())

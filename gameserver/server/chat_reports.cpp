@@ -79,8 +79,9 @@ HttpResult report_chat_line(Hub& hub, const std::string& game_id, const std::str
 }
 
 HttpResult chat_reports(Hub& hub, size_t limit) {
-  limit = std::clamp<size_t>(limit, 1, keys::kChatReportsKept);
-  RedisReply r = hub.redis().command({"LRANGE", keys::kChatReports, "0", std::to_string(limit - 1)});
+  limit = std::min<size_t>(limit, keys::kChatReportsKept);
+  // 0: an empty page, as every list reads it (LRANGE 0 -1 would be the whole list).
+  RedisReply r = limit == 0 ? RedisReply{} : hub.redis().command({"LRANGE", keys::kChatReports, "0", std::to_string(limit - 1)});
   json::array reports;
   for (const auto& e : r.elements) reports.push_back(json::parse(e.str));
   return {200, "application/json", json::serialize(json::object{{"reports", std::move(reports)}})};

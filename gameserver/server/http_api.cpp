@@ -1,5 +1,7 @@
 #include "server/http_api.h"
 
+#include <set>
+
 #include <boost/json.hpp>
 #include <algorithm>
 #include <cctype>
@@ -218,6 +220,11 @@ std::string adjudication_reason_error(std::string& reason) {
   // Shown to players and spectators and stored with the game: a line of text, not a page.
   if (reason.size() > kMaxReasonBytes || !one_line_text(reason))
     return "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line";
+  // Reasons that say the game had no result: "abort" keeps a game off the ratings and reads "game
+  // aborted" whatever the outcome, "double_forfeit" is both sides losing. A decided game has one.
+  // (A ruling of "forfeit" or "perpetual_…" stands: in a tournament it also counts a foul.)
+  if (reason == "abort" || reason == "double_forfeit")
+    return "reason: '" + reason + "' says the game had no result; a ruling has one (say why in your own words, or leave it blank)";
   return "";
 }
 
@@ -232,7 +239,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
                        const std::string& admin_token, const std::string& client_address) {
   std::string path = target.substr(0, target.find('?'));
   if ((path == "/healthz" || path == "/metrics") && method != "GET" && method != "HEAD")
-    return method_not_allowed("GET, HEAD", "method not allowed: GET");
+    return method_not_allowed("GET, HEAD", "method not allowed: use GET or HEAD");
   if (path == "/healthz") {
     bool ok = hub.redis_ok();
     return {ok ? 200 : 503, "text/plain", ok ? "ok\n" : "redis unavailable\n"};
@@ -258,12 +265,17 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   if (!split) return json_error(400, "bad path: '%' must be followed by two hex digits");
   const std::vector<std::string>& parts = *split;
   if (parts.empty() || parts[0] != "api") {
-    if (method != "GET" && method != "HEAD") return method_not_allowed("GET, HEAD", "method not allowed");
+    if (method != "GET" && method != "HEAD") return method_not_allowed("GET, HEAD", "method not allowed: use GET or HEAD");
     return static_file(hub.options().static_dir, path);
   }
   // The API reads with GET and acts with POST: another method is refused as such, not as a path
   // that does not exist.
-  if (method != "GET" && method != "POST") return method_not_allowed("GET, POST", "method not allowed: the API takes GET and POST");
+  if (method != "GET" && method != "POST") {
+    // An endpoint this file knows names its own method; elsewhere the API's two.
+    const char* allowed = parts.size() >= 2 ? method_of(parts) : nullptr;
+    return method_not_allowed(allowed ? allowed : "GET, POST",
+                              allowed ? std::string("method not allowed: use ") + allowed : "method not allowed: the API takes GET and POST");
+  }
   try {
     // Public API
     if (parts.size() == 2 && parts[1] == "games" && method == "GET") return game_list(hub, target, false);
@@ -408,7 +420,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
         return {200, "application/json", json::serialize(json::object{{"ok", true}, {"games_ended", hub.ban(parts[3])}})};
       }
     }
-    if (const char* allowed = method_of(parts)) return method_not_allowed(allowed, std::string("method not allowed: ") + allowed);
+    if (const char* allowed = method_of(parts)) return method_not_allowed(allowed, std::string("method not allowed: use ") + allowed);
   } catch (const RedisUnavailable& e) {  // not the request's fault: worth retrying
     return json_error(503, e.what());
   } catch (const boost::system::system_error& e) {  // Boost.JSON: not JSON, or a field of the wrong type

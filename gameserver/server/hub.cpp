@@ -345,7 +345,10 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
       auto u = auth_.verify_token(m.hello().token(), wall_ms());
       if (!u) return send_error(*c, rid, v1::BAD_TOKEN, "invalid or expired token", metrics_);
       if (!auth_.session_current(*u))
-        return send_error(*c, rid, v1::BAD_TOKEN, "signed out: the account's password was changed", metrics_);
+        return send_error(*c, rid, v1::BAD_TOKEN,
+                          "signed out: this account's sessions were ended (a password change or a sign-out "
+                          "everywhere): sign in again",
+                          metrics_);
       if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
       // A guest coming back finds its name taken by a newer guest meanwhile: it gets the suffix
       // a second guest of one name gets at sign-in (the fresh token carries it).

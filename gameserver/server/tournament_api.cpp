@@ -156,7 +156,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
                                  const std::string& body, const std::string& token, const std::string& client_address) {
   // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
   if (const char* allowed = method_of(parts); allowed && method != allowed) {
-    HttpResult r = error(405, "bad_request", std::string("method not allowed: ") + allowed);
+    HttpResult r = error(405, "bad_request", std::string("method not allowed: use ") + allowed);
     r.headers.emplace_back("Allow", allowed);
     return r;
   }

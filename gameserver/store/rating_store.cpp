@@ -148,8 +148,10 @@ std::string RatingStore::ratings_json(const std::string& user_id) {
 }
 
 std::string RatingStore::leaderboard_json(const std::string& variant, size_t limit) {
-  limit = std::clamp<size_t>(limit, 1, kMaxLeaderboardLimit);
+  limit = std::min(limit, kMaxLeaderboardLimit);  // 0: an empty page, as every list reads it
   json::array players;
+  size_t rank = 0;
+  long last_shown = 0;
   // Banned players are left out: read in chunks until the page is full or the board ends.
   constexpr size_t kChunk = 100;
   for (size_t from = 0; players.size() < limit; from += kChunk) {
@@ -167,7 +169,11 @@ std::string RatingStore::leaderboard_json(const std::string& variant, size_t lim
       if (i >= ratings.elements.size() || ratings.elements[i].type != RedisReply::Type::String) continue;
       const Rating x = decode_rating(ratings.elements[i].str);
       const bool named = i < names.elements.size() && names.elements[i].type == RedisReply::Type::String;
-      players.push_back(json::object{{"rank", players.size() + 1}, {"user_id", ids.elements[i].str},
+      // Equal ratings (as shown, rounded) share a rank; the next rank counts them all ("1, 2, 2, 4").
+      const long shown = std::lround(x.rating);
+      if (players.empty() || shown != last_shown) rank = players.size() + 1;
+      last_shown = shown;
+      players.push_back(json::object{{"rank", rank}, {"user_id", ids.elements[i].str},
                                      {"name", named ? names.elements[i].str : ids.elements[i].str},
                                      {"rating", std::lround(x.rating)}, {"deviation", std::lround(x.deviation)},
                                      {"games", x.games}, {"provisional", x.deviation > kProvisionalDeviation}});

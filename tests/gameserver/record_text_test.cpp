@@ -56,6 +56,19 @@ TEST(RecordText, XiangqiMateHasTagsNumberedMovesClocksAndResult) {
   EXPECT_EQ(text.substr(text.size() - 5), " 1-0\n") << text;
   EXPECT_EQ(text.find("Assignment"), std::string::npos);
   EXPECT_EQ(text.find("[Repetitions"), std::string::npos) << "default options are not tagged";
+  EXPECT_NE(text.find("[Event \"Casual game\"]\n[Rated \"no\"]"), std::string::npos) << text;
+}
+
+// A rated game says so (the review found every game without an event called "Casual game"), and
+// a time control of fractions of seconds keeps them.
+TEST(RecordText, ARatedGameAndFractionalSecondsAreSaidAsTheyAre) {
+  GameConfig c = config(xq::Variant::Xiangqi);
+  c.rated = true;
+  c.tc = {90'500, 1'500};
+  GameSession s(c);
+  const std::string text = record_text(archive_record(s));
+  EXPECT_NE(text.find("[Event \"Rated game\"]\n[Rated \"yes\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[TimeControl \"90.5+1.5\"]"), std::string::npos) << text;
 }
 
 TEST(RecordText, RuleOptionsAreTagged) {
