@@ -319,6 +319,11 @@ bool RulesGame::judge_nine_round_cycle() {
   }
   // Both sides forcing: the threefold repetition, soon reached, weighs them against each other.
   if (forced[0] == forced[1]) return false;
+  // Judged when the forcing side's own move brings a position back (不变: it did not change), not
+  // its opponent's: the forcing side keeps the move that breaks the cycle, a mate say, which a
+  // judgement after the opponent's reply would take from it.
+  const Color forcer = forced[index(Color::Red)] ? Color::Red : Color::Black;
+  if (moves_.back().mover != forcer) return false;
   const AdjudicationOptions& o = rules_.adjudication;
   if (o.cxa_count_pure_chase && !o.cxa_chase_needs_common_target) {
     // One side forbidden, the other not: the CXA verdict needs no more than the labels at hand

@@ -140,15 +140,21 @@ bool pinned(Scratch& s, Square t) {
   return r;
 }
 
-// Can the (enemy) piece on t capture the attacker on a without losing material by it, while not
-// being pinned? The side to move of `s` is the attacker's side and is restored. A king in check
-// already (the move that attacks also checks) says nothing about a pin: then the capture's
-// legality decides alone (taking a checking rook with the chariot it attacks is an exchange).
+// Can the (enemy) piece on t capture the attacker on a, legally and without losing material by
+// it? The side to move of `s` is the attacker's side and is restored. A piece pinned to its king
+// can only take the piece that pins it, along the pin, and that answers the attack only when it
+// wins material outright: in 图17 (C16) the c7 chariot, pinned by the b7 chariot, could take it
+// and be taken back by the b9 chariot, and the book calls b7's attack 捉; a chariot that would
+// take an unguarded pinner for nothing is not chased by it (xiangqi-rules.md §0.6, "unless the
+// victim cannot hit back"). A king in check already (the move that attacks also checks) says
+// nothing about a pin: then the capture's legality decides alone (taking a checking rook with the
+// chariot it attacks is an exchange).
 bool victim_hits_back(Scratch& s, Square t, Square a) {
   const Color us = s.side(), them = opposite(us);
-  if (!s.p.attacks(t, a) || (!s.p.in_check(them) && pinned(s, t))) return false;
+  if (!s.p.attacks(t, a)) return false;
+  const bool held = !s.p.in_check(them) && pinned(s, t);
   s.set_side(them);
-  bool ok = s.p.is_legal(mv(t, a)) && see(s, mv(t, a)) >= 0;
+  bool ok = s.p.is_legal(mv(t, a)) && (held ? see(s, mv(t, a)) > 0 : see(s, mv(t, a)) >= 0);
   s.set_side(us);
   return ok;
 }
@@ -759,7 +765,8 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
   SquareSet recorded;
   for (Combination c : found) {
     for (Square t = 0; t < kSquares; ++t)
-      if (c.candidates.test(t) && (!s.p.at(t) || color_of(s.p.at(t)) != them || type_of(s.p.at(t)) == King))
+      if (c.candidates.test(t) && (!s.p.at(t) || color_of(s.p.at(t)) != them || type_of(s.p.at(t)) == King ||
+                                   (type_of(s.p.at(t)) == Pawn && !crossed_river(them, t))))  // no target, as for direct threats
         c.candidates.reset(t);
     if (c.gain <= 0 || c.candidates.none()) continue;
     // The most valuable candidates; between equals, those already under the larger threat. Where

@@ -104,9 +104,16 @@ TEST(XqCli, JieqiIdentitiesAreNotNamedTwice) {
 TEST(XqCli, JudgeEndsNineRoundsOfChecksThroughACycleUnlessThreefoldOnly) {
   const std::string judge =
       "judge --variant xiangqi --fen '4k4/9/9/9/R8/9/2N6/9/9/3K5 w' --moves 'a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 "
-      "e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7e8 f8f9'";
+      "e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7e8 f8f9 e8e9'";
   EXPECT_EQ(xq(judge).last_line(), "black-wins perpetual_check");
   EXPECT_EQ(xq(judge + " --threefold-only").last_line(), "ongoing");
+  // Red has a forced mate all along; judged after Black's reply the game would end before Red may
+  // play it. Judged at the forcing side's own move, the mate comes first (review: rooks hunting a
+  // king went round once, and lost the move before mate).
+  EXPECT_EQ(xq("judge --variant xiangqi --fen '4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1' --moves 'a0a9 e9e8 a9a8 e8e9 i0e0 "
+               "e9f9 e0f0 f9e9 a8a9 e9e8 f0f8 e8e7 f8e8 e7f7 e8e7 f7f8 e7e8 f8f7 a9f9'")
+                .last_line(),
+            "red-wins checkmate");
 }
 
 TEST(XqCli, MovesInTheIccsServerFormAreRead) {
