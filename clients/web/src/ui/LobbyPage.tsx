@@ -266,12 +266,21 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <div class="row">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
         </div>
-        <div class="row">
-          <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
-          <button data-testid="challenge" type="button" disabled={!opponent.trim()} onClick={() => onSubmit({ challenge: { userName: opponent.trim(), ...spec() } })}>
-            {t('challenge')}
-          </button>
-        </div>
+      </form>
+      {/* A form of its own: Enter in the name field must challenge that user, not submit the seek
+          form above (which would open a seek anyone can take). */}
+      <form
+        class="row"
+        data-testid="challenge-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (opponent.trim()) onSubmit({ challenge: { userName: opponent.trim(), ...spec() } });
+        }}
+      >
+        <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
+        <button data-testid="challenge" disabled={!opponent.trim()}>
+          {t('challenge')}
+        </button>
       </form>
     </section>
   );
