@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonText } from '../src/i18n';
+import { errorText, reasonText, setLang } from '../src/i18n';
 import { durationText } from '../src/ui/format';
 
 describe('result reasons', () => {
@@ -16,3 +16,27 @@ describe('rule times', () => {
     expect(durationText(499)).toBe('0 s');
   });
 });
+
+describe('lobby refusals (BAD_REQUEST) in the user\'s language', () => {
+  const BAD_REQUEST = 9;
+  it('words the reasons a player meets in the lobby, in either language', () => {
+    const guest = { code: BAD_REQUEST, message: 'rated games need an account: register or log in' };
+    const range = { code: BAD_REQUEST, message: "your rating 1500 is outside this seek's range" };
+    try {
+      setLang('zh');
+      expect(errorText(guest)).toBe('计分对局需要注册账号：请注册或登录。');
+      expect(errorText(range)).toBe('你的等级分 1500 不在该邀请的范围内。');
+      expect(errorText({ code: BAD_REQUEST, message: 'rated games need an account: 张伟 is a guest' })).toBe('计分对局需要注册账号：张伟 是游客。');
+      setLang('en');
+      expect(errorText(guest)).toBe('Rated games need an account: register or log in.');
+      expect(errorText(range)).toBe("Your rating 1500 is outside this seek's range.");
+      expect(errorText({ code: BAD_REQUEST, message: 'too many open seeks (at most 5)' })).toBe('Too many open seeks (at most 5).');
+    } finally {
+      setLang('en');
+    }
+  });
+  it('keeps the server\'s words for a reason it does not know', () => {
+    expect(errorText({ code: BAD_REQUEST, message: 'time control out of range' })).toBe('time control out of range');
+  });
+});
+
