@@ -162,8 +162,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
       <span class="side-dot" />
-      <span class="name">
-        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`}>{player(c)?.name}</a> : player(c)?.name}
+      <span class="name" title={player(c)?.name}>
+        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
         {you === c ? ` (${t('you')})` : ''}
         {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>

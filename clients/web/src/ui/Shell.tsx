@@ -75,7 +75,7 @@ export function Shell({ app }: { app: App }) {
           <SoundToggle />
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
           {user && (
-            <span class="user" data-testid="user-name">
+            <span class="user" data-testid="user-name" title={user.name}>
               {user.name}
               {user.guest ? ` (${t('guest')})` : ''}
             </span>
