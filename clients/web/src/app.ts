@@ -223,8 +223,13 @@ export class App extends Observable {
 
   game(id: string): GameModel {
     let g = this.games.get(id);
+    // Opened signed out (the public record only): signed in now, the game is watched as usual.
+    if (g?.recordOnly && this.user) {
+      g.dispose();
+      g = undefined;
+    }
     if (!g) {
-      g = new GameModel(this.conn, id);
+      g = new GameModel(this.conn, id, undefined, !this.user);
       this.games.set(id, g);
     }
     // Keep following only the games we still play; watched and finished ones are dropped (the

@@ -328,7 +328,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         </div>
         <MoveList moves={game.moves} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
-        <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />
+        {/* Signed out there is no session to read or write the chat with. */}
+        {!game.recordOnly && <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />}
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
         <Downloads game={game} />
       </aside>

@@ -49,6 +49,17 @@ export function Shell({ app }: { app: App }) {
       </>
     );
   }
+  // A game's link signed out: a finished game's public record, read-only, under the sign-in; a
+  // game still played needs the socket (a session) to be watched, and says so.
+  else if (!user && r.page === 'game') {
+    const signIn = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
+    page = (
+      <>
+        {signIn}
+        {!app.conn.token && <PublicGame key={r.id} app={app} id={r.id} />}
+      </>
+    );
+  }
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
@@ -111,6 +122,14 @@ export function Shell({ app }: { app: App }) {
       <main>{page}</main>
     </div>
   );
+}
+
+// A game opened signed out: its replay if it is over, else a line asking to sign in to watch.
+function PublicGame({ app, id }: { app: App; id: string }) {
+  const game = app.game(id);
+  useObservable(game);
+  if (game.needsSignIn) return <p class="muted sign-in-note" data-testid="live-game-sign-in">{t('liveGameSignIn')}</p>;
+  return <GamePage app={app} game={game} eventId={app.eventOf(id)} />;
 }
 
 // Sound on or off (ui/alerts.ts), for this browser.
