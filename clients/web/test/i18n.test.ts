@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorText, reasonText, setLang } from '../src/i18n';
-import { durationText } from '../src/ui/format';
+import { durationText, ratingCounted } from '../src/ui/format';
 
 describe('result reasons', () => {
   it('a game ended by a ban reads as the opponent banned', () => {
@@ -40,3 +40,13 @@ describe('lobby refusals (BAD_REQUEST) in the user\'s language', () => {
   });
 });
 
+describe('a game counts for ratings', () => {
+  const g = { rated: true, reason: 'resign', plies: 2 };
+  it('only when rated, not aborted and with both sides having moved', () => {
+    expect(ratingCounted(g)).toBe(true);
+    expect(ratingCounted({ ...g, rated: false })).toBe(false);
+    expect(ratingCounted({ ...g, reason: 'abort', plies: 0 })).toBe(false);
+    expect(ratingCounted({ ...g, plies: 1 })).toBe(false);
+    expect(ratingCounted({ ...g, plies: 0, reason: 'timeout' })).toBe(false);
+  });
+});
