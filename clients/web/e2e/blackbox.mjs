@@ -190,6 +190,11 @@ test('blackbox: signed out, a finished game\'s link shows its replay under the s
   await v.page.waitForSelector('[data-testid=user-name]', { timeout: T });
   await v.page.waitForSelector(`[data-testid=game-page][data-game-id="${live}"]`, { timeout: T });
   assert(/Red wins: resignation/.test(await resultText(v)), 'signed in, the same game');
+  // Red signs out on the game's page: the public replay stays, with no player's buttons.
+  await red.page.click('[data-testid=sign-out]');
+  await red.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
+  assert(/Red wins: resignation/.test(await resultText(red)), 'signed out, the replay stays');
+  assertEqual(await red.page.getAttribute('[data-testid=game-page]', 'data-you'), 'spectator', 'no longer as a player');
 });
 
 test('blackbox: "My games" says "Rated" only for games that counted (not an abort, not a game of fewer than 2 moves)', async (ctx) => {

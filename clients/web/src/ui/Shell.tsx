@@ -2,7 +2,7 @@
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
 import { useState } from 'preact/hooks';
 import type { App } from '../app';
-import { setLang, t, useLang } from '../i18n';
+import { errorText, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
 import { useObservable } from '../store';
 import { tcText } from './format';
@@ -116,7 +116,7 @@ export function Shell({ app }: { app: App }) {
           </span>
           <button class="primary" data-testid="accept-challenge" onClick={() => void app.acceptChallenge(challenge)}>{t('accept')}</button>
           <button class="link" data-testid="decline-challenge" onClick={() => void app.declineChallenge(challenge)}>{t('declineChallenge')}</button>
-          {app.challengeError && <span class="error">{app.challengeError}</span>}
+          {!!app.challengeError && <span class="error">{errorText(app.challengeError)}</span>}
         </div>
       )}
       <main>{page}</main>
