@@ -9,6 +9,7 @@ import './tests.mjs';
 import './tournaments.mjs';
 import './organiser.mjs';
 import './review.mjs';
+import './blackbox.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');

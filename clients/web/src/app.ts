@@ -4,7 +4,6 @@
 // tournament notices (game ready, event news), direct challenges to us and the quick-pairing waiting
 // state.
 import { GameModel } from './game/model';
-import { errorText } from './i18n';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
 import type { GameState, Seek, ServerMessage } from './net/proto';
 import { Observable } from './store';
@@ -48,7 +47,9 @@ export class App extends Observable {
   // challenged user wherever the page is, except during a live game of theirs); offered in a bar
   // on every page but the lobby, which lists them itself.
   challenges: Seek[] = [];
-  challengeError = '';
+  // Why accepting the challenge failed, kept as the error and worded at each render (a language
+  // switch re-words it).
+  challengeError: unknown = null;
   private dismissedChallenges = new Set<string>();
   // Tournament games we know of (game id → event id): no abort/claim there, a link back.
   readonly eventOfGame = new Map<string, string>();
@@ -150,14 +151,14 @@ export class App extends Observable {
   }
 
   async acceptChallenge(s: Seek) {
-    this.challengeError = '';
+    this.challengeError = null;
     try {
       const r = await this.conn.request({ acceptSeek: { seekId: s.seekId } });
       this.challenges = this.challenges.filter((c) => c.seekId !== s.seekId);
       if (r.reply?.gameId) this.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
       else this.changed();
     } catch (e) {
-      this.challengeError = errorText(e);
+      this.challengeError = e;
       this.changed();
     }
   }
@@ -166,7 +167,7 @@ export class App extends Observable {
   // challenger's seek list drops it too; hidden here at once.
   async declineChallenge(s: Seek) {
     this.dismissedChallenges.add(s.seekId);
-    this.challengeError = '';
+    this.challengeError = null;
     this.changed();
     try {
       await this.conn.request({ cancelSeek: { seekId: s.seekId } });
@@ -223,8 +224,14 @@ export class App extends Observable {
 
   game(id: string): GameModel {
     let g = this.games.get(id);
+    // Opened signed out (the public record only) and signed in since: watched as usual. Followed
+    // signed in and signed out since: only the public record (no buttons of a player).
+    if (g && g.recordOnly !== !this.user) {
+      g.dispose();
+      g = undefined;
+    }
     if (!g) {
-      g = new GameModel(this.conn, id);
+      g = new GameModel(this.conn, id, undefined, !this.user);
       this.games.set(id, g);
     }
     // Keep following only the games we still play; watched and finished ones are dropped (the

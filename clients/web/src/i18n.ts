@@ -588,6 +588,14 @@ const en = {
   chatBlockedWord: 'Not sent: the message contains a word this server does not allow.',
   chatNoneInTournaments: 'Players do not chat in tournament games.',
   'error.CHAT_NOT_ALLOWED': 'Not now: at most 5 messages in 10 seconds (and no chat for players of tournament games).',
+  sessionEnded: 'You were signed out: this account\'s sessions were ended (a password change or “sign out everywhere”), or the session expired. Sign in again.',
+  liveGameSignIn: 'This game is being played now: sign in (as a guest is enough) to watch it live.',
+  ratingRangeTitle: 'Only players rated in this range may accept',
+  'badRequest.ratedNeedsAccount': 'Rated games need an account: register or log in.',
+  'badRequest.ratedGuestOpponent': 'Rated games need an account: {name} is a guest.',
+  'badRequest.ratingOutsideRange': 'Your rating {rating} is outside this seek\'s range.',
+  'badRequest.challengeSelf': 'You cannot challenge yourself.',
+  'badRequest.tooManySeeks': 'Too many open seeks (at most {n}).',
 };
 
 export type Key = keyof typeof en;
@@ -1175,6 +1183,14 @@ const zh: Record<Key, string> = {
   chatBlockedWord: '未发送：消息中含有本站不允许的词语。',
   chatNoneInTournaments: '比赛对局中棋手不能聊天。',
   'error.CHAT_NOT_ALLOWED': '现在不能发送：10 秒内最多 5 条（比赛对局的棋手不能聊天）。',
+  sessionEnded: '你已退出登录：该账号的登录已全部失效（修改了密码或“在所有设备上退出”），或登录已过期。请重新登录。',
+  liveGameSignIn: '这盘棋正在进行：登录后（游客即可）可以实时观看。',
+  ratingRangeTitle: '只有等级分在此范围内的棋手可以应战',
+  'badRequest.ratedNeedsAccount': '计分对局需要注册账号：请注册或登录。',
+  'badRequest.ratedGuestOpponent': '计分对局需要注册账号：{name} 是游客。',
+  'badRequest.ratingOutsideRange': '你的等级分 {rating} 不在该邀请的范围内。',
+  'badRequest.challengeSelf': '不能挑战自己。',
+  'badRequest.tooManySeeks': '公开邀请太多（最多 {n} 个）。',
 };
 
 export type Lang = 'en' | 'zh';
@@ -1215,7 +1231,30 @@ export function errorText(e: unknown, language: Lang = lang): string {
   // refusals have several reasons: the server's English message says which (and for how long).
   if (codeName && SAYS_WHY.has(codeName) && language === 'en' && err.message && err.message !== codeName) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
   if (codeName && key in en) return t(key);
+  if (err?.code === BAD_REQUEST && err.message) {
+    const known = badRequestText(err.message);
+    if (known) return known;
+  }
   return err?.message ?? String(e);
+}
+
+// BAD_REQUEST has many reasons and no code for each: the ones a player meets in the lobby are
+// recognised by the server's words (docs/protocol.md) and said in the user's language; any other
+// keeps the server's English.
+const BAD_REQUEST = 9;
+const BAD_REQUEST_REASONS: [RegExp, Key, string[]][] = [
+  [/^rated games need an account: register or log in/, 'badRequest.ratedNeedsAccount', []],
+  [/^rated games need an account: (.+) is a guest/, 'badRequest.ratedGuestOpponent', ['name']],
+  [/^your rating (\d+) is outside this seek's range/, 'badRequest.ratingOutsideRange', ['rating']],
+  [/^you cannot challenge yourself/, 'badRequest.challengeSelf', []],
+  [/^too many open seeks \(at most (\d+)\)/, 'badRequest.tooManySeeks', ['n']],
+];
+function badRequestText(message: string): string | null {
+  for (const [re, key, names] of BAD_REQUEST_REASONS) {
+    const m = re.exec(message);
+    if (m) return t(key, Object.fromEntries(names.map((n, i) => [n, m[i + 1]])));
+  }
+  return null;
 }
 
 // A failed HTTP API call (net/http ApiError): the stable code's text, else the server's message.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reasonText } from '../src/i18n';
-import { durationText } from '../src/ui/format';
+import { errorText, reasonText, setLang } from '../src/i18n';
+import { durationText, ratingCounted } from '../src/ui/format';
 
 describe('result reasons', () => {
   it('a game ended by a ban reads as the opponent banned', () => {
@@ -14,5 +14,39 @@ describe('rule times', () => {
     expect(durationText(90000)).toBe('1 min 30 s');
     expect(durationText(45000)).toBe('45 s');
     expect(durationText(499)).toBe('0 s');
+  });
+});
+
+describe('lobby refusals (BAD_REQUEST) in the user\'s language', () => {
+  const BAD_REQUEST = 9;
+  it('words the reasons a player meets in the lobby, in either language', () => {
+    const guest = { code: BAD_REQUEST, message: 'rated games need an account: register or log in' };
+    const range = { code: BAD_REQUEST, message: "your rating 1500 is outside this seek's range" };
+    try {
+      setLang('zh');
+      expect(errorText(guest)).toBe('计分对局需要注册账号：请注册或登录。');
+      expect(errorText(range)).toBe('你的等级分 1500 不在该邀请的范围内。');
+      expect(errorText({ code: BAD_REQUEST, message: 'rated games need an account: 张伟 is a guest' })).toBe('计分对局需要注册账号：张伟 是游客。');
+      setLang('en');
+      expect(errorText(guest)).toBe('Rated games need an account: register or log in.');
+      expect(errorText(range)).toBe("Your rating 1500 is outside this seek's range.");
+      expect(errorText({ code: BAD_REQUEST, message: 'too many open seeks (at most 5)' })).toBe('Too many open seeks (at most 5).');
+    } finally {
+      setLang('en');
+    }
+  });
+  it('keeps the server\'s words for a reason it does not know', () => {
+    expect(errorText({ code: BAD_REQUEST, message: 'time control out of range' })).toBe('time control out of range');
+  });
+});
+
+describe('a game counts for ratings', () => {
+  const g = { rated: true, reason: 'resign', plies: 2 };
+  it('only when rated, not aborted and with both sides having moved', () => {
+    expect(ratingCounted(g)).toBe(true);
+    expect(ratingCounted({ ...g, rated: false })).toBe(false);
+    expect(ratingCounted({ ...g, reason: 'abort', plies: 0 })).toBe(false);
+    expect(ratingCounted({ ...g, plies: 1 })).toBe(false);
+    expect(ratingCounted({ ...g, plies: 0, reason: 'timeout' })).toBe(false);
   });
 });

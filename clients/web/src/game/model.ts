@@ -78,6 +78,9 @@ export class GameModel extends Observable {
   // arrives, if it is legal then; dropped otherwise, at the end, or on a takeback.
   premove: Move | null = null;
   archived = false; // shown from the stored record: the game is no longer live on the server
+  // Opened signed out (recordOnly): watching needs a session, so only a finished game's public
+  // record is shown; a game still played sets needsSignIn instead.
+  needsSignIn = false;
   // Which players have a connection on this game (GameState.red_present / Presence pushes), and
   // since when (performance.now()) each has been gone: the claims need the opponent gone.
   present: Record<Color, boolean> = { r: true, b: true };
@@ -95,8 +98,12 @@ export class GameModel extends Observable {
   private syncing = false;
   private syncRetries = 0;
 
-  constructor(private conn: Connection, readonly id: string, initial?: GameState) {
+  constructor(private conn: Connection, readonly id: string, initial?: GameState, readonly recordOnly = false) {
     super();
+    if (recordOnly) {
+      void this.loadRecord();
+      return;
+    }
     this.offs.push(conn.onMessage((m) => this.onMessage(m)));
     this.offs.push(conn.onReady(() => void this.resync()));
     if (initial) this.applyState(initial);
@@ -176,7 +183,7 @@ export class GameModel extends Observable {
       if (e instanceof RequestError) {
         // Not live (any more): a finished game is still served as a record for the replay.
         const st = e.code === ErrorCode.UNKNOWN_GAME ? await fetchRecord(this.id).catch(() => null) : null;
-        if (st) {
+        if (st && st !== 'withheld') {
           this.archived = true;
           this.applyState(st);
           return;
@@ -185,6 +192,21 @@ export class GameModel extends Observable {
         this.changed();
       }
     }
+  }
+
+  // Signed out: the public record (GET /api/games/{id}), read-only. A live game's record is the
+  // spectator's view without clocks running or pushes, so a live game waits for a sign-in instead.
+  private async loadRecord() {
+    const st = await fetchRecord(this.id).catch(() => undefined);
+    if (st === null) this.error = t('error.UNKNOWN_GAME');
+    else if (st === undefined) this.error = t('error.disconnected');
+    else if (st === 'withheld' || st.result?.outcome === Outcome.ONGOING) this.needsSignIn = true;
+    else {
+      this.archived = true;
+      this.applyState(st);
+      return;
+    }
+    this.changed();
   }
 
   private async resync() {

@@ -86,8 +86,10 @@ export function stateFromRecord(r: RecordJson): GameState {
   } as GameState;
 }
 
-export async function fetchRecord(id: string): Promise<GameState | null> {
+// null: no such game; 'withheld': a game broadcast with a delay, whose record waits for its end (403).
+export async function fetchRecord(id: string): Promise<GameState | null | 'withheld'> {
   const res = await fetch(`/api/games/${encodeURIComponent(id)}`);
+  if (res.status === 403) return 'withheld';
   if (!res.ok) return null;
   return stateFromRecord((await res.json()) as RecordJson);
 }

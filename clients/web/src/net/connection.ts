@@ -40,6 +40,10 @@ export class Connection {
   // connection, or the answer to resuming the session): the sign-in form says so until a sign-in
   // succeeds.
   banned = false;
+  // The stored session was refused on resuming it (BAD_TOKEN: a password change or "sign out
+  // everywhere" on another device ended it, or it expired): the sign-in form says why instead of
+  // appearing with no word, until a sign-in succeeds or the user signs out here.
+  sessionEnded = false;
 
   private ws: WebSocket | null = null;
   private nextId = 1;
@@ -82,7 +86,7 @@ export class Connection {
     if (m.reply?.token) this.setToken(m.reply.token);
     if (m.reply?.user) this.user = m.reply.user as Player;
     if (m.reply) this.role = m.reply.role || 'player';
-    if (m.reply?.user) this.banned = false;
+    if (m.reply?.user) this.banned = this.sessionEnded = false;
     for (const fn of this.statusListeners) fn(this.status);
   }
 
@@ -99,6 +103,7 @@ export class Connection {
   }
 
   signOut() {
+    this.sessionEnded = false;
     this.setToken(null);
     this.user = null;
     this.role = 'player';
@@ -193,6 +198,8 @@ export class Connection {
           this.setToken(null);
           this.user = null;
           if (e.code === ErrorCode.BANNED) this.banned = true;
+          // By its code: the server's words for it may change.
+          if (e.code === ErrorCode.BAD_TOKEN) this.sessionEnded = true;
         }
         else return; // socket died again; onClose schedules the next try
       }

@@ -162,8 +162,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
       <span class="side-dot" />
-      <span class="name">
-        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`}>{player(c)?.name}</a> : player(c)?.name}
+      <span class="name" title={player(c)?.name}>
+        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
         {you === c ? ` (${t('you')})` : ''}
         {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>
@@ -328,7 +328,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         </div>
         <MoveList moves={game.moves} ply={ply} onSelect={(p) => setViewPly(p >= n ? null : p)} />
         <Captured game={game} />
-        <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />
+        {/* Signed out there is no session to read or write the chat with. */}
+        {!game.recordOnly && <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />}
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
         <Downloads game={game} />
       </aside>

@@ -2,7 +2,7 @@
 // live games to watch.
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { errorText, t } from '../i18n';
+import { errorText, t, useLang } from '../i18n';
 import { Disconnected } from '../net/connection';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
@@ -14,6 +14,7 @@ import { RuleOptionsFields } from './RuleOptionsFields';
 const POLL_MS = 2000;
 
 export function LobbyPage({ app }: { app: App }) {
+  useLang();
   const [seeks, setSeeksOnly] = useState<Seek[]>([]);
   const [seekTotal, setSeekTotal] = useState(0); // the server lists at most 200 (yours first)
   const setSeeks = (list: { seeks?: unknown[] | null; total?: number | null } | null | undefined) => {
@@ -23,9 +24,10 @@ export function LobbyPage({ app }: { app: App }) {
   };
   const [games, setGames] = useState<GameSummary[]>([]);
   const [gameTotal, setGameTotal] = useState(0);
-  // `link`: the request failed for want of a connection, so the error goes once the link is back.
-  const [error, setErrorState] = useState<{ text: string; link: boolean }>({ text: '', link: false });
-  const setError = (text: string, link = false) => setErrorState({ text, link });
+  // A refused action, kept as the error itself (code and message) and worded at each render, so a
+  // language switch re-words it. `link`: it failed for want of a connection, so it goes once the
+  // link is back.
+  const [error, setError] = useState<{ err: unknown; link: boolean } | null>(null);
   const [gameId, setGameId] = useState('');
 
   useEffect(() => {
@@ -53,7 +55,7 @@ export function LobbyPage({ app }: { app: App }) {
     void refresh();
     const timer = window.setInterval(refresh, POLL_MS);
     const offReady = app.conn.onReady(() => {
-      setErrorState((e) => (e.link ? { text: '', link: false } : e));
+      setError((e) => (e?.link ? null : e));
       void refresh();
     });
     return () => {
@@ -66,14 +68,14 @@ export function LobbyPage({ app }: { app: App }) {
 
   const me = app.user?.userId;
   const act = async (body: Parameters<App['conn']['request']>[0]) => {
-    setError('');
+    setError(null);
     try {
       const r = await app.conn.request(body);
       if (r.reply?.gameId && body.acceptSeek) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
       const s = await app.conn.request({ listSeeks: {} });
       setSeeks(s.seeks);
     } catch (e) {
-      setError(errorText(e), e instanceof Disconnected);
+      setError({ err: e, link: e instanceof Disconnected });
     }
   };
 
@@ -87,7 +89,7 @@ export function LobbyPage({ app }: { app: App }) {
   for (const row of botRows) row.sort((a, b) => gameOrder(a) - gameOrder(b));  // Xiangqi first, then by time
 
   return (
-    <div class="lobby">
+    <div class={`lobby${error ? ' has-note' : ''}`}>
       {botSeeks.length > 0 && (
         <section class="panel" data-testid="play-computer">
           <h2>{t('playComputer')}</h2>
@@ -125,6 +127,9 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
                 <span class="tag" data-testid="seek-rated-tag" data-rated={s.rated ? '1' : '0'}>{s.rated ? t('rated') : t('casual')}</span>
+                {(s.ratingMin || s.ratingMax) ? (
+                  <span class="tag" data-testid="seek-rating-range" title={t('ratingRangeTitle')}>{ratingRangeText(s.ratingMin, s.ratingMax)}</span>
+                ) : null}
                 {s.targetUserId && <span class="tag" data-testid="seek-challenge-tag">{mine ? t('directChallenge') : t('challengeToYou')}</span>}
                 {ruleOptionTags(s.ruleOptions).map((tag) => (
                   <span class="tag" data-testid="seek-rule-option">{tag}</span>
@@ -182,9 +187,21 @@ export function LobbyPage({ app }: { app: App }) {
           <button>{t('go')}</button>
         </form>
       </section>
-      {error.text && <p class="error" role="alert">{error.text}</p>}
+      {/* Fixed at the bottom of the screen: on a phone the button pressed may be far from the end of
+          the page, where a message would be out of view. */}
+      {error && (
+        <div class="action-note error" role="alert" data-testid="lobby-error">
+          <span>{errorText(error.err)}</span>
+          <button class="link" data-testid="lobby-error-close" aria-label={t('close')} onClick={() => setError(null)}>×</button>
+        </div>
+      )}
     </div>
   );
+}
+
+// A seek's rating range, "1600–", "–1800" or "1400–1800" (0 = no bound): a taker outside it is refused.
+export function ratingRangeText(min: number | null | undefined, max: number | null | undefined): string {
+  return `${min || ''}–${max || ''}`;
 }
 
 // The seek's colour as the reader would play it: the owner's own colour, or the other one.
@@ -266,12 +283,21 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <div class="row">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
         </div>
-        <div class="row">
-          <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
-          <button data-testid="challenge" type="button" disabled={!opponent.trim()} onClick={() => onSubmit({ challenge: { userName: opponent.trim(), ...spec() } })}>
-            {t('challenge')}
-          </button>
-        </div>
+      </form>
+      {/* A form of its own: Enter in the name field must challenge that user, not submit the seek
+          form above (which would open a seek anyone can take). */}
+      <form
+        class="row"
+        data-testid="challenge-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (opponent.trim()) onSubmit({ challenge: { userName: opponent.trim(), ...spec() } });
+        }}
+      >
+        <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
+        <button data-testid="challenge" disabled={!opponent.trim()}>
+          {t('challenge')}
+        </button>
       </form>
     </section>
   );

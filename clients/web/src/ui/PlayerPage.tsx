@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, reasonText, t } from '../i18n';
 import { api } from '../net/http';
-import { tcText } from './format';
+import { ratingCounted, tcText } from './format';
 import { RatingChart } from './RatingChart';
 import { variantText } from './TournamentsPage';
 
@@ -131,9 +131,9 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
                       <a href={`#/game/${encodeURIComponent(g.id)}`} data-testid="open-game">{t('view')}</a>
                     </td>
                     <td class={red ? 'red-cell' : ''}>{red ? t('red') : t('black')}</td>
-                    <td>
+                    <td data-testid="game-rated-cell" data-rated={ratingCounted(g) ? '1' : '0'}>
                       {variantText(g.variant)} · {tcText({ initialMs: g.initial_ms, incrementMs: g.increment_ms })}
-                      {g.rated ? ` · ${t('rated')}` : ''}
+                      {ratingCounted(g) ? ` · ${t('rated')}` : ''}
                       {g.event_id ? ' · 🏆' : ''}
                     </td>
                     <td class="wide-only">{g.plies}</td>

@@ -2,7 +2,7 @@
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
 import { useState } from 'preact/hooks';
 import type { App } from '../app';
-import { setLang, t, useLang } from '../i18n';
+import { errorText, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
 import { useObservable } from '../store';
 import { tcText } from './format';
@@ -49,6 +49,17 @@ export function Shell({ app }: { app: App }) {
       </>
     );
   }
+  // A game's link signed out: a finished game's public record, read-only, under the sign-in; a
+  // game still played needs the socket (a session) to be watched, and says so.
+  else if (!user && r.page === 'game') {
+    const signIn = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
+    page = (
+      <>
+        {signIn}
+        {!app.conn.token && <PublicGame key={r.id} app={app} id={r.id} />}
+      </>
+    );
+  }
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
   else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
@@ -75,7 +86,7 @@ export function Shell({ app }: { app: App }) {
           <SoundToggle />
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
           {user && (
-            <span class="user" data-testid="user-name">
+            <span class="user" data-testid="user-name" title={user.name}>
               {user.name}
               {user.guest ? ` (${t('guest')})` : ''}
             </span>
@@ -105,12 +116,20 @@ export function Shell({ app }: { app: App }) {
           </span>
           <button class="primary" data-testid="accept-challenge" onClick={() => void app.acceptChallenge(challenge)}>{t('accept')}</button>
           <button class="link" data-testid="decline-challenge" onClick={() => void app.declineChallenge(challenge)}>{t('declineChallenge')}</button>
-          {app.challengeError && <span class="error">{app.challengeError}</span>}
+          {!!app.challengeError && <span class="error">{errorText(app.challengeError)}</span>}
         </div>
       )}
       <main>{page}</main>
     </div>
   );
+}
+
+// A game opened signed out: its replay if it is over, else a line asking to sign in to watch.
+function PublicGame({ app, id }: { app: App; id: string }) {
+  const game = app.game(id);
+  useObservable(game);
+  if (game.needsSignIn) return <p class="muted sign-in-note" data-testid="live-game-sign-in">{t('liveGameSignIn')}</p>;
+  return <GamePage app={app} game={game} eventId={app.eventOf(id)} />;
 }
 
 // Sound on or off (ui/alerts.ts), for this browser.

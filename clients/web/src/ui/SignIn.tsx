@@ -2,6 +2,8 @@
 import { useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, t } from '../i18n';
+import { RequestError } from '../net/connection';
+import { ErrorCode } from '../net/proto';
 
 // As the server checks user names (gameserver/auth/auth.cpp, valid_user_name).
 // ASCII letters, digits, _ and -, and Chinese characters: 3 to 20 characters, or 2 to 20 with a
@@ -17,17 +19,19 @@ export function SignIn({ app }: { app: App }) {
   const [guestName, setGuestName] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
+  // Kept as the error (or the text's key), worded at each render: a language switch re-words it.
+  const [error, setError] = useState<{ err: unknown } | { key: 'nameRules' } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (body: Parameters<App['conn']['request']>[0]) => {
     setBusy(true);
-    setError('');
+    setError(null);
     try {
       app.conn.signedIn(await app.conn.request(body, { waitForLink: true }));
       app.notify();
     } catch (e) {
-      setError(errorText(e));
+      // A ban is said by the notice above (the connection marks it): not a second time here.
+      setError(e instanceof RequestError && e.code === ErrorCode.BANNED ? null : { err: e });
     } finally {
       setBusy(false);
     }
@@ -36,6 +40,11 @@ export function SignIn({ app }: { app: App }) {
   return (
     <section class="panel sign-in">
       <h2>{t('signIn')}</h2>
+      {app.conn.sessionEnded && !app.conn.banned && (
+        <p class="error" role="alert" data-testid="signed-out-notice">
+          {t('sessionEnded')}
+        </p>
+      )}
       {app.conn.banned && (
         <p class="error" role="alert" data-testid="banned-notice">
           {t('error.BANNED')}
@@ -47,7 +56,7 @@ export function SignIn({ app }: { app: App }) {
           e.preventDefault();
           const wanted = guestName.trim();
           // The server would silently give a random name instead of an invalid one: say why here.
-          if (wanted && !isValidName(wanted)) return setError(t('nameRules'));
+          if (wanted && !isValidName(wanted)) return setError({ key: 'nameRules' });
           void run({ loginGuest: { name: wanted } });
         }}
       >
@@ -65,12 +74,12 @@ export function SignIn({ app }: { app: App }) {
         <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <div class="row">
           <button data-testid="login" disabled={busy || !name || !password}>{t('login')}</button>
-          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => (isValidName(name) ? void run({ register: { name, password } }) : setError(t('nameRules')))}>
+          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => (isValidName(name) ? void run({ register: { name, password } }) : setError({ key: 'nameRules' }))}>
             {t('register')}
           </button>
         </div>
       </form>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && <p class="error" role="alert" data-testid="sign-in-error">{'key' in error ? t(error.key) : errorText(error.err)}</p>}
     </section>
   );
 }

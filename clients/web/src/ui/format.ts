@@ -36,3 +36,11 @@ export function resultText(r: GameResult): string {
   if (r.outcome === Outcome.ABORTED) return head;
   return r.reason ? `${head}${t('resultSep')}${reasonText(r.reason)}` : head;
 }
+
+// Whether a finished game changed ratings: rated, and neither aborted nor ended before both sides
+// moved (the server's rule, gameserver/store/rating_store.cpp; docs/protocol.md "Rated seeks").
+// The game lists carry only `rated` (the seek's setting), so a list would call an aborted game
+// "Rated" without this.
+export function ratingCounted(g: { rated?: boolean; reason?: string; plies?: number }): boolean {
+  return !!g.rated && g.reason !== 'abort' && (g.plies ?? 0) >= 2;
+}
