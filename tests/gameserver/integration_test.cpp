@@ -1587,7 +1587,7 @@ TEST_F(GameServer, AdminActionBodiesThatAreNotJsonObjectsAreNamed) {
 TEST_F(GameServer, MethodNotAllowedCarriesAllow) {
   const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
       {"POST", "/api/games", "GET"},           {"GET", "/api/admin/users/g-0123456789abcdef/ban", "POST"},
-      {"DELETE", "/api/games", "GET, POST"},  {"POST", "/healthz", "GET, HEAD"},
+      {"DELETE", "/api/games", "GET"},        {"DELETE", "/api/events", "GET, POST"}, {"POST", "/healthz", "GET, HEAD"},
       {"POST", "/index.html", "GET, HEAD"},   {"GET", "/api/events/ev1/join", "POST"}};
   for (const auto& [method, path, allow] : cases) {
     std::string body, headers;
