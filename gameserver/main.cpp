@@ -182,7 +182,8 @@ int main(int argc, char** argv) {
     server.start();
     server.stop_on_signals();
     std::cout << "gameserver listening on " << listen.substr(0, colon) << ":" << server.port() << " as node " << node_id
-              << " (resumed " << resumed << " games)" << std::endl;
+              << " (took up " << resumed
+              << " live games at once; the others as their owners' leases lapse, or when first asked for)" << std::endl;
     runtime.run();
     bridge.stop();
     link.stop();
