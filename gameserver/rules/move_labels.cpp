@@ -927,9 +927,23 @@ bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
   if (o.kill_search_plies > 0 && forced_mate(s, o.kill_search_plies | 1, false)) return true;
   const int full = o.kill_check_plies > 0 ? o.kill_check_plies | 1 : 0;
   if (full > 0 && forced_mate(s, full, true)) return true;
-  long nodes_left = o.kill_check_long_nodes;
-  for (int plies = std::max(full + 2, 3); plies <= o.kill_check_long_plies && nodes_left > 0; plies += 2)
-    if (forced_mate(s, plies, true, &nodes_left)) return true;
+  // The long series, within the budget: true or false when the search finished, nullopt when the
+  // budget ran out first.
+  auto long_series = [&](Scratch& t) -> std::optional<bool> {
+    long nodes_left = o.kill_check_long_nodes;
+    for (int plies = std::max(full + 2, 3); plies <= o.kill_check_long_plies && nodes_left > 0; plies += 2)
+      if (forced_mate(t, plies, true, &nodes_left)) return true;
+    if (nodes_left <= 0) return std::nullopt;
+    return false;
+  };
+  if (std::optional<bool> found = long_series(s)) return *found;
+  // Cut short: where the budget runs out follows where the pieces stand, so the mirror image or the
+  // colour swap may finish (as for capture_refuted): the first that finishes decides, and a
+  // position and its transforms are judged alike (review: 4 of 2,000 random loops were not).
+  for (auto [mirror, colours] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    Scratch t(transformed(s.p, mirror, colours));
+    if (std::optional<bool> found = long_series(t)) return *found;
+  }
   return false;
 }
 

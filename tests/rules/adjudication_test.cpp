@@ -1223,3 +1223,33 @@ TEST(Adjudication, AnUncrossedPawnWonByASeriesOfChecksIsNoTarget) {
   EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
   EXPECT_EQ(v.labels[2].describe(), "闲") << dump(v);
 }
+
+// A long series of checks the budget cuts short in one orientation is looked for in the mirror
+// image and the colour swap too, so a loop and its transforms get the same verdict (review: in
+// each of these pairs one orientation found the 7- or 6-check mate and the other did not).
+TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
+  struct Pair {
+    Variant variant;
+    const char* fen;
+    const char* loop;
+    const char* transformed_fen;
+    const char* transformed_loop;
+    Outcome outcome;  // of the first; the transformed one's colours are swapped
+  };
+  const Pair pairs[] = {
+      {Variant::Xiangqi, "8P/3k3N1/9/P8/P8/2B1N4/2c3pRP/1r7/9/1p1A1K3 w - - 0 1", "h3h1 b2i2 h1h3 i2b2",
+       "3k1a1P1/9/7R1/prP3C2/4n1b2/8p/8p/9/1n3K3/p8 b - - 0 1", "b6b8 h7a7 b8b6 a7h7", Outcome::RedLoses},
+      {Variant::Xiangqi, "1C1k2PP1/9/3P1a3/6p2/4P1b2/2B6/1n7/3K5/9/2R3C2 w - - 0 1", "c0c3 b3a1 c3c0 a1b3",
+       "2r3c2/9/3k5/1N7/2b6/4p1B2/6P2/3p1A3/9/1c1K2pp1 b - - 0 1", "c9c6 b6a8 c6c9 a8b6", Outcome::RedLoses},
+      {Variant::Jieqi, "9/4pk3/c8/9/6Nb1/9/6p2/1X7/9/X2K1XXXX b R1A1P2N1B1 0 1", "a7i7 g5f3 i7a7 f3g5",
+       "xxxx1k2x/9/7x1/2P6/9/1Bn6/9/8C/3KP4/9 w r1a1p2n1b1 0 1", "i2a2 c4d6 a2i2 d6c4", Outcome::RedLoses},
+  };
+  for (const Pair& p : pairs) {
+    const RepetitionVerdict a = judge(p.fen, twice(p.loop), Ruleset::Cxa, p.variant);
+    const RepetitionVerdict b = judge(p.transformed_fen, twice(p.transformed_loop), Ruleset::Cxa, p.variant);
+    EXPECT_EQ(a.outcome, p.outcome) << p.fen << "\n" << dump(a);
+    EXPECT_EQ(b.outcome, p.outcome == Outcome::RedLoses ? Outcome::BlackLoses : Outcome::RedLoses)
+        << p.transformed_fen << "\n" << dump(b);
+    EXPECT_EQ(a.reason, b.reason);
+  }
+}
