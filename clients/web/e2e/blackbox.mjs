@@ -227,3 +227,19 @@ test('blackbox: "My games" says "Rated" only for games that counted (not an abor
   assert(/Rated/.test(await cell(counted).textContent()), 'the counted game says Rated');
   assert(!/Rated/.test(await cell(aborted).textContent()), `the aborted one does not (got "${await cell(aborted).textContent()}")`);
 });
+
+// A player link with a typo or for no account said "Player", 1500 in both variants and no games,
+// as if someone existed (review L12); a malformed id showed the server's English text.
+test('blackbox: a player link for no account says so, instead of a 1500 player with no games', async (ctx) => {
+  const p = await newPlayer(ctx, 'Dee');
+  for (const id of ['u-0000000000000000', 'garbage', 'u-12']) {
+    await p.page.goto(`${ctx.base}/#/player/${id}`);
+    await p.page.waitForSelector('[data-testid=no-such-player]', { timeout: T });
+    assertEqual(await p.page.locator('[data-testid=player-ratings]').count(), 0, `${id}: no ratings shown`);
+  }
+  // A real player's page still shows theirs.
+  const me = await p.page.evaluate(() => window.__xq.user.userId);
+  await p.page.goto(`${ctx.base}/#/player/${me}`);
+  await p.page.waitForSelector('[data-testid=no-games]', { timeout: T });
+  assertEqual(await p.page.locator('[data-testid=no-such-player]').count(), 0, 'a guest with no games is no unknown player');
+});

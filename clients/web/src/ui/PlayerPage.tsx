@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, reasonText, t } from '../i18n';
-import { api } from '../net/http';
+import { ApiError, api } from '../net/http';
 import { ratingCounted, tcText } from './format';
 import { RatingChart } from './RatingChart';
 import { variantText } from './TournamentsPage';
@@ -60,12 +60,29 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
   };
 
   const [accountName, setAccountName] = useState('');
+  // An id of no shape the server gives, or an account id no account has (a typo, an old link):
+  // said so, not shown as a player of 1500 with no games.
+  const wellFormed = /^[gu]-[0-9a-f]{16}$/.test(id);
+  const [noAccount, setNoAccount] = useState(false);
   useEffect(() => {
+    setNoAccount(false);
+    if (!wellFormed) return;
     void loadMore(0);
     api<Ratings>('GET', `/api/users/${encodeURIComponent(id)}/ratings`).then(setRatings, (e) => setError(apiErrorText(e)));
     // An account's name even before it has played (guests are not stored: their games name them).
-    if (!id.startsWith('g-')) api<{ name: string }>('GET', `/api/users/${encodeURIComponent(id)}`).then((u) => setAccountName(u.name), () => undefined);
+    if (!id.startsWith('g-'))
+      api<{ name: string }>('GET', `/api/users/${encodeURIComponent(id)}`).then(
+        (u) => setAccountName(u.name),
+        (e) => setNoAccount(e instanceof ApiError && e.status === 404),
+      );
   }, [id]);
+  if (!wellFormed || noAccount)
+    return (
+      <div class="player-page" data-testid="player-page">
+        <h2 data-testid="player-name">{t('playerUnknownName')}</h2>
+        <p class="muted" data-testid="no-such-player">{t('noSuchPlayer')}</p>
+      </div>
+    );
 
   const me = app.user?.userId === id;
   // Ours we know; else the account's, or the name the games give.
