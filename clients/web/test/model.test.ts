@@ -308,6 +308,8 @@ describe('helpers', () => {
     expect(st.moves.length).toBe(3);
     expect(st.captured).toEqual([{ owner: 2, type: 'P', wasDark: false }]);
     expect(st.result?.outcome).toBe(1);
+    expect(st.rated).toBe(false);
+    expect(stateFromRecord({ id: 'r', variant: 'xiangqi', rated: true, moves: [] }).rated).toBe(true);
   });
   it('adds the reveal to the Chinese notation of records archived without it', () => {
     const st = stateFromRecord({

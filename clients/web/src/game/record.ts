@@ -7,6 +7,7 @@ interface RecordJson {
   id: string;
   variant: string;
   ruleset?: string;
+  rated?: boolean;
   capture_visibility?: string;
   initial_ms?: number;
   increment_ms?: number;
@@ -70,6 +71,7 @@ export function stateFromRecord(r: RecordJson): GameState {
     version: r.version ?? 0,
     variant: jieqi ? Variant.JIEQI : Variant.XIANGQI,
     ruleset: r.ruleset ?? '',
+    rated: !!r.rated, // the seek's setting, as a live game's state says it
     timeControl: { initialMs: r.initial_ms ?? 0, incrementMs: r.increment_ms ?? 0 },
     red: player(r.red),
     black: player(r.black),
