@@ -288,6 +288,37 @@ const MoveLabel& RulesGame::label(size_t k, std::vector<Position>& before) {
   return *l;
 }
 
+namespace {
+
+// The side to move has a move after which the opponent has none (mate or stalemate: both win).
+bool wins_in_one(Position& p) {
+  MoveList moves;
+  p.generate_legal(moves);
+  for (Move m : moves) {
+    const Undo undo = p.make(m);
+    const bool none = !p.has_legal_move();
+    p.unmake(m, undo);
+    if (none) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool RulesGame::wins_next_move(Color side) const {
+  Position p = pos_;
+  if (p.side_to_move() == side) return wins_in_one(p);
+  MoveList replies;
+  p.generate_legal(replies);
+  for (Move m : replies) {
+    const Undo undo = p.make(m);
+    const bool wins = wins_in_one(p);
+    p.unmake(m, undo);
+    if (!wins) return false;
+  }
+  return replies.size > 0;
+}
+
 bool RulesGame::judge_nine_round_cycle() {
   constexpr size_t kPlies = 18;  // nine rounds
   if (rules_.ruleset != Ruleset::Cxa || !rules_.adjudication.cxa_nine_round_cycles || nine_round_judged_) return false;
@@ -319,11 +350,11 @@ bool RulesGame::judge_nine_round_cycle() {
   }
   // Both sides forcing: the threefold repetition, soon reached, weighs them against each other.
   if (forced[0] == forced[1]) return false;
-  // Judged when the forcing side's own move brings a position back (不变: it did not change), not
-  // its opponent's: the forcing side keeps the move that breaks the cycle, a mate say, which a
-  // judgement after the opponent's reply would take from it.
+  // A side about to win is not going round: when the forcing side mates (or stalemates) on its
+  // next move whatever the reply, the rule waits (review: rooks hunting a king went round once and
+  // lost one move before mate). The threefold still judges a side that goes round again instead.
   const Color forcer = forced[index(Color::Red)] ? Color::Red : Color::Black;
-  if (moves_.back().mover != forcer) return false;
+  if (wins_next_move(forcer)) return false;
   const AdjudicationOptions& o = rules_.adjudication;
   if (o.cxa_count_pure_chase && !o.cxa_chase_needs_common_target) {
     // One side forbidden, the other not: the CXA verdict needs no more than the labels at hand

@@ -131,6 +131,8 @@ class RulesGame {
   int unbound(Color c, PieceType t, Square except) const;
   // AdjudicationOptions::cxa_nine_round_cycles: true when it ended the game.
   bool judge_nine_round_cycle();
+  // Whether `side` mates or stalemates on its next move, whatever the opponent answers first.
+  bool wins_next_move(Color side) const;
   const MoveLabel& label(size_t k, std::vector<Position>& before);  // of move irreversible_index_ + k, cached
 
   GameRules rules_;

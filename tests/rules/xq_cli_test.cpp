@@ -103,17 +103,21 @@ TEST(XqCli, JieqiIdentitiesAreNotNamedTwice) {
 
 TEST(XqCli, JudgeEndsNineRoundsOfChecksThroughACycleUnlessThreefoldOnly) {
   const std::string judge =
-      "judge --variant xiangqi --fen '4k4/9/9/9/R8/9/2N6/9/9/3K5 w' --moves 'a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 "
-      "e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7e8 f8f9 e8e9'";
+      "judge --variant xiangqi --fen '4k4/9/9/9/R8/9/2N6/8p/9/3K5 w' --moves 'a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 "
+      "e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7e8 f8f9'";
   EXPECT_EQ(xq(judge).last_line(), "black-wins perpetual_check");
   EXPECT_EQ(xq(judge + " --threefold-only").last_line(), "ongoing");
-  // Red has a forced mate all along; judged after Black's reply the game would end before Red may
-  // play it. Judged at the forcing side's own move, the mate comes first (review: rooks hunting a
-  // king went round once, and lost the move before mate).
+  // A side that mates (or stalemates) on its next move is not going round: the rule waits, and
+  // the win comes (reviews: rooks hunting a king went round once, and lost one move before mate;
+  // two rooks' ninth check brought a position back one move before stalemating the king).
   EXPECT_EQ(xq("judge --variant xiangqi --fen '4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1' --moves 'a0a9 e9e8 a9a8 e8e9 i0e0 "
                "e9f9 e0f0 f9e9 a8a9 e9e8 f0f8 e8e7 f8e8 e7f7 e8e7 f7f8 e7e8 f8f7 a9f9'")
                 .last_line(),
             "red-wins checkmate");
+  EXPECT_EQ(xq("judge --variant xiangqi --fen '9/4k4/9/9/9/9/9/9/9/R2K4R b - - 0 1' --moves 'e8e9 i0e0 e9f9 e0f0 f9e9 "
+               "f0f9 e9e8 f9e9 e8f8 a0a8 f8f7 e9f9 f7e7 a8a7 e7e8 f9e9 e8f8 a7a8 f8f7 d0e0'")
+                .last_line(),
+            "red-wins stalemate");
 }
 
 TEST(XqCli, MovesInTheIccsServerFormAreRead) {
