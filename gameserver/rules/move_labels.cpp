@@ -1179,9 +1179,16 @@ std::string MoveLabel::describe() const {
   if (kill) s += s.empty() ? "杀" : "+杀";
   if (!chases.empty()) {
     s += s.empty() ? "捉(" : "+捉(";
-    for (size_t i = 0; i < chases.size(); ++i) {
+    // Named by rank (车 马 炮 士 象 兵), not in board order, which a mirror image or a colour swap
+    // would change.
+    static constexpr PieceType kOrder[] = {Rook, Horse, Cannon, Advisor, Elephant, Pawn, King, NoType};
+    auto rank = [](PieceType t) { return std::find(std::begin(kOrder), std::end(kOrder), t) - std::begin(kOrder); };
+    std::vector<PieceType> types;
+    for (const auto& c : chases) types.push_back(c.type);
+    std::stable_sort(types.begin(), types.end(), [&](PieceType a, PieceType b) { return rank(a) < rank(b); });
+    for (size_t i = 0; i < types.size(); ++i) {
       if (i) s += ",";
-      s += chinese_type(chases[i].type);
+      s += chinese_type(types[i]);
     }
     s += ")";
   }
