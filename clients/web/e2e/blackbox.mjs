@@ -197,7 +197,7 @@ test('blackbox: signed out, a finished game\'s link shows its replay under the s
   assertEqual(await red.page.getAttribute('[data-testid=game-page]', 'data-you'), 'spectator', 'no longer as a player');
 });
 
-test('blackbox: "My games" says "Rated" only for games that counted (not an abort, not a game of fewer than 2 moves)', async (ctx) => {
+test('blackbox: "My games" and the game page say "Rated" only for games that counted (not an abort, not a game of fewer than 2 moves)', async (ctx) => {
   const a = await newAccount(ctx, 'cnt');
   const b = await newAccount(ctx, 'cnb');
   const play = async (moves) => {
@@ -217,6 +217,11 @@ test('blackbox: "My games" says "Rated" only for games that counted (not an abor
       await b.page.click('[data-testid=confirm-resign]');
     }
     await resultText(a);
+    // The game page's tag, too: the seek's setting, and whether the game counted.
+    const tag = a.page.locator('[data-testid=game-rated]');
+    const want = moves.length < 2 ? 'Rated, not counted' : 'Rated';
+    await a.page.waitForFunction((w) => document.querySelector('[data-testid=game-rated]')?.textContent.trim() === w, want, { timeout: T })
+      .catch(async () => assertEqual((await tag.textContent()).trim(), want, 'the game page\'s rated tag'));
     return id;
   };
   const aborted = await play([]);

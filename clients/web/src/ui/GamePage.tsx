@@ -21,7 +21,7 @@ import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { Chat } from './Chat';
 import { Rematch } from './Rematch';
-import { clockText, resultText, tcText } from './format';
+import { clockText, ratingCounted, resultText, tcText } from './format';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
 function slotText(s: GamePlace): string {
@@ -147,6 +147,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   // While the opponent thinks (or our own move is on its way) a move may be chosen in advance.
   const premovable = live && playing && !game.myTurn() ? you : null;
   const st = game.state!;
+  // A rated game that ended without counting (aborted, or over before both sides moved) says so.
+  const ratedButNotCounted = game.over && !ratingCounted({ rated: st.rated, reason: game.result?.reason, plies: game.moves.length });
   const player = (c: Color) => (c === 'r' ? game.red : game.black);
 
   let status: string;
@@ -206,7 +208,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             {eventId && placeOfGame(game.id) ? (
               <span class="tag" data-testid="game-place">{slotText(placeOfGame(game.id)!)}</span>
             ) : (
-              <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'}>{st.rated ? t('rated') : t('casual')}</span>
+              <span class="tag" data-testid="game-rated" data-rated={st.rated ? '1' : '0'} data-counted={st.rated && !ratedButNotCounted ? '1' : '0'}>
+                {!st.rated ? t('casual') : ratedButNotCounted ? t('ratedNotCounted') : t('rated')}
+              </span>
             )}
             {!game.over && game.spectators > 0 && (
               <span class="tag" data-testid="spectators" data-count={game.spectators}>{t('watching', { n: game.spectators })}</span>
