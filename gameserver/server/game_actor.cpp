@@ -147,6 +147,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
                       config_.id);
   const uint32_t watching_before = spectators_;
   if (auto old = subs_.find(c->id()); old != subs_.end()) forget_sub(old->second);  // watched again
+  drop_delayed_for(*c);  // queued for an earlier watch (or one since left): this one sends them anew
   std::string watcher;
   if (v == xq::Viewer::Spectator) {
     const auto u = c->user();
@@ -323,6 +324,16 @@ void GameActor::deliver_due() {
         conn->send(std::move(node.mapped().second));
       }
     }
+  }
+}
+
+void GameActor::drop_delayed_for(const Connection& c) {
+  for (auto it = delayed_.begin(); it != delayed_.end();) {
+    const auto conn = it->second.first.lock();
+    if (!conn || conn.get() == &c)
+      it = delayed_.erase(it);
+    else
+      ++it;
   }
 }
 

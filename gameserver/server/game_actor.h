@@ -127,6 +127,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // and every later event reaches it that much after it happened.
   void subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id, uint64_t last_version);
   void deliver_due();
+  // Drops the delayed frames queued for `c` (and for connections gone): a spectator that watches
+  // again is sent its catch-up anew, and would otherwise get every pending event twice.
+  void drop_delayed_for(const Connection& c);
   void after_change();
   void arm_timer();
   void announce_spectators();  // to the players, when the number of people watching changed

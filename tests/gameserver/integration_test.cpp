@@ -2624,6 +2624,35 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   EXPECT_EQ(error_of(action(red, gid, "abort")), ABORT_NOT_ALLOWED);
 }
 
+// A spectator of a delayed game that watches again (or syncs) on the same connection gets each
+// move once: the frames queued for its first watch are dropped, the second sends them anew
+// (security review: every delayed event came twice).
+TEST_F(GameServer, ADelayedSpectatorWatchingTwiceGetsEachMoveOnce) {
+  Client red = guest("dl2_red"), black = guest("dl2_black"), fan = guest("dl2_fan");
+  boost::json::object spec{{"game_id", "delay-test-2"}, {"event_id", "ev-delay-2"}, {"variant", "xiangqi"},
+                           {"initial_ms", 600000}, {"spectator_delay_ms", 800},
+                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"XADD", "xq:games:create", "*", "game_id", "delay-test-2", "body", boost::json::serialize(spec)});
+  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
+  const std::string gid = started->game_started().game_id();
+  ClientMessage watch;
+  watch.mutable_watch_game()->set_game_id(gid);
+  ASSERT_TRUE(fan.ws->request(watch).has_reply());
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(fan.ws->request(watch).has_reply()) << "watched again before the move is shown";
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  sync.mutable_sync()->set_last_version(0);
+  ASSERT_TRUE(fan.ws->request(sync).has_reply()) << "and synced";
+  auto first = wait_event(fan, gid, GameEvent::MOVE, 3000);
+  ASSERT_TRUE(first) << "the move is shown after the delay";
+  EXPECT_EQ(first->game_event().move().iccs(), "h2e2");
+  EXPECT_FALSE(wait_event(fan, gid, GameEvent::MOVE, 1500)) << "and only once";
+}
+
 // A tournament game tells each viewer, until both sides have moved, how long the side to move has
 // left to make its first move before the no-show forfeit (relative, so no clock needs to agree).
 TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
