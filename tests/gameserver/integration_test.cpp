@@ -2563,18 +2563,25 @@ TEST_F(GameServer, MetricsIncludeRedisLatency) {
   EXPECT_NE(body.find("xq_live_games"), std::string::npos);
 }
 
+// Asks for a game as the matchmaker does (the xq:games:create stream): `extra` adds to the spec of
+// a 10-minute Xiangqi game between red and black. Returns Red's game_started, if it came.
+static std::optional<ServerMessage> schedule_game(Client& red, Client& black, const std::string& id,
+                                           const boost::json::object& extra) {
+  boost::json::object spec{{"game_id", id}, {"variant", "xiangqi"}, {"initial_ms", 600000},
+                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+  for (const auto& [k, v] : extra) spec[k] = v;
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"XADD", "xq:games:create", "*", "game_id", id, "body", boost::json::serialize(spec)});
+  return red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+}
+
 // Tournament broadcast delay: a game requested by the matchmaker with spectator_delay_ms shows
 // spectators every move that much later (players are not delayed), and its HTTP record waits
 // for the end.
 TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   Client red = guest("dl_red"), black = guest("dl_black"), fan = guest("dl_fan");
-  boost::json::object spec{{"game_id", "delay-test-1"}, {"event_id", "ev-delay"}, {"variant", "xiangqi"},
-                           {"initial_ms", 600000}, {"spectator_delay_ms", 1500},
-                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
-                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
-  gs::Redis redis(g_servers->redis_url());
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "delay-test-1", "body", boost::json::serialize(spec)});
-  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  auto started = schedule_game(red, black, "delay-test-1", {{"event_id", "ev-delay"}, {"spectator_delay_ms", 1500}});
   ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
   const std::string gid = started->game_started().game_id();
   EXPECT_EQ(gid, "delay-test-1");
@@ -2629,13 +2636,7 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
 // (security review: every delayed event came twice).
 TEST_F(GameServer, ADelayedSpectatorWatchingTwiceGetsEachMoveOnce) {
   Client red = guest("dl2_red"), black = guest("dl2_black"), fan = guest("dl2_fan");
-  boost::json::object spec{{"game_id", "delay-test-2"}, {"event_id", "ev-delay-2"}, {"variant", "xiangqi"},
-                           {"initial_ms", 600000}, {"spectator_delay_ms", 800},
-                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
-                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
-  gs::Redis redis(g_servers->redis_url());
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "delay-test-2", "body", boost::json::serialize(spec)});
-  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  auto started = schedule_game(red, black, "delay-test-2", {{"event_id", "ev-delay-2"}, {"spectator_delay_ms", 800}});
   ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
   const std::string gid = started->game_started().game_id();
   ClientMessage watch;
@@ -2658,13 +2659,8 @@ TEST_F(GameServer, ADelayedSpectatorWatchingTwiceGetsEachMoveOnce) {
 TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
   Client red = guest("fm_red"), black = guest("fm_black"), fan = guest("fm_fan");
   constexpr int64_t kNoShowMs = 600000;
-  boost::json::object spec{{"game_id", "first-move-due-1"}, {"event_id", "ev-first-move"}, {"variant", "xiangqi"},
-                           {"initial_ms", 900000}, {"no_show_ms", kNoShowMs},
-                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
-                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
-  gs::Redis redis(g_servers->redis_url());
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "first-move-due-1", "body", boost::json::serialize(spec)});
-  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  auto started = schedule_game(red, black, "first-move-due-1",
+                               {{"event_id", "ev-first-move"}, {"initial_ms", 900000}, {"no_show_ms", kNoShowMs}});
   ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
   const std::string gid = started->game_started().game_id();
   EXPECT_GT(started->game_started().first_move_due_in_ms(), kNoShowMs - 10000);
@@ -2696,13 +2692,9 @@ TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
 // A game the matchmaker requests carries the event's rule options into the game.
 TEST_F(GameServer, ScheduledGamesTakeTheEventsRuleOptions) {
   Client red = guest("sro_red"), black = guest("sro_black");
-  boost::json::object spec{{"game_id", "rule-options-1"}, {"event_id", "ev-rules"}, {"variant", "jieqi"},
-                           {"initial_ms", 600000}, {"repetitions", 4}, {"pawns_advisors_elephants_free", true},
-                           {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
-                           {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
-  gs::Redis redis(g_servers->redis_url());
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "rule-options-1", "body", boost::json::serialize(spec)});
-  auto started = red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
+  auto started = schedule_game(red, black, "rule-options-1",
+                               {{"event_id", "ev-rules"}, {"variant", "jieqi"}, {"repetitions", 4},
+                                {"pawns_advisors_elephants_free", true}});
   ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
   EXPECT_EQ(started->game_started().rule_options().repetitions(), 4u);
   EXPECT_TRUE(started->game_started().rule_options().pawns_advisors_elephants_free());
