@@ -2566,7 +2566,7 @@ TEST_F(GameServer, MetricsIncludeRedisLatency) {
 // Asks for a game as the matchmaker does (the xq:games:create stream): `extra` adds to the spec of
 // a 10-minute Xiangqi game between red and black. Returns Red's game_started, if it came.
 static std::optional<ServerMessage> schedule_game(Client& red, Client& black, const std::string& id,
-                                           const boost::json::object& extra) {
+                                                  const boost::json::object& extra) {
   boost::json::object spec{{"game_id", id}, {"variant", "xiangqi"}, {"initial_ms", 600000},
                            {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
                            {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
