@@ -104,7 +104,7 @@ loadgen_check() {
 loadgen_check 2 5 "loadgen through the proxy"
 redis() { "${DC[@]}" exec -T redis redis-cli "$@"; }
 spread=""
-for n in $(redis SMEMBERS xq:nodes:known | tr -d '\r'); do spread+="$n:$(redis SCARD "xq:node:$n:games" | tr -d '\r') "; done
+for n in $(redis SMEMBERS "{xq}:nodes:known" | tr -d '\r'); do spread+="$n:$(redis SCARD "{xq}:node:$n:games" | tr -d '\r') "; done
 if [ "$(wc -w <<<"$spread")" -eq 2 ] && ! grep -q ':0 ' <<<"$spread"; then
   ok "games owned by both game servers ($spread)"
 else
@@ -159,7 +159,7 @@ if [ "$want" = 1 ] || { [ "$want" = auto ] && [ "$have_browser" = 1 ]; }; then
 #!/bin/sh
 # \$1: game id. Kills the container of the game's owner node (node id = container hostname-pid).
 cd "$ROOT"
-owner=\$(${DC[*]} exec -T redis redis-cli GET "xq:game:\$1:owner" | tr -d '\r')
+owner=\$(${DC[*]} exec -T redis redis-cli GET "{xq}:game:\$1:owner" | tr -d '\r')
 c=\${owner%-*}
 docker kill "\$c" >/dev/null && echo "owner \$owner: killed container \$(docker inspect -f '{{.Name}}' "\$c")"
 EOF

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   desc.add_options()
       ("help,h", "show this help")
       ("listen", po::value(&listen)->default_value("127.0.0.1:8080"), "host:port to serve /ws, /api, /metrics, /healthz and static files")
-      ("redis", po::value(&redis_url)->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
+      ("redis", po::value(&redis_url)->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master, or redis-cluster://host:port,host:port for a Redis Cluster")
       ("secret", po::value(&secret), "token signing secret (>= 16 chars; or env XQ_SECRET)")
       ("admin-token", po::value(&opt.admin_token), "bearer token for /api/admin (or env XQ_ADMIN_TOKEN; empty = admin API off)")
       ("metrics-token", po::value(&opt.metrics_token),

@@ -25,7 +25,7 @@ $BIN/loadgen --port "$PA" --second-port "$PB" --server-pid "$PID_a" --redis-pid 
 LG=$!
 for _ in $(seq 1 1200); do [ "$(live "$PA")" -ge "$G" ] 2>/dev/null && break; sleep 0.2; done
 sleep "$PLAY"
-echo "node a holds $(live "$PA") games, $(redis-cli -p "$RP" eval "local n=0 for _,k in ipairs(redis.call('keys','xq:game:*:events')) do n=n+redis.call('llen',k) end return n" 0) events in Redis"
+echo "node a holds $(live "$PA") games, $(redis-cli -p "$RP" eval "local n=0 for _,k in ipairs(redis.call('keys','{xq}:game:*:events')) do n=n+redis.call('llen',k) end return n" 0) events in Redis"
 t0=$(date +%s.%N); kill -9 "$PID_a"
 until [ "$(live "$PB")" -ge "$G" ] 2>/dev/null; do sleep 0.05; done
 t1=$(date +%s.%N)

@@ -199,7 +199,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   if (kind == "events") {
     if (parts.size() == 2 && method == "GET") {
       json::array out;
-      for (const auto& id : redis.command({"ZREVRANGE", "xq:mm:events", "0", "199"}).elements) {
+      for (const auto& id : redis.command({"ZREVRANGE", "{xq}:mm:events", "0", "199"}).elements) {
         auto pub = get_string(redis, keys::tournament(id.str) + ":public");
         if (!pub) continue;
         auto o = json::parse(*pub).as_object();
@@ -357,7 +357,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     }
     if (parts.size() == 3 && method == "GET") {
       if (!valid_id(parts[2])) return error(404, "unknown_club", "no such club");
-      auto v = get_string(redis, "xq:mm:club:" + parts[2]);
+      auto v = get_string(redis, "{xq}:mm:club:" + parts[2]);
       return v ? ok_json(*v) : error(404, "unknown_club", "no such club");
     }
     if (parts.size() == 4 && method == "POST" && (parts[3] == "members" || parts[3] == "organisers")) {
@@ -376,8 +376,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   if (kind == "pools") {
     if (parts.size() == 2 && method == "GET") {
       json::array out;
-      for (const auto& p : redis.command({"SMEMBERS", "xq:mm:pools"}).elements)
-        out.push_back(json::object{{"pool", p.str}, {"waiting", redis.command({"HLEN", "xq:mm:pool:" + p.str}).integer}});
+      for (const auto& p : redis.command({"SMEMBERS", "{xq}:mm:pools"}).elements)
+        out.push_back(json::object{{"pool", p.str}, {"waiting", redis.command({"HLEN", "{xq}:mm:pool:" + p.str}).integer}});
       return ok_json(json::serialize(out));
     }
     if (parts.size() == 5 && method == "POST" && (parts[4] == "join" || parts[4] == "leave")) {

@@ -92,7 +92,7 @@ void AppendPipeline::process(std::vector<Item>& batch) {
         if (msg.rfind("NOSCRIPT", 0) == 0 && !sent_with_eval) {
           use_eval = true;
           for (size_t k = from; k < to; ++k) again.push_back(todo[k]);
-        } else if (msg.rfind("READONLY", 0) == 0) {  // a master demoted by a failover: find the new one
+        } else if (is_redirection(msg)) {  // not (or no longer) the master: find it again
           drop = true;
           fail_all(std::make_exception_ptr(RedisUnavailable("redis: " + msg)));
         } else {

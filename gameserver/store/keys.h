@@ -1,4 +1,4 @@
-// Every Redis key this server uses, in one place. All keys share the prefix "xq:".
+// Every Redis key this server uses, in one place. All keys share the prefix "{xq}:".
 //
 //   xq:game:{id}:meta     STRING  game config JSON (players, variant, ruleset, time control,
 //                                 Jieqi assignment + salt + commitment). Written once at creation.
@@ -60,33 +60,33 @@
 
 namespace gs::keys {
 
-inline std::string game_meta(const std::string& id) { return "xq:game:" + id + ":meta"; }
-inline std::string game_events(const std::string& id) { return "xq:game:" + id + ":events"; }
-inline std::string game_snap(const std::string& id) { return "xq:game:" + id + ":snap"; }
-inline std::string game_owner(const std::string& id) { return "xq:game:" + id + ":owner"; }
-inline std::string game_present(const std::string& id) { return "xq:game:" + id + ":present"; }
-inline std::string game_away(const std::string& id) { return "xq:game:" + id + ":away"; }
+inline std::string game_meta(const std::string& id) { return "{xq}:game:" + id + ":meta"; }
+inline std::string game_events(const std::string& id) { return "{xq}:game:" + id + ":events"; }
+inline std::string game_snap(const std::string& id) { return "{xq}:game:" + id + ":snap"; }
+inline std::string game_owner(const std::string& id) { return "{xq}:game:" + id + ":owner"; }
+inline std::string game_present(const std::string& id) { return "{xq}:game:" + id + ":present"; }
+inline std::string game_away(const std::string& id) { return "{xq}:game:" + id + ":away"; }
 // The game's chat lines (JSON, codec.h encode_chat), the last 100 of both rooms; kept 30 days after
 // the last line (for a moderator to read), through reloads and takeovers.
-inline std::string game_chat(const std::string& id) { return "xq:game:" + id + ":chat"; }
+inline std::string game_chat(const std::string& id) { return "{xq}:game:" + id + ":chat"; }
 inline constexpr int kChatLinesKept = 100;
 inline constexpr int64_t kChatKeptMs = 30LL * 24 * 3600 * 1000;
 // Chat lines readers reported to the moderators (server/chat_reports.h): report JSON, newest first,
 // the last kChatReportsKept; one report per line (a marker held as long as the line); reports per
 // reader and per client address in the current hour.
-inline const std::string kChatReports = "xq:chat:reports";
+inline const std::string kChatReports = "{xq}:chat:reports";
 inline constexpr int kChatReportsKept = 1000;
 inline std::string chat_reported(const std::string& game_id, uint64_t seq) {
-  return "xq:chat:reported:" + game_id + ":" + std::to_string(seq);
+  return "{xq}:chat:reported:" + game_id + ":" + std::to_string(seq);
 }
-inline std::string chat_report_tries(const std::string& user_id) { return "xq:chat:reporttries:" + user_id; }
-inline std::string chat_report_tries_from(const std::string& address) { return "xq:chat:reportsfrom:" + address; }
+inline std::string chat_report_tries(const std::string& user_id) { return "{xq}:chat:reporttries:" + user_id; }
+inline std::string chat_report_tries_from(const std::string& address) { return "{xq}:chat:reportsfrom:" + address; }
 // "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
 // it charged; a second resumption in the same turn charges only the time run since (held a day).
-inline std::string game_resumed(const std::string& id) { return "xq:game:" + id + ":resumed"; }
-inline std::string node_channel(const std::string& node) { return "xq:node:" + node; }
+inline std::string game_resumed(const std::string& id) { return "{xq}:game:" + id + ":resumed"; }
+inline std::string node_channel(const std::string& node) { return "{xq}:node:" + node; }
 // Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
-inline const std::string kNodePrefix = "xq:node:";
+inline const std::string kNodePrefix = "{xq}:node:";
 inline std::string node_alive(const std::string& node) { return kNodePrefix + node + ":alive"; }
 inline std::string node_games(const std::string& node) { return kNodePrefix + node + ":games"; }
 inline std::string node_online(const std::string& node) { return kNodePrefix + node + ":online"; }
@@ -94,63 +94,63 @@ inline std::string node_online(const std::string& node) { return kNodePrefix + n
 // up charges the side to move that much of the turn; game/clock_resume.h). Kept a week.
 inline std::string node_seen(const std::string& node) { return kNodePrefix + node + ":seen"; }
 // A guest name being signed in, held for seconds: two nodes never give one name to two guests.
-inline std::string guest_name_claim(const std::string& name) { return "xq:guestname:" + name; }
-inline const std::string kKnownNodes = "xq:nodes:known";
-inline const std::string kNodesChannel = "xq:nodes";
-inline const std::string kSeeks = "xq:seeks";
-inline const std::string kLiveGames = "xq:games:live";
-inline const std::string kFinishedGames = "xq:games:finished";
-inline std::string archive(const std::string& id) { return "xq:archive:" + id; }
-inline std::string user_games(const std::string& user_id) { return "xq:usergames:" + user_id; }
+inline std::string guest_name_claim(const std::string& name) { return "{xq}:guestname:" + name; }
+inline const std::string kKnownNodes = "{xq}:nodes:known";
+inline const std::string kNodesChannel = "{xq}:nodes";
+inline const std::string kSeeks = "{xq}:seeks";
+inline const std::string kLiveGames = "{xq}:games:live";
+inline const std::string kFinishedGames = "{xq}:games:finished";
+inline std::string archive(const std::string& id) { return "{xq}:archive:" + id; }
+inline std::string user_games(const std::string& user_id) { return "{xq}:usergames:" + user_id; }
 inline constexpr int kUserGamesKept = 1000;
-inline std::string user(const std::string& lower_name) { return "xq:user:" + lower_name; }
+inline std::string user(const std::string& lower_name) { return "{xq}:user:" + lower_name; }
 // Wall time (ms) of the account's last password change: its tokens issued before are refused
 // (kept as long as a token lives).
-inline std::string sessions_from(const std::string& user_id) { return "xq:sessionsfrom:" + user_id; }
+inline std::string sessions_from(const std::string& user_id) { return "{xq}:sessionsfrom:" + user_id; }
 // The account's password changes in the current hour (Auth::change_password).
-inline std::string password_changes(const std::string& user_id) { return "xq:pwchanges:" + user_id; }
+inline std::string password_changes(const std::string& user_id) { return "{xq}:pwchanges:" + user_id; }
 // Wrong passwords for an account in the current minute, from all addresses and from one client
 // address (Auth::login; one address cannot lock an account for the others).
-inline std::string login_failures(const std::string& lower_name) { return "xq:loginfail:" + lower_name; }
+inline std::string login_failures(const std::string& lower_name) { return "{xq}:loginfail:" + lower_name; }
 inline std::string login_failures_from(const std::string& lower_name, const std::string& address) {
-  return "xq:loginfail:" + lower_name + ":" + address;
+  return "{xq}:loginfail:" + lower_name + ":" + address;
 }
 // The answer to an admin action asked on one node for a game another node owns (seconds).
-inline std::string admin_reply(const std::string& token) { return "xq:adminreply:" + token; }
+inline std::string admin_reply(const std::string& token) { return "{xq}:adminreply:" + token; }
 // Join-code tries for an event from a client address in the current 10 minutes (server/tournament_api.cpp).
 inline std::string join_code_tries(const std::string& event_id, const std::string& address) {
-  return "xq:jointries:" + event_id + ":" + address;
+  return "{xq}:jointries:" + event_id + ":" + address;
 }
 // Accounts registered from a client address in the current hour (Auth::register_user).
-inline std::string registrations_from(const std::string& address) { return "xq:newaccounts:" + address; }
-inline const std::string kAccountIds = "xq:accountids";
-inline const std::string kAccountIdsComplete = "xq:accountids:complete";
-inline const std::string kBanned = "xq:banned";
-inline const std::string kRoles = "xq:roles";
-inline const std::string kBots = "xq:bots";  // account ids an admin marked as computer players
+inline std::string registrations_from(const std::string& address) { return "{xq}:newaccounts:" + address; }
+inline const std::string kAccountIds = "{xq}:accountids";
+inline const std::string kAccountIdsComplete = "{xq}:accountids:complete";
+inline const std::string kBanned = "{xq}:banned";
+inline const std::string kRoles = "{xq}:roles";
+inline const std::string kBots = "{xq}:bots";  // account ids an admin marked as computer players
 inline std::string rating(const std::string& variant, const std::string& user_id) {
-  return "xq:rating:" + variant + ":" + user_id;
+  return "{xq}:rating:" + variant + ":" + user_id;
 }
-inline std::string rated_game(const std::string& id) { return "xq:rated:" + id; }
+inline std::string rated_game(const std::string& id) { return "{xq}:rated:" + id; }
 // The rated players of a variant by rating (user id → rating), and the accounts' names (user id →
 // name): written with each rated result (RatingStore::apply), read by GET /api/leaderboard.
-inline std::string leaderboard(const std::string& variant) { return "xq:leaderboard:" + variant; }
+inline std::string leaderboard(const std::string& variant) { return "{xq}:leaderboard:" + variant; }
 // A player's rating after each rated result in a variant, newest first, the last kRatingHistory
 // kept: JSON {at, rating, game_id}. Written in the same step as the rating.
 inline std::string rating_history(const std::string& variant, const std::string& user_id) {
-  return "xq:ratinghist:" + variant + ":" + user_id;
+  return "{xq}:ratinghist:" + variant + ":" + user_id;
 }
-inline const std::string kAccountNames = "xq:accountnames";
+inline const std::string kAccountNames = "{xq}:accountnames";
 // "1" once the ratings stored before the leaderboards existed are on them (RatingStore::index_leaderboards).
-inline const std::string kLeaderboardsComplete = "xq:leaderboard:complete";
+inline const std::string kLeaderboardsComplete = "{xq}:leaderboard:complete";
 // Streams shared with the matchmaker (full list: matchmaker/service/bus.h).
-inline const std::string kGameCreate = "xq:games:create";
-inline const std::string kGameResults = "xq:games:results";
+inline const std::string kGameCreate = "{xq}:games:create";
+inline const std::string kGameResults = "{xq}:games:results";
 inline const std::string kGameserverGroup = "gameservers";
-inline const std::string kMatchmakerNotify = "xq:mm:notify";
-inline const std::string kMatchmakerCommands = "xq:mm:commands";
-inline const std::string kMatchmakerLeader = "xq:mm:leader";  // the leading matchmaker's lease (matchmaker/service/bus.h)
-inline std::string matchmaker_reply(const std::string& id) { return "xq:mm:reply:" + id; }
-inline std::string tournament(const std::string& id) { return "xq:mm:event:" + id; }
+inline const std::string kMatchmakerNotify = "{xq}:mm:notify";
+inline const std::string kMatchmakerCommands = "{xq}:mm:commands";
+inline const std::string kMatchmakerLeader = "{xq}:mm:leader";  // the leading matchmaker's lease (matchmaker/service/bus.h)
+inline std::string matchmaker_reply(const std::string& id) { return "{xq}:mm:reply:" + id; }
+inline std::string tournament(const std::string& id) { return "{xq}:mm:event:" + id; }
 
 }  // namespace gs::keys

@@ -113,7 +113,7 @@ return 1
 
 void RatingStore::index_leaderboards() {
   if (redis_.command({"EXISTS", keys::kLeaderboardsComplete}).integer == 1) return;
-  const std::string prefix = "xq:rating:";
+  const std::string prefix = "{xq}:rating:";
   redis_.for_each_key(prefix, [&](const std::string& key) {
     const std::string rest = key.substr(prefix.size());  // {variant}:{user}
     const size_t colon = rest.find(':');

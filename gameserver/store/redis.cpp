@@ -148,7 +148,7 @@ RedisReply Redis::command_on(Slot& slot, const std::vector<std::string>& args) {
     if (r->type == REDIS_REPLY_ERROR) {
       std::string msg(r->str, r->len);
       freeReplyObject(r);
-      if (msg.rfind("READONLY", 0) == 0) {  // a master demoted by a failover: find the new one
+      if (is_redirection(msg)) {  // not (or no longer) the master: find it again
         redisFree(ctx_);
         ctx_ = nullptr;
         throw RedisUnavailable("redis: " + msg);

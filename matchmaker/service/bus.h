@@ -25,20 +25,20 @@
 
 namespace xq::bus {
 
-inline const std::string kCommands = "xq:mm:commands";
-inline const std::string kGameCreate = "xq:games:create";
-inline const std::string kGameResults = "xq:games:results";
-inline const std::string kNotify = "xq:mm:notify";
-inline const std::string kEvents = "xq:mm:events";
-inline const std::string kClubs = "xq:mm:clubs";
-inline const std::string kPools = "xq:mm:pools";
+inline const std::string kCommands = "{xq}:mm:commands";
+inline const std::string kGameCreate = "{xq}:games:create";
+inline const std::string kGameResults = "{xq}:games:results";
+inline const std::string kNotify = "{xq}:mm:notify";
+inline const std::string kEvents = "{xq}:mm:events";
+inline const std::string kClubs = "{xq}:mm:clubs";
+inline const std::string kPools = "{xq}:mm:pools";
 // The lease of the one matchmaker that acts (its instance token; PX = the lease time).
-inline const std::string kLeader = "xq:mm:leader";
+inline const std::string kLeader = "{xq}:mm:leader";
 inline const std::string kMatchmakerGroup = "matchmaker";
 inline const std::string kGameserverGroup = "gameservers";
-inline std::string reply(const std::string& command_id) { return "xq:mm:reply:" + command_id; }
-inline std::string event(const std::string& id) { return "xq:mm:event:" + id; }
-inline std::string club(const std::string& id) { return "xq:mm:club:" + id; }
-inline std::string pool(const std::string& name) { return "xq:mm:pool:" + name; }
+inline std::string reply(const std::string& command_id) { return "{xq}:mm:reply:" + command_id; }
+inline std::string event(const std::string& id) { return "{xq}:mm:event:" + id; }
+inline std::string club(const std::string& id) { return "{xq}:mm:club:" + id; }
+inline std::string pool(const std::string& name) { return "{xq}:mm:pool:" + name; }
 
 }  // namespace xq::bus

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a write to a reset Redis connection fails with EPIPE instead of killing us
   po::options_description opts("matchmaker options");
   opts.add_options()("help,h", "show this help")
-      ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, or redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master")
+      ("redis", po::value<std::string>()->default_value("redis://127.0.0.1:6379/0"), "Redis URL: redis://host:port/db, redis-sentinel://host:port,host:port/master-name/db to follow a Sentinel-managed master, or redis-cluster://host:port,host:port for a Redis Cluster")
       ("consumer", po::value<std::string>()->default_value("mm-1"), "consumer name in the Redis stream groups")
       ("pool-interval-ms", po::value<int>()->default_value(2000), "how often quick-pairing pools are matched")
       ("pool-offline-grace-ms", po::value<int64_t>()->default_value(10000), "a waiting player with no connection to a game server is not paired, and leaves the pool after this long")

@@ -602,7 +602,7 @@ void MatchmakerService::reconcile() {
     if (!load(id.str, t) || t.stage != Stage::Running) continue;
     for (const auto& slot : t.games) {
       if (slot.finished) continue;
-      gs::RedisReply exists = redis_.command({"EXISTS", "xq:game:" + slot.game_id + ":meta"});
+      gs::RedisReply exists = redis_.command({"EXISTS", "{xq}:game:" + slot.game_id + ":meta"});
       if (exists.integer == 0) request_game(t, slot);  // creation is idempotent on the game server
     }
   }

@@ -80,7 +80,7 @@ struct StoredEvent {
 
 std::vector<StoredEvent> stored_events(gs::Redis& r, const std::string& gid) {
   std::vector<StoredEvent> out;
-  for (auto& e : r.command({"LRANGE", "xq:game:" + gid + ":events", "0", "-1"}).elements) {
+  for (auto& e : r.command({"LRANGE", "{xq}:game:" + gid + ":events", "0", "-1"}).elements) {
     auto o = json::parse(e.str).as_object();
     auto str = [&](const char* k) {
       auto* p = o.if_contains(k);
@@ -531,7 +531,7 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
                     {"red", json::object{{"user_id", red.user_id}, {"name", red.name}}},
                     {"black", json::object{{"user_id", black.user_id}, {"name", black.name}}},
                     {"initial_ms", 300000}};
-  redis.command({"XADD", "xq:games:create", "*", "game_id", bridged, "body", json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", bridged, "body", json::serialize(spec)});
   auto ready = red.ws->wait_for(
       [&](const ServerMessage& s) { return s.has_notice() && s.notice().kind() == "game_ready" && s.notice().game_id() == bridged; },
       15'000);
@@ -539,10 +539,10 @@ TEST(GameServerFaults, RedisKilledAndRestartedMidGameLosesNoAcknowledgedMove) {
 
   // The notice subscriber reconnected: a notice published now reaches the player. (Publishing is
   // fire-and-forget, so publish until it arrives.)
-  redis.command({"SET", "xq:mm:event:fault-ev", json::serialize(json::object{{"user_ids", json::array{json::string(red.user_id)}}})});
+  redis.command({"SET", "{xq}:mm:event:fault-ev", json::serialize(json::object{{"user_ids", json::array{json::string(red.user_id)}}})});
   std::optional<ServerMessage> notice;
   for (int i = 0; i < 60 && !notice; ++i) {
-    redis.command({"PUBLISH", "xq:mm:notify",
+    redis.command({"PUBLISH", "{xq}:mm:notify",
                    json::serialize(json::object{{"kind", "notice"}, {"event_id", "fault-ev"}, {"text", "after restart"}})});
     notice = red.ws->wait_for([](const ServerMessage& s) { return s.has_notice() && s.notice().text() == "after restart"; }, 250);
   }
@@ -1187,7 +1187,7 @@ TEST(GameServerFaults, NoShowForfeitRemembersWhoCameAcrossARestart) {
                     {"initial_ms", 300000},
                     {"event_id", "noshow-ev"},
                     {"no_show_ms", 8000}};
-  redis.command({"XADD", "xq:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
   auto started = black.ws->wait_for(
       [&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 15'000);
   ASSERT_TRUE(started) << "Black was not greeted with the game";
@@ -1342,7 +1342,7 @@ TEST(GameServerFaults, TheNoShowTimeStandsWhileNoServerRuns) {
                     {"initial_ms", 300000},
                     {"event_id", "noshowdown-ev"},
                     {"no_show_ms", kNoShowMs}};
-  redis.command({"XADD", "xq:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", gid, "body", json::serialize(spec)});
   auto started = black.ws->wait_for(
       [&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == gid; }, 15'000);
   ASSERT_TRUE(started) << "Black was not greeted with the game";
@@ -1379,9 +1379,9 @@ TEST(GameServerFaults, TournamentRequestsWaitingForTheMatchmakerDoNotStopTheGame
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(4)) << "not the 6 s of a wait for an answer";
   EXPECT_NE(refused.find("not running"), std::string::npos) << refused;
   gs::Redis redis(srv.redis_url());
-  EXPECT_EQ(redis.command({"XLEN", "xq:mm:commands"}).integer, 0) << "nothing queued";
+  EXPECT_EQ(redis.command({"XLEN", "{xq}:mm:commands"}).integer, 0) << "nothing queued";
   // A matchmaker that holds the lead but does not answer (hung): the requests wait for it.
-  redis.command({"SET", "xq:mm:leader", "hung-mm", "PX", "60000"});
+  redis.command({"SET", "{xq}:mm:leader", "hung-mm", "PX", "60000"});
   std::atomic<int> answered{0};
   std::vector<std::thread> posts;
   std::vector<int> statuses(3, 0);

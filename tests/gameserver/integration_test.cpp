@@ -1738,8 +1738,8 @@ TEST_F(GameServer, BanningAnAccountIdNoAccountHasIs404) {
   // An account registered before the index: found once a start has indexed the old accounts.
   Client old = register_account(g_servers->port(), "ban_old_acct");
   gs::Redis redis(g_servers->redis_url());
-  redis.command({"HDEL", "xq:accountids", old.user_id});
-  redis.command({"DEL", "xq:accountids:complete"});
+  redis.command({"HDEL", "{xq}:accountids", old.user_id});
+  redis.command({"DEL", "{xq}:accountids:complete"});
   g_servers->stop_gameserver();
   g_servers->start_gameserver();
   ASSERT_EQ(g_servers->http_post("/api/admin/users/" + old.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
@@ -1752,7 +1752,7 @@ TEST_F(GameServer, BanningAnAccountIdNoAccountHasIs404) {
   EXPECT_NE(body.find(fresh.user_id), std::string::npos) << body;
   // An account made by a node older than the index (a rolling update) is found once it signs in.
   Client later = register_account(g_servers->port(), "ban_later_acct");
-  redis.command({"HDEL", "xq:accountids", later.user_id});
+  redis.command({"HDEL", "{xq}:accountids", later.user_id});
   EXPECT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 404) << body;
   reconnect(later);
   ASSERT_EQ(g_servers->http_post("/api/admin/users/" + later.user_id + "/ban", "", body, TestServers::kAdminToken), 200) << body;
@@ -2572,7 +2572,7 @@ static std::optional<ServerMessage> schedule_game(Client& red, Client& black, co
                            {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
   for (const auto& [k, v] : extra) spec[k] = v;
   gs::Redis redis(g_servers->redis_url());
-  redis.command({"XADD", "xq:games:create", "*", "game_id", id, "body", boost::json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", id, "body", boost::json::serialize(spec)});
   return red.ws->wait_for([](const ServerMessage& s) { return s.has_game_started(); }, 5000);
 }
 

@@ -1031,7 +1031,7 @@ TEST(GameServerMultiNode, CutShortGameCreationIsFinishedWhenTheRequestComesAgain
                     {"initial_ms", 300000},
                     {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
                     {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
-  auto request = [&] { redis.command({"XADD", "xq:games:create", "*", "game_id", cfg.id, "body", boost::json::serialize(spec)}); };
+  auto request = [&] { redis.command({"XADD", "{xq}:games:create", "*", "game_id", cfg.id, "body", boost::json::serialize(spec)}); };
   auto started = [&](NodeClient& p, int ms) {
     return p.ws->wait_for([&](const ServerMessage& s) { return s.has_game_started() && s.game_started().game_id() == cfg.id; }, ms);
   };
@@ -1058,9 +1058,9 @@ TEST(GameServerMultiNode, CutShortGameCreationIsFinishedWhenTheRequestComesAgain
   auto ready = [&](int ms) {
     return red.ws->wait_for([&](const ServerMessage& s) { return s.has_notice() && s.notice().game_id() == "cut-short-2"; }, ms);
   };
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
   ASSERT_TRUE(ready(10'000));
-  redis.command({"XADD", "xq:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", "cut-short-2", "body", boost::json::serialize(spec)});
   EXPECT_TRUE(ready(10'000)) << "the players were not told again about a game nobody has moved in";
 }
 

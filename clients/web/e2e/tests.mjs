@@ -203,7 +203,7 @@ test('jieqi: seek, accept, played by clicks to checkmate; the spectator never se
   let id, meta, line;
   for (let attempt = 1; ; attempt++) {
     id = await startGame(ctx, red, black, 'jieqi');
-    meta = JSON.parse(await ctx.redisGet(`xq:game:${id}:meta`));
+    meta = JSON.parse(await ctx.redisGet(`{xq}:game:${id}:meta`));
     assertEqual(meta.assignment.length, 30, 'the game record holds the 30-letter assignment');
     const t0 = Date.now();
     const hm = await findHelpmate(meta.assignment);

@@ -537,7 +537,7 @@ TEST_F(QuickPairing, APairLeavesThePoolWholeOrNotAtAll) {
 // step as the write: a leader that stalled past its lease cannot overwrite its successor's state.
 TEST_F(QuickPairing, StateWritesAreFencedByTheLeaderLease) {
   gs::Redis redis(servers_.redis_url(), 1);
-  const std::string key = "xq:mm:fence-test";
+  const std::string key = "{xq}:mm:fence-test";
   std::string leader;
   for (int i = 0; i < 100 && leader.empty(); ++i) {
     leader = redis.command({"GET", xq::bus::kLeader}).str;
@@ -940,12 +940,12 @@ TEST_F(QuickPairing, OrganiserCancelsARunningEvent) {
                     {"event_id", "cx-ev"},
                     {"red", json::object{{"user_id", players_[0].user_id}, {"name", players_[0].name}}},
                     {"black", json::object{{"user_id", players_[1].user_id}, {"name", players_[1].name}}}};
-  redis.command({"XADD", "xq:games:create", "*", "game_id", stale, "body", json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", stale, "body", json::serialize(spec)});
   // Then one of another event, which is made: once it exists, the stale one was passed over.
   const std::string fresh = "cx-other-r1-b1";
   spec["game_id"] = fresh;
   spec["event_id"] = "cx-other";
-  redis.command({"XADD", "xq:games:create", "*", "game_id", fresh, "body", json::serialize(spec)});
+  redis.command({"XADD", "{xq}:games:create", "*", "game_id", fresh, "body", json::serialize(spec)});
   for (int i = 0; i < 100 && !game_exists(fresh); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(game_exists(fresh));
   EXPECT_FALSE(game_exists(stale)) << "a cancelled event's game was created";
