@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
     gs::NodeLink link(hub, redis_url, node_id, opt.tick_ms);  // other nodes: routing, leases, takeover
     link.start();
     size_t resumed = hub.recover();
+    hub.announce_start();  // after its games are loaded: the others' followers subscribe again
     gs::MatchmakerBridge bridge(hub, redis_url, node_id);  // tournament and quick-pairing games
     bridge.start();
     server.start();

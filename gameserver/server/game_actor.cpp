@@ -78,6 +78,7 @@ void GameActor::refresh_record() {
 
 void GameActor::start(bool reloaded, ResumeFacts resume) {
   refresh_record();
+  published_version_ = session_.version();
   if (reloaded) restore_presence();  // a new game has nothing stored yet
   Millis turn_start = steady_ms();
   if (reloaded && !session_.over()) {
@@ -635,7 +636,7 @@ std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire(
   if (!finished_) deps_.metrics.live_games--;
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> out;
   for (auto& [id, s] : subs_)
-    if (auto c = s.conn.lock()) out.emplace_back(c, session_.version());
+    if (auto c = s.conn.lock()) out.emplace_back(c, std::min(session_.version(), published_version_));
   subs_.clear();
   delayed_.clear();
   return out;
@@ -761,6 +762,7 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
 
 bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* answering, uint64_t rid) {
   if (events.empty()) return false;
+  published_version_ = std::max(published_version_, events.back().version);
   bool answered = false;
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();

@@ -179,6 +179,10 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   std::string record_;
   Clock clock_copy_{TimeControl{}};  // the session's clock after the last change (under record_mu_)
   std::atomic<uint64_t> record_version_{0};   // the version record_ shows
+  // The last version handed to subscribers. A retired actor's subscribers resync from it: the
+  // session may be ahead of it (appends in flight, or a failed append's reload that found the new
+  // owner's events), and those events they never got.
+  uint64_t published_version_ = 0;
   std::atomic<uint64_t> session_version_{0};  // the version of the last committed change
   void refresh_record();  // on the strand
   RecordCache record_cache_;  // the record's ply entries so far (strand only)

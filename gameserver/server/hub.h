@@ -49,6 +49,10 @@ class Hub {
   void tick();
   void on_node_message(const NodeMessage& m);
   void release_all();  // shutdown: ends the heartbeat and frees the seeks for a quick takeover
+  // Start: tells the other nodes this node is up. A node restarted under the same id at once (its
+  // heartbeat never lapsed, its games' owner unchanged) lost the proxies through which their
+  // connections followed its games; they subscribe again at their next tick.
+  void announce_start();
   const std::string& node_id() const { return options_.node_id; }
 
   // --- called by the transport ---
@@ -146,6 +150,7 @@ class Hub {
   void password_sign_in(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m);
   void release_held(const std::shared_ptr<Connection>& c);
   void follow_moved_games();  // tick(): the re-subscription above
+  std::set<std::string> restarted_nodes_;  // heard Up from them since the last tick (under mu_)
   // A game of this connection's player was created on another node (a game_ready notice came):
   // subscribes it there and greets it with game_started, as the creating node greets its own.
   void greet_remote_game(const std::shared_ptr<Connection>& c, const std::string& gid);

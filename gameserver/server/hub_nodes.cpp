@@ -255,17 +255,34 @@ void Hub::follow_moved_games() {
       distinct.insert(gid);
     }
   });
+  std::set<std::string> restarted;
+  {
+    std::lock_guard l(mu_);
+    restarted.swap(restarted_nodes_);
+  }
   gids.assign(distinct.begin(), distinct.end());
   if (gids.empty()) return;
   std::map<std::string, std::string> owners;
   auto living = store_.owners(gids);
   for (size_t i = 0; i < gids.size(); ++i) owners[gids[i]] = living[i];
   for (const auto& f : follows) {
-    if (owners[f.gid] == f.node) continue;  // still there (or its heartbeat has not run out yet)
+    // Still there (or its heartbeat has not run out yet), and not restarted meanwhile.
+    if (owners[f.gid] == f.node && !restarted.count(f.node)) continue;
     std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
-              << f.node << " to " << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version
-              << '\n';
+              << f.node << (restarted.count(f.node) ? " (restarted)" : "") << " to "
+              << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version << '\n';
     resubscribe(f.conn, f.gid, f.version);  // to the new owner, or taken over here
+  }
+}
+
+void Hub::announce_start() {
+  NodeMessage nm;
+  nm.kind = NodeMessage::Kind::Up;
+  nm.from_node = options_.node_id;
+  try {
+    redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
+  } catch (const std::exception& e) {  // Redis away: followers of a restarted node wait for a lapse
+    std::cerr << "announce start: " << e.what() << '\n';
   }
 }
 
@@ -359,6 +376,12 @@ void Hub::on_node_message(const NodeMessage& nm) {
       return on_close(p);
     }
     case K::Seeks: return request_seek_push();
+    case K::Up:
+      if (nm.from_node != options_.node_id) {
+        std::lock_guard l(mu_);
+        restarted_nodes_.insert(nm.from_node);
+      }
+      return;
     case K::Notice: {
       v1::ServerMessage note;
       const bool game_ready = note.ParseFromString(nm.payload) && note.has_notice() &&

@@ -57,7 +57,7 @@ std::optional<NodeMessage> decode_node_message(std::string_view bytes) {
   if (bytes.empty()) return std::nullopt;
   NodeMessage m;
   switch (bytes[0]) {
-    case 'R': case 'F': case 'C': case 'S': case 'N': case 'A': case 'B': m.kind = static_cast<NodeMessage::Kind>(bytes[0]); break;
+    case 'R': case 'F': case 'C': case 'S': case 'N': case 'A': case 'B': case 'U': m.kind = static_cast<NodeMessage::Kind>(bytes[0]); break;
     default: return std::nullopt;
   }
   Reader r{bytes.substr(1)};

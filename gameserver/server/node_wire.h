@@ -12,6 +12,8 @@
 //   Admin    → owner           end game users[0] with outcome users[1] and reason users[2].
 //   Ban      broadcast         close every local connection of users[0]; if that user is banned (not
 //                              only disconnected), also end their live games held here.
+//   Up       broadcast         node `from_node` (re)started: the proxies of its previous life are
+//                              gone, so connections following its games subscribe again.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -22,7 +24,7 @@
 namespace gs {
 
 struct NodeMessage {
-  enum class Kind : char { Request = 'R', Frame = 'F', Close = 'C', Seeks = 'S', Notice = 'N', Admin = 'A', Ban = 'B' };
+  enum class Kind : char { Request = 'R', Frame = 'F', Close = 'C', Seeks = 'S', Notice = 'N', Admin = 'A', Ban = 'B', Up = 'U' };
   Kind kind = Kind::Frame;
   std::string from_node;
   uint64_t conn = 0;

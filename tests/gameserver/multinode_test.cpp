@@ -6,6 +6,7 @@
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -369,6 +370,85 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   EXPECT_FALSE(ended);
 }
 
+// The owner is killed and restarted at once under the same name: its heartbeat never lapses and
+// the game's owner stays the same, but the proxies through which the other node's connections
+// followed the game died with it. The restarted node says it is up, and they subscribe again
+// (fault review: black, on the other node, never heard red's next move).
+TEST(GameServerMultiNode, FollowersOfANodeRestartedUnderItsOwnNameHearTheGameAgain) {
+  TestCluster cluster(2, 8000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeGame g = game_across_nodes(cluster, "ri");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, kMate[0], "r0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "r1").has_reply());
+
+  cluster.kill_node(0);
+  cluster.restart_node(0);
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(0)) << "the heartbeat did not lapse: same owner";
+  NodeClient red2;
+  red2.token = red.token, red2.user_id = red.user_id, red2.name = red.name;
+  reconnect_to(red2, cluster.port(0));
+  ASSERT_TRUE(sync_until_served(red2, gid, 2).has_reply());
+  auto m2 = move(red2, gid, kMate[2], "r2");
+  ASSERT_TRUE(m2.has_reply()) << m2.DebugString();
+  EXPECT_EQ(m2.reply().version(), 3u);
+  // Black's connection to node 1 hears it without asking (a tick, 250 ms; the lease is 8 s).
+  auto ev = black.ws->wait_for([&](const ServerMessage& f) {
+    return is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == 3;
+  }, 4000);
+  ASSERT_TRUE(ev) << last_frames(black);
+  ASSERT_TRUE(move(black, gid, kMate[3], "r3").has_reply());
+  auto back = red2.ws->wait_for([&](const ServerMessage& f) {
+    return is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == 4;
+  }, 4000);
+  EXPECT_TRUE(back) << last_frames(red2);
+}
+
+// A move forwarded to the owner while it stood still (SIGSTOP past its lease) is read when it runs
+// again, after another node took the game over and played that move on the player's resend. The
+// stalled node's append is refused and it reloads the game from Redis, new move included; its own
+// spectator must still be sent that move (fault review: it resynced from the reloaded copy's
+// version, and a player there never heard the opponent's move).
+TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed) {
+  TestCluster cluster(2, 2000, 250);
+  gs::Redis redis(cluster.redis_url());
+  NodeGame g = game_across_nodes(cluster, "sp");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(move(i % 2 ? black : red, gid, kMate[i], "p" + std::to_string(i)).has_reply());
+  NodeClient fan = guest_on(cluster.port(0), "sp_fan");
+  ASSERT_TRUE(watch(fan, gid).has_reply());
+
+  cluster.freeze_node(0);
+  ClientMessage m;  // black's move, forwarded by node 1 to the stalled owner: no answer yet
+  m.set_request_id(777);
+  m.mutable_move()->set_game_id(gid);
+  m.mutable_move()->set_iccs(kMate[3]);
+  m.mutable_move()->set_client_move_id("p3");
+  black.ws->send(m);
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+  ServerMessage played;  // the client's resend, same move id
+  for (int i = 0; i < 40 && !played.has_reply(); ++i) {
+    played = move(black, gid, kMate[3], "p3");
+    if (!played.has_reply()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_TRUE(played.has_reply()) << played.DebugString();
+
+  cluster.thaw_node(0);
+  auto moved = [&](const ServerMessage& f) { return is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == 4; };
+  if (!saw(fan, moved)) EXPECT_TRUE(fan.ws->wait_for(moved, 5000)) << last_frames(fan);
+  bool ended = false;
+  EXPECT_EQ(stored_moves(redis, gid, &ended).size(), 4u) << "the move was played once";
+}
+
 // A node that stalled past its lease still holds a copy of a game another node took over and
 // played on. A move sent to it by the side to move must not be refused as out of turn by that old
 // copy (R2 review, after a Redis outage: NOT_YOUR_TURN, which the web client takes as final): it
@@ -384,6 +464,8 @@ TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
   ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
   ASSERT_TRUE(move(black, gid, kMate[1], "c1").has_reply());
   ASSERT_TRUE(move(red, gid, kMate[2], "c2").has_reply());
+  NodeClient fan = guest_on(cluster.port(0), "sc_fan");
+  ASSERT_TRUE(watch(fan, gid).has_reply());
 
   cluster.freeze_node(0);
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
@@ -419,6 +501,14 @@ TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
   }
   bool ended = false;
   EXPECT_EQ(stored_moves(redis, gid, &ended).size(), 5u);
+  // The spectator on node 0 hears black's move that node 1 stored meanwhile, then red's: its
+  // subscription follows the game from the version it had, not from the version of the copy that
+  // node 0 reloaded when red's append was refused (fault review: a player there never heard the
+  // opponent's move, its clock running).
+  for (uint64_t v : {4u, 5u}) {
+    auto moved = [&](const ServerMessage& f) { return is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == v; };
+    if (!saw(fan, moved)) EXPECT_TRUE(fan.ws->wait_for(moved, 5000)) << "version " << v << "\n" << last_frames(fan);
+  }
 }
 
 // A spectator's node follows a game whose owner changed; if its request does not reach the new

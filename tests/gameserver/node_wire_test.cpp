@@ -30,6 +30,14 @@ TEST(GameServerNodeWire, RoundTripsEveryFieldBinarySafe) {
   EXPECT_EQ(d->hops, 2);
   EXPECT_EQ(d->payload, m.payload);
   EXPECT_EQ(d->users, m.users);
+  // Every kind survives the trip.
+  for (auto kind : {NodeMessage::Kind::Frame, NodeMessage::Kind::Close, NodeMessage::Kind::Seeks,
+                    NodeMessage::Kind::Notice, NodeMessage::Kind::Admin, NodeMessage::Kind::Ban, NodeMessage::Kind::Up}) {
+    m.kind = kind;
+    auto k = decode_node_message(encode(m));
+    ASSERT_TRUE(k) << static_cast<char>(kind);
+    EXPECT_EQ(k->kind, kind);
+  }
 }
 
 TEST(GameServerNodeWire, RejectsMalformedInput) {
