@@ -16,6 +16,7 @@
 #include "server/node_link.h"
 #include "server/metrics.h"
 #include "store/rating_store.h"
+#include "store/key_migration.h"
 #include "store/redis.h"
 
 namespace po = boost::program_options;
@@ -146,6 +147,12 @@ int main(int argc, char** argv) {
     if (!redis.ping()) {
       std::cerr << "cannot reach Redis at " << redis_url << "\n";
       return 1;
+    }
+    try {  // keys written before every key carried the cluster hash tag (store/key_migration.h)
+      if (auto moved = gs::migrate_untagged_keys(redis); moved.renamed + moved.skipped > 0)
+        std::cerr << "gameserver: renamed " << moved.renamed << " keys to {xq}:… (" << moved.skipped << " left: new name taken)\n";
+    } catch (const std::exception& e) {
+      std::cerr << "gameserver: renaming old keys: " << e.what() << "\n";
     }
     gs::Auth auth(redis, secret);
     auth.set_registrations_per_hour(registrations_per_hour);

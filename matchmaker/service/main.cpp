@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "service.h"
+#include "store/key_migration.h"
+#include "store/redis.h"
 
 namespace po = boost::program_options;
 
@@ -44,6 +46,12 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   try {
     gs::Redis redis(vm["redis"].as<std::string>());
+    try {  // whichever process starts first renames the keys written before the hash tag
+      if (auto moved = gs::migrate_untagged_keys(redis); moved.renamed + moved.skipped > 0)
+        std::cerr << "matchmaker: renamed " << moved.renamed << " keys to {xq}:… (" << moved.skipped << " left: new name taken)\n";
+    } catch (const std::exception& e) {
+      std::cerr << "matchmaker: renaming old keys: " << e.what() << "\n";
+    }
     xq::mm::ServiceOptions options;
     options.consumer = vm["consumer"].as<std::string>();
     options.pool_interval_ms = vm["pool-interval-ms"].as<int>();

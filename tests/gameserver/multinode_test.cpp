@@ -25,6 +25,7 @@
 #include "rules/position.h"
 #include "server/node_wire.h"
 #include "store/game_store.h"
+#include "store/key_migration.h"
 #include "store/keys.h"
 #include "store/rating_store.h"
 #include "store/redis.h"
@@ -447,6 +448,28 @@ TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed
   if (!saw(fan, moved)) EXPECT_TRUE(fan.ws->wait_for(moved, 5000)) << last_frames(fan);
   bool ended = false;
   EXPECT_EQ(stored_moves(redis, gid, &ended).size(), 4u) << "the move was played once";
+}
+
+// A server upgraded over a Redis written before every key carried the cluster hash tag renames
+// the old keys at start ("xq:…" → "{xq}:…"), so its accounts, bans and ratings stay; a key whose
+// new name is taken already is left as it was.
+TEST(GameServerMultiNode, KeysFromBeforeTheHashTagAreRenamedAtStart) {
+  TestCluster cluster(1, 5000, 250);
+  gs::Redis redis(cluster.redis_url());
+  redis.command({"SET", "xq:rating:xiangqi:u-old", "{\"rating\":1712}"});
+  redis.command({"SADD", "xq:banned", "u-bad"});
+  redis.command({"SET", "xq:archive:g-both", "old"});
+  redis.command({"SET", gs::keys::archive("g-both"), "new"});
+  cluster.kill_node(0);
+  cluster.restart_node(0);
+  EXPECT_EQ(redis.command({"GET", gs::keys::rating("xiangqi", "u-old")}).str, "{\"rating\":1712}");
+  EXPECT_EQ(redis.command({"EXISTS", "xq:rating:xiangqi:u-old"}).integer, 0);
+  EXPECT_EQ(redis.command({"SISMEMBER", gs::keys::kBanned, "u-bad"}).integer, 1);
+  EXPECT_EQ(redis.command({"GET", gs::keys::archive("g-both")}).str, "new") << "never overwritten";
+  EXPECT_EQ(redis.command({"GET", "xq:archive:g-both"}).str, "old");
+  const gs::KeyMigration again = gs::migrate_untagged_keys(redis);
+  EXPECT_EQ(again.renamed, 0u);
+  EXPECT_EQ(again.skipped, 1u);
 }
 
 // A node that stalled past its lease still holds a copy of a game another node took over and
