@@ -1,4 +1,7 @@
-// Every Redis key this server uses, in one place. All keys share the prefix "{xq}:".
+// Every Redis key this server uses, in one place. All keys share the prefix "{xq}:": the hash tag
+// puts them all in one slot of a Redis Cluster (store/redis_endpoint.h), so every Lua script's keys
+// are together. Below the tag is left out for short: "xq:game:{id}:meta" is "{xq}:game:<id>:meta".
+// Keys written before the tag ("xq:…") are renamed at start (store/key_migration.h).
 //
 //   xq:game:{id}:meta     STRING  game config JSON (players, variant, ruleset, time control,
 //                                 Jieqi assignment + salt + commitment). Written once at creation.

@@ -1,4 +1,5 @@
 // The Redis streams and keys through which the matchmaker and the game servers talk, in one place.
+// Every name starts with the hash tag "{xq}:", written "xq:" below for short (gameserver/store/keys.h).
 //
 //   xq:mm:commands      STREAM  API → matchmaker. Fields: id (unique command id), body (JSON with "cmd").
 //                               Consumer group "matchmaker".
