@@ -89,6 +89,14 @@ inline std::string owner_of(gs::Redis& redis, const std::string& gid) {
   return r.type == gs::RedisReply::Type::String ? r.str : "";
 }
 
+// Waits (at most `seconds`) until `node` owns the game, e.g. after its owner stalled or died.
+inline std::string wait_for_owner(gs::Redis& redis, const std::string& gid, const std::string& node, int seconds = 15) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (owner_of(redis, gid) != node && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return owner_of(redis, gid);
+}
+
 // The moves Redis holds for the game (ICCS without reveal letters); `ended`: whether it ended.
 inline std::vector<std::string> stored_moves(gs::Redis& redis, const std::string& gid, bool* ended = nullptr) {
   std::vector<std::string> out;

@@ -338,10 +338,8 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   ASSERT_TRUE(move(black, gid, kMate[1], "s1").has_reply());
 
   cluster.freeze_node(0);
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+  ASSERT_EQ(wait_for_owner(redis, gid, TestCluster::node_id(1)), TestCluster::node_id(1))
+      << "node 1 did not take the game of the stalled node";
 
   // Red comes back through node 1 and plays on.
   NodeClient red2;
@@ -432,10 +430,8 @@ TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed
   m.mutable_move()->set_iccs(kMate[3]);
   m.mutable_move()->set_client_move_id("p3");
   black.ws->send(m);
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+  ASSERT_EQ(wait_for_owner(redis, gid, TestCluster::node_id(1)), TestCluster::node_id(1))
+      << "node 1 did not take the game of the stalled node";
   ServerMessage played;  // the client's resend, same move id
   for (int i = 0; i < 40 && !played.has_reply(); ++i) {
     played = move(black, gid, kMate[3], "p3");
@@ -491,10 +487,8 @@ TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
   ASSERT_TRUE(watch(fan, gid).has_reply());
 
   cluster.freeze_node(0);
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  while (owner_of(redis, gid) != TestCluster::node_id(1) && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1)) << "node 1 did not take the game of the stalled node";
+  ASSERT_EQ(wait_for_owner(redis, gid, TestCluster::node_id(1)), TestCluster::node_id(1))
+      << "node 1 did not take the game of the stalled node";
   // Black plays on through node 1; node 0's copy has not heard of it.
   NodeClient black2;
   black2.token = black.token, black2.user_id = black.user_id, black2.name = black.name;

@@ -61,21 +61,6 @@ int run(const std::vector<std::string>& argv, const std::string& log) {
   return std::system((cmd + ">>" + log + " 2>&1").c_str());
 }
 
-// Plays a move, resending it (same client move id: acknowledged once) while storage is away.
-bool play(TestClient& p, const std::string& gid, const std::string& iccs, int budget_ms) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
-  while (std::chrono::steady_clock::now() < until) {
-    ServerMessage r = send_move(p, gid, iccs, "cluster-" + iccs);
-    if (r.has_reply()) return true;
-    if (!r.has_error() || r.error().code() != STORAGE_UNAVAILABLE) {
-      ADD_FAILURE() << iccs << ": " << r.DebugString();
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return false;
-}
-
 }  // namespace
 
 TEST(GameServerRedisCluster, FindsItsSlotsMasterAndFollowsAFailover) {
@@ -143,7 +128,7 @@ TEST(GameServerRedisCluster, FindsItsSlotsMasterAndFollowsAFailover) {
   TestClient red = login_guest(gs_port, "clu_red"), black = login_guest(gs_port, "clu_black");
   const std::string gid = start_game(red, black, XIANGQI, 600'000);
   ASSERT_FALSE(gid.empty());
-  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
+  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
   EXPECT_EQ(on_master.command({"CLUSTER", "KEYSLOT", gs::keys::game_events(gid)}).integer, slot);
   EXPECT_EQ(on_master.command({"LLEN", gs::keys::game_events(gid)}).integer, 3) << "the moves are on the slot's master";
 
@@ -164,7 +149,7 @@ TEST(GameServerRedisCluster, FindsItsSlotsMasterAndFollowsAFailover) {
     }
   }, 20000)) << "the replica took the slot over";
 
-  for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
+  for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
   auto end = red.ws->wait_for([&](const ServerMessage& m) {
     return m.has_game_event() && m.game_event().game_id() == gid && m.game_event().kind() == GameEvent::GAME_ENDED;
   }, 5000);

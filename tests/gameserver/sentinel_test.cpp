@@ -32,23 +32,6 @@ bool port_open(uint16_t port) {
   }
 }
 
-using SentinelPlayer = TestClient;
-
-// Plays a move, resending it (same client move id: acknowledged once) while storage is away.
-bool play(SentinelPlayer& p, const std::string& gid, const std::string& iccs, int budget_ms) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
-  while (std::chrono::steady_clock::now() < until) {
-    ServerMessage r = send_move(p, gid, iccs, "sent-" + iccs);
-    if (r.has_reply()) return true;
-    if (!r.has_error() || r.error().code() != STORAGE_UNAVAILABLE) {
-      ADD_FAILURE() << iccs << ": " << r.DebugString();
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return false;
-}
-
 }  // namespace
 
 TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
@@ -95,10 +78,10 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
     }
   }, 5000));
 
-  SentinelPlayer red = login_guest(gs_port, "sent_red"), black = login_guest(gs_port, "sent_black");
+  TestClient red = login_guest(gs_port, "sent_red"), black = login_guest(gs_port, "sent_black");
   const std::string gid = start_game(red, black, XIANGQI, 600'000);
   ASSERT_FALSE(gid.empty());
-  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
+  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 5000)) << kMate[i];
 
   // The moves are on the master; wait until the replica has them too (replication is
   // asynchronous: a write acknowledged but not yet copied can be lost in a failover — see
@@ -118,7 +101,7 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
   }, 20000)) << "the Sentinel promoted the replica";
 
   // The server follows the failover by itself; the game goes on to mate.
-  for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
+  for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
   auto end = red.ws->wait_for([&](const ServerMessage& m) {
     return m.has_game_event() && m.game_event().game_id() == gid && m.game_event().kind() == GameEvent::GAME_ENDED;
   }, 5000);

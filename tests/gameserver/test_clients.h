@@ -122,6 +122,22 @@ inline xq::v1::ServerMessage send_move(TestClient& p, const std::string& gid, co
   return p.ws->request(m, timeout_ms);
 }
 
+// Plays a move, resending it (same client move id: acknowledged once) while storage is away, e.g.
+// during a Redis failover, for at most `budget_ms`. Any other refusal fails the test.
+inline bool play_through_outage(TestClient& p, const std::string& gid, const std::string& iccs, int budget_ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  while (std::chrono::steady_clock::now() < until) {
+    xq::v1::ServerMessage r = send_move(p, gid, iccs, "outage-" + iccs);
+    if (r.has_reply()) return true;
+    if (!r.has_error() || r.error().code() != xq::v1::STORAGE_UNAVAILABLE) {
+      ADD_FAILURE() << iccs << ": " << r.DebugString();
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return false;
+}
+
 // A chat line in game `gid`; the answer (Reply or Error).
 inline xq::v1::ServerMessage send_chat(TestClient& p, const std::string& gid, const std::string& text) {
   xq::v1::ClientMessage m;
