@@ -615,8 +615,11 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
   } else {
     // A copy that another node has taken over meanwhile may refuse a move the game's owner would
     // play (it does not know the opponent's latest move): the client must retry there instead.
+    // A game over with every event stored and sent is over for every node: its end was appended
+    // under this node's lease (which the end then released), so GAME_OVER stands.
+    const bool end_not_stored = p.status == Status::GameOver && session_.version() > published_version_;
     const bool stale_refusal = p.status == Status::NotYourTurn || p.status == Status::Illegal ||
-                               p.status == Status::PositionChanged || p.status == Status::GameOver;
+                               p.status == Status::PositionChanged || end_not_stored;
     if (stale_refusal && deps_.store.ownership_in_doubt() && !still_owned()) {
       if (!lost_.exchange(true) && deps_.on_lost) deps_.on_lost(config_.id);
       return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,

@@ -137,7 +137,8 @@ TEST_F(GameServer, XiangqiGameToCheckmateIsArchived) {
     EXPECT_EQ(end->game_event().result().outcome(), RED_WINS);
     EXPECT_EQ(end->game_event().result().reason(), "checkmate");
   }
-  EXPECT_EQ(error_of(move(black, gid, "h9g7")), GAME_OVER);
+  const ServerMessage after_end = move(black, gid, "h9g7");
+  EXPECT_EQ(error_of(after_end), GAME_OVER) << after_end.DebugString();
   std::string body;
   ASSERT_EQ(g_servers->http_get("/api/games/" + gid, body), 200);
   EXPECT_NE(body.find("\"result\":\"red-wins\""), std::string::npos) << body;
