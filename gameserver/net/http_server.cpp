@@ -316,7 +316,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::string token(req_["X-Admin-Token"]);
     if (token.empty()) {
       token = std::string(req_[http::field::authorization]);
-      if (beast::iequals(std::string_view(token).substr(0, 7), "Bearer ")) token = token.substr(7);  // the scheme has no case
+      if (beast::iequals(std::string_view(token).substr(0, 7), "Bearer ")) {
+        token = token.substr(7);  // the scheme has no case
+      } else if (!token.empty()) {
+        // A bare token (or another scheme) is refused rather than guessed at: one form to check.
+        HttpResult r{401, "application/json", R"({"error":"Authorization must be \"Bearer <token>\""})"};
+        r.headers.emplace_back("WWW-Authenticate", "Bearer");
+        return respond(std::move(r));
+      }
     }
     std::string method(req_.method_string());
     // The API may wait (Redis, the matchmaker's answer, a game's strand): off the io threads. Static

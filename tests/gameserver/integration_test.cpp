@@ -1454,7 +1454,7 @@ TEST_F(GameServer, RacingAdminActionsAreAnsweredByWhatTheGameTook) {
 }
 
 // A credential that is refused says so (not "log in first"), and the Authorization scheme is read
-// without regard to case, as HTTP defines it.
+// without regard to case, as HTTP defines it; a token without the scheme is refused.
 TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
   std::string body;
   EXPECT_EQ(g_servers->http_get("/api/admin/games", body), 401);
@@ -1468,6 +1468,13 @@ TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
   const std::string lower = "GET /api/admin/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                             "Authorization: bearer " + std::string(TestServers::kAdminToken) + "\r\n\r\n";
   EXPECT_EQ(http_raw(g_servers->port(), lower, body), 200) << body;
+  // The admin token without the scheme (or under another one) is refused, and says why.
+  for (const std::string& value : {std::string(TestServers::kAdminToken), "Basic " + std::string(TestServers::kAdminToken)}) {
+    const std::string bare = "GET /api/admin/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                             "Authorization: " + value + "\r\n\r\n";
+    EXPECT_EQ(http_raw(g_servers->port(), bare, body), 401) << value;
+    EXPECT_NE(body.find("Bearer <token>"), std::string::npos) << body;
+  }
 }
 
 // A request the HTTP parser refuses is answered 400 before the connection closes (it used to be
