@@ -69,14 +69,7 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
   server.start({GAMESERVER_BIN_FOR_SENTINEL, "--listen", "127.0.0.1:" + std::to_string(gs_port), "--redis", url,
                 "--secret", "sentinel-test-secret-0123456789", "--node-id", "sentinel-node", "--admin-token", "x"},
                dir + "/gameserver.log");
-  ASSERT_TRUE(eventually([&] {
-    try {
-      WsClient probe(gs_port);
-      return true;
-    } catch (const std::exception&) {
-      return false;
-    }
-  }, 5000));
+  ASSERT_TRUE(accepts_websockets(gs_port, 5000));
 
   TestClient red = login_guest(gs_port, "sent_red"), black = login_guest(gs_port, "sent_black");
   const std::string gid = start_game(red, black, XIANGQI, 600'000);

@@ -20,7 +20,6 @@ struct TestClient {
   std::string token, user_id, name;
 };
 
-// Signs in with `m` (login_guest, register or login) on a new connection to `port`.
 // Polls `pred` every 100 ms for up to `ms`: for what the server does after answering (a
 // finished game's archive runs in the background, a failover takes a while).
 template <class Pred>
@@ -33,6 +32,19 @@ bool eventually(Pred pred, int ms) {
   return pred();
 }
 
+// Whether a server on `port` takes a WebSocket connection within `ms` (a process just started).
+inline bool accepts_websockets(uint16_t port, int ms) {
+  return eventually([&] {
+    try {
+      WsClient probe(port);
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }, ms);
+}
+
+// Signs in with `m` (login_guest, register or login) on a new connection to `port`.
 inline TestClient sign_in(uint16_t port, const xq::v1::ClientMessage& m) {
   TestClient p;
   p.ws = std::make_unique<WsClient>(port);
