@@ -11,6 +11,7 @@
 
 #include "server/hub.h"
 #include "store/keys.h"
+#include "store/matchmaker_bus.h"
 #include "store/redis_endpoint.h"
 #include "store/redis.h"
 
@@ -27,7 +28,7 @@ bool event_cancelled(Redis& redis, const std::string& spec_json) {
   if (ec || !spec.is_object()) return false;  // create_scheduled_game says what is wrong with it
   const auto* event_id = spec.as_object().if_contains("event_id");
   if (!event_id || !event_id->is_string() || event_id->as_string().empty()) return false;
-  return redis.command({"EXISTS", keys::tournament(std::string(event_id->as_string())) + ":cancelled"}).integer == 1;
+  return redis.command({"EXISTS", xq::bus::event(std::string(event_id->as_string())) + ":cancelled"}).integer == 1;
 }
 
 }  // namespace
@@ -57,7 +58,7 @@ void MatchmakerBridge::consume_game_requests() {
       if (!redis) redis = std::make_unique<Redis>(redis_url_);
       if (!group_ready) {
         try {
-          redis->command({"XGROUP", "CREATE", keys::kGameCreate, keys::kGameserverGroup, "0", "MKSTREAM"});
+          redis->command({"XGROUP", "CREATE", xq::bus::kGameCreate, xq::bus::kGameserverGroup, "0", "MKSTREAM"});
         } catch (const RedisError& e) {
           if (std::string(e.what()).find("BUSYGROUP") == std::string::npos) throw;
         }
@@ -65,12 +66,12 @@ void MatchmakerBridge::consume_game_requests() {
       }
       // Entries another node took and never acknowledged (it died between read and ack) become
       // ours after 15 s; creating a game is idempotent, so a slow node finishing too is harmless.
-      redis->command({"XAUTOCLAIM", keys::kGameCreate, keys::kGameserverGroup, node_id_, "15000", "0-0", "COUNT", "50"});
+      redis->command({"XAUTOCLAIM", xq::bus::kGameCreate, xq::bus::kGameserverGroup, node_id_, "15000", "0-0", "COUNT", "50"});
       // Our own unacknowledged entries first (a crash between create and ack), then new ones.
       for (const char* from : {"0", ">"}) {
-        std::vector<std::string> cmd{"XREADGROUP", "GROUP", keys::kGameserverGroup, node_id_, "COUNT", "50"};
+        std::vector<std::string> cmd{"XREADGROUP", "GROUP", xq::bus::kGameserverGroup, node_id_, "COUNT", "50"};
         if (std::string(from) == ">") cmd.insert(cmd.end(), {"BLOCK", "1000"});
-        cmd.insert(cmd.end(), {"STREAMS", keys::kGameCreate, from});
+        cmd.insert(cmd.end(), {"STREAMS", xq::bus::kGameCreate, from});
         RedisReply r = redis->command(cmd);
         for (const auto& stream : r.elements) {
           if (stream.elements.size() < 2) continue;
@@ -93,7 +94,7 @@ void MatchmakerBridge::consume_game_requests() {
             } catch (const std::exception& e) {
               std::cerr << "gameserver: dropping bad game request " << entry.elements[0].str << ": " << e.what() << '\n';
             }
-            redis->command({"XACK", keys::kGameCreate, keys::kGameserverGroup, entry.elements[0].str});
+            redis->command({"XACK", xq::bus::kGameCreate, xq::bus::kGameserverGroup, entry.elements[0].str});
           }
         }
       }
@@ -125,7 +126,7 @@ void MatchmakerBridge::forward_notices() {
     redisEnableKeepAlive(ctx);
     notice_fd_ = ctx->fd;
     if (stop_) ::shutdown(ctx->fd, SHUT_RDWR);
-    if (auto* r = static_cast<redisReply*>(redisCommand(ctx, "SUBSCRIBE %s", keys::kMatchmakerNotify.c_str()))) freeReplyObject(r);
+    if (auto* r = static_cast<redisReply*>(redisCommand(ctx, "SUBSCRIBE %s", xq::bus::kNotify.c_str()))) freeReplyObject(r);
     while (!stop_) {
       void* raw = nullptr;
       if (redisGetReply(ctx, &raw) != REDIS_OK) break;
@@ -142,7 +143,7 @@ void MatchmakerBridge::forward_notices() {
           if (kind != "game_ready" && !event_id.empty()) {
             // Event news goes to the event's players and its organiser (whose page would otherwise
             // learn of it at its next poll); their ids are in the stored event.
-            RedisReply ev = hub_.redis().command({"GET", keys::tournament(event_id)});
+            RedisReply ev = hub_.redis().command({"GET", xq::bus::event(event_id)});
             if (ev.type == RedisReply::Type::String) {
               json::value stored = json::parse(ev.str);  // keep it alive while iterating
               for (const auto& u : stored.as_object().at("user_ids").as_array()) users.emplace_back(u.as_string());

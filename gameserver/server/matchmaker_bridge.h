@@ -1,4 +1,4 @@
-// The game server's side of the matchmaker link (streams described in matchmaker/service/bus.h):
+// The game server's side of the matchmaker link (streams described in gameserver/store/matchmaker_bus.h):
 // takes "create game" requests from the xq:games:create stream (consumer group "gameservers", so
 // each request goes to one node; creation is idempotent by game id) and forwards the matchmaker's
 // live notices (pub/sub xq:mm:notify) to the connected players. Each loop runs on its own thread

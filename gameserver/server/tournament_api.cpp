@@ -13,6 +13,7 @@
 #include "server/http_api.h"
 #include "server/hub.h"
 #include "store/keys.h"
+#include "store/matchmaker_bus.h"
 #include "store/rating_store.h"
 #include "store/rate_window.h"
 #include "store/redis.h"
@@ -49,13 +50,13 @@ HttpResult submit(const std::string& redis_url, json::object cmd) {
   // handful of requests stalled the whole API), and the queued command ran whenever a matchmaker
   // came back, long after its caller had been told it failed.
   bool led = false;
-  for (int i = 0; i < 15 && !(led = r.command({"EXISTS", keys::kMatchmakerLeader}).integer == 1); ++i)
+  for (int i = 0; i < 15 && !(led = r.command({"EXISTS", xq::bus::kLeader}).integer == 1); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   if (!led) return error(503, "unavailable", "the tournament service is not running; nothing was done, try again later");
   // The stream is trimmed: commands are acknowledged as they are done, and only recent ones matter.
-  r.command({"XADD", keys::kMatchmakerCommands, "MAXLEN", "~", "10000", "*", "id", id, "body", json::serialize(cmd)});
+  r.command({"XADD", xq::bus::kCommands, "MAXLEN", "~", "10000", "*", "id", id, "body", json::serialize(cmd)});
   for (int attempt = 0; attempt < 6; ++attempt) {  // about 6 s in all
-    RedisReply reply = r.command({"BLPOP", keys::matchmaker_reply(id), "1"});
+    RedisReply reply = r.command({"BLPOP", xq::bus::reply(id), "1"});
     if (reply.type != RedisReply::Type::Array || reply.elements.size() < 2) continue;
     auto answer = json::parse(reply.elements[1].str).as_object();
     if (answer.contains("ok") && answer.at("ok").as_bool()) return ok_json(json::serialize(answer));
@@ -102,7 +103,7 @@ std::optional<std::string> get_string(Redis& r, const std::string& key) {
 // A registered player's rating in the event's variant (the pairing seeds use it).
 long current_rating(Redis& redis, const std::string& event_id, const User& u) {
   std::string variant = "xiangqi";
-  if (auto pub = get_string(redis, keys::tournament(event_id) + ":public")) {
+  if (auto pub = get_string(redis, xq::bus::event(event_id) + ":public")) {
     json::value v = json::parse(*pub);
     variant = std::string(v.at("config").at("variant").as_string());
   }
@@ -200,7 +201,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     if (parts.size() == 2 && method == "GET") {
       json::array out;
       for (const auto& id : redis.command({"ZREVRANGE", "{xq}:mm:events", "0", "199"}).elements) {
-        auto pub = get_string(redis, keys::tournament(id.str) + ":public");
+        auto pub = get_string(redis, xq::bus::event(id.str) + ":public");
         if (!pub) continue;
         auto o = json::parse(*pub).as_object();
         const auto& cfg = o.at("config").as_object();
@@ -222,7 +223,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       return submit(hub.options().redis_url, cmd);
     }
     if (parts.size() < 3 || !valid_id(parts[2])) return error(404, "unknown_event", "no such event");
-    const std::string key = keys::tournament(parts[2]);
+    const std::string key = xq::bus::event(parts[2]);
     if (method == "GET") {
       std::string view = parts.size() == 3 ? ":public" : ":" + parts[3];
       if (parts.size() == 4 && parts[3] == "next") {

@@ -7,6 +7,7 @@
 
 #include "game/codec.h"
 #include "store/keys.h"
+#include "store/matchmaker_bus.h"
 #include "store/lease_lua.h"
 #include "store/lua_script.h"
 #include "store/rating_store.h"
@@ -159,7 +160,7 @@ void GameStore::archive(const GameSession& s) {
                              {"black_fouls", foul(xq::Color::Black)},
                              {"plies", s.plies()}};
     // The matchmaker ignores a result it already has (an archive that runs again).
-    redis_.command({"XADD", keys::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
+    redis_.command({"XADD", xq::bus::kGameResults, "*", "game_id", id, "body", boost::json::serialize(body)});
   }
   run("finish", "");
 }

@@ -56,7 +56,7 @@
 //   xq:nodes              CHANNEL pub/sub broadcast to every node (seek list changed, notices).
 //   xq:seeks              HASH    open seeks and challenges of every node: id → seek JSON + node.
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
-//                                 matchmaker/service/bus.h (the streams' one description).
+//                                 gameserver/store/matchmaker_bus.h (the streams' one description).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -146,14 +146,4 @@ inline std::string rating_history(const std::string& variant, const std::string&
 inline const std::string kAccountNames = "{xq}:accountnames";
 // "1" once the ratings stored before the leaderboards existed are on them (RatingStore::index_leaderboards).
 inline const std::string kLeaderboardsComplete = "{xq}:leaderboard:complete";
-// Streams shared with the matchmaker (full list: matchmaker/service/bus.h).
-inline const std::string kGameCreate = "{xq}:games:create";
-inline const std::string kGameResults = "{xq}:games:results";
-inline const std::string kGameserverGroup = "gameservers";
-inline const std::string kMatchmakerNotify = "{xq}:mm:notify";
-inline const std::string kMatchmakerCommands = "{xq}:mm:commands";
-inline const std::string kMatchmakerLeader = "{xq}:mm:leader";  // the leading matchmaker's lease (matchmaker/service/bus.h)
-inline std::string matchmaker_reply(const std::string& id) { return "{xq}:mm:reply:" + id; }
-inline std::string tournament(const std::string& id) { return "{xq}:mm:event:" + id; }
-
 }  // namespace gs::keys

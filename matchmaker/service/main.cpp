@@ -1,5 +1,5 @@
 // matchmaker: Swiss tournaments, clubs and quick-pairing pools. State in Redis; talks to the game
-// servers only through Redis streams (matchmaker/service/bus.h).
+// servers only through Redis streams (gameserver/store/matchmaker_bus.h).
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <iostream>

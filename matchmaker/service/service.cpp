@@ -10,7 +10,7 @@
 #include <iostream>
 #include <thread>
 
-#include "bus.h"
+#include "store/matchmaker_bus.h"
 #include "store/presence.h"
 #include "pairing/trf.h"
 #include "tournament_json.h"

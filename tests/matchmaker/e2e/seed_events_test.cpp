@@ -16,7 +16,7 @@
 #include <set>
 #include <thread>
 
-#include "bus.h"
+#include "store/matchmaker_bus.h"
 #include "service.h"
 #include "store/redis.h"
 #include "test_server.h"
