@@ -17,6 +17,7 @@
 #include "store/keys.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
+#include "failover_helpers.h"
 #include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
@@ -46,15 +47,6 @@ uint16_t free_node_port() {
   }
 }
 
-bool answers(uint16_t port) {
-  try {
-    gs::Redis r("redis://127.0.0.1:" + std::to_string(port) + "/0", 1);
-    return r.ping();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 int run(const std::vector<std::string>& argv, const std::string& log) {
   std::string cmd;
   for (const auto& a : argv) cmd += "'" + a + "' ";
@@ -78,7 +70,7 @@ TEST(GameServerRedisCluster, FindsItsSlotsMasterAndFollowsAFailover) {
                     "--cluster-config-file", sub + "/nodes.conf", "--cluster-node-timeout", "2000"},
                    sub + "/redis.log");
   }
-  ASSERT_TRUE(eventually([&] { return answers(ports[0]) && answers(ports[1]) && answers(ports[2]) && answers(ports[3]); }, 5000));
+  ASSERT_TRUE(eventually([&] { return redis_answers(ports[0]) && redis_answers(ports[1]) && redis_answers(ports[2]) && redis_answers(ports[3]); }, 5000));
   ASSERT_EQ(run({"redis-cli", "--cluster", "create", "127.0.0.1:" + std::to_string(ports[0]),
                  "127.0.0.1:" + std::to_string(ports[1]), "127.0.0.1:" + std::to_string(ports[2]), "--cluster-yes"},
                 log),
@@ -134,13 +126,7 @@ TEST(GameServerRedisCluster, FindsItsSlotsMasterAndFollowsAFailover) {
   }, 15000)) << "the replica is in sync";
   ASSERT_TRUE(eventually([&] { return on_master.command({"WAIT", "1", "1000"}).integer == 1; }, 10000));
   on_replica.command({"CLUSTER", "FAILOVER"});
-  ASSERT_TRUE(eventually([&] {
-    try {
-      return gs::current_master(seeds).second == ports[3];
-    } catch (const std::exception&) {
-      return false;
-    }
-  }, 20000)) << "the replica took the slot over";
+  ASSERT_TRUE(master_becomes(seeds, ports[3], 20000)) << "the replica took the slot over";
 
   for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
   auto end = red.ws->wait_for([&](const ServerMessage& m) {

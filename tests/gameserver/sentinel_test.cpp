@@ -13,6 +13,7 @@
 #include "store/keys.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
+#include "failover_helpers.h"
 #include "test_clients.h"
 #include "test_server.h"
 #include "ws_client.h"
@@ -22,15 +23,6 @@ using namespace xq::v1;
 namespace {
 
 const std::vector<std::string>& kMate = kMateInSeven;
-
-bool port_open(uint16_t port) {
-  try {
-    gs::Redis r("redis://127.0.0.1:" + std::to_string(port) + "/0", 1);
-    return r.ping();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
 
 }  // namespace
 
@@ -54,17 +46,11 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
          << "sentinel down-after-milliseconds xq 700\nsentinel failover-timeout xq 4000\n";
   }
   sentinel.start({"redis-server", dir + "/sentinel.conf", "--sentinel"}, dir + "/sentinel.log");
-  ASSERT_TRUE(eventually([&] { return port_open(master_port) && port_open(replica_port); }, 5000));
+  ASSERT_TRUE(eventually([&] { return redis_answers(master_port) && redis_answers(replica_port); }, 5000));
 
   const std::string url = "redis-sentinel://127.0.0.1:" + std::to_string(sentinel_port) + "/xq/0";
   const gs::RedisEndpoint endpoint = gs::parse_redis_url(url);
-  ASSERT_TRUE(eventually([&] {
-    try {
-      return gs::current_master(endpoint).second == master_port;
-    } catch (const std::exception&) {
-      return false;
-    }
-  }, 5000));
+  ASSERT_TRUE(master_becomes(endpoint, master_port, 5000));
 
   server.start({GAMESERVER_BIN_FOR_SENTINEL, "--listen", "127.0.0.1:" + std::to_string(gs_port), "--redis", url,
                 "--secret", "sentinel-test-secret-0123456789", "--node-id", "sentinel-node", "--admin-token", "x"},
@@ -85,13 +71,7 @@ TEST(GameServerSentinel, FindsTheMasterAndFollowsAFailover) {
   ASSERT_TRUE(eventually([&] { return !on_sentinel.command({"SENTINEL", "REPLICAS", "xq"}).elements.empty(); }, 15000));
 
   master.kill_hard();
-  ASSERT_TRUE(eventually([&] {
-    try {
-      return gs::current_master(endpoint).second == replica_port;
-    } catch (const std::exception&) {
-      return false;
-    }
-  }, 20000)) << "the Sentinel promoted the replica";
+  ASSERT_TRUE(master_becomes(endpoint, replica_port, 20000)) << "the Sentinel promoted the replica";
 
   // The server follows the failover by itself; the game goes on to mate.
   for (size_t i = 3; i < kMate.size(); ++i) ASSERT_TRUE(play_through_outage(i % 2 ? black : red, gid, kMate[i], 15000)) << kMate[i];
