@@ -16,6 +16,7 @@
 #include "rules/jieqi.h"
 #include "rules/notation.h"
 #include "rules/perft.h"
+#include "rules/view.h"
 
 namespace po = boost::program_options;
 using namespace xq;
@@ -194,7 +195,7 @@ int cmd_fen(const po::variables_map& vm) {
   Common c = load(vm);
   RulesGame game(rules_from(vm, c.variant), c.pos);
   if (!play_moves(game, vm, false)) return 2;
-  std::cout << to_fen(game.position()) << "\n";
+  std::cout << record_fen(game) << "\n";
   return 0;
 }
 

@@ -47,22 +47,37 @@ MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer) {
   return v;
 }
 
+namespace {
+
+// The position with the identities of captured face-down pieces that `known(ply)` names taken out
+// of the pool, and no identity of a face-down piece on the board.
+template <class Known>
+std::string fen_knowing(const RulesGame& game, Known&& known) {
+  Position shown = game.position();
+  for (Square s = 0; s < kSquares; ++s) shown.set_identity(s, NoType);
+  for (size_t ply = 0; ply < game.moves().size(); ++ply) {
+    const PlayedMove& pm = game.moves()[ply];
+    if (!pm.captured || !is_dark(pm.captured) || pm.captured_identity == NoType || !known(ply)) continue;
+    auto& n = shown.pool()[index(color_of(pm.captured))][pm.captured_identity];
+    if (n > 0) --n;
+  }
+  return to_fen(shown);
+}
+
+}  // namespace
+
 std::string view_fen(const RulesGame& game, Viewer viewer) {
   // Xiangqi has nothing hidden: every viewer sees the position (and the walk below over the whole
   // game, done for every event sent, grew with the game's length).
   if (game.position().variant() == Variant::Xiangqi) return to_fen(game.position());
   // The same pool arithmetic as view_of: only dark captured pieces whose identity this viewer
   // may know leave the pool.
-  Position shown = game.position();
-  for (Square s = 0; s < kSquares; ++s) shown.set_identity(s, NoType);
-  for (size_t ply = 0; ply < game.moves().size(); ++ply) {
-    const PlayedMove& pm = game.moves()[ply];
-    if (!pm.captured || !is_dark(pm.captured) || pm.captured_identity == NoType) continue;
-    if (!may_see_capture(game, ply, viewer)) continue;
-    auto& n = shown.pool()[index(color_of(pm.captured))][pm.captured_identity];
-    if (n > 0) --n;
-  }
-  return to_fen(shown);
+  return fen_knowing(game, [&](size_t ply) { return may_see_capture(game, ply, viewer); });
+}
+
+std::string record_fen(const RulesGame& game) {
+  if (game.position().variant() == Variant::Xiangqi) return to_fen(game.position());
+  return fen_knowing(game, [](size_t) { return true; });
 }
 
 GameView view_of(const RulesGame& game, Viewer viewer) {

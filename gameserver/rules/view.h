@@ -36,6 +36,9 @@ struct GameView {
 GameView view_of(const RulesGame& game, Viewer viewer);
 // view_of(game, viewer).fen without rendering every move (the hot path needs only the FEN).
 std::string view_fen(const RulesGame& game, Viewer viewer);
+// The FEN of one who knows every identity the game's record holds (the `xq` tool, given the moves
+// with their captured letters): the named captured pieces are out of the pool.
+std::string record_fen(const RulesGame& game);
 MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer);
 // May `viewer` know the identity of the piece captured at `ply`?
 bool may_see_capture(const RulesGame& game, size_t ply, Viewer viewer);

@@ -128,6 +128,20 @@ TEST(XqCli, MovesInTheIccsServerFormAreRead) {
   EXPECT_EQ(fen.last_line(), xq("fen --variant xiangqi --moves 'h2e2 h9g7'").last_line());
 }
 
+// The FEN after moves is what the moves tell (jieqi-rules.md §9.1–9.2): a captured face-down piece
+// the move names ("b7b0rN") leaves the pool, so the FEN read back cannot name it again (black-box
+// review, 2026-12-03: a third red horse came out of such a FEN).
+TEST(XqCli, FenAfterNamedCapturesTakesThemOutOfThePool) {
+  CliRun named = xq("fen --variant jieqi --moves 'h2h9Pn b7b0rN a3a4N a6a5p'");
+  EXPECT_EQ(named.last_line(), "xxxxkxxPx/9/7x1/2x1x1x1x/p8/N8/2X1X1X1X/1X7/9/XrXXKXXXX w R2A2C2P4B2r1a2c2p4n1b2 2 3");
+  CliRun again = xq("fen --variant jieqi --fen '" + named.last_line() + "' --moves 'c3c4N'");
+  EXPECT_NE(again.exit_code, 0) << again.out;
+  EXPECT_NE(again.out.find("no face-down piece of that type is left"), std::string::npos) << again.out;
+  // Unnamed captures stay in the pool: their identities are still unknown.
+  CliRun unnamed = xq("fen --variant jieqi --moves 'h2h9P b7b0r a3a4N a6a5p'");
+  EXPECT_EQ(unnamed.last_line(), "xxxxkxxPx/9/7x1/2x1x1x1x/p8/N8/2X1X1X1X/1X7/9/XrXXKXXXX w R2A2C2P4N1B2r1a2c2p4n2b2 2 3");
+}
+
 TEST(XqCli, LegalAndFen) {
   CliRun legal = xq("legal --variant jieqi --fen '5k3/9/9/9/9/9/9/9/9/3XK4 w A1 0 1'");
   EXPECT_EQ(legal.out, "d0e1\ne0e1\n");
