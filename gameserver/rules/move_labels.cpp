@@ -211,6 +211,35 @@ SquareSet before_reply(SquareSet targets, Move r) {
   return targets;
 }
 
+// Plays `m` and asks `holds()` of the position it reaches. A face-down piece turns face up where it
+// lands (jieqi-rules.md §2.4) as any identity still in the public pool of its colour, which nobody
+// chooses, so a mate search's line through such a move holds only if it holds for each of them: a
+// mate "threat" that needs the a9 piece to turn up a chariot, when the pool says it is a pawn, is
+// none (black-box review, 2026-12-03). Without a pool (a position set up without one) the piece
+// goes on as its square's type.
+template <class Holds>
+bool holds_after(Scratch& s, Move m, Holds&& holds) {
+  const Piece mover = s.p.at(m.from);
+  const Piece captured = s.play(m);
+  bool ok = true, revealed = false;
+  if (is_dark(mover) && s.p.variant() == Variant::Jieqi) {
+    const Color c = color_of(mover);
+    for (int t = Advisor; t <= Pawn && ok; ++t) {
+      uint8_t& left = s.p.pool()[index(c)][t];
+      if (left == 0) continue;
+      revealed = true;
+      --left;
+      s.p.put(m.to, make_piece(c, static_cast<PieceType>(t)));
+      ok = holds();
+      s.p.put(m.to, mover);
+      ++left;
+    }
+  }
+  if (!revealed) ok = holds();
+  s.undo(m, captured);
+  return ok;
+}
+
 bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left = nullptr);
 
 // A capture that lets the opponent force mate at once (by checks, within a few plies) gains
@@ -417,6 +446,7 @@ Position transformed(const Position& p, bool mirror, bool colours) {
     t.put(transformed(q, mirror, colours), pc);
   }
   t.set_side_to_move(colours ? opposite(p.side_to_move()) : p.side_to_move());
+  if (colours) std::swap(t.pool()[0], t.pool()[1]);
   return t;
 }
 
@@ -888,28 +918,16 @@ bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left) {
     if ((checks_only || plies == 1) && their_king != kNoSquare && !is_dark(s.p.at(m.from)) &&
         !detail::may_check(s.p, m, their_king))
       continue;
-    Piece cap = s.play(m);
-    bool check = s.p.in_check(them);
-    bool mated = false;
-    if (check || (plies > 1 && !checks_only)) {
+    const bool mated = holds_after(s, m, [&] {
+      if (!s.p.in_check(them) && (plies <= 1 || checks_only)) return false;
       MoveList replies;
       s.p.generate_legal(replies);
-      if (replies.size == 0) {
-        mated = true;
-      } else if (plies >= 3) {
-        mated = true;
-        for (Move r : replies) {
-          Piece cr = s.play(r);
-          bool ok = forced_mate(s, plies - 2, checks_only, nodes_left);
-          s.undo(r, cr);
-          if (!ok) {
-            mated = false;
-            break;
-          }
-        }
-      }
-    }
-    s.undo(m, cap);
+      if (replies.size == 0) return true;
+      if (plies < 3) return false;
+      for (Move r : replies)
+        if (!holds_after(s, r, [&] { return forced_mate(s, plies - 2, checks_only, nodes_left); })) return false;
+      return true;
+    });
     if (mated) return true;
   }
   return false;
@@ -991,6 +1009,7 @@ void BoardMemo::store(const Position& p, bool answer, uint16_t tag) {
   for (Square q = 0; q < kSquares; ++q) e.board[q] = p.at(q);
   e.side = p.side_to_move();
   e.variant = p.variant();
+  e.pool = p.pool();
   e.tag = tag;
   e.answer = answer;
   e.used = true;
@@ -1004,7 +1023,7 @@ size_t BoardMemo::slot(const Position& p, uint16_t tag) {
 }
 
 bool BoardMemo::same(const Entry& e, const Position& p, uint16_t tag) {
-  if (e.side != p.side_to_move() || e.variant != p.variant() || e.tag != tag) return false;
+  if (e.side != p.side_to_move() || e.variant != p.variant() || e.tag != tag || e.pool != p.pool()) return false;
   for (Square q = 0; q < kSquares; ++q)
     if (e.board[q] != p.at(q)) return false;
   return true;

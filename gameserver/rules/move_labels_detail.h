@@ -33,6 +33,7 @@ class BoardMemo {
     std::array<Piece, kSquares> board{};
     Color side = Color::Red;
     Variant variant = Variant::Xiangqi;
+    PieceCounts pool{};  // Jieqi: what a face-down piece may turn up as (the mate searches ask)
     uint16_t tag = 0;
     bool answer = false;
     bool used = false;

@@ -1227,6 +1227,30 @@ TEST(Adjudication, AnUncrossedPawnWonByASeriesOfChecksIsNoTarget) {
 // A long series of checks the budget cuts short in one orientation is looked for in the mirror
 // image and the colour swap too, so a loop and its transforms get the same verdict (review: in
 // each of these pairs one orientation found the 7- or 6-check mate and the other did not).
+// A face-down piece turns up as any identity left in the public pool of its colour, and nobody
+// chooses which (jieqi-rules.md §2.4, §4.2): a mate threat that needs it to turn up one of them is
+// no threat (black-box review, 2026-12-03). Black's king shuffles; its "threat", a9xa5 and a mate
+// from the a-file, needs the a9 piece to be a chariot.
+TEST(Adjudication, AMateThreatHoldsWhateverAFaceDownPieceTurnsUp) {
+  const std::string loop = twice("a4a5 e9e8 a5a4 e8e9");
+  for (const char* pool : {"p1", "a1"}) {
+    const RepetitionVerdict v = judge(std::string("x3k4/9/9/9/9/R8/9/9/9/3K5 w ") + pool + " 0 1", loop, Ruleset::Cxa,
+                                      Variant::Jieqi);
+    EXPECT_EQ(v.outcome, Outcome::Draw) << pool << ": " << dump(v);
+  }
+  const RepetitionVerdict rook = judge("x3k4/9/9/9/9/R8/9/9/9/3K5 w r1 0 1", loop, Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(rook.outcome, Outcome::BlackLoses) << "the pool leaves only a chariot: " << dump(rook);
+  EXPECT_EQ(rook.reason, "perpetual_mate_threat");
+  // Red's long mate threat here needs its face-down pieces to turn up as their squares' types, with
+  // a horse, an advisor, pawns and an elephant also in the pool: none, in either orientation (it
+  // was one before; the test below has it with the pieces it needs face up).
+  for (auto [fen, moves] : {std::pair{"9/4pk3/c8/9/6Nb1/9/6p2/1X7/9/X2K1XXXX b R1A1P2N1B1 0 1", "a7i7 g5f3 i7a7 f3g5"},
+                            std::pair{"xxxx1k2x/9/7x1/2P6/9/1Bn6/9/8C/3KP4/9 w r1a1p2n1b1 0 1", "i2a2 c4d6 a2i2 d6c4"}}) {
+    const RepetitionVerdict v = judge(fen, twice(moves), Ruleset::Cxa, Variant::Jieqi);
+    EXPECT_EQ(v.outcome, Outcome::Draw) << fen << ": " << dump(v);
+  }
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
@@ -1241,8 +1265,8 @@ TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
        "3k1a1P1/9/7R1/prP3C2/4n1b2/8p/8p/9/1n3K3/p8 b - - 0 1", "b6b8 h7a7 b8b6 a7h7", Outcome::RedLoses},
       {Variant::Xiangqi, "1C1k2PP1/9/3P1a3/6p2/4P1b2/2B6/1n7/3K5/9/2R3C2 w - - 0 1", "c0c3 b3a1 c3c0 a1b3",
        "2r3c2/9/3k5/1N7/2b6/4p1B2/6P2/3p1A3/9/1c1K2pp1 b - - 0 1", "c9c6 b6a8 c6c9 a8b6", Outcome::RedLoses},
-      {Variant::Jieqi, "9/4pk3/c8/9/6Nb1/9/6p2/1X7/9/X2K1XXXX b R1A1P2N1B1 0 1", "a7i7 g5f3 i7a7 f3g5",
-       "xxxx1k2x/9/7x1/2P6/9/1Bn6/9/8C/3KP4/9 w r1a1p2n1b1 0 1", "i2a2 c4d6 a2i2 d6c4", Outcome::RedLoses},
+      {Variant::Jieqi, "9/4pk3/c8/9/6Nb1/9/6p2/1C7/9/R2K1XXXR b A1B1P1 0 1", "a7i7 g5f3 i7a7 f3g5",
+       "rxxx1k2r/9/7c1/2P6/9/1Bn6/9/8C/3KP4/9 w a1b1p1 0 1", "i2a2 c4d6 a2i2 d6c4", Outcome::RedLoses},
   };
   for (const Pair& p : pairs) {
     const RepetitionVerdict a = judge(p.fen, twice(p.loop), Ruleset::Cxa, p.variant);
