@@ -35,6 +35,20 @@ std::optional<SeekEntry> Lobby::take(const std::string& id, const std::string& t
   return e;
 }
 
+bool challenge_between(const SeekEntry& s, const std::string& a, const std::string& b) {
+  return (s.owner.id == a && s.target_user_id == b) || (s.owner.id == b && s.target_user_id == a);
+}
+
+std::vector<std::string> Lobby::remove_challenges_between(const std::string& a, const std::string& b) {
+  std::vector<std::string> ids;
+  std::erase_if(seeks_, [&](const auto& kv) {
+    if (!challenge_between(kv.second, a, b)) return false;
+    ids.push_back(kv.first);
+    return true;
+  });
+  return ids;
+}
+
 bool seek_visible_to(const SeekEntry& s, const std::string& user_id) {
   return s.target_user_id.empty() || s.target_user_id == user_id || s.owner.id == user_id;
 }

@@ -40,6 +40,8 @@ struct StoredSeek {
 std::string encode_seek(const SeekEntry& s, const std::string& node);
 std::optional<StoredSeek> decode_seek(const std::string& json);
 bool seek_visible_to(const SeekEntry& s, const std::string& user_id);
+// A challenge (a seek for one user) between these two players, whoever made it.
+bool challenge_between(const SeekEntry& s, const std::string& a, const std::string& b);
 // A user's seek list: the seeks visible to them, but at most `limit` — their own seeks and the
 // challenges to them first, then the public ones in the order given — so that a lobby of
 // thousands of open seeks does not send each of its users thousands of them, many times a
@@ -56,6 +58,9 @@ class Lobby {
   std::optional<SeekEntry> take(const std::string& id, const std::string& taker_user_id);
   std::vector<SeekEntry> visible_to(const std::string& user_id) const;
   size_t remove_user(const std::string& user_id);  // owner went offline; returns seeks removed
+  // Removes this node's challenges between the two players (a game between them just started from
+  // one of them: crossing rematch offers); returns their ids.
+  std::vector<std::string> remove_challenges_between(const std::string& a, const std::string& b);
   size_t owned_by(const std::string& user_id) const;  // open seeks and challenges the user made
   void restore(const SeekEntry& e) { seeks_[e.id] = e; }  // undo take() when a game could not start
 

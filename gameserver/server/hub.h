@@ -189,6 +189,10 @@ class Hub {
   void accept_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m, int hops);
   void start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid);
+  // A challenge being accepted makes every other open challenge between the two players (on any
+  // node) moot: crossing rematch offers, both accepted, started two games (web review, 2026-12-03).
+  // Atomic in Redis, so of two such accepts one wins. False: this challenge was made moot itself.
+  bool supersede_other_challenges(const SeekEntry& seek, const std::string& taker_id);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings and bot marks, for display

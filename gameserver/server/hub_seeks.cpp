@@ -13,6 +13,7 @@
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
+#include "store/lua_script.h"
 #include "store/rating_store.h"
 
 namespace gs {
@@ -190,6 +191,10 @@ void Hub::cancel_seek(const std::shared_ptr<Connection>& c, const User& u, const
   seek_changed(*c, rid, id);
 }
 
+namespace {
+constexpr const char* kVoidChallenge = "this challenge is void: a game between you two has just started from another one";
+}  // namespace
+
 void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
   std::optional<SeekEntry> seek;
   {
@@ -202,7 +207,11 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     auto st = stored_seek(m.accept_seek().seek_id());
     if (st && st->node != options_.node_id && hops < 2 && forward(c, u, st->node, m, hops + 1)) return;
   }
-  if (!seek) return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "no such seek open to you", metrics_);
+  if (!seek) {
+    const bool void_now = redis_.command({"EXISTS", keys::superseded_seek(m.accept_seek().seek_id())}).integer == 1;
+    return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK,
+                      void_now ? kVoidChallenge : "no such seek open to you", metrics_);
+  }
   std::string refusal;
   if (seek->spec.rated && u.guest) refusal = "rated games need an account: register or log in";
   if (refusal.empty() && seek->spec.rated && (seek->spec.rating_min || seek->spec.rating_max)) {
@@ -219,6 +228,11 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     return send_error(*c, m.request_id(), v1::BAD_REQUEST, refusal, metrics_);
   }
   try {
+    if (!seek->target_user_id.empty() && !supersede_other_challenges(*seek, u.id)) {
+      unstore_seeks({seek->id});
+      publish_seeks_changed();
+      return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, kVoidChallenge, metrics_);
+    }
     start_game(*seek, u, c, m.request_id());
   } catch (...) {
     {
@@ -231,11 +245,29 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     }
     throw;
   }
+  std::vector<std::string> gone{seek->id};
+  if (!seek->target_user_id.empty()) {
+    std::lock_guard l(mu_);
+    for (std::string& id : lobby_.remove_challenges_between(seek->owner.id, u.id)) gone.push_back(std::move(id));
+  }
   try {
-    unstore_seeks({seek->id});
+    unstore_seeks(gone);
   } catch (const std::exception&) {
   }
   publish_seeks_changed();
+}
+
+bool Hub::supersede_other_challenges(const SeekEntry& seek, const std::string& taker_id) {
+  // Refused if this one was superseded already; else marks the others, in one atomic step.
+  static constexpr const char* kSupersede = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2]) end
+return 1)lua";
+  std::vector<std::string> marks{keys::superseded_seek(seek.id)};
+  for (const SeekEntry& other : all_seeks())
+    if (other.id != seek.id && challenge_between(other, seek.owner.id, taker_id))
+      marks.push_back(keys::superseded_seek(other.id));
+  return eval_script(redis_, kSupersede, std::move(marks), {seek.id, "60000"}).integer == 1;
 }
 
 void Hub::start_game(const SeekEntry& seek, const User& taker, const std::shared_ptr<Connection>& c, uint64_t rid) {

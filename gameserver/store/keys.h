@@ -55,6 +55,8 @@
 //                                 its games are taken over.
 //   xq:nodes              CHANNEL pub/sub broadcast to every node (seek list changed, notices).
 //   xq:seeks              HASH    open seeks and challenges of every node: id → seek JSON + node.
+//   xq:seek:{id}:superseded STRING a challenge made moot by another between the same players
+//                                 (PX one minute): its accept is refused.
 //   xq:games:create, xq:games:results, xq:mm:*   shared with the matchmaker: see
 //                                 gameserver/store/matchmaker_bus.h (the streams' one description).
 #pragma once
@@ -101,6 +103,9 @@ inline std::string guest_name_claim(const std::string& name) { return "{xq}:gues
 inline const std::string kKnownNodes = "{xq}:nodes:known";
 inline const std::string kNodesChannel = "{xq}:nodes";
 inline const std::string kSeeks = "{xq}:seeks";
+// Set for a minute when a challenge between the same two players was accepted while this one was
+// open (crossing rematch offers): accepting it is refused (Hub::supersede_other_challenges).
+inline std::string superseded_seek(const std::string& id) { return "{xq}:seek:" + id + ":superseded"; }
 inline const std::string kLiveGames = "{xq}:games:live";
 inline const std::string kFinishedGames = "{xq}:games:finished";
 inline std::string archive(const std::string& id) { return "{xq}:archive:" + id; }

@@ -657,6 +657,40 @@ TEST_F(GameServer, RequestsPipelinedBehindASignInKeepTheirOrder) {
   EXPECT_EQ(order, (std::vector<uint64_t>{1, 2, 3, 4}));
 }
 
+// Crossing challenges (both players press Rematch at once, then both Accept) start one game: the
+// first accept makes the other challenge void, and it leaves the lists (web review, 2026-12-03:
+// two games started between the same two players).
+TEST_F(GameServer, CrossingChallengesStartOneGame) {
+  Client ann = guest("cross_ann"), ben = guest("cross_ben");
+  const auto challenge = [](Client& from, const Client& to) {
+    ClientMessage ch;
+    ch.mutable_challenge()->set_user_name(to.name);
+    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
+    const ServerMessage r = from.ws->request(ch);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    return r.reply().seek_id();
+  };
+  const std::string from_ann = challenge(ann, ben), from_ben = challenge(ben, ann);
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(from_ben);
+  const ServerMessage first = ann.ws->request(acc);
+  ASSERT_TRUE(first.has_reply()) << first.DebugString();
+  acc.mutable_accept_seek()->set_seek_id(from_ann);
+  const ServerMessage second = ben.ws->request(acc);
+  EXPECT_EQ(error_of(second), UNKNOWN_SEEK) << second.DebugString();
+  EXPECT_NE(second.error().message().find("void"), std::string::npos) << second.error().message();
+  ClientMessage list;
+  list.mutable_list_seeks();
+  for (Client* p : {&ann, &ben})
+    for (const auto& sk : p->ws->request(list).seeks().seeks())
+      EXPECT_TRUE(sk.seek_id() != from_ann && sk.seek_id() != from_ben) << p->name << " still sees " << sk.seek_id();
+  // A later challenge between the two is a new one: it starts a game (the game above is still on:
+  // a second game at once is the players' choice, as with any challenge).
+  const std::string again = challenge(ann, ben);
+  acc.mutable_accept_seek()->set_seek_id(again);
+  EXPECT_TRUE(ben.ws->request(acc).has_reply());
+}
+
 TEST_F(GameServer, AccountsAndDirectChallenge) {
   Client alice;
   alice.ws = std::make_unique<WsClient>(g_servers->port());
@@ -1508,6 +1542,7 @@ TEST_F(GameServer, APlayerInALiveGameIsNotPairedFromAPool) {
   std::string body;
   EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/300000+0/join", "{}", body, red.token), 409) << body;
   EXPECT_NE(body.find("finish your game first"), std::string::npos) << body;
+  EXPECT_NE(body.find("\"in_live_game\""), std::string::npos) << "a code of its own, not an event's bad_state: " << body;
   EXPECT_EQ(g_servers->http_post("/api/pools/xiangqi/300000+0/join", "{}", body, black.token), 409) << body;
   ASSERT_TRUE(action(red, gid, "resign").has_reply());
   ASSERT_TRUE(wait_event(black, gid, GameEvent::GAME_ENDED));

@@ -726,6 +726,31 @@ TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
   EXPECT_TRUE(alice.ws->request(bad).has_error());
 }
 
+// Crossing challenges made on two nodes (each player's own): the first accept marks the other void
+// in Redis, so the second accept, forwarded to the other node, is refused there and starts nothing.
+TEST(GameServerMultiNode, CrossingChallengesOnTwoNodesStartOneGame) {
+  TestCluster cluster(2);
+  NodeClient ann = guest_on(cluster.port(0), "xc_ann"), ben = guest_on(cluster.port(1), "xc_ben");
+  const auto challenge = [](NodeClient& from, const NodeClient& to) {
+    ClientMessage ch;
+    ch.mutable_challenge()->set_user_name(to.name);
+    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
+    const ServerMessage r = from.ws->request(ch);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    return r.reply().seek_id();
+  };
+  const std::string from_ann = challenge(ann, ben), from_ben = challenge(ben, ann);
+  ClientMessage acc;
+  acc.mutable_accept_seek()->set_seek_id(from_ben);
+  ASSERT_TRUE(ann.ws->request(acc).has_reply());
+  acc.mutable_accept_seek()->set_seek_id(from_ann);
+  const ServerMessage second = ben.ws->request(acc);
+  EXPECT_EQ(error_of(second), UNKNOWN_SEEK) << second.DebugString();
+  EXPECT_NE(second.error().message().find("void"), std::string::npos) << second.DebugString();
+  gs::Redis redis(cluster.redis_url(), 1);
+  EXPECT_EQ(redis.command({"HEXISTS", gs::keys::kSeeks, from_ann}).integer, 0) << "the void challenge is gone";
+}
+
 // Presence across nodes: a user is challengeable from another node while connected, not after
 // the last connection closes, and not once their node has died.
 TEST(GameServerMultiNode, PresenceFollowsConnectionsAndNodes) {

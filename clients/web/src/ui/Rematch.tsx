@@ -54,7 +54,10 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
       if (body.acceptSeek && r.reply?.gameId) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
       else await reload();
     } catch (e) {
-      app.rematchOf = null;
+      // Our own offer may still be the one that starts the game (crossing offers: the opponent
+      // accepted ours first, and the server made theirs void): keep waiting for it.
+      const stillHere = app.route.page === 'game' && app.route.id === game.id;
+      app.rematchOf = offered && !body.cancelSeek && stillHere ? game.id : null;
       setError(errorText(e));
     }
   };
