@@ -240,8 +240,11 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
       send_error(*c, rid, v1::RATE_LIMITED, "too many new accounts from your address: try again in an hour", metrics_);
     else if (err != Auth::Error::None && is_guest_name(m.register_().name()))
       send_error(*c, rid, v1::BAD_REQUEST, "names starting with 'guest' are kept for guests", metrics_);
+    else if (err != Auth::Error::None && !valid_password(m.register_().password()))
+      send_error(*c, rid, v1::BAD_REQUEST, "the password needs 6 to 200 characters, not only blanks", metrics_);
     else if (err != Auth::Error::None)
-      send_error(*c, rid, v1::BAD_REQUEST, "name: 3-20 of A-Z a-z 0-9 _ -; password: 6+ chars", metrics_);
+      send_error(*c, rid, v1::BAD_REQUEST,
+                 "a name has 3 to 20 letters, digits, _ or - (2 to 20 with Chinese characters)", metrics_);
     else login_reply(c, rid, u);
   } else {
     auto err = auth_.login(m.login().name(), m.login().password(), u, address_block(c->client_address()));

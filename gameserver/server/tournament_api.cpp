@@ -395,7 +395,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       // Quick pairing starts a game now: not for a player still in one (it paired two players of
       // a live game with each other again).
       if (parts[4] == "join" && hub.plays_live_game(user->id))
-        return error(409, "bad_state", "finish your game first: a player in a live game is not paired from a pool");
+        return error(409, "in_live_game", "finish your game first: a player in a live game is not paired from a pool");
       cmd["pool"] = variant + ":" + tc;
       cmd["user_id"] = user->id;
       cmd["name"] = user->name;
