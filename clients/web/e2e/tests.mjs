@@ -290,8 +290,13 @@ test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', asyn
   await createSeek(desk, { variant: 'xiangqi', color: 'black' });
   await phone.page.waitForSelector('[data-testid=seek-list] li:has-text("Desk") [data-testid=accept-seek]', { timeout: T });
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby.png'), animations: 'disabled' });
+  // Scrolled down the lobby (as to its forms below the fold), the game still opens at its top.
+  await phone.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert((await phone.page.evaluate(() => window.scrollY)) > 0, 'the phone lobby scrolls');
   await phone.page.tap('[data-testid=seek-list] li:has-text("Desk") [data-testid=accept-seek]');
   await Promise.all([waitForGame(phone), waitForGame(desk)]);
+  const top = await phone.page.locator('[data-testid=bar-black]').boundingBox();
+  assert(top.y >= 0, `the opponent's bar is on the screen when the game opens (y ${top.y})`);
   assertEqual(await phone.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'phone plays red');
 
   await playMove(phone, 'h2e2', { tap: true });
@@ -483,6 +488,48 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
   await ann.page.setViewportSize({ width: 1280, height: 800 });
   const overflow = await ann.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
   assert(overflow <= 0, `the game page scrolls by ${overflow} px at 1280x800`);
+
+  // Crossing offers: both press Rematch, then both Accept. One game starts and both are on it
+  // (two games started before: each accept took the other's offer).
+  await ann.page.click('[data-testid=resign]');
+  await ann.page.click('[data-testid=confirm-resign]');
+  for (const p of [ann, ben]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the second resignation`);
+  await ann.page.click('[data-testid=rematch]');
+  await ben.page.waitForSelector('[data-testid=accept-rematch]', { timeout: T });
+  // Ben's offer crossed Ann's on the way: sent as his Rematch button sends it, before his page
+  // showed hers (pressing both at once does it only by luck).
+  await ben.page.evaluate(async () => {
+    const g = window.__xq.games.get(decodeURIComponent(location.hash.split('/').pop()));
+    const st = g.state;
+    window.__xq.rematchOf = g.id; // as the button does: the game this offer starts opens at once
+    await window.__xq.conn.request({
+      challenge: {
+        userName: (g.you === 'r' ? g.black : g.red).name,
+        variant: st.variant,
+        timeControl: st.timeControl,
+        color: g.you === 'r' ? 2 : 1,
+        ruleset: st.ruleset,
+        captureVisibility: st.captureVisibility,
+        rated: st.rated,
+        ruleOptions: st.ruleOptions,
+      },
+    });
+  });
+  for (const p of [ann, ben]) await p.page.waitForSelector('[data-testid=accept-rematch]', { timeout: T });
+  // Both press Accept at once (a page the first accept already took to the new game has no button).
+  await Promise.all([ann, ben].map((p) => p.page.evaluate(() => document.querySelector('[data-testid=accept-rematch]')?.click())));
+  for (const p of [ann, ben])
+    await p.page.waitForFunction((old) => {
+      const el = document.querySelector('[data-testid=game-page]');
+      return el && el.getAttribute('data-game-id') !== old && el.getAttribute('data-over') === '0';
+    }, a, { timeout: T });
+  const [c, d] = await Promise.all([waitForGame(ann), waitForGame(ben)]);
+  assertEqual(c, d, 'crossing offers start one game, and both players are on it');
+  const live = await (await fetch(`${ctx.base}/api/admin/games`, { headers: { 'X-Admin-Token': ctx.adminToken } })).json();
+  const named = (x) => (x && typeof x === 'object' ? x.name : x);
+  const names = await Promise.all([ann, ben].map((p) => p.page.evaluate(() => window.__xq.user.name)));
+  const between = (live.games ?? []).filter((g) => !g.finished && [named(g.red), named(g.black)].sort().join() === names.sort().join());
+  assertEqual(between.length, 1, `one live game between the two: ${JSON.stringify(live.games)}`);
 });
 
 test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
@@ -680,6 +727,11 @@ test('accounts: register, sign out, log in; a direct challenge only its target s
   await page.fill('[data-testid=guest-name]', '');
   const name = `user_${Date.now() % 100000}`;
   await page.fill('[data-testid=account-name]', name);
+  // A short password: the page names the password rule (it used to show the name rule too).
+  await page.fill('[data-testid=account-password]', 'abc');
+  await page.click('[data-testid=register]');
+  const shortPw = await page.textContent('[data-testid=sign-in-error]', { timeout: T });
+  assert(/password needs 6/.test(shortPw) && !/3 to 20/.test(shortPw), `the password rule alone: ${shortPw}`);
   await page.fill('[data-testid=account-password]', 'secret-pw-1');
   await page.click('[data-testid=register]');
   await page.waitForSelector('[data-testid=user-name]', { timeout: T });

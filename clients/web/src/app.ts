@@ -93,7 +93,12 @@ export class App extends Observable {
       }
     });
     window.addEventListener('hashchange', () => {
+      const before = this.route;
       this.route = parseRoute(location.hash);
+      // Another page opens at its top: on a phone the lobby is scrolled down to "Create seek" when
+      // a game starts, and the game would open with half its board above the screen.
+      if (before.page !== this.route.page || ('id' in before ? before.id : '') !== ('id' in this.route ? this.route.id : ''))
+        window.scrollTo(0, 0);
       if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
       this.changed();
     });

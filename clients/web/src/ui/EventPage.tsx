@@ -144,7 +144,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </section>
 
       <div class="event-main">
-        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} />
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} byeRound={byeRound(ev, me)} />
         <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
         {ev.playoff && <PlayoffView ev={ev} />}
         <StandingsView ev={ev} standings={data.standings} me={me} />
@@ -197,7 +197,26 @@ function EventRules({ ev }: { ev: EventDetail }) {
   );
 }
 
-function NextGameView({ next, registered, stage, place }: { next: NextGame | null; registered: boolean; stage: string; place: ReturnType<typeof myPlace> }) {
+// The last paired round, if it gave player `me` the bye (a board of theirs with no opponent).
+function byeRound(ev: EventDetail, me: number): number | undefined {
+  if (me < 0 || !ev.rounds.length) return undefined;
+  const last = ev.rounds[ev.rounds.length - 1];
+  return last.boards.some((b) => b.a === me && (b.bye || b.b === BYE)) ? ev.rounds.length : undefined;
+}
+
+function NextGameView({
+  next,
+  registered,
+  stage,
+  place,
+  byeRound,
+}: {
+  next: NextGame | null;
+  registered: boolean;
+  stage: string;
+  place: ReturnType<typeof myPlace>;
+  byeRound?: number;
+}) {
   if (!registered) return null;
   const has = !!next?.game_id;
   const colour = colourLetter(next?.colour);
@@ -216,7 +235,9 @@ function NextGameView({ next, registered, stage, place }: { next: NextGame | nul
           <a class="button primary" data-testid="next-game-link" href={`#/game/${encodeURIComponent(next!.game_id!)}`}>{t('openGameNow')}</a>
         </>
       ) : (
-        <p class="muted">{stage === 'finished' ? t('eventFinished') : t('noGameNow')}</p>
+        <p class="muted" data-testid="no-game-now">
+          {stage === 'finished' ? t('eventFinished') : byeRound ? t('youHaveTheBye', { n: byeRound }) : t('noGameNow')}
+        </p>
       )}
       {place && (
         <p data-testid="my-place">

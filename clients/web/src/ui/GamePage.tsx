@@ -165,8 +165,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
       <span class="side-dot" />
       <span class="name" title={player(c)?.name}>
-        {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
-        {you === c ? ` (${t('you')})` : ''}
+        {/* Only the name itself is cut short: "(you)" and the computer tag always show. */}
+        <span class="who">
+          {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
+        </span>
+        {you === c && <span class="you"> ({t('you')})</span>}
         {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>
       <Clock game={game} color={c} />

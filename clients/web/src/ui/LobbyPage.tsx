@@ -172,7 +172,12 @@ export function LobbyPage({ app }: { app: App }) {
               {(g.spectators ?? 0) > 0 && (
                 <span class="muted" data-testid="game-spectators">{t('watching', { n: g.spectators })}</span>
               )}
-              <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('watch')}</a>
+              {/* A game of one's own (left for the lobby, or signed in on a second device): back to it. */}
+              {me && (g.red?.userId === me || g.black?.userId === me) ? (
+                <a class="button primary" data-testid="return-to-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('returnToGame')}</a>
+              ) : (
+                <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('watch')}</a>
+              )}
             </li>
           ))}
         </ul>

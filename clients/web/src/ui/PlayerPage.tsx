@@ -173,21 +173,22 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
 // with the fresh token the answer carries; every other session ends.
 function PasswordForm({ app }: { app: App }) {
   const [f, setF] = useState({ current: '', fresh: '', again: '' });
-  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  // The text is worded at each render (a thunk), so a language switch re-words it.
+  const [msg, setMsg] = useState<{ ok: boolean; text: () => string } | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (f.fresh !== f.again) return setMsg({ ok: false, text: t('passwordsDiffer') });
-    if (f.fresh.length < 6) return setMsg({ ok: false, text: t('passwordTooShort') });
+    if (f.fresh !== f.again) return setMsg({ ok: false, text: () => t('passwordsDiffer') });
+    if (f.fresh.length < 6) return setMsg({ ok: false, text: () => t('passwordTooShort') });
     setBusy(true);
     try {
       const r = await api<{ token: string }>('POST', '/api/account/password', { password: f.current, new_password: f.fresh }, { token: app.conn.token });
       app.conn.setToken(r.token);
       setF({ current: '', fresh: '', again: '' });
-      setMsg({ ok: true, text: t('passwordChanged') });
+      setMsg({ ok: true, text: () => t('passwordChanged') });
     } catch (err) {
-      setMsg({ ok: false, text: (err as { status?: number }).status === 403 ? t('wrongPassword') : apiErrorText(err) });
+      setMsg({ ok: false, text: () => (err as { status?: number }).status === 403 ? t('wrongPassword') : apiErrorText(err) });
     } finally {
       setBusy(false);
     }
@@ -199,9 +200,9 @@ function PasswordForm({ app }: { app: App }) {
     try {
       const r = await api<{ token: string }>('POST', '/api/account/sign-out-everywhere', {}, { token: app.conn.token });
       app.conn.setToken(r.token);
-      setMsg({ ok: true, text: t('signedOutEverywhere') });
+      setMsg({ ok: true, text: () => t('signedOutEverywhere') });
     } catch (err) {
-      setMsg({ ok: false, text: apiErrorText(err) });
+      setMsg({ ok: false, text: () => apiErrorText(err) });
     } finally {
       setBusy(false);
     }
@@ -224,7 +225,7 @@ function PasswordForm({ app }: { app: App }) {
         </label>
         <button class="primary" data-testid="password-save" disabled={busy || !f.current || !f.fresh}>{t('changePassword')}</button>
       </form>
-      {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="password-msg">{msg.text}</p>}
+      {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="password-msg">{msg.text()}</p>}
       <p>
         <button data-testid="sign-out-everywhere" disabled={busy} onClick={() => void signOutElsewhere()}>{t('signOutEverywhere')}</button>
       </p>

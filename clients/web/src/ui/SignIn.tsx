@@ -20,7 +20,7 @@ export function SignIn({ app }: { app: App }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   // Kept as the error (or the text's key), worded at each render: a language switch re-words it.
-  const [error, setError] = useState<{ err: unknown } | { key: 'nameRules' } | null>(null);
+  const [error, setError] = useState<{ err: unknown } | { key: 'nameRules' | 'passwordRules' } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (body: Parameters<App['conn']['request']>[0]) => {
@@ -35,6 +35,14 @@ export function SignIn({ app }: { app: App }) {
     } finally {
       setBusy(false);
     }
+  };
+
+  // The server's rules, checked here first so that the message names what is wrong, in the
+  // page's language (the server's own text is English).
+  const register = () => {
+    if (!isValidName(name)) return setError({ key: 'nameRules' });
+    if (new TextEncoder().encode(password).length < 6 || !password.trim()) return setError({ key: 'passwordRules' });
+    void run({ register: { name, password } });
   };
 
   return (
@@ -74,7 +82,7 @@ export function SignIn({ app }: { app: App }) {
         <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <div class="row">
           <button data-testid="login" disabled={busy || !name || !password}>{t('login')}</button>
-          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => (isValidName(name) ? void run({ register: { name, password } }) : setError({ key: 'nameRules' }))}>
+          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => register()}>
             {t('register')}
           </button>
         </div>

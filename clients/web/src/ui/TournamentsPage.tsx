@@ -99,7 +99,8 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
   const mode = !editing ? 'create' : editing.stage === 'registration' ? 'registration' : 'running';
   const full = mode !== 'running';
   const [f, setF] = useState(() => (editing ? formFromConfig(editing.config) : NEW_EVENT_FORM));
-  const [error, setError] = useState('');
+  // Worded at each render (a thunk), so a language switch re-words it.
+  const [error, setError] = useState<(() => string) | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: Event) => {
     const el = e.currentTarget as HTMLInputElement;
@@ -112,13 +113,13 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
   const preset = formPreset(f);
 
   const submit = async () => {
-    setError('');
+    setError(null);
     let body: Record<string, unknown>;
     try {
       body = eventSettingsBody(f, mode, randomSeed);
     } catch (e) {
       if (!(e instanceof BadPairsError)) throw e;
-      setError(t('badPairs', { text: e.message }));
+      setError(() => () => t('badPairs', { text: e.message }));
       return;
     }
     setBusy(true);
@@ -130,7 +131,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
       const r = await api<{ ok: boolean; event_id: string }>('POST', '/api/events', body, { token: app.conn.token });
       app.navigate(`#/tournaments/${encodeURIComponent(r.event_id || String(body.id))}`);
     } catch (e) {
-      setError(apiErrorText(e));
+      setError(() => () => apiErrorText(e));
     } finally {
       setBusy(false);
     }
@@ -350,7 +351,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         <div class="row">
           <button class="primary" data-testid={editing ? 'save-settings' : 'create-event'} disabled={busy || !f.name.trim()}>{editing ? t('saveSettings') : t('createEvent')}</button>
         </div>
-        {error && <p class="error wide" role="alert">{error}</p>}
+        {error && <p class="error wide" role="alert">{error()}</p>}
       </form>
     </section>
   );
