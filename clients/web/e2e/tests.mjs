@@ -1005,6 +1005,28 @@ test('lobby: a "not connected" error goes away once the connection is back', asy
   await err.waitFor({ state: 'detached', timeout: T });
 });
 
+test('lobby: a seek the server dropped with the connection is made again once the link is back', async (ctx) => {
+  const p = await newPlayer(ctx, 'Ray');
+  const other = await newPlayer(ctx, 'Ivy');
+  await createSeek(p, { variant: 'jieqi', color: 'black', minutes: 7 });
+  const first = await p.page.getAttribute('[data-testid=seek-list] li.mine', 'data-seek');
+  await other.page.waitForSelector(`[data-testid=seek-list] li[data-seek="${first}"]`, { timeout: T });
+  // The socket closes (a phone switching apps): the server drops the seek with the last connection.
+  await p.page.evaluate(() => window.__xq.conn.dropForTest());
+  await other.page.waitForSelector(`[data-testid=seek-list] li[data-seek="${first}"]`, { state: 'detached', timeout: T });
+  await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  // Back: the same seek again, under a new id, seen by the other player too.
+  await p.page.waitForFunction((old) => {
+    const mine = document.querySelector('[data-testid=seek-list] li.mine');
+    return mine && mine.getAttribute('data-seek') !== old;
+  }, first, { timeout: T });
+  const again = await p.page.getAttribute('[data-testid=seek-list] li.mine', 'data-seek');
+  const row = other.page.locator(`[data-testid=seek-list] li[data-seek="${again}"]`);
+  await row.waitFor({ timeout: T });
+  assertEqual(await row.getAttribute('data-variant'), 'jieqi', 'the same kind of seek');
+  assertEqual(await p.page.locator('[data-testid=seek-list] li.mine').count(), 1, 'made once');
+});
+
 test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move list', async (ctx) => {
   const phone = await newPlayer(ctx, 'Sol', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const desk = await newPlayer(ctx, 'Tia');

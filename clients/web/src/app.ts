@@ -5,7 +5,7 @@
 // state.
 import { GameModel } from './game/model';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
-import type { GameState, Seek, ServerMessage } from './net/proto';
+import type { ClientBody, GameState, Seek, ServerMessage } from './net/proto';
 import { Observable } from './store';
 import { eventIdOfGame } from './tournament/logic';
 
@@ -51,6 +51,11 @@ export class App extends Observable {
   // switch re-words it).
   challengeError: unknown = null;
   private dismissedChallenges = new Set<string>();
+  // Our open seeks, as created (seek id → the create_seek body). The server drops a seek when its
+  // owner's last connection closes; a phone that switched apps for a moment would lose it without
+  // a word, so after a reconnect the ones gone are made again (restoreSeeks).
+  private ownSeeks = new Map<string, NonNullable<ClientBody['createSeek']>>();
+  private ownSeeksUser = ''; // whose they are: another user signed in here makes none of them again
   // Tournament games we know of (game id → event id): no abort/claim there, a link back.
   readonly eventOfGame = new Map<string, string>();
   private games = new Map<string, GameModel>();
@@ -69,6 +74,7 @@ export class App extends Observable {
         const st = m.gameStarted as GameState;
         if (!this.games.has(st.gameId)) this.games.set(st.gameId, new GameModel(this.conn, st.gameId, st));
         this.pool = null;
+        this.ownSeeks.clear(); // a game started: the rest are the server's to keep or drop
         // No seek lists come while we play (the server holds them back until the game ends and then
         // sends the list again): an offer from before would go stale on screen.
         this.challenges = [];
@@ -92,6 +98,7 @@ export class App extends Observable {
         this.changed();
       }
     });
+    this.conn.onReady(() => void this.restoreSeeks());
     window.addEventListener('hashchange', () => {
       const before = this.route;
       this.route = parseRoute(location.hash);
@@ -102,6 +109,34 @@ export class App extends Observable {
       if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
       this.changed();
     });
+  }
+
+  // What the lobby created and cancelled (its requests succeeded), for restoreSeeks.
+  seekCreated(seekId: string, body: NonNullable<ClientBody['createSeek']>) {
+    const me = this.user?.userId ?? '';
+    if (me !== this.ownSeeksUser) this.ownSeeks.clear();
+    this.ownSeeksUser = me;
+    this.ownSeeks.set(seekId, body);
+  }
+  seekGone(seekId: string) {
+    this.ownSeeks.delete(seekId);
+  }
+
+  private async restoreSeeks() {
+    if (this.user?.userId !== this.ownSeeksUser) this.ownSeeks.clear();
+    if (!this.ownSeeks.size) return;
+    try {
+      const listed = new Set(((await this.conn.request({ listSeeks: {} })).seeks?.seeks ?? []).map((s) => s.seekId));
+      for (const [id, body] of [...this.ownSeeks]) {
+        if (listed.has(id)) continue;
+        this.ownSeeks.delete(id);
+        const r = await this.conn.request({ createSeek: body });
+        if (r.reply?.seekId) this.ownSeeks.set(r.reply.seekId, body);
+      }
+      this.changed();
+    } catch {
+      /* the link dropped again: the next reconnect tries again with what is left */
+    }
   }
 
   private onNotice(m: ServerMessage) {

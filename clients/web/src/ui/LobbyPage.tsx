@@ -71,6 +71,8 @@ export function LobbyPage({ app }: { app: App }) {
     setError(null);
     try {
       const r = await app.conn.request(body);
+      if (body.createSeek && r.reply?.seekId) app.seekCreated(r.reply.seekId, body.createSeek);
+      if (body.cancelSeek?.seekId) app.seekGone(body.cancelSeek.seekId);
       if (r.reply?.gameId && body.acceptSeek) app.navigate(`#/game/${encodeURIComponent(r.reply.gameId)}`);
       const s = await app.conn.request({ listSeeks: {} });
       setSeeks(s.seeks);
