@@ -736,3 +736,38 @@ test('play-off: after round 1 the top two play a final; the winner heads the fin
   assert(new RegExp(`1\\. \\S*${fr.name}.*2\\. \\S*${fb.name}`).test(ranking), `final ranking starts with the finalists: ${ranking}`);
   await org.page.screenshot({ path: join(ctx.shots, 'desktop-event-playoff.png'), fullPage: true, animations: 'disabled' });
 });
+
+test('a bye: of three players the one left out of round 1 is told it has the bye; the others get their game', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const id = 'e2e-bye';
+  const org = await newOrganiser(ctx, 'Odo');
+  const players = [];
+  for (const n of ['Pia', 'Quin', 'Rudi']) players.push(await newPlayer(ctx, n));
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', 'Three of us');
+  await org.page.fill('[data-testid=ev-id]', id);
+  await org.page.fill('[data-testid=ev-minutes]', '2');
+  await org.page.fill('[data-testid=ev-rounds]', '2');
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  for (const p of players) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    await p.page.click('[data-testid=join-event]');
+    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  }
+  await org.page.reload();
+  await org.page.click('[data-testid=start-event]', { timeout: T });
+  // Each player either is taken to a game or, on the event page, reads that it has the bye.
+  const fates = await Promise.all(
+    players.map(async (p) => {
+      const h = await p.page.waitForFunction(() => {
+        if (document.querySelector('[data-testid=game-page]') || document.querySelector('[data-testid=open-ready-game]')) return 'game';
+        const none = document.querySelector('[data-testid=no-game-now]');
+        return none && /bye/.test(none.textContent) ? 'bye' : false;
+      }, null, { timeout: 30_000 });
+      return h.jsonValue();
+    }),
+  );
+  assertEqual(fates.filter((f) => f === 'bye').length, 1, `one player has the bye (${fates.join(', ')})`);
+  assertEqual(fates.filter((f) => f === 'game').length, 2, 'the other two play');
+});

@@ -20,6 +20,13 @@ export function EventPage({ app, id }: { app: App; id: string }) {
   const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], error: '' });
   const [round, setRound] = useState<number | null>(null); // null = the latest paired round
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  // A bare "Done." goes after a while: left standing under the title it read as news for the rest
+  // of the event (web review, 2026-12-03). Warnings and refusals stay until the next action.
+  useEffect(() => {
+    if (!msg?.ok || msg.text !== t('done')) return;
+    const timer = window.setTimeout(() => setMsg((m) => (m === msg ? null : m)), 8000);
+    return () => window.clearTimeout(timer);
+  }, [msg]);
   const [busy, setBusy] = useState(false);
   const [news, setNews] = useState(''); // the latest event notice's text ("round 2 paired")
   const enc = encodeURIComponent(id);
@@ -138,7 +145,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
             {ev.cancel_reason ? t('eventCancelledBecause', { reason: ev.cancel_reason }) : t('eventCancelled')}
           </p>
         )}
-        {news && <p class="event-notice" data-testid="event-notice" role="status">{noticeText(news)}</p>}
+        {news && !(ev.stage === 'cancelled' && /^event cancelled/.test(news)) && (
+          <p class="event-notice" data-testid="event-notice" role="status">{noticeText(news)}</p>
+        )}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}
       </section>
@@ -217,7 +226,7 @@ function NextGameView({
   place: ReturnType<typeof myPlace>;
   byeRound?: number;
 }) {
-  if (!registered) return null;
+  if (!registered || stage === 'cancelled') return null; // the cancellation note says it all
   const has = !!next?.game_id;
   const colour = colourLetter(next?.colour);
   const o = next?.opponent;
@@ -338,13 +347,13 @@ function Registration(props: {
           </div>
         </form>
       )}
-      {mine && !withdrawn && ev.stage !== 'finished' && (
+      {mine && !withdrawn && ev.stage !== 'finished' && ev.stage !== 'cancelled' && (
         <div class="row">
           <span class="ok" data-testid="registered">{t('registered')}</span>
           <button data-testid="withdraw" disabled={busy} onClick={props.onWithdraw}>{t('withdraw')}</button>
         </div>
       )}
-      {!mine && !canJoin && ev.stage !== 'finished' && <p class="muted">{t('registrationClosed')}</p>}
+      {!mine && !canJoin && ev.stage !== 'finished' && ev.stage !== 'cancelled' && <p class="muted">{t('registrationClosed')}</p>}
     </section>
   );
 }
@@ -367,7 +376,7 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
     return (
       <section class="panel" data-testid="pairings">
         <h3>{t('pairings')}</h3>
-        <p class="muted">{t('notPairedYet')}</p>
+        <p class="muted">{ev.stage === 'cancelled' ? t('eventCancelled') : t('notPairedYet')}</p>
       </section>
     );
   }
