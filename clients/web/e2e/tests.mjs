@@ -335,6 +335,7 @@ test('draw offer: decline, then offer and accept; language toggle', async (ctx) 
   await black.page.click('[data-testid=decline-draw]');
   await red.page.waitForSelector('[data-testid=draw-offer]', { state: 'detached', timeout: T });
   await red.page.waitForSelector('[data-testid=draw-declined]', { timeout: T }); // the offerer is told
+  assertEqual(await black.page.locator('[data-testid=draw-declined]').count(), 0, 'not the one who declined');
   await playMove(black, 'h9g7');
   await waitForMoves(red, 2);
   await red.page.waitForSelector('[data-testid=draw-declined]', { state: 'detached', timeout: T }); // until the next move

@@ -344,7 +344,9 @@ export class GameModel extends Observable {
         break;
       case EventKind.DRAW_DECLINED:
         this.drawOfferBy = null;
-        this.drawDeclined = true; // said until the next move, so the offerer sees the answer
+        // Said until the next move, so the offerer (and a spectator) sees the answer; the one who
+        // declined knows it.
+        this.drawDeclined = mover !== this.you;
         break;
       case EventKind.TAKEBACK_PROPOSED:
         this.takebackBy = mover;
@@ -353,7 +355,7 @@ export class GameModel extends Observable {
       case EventKind.TAKEBACK_DECLINED:
         this.takebackRefused = this.takebackBy ?? (mover === 'r' ? 'b' : mover === 'b' ? 'r' : null);
         this.takebackBy = null;
-        this.takebackDeclined = true; // said until the next move, so the proposer sees the answer
+        this.takebackDeclined = mover !== this.you; // as a declined draw: for the proposer and spectators
         break;
       case EventKind.TAKEN_BACK: {
         // The last plies are gone. The live event has the position; the captured pieces and the
