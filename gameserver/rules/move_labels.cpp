@@ -947,8 +947,12 @@ bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
   if (full > 0 && forced_mate(s, full, true)) return true;
   // The long series, within the budget: true or false when the search finished, nullopt when the
   // budget ran out first.
+  // A Jieqi line through a face-down piece's move is searched once for each identity it may turn
+  // up as (holds_after): the same budget would cut short mates it proves (review, 2026-12-03: a
+  // 13-ply mate found with 100,000 moves tried, lost with 20,000).
+  const long budget = o.kill_check_long_nodes * (pos.variant() == Variant::Jieqi ? 5 : 1);
   auto long_series = [&](Scratch& t) -> std::optional<bool> {
-    long nodes_left = o.kill_check_long_nodes;
+    long nodes_left = budget;
     for (int plies = std::max(full + 2, 3); plies <= o.kill_check_long_plies && nodes_left > 0; plies += 2)
       if (forced_mate(t, plies, true, &nodes_left)) return true;
     if (nodes_left <= 0) return std::nullopt;

@@ -1028,6 +1028,24 @@ test('lobby: a seek the server dropped with the connection is made again once th
   assertEqual(await p.page.locator('[data-testid=seek-list] li.mine').count(), 1, 'made once');
 });
 
+test('phone on its side (844x390): the whole board and both clocks are on screen, and a tap moves', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Lan', { viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const desk = await newPlayer(ctx, 'Scape');
+  await createSeek(desk, { variant: 'xiangqi', color: 'black' });
+  await phone.page.waitForSelector('[data-testid=seek-list] li:has-text("Scape") [data-testid=accept-seek]', { timeout: T });
+  await phone.page.tap('[data-testid=seek-list] li:has-text("Scape") [data-testid=accept-seek]');
+  await Promise.all([waitForGame(phone), waitForGame(desk)]);
+  for (const sel of ['[data-testid=bar-red]', '[data-testid=bar-black]', 'svg.board']) {
+    const b = await phone.page.locator(sel).boundingBox();
+    assert(b.y >= 0 && b.y + b.height <= 390 && b.x + b.width <= 844, `${sel} is on screen (${JSON.stringify(b)})`);
+  }
+  const board = await phone.page.locator('svg.board').boundingBox();
+  assert(board.height >= 280, `the board takes the screen's height (${board.height}px)`);
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-landscape-game.png'), animations: 'disabled' });
+  await playMove(phone, 'h2e2', { tap: true });
+  await waitForMoves(desk, 1);
+});
+
 test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move list', async (ctx) => {
   const phone = await newPlayer(ctx, 'Sol', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const desk = await newPlayer(ctx, 'Tia');

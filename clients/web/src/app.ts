@@ -100,12 +100,7 @@ export class App extends Observable {
     });
     this.conn.onReady(() => void this.restoreSeeks());
     window.addEventListener('hashchange', () => {
-      const before = this.route;
-      this.route = parseRoute(location.hash);
-      // Another page opens at its top: on a phone the lobby is scrolled down to "Create seek" when
-      // a game starts, and the game would open with half its board above the screen.
-      if (before.page !== this.route.page || ('id' in before ? before.id : '') !== ('id' in this.route ? this.route.id : ''))
-        window.scrollTo(0, 0);
+      this.setRoute(parseRoute(location.hash));
       if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
       this.changed();
     });
@@ -255,9 +250,19 @@ export class App extends Observable {
     return this.conn.user;
   }
 
+  // Another page opens at its top: on a phone the lobby is scrolled down to "Create seek" when a
+  // game starts, and the game would open with half its board above the screen. (navigate() sets
+  // the route before the hashchange event comes: both ways in pass here.)
+  private setRoute(next: Route) {
+    const before = this.route;
+    this.route = next;
+    const id = (r: Route) => ('id' in r ? r.id : '');
+    if (before.page !== next.page || id(before) !== id(next)) window.scrollTo(0, 0);
+  }
+
   navigate(hash: string) {
     if (location.hash !== hash) location.hash = hash;
-    this.route = parseRoute(hash);
+    this.setRoute(parseRoute(hash));
     if (this.route.page === 'game' && this.readyGame?.gameId === this.route.id) this.readyGame = null;
     this.changed();
   }
