@@ -242,6 +242,7 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
 
   if (pm.captured || is_dark(moved)) {  // irreversible: no repetition can reach back past it
     irreversible_start_ = pos_;
+    pool_as_both_players_know(irreversible_start_);
     irreversible_index_ = moves_.size();
     hashes_.assign(1, pos_.hash());
     labels_.clear();
@@ -252,6 +253,18 @@ RulesGame::MoveError RulesGame::play(Move m, std::string* message) {
   }
   adjudicate_after_move();
   return MoveError::None;
+}
+
+// The labels' mate searches let a face-down piece that moves turn up as any identity of the pool
+// (docs/adjudication.md), which is the spectators' one: under "both" visibility the two players have
+// seen every captured face-down piece, so what they both know leaves those out.
+void RulesGame::pool_as_both_players_know(Position& p) const {
+  if (p.variant() != Variant::Jieqi || rules_.capture_visibility != CaptureVisibility::Both) return;
+  for (const PlayedMove& pm : moves_) {
+    if (!pm.captured || !is_dark(pm.captured) || pm.captured_identity == NoType) continue;
+    uint8_t& n = p.pool()[index(color_of(pm.captured))][pm.captured_identity];
+    if (n > 0) --n;
+  }
 }
 
 std::vector<Move> RulesGame::moves_since_irreversible() const {

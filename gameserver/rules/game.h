@@ -141,7 +141,8 @@ class RulesGame {
   Result result_;
   std::vector<PlayedMove> moves_;
   // Since the last irreversible move (capture or reveal): its position, hashes after each ply.
-  Position irreversible_start_;
+  void pool_as_both_players_know(Position& p) const;
+  Position irreversible_start_;  // its pool: what both players know (pool_as_both_players_know)
   size_t irreversible_index_ = 0;  // index into moves_ of the first move after it
   std::vector<uint64_t> hashes_;   // hashes_[0] = irreversible_start_, then after each move
   int plies_since_capture_ = 0;

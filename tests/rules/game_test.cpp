@@ -392,3 +392,24 @@ TEST(RulesGame, MayJudgePredictsEveryJudgement) {
   EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("a0"));
   EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("z9z8"));
 }
+
+// The labels' mate searches let a face-down piece turn up as any identity both players may not
+// rule out. Under "both" visibility they have both seen the captured i6 pawn, so the a9 piece can
+// only be the chariot: Black's king shuffle threatens a9xa5 and mate (杀) as Red's rook shuttle
+// does, and the loop is a draw. Under "capturer" only Red saw it: the pawn stays possible, Black's
+// moves are idle and Red, threatening mate on every move, loses.
+TEST(RulesGame, UnderBothVisibilityTheMateSearchesKnowWhatBothPlayersSaw) {
+  for (auto [vis, want] : {std::pair{CaptureVisibility::Both, Outcome::Draw},
+                           std::pair{CaptureVisibility::Capturer, Outcome::BlackWins}}) {
+    GameRules r = GameRules::defaults(Variant::Jieqi);
+    r.capture_visibility = vis;
+    Position p = parse_fen("x3k4/9/9/8x/9/R8/9/9/9/3K4R w r1p1 0 1", Variant::Jieqi);
+    p.set_identity(make_square(0, 9), Rook);
+    RulesGame g(r, p);
+    for (const char* m : {"i0i6p", "e9e8", "i6i0", "e8e9", "a4a5", "e9e8", "a5a4", "e8e9", "a4a5", "e9e8", "a5a4"}) {
+      std::string why;
+      ASSERT_EQ(g.play(m, &why), RulesGame::MoveError::None) << m << ": " << why;
+    }
+    EXPECT_EQ(g.result().outcome, want) << visibility_name(vis) << ": " << g.result().reason;
+  }
+}
