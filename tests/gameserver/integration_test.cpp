@@ -662,15 +662,7 @@ TEST_F(GameServer, RequestsPipelinedBehindASignInKeepTheirOrder) {
 // two games started between the same two players).
 TEST_F(GameServer, CrossingChallengesStartOneGame) {
   Client ann = guest("cross_ann"), ben = guest("cross_ben");
-  const auto challenge = [](Client& from, const Client& to) {
-    ClientMessage ch;
-    ch.mutable_challenge()->set_user_name(to.name);
-    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(300'000);
-    const ServerMessage r = from.ws->request(ch);
-    EXPECT_TRUE(r.has_reply()) << r.DebugString();
-    return r.reply().seek_id();
-  };
-  const std::string from_ann = challenge(ann, ben), from_ben = challenge(ben, ann);
+  const std::string from_ann = challenge(ann, ben.name), from_ben = challenge(ben, ann.name);
   ClientMessage acc;
   acc.mutable_accept_seek()->set_seek_id(from_ben);
   const ServerMessage first = ann.ws->request(acc);
@@ -686,7 +678,7 @@ TEST_F(GameServer, CrossingChallengesStartOneGame) {
       EXPECT_TRUE(sk.seek_id() != from_ann && sk.seek_id() != from_ben) << p->name << " still sees " << sk.seek_id();
   // A later challenge between the two is a new one: it starts a game (the game above is still on:
   // a second game at once is the players' choice, as with any challenge).
-  const std::string again = challenge(ann, ben);
+  const std::string again = challenge(ann, ben.name);
   acc.mutable_accept_seek()->set_seek_id(again);
   EXPECT_TRUE(ben.ws->request(acc).has_reply());
 }

@@ -731,15 +731,7 @@ TEST(GameServerMultiNode, DirectChallengeToAUserOnAnotherNode) {
 TEST(GameServerMultiNode, CrossingChallengesOnTwoNodesStartOneGame) {
   TestCluster cluster(2);
   NodeClient ann = guest_on(cluster.port(0), "xc_ann"), ben = guest_on(cluster.port(1), "xc_ben");
-  const auto challenge = [](NodeClient& from, const NodeClient& to) {
-    ClientMessage ch;
-    ch.mutable_challenge()->set_user_name(to.name);
-    ch.mutable_challenge()->mutable_time_control()->set_initial_ms(600'000);
-    const ServerMessage r = from.ws->request(ch);
-    EXPECT_TRUE(r.has_reply()) << r.DebugString();
-    return r.reply().seek_id();
-  };
-  const std::string from_ann = challenge(ann, ben), from_ben = challenge(ben, ann);
+  const std::string from_ann = challenge(ann, ben.name), from_ben = challenge(ben, ann.name);
   ClientMessage acc;
   acc.mutable_accept_seek()->set_seek_id(from_ben);
   ASSERT_TRUE(ann.ws->request(acc).has_reply());

@@ -111,6 +111,16 @@ inline std::string start_game(TestClient& red, TestClient& black, xq::v1::Varian
   return accept_and_start(red, black, r.reply().seek_id());
 }
 
+// `from` challenges the user named `to` (5 minutes, colour by lot); returns the challenge's seek id.
+inline std::string challenge(TestClient& from, const std::string& to, uint32_t initial_ms = 300'000) {
+  xq::v1::ClientMessage ch;
+  ch.mutable_challenge()->set_user_name(to);
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(initial_ms);
+  const xq::v1::ServerMessage r = from.ws->request(ch);
+  EXPECT_TRUE(r.has_reply()) << r.DebugString();
+  return r.reply().seek_id();
+}
+
 // A legal Jieqi move (ICCS) from a viewer's FEN, pseudo-random from `seed` (advanced): captures
 // first, to exercise captured-piece secrecy. Empty when there is none.
 inline std::string pick_jieqi_move(const std::string& viewer_fen, uint64_t& seed) {

@@ -46,6 +46,26 @@ async function enterNewGame(p, notId = '') {
   };
 }
 
+// The organiser opens the event form, names the event, sets the time and rounds, lets `more` set
+// anything else on the form, creates it and waits for its page; then each of `players` joins it
+// from their own browser.
+async function createAndJoin(ctx, org, { id, name, minutes = 2, rounds }, players, more = async () => {}) {
+  await org.page.goto(`${ctx.base}/#/tournaments`);
+  await org.page.click('[data-testid=new-event]');
+  await org.page.fill('[data-testid=ev-name]', name);
+  await org.page.fill('[data-testid=ev-id]', id);
+  await org.page.fill('[data-testid=ev-minutes]', String(minutes));
+  await org.page.fill('[data-testid=ev-rounds]', String(rounds));
+  await more();
+  await org.page.click('[data-testid=create-event]');
+  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  for (const p of players) {
+    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
+    await p.page.click('[data-testid=join-event]');
+    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
+  }
+}
+
 // Plays one tournament round: every game is found from the players' pages, Red moves, Black
 // resigns. Returns [{round, red, black}] by player name.
 async function playRound(players, round, current) {
@@ -692,22 +712,11 @@ test('play-off: after round 1 the top two play a final; the winner heads the fin
   const org = await newOrganiser(ctx, 'Omar');
   const players = [];
   for (const n of ['Ivy', 'Jon', 'Kai', 'Lea']) players.push(await newPlayer(ctx, n));
-  await org.page.goto(`${ctx.base}/#/tournaments`);
-  await org.page.click('[data-testid=new-event]');
-  await org.page.fill('[data-testid=ev-name]', 'Knockout finish');
-  await org.page.fill('[data-testid=ev-id]', id);
-  await org.page.fill('[data-testid=ev-minutes]', '2');
-  await org.page.fill('[data-testid=ev-rounds]', '1');
-  await org.page.check('[data-testid=ev-playoff]');
-  await org.page.fill('[data-testid=ev-playoff-after]', '1');
-  await org.page.selectOption('[data-testid=ev-playoff-size]', '2');
-  await org.page.click('[data-testid=create-event]');
-  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
-  for (const p of players) {
-    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
-    await p.page.click('[data-testid=join-event]');
-    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
-  }
+  await createAndJoin(ctx, org, { id, name: 'Knockout finish', rounds: 1 }, players, async () => {
+    await org.page.check('[data-testid=ev-playoff]');
+    await org.page.fill('[data-testid=ev-playoff-after]', '1');
+    await org.page.selectOption('[data-testid=ev-playoff-size]', '2');
+  });
   await org.page.reload();
   await org.page.click('[data-testid=start-event]', { timeout: T });
   const round1 = new Map();
@@ -742,19 +751,7 @@ test('a bye: of three players the one left out of round 1 is told it has the bye
   const org = await newOrganiser(ctx, 'Odo');
   const players = [];
   for (const n of ['Pia', 'Quin', 'Rudi']) players.push(await newPlayer(ctx, n));
-  await org.page.goto(`${ctx.base}/#/tournaments`);
-  await org.page.click('[data-testid=new-event]');
-  await org.page.fill('[data-testid=ev-name]', 'Three of us');
-  await org.page.fill('[data-testid=ev-id]', id);
-  await org.page.fill('[data-testid=ev-minutes]', '2');
-  await org.page.fill('[data-testid=ev-rounds]', '2');
-  await org.page.click('[data-testid=create-event]');
-  await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
-  for (const p of players) {
-    await p.page.goto(`${ctx.base}/#/tournaments/${id}`);
-    await p.page.click('[data-testid=join-event]');
-    await p.page.waitForSelector('[data-testid=registered]', { timeout: T });
-  }
+  await createAndJoin(ctx, org, { id, name: 'Three of us', rounds: 2 }, players);
   await org.page.reload();
   await org.page.click('[data-testid=start-event]', { timeout: T });
   // Each player either is taken to a game or, on the event page, reads that it has the bye.
