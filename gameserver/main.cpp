@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
       ("node-id", po::value(&node_id), "this node's unique name among the game servers sharing the Redis (game ownership, routing, stream groups; default: host-pid)")
       ("lease-ms", po::value(&opt.lease_ms)->default_value(opt.lease_ms), "node heartbeat lease: a dead node's games are taken over after this")
       ("tick-ms", po::value(&opt.tick_ms)->default_value(opt.tick_ms), "heartbeat / takeover period (well below --lease-ms)")
+      ("forward-timeout-ms", po::value(&opt.forward_timeout_ms)->default_value(opt.forward_timeout_ms),
+       "a request forwarded to the game's node and not answered this long gets NODE_NOT_ANSWERING (checked every tick)")
       ("max-frame", po::value(&opt.max_frame_bytes)->default_value(opt.max_frame_bytes), "largest accepted WebSocket frame (bytes)")
       ("rate", po::value(&opt.rate_per_second)->default_value(opt.rate_per_second), "frames per second allowed per connection (sustained)")
       ("burst", po::value(&opt.rate_burst)->default_value(opt.rate_burst), "frames allowed in a burst per connection")

@@ -422,6 +422,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     auto unreachable = [this, c, rid, gid, owner] {
       {  // followed again at the next tick (follow_moved_games), not left pointing at a node that did not hear it
         std::lock_guard l(mu_);
+        forwarded_.erase({c->id(), rid});
         if (auto it = conns_.find(c->id()); it != conns_.end())
           if (auto g = it->second.remote_games.find(gid); g != it->second.remote_games.end() && g->second.node == owner)
             g->second.node.clear();
@@ -429,6 +430,10 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_, gid);
     };
     if (hops >= 2) return unreachable();
+    if (rid != 0 && !is_proxy_id(c->id())) {  // the client's own node watches for the answer
+      std::lock_guard l(mu_);
+      forwarded_[{c->id(), rid}] = Forwarded{gid, steady_ms()};
+    }
     return forward_async(c, u, owner, m, hops + 1, unreachable);
   }
   if (!actor) {  // not a live game (any more): nothing to follow

@@ -254,6 +254,15 @@ class Hub {
   std::unordered_map<std::string, std::shared_ptr<GameActor>> games_;  // looked up for every game frame
   Lobby lobby_;
   std::map<std::pair<std::string, uint64_t>, std::shared_ptr<ProxyConnection>> proxies_;  // (node, conn)
+  // Requests of this node's clients forwarded to a game's owner and not answered yet, by
+  // (connection, request id): past options_.forward_timeout_ms the client hears NODE_NOT_ANSWERING
+  // (answer_overdue_forwards) rather than nothing until the owner runs again.
+  struct Forwarded {
+    std::string game_id;
+    int64_t sent_ms = 0;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Forwarded> forwarded_;
+  void answer_overdue_forwards();
   std::set<std::string> unloadable_;  // live games whose data could not be loaded (not retried)
   // Games being claimed and loaded by some thread: another thread asking for one waits for it
   // (a second claim would read the handover as this node's own, and charge the clock wrongly).

@@ -210,6 +210,7 @@ void Hub::tick() {
   }
   for (auto& p : dead) on_close(p);
   follow_moved_games();
+  answer_overdue_forwards();
   sweep_dead_nodes_seeks();
   std::vector<std::string> due;
   {
@@ -222,6 +223,33 @@ void Hub::tick() {
     });
   }
   for (const auto& user : due) disconnect(user);
+}
+
+// A forwarded request with no answer from the game's owner in options_.forward_timeout_ms: the
+// owner stands still (frozen, or its host is) yet keeps its lease for a while, and may still carry
+// the request out when it runs again, so the client is told just that: NODE_NOT_ANSWERING, on
+// which it syncs and resends (a move's client_move_id keeps a resend from being played twice). A
+// late answer still goes through. Entries of connections closed meanwhile just go.
+void Hub::answer_overdue_forwards() {
+  std::vector<std::tuple<std::shared_ptr<Connection>, uint64_t, std::string>> overdue;
+  {
+    std::lock_guard l(mu_);
+    const int64_t now = steady_ms();
+    for (auto it = forwarded_.begin(); it != forwarded_.end();) {
+      if (now - it->second.sent_ms < options_.forward_timeout_ms) {
+        ++it;
+        continue;
+      }
+      if (auto cit = conns_.find(it->first.first); cit != conns_.end())
+        if (auto c = cit->second.conn.lock()) overdue.emplace_back(c, it->first.second, it->second.game_id);
+      it = forwarded_.erase(it);
+    }
+  }
+  for (auto& [c, rid, gid] : overdue)
+    send_error(*c, rid, v1::NODE_NOT_ANSWERING,
+               "the game's node has not answered in " + std::to_string(options_.forward_timeout_ms) +
+                   " ms: the request may still be carried out; sync the game, then resend if needed",
+               metrics_, gid);
 }
 
 // The users connected here stay findable by name from every node while this node lives.
@@ -314,7 +342,12 @@ void Hub::on_node_message(const NodeMessage& nm) {
       if (!c) return;
       // Note how far the client got in games of other nodes (to resubscribe it if one moves).
       v1::ServerMessage sm;
-      if (sm.ParseFromString(nm.payload) && (sm.has_game_event() || sm.has_game_state() || sm.has_game_started())) {
+      const bool parsed = sm.ParseFromString(nm.payload);
+      if (parsed && sm.request_id() != 0) {  // the answer to a forwarded request: no longer awaited
+        std::lock_guard l(mu_);
+        forwarded_.erase({nm.conn, sm.request_id()});
+      }
+      if (parsed && (sm.has_game_event() || sm.has_game_state() || sm.has_game_started())) {
         const std::string& gid = sm.has_game_event()   ? sm.game_event().game_id()
                                  : sm.has_game_state() ? sm.game_state().game_id()
                                                        : sm.game_started().game_id();

@@ -63,6 +63,10 @@ struct ServerOptions {
   std::string node_id = "local";
   int64_t lease_ms = 5000;
   int64_t tick_ms = 1000;  // for connections of their own (blocking reads: matchmaker replies)
+  // A request forwarded to a game's owner node and not answered this long (the owner stalled: a
+  // frozen process or host keeps its lease for a while) gets NODE_NOT_ANSWERING from this node,
+  // checked once a tick.
+  int64_t forward_timeout_ms = 5000;
 };
 
 }  // namespace gs

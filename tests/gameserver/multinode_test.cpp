@@ -446,6 +446,43 @@ TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed
   EXPECT_EQ(stored_moves(redis, gid, &ended).size(), 4u) << "the move was played once";
 }
 
+// A request forwarded to an owner that stands still (SIGSTOP, its lease far from lapsing) is
+// answered by the client's own node after --forward-timeout-ms: NODE_NOT_ANSWERING, which says
+// the request may still be carried out. It is, once the owner runs again, and the answer still
+// reaches the client; the resend the error invites is played once. (Before, the client heard
+// nothing until the owner resumed or lost its lease.)
+TEST(GameServerMultiNode, ARequestToAStalledOwnerIsAnsweredByTheClientsNode) {
+  TestCluster cluster(2, 60000, 250, {"--forward-timeout-ms", "1500"});
+  gs::Redis redis(cluster.redis_url());
+  NodeGame g = game_across_nodes(cluster, "fw");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
+  ASSERT_TRUE(move(red, gid, kMate[0], "f0").has_reply());
+
+  cluster.freeze_node(0);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ServerMessage late = send_move(black, gid, kMate[1], "f1", 8000);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  ASSERT_TRUE(late.has_error()) << late.DebugString();
+  EXPECT_EQ(late.error().code(), xq::v1::NODE_NOT_ANSWERING) << late.DebugString();
+  EXPECT_EQ(late.error().game_id(), gid);
+  EXPECT_GE(waited, std::chrono::milliseconds(1400));
+  EXPECT_LT(waited, std::chrono::milliseconds(6000));
+  // The client's node still serves everything else meanwhile.
+  EXPECT_TRUE(guest_on(cluster.port(1), "fw_other").ws);
+
+  cluster.thaw_node(0);
+  const uint64_t rid = late.request_id();
+  auto answered = black.ws->wait_for([&](const ServerMessage& f) { return f.request_id() == rid && !f.has_error(); }, 5000);
+  ASSERT_TRUE(answered) << "the owner's late answer: " << last_frames(black);
+  const ServerMessage again = move(black, gid, kMate[1], "f1");
+  ASSERT_TRUE(again.has_reply()) << again.DebugString();
+  EXPECT_TRUE(again.reply().duplicate());
+  EXPECT_EQ(again.reply().version(), 2u);
+  EXPECT_EQ(stored_moves(redis, gid).size(), 2u) << "played once";
+}
+
 // A server upgraded over a Redis written before every key carried the cluster hash tag renames
 // the old keys at start ("xq:…" → "{xq}:…"), so its accounts, bans and ratings stay; a key whose
 // new name is taken already is left as it was.

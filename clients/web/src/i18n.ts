@@ -193,6 +193,7 @@ const en = {
   'error.USER_NOT_ONLINE': 'That player is not online: a challenge (or a rematch) reaches only a signed-in player.',
   'error.CLAIM_NOT_ALLOWED': 'Your opponent is connected or left only a moment ago.',
   'error.STORAGE_UNAVAILABLE': 'The server could not save the move; it was not played. Try again.',
+  'error.NODE_NOT_ANSWERING': 'The server holding this game is not answering. Reload the game in a moment: your last action may still go through.',
   'error.BAD_CREDENTIALS': 'Wrong user name or password.',
   'error.NAME_TAKEN': 'That name is taken.',
   'error.UNKNOWN_SEEK': 'That seek is gone.',
@@ -798,6 +799,7 @@ const zh: Record<Key, string> = {
   'error.USER_NOT_ONLINE': '对方不在线：挑战（或再来一局）只能发给已登录的棋手。',
   'error.CLAIM_NOT_ALLOWED': '对方仍在线或刚刚离开。',
   'error.STORAGE_UNAVAILABLE': '服务器未能保存这步棋，未走出，请重试。',
+  'error.NODE_NOT_ANSWERING': '这盘棋所在的服务器暂时没有响应。请稍后重新载入：你刚才的操作可能仍会生效。',
   'error.BAD_CREDENTIALS': '用户名或密码错误。',
   'error.NAME_TAKEN': '该用户名已被占用。',
   'error.UNKNOWN_SEEK': '该邀请已不存在。',
@@ -1288,6 +1290,7 @@ const ERROR_NAMES: Record<number, string> = {
   3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
   22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED', 26: 'POSITION_CHANGED', 27: 'CHAT_BLOCKED_WORD', 28: 'USER_NOT_ONLINE',
+  29: 'NODE_NOT_ANSWERING',
 };
 // Codes whose English message says why; other languages keep the general text.
 const SAYS_WHY = new Set(['RATE_LIMITED', 'TAKEBACK_NOT_ALLOWED', 'GIVE_TIME_NOT_ALLOWED']);

@@ -79,14 +79,17 @@ describe('GameModel', () => {
     expect(casual.firstMoveDueInMs()).toBeNull();
   });
 
-  it('sends a move refused with STORAGE_UNAVAILABLE again, with the same id; another error ends it', async () => {
+  it.each([
+    ['STORAGE_UNAVAILABLE', ErrorCode.STORAGE_UNAVAILABLE],
+    ['NODE_NOT_ANSWERING', ErrorCode.NODE_NOT_ANSWERING],
+  ])('sends a move refused with %s again, with the same id; another error ends it', async (_name, code) => {
     vi.useFakeTimers();
     try {
       const { conn, g } = setup();
       g.move('h2e2');
       const first = conn.sent.length - 1;
       const id = conn.sent[first].move!.clientMoveId;
-      conn.answers[first].reject(new RequestError(ErrorCode.STORAGE_UNAVAILABLE, 'the game moved to another node; retry'));
+      conn.answers[first].reject(new RequestError(code, 'retry'));
       await vi.advanceTimersByTimeAsync(999);
       expect(conn.sent.length).toBe(first + 1); // not yet
       await vi.advanceTimersByTimeAsync(1);

@@ -36,15 +36,17 @@ export interface Pending {
   clientMoveId: string;
   ply: number; // plies on the server board when it was made
   sent: boolean;
-  retries: number; // sent again after STORAGE_UNAVAILABLE (the game was moving to another node)
+  retries: number; // sent again after STORAGE_UNAVAILABLE or NODE_NOT_ANSWERING (see RETRY_MS)
 }
 
 // STORAGE_UNAVAILABLE means the request did nothing: the game's node died and another has not
-// taken it over yet (a few seconds), or Redis was briefly away. The page sends the same move (same
-// client_move_id, so never played twice), or the same sync, again every second for this long
+// taken it over yet (a few seconds), or Redis was briefly away. NODE_NOT_ANSWERING means the game's
+// node stands still and may still carry the request out. Either way the page sends the same move
+// (same client_move_id, so never played twice), or the same sync, again every second for this long
 // before it shows the error.
 const RETRY_MS = 1000;
 const RETRIES = 20;
+const retryable = (code: number) => code === ErrorCode.STORAGE_UNAVAILABLE || code === ErrorCode.NODE_NOT_ANSWERING;
 
 const sideColor = (s: number | null | undefined): Color | null => (s === Side.RED ? 'r' : s === Side.BLACK ? 'b' : null);
 
@@ -218,7 +220,7 @@ export class GameModel extends Observable {
       await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
       this.syncRetries = 0;
     } catch (e) {
-      if (e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && this.syncRetries < RETRIES) {
+      if (e instanceof RequestError && retryable(e.code) && this.syncRetries < RETRIES) {
         this.syncRetries++;
         setTimeout(() => void this.resync(), RETRY_MS);
       } else if (e instanceof RequestError) {
@@ -467,7 +469,7 @@ export class GameModel extends Observable {
       .request({ move: { gameId: this.id, iccs: p.iccs, clientMoveId: p.clientMoveId, clientLagMs: Math.round(this.conn.rttMs / 2), eventIsReply: true, ply: p.ply + 1 } })
       .catch((e) => {
         if (e instanceof Disconnected) return; // re-sent after the resync
-        if (this.pending === p && e instanceof RequestError && e.code === ErrorCode.STORAGE_UNAVAILABLE && p.retries < RETRIES) {
+        if (this.pending === p && e instanceof RequestError && retryable(e.code) && p.retries < RETRIES) {
           p.retries++;
           p.sent = false;
           this.changed();
