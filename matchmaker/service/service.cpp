@@ -332,7 +332,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     } else if (cmd == "repair") {
       fx = repair(t);
     } else if (cmd == "pause") {
-      fx = pause(t);
+      fx = pause(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else if (cmd == "resume") {
       fx = resume(t);
     } else if (cmd == "edit_pairing") {

@@ -180,6 +180,8 @@ void advance(Tournament& t, Effects& fx) {
       if (e.code != "pairing_failed") throw;
       // The result stands; the organiser pairs this round by hand (edit_pairing) and resumes.
       t.stage = Stage::Paused;
+      t.paused_by = "pairing";
+      t.pause_reason = e.what();
       fx.warnings.push_back(e.what());
       fx.notices.push_back(std::string("paused: ") + e.what() + "; the organiser must pair the round by hand");
       return;
@@ -688,15 +690,21 @@ Effects repair(Tournament& t) {
   return pair_next_round(t);
 }
 
-Effects pause(Tournament& t) {
+Effects pause(Tournament& t, const std::string& reason) {
   require_stage(t, {Stage::Running}, "pausing");
+  if (!reason.empty() && !valid_display_name(reason))
+    fail("bad_request", "reason: at most 100 bytes, no control characters");
   t.stage = Stage::Paused;
-  return {{}, {"event paused"}, {}};
+  t.paused_by = "organiser";
+  t.pause_reason = reason;
+  return {{}, {reason.empty() ? "event paused" : "event paused by the organiser: " + reason}, {}};
 }
 
 Effects resume(Tournament& t) {
   require_stage(t, {Stage::Paused}, "resuming");
   t.stage = Stage::Running;
+  t.paused_by.clear();
+  t.pause_reason.clear();
   Effects fx{{}, {"event resumed"}, {}};
   Effects more;
   if (paired_rounds(t) > t.rounds_started && t.cfg.auto_rounds) more = start_round(t);

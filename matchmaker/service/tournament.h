@@ -79,6 +79,9 @@ struct Tournament {
   std::vector<std::string> applied;   // recent command ids (idempotency)
   uint64_t version = 0;
   std::string cancel_reason;          // the organiser's words, when cancelled
+  // While paused: who paused it ("organiser", or "pairing" when no legal pairing was found for the
+  // next round) and why (the organiser's optional words, or the pairing engine's).
+  std::string paused_by, pause_reason;
   // A sanction of seed 002's list the organiser gave a player (warn, disqualify).
   struct Sanction {
     int player = -1;
@@ -160,7 +163,8 @@ bool knockout_round_waiting(const Tournament& t);
 Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boards);
 // Drops the paired, unstarted round and pairs it again.
 Effects repair(Tournament& t);
-Effects pause(Tournament& t);
+// `reason`: the organiser's words for the players (optional, at most 100 bytes).
+Effects pause(Tournament& t, const std::string& reason = "");
 Effects resume(Tournament& t);
 // The organiser calls the event off, at any stage before it finishes: nothing is paired or
 // started any more, the games not yet over are to be ended unplayed (Effects::end), and results

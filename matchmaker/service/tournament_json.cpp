@@ -330,6 +330,10 @@ json::value to_json(const Tournament& t) {
                  {"user_ids", user_ids}, {"rounds", rounds}, {"games", games}, {"explain", explain}, {"explain_zh", explain_zh},
                  {"rounds_started", t.rounds_started}, {"applied", applied}, {"version", t.version}};
   if (t.stage == Stage::Cancelled) o["cancel_reason"] = t.cancel_reason;
+  if (t.stage == Stage::Paused) {
+    o["paused_by"] = t.paused_by;
+    o["pause_reason"] = t.pause_reason;
+  }
   for (const auto* list : {&t.disqualified, &t.warnings}) {
     if (list->empty()) continue;
     json::array a;
@@ -428,6 +432,8 @@ Tournament tournament_from_json(const json::value& v) {
   for (const auto& a : o.at("applied").as_array()) t.applied.emplace_back(a.as_string());
   t.version = static_cast<uint64_t>(get_int(o, "version", 0));
   t.cancel_reason = get_str(o, "cancel_reason", "");
+  t.paused_by = get_str(o, "paused_by", "");
+  t.pause_reason = get_str(o, "pause_reason", "");
   for (auto [key, list] : {std::pair{"disqualified", &t.disqualified}, std::pair{"warnings", &t.warnings}})
     if (const auto* a = o.if_contains(key))
       for (const auto& d : a->as_array())

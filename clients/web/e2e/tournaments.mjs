@@ -574,10 +574,18 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.click('[data-testid=repair]');
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][0], { timeout: T });
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=edit-boards]')?.value === want, edit, { timeout: T });
+  // Pausing asks for a reason for the players; the page gives it with what a pause stops.
+  const pauseAsked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('Venue power cut'); }));
   await org.page.click('[data-testid=pause]');
+  assert((await pauseAsked).startsWith('Pause the event?'), 'pausing asks for a reason');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: T });
-  // Paused says what it stops, and a round cannot be started until the event resumes.
+  // Paused says why and what it stops, and a round cannot be started until the event resumes.
   await org.page.waitForSelector('[data-testid=paused-note]', { timeout: T });
+  const pausedNote = await org.page.textContent('[data-testid=paused-note]');
+  assert(pausedNote.includes('The organiser paused the event: Venue power cut') && pausedNote.includes('Games being played continue'),
+    `the paused note gives the reason (${pausedNote})`);
+  await players[0].page.waitForSelector('[data-testid=paused-note]', { timeout: T });  // told live
+  assert((await players[0].page.textContent('[data-testid=paused-note]')).includes('Venue power cut'), 'a player reads the reason too');
   await org.page.waitForSelector('[data-testid=start-round][disabled]', { timeout: T });
   await org.page.click('[data-testid=resume]');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });

@@ -533,6 +533,10 @@ TEST(Tournament, UnpairableRoundPausesAndKeepsTheResult) {
   }
   ASSERT_EQ(t.ev.rounds.size(), 3u);
   EXPECT_EQ(t.stage, Stage::Paused) << "round 4 has no legal pairing";
+  // The event says why it stopped (the players' page tells them the organiser pairs by hand).
+  const boost::json::object paused = to_json(t).as_object();
+  EXPECT_EQ(paused.at("paused_by").as_string(), "pairing");
+  EXPECT_FALSE(paused.at("pause_reason").as_string().empty());
   for (auto& g : t.games) EXPECT_TRUE(g.finished) << "every result was kept";
   // The organiser pairs round 4 by hand (a rematch, with a warning) and resumes.
   auto& r1 = t.ev.rounds[0].boards;
@@ -540,6 +544,7 @@ TEST(Tournament, UnpairableRoundPausesAndKeepsTheResult) {
   EXPECT_FALSE(edit.warnings.empty());
   Effects resumed = resume(t);
   EXPECT_EQ(resumed.create.size(), 2u);
+  EXPECT_FALSE(to_json(t).as_object().contains("paused_by"));
   for (auto& g : resumed.create) record_result(t, g.game_id, 1, 1, false, 0, 0, "agreement");
   EXPECT_EQ(t.stage, Stage::Finished);
 }
@@ -822,6 +827,26 @@ static std::string error_code_of(F&& f) {
     return e.code;
   }
   return "";
+}
+
+// The organiser may give the players a reason for a pause; it is kept (through storage) until the
+// event resumes, and refused like a cancellation's reason when it is not one short line.
+TEST(Tournament, APauseKeepsTheOrganisersReasonUntilResumed) {
+  Tournament t = with_players(config(3), 4);
+  start(t);
+  EXPECT_EQ(error_code_of([&] { pause(t, std::string(101, 'x')); }), "bad_request");
+  EXPECT_EQ(error_code_of([&] { pause(t, "line\nbreak"); }), "bad_request");
+  EXPECT_EQ(t.stage, Stage::Running) << "a refused pause pauses nothing";
+  Effects fx = pause(t, "venue power cut");
+  ASSERT_EQ(fx.notices.size(), 1u);
+  EXPECT_EQ(fx.notices[0], "event paused by the organiser: venue power cut");
+  const Tournament back = tournament_from_json(boost::json::parse(boost::json::serialize(to_json(t))));
+  EXPECT_EQ(back.paused_by, "organiser");
+  EXPECT_EQ(back.pause_reason, "venue power cut");
+  resume(t);
+  EXPECT_TRUE(t.paused_by.empty());
+  EXPECT_TRUE(t.pause_reason.empty());
+  EXPECT_EQ(pause(t).notices.at(0), "event paused") << "no reason: as before";
 }
 
 TEST(Tournament, CancellingInRegistrationClosesTheEvent) {

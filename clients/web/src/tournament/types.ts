@@ -75,6 +75,8 @@ export type EventDetail = {
   config: EventConfig;
   stage: string;
   cancel_reason?: string; // the organiser's words, once the event is cancelled
+  paused_by?: 'organiser' | 'pairing'; // while paused: the organiser, or no legal pairing for the next round
+  pause_reason?: string; // while paused: the organiser's words (optional) or the pairing engine's
   players: EventPlayer[];
   user_ids?: string[];
   rounds: Round[];

@@ -139,7 +139,12 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           {cfg.access !== 'open' && <span class="tag">{t(`access.${cfg.access}` as Key)}</span>}
         </div>
         <EventRules ev={ev} />
-        {ev.stage === 'paused' && <p class="muted" data-testid="paused-note">{t('pausedNote')}</p>}
+        {ev.stage === 'paused' && (
+          <p class="muted" data-testid="paused-note">
+            {ev.paused_by === 'pairing' ? `${t('pausedNoPairing')} ` : ev.pause_reason ? `${t('pausedBecause', { reason: ev.pause_reason })} ` : ''}
+            {t('pausedNote')}
+          </p>
+        )}
         {ev.stage === 'cancelled' && (
           <p class="error" data-testid="cancelled-note">
             {ev.cancel_reason ? t('eventCancelledBecause', { reason: ev.cancel_reason }) : t('eventCancelled')}
@@ -729,7 +734,12 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
         )}
-        {running && <button data-testid="pause" disabled={busy} onClick={() => act('pause')}>{t('pause')}</button>}
+        {running && (
+          <button data-testid="pause" disabled={busy} onClick={() => {
+            const reason = window.prompt(t('pauseAsk')); // told to the players on the event page
+            if (reason !== null) act('pause', reason.trim() ? { reason: reason.trim() } : {});
+          }}>{t('pause')}</button>
+        )}
         {ev.stage === 'paused' && <button data-testid="resume" disabled={busy} onClick={() => act('resume')}>{t('resume')}</button>}
         {(ev.stage === 'registration' || running || ev.stage === 'paused') && (
           <button class="danger" data-testid="cancel-event" disabled={busy} onClick={() => {
