@@ -609,6 +609,17 @@ test('rated seek: the toggle, the tag in the list and on the game; guests cannot
   await tag.waitFor({ timeout: T });
   assertEqual(await tag.getAttribute('data-rated'), '0', 'the second seek is casual');
   assertEqual((await tag.textContent()).trim(), 'Casual', 'casual tag text');
+
+  // The same seek again is not made twice: the page points at the open one. Another one is made.
+  await b.page.click('[data-testid=create-seek]');
+  await b.page.waitForSelector('[data-testid=lobby-note]', { timeout: T });
+  assert(/already have this seek/.test(await b.page.textContent('[data-testid=lobby-note]')), 'the note says why');
+  await b.page.waitForSelector('[data-testid=seek-list] li.mine.twin', { timeout: T });
+  assertEqual(await b.page.locator('[data-testid=seek-list] li.mine').count(), 1, 'still one seek');
+  await b.page.selectOption('[data-testid=seek-color]', '2');
+  await b.page.click('[data-testid=create-seek]');
+  await b.page.waitForFunction(() => document.querySelectorAll('[data-testid=seek-list] li.mine').length === 2, null, { timeout: T });
+  assert(!(await b.page.$('[data-testid=lobby-note]')), 'no note for a different seek');
 });
 
 test('leaderboard: after a rated game both accounts are listed, the winner above, with a "?" for a young rating; a name opens the player page', async (ctx) => {

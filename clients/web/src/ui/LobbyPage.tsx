@@ -9,6 +9,7 @@ import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_
 import { eventIdOfGame } from '../tournament/logic';
 import { tcText } from './format';
 import { PoolPanel } from './PoolPanel';
+import { openTwin } from '../lobby/seek_match';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
 const POLL_MS = 2000;
@@ -28,6 +29,7 @@ export function LobbyPage({ app }: { app: App }) {
   // language switch re-words it. `link`: it failed for want of a connection, so it goes once the
   // link is back.
   const [error, setError] = useState<{ err: unknown; link: boolean } | null>(null);
+  const [twin, setTwin] = useState<string | null>(null); // the open seek a new one would repeat
   const [gameId, setGameId] = useState('');
 
   useEffect(() => {
@@ -69,6 +71,9 @@ export function LobbyPage({ app }: { app: App }) {
   const me = app.user?.userId;
   const act = async (body: Parameters<App['conn']['request']>[0]) => {
     setError(null);
+    setTwin(null);
+    const same = body.createSeek && openTwin(body.createSeek, seeks, me);
+    if (same) return setTwin(same.seekId);
     try {
       const r = await app.conn.request(body);
       if (body.createSeek && r.reply?.seekId) app.seekCreated(r.reply.seekId, body.createSeek);
@@ -122,7 +127,8 @@ export function LobbyPage({ app }: { app: App }) {
           {seeks.map((s) => {
             const mine = s.owner?.userId === me;
             return (
-              <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'} class={mine ? 'mine' : ''}>
+              <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
+                class={`${mine ? 'mine' : ''}${s.seekId === twin ? ' twin' : ''}`}>
                 <span class="who">{s.owner?.name}</span>
                 {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
                 <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
@@ -196,6 +202,12 @@ export function LobbyPage({ app }: { app: App }) {
       </section>
       {/* Fixed at the bottom of the screen: on a phone the button pressed may be far from the end of
           the page, where a message would be out of view. */}
+      {twin && !error && (
+        <div class="action-note" role="status" data-testid="lobby-note">
+          <span>{t('seekAlreadyOpen')}</span>
+          <button class="link" aria-label={t('close')} onClick={() => setTwin(null)}>×</button>
+        </div>
+      )}
       {error && (
         <div class="action-note error" role="alert" data-testid="lobby-error">
           <span>{errorText(error.err)}</span>
