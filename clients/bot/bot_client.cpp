@@ -410,8 +410,9 @@ void BotClient::on_error(const Request& req, const v1::Error& e) {
       if (it == games_.end()) return;
       GameTracker& g = it->second;
       if (g.pending_move_id != req.extra) return;
-      if (e.code() == v1::STORAGE_UNAVAILABLE || e.code() == v1::RATE_LIMITED) {
-        // Not played: the same move again, under the same id, in a moment.
+      if (e.code() == v1::STORAGE_UNAVAILABLE || e.code() == v1::NODE_NOT_ANSWERING || e.code() == v1::RATE_LIMITED) {
+        // Not played (or, NODE_NOT_ANSWERING, perhaps played late): the same move again, under the
+        // same id, in a moment; a move already played is answered as a duplicate.
         after(e.code() == v1::RATE_LIMITED ? 1000 : 500, [this, gid = req.id, id = req.extra] {
           auto it2 = games_.find(gid);
           if (it2 != games_.end() && it2->second.pending_move_id == id && ready_) send_move(it2->second);
@@ -438,7 +439,7 @@ void BotClient::on_error(const Request& req, const v1::Error& e) {
     case Pending::Sync: {
       auto it = games_.find(req.id);
       if (it == games_.end()) return;
-      if (e.code() == v1::STORAGE_UNAVAILABLE) {  // the game is between nodes: ask again shortly
+      if (e.code() == v1::STORAGE_UNAVAILABLE || e.code() == v1::NODE_NOT_ANSWERING) {  // between nodes, or its node stalls: ask again shortly
         after(1000, [this, gid = req.id] { resync(gid); });
         return;
       }

@@ -168,7 +168,9 @@ class Chaos {
           g.pending.clear();
           return;
         }
-        ASSERT_TRUE(code == STORAGE_UNAVAILABLE || code == UNKNOWN_GAME) << g.id << " " << g.pending << ": " << r->DebugString();
+        // NODE_NOT_ANSWERING: the node the request went to died before answering it.
+        ASSERT_TRUE(code == STORAGE_UNAVAILABLE || code == NODE_NOT_ANSWERING || code == UNKNOWN_GAME)
+            << g.id << " " << g.pending << ": " << r->DebugString();
       }
       // No answer (the node that had the request died), or the game awaits its new owner.
       std::this_thread::sleep_for(std::chrono::milliseconds(150));

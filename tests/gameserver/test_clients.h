@@ -151,7 +151,7 @@ inline bool play_through_outage(TestClient& p, const std::string& gid, const std
   while (std::chrono::steady_clock::now() < until) {
     xq::v1::ServerMessage r = send_move(p, gid, iccs, "outage-" + iccs);
     if (r.has_reply()) return true;
-    if (!r.has_error() || r.error().code() != xq::v1::STORAGE_UNAVAILABLE) {
+    if (!r.has_error() || (r.error().code() != xq::v1::STORAGE_UNAVAILABLE && r.error().code() != xq::v1::NODE_NOT_ANSWERING)) {
       ADD_FAILURE() << iccs << ": " << r.DebugString();
       return false;
     }

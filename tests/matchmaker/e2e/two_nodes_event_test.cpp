@@ -46,7 +46,9 @@ ServerMessage act(NodePlayer& p, ClientMessage m) {
   ServerMessage r;
   for (int i = 0; i < 20; ++i) {
     r = p.ws->request(m);
-    if (!r.has_error() || (r.error().code() != STORAGE_UNAVAILABLE && r.error().code() != UNKNOWN_GAME)) return r;
+    if (!r.has_error() || (r.error().code() != STORAGE_UNAVAILABLE && r.error().code() != NODE_NOT_ANSWERING &&
+                           r.error().code() != UNKNOWN_GAME))
+      return r;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   return r;
