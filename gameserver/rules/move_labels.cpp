@@ -211,33 +211,51 @@ SquareSet before_reply(SquareSet targets, Move r) {
   return targets;
 }
 
-// Plays `m` and asks `holds()` of the position it reaches. A face-down piece turns face up where it
-// lands (jieqi-rules.md §2.4) as any identity still in the public pool of its colour, which nobody
-// chooses, so a mate search's line through such a move holds only if it holds for each of them: a
-// mate "threat" that needs the a9 piece to turn up a chariot, when the pool says it is a pawn, is
-// none (black-box review, 2026-12-03). Without a pool (a position set up without one) the piece
-// goes on as its square's type.
-template <class Holds>
-bool holds_after(Scratch& s, Move m, Holds&& holds) {
+// Plays `m` and calls `visit()` on each position it may reach, until `visit` returns false. A
+// face-down piece turns face up where it lands (jieqi-rules.md §2.4) as any identity still in the
+// public pool of its colour, which nobody chooses, so a search asks about each of them: a mate
+// "threat" that needs the a9 piece to turn up a chariot, when the pool says it is a pawn, is none
+// (black-box review, 2026-12-03). Without a pool (a position set up without one) the piece goes on
+// as its square's type.
+template <class Visit>
+void each_outcome(Scratch& s, Move m, Visit&& visit) {
   const Piece mover = s.p.at(m.from);
   const Piece captured = s.play(m);
-  bool ok = true, revealed = false;
+  bool revealed = false;
   if (is_dark(mover) && s.p.variant() == Variant::Jieqi) {
     const Color c = color_of(mover);
-    for (int t = Advisor; t <= Pawn && ok; ++t) {
+    bool more = true;
+    for (int t = Advisor; t <= Pawn && more; ++t) {
       uint8_t& left = s.p.pool()[index(c)][t];
       if (left == 0) continue;
       revealed = true;
       --left;
       s.p.put(m.to, make_piece(c, static_cast<PieceType>(t)));
-      ok = holds();
+      more = visit();
       s.p.put(m.to, mover);
       ++left;
     }
   }
-  if (!revealed) ok = holds();
+  if (!revealed) visit();
   s.undo(m, captured);
+}
+
+// Does `holds()` hold after `m` whatever a face-down mover turns up as?
+template <class Holds>
+bool holds_after(Scratch& s, Move m, Holds&& holds) {
+  bool ok = true;
+  each_outcome(s, m, [&] { return ok = holds(); });
   return ok;
+}
+
+// Does `m` (legal, by the side to move) give check whatever a face-down mover turns up as? Where a
+// search needs a check, a face-down piece that checks only as some of the identities left (or only
+// as its square's type) gives none for sure, and one that checks as each of them does, whatever
+// its square's type (review, 2026-12-03: with a chariot the only identity left, the h7 piece's
+// h7f7 checks, though a cannon's would not).
+bool gives_sure_check(Scratch& s, Move m) {
+  const Color them = opposite(s.side());
+  return holds_after(s, m, [&] { return s.p.in_check(them); });
 }
 
 bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left = nullptr);
@@ -296,12 +314,8 @@ bool mates_in_one(Scratch& s) {
   const Color them = opposite(s.side());
   MoveList ours;
   s.p.generate_legal(ours);
-  for (Move m : ours) {
-    Piece cap = s.play(m);
-    bool mate = s.p.in_check(them) && !s.p.has_legal_move();
-    s.undo(m, cap);
-    if (mate) return true;
-  }
+  for (Move m : ours)
+    if (holds_after(s, m, [&] { return s.p.in_check(them) && !s.p.has_legal_move(); })) return true;
   return false;
 }
 
@@ -338,8 +352,10 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
       continue;
     }
     if (!victim) {
+      const bool dark = is_dark(s.p.at(m.from));
+      const bool sure_check = dark && gives_sure_check(s, m);
       Piece cap = s.play(m);
-      if (s.p.in_check(them)) {
+      if (dark ? sure_check : s.p.in_check(them)) {
         order = 50;
       } else if (in_check) {
         order = 1;  // an evasion: forced, not forcing
@@ -360,10 +376,8 @@ bool refuter_wins(Refuter& f, int need, int moves_left, bool first) {
   for (int i = 0; i < n && !f.exhausted; ++i) {
     Move m = cand[i].second;
     int gained = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;
-    Piece cap = s.play(m);
-    bool win = !s.p.has_legal_move() || defender_fails(f, need - gained, moves_left - 1);
-    s.undo(m, cap);
-    if (win) return true;
+    if (holds_after(s, m, [&] { return !s.p.has_legal_move() || defender_fails(f, need - gained, moves_left - 1); }))
+      return true;
   }
   return false;
 }
@@ -383,9 +397,7 @@ bool defender_fails(Refuter& f, int need, int moves_left) {
   });
   for (Move m : list) {
     int lost = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;
-    Piece cap = s.play(m);
-    bool still = refuter_wins(f, need + lost, moves_left, false);
-    s.undo(m, cap);
+    const bool still = holds_after(s, m, [&] { return refuter_wins(f, need + lost, moves_left, false); });
     if (!still || f.exhausted) return false;
   }
   return true;
@@ -615,66 +627,67 @@ constexpr int kCheckSeries = 2;
 int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top) {
   const Color us = s.side(), them = opposite(us);
   targets.reset();
-  int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
-  Piece cap_c = s.play(c);
-  MoveList replies;
-  s.p.generate_legal(replies);
-  if (replies.size == 0) {
-    s.undo(c, cap_c);
-    return 0;
-  }
-  std::array<Threat, kSquares> after{};
+  const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
+  // The worst case over the replies, and over what a face-down piece that moves turns up as (ours
+  // or theirs: nobody chooses it, so a gain "for sure" holds for each).
   int worst = 1000000;
-  SquareSet worst_targets;
-  for (Move r : replies) {
-    Piece cap_r = s.play(r);
-    int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
-    direct_threats(s, after, Offers::None, true, false);
-    SquareSet bt;
-    int best = best_targets(after, bt);
-    if (checks_left > 1 && !s.p.in_check(them)) {
-      MoveList ours;
-      s.p.generate_legal(ours);
-      for (Move c2 : ours) {
-        Piece cap2 = s.play(c2);
-        bool gives = s.p.in_check(them);
-        s.undo(c2, cap2);
-        if (!gives) continue;
-        SquareSet t2;
-        int g2 = check_series_gain(s, c2, checks_left - 1, t2, false);
-        if (t2.none() || g2 < best) continue;
-        if (g2 > best) best = g2, bt.reset();
-        bt |= t2;
-      }
+  std::array<Threat, kSquares> after{};
+  each_outcome(s, c, [&] {
+    // A face-down piece that checks only as some of what it may turn up as starts no sure series
+    // (and asking about each reply for each identity was most of a judgement's time: up to 9 s).
+    if (!s.p.in_check(them)) {
+      if (worst > 0) worst = 0, targets.reset();
+      return false;
     }
-    s.undo(r, cap_r);
-    // The target must be a piece that stood there before the check (follow a moving target).
-    SquareSet tgt = best > 0 ? before_reply(bt, r) : SquareSet{};
-    if (best <= 0 && gain_c > 0) tgt.set(c.to);
-    v += best;
-    if (trace() && top) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
-    if (v < worst) worst = v, worst_targets.reset();
-    if (v == worst) worst_targets |= tgt;
-    if (worst <= 0) break;
-  }
-  s.undo(c, cap_c);
-  targets = worst_targets;
+    MoveList replies;
+    s.p.generate_legal(replies);
+    if (replies.size == 0) {  // a mate is not a chase
+      if (worst > 0) worst = 0, targets.reset();
+      return false;
+    }
+    for (Move r : replies) {
+      const int lost = s.p.at(r.to) ? value_of(s.p.at(r.to), r.to) : 0;
+      each_outcome(s, r, [&] {
+        int v = gain_c - lost;
+        direct_threats(s, after, Offers::None, true, false);
+        SquareSet bt;
+        int best = best_targets(after, bt);
+        if (checks_left > 1 && !s.p.in_check(them)) {
+          MoveList ours;
+          s.p.generate_legal(ours);
+          for (Move c2 : ours) {
+            if (!gives_sure_check(s, c2)) continue;
+            SquareSet t2;
+            int g2 = check_series_gain(s, c2, checks_left - 1, t2, false);
+            if (t2.none() || g2 < best) continue;
+            if (g2 > best) best = g2, bt.reset();
+            bt |= t2;
+          }
+        }
+        // The target must be a piece that stood there before the check (follow a moving target).
+        SquareSet tgt = best > 0 ? before_reply(bt, r) : SquareSet{};
+        if (best <= 0 && gain_c > 0) tgt.set(c.to);
+        v += best;
+        if (trace() && top) std::cerr << "      chk " << to_iccs(c) << " reply " << to_iccs(r) << " best " << best << "\n";
+        if (v < worst) worst = v, targets.reset();
+        if (v == worst) targets |= tgt;
+        return worst > 0;
+      });
+      if (worst <= 0) break;
+    }
+    return worst > 0;
+  });
   return worst;
 }
 
-// Calls fn(move) for every legal non-capturing move of the side to move that gives check.
+// Calls fn(move) for every legal move of the side to move that gives check for sure (quiet ones
+// only if `quiet_only`).
 template <class Fn>
 void for_each_check(Scratch& s, bool quiet_only, Fn&& fn) {
-  const Color them = opposite(s.side());
   MoveList ours;
   s.p.generate_legal(ours);
-  for (Move c : ours) {
-    if (quiet_only && s.p.at(c.to)) continue;
-    Piece cap_c = s.play(c);
-    bool gives = s.p.in_check(them);
-    s.undo(c, cap_c);
-    if (gives) fn(c);
-  }
+  for (Move c : ours)
+    if (!(quiet_only && s.p.at(c.to)) && gives_sure_check(s, c)) fn(c);
 }
 
 // Refutation by checks (CXA, direct_threats): a series of up to kRecoverySeries checks that wins
@@ -701,43 +714,40 @@ struct RecoveryBudget {
 int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, RecoveryBudget& b) {
   const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
   const bool took = c.to == target;
-  Piece cap_c = s.play(c);
-  MoveList replies;
-  s.p.generate_legal(replies);
-  int worst = replies.size == 0 ? kNoRecovery : 1000000;
+  // The worst case over the replies and over what a face-down piece that moves turns up as.
+  int worst = 1000000;
   std::array<Threat, kSquares> after{};
-  for (Move r : replies) {
-    if (b.left-- <= 0) {
-      b.exhausted = true;
-      worst = kNoRecovery;
-      break;
-    }
-    const Square tgt = r.from == target ? r.to : target;
-    Piece cap_r = s.play(r);
-    const int v = gain_c - (cap_r ? value_of(cap_r, r.to) : 0);
-    int best = took ? 0 : kNoRecovery;
-    if (!took) {
-      direct_threats(s, after, Offers::None, true, false, tgt);
-      if (after[tgt].gain > 0) best = after[tgt].gain;
-      if (checks_left > 1) {
-        MoveList ours;
-        s.p.generate_legal(ours);
-        for (Move c2 : ours) {
-          Piece cap2 = s.play(c2);
-          bool gives = s.p.in_check(s.side());
-          s.undo(c2, cap2);
-          if (gives) best = std::max(best, recovering_series_gain(s, c2, checks_left - 1, tgt, b));
-        }
+  each_outcome(s, c, [&] {
+    MoveList replies;
+    s.p.generate_legal(replies);
+    if (replies.size == 0) worst = kNoRecovery;
+    for (Move r : replies) {
+      if (b.left-- <= 0) {
+        b.exhausted = true;
+        worst = kNoRecovery;
+        break;
       }
+      const Square tgt = r.from == target ? r.to : target;
+      const int v = gain_c - (s.p.at(r.to) ? value_of(s.p.at(r.to), r.to) : 0);
+      each_outcome(s, r, [&] {
+        int best = took ? 0 : kNoRecovery;
+        if (!took) {
+          direct_threats(s, after, Offers::None, true, false, tgt);
+          if (after[tgt].gain > 0) best = after[tgt].gain;
+          if (checks_left > 1) {
+            MoveList ours;
+            s.p.generate_legal(ours);
+            for (Move c2 : ours)
+              if (gives_sure_check(s, c2)) best = std::max(best, recovering_series_gain(s, c2, checks_left - 1, tgt, b));
+          }
+        }
+        worst = best == kNoRecovery ? kNoRecovery : std::min(worst, v + best);
+        return worst != kNoRecovery;
+      });
+      if (worst == kNoRecovery) break;
     }
-    s.undo(r, cap_r);
-    if (best == kNoRecovery) {
-      worst = kNoRecovery;
-      break;
-    }
-    worst = std::min(worst, v + best);
-  }
-  s.undo(c, cap_c);
+    return worst != kNoRecovery;
+  });
   return worst;
 }
 

@@ -1279,6 +1279,23 @@ TEST(Adjudication, ARefutationHoldsWhateverAFaceDownPieceTurnsUp) {
   EXPECT_EQ(rook.outcome, Outcome::Draw) << "the pool leaves only a chariot: " << dump(rook);
 }
 
+// A check a search relies on must be one whatever a face-down mover turns up as: the h7 piece moves
+// as a cannon (its square's type) to f7, where a cannon gives no check, but with a chariot the only
+// identity left it checks the king on f1 and then takes the a7 horse. So the advisor's step that
+// opens the f file chases the horse; with a cannon or a pawn left in the pool it does not.
+TEST(Adjudication, ACheckIsOneWhateverAFaceDownPieceTurnsUp) {
+  const std::string loop = twice("f4e5 a2c4 e5f4 c4a2");
+  const RepetitionVerdict rook = judge("3k5/9/N6x1/9/9/5a3/9/B8/5K3/9 b r1 0 1", loop, Ruleset::Cxa, Variant::Jieqi);
+  ASSERT_EQ(rook.labels[0].chases.size(), 1u) << dump(rook);
+  EXPECT_EQ(rook.labels[0].chases[0].piece_id, parse_square("a7"));
+  EXPECT_TRUE(rook.labels[2].chases.empty()) << dump(rook);
+  for (const char* pool : {"c1", "p1"}) {
+    const RepetitionVerdict v = judge(std::string("3k5/9/N6x1/9/9/5a3/9/B8/5K3/9 b ") + pool + " 0 1", loop, Ruleset::Cxa,
+                                      Variant::Jieqi);
+    EXPECT_TRUE(v.labels[0].chases.empty()) << pool << ": " << dump(v);
+  }
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
