@@ -1004,6 +1004,24 @@ test('check is said in the status line too, for both players (将军 in Chinese)
   assert(!/将军/.test(await status(red)), `no check on Red's page either (${await status(red)})`);
 });
 
+test('forms: the page\'s own field checks speak the page\'s language, and nothing is sent', async (ctx) => {
+  const p = await newPlayer(ctx, 'Vera');
+  const seeksBefore = await p.page.locator('[data-testid=seek-list] li.mine').count();
+  await p.page.fill('[data-testid=seek-minutes]', '0');
+  await p.page.click('[data-testid=create-seek]');
+  const en = await p.page.$eval('[data-testid=seek-minutes]', (el) => el.validationMessage);
+  assertEqual(en, 'At least 0.05.', 'the check in English');
+  await p.page.click('[data-testid=lang-toggle]');
+  await p.page.click('[data-testid=create-seek]');
+  const zh = await p.page.$eval('[data-testid=seek-minutes]', (el) => el.validationMessage);
+  assertEqual(zh, '不能小于 0.05。', 'the check in Chinese');
+  // Corrected, the field is valid again (the worded message does not stick) and the seek is made.
+  await p.page.fill('[data-testid=seek-minutes]', '5');
+  assertEqual(await p.page.$eval('[data-testid=seek-minutes]', (el) => el.validity.valid), true, 'valid once corrected');
+  await p.page.click('[data-testid=create-seek]');
+  await p.page.waitForFunction((n) => document.querySelectorAll('[data-testid=seek-list] li.mine').length === n + 1, seeksBefore, { timeout: T });
+});
+
 test('lobby: a "not connected" error goes away once the connection is back', async (ctx) => {
   const p = await newPlayer(ctx, 'Rex');
   await p.context.setOffline(true);
