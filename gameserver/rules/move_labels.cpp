@@ -109,27 +109,49 @@ void legal_captures_onto(const Position& p, Square target, std::vector<Move>& ou
   }
 }
 
+// What a piece that has just moved to `to` is worth as the next victim there. A face-down piece
+// turns face up where it lands as one of the identities left in its colour's pool (nobody chooses
+// which), so for `side`, whose sure gain is being measured, it is the worst case: its own piece
+// the most valuable identity left (what it may lose), the opponent's the least (what it may win).
+// As a target standing still, a face-down piece is worth its square's type (value_of: jieqi-rules.md
+// §6, as Pikafish). Without a pool, or in Xiangqi, the piece's own value.
+int moved_value(const Position& p, Piece pc, Square to, Color side) {
+  if (!is_dark(pc) || p.variant() != Variant::Jieqi) return value_of(pc, to);
+  const Color c = color_of(pc);
+  int worst = -1;
+  for (int t = Advisor; t <= Pawn; ++t) {
+    if (p.pool()[index(c)][t] == 0) continue;
+    const int v = value_of(make_piece(c, static_cast<PieceType>(t)), to);
+    if (worst < 0 || (c == side ? v > worst : v < worst)) worst = v;
+  }
+  return worst < 0 ? value_of(pc, to) : worst;
+}
+
 // Static exchange evaluation of capture `m` (legal, by the side to move): the material the mover
 // gains when both sides continue capturing on the square only while it pays (legal moves only,
-// so pinned pieces neither recapture nor protect).
-int see(Scratch& s, Move m, int depth = 0) {
-  int gain = value_of(s.p.at(m.to), m.to);
+// so pinned pieces neither recapture nor protect). Face-down capturers are valued for `side` as
+// moved_value says; `victim` (>= 0): the value of what stands on m.to, when it moved there.
+int see_for(Scratch& s, Move m, Color side, int depth = 0, int victim = -1) {
+  int gain = victim >= 0 ? victim : value_of(s.p.at(m.to), m.to);
   if (type_of(s.p.at(m.to)) == King) return gain;
   Piece moved = s.p.at(m.from);
-  int moved_value = value_of(moved, m.to);
+  int moved_value_here = moved_value(s.p, moved, m.to, side);
   Piece cap = s.play(m);
   int best = 0;
   if (depth < 32) {
     std::vector<Move> replies;
     legal_captures_onto(s.p, m.to, replies);
     for (Move r : replies) {
-      if (best >= moved_value) break;  // cannot do better than taking the piece for free
-      best = std::max(best, see(s, r, depth + 1));
+      if (best >= moved_value_here) break;  // cannot do better than taking the piece for free
+      best = std::max(best, see_for(s, r, side, depth + 1, moved_value_here));
     }
   }
   s.undo(m, cap);
   return gain - best;
 }
+
+// The exchange evaluation of `m` for the side that makes it.
+int see(Scratch& s, Move m) { return see_for(s, m, s.side()); }
 
 // Is the piece on t pinned to its own king (would its king be attacked with t emptied)?
 bool pinned(Scratch& s, Square t) {
@@ -154,7 +176,8 @@ bool victim_hits_back(Scratch& s, Square t, Square a) {
   if (!s.p.attacks(t, a)) return false;
   const bool held = !s.p.in_check(them) && pinned(s, t);
   s.set_side(them);
-  bool ok = s.p.is_legal(mv(t, a)) && (held ? see(s, mv(t, a)) > 0 : see(s, mv(t, a)) >= 0);
+  // Judged for the attacker (`us`): the victim hits back whenever it may, whatever turns up.
+  bool ok = s.p.is_legal(mv(t, a)) && (held ? see_for(s, mv(t, a), us) > 0 : see_for(s, mv(t, a), us) >= 0);
   s.set_side(us);
   return ok;
 }
@@ -163,14 +186,16 @@ bool victim_hits_back(Scratch& s, Square t, Square a) {
 // capture anywhere on the board (a recapture or a counter-capture of a hanging piece), each
 // judged by exchange evaluation; the opponent may also decline.
 int net_gain(Scratch& s, Move c) {
+  const Color us = s.side();
   int gain = value_of(s.p.at(c.to), c.to);
+  const int capturer = moved_value(s.p, s.p.at(c.from), c.to, us);
   Piece cap = s.play(c);
   MoveList replies;
   s.p.generate_legal(replies);
   int best = 0;
   for (Move r : replies) {
     if (!s.p.at(r.to)) continue;
-    best = std::max(best, see(s, r));
+    best = std::max(best, see_for(s, r, us, 0, r.to == c.to ? capturer : -1));  // the opponent's best, at our worst
   }
   s.undo(c, cap);
   return gain - best;
@@ -240,11 +265,23 @@ void each_outcome(Scratch& s, Move m, Visit&& visit) {
   s.undo(m, captured);
 }
 
-// Does `holds()` hold after `m` whatever a face-down mover turns up as?
+// Does `holds()` hold after `m` whatever a face-down mover turns up as? No line may count on what a
+// piece turns up as after the line has begun: neither side knows it when it chooses its move.
 template <class Holds>
 bool holds_after(Scratch& s, Move m, Holds&& holds) {
   bool ok = true;
   each_outcome(s, m, [&] { return ok = holds(); });
+  return ok;
+}
+
+// Does `holds()` hold after `m` for some identity a face-down mover may turn up as? For what the
+// opponent sees before it answers: a capture by a face-down piece is unsafe if any identity it may
+// show can be refuted (review, 2026-12-03: a capture that lets the opponent mate unless the piece
+// turns up a horse is no threat).
+template <class Holds>
+bool holds_for_some(Scratch& s, Move m, Holds&& holds) {
+  bool ok = false;
+  each_outcome(s, m, [&] { return !(ok = holds()); });
   return ok;
 }
 
@@ -269,12 +306,14 @@ constexpr int kRefutingMatePlies = 5;
 // answer depends on the board, the side to move and the variant only, so recent answers are kept.
 bool capture_allows_mate(Scratch& s, Move c) {
   thread_local detail::BoardMemo memo;
-  Piece cap = s.play(c);
-  std::optional<bool> known = memo.find(s.p);
-  const bool mate = known ? *known : forced_mate(s, kRefutingMatePlies, true);
-  if (!known) memo.store(s.p, mate);
-  s.undo(c, cap);
-  return mate;
+  // Unsafe if the opponent mates for some identity a face-down capturer shows; the mate itself must
+  // come whatever the mating side's own face-down pieces turn up as.
+  return holds_for_some(s, c, [&] {
+    std::optional<bool> known = memo.find(s.p);
+    const bool mate = known ? *known : forced_mate(s, kRefutingMatePlies, true);
+    if (!known) memo.store(s.p, mate);
+    return mate;
+  });
 }
 
 // Refutation search (CXA): does a capture really win material, or can the opponent answer it
@@ -417,11 +456,8 @@ Refutation refute_once(Scratch& s, Move c) {
   const Color us = s.side();
   const int won = value_of(s.p.at(c.to), c.to);
   Refuter f{s, opposite(us), 0, false, {}};
-  auto after_capture = [&](int need) {
-    Piece cap = s.play(c);
-    bool r = s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true);
-    s.undo(c, cap);
-    return r;
+  auto after_capture = [&](int need) {  // refuted if it is for some identity a face-down capturer shows
+    return holds_for_some(s, c, [&] { return s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true); });
   };
   bool refuted = after_capture(won + 1);
   int anyway = 0;
@@ -578,9 +614,13 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
       // own threat, not a reason this capture fails (图9: black's discovered checks win the h6
       // rook whether or not red takes on b0).
       if (real_only && verify_series && g > 0) {
-        Piece cap = s.play(c);
-        int back = best_recovering_series(s, c.to);
-        s.undo(c, cap);
+        // What the opponent wins back: the most over what a face-down capturer may show (it sees
+        // which before it answers), each series sure of itself.
+        int back = 0;
+        each_outcome(s, c, [&] {
+          back = std::max(back, best_recovering_series(s, c.to));
+          return back <= value_of(victim, t);
+        });
         if (back > value_of(victim, t)) g = 0;
         if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
       }
@@ -593,7 +633,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
       if (real_only && capture_allows_mate(s, c)) continue;
       if (real_only && verify_series && capture_refuted(s, c)) continue;
       if (best.n_winners < 8) best.winners[best.n_winners++] = static_cast<int8_t>(c.from);
-      int single = value_of(victim, t) - (rooted ? value_of(a, t) : 0);
+      int single = value_of(victim, t) - (rooted ? moved_value(s.p, a, t, us) : 0);
       best_single = std::max(best_single, single);
       if (g > best.gain) {
         best.gain = g;
@@ -863,6 +903,7 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
 // the horse attacks). The target is the piece finally won. A quiet answer leaves us the whole
 // first victim, so only the opponent's captures are examined.
 void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
+  const Color us = s.side();
   MoveList ours;
   s.p.generate_legal(ours);
   std::array<Threat, kSquares> after{};
@@ -882,7 +923,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
     for (Move r : replies) {
       if (!s.p.at(r.to)) continue;
       Piece cap_r = s.play(r);
-      int v = first - value_of(cap_r, r.to);
+      int v = first - (r.to == c.to ? moved_value(s.p, cap_r, r.to, us) : value_of(cap_r, r.to));
       checked = true;
       if (v <= worst) {
         direct_threats(s, after, Offers::None, true, false);

@@ -1296,6 +1296,38 @@ TEST(Adjudication, ACheckIsOneWhateverAFaceDownPieceTurnsUp) {
   }
 }
 
+// In an exchange a face-down capturer is worth what it may turn up as, at worst for the side whose
+// gain is measured: the a9 piece takes the a5 horse and is taken back by the rook. With a pawn the
+// only identity left that wins 4 for 1, so the advisor's step that opens the a file chases the
+// horse; with a cannon it is 4 for 4, no chase. (Valued as a chariot, its square's type, it was
+// idle with either.)
+TEST(Adjudication, AFaceDownCapturerIsWorthWhatItMayTurnUpAs) {
+  const std::string loop = twice("b8a7 d0d1 a7b8 d1d0");
+  const RepetitionVerdict pawn = judge("x3k4/1a7/9/9/N4R3/9/9/9/9/3K5 b p1 0 1", loop, Ruleset::Cxa, Variant::Jieqi);
+  ASSERT_EQ(pawn.labels[2].chases.size(), 1u) << dump(pawn);
+  EXPECT_EQ(pawn.labels[2].chases[0].piece_id, parse_square("a5"));
+  EXPECT_TRUE(pawn.labels[0].chases.empty()) << dump(pawn);
+  const RepetitionVerdict cannon = judge("x3k4/1a7/9/9/N4R3/9/9/9/9/3K5 b c1 0 1", loop, Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_TRUE(cannon.labels[2].chases.empty()) << dump(cannon);
+}
+
+// The opponent sees what a face-down capturer turned up as before it answers: the capture is a
+// threat only if no identity it may show can be refuted (review of the change above). Here X h2xd2
+// lets the black rook mate at once (c4f4) unless the piece turns up a horse, and in the second the
+// a9 piece that takes a5 is won back by the horse's fork (Nc6+, Nxa5), a chariot lost for a horse
+// if that is what it is. Neither is a chase; trying each identity as a sure refutation (all of
+// them) made both one.
+TEST(Adjudication, ACaptureIsRefutedIfAnyIdentityTheCapturerShowsIs) {
+  const RepetitionVerdict mate = judge("2xxk1c2/1a7/1x5x1/x5xax/8p/2r6/X1X1X1X1X/1X1p1K1X1/n8/XX1p1XX1X w R2A2C2P4N2B2r1c1p2n1b2 0 1",
+                                       twice("f2f1 g9g8 f1f2 g8g9"), Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(mate.outcome, Outcome::Draw) << dump(mate);
+  EXPECT_TRUE(mate.labels[2].chases.empty()) << dump(mate);
+  const RepetitionVerdict fork = judge("x8/c8/4k4/9/N8/3N5/B8/9/9/3K5 b r1p1 0 1", twice("a8b8 d0d1 b8a8 d1d0"), Ruleset::Cxa,
+                                       Variant::Jieqi);
+  EXPECT_EQ(fork.outcome, Outcome::Draw) << dump(fork);
+  EXPECT_TRUE(fork.labels[0].chases.empty()) << dump(fork);
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
