@@ -75,6 +75,10 @@ int value_of(Piece p, Square s) {
 struct Scratch {
   Position p;
   bool minor_pieces_free = false;  // AdjudicationOptions::pawns_advisors_elephants_free
+  // A face-down piece whose identity a search assumes (each_outcome turns it up as `known_type`
+  // only; that identity is already out of the pool for the other face-down pieces).
+  Square known_square = kNoSquare;
+  PieceType known_type = NoType;
   explicit Scratch(const Position& pos) : p(pos) {}
   // Pieces whose captures make no chase: the general and pawns, and under the Jieqi option also
   // advisors and elephants (a face-down piece by the type it moves as).
@@ -247,7 +251,14 @@ void each_outcome(Scratch& s, Move m, Visit&& visit) {
   const Piece mover = s.p.at(m.from);
   const Piece captured = s.play(m);
   bool revealed = false;
-  if (is_dark(mover) && s.p.variant() == Variant::Jieqi) {
+  if (is_dark(mover) && m.from == s.known_square) {
+    revealed = true;
+    s.p.put(m.to, make_piece(color_of(mover), s.known_type));
+    s.known_square = kNoSquare;
+    visit();
+    s.known_square = m.from;
+    s.p.put(m.to, mover);
+  } else if (is_dark(mover) && s.p.variant() == Variant::Jieqi) {
     const Color c = color_of(mover);
     bool more = true;
     for (int t = Advisor; t <= Pawn && more; ++t) {
@@ -452,24 +463,73 @@ struct Refutation {
   bool exhausted = false;  // the node budget ran out: `refuted` proves nothing
 };
 
+// The identities a capture by `c` may show: each one left in the pool for a face-down capturer
+// (the opponent answers knowing which), else NoType alone.
+struct Shown {
+  std::array<PieceType, 8> types{};
+  int n = 0;
+};
+
+Shown identities_shown(const Scratch& s, Move c) {
+  Shown shown;
+  const Piece mover = s.p.at(c.from);
+  if (is_dark(mover) && s.p.variant() == Variant::Jieqi)
+    for (int t = Advisor; t <= Pawn; ++t)
+      if (s.p.pool()[index(color_of(mover))][t] > 0) shown.types[shown.n++] = static_cast<PieceType>(t);
+  if (shown.n == 0) shown.types[shown.n++] = NoType;
+  return shown;
+}
+
+// While it lives, the face-down piece on `at` is taken to be `type` (NoType: nothing assumed).
+class AssumedIdentity {
+ public:
+  AssumedIdentity(Scratch& s, Square at, PieceType type) : s_(s), type_(type) {
+    if (type_ == NoType) return;
+    s_.known_square = at, s_.known_type = type_;
+    --s_.p.pool()[index(color_of(s_.p.at(at)))][type_];
+    color_ = color_of(s_.p.at(at));
+  }
+  ~AssumedIdentity() {
+    if (type_ == NoType) return;
+    ++s_.p.pool()[index(color_)][type_];
+    s_.known_square = kNoSquare, s_.known_type = NoType;
+  }
+  AssumedIdentity(const AssumedIdentity&) = delete;
+  AssumedIdentity& operator=(const AssumedIdentity&) = delete;
+
+ private:
+  Scratch& s_;
+  PieceType type_;
+  Color color_ = Color::Red;
+};
+
 Refutation refute_once(Scratch& s, Move c) {
   const Color us = s.side();
   const int won = value_of(s.p.at(c.to), c.to);
   Refuter f{s, opposite(us), 0, false, {}};
-  auto after_capture = [&](int need) {  // refuted if it is for some identity a face-down capturer shows
-    return holds_for_some(s, c, [&] { return s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true); });
-  };
-  bool refuted = after_capture(won + 1);
+  bool refuted = false;
   int anyway = 0;
-  if (refuted) {
+  // A face-down capturer shows what it is before the opponent answers, so the capture is refuted
+  // if it is for some identity it may show. What the opponent would win anyway (after a pass) is
+  // measured knowing the same identity: unknown, the piece could escape a line as its luckiest
+  // identity in the pass but not after the capture, and a loss that comes anyway would read as
+  // one the capture allows (review, 2026-12-03).
+  const Shown shown = identities_shown(s, c);
+  for (int i = 0; i < shown.n && !refuted && !f.exhausted; ++i) {
+    AssumedIdentity assumed(s, c.from, shown.types[i]);
+    auto after_capture = [&](int need) {
+      return holds_after(s, c, [&] { return s.p.has_legal_move() && refuter_wins(f, need, kRefuteMoves, true); });
+    };
+    if (!after_capture(won + 1)) continue;
     // What the opponent wins anyway: the largest threshold it reaches after a pass (none while we
     // are in check: then there is nothing to compare with). If it wins (nearly) everything anyway,
     // e.g. it mates, the capture is not what loses.
+    anyway = 0;
     s.set_side(opposite(us));
     if (!s.p.in_check(us))
       while (anyway <= won + 20 && refuter_wins(f, anyway + 1, kRefuteMoves, true)) ++anyway;
     s.set_side(us);
-    if (anyway > 0) refuted = anyway <= won + 20 && after_capture(anyway + won + 1);
+    refuted = anyway == 0 || (anyway <= won + 20 && after_capture(anyway + won + 1));
   }
   if (trace()) std::cerr << "      refute " << to_iccs(c) << " " << refuted << " anyway " << anyway << " nodes " << f.nodes << (f.exhausted ? " (budget)" : "") << "\n";
   return {refuted && !f.exhausted, f.exhausted};
@@ -902,7 +962,11 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
 // only defender of another attacked piece (图4: the cannon takes the horse that guards the pawn
 // the horse attacks). The target is the piece finally won. A quiet answer leaves us the whole
 // first victim, so only the opponent's captures are examined.
-void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
+//
+// `every_target`: also record what a combination wins on each piece that is not its best target. A
+// baseline asks for it: a combination whose best target is another piece still threatens this one,
+// so moving the bigger target away creates no new chase of it (review, 2026-12-03).
+void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool every_target) {
   const Color us = s.side();
   MoveList ours;
   s.p.generate_legal(ours);
@@ -920,13 +984,19 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
     int worst = first;  // a quiet reply: we keep the first victim
     SquareSet worst_targets;
     bool checked = false;
+    // every_target: what the combination wins on each piece, whichever answer (the least over them).
+    std::array<int, kSquares> on{};
+    if (every_target) on.fill(first);
     for (Move r : replies) {
       if (!s.p.at(r.to)) continue;
       Piece cap_r = s.play(r);
       int v = first - (r.to == c.to ? moved_value(s.p, cap_r, r.to, us) : value_of(cap_r, r.to));
       checked = true;
-      if (v <= worst) {
+      if (v <= worst || every_target) {
         direct_threats(s, after, Offers::None, true, false);
+        if (every_target)
+          for (Square t = 0; t < kSquares; ++t)
+            if (t != r.from) on[t == r.to ? r.from : t] = std::min(on[t == r.to ? r.from : t], v + after[t].gain);
         SquareSet bt;
         int best = best_targets(after, bt);
         v += best;
@@ -934,23 +1004,28 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
         if (v == worst && best > 0) worst_targets |= before_reply(bt, r);
       }
       s.undo(r, cap_r);
-      if (worst <= 0) break;
+      if (worst <= 0 && !every_target) break;
     }
     s.undo(c, cap_c);
     // A quiet answer that is as good for the opponent leaves just the even exchange: no threat.
     if (checked && worst > 0 && worst < first) found.push_back(Combination{worst, worst_targets, c});
+    if (checked && every_target)
+      for (Square t = 0; t < kSquares; ++t)
+        if (on[t] > 0 && on[t] < first && t != c.to && !worst_targets.test(t) && s.p.at(t) && color_of(s.p.at(t)) != us)
+          found.push_back(Combination{on[t], SquareSet().set(t), c});
   }
   record_combinations(s, found, out, false, "exchange");
 }
 
-void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true) {
+void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true,
+                 bool every_target = false) {
   // AXF and the computer rules judge a capture by the target's roots alone: what the opponent
   // could take elsewhere afterwards, or a mate it could then give, does not excuse the attack.
   const bool cxa = rs == Ruleset::Cxa;
   direct_threats(s, out, cxa ? Offers::Any : Offers::SameType, real_only && cxa, cxa);
   if (rs == Ruleset::Cxa) {
     check_capture_threats(s, out);
-    exchange_capture_threats(s, out);
+    exchange_capture_threats(s, out, every_target);
   }
 }
 
@@ -1021,11 +1096,11 @@ bool mate_threat(const Position& pos, Color us, const AdjudicationOptions& o) {
 }
 
 void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
-                 std::array<Threat, kSquares>& out, bool real_only = true) {
+                 std::array<Threat, kSquares>& out, bool real_only = true, bool every_target = false) {
   Scratch s(pos);
   s.minor_pieces_free = o.pawns_advisors_elephants_free;
   s.set_side(us);
-  all_threats(s, rs, out, real_only);
+  all_threats(s, rs, out, real_only, every_target);
 }
 
 // Infers the move that led from `prev` to `pos` (one piece moved, possibly capturing).
@@ -1141,12 +1216,12 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
     Position lifted = after;
     lifted.put(m.to, kEmpty);
     if (king_move) without_mover = now;  // the king takes part in no threat
-    else threats_for(lifted, us, rs, options, without_mover, false);
+    else threats_for(lifted, us, rs, options, without_mover, false, true);
   }
   // Baseline: threats before the move. Under CXA a move that answers a forcing move (a check, or
   // a mate threat) only chases what was not already threatened before that forcing move
   // (26.1.4), so the position before the opponent's last move is a second baseline.
-  threats_for(before, us, rs, options, base);
+  threats_for(before, us, rs, options, base, true, true);
   const bool answering = rs == Ruleset::Cxa && previous && prev_move &&
                          (evasion || mate_threat(before, them, options));
   if (rs == Ruleset::Cxa && evasion) {
@@ -1159,14 +1234,14 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
     for (Square c : checkers) lifted.put(c, kEmpty);
     if (!lifted.in_check(us)) {
       std::array<Threat, kSquares> own{};
-      threats_for(lifted, us, rs, options, own);
+      threats_for(lifted, us, rs, options, own, true, true);
       for (Square t = 0; t < kSquares; ++t)
         if (lifted.at(t)) base[t].gain = std::max(base[t].gain, own[t].gain);
     }
   }
   if (answering) {
     std::array<Threat, kSquares> old{};
-    threats_for(*previous, us, rs, options, old);
+    threats_for(*previous, us, rs, options, old, true, true);
     // Map squares of `previous` to squares of `before`.
     for (Square s = 0; s < kSquares; ++s) {
       if (s == prev_move->to) continue;  // captured there

@@ -1328,6 +1328,30 @@ TEST(Adjudication, ACaptureIsRefutedIfAnyIdentityTheCapturerShowsIs) {
   EXPECT_TRUE(fork.labels[0].chases.empty()) << dump(fork);
 }
 
+// What the opponent would win anyway (after a pass) is measured knowing the identity the capture
+// shows. Unknown there, the h2 piece could dodge the pass line as its luckiest identity, and a loss
+// that came anyway read as one the capture allowed: red's h8/h7 cannon shuttles kept h2xh9 (a chase
+// of the h9 "horse") "refuted", a draw (third review, 2026-12-03).
+TEST(Adjudication, WhatALineWinsAnywayIsMeasuredKnowingTheCapturersIdentity) {
+  const RepetitionVerdict v = judge("x2x1kxx1/8p/1x5C1/2n5x/9/9/2X1X1X1X/1X1K3X1/6a2/XXXX1XXXX b R2A2C1P5N2B2a1c2p3n1b1 0 1",
+                                    twice("c6d4 h7h8 d4c6 h8h7"), Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  ASSERT_EQ(v.labels[1].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[1].chases[0].square, parse_square("h9")) << dump(v);
+}
+
+// An exchange whose best target is one piece also wins a smaller one if the first is gone; the
+// baseline records what it wins on each, so moving the bigger target's attacker away is no new
+// chase of the smaller one. Here red's i4 cannon attacks the i9 "chariot"; c7xh7 (an even
+// exchange) then wins the f9 piece too. i4b4 gave up the chariot and read as a chase of f9 (捉(士)):
+// with the cannon shuttling back to attack i9 again, red lost (review, 2026-12-03).
+TEST(Adjudication, AnExchangeAimedAtABiggerTargetAlreadyThreatensTheSmallerOne) {
+  const RepetitionVerdict v = judge("x1x2xRxx/1p7/1xC1k2x1/x3x1x1x/p8/8C/X1X5X/2P1K2X1/1B7/2XX1XX2 w A2P3N2B1r1a2c2p3n2b2 0 1",
+                                    twice("i4b4 e7e8 b4i4 e8e7"), Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
+  EXPECT_TRUE(v.labels[0].chases.empty()) << dump(v);
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
