@@ -39,16 +39,10 @@ bool feasible(const Event& ev, const PairingProblem& pp, const std::vector<char>
 static void check_optimal(const Event& ev, const PairingProblem& pp, const std::vector<std::pair<int, int>>& pairs,
                           int bye_local, const std::function<void(const std::string&)>& fail);
 
-// A player as the organiser knows them: pairing number and name ("#3 Wang"), not the list index.
-static std::string who(const Event& ev, int p) {
-  const Player& pl = ev.players[p];
-  return (pl.number > 0 ? "#" + std::to_string(pl.number) + " " : "") + pl.name;
-}
-
-std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion) {
+std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion, bool allow_rematches) {
   std::vector<std::string> v;
   auto fail = [&](const std::string& s) { v.push_back(s); };
-  PairingProblem pp = make_problem(ev, round.unavailable);
+  PairingProblem pp = make_problem(ev, round.unavailable, allow_rematches);
   const int np = static_cast<int>(ev.players.size());
   const int n = static_cast<int>(pp.players.size());
   std::vector<int> local(np, -1);
@@ -62,24 +56,24 @@ std::vector<std::string> check_round(const Event& ev, const Round& round, bool f
       return v;
     }
     seen[b.a]++;
-    if (local[b.a] < 0) fail(who(ev, b.a) + " is paired but not available");
+    if (local[b.a] < 0) fail(player_label(ev, b.a) + " is paired but not available");
     if (b.b == kBye) {
       ++byes;
       bye_local = local[b.a];
       continue;
     }
     seen[b.b]++;
-    if (local[b.b] < 0) fail(who(ev, b.b) + " is paired but not available");
-    if (b.a == b.b) fail(who(ev, b.a) + " is paired with themselves");
+    if (local[b.b] < 0) fail(player_label(ev, b.b) + " is paired but not available");
+    if (b.a == b.b) fail(player_label(ev, b.a) + " is paired with themselves");
     if (local[b.a] >= 0 && local[b.b] >= 0) {
       pairs.emplace_back(local[b.a], local[b.b]);
       if (!pair_allowed(ev, pp, local[b.a], local[b.b]))
-        fail("rematch or forbidden pair: " + who(ev, b.a) + " – " + who(ev, b.b));
+        fail("rematch or forbidden pair: " + player_label(ev, b.a) + " – " + player_label(ev, b.b));
     }
   }
   for (int p = 0; p < np; ++p) {
-    if (seen[p] > 1) fail(who(ev, p) + " appears " + std::to_string(seen[p]) + " times");
-    if (local[p] >= 0 && seen[p] == 0) fail(who(ev, p) + " is available but not paired");
+    if (seen[p] > 1) fail(player_label(ev, p) + " appears " + std::to_string(seen[p]) + " times");
+    if (local[p] >= 0 && seen[p] == 0) fail(player_label(ev, p) + " is available but not paired");
   }
   if (byes > 1) fail("more than one bye");
   if (byes != (pp.needs_bye ? 1 : 0)) fail("bye count does not match the field parity");
@@ -89,7 +83,7 @@ std::vector<std::string> check_round(const Event& ev, const Round& round, bool f
   for (const Board& b : round.boards) {
     if (b.b == kBye) continue;
     ColourChoice c = allocate_colours(ev, pp.st, b.a, b.b, pp.round);
-    if (c.red != b.a) fail("colours of " + who(ev, b.a) + " – " + who(ev, b.b) + " differ from the rule");
+    if (c.red != b.a) fail("colours of " + player_label(ev, b.a) + " – " + player_label(ev, b.b) + " differ from the rule");
   }
   if (for_completion) {
     std::vector<int> mate(n, -1);

@@ -19,6 +19,9 @@ namespace xq::pairing {
 // `for_completion`: the round was paired to keep the next one pairable (PairingResult::
 // looked_ahead), so it need not be the best: the checks of optimality give way to checking that
 // the next round is pairable.
-std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion = false);
+// `allow_rematches`: the round was paired with rematches allowed (pair_round), so a rematch is no
+// violation and the fewest of them comes first among the optimality checks.
+std::vector<std::string> check_round(const Event& ev, const Round& round, bool for_completion = false,
+                                     bool allow_rematches = false);
 
 }  // namespace xq::pairing

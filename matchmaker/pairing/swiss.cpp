@@ -50,8 +50,9 @@ std::vector<int> solve_packed(int nv, const std::vector<std::pair<int, int>>& en
 
 }  // namespace
 
-PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable) {
+PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable, bool allow_rematches) {
   PairingProblem pp;
+  pp.allow_rematches = allow_rematches;
   const int rounds_done = static_cast<int>(ev.rounds.size());
   pp.round = rounds_done + 1;
   pp.st = compute_states(ev, rounds_done);
@@ -81,6 +82,7 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
     return static_cast<int>(pp.field_names.size()) - 1;
   };
   const bool hard = ev.settings.colour_rules_hard;
+  if (allow_rematches) pp.f_rematch = add("rematches", count_bits);
   pp.f_bye_repeat = add("bye_repeat", bits_for(static_cast<std::uint64_t>(rounds_done) + 2));
   if (hard) pp.f_colour_abs = add("colour_absolute", count_bits);
   pp.f_bye_level = add("bye_level", bits_for(pp.group_score.size() + 1));
@@ -107,7 +109,7 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
 
 bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j) {
   int a = pp.players[i], b = pp.players[j];
-  if (pp.st[a].met.count(b)) return false;
+  if (pp.st[a].met.count(b) && !pp.allow_rematches) return false;
   for (auto [x, y] : ev.settings.forbidden)
     if ((x == a && y == b) || (x == b && y == a)) return false;
   return true;
@@ -116,6 +118,7 @@ bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j) {
 std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j) {
   std::vector<std::uint64_t> f(pp.field_names.size(), 0);
   int a = pp.players[i], b = pp.players[j];
+  if (pp.f_rematch >= 0 && pp.st[a].met.count(b)) f[pp.f_rematch] = 1;
   if (ev.settings.games_per_round == 1) {
     const Settings& set = ev.settings;
     const int half_max = (pp.round - 1) * set.win_points;  // 50% of the maximum so far, times two
@@ -312,7 +315,8 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
   std::vector<int> mate = solve(n > kSparseThreshold, {}, {});
   if (mate.empty() && n > kSparseThreshold) mate = solve(false, {}, {});
   if (mate.empty()) {
-    res.error = "no legal pairing exists: every pairing repeats a meeting or a forbidden pair";
+    res.error = pp.allow_rematches ? "no legal pairing exists: every pairing has a forbidden pair"
+                                   : "no legal pairing exists: every pairing repeats a meeting or a forbidden pair";
     return false;
   }
   auto objective_of = [&](const std::vector<int>& m) {
@@ -330,7 +334,8 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
   // pairings are visited best first (Murty's partition of the matchings: each candidate's
   // alternatives keep its first k-1 pairs and lose its k-th) until one passes. If none passes
   // within the budget, the best pairing stands and the next round asks the organiser.
-  if (pp.round < ev.settings.rounds && n <= kLookaheadMaxPlayers && !following_rounds_pairable(ev, pp, mate)) {
+  if (!pp.allow_rematches && pp.round < ev.settings.rounds && n <= kLookaheadMaxPlayers &&
+      !following_rounds_pairable(ev, pp, mate)) {
     struct Node {
       std::vector<std::uint64_t> obj;
       std::vector<int> mate;
@@ -388,9 +393,9 @@ bool has_forbidden(const Event& ev, const std::vector<Board>& boards) {
 
 }  // namespace
 
-PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable) {
+PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable, bool allow_rematches) {
   PairingResult res;
-  PairingProblem pp = make_problem(ev, unavailable);
+  PairingProblem pp = make_problem(ev, unavailable, allow_rematches);
   res.round = pp.round;
   res.record.unavailable = unavailable;
   std::sort(res.record.unavailable.begin(), res.record.unavailable.end());
@@ -406,7 +411,12 @@ PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable) {
   order_boards(ev, pp.st, res.record.boards);
   res.explain = explain_round(ev, pp, res.record);
   res.explain_zh = explain_round(ev, pp, res.record, Lang::Zh);
-  if (ev.settings.self_check) res.violations = check_round(ev, res.record, res.looked_ahead);
+  if (allow_rematches) {
+    const std::vector<PlayerState>& st = pp.st;
+    for (const Board& b : res.record.boards)
+      if (b.b != kBye && st[b.a].met.count(b.b)) res.rematches.push_back(player_label(ev, b.a) + " – " + player_label(ev, b.b));
+  }
+  if (ev.settings.self_check) res.violations = check_round(ev, res.record, res.looked_ahead, allow_rematches);
   res.ok = res.violations.empty();
   if (!res.ok) res.error = "invariant violated: " + res.violations.front();
   return res;

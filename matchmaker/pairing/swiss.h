@@ -22,6 +22,10 @@ struct PairingProblem {
   std::vector<int> group_score;   // score of each group
   std::vector<ColourPref> pref;   // per local index
   bool needs_bye = false;
+  // The organiser allows rematches where no pairing avoids them all: a rematch is then a pair like
+  // any other, and the fewest of them is the first criterion (f_rematch, else -1).
+  bool allow_rematches = false;
+  int f_rematch = -1;
   bool forfeit_win_blocks_bye = true;  // Settings::bye_blocked_by_forfeit_win
   // Objective fields, most significant first; each is a sum over the
   // round's pairs, never exceeding its bit width.
@@ -31,9 +35,9 @@ struct PairingProblem {
   int f_colour_strong = 0, f_colour_mild = 0, f_float1 = 0, f_float2 = 0, f_bye_number = 0, f_order = 0;
 };
 
-PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable);
+PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable, bool allow_rematches = false);
 
-// Hard constraints: no rematch, no forbidden pair (local indices).
+// Hard constraints: no rematch (unless the problem allows them), no forbidden pair (local indices).
 bool pair_allowed(const Event& ev, const PairingProblem& pp, int i, int j);
 // Objective fields of one pair / of the bye (local indices).
 std::vector<std::uint64_t> pair_fields(const Event& ev, const PairingProblem& pp, int i, int j);
@@ -57,11 +61,16 @@ struct PairingResult {
   std::vector<std::string> violations;   // invariant checker output (empty when fine)
   // The best pairing would have left the next round with none: a slightly worse one was taken.
   bool looked_ahead = false;
+  // With rematches allowed: the boards that repeat a meeting ("#3 Wang – #8 Li").
+  std::vector<std::string> rematches;
 };
 
-// Pairs round ev.rounds.size()+1. `unavailable` = players absent this round.
-// Pure: the same (ev, unavailable) always gives the same result.
-PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable = {});
+// Pairs round ev.rounds.size()+1. `unavailable` = players absent this round. `allow_rematches`:
+// the organiser's way out when no pairing avoids every rematch (a small field late in an event,
+// or the players left in the Swiss after a play-off took the top away): the fewest rematches,
+// then the usual criteria. Forbidden pairs stay forbidden.
+// Pure: the same (ev, unavailable, allow_rematches) always gives the same result.
+PairingResult pair_round(const Event& ev, const std::vector<int>& unavailable = {}, bool allow_rematches = false);
 
 // Board order used for every round: higher max score, higher sum, lower
 // pairing number; the bye last.

@@ -38,4 +38,9 @@ void assign_pairing_numbers(Event& ev) {
   for (int k = 0; k < n; ++k) ev.players[order[k]].number = k + 1;
 }
 
+std::string player_label(const Event& ev, int p) {
+  const Player& pl = ev.players[p];
+  return (pl.number > 0 ? "#" + std::to_string(pl.number) + " " : "") + pl.name;
+}
+
 }  // namespace xq::pairing

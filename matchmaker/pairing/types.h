@@ -108,6 +108,9 @@ std::vector<Tiebreak> tiebreak_preset(const std::string& name);  // "jieqi", "cx
 // Draws pairing numbers 1..N at random from settings.seed (stable across platforms).
 void assign_pairing_numbers(Event& ev);
 
+// A player as the organiser knows them: pairing number and name ("#3 Wang"), not the list index.
+std::string player_label(const Event& ev, int p);
+
 // Pairing-number order (ties, e.g. numbers not drawn yet, fall back to the id).
 inline bool number_before(const Event& ev, int a, int b) {
   const int na = ev.players[a].number, nb = ev.players[b].number;

@@ -326,7 +326,9 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     } else if (cmd == "start") {
       fx = start(t);
     } else if (cmd == "pair_round") {
-      fx = pair_next_round(t);
+      const auto* allow = o.if_contains("allow_rematches");
+      if (allow && !allow->is_bool()) return error_reply("bad_request", "allow_rematches must be true or false");
+      fx = pair_next_round(t, allow && allow->as_bool());
     } else if (cmd == "start_round") {
       fx = start_round(t);
     } else if (cmd == "repair") {

@@ -183,7 +183,7 @@ void advance(Tournament& t, Effects& fx) {
       t.paused_by = "pairing";
       t.pause_reason = e.what();
       fx.warnings.push_back(e.what());
-      fx.notices.push_back(std::string("paused: ") + e.what() + "; the organiser must pair the round by hand");
+      fx.notices.push_back(std::string("paused: ") + e.what() + "; the organiser must pair the round");
       return;
     }
     for (auto* src : {&more, &started}) {
@@ -569,18 +569,21 @@ bool due_to_start(const Tournament& t, int64_t now_ms) {
   return t.stage == Stage::Registration && t.cfg.start_ms > 0 && now_ms >= t.cfg.start_ms && t.ev.players.size() >= 2;
 }
 
-Effects pair_next_round(Tournament& t) {
+Effects pair_next_round(Tournament& t, bool allow_rematches) {
   require_stage(t, {Stage::Running, Stage::Paused}, "pairing");
   Effects fx;
   if (paired_rounds(t) >= t.ev.settings.rounds) fail("bad_state", "every round has been paired");
   if (paired_rounds(t) > t.rounds_started) fail("bad_state", "the paired round has not started yet");
   if (complete_rounds(t) < paired_rounds(t)) fail("bad_state", "the current round is not finished");
-  pairing::PairingResult res = pairing::pair_round(t.ev, playoff_players(t));
-  if (!res.ok) fail("pairing_failed", "round " + std::to_string(paired_rounds(t) + 1) + " cannot be paired: " + res.error);
+  pairing::PairingResult res = pairing::pair_round(t.ev, playoff_players(t), allow_rematches);
+  if (!res.ok)
+    fail("pairing_failed", "round " + std::to_string(paired_rounds(t) + 1) + " cannot be paired: " + res.error +
+                               (allow_rematches ? "" : " (pair it with allow_rematches for the fewest rematches, or edit the pairing)"));
   t.ev.rounds.push_back(res.record);
   t.explain.push_back(res.explain);
   t.explain_zh.push_back(res.explain_zh);
   for (auto& v : res.violations) fx.warnings.push_back(v);
+  for (auto& r : res.rematches) fx.warnings.push_back("rematch: " + r);
   fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired" +
                        (res.looked_ahead ? " (not by the best pairing, which would have left round " +
                                                std::to_string(paired_rounds(t) + 1) + " with no pairing free of rematches)"

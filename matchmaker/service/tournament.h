@@ -152,7 +152,8 @@ Effects start(Tournament& t);
 // An event with a start time starts by itself once that time has come (with at least two players).
 bool due_to_start(const Tournament& t, int64_t now_ms);
 // Pairs the next round without starting it (organisers may edit it before start_round).
-Effects pair_next_round(Tournament& t);
+// `allow_rematches`: the organiser's answer to pairing_failed, the fewest rematches (each warned).
+Effects pair_next_round(Tournament& t, bool allow_rematches = false);
 // Creates the games of the paired but unstarted round. Without auto_rounds the play-off's games
 // are created so too, with the round they belong to; once every Swiss round has started, a
 // knockout round still to play (a play-off after the last Swiss round) is started by it alone.

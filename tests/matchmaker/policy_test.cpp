@@ -196,3 +196,37 @@ TEST(Policy, GroupOrderBreaksRemainingTies) {
   EXPECT_TRUE(paired(adjacent, 0, 2));  // 1-3
   EXPECT_TRUE(paired(adjacent, 4, 6));  // 5-7
 }
+
+// When every pairing repeats a meeting (the players left in the Swiss after a play-off took the
+// top away, review 2026-12-04), the organiser may pair with rematches allowed: the fewest of them
+// first, each named, and nothing else bent (forbidden pairs stay forbidden).
+TEST(Policy, RematchesAllowedByTheOrganiserAreTheFewestPossible) {
+  Event ev = players_event(6);
+  ev.settings.rounds = 7;
+  // Everyone has met everyone but 0-5, 1-5, 2-4 and 3-4: no round without a rematch, one is enough.
+  ev.rounds.push_back({{game(0, 1, 2), game(2, 3, 1), game(4, 5, 0)}, {}});
+  ev.rounds.push_back({{game(0, 2, 1), game(1, 4, 2), game(3, 5, 0)}, {}});
+  ev.rounds.push_back({{game(0, 3, 0), game(1, 2, 1)}, {4, 5}});
+  ev.rounds.push_back({{game(0, 4, 2), game(1, 3, 0), game(2, 5, 2)}, {}});
+  const PairingResult strict = pair_round(ev);
+  EXPECT_FALSE(strict.ok);
+  EXPECT_NE(strict.error.find("repeats a meeting"), std::string::npos) << strict.error;
+
+  ev.settings.self_check = true;
+  const PairingResult r = pair_round(ev, {}, true);
+  ASSERT_TRUE(r.ok) << r.error << (r.violations.empty() ? "" : r.violations.front());
+  ASSERT_EQ(r.record.boards.size(), 3u);
+  ASSERT_EQ(r.rematches.size(), 1u);
+  const std::vector<PlayerState> st = compute_states(ev, static_cast<int>(ev.rounds.size()));
+  int repeated = 0;
+  for (const Board& b : r.record.boards) repeated += st[b.a].met.count(b.b) ? 1 : 0;
+  EXPECT_EQ(repeated, 1);
+
+  // A forbidden pair is not a rematch to allow: with 0-5 and 1-5 forbidden, 5 can only meet
+  // someone again, and whoever it meets, two of the other four have met too: two rematches.
+  ev.settings.forbidden = {{0, 5}, {1, 5}};
+  const PairingResult f = pair_round(ev, {}, true);
+  ASSERT_TRUE(f.ok) << f.error;
+  for (const Board& b : f.record.boards) EXPECT_FALSE((b.a == 5 && b.b <= 1) || (b.b == 5 && b.a <= 1));
+  EXPECT_EQ(f.rematches.size(), 2u);
+}

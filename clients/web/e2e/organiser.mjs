@@ -254,11 +254,12 @@ test('organiser records a foul (犯规) from the event page; the standings count
   assertEqual(fouls.map(([n, f]) => [n.endsWith(black.name), f]).sort(), [[false, '0'], [true, '1']], `fouls in the standings (${JSON.stringify(fouls)})`);
 });
 
-test('a round the engine cannot pair (the event pauses): the organiser pairs it by hand from the page, starts it, players get their games', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+test('a round the engine cannot pair (the event pauses): the organiser pairs it by hand from the page, starts it, players get their games; the next one with the fewest rematches', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Hand_org');
   const id = 'e2e-by-hand';
-  // Two players, two rounds: round 2 can only be a rematch, which the engine never pairs.
-  const players = await eventWithPlayers(ctx, org, { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 2 } }, ['Kai', 'Lin']);
+  // Two players, three rounds: rounds 2 and 3 can only be rematches, which the engine never pairs
+  // by itself.
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } }, ['Kai', 'Lin']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   await org.page.click('[data-testid=start-event]', { timeout: T });
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}-r1-b1-g1"]`, { timeout: T });
@@ -281,6 +282,15 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
   const startable = await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: 3000 }).then(() => true, () => false);
   if (startable) await org.page.click('[data-testid=start-round]');
   for (const p of players) await p.page.waitForFunction((g) => document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id') === g || !!document.querySelector('[data-testid=open-ready-game]'), `${id}-r2-b1-g1`, { timeout: T });
+
+  // Round 3: the organiser lets the engine pair it with the fewest rematches (here the one).
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/adjudicate`, { game_id: `${id}-r2-b1-g1`, outcome: 'draw', reason: 'agreed at the board' });
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=paused]', { timeout: 30_000 });
+  await org.page.click('[data-testid=pair-rematches]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=pairings-round-3]', { timeout: T });
+  assert(/rematch: #\d/.test(await org.page.textContent('[data-testid=event-msg]')), 'the rematch is named');
+  await org.page.click('[data-testid=resume]');
+  await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
 });
 
 test('a player\'s own place and score stand in their "your next game" panel, not only in the wide table (a phone, Chinese)', { needs: ['matchmaker', 'events'] }, async (ctx) => {

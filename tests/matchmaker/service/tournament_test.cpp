@@ -549,6 +549,35 @@ TEST(Tournament, UnpairableRoundPausesAndKeepsTheResult) {
   EXPECT_EQ(t.stage, Stage::Finished);
 }
 
+// The engine's way out of the same pause: the organiser pairs with rematches allowed, the fewest of
+// them, each named in the warnings (a 12-player open's last two Swiss rounds after its play-off
+// took the top four away had none without one, review 2026-12-04).
+TEST(Tournament, TheOrganiserMayPairAnUnpairableRoundWithTheFewestRematches) {
+  Tournament t = with_players(config(4), 4);
+  std::vector<GameSlot> pending = start(t).create;
+  while (!pending.empty()) {
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    Effects more = record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), more.create.begin(), more.create.end());
+  }
+  ASSERT_EQ(t.stage, Stage::Paused);
+  try {
+    pair_next_round(t);
+    ADD_FAILURE() << "round 4 has no pairing without a rematch";
+  } catch (const TournamentError& e) {
+    EXPECT_EQ(e.code, "pairing_failed");
+    EXPECT_NE(std::string(e.what()).find("allow_rematches"), std::string::npos) << e.what();
+  }
+  Effects paired = pair_next_round(t, true);
+  ASSERT_EQ(t.ev.rounds.size(), 4u);
+  int rematches = 0;
+  for (const std::string& w : paired.warnings) rematches += w.rfind("rematch: #", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(rematches, 2) << "both boards repeat a meeting, and each is named";
+  Effects resumed = resume(t);
+  EXPECT_EQ(resumed.create.size(), 2u);
+}
+
 TEST(Tournament, StartsByItselfAtItsStartTime) {
   EventConfig c = config(3);
   c.start_ms = 1'000'000;

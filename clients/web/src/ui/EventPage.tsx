@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
-import { api } from '../net/http';
+import { api, ApiError } from '../net/http';
 import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
@@ -178,7 +178,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         } : undefined} onRegisterAccount={isOrganiser ? (account) =>
           act('join', { account }, true, (e) => ((e as { code?: string }).code === 'already_joined' ? t('alreadyRegisteredName', { name: account }) : undefined))
           : undefined} />
-        {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b) => void act(p, b, true)} app={app} saveSettings={(b) => act('settings', b, true)} />}
+        {isOrganiser && <OrganiserControls ev={ev} busy={busy} act={(p, b, _organiser, errorText) => void act(p, b, true, errorText)} app={app} saveSettings={(b) => act('settings', b, true)} />}
         <section class="panel">
           <a class="button" href={`/api/events/${enc}/trf`} target="_blank" rel="noopener">{t('trfExport')}</a>
         </section>
@@ -662,7 +662,7 @@ function KeepApart({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (pa
 function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   ev: EventDetail;
   busy: boolean;
-  act: (path: string, body?: unknown) => void;
+  act: (path: string, body?: unknown, organiser?: boolean, errorText?: (e: unknown) => string | undefined) => void;
   app: App;
   saveSettings: (body: Record<string, unknown>) => Promise<boolean>;
 }) {
@@ -684,7 +684,11 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   // A paused event whose next round is not paired (the engine found no legal pairing and paused
   // it, or the organiser paused between rounds): the organiser pairs that round by hand; the
   // server takes /edit-pairing for it. The box starts from the players still in, in number order.
-  const byHand = !unstarted && ev.stage === 'paused' && !roundInProgress && paired < (ev.config.pairing?.rounds ?? 0);
+  // Without automatic rounds the event does not pause: a "Pair next round" refused for want of a
+  // legal pairing opens the same box (until the round is paired).
+  const [pairFailedAt, setPairFailedAt] = useState(-1);
+  const byHand = !unstarted && (ev.stage === 'paused' || (running && pairFailedAt === paired)) && !roundInProgress &&
+    paired < (ev.config.pairing?.rounds ?? 0);
   const editRound = unstarted ? paired : byHand ? paired + 1 : 0;
   const lastBoards = unstarted && last ? pairingText(last.boards, ev.players) : byHand ? pairingText(proposedBoards(ev, paired + 1), ev.players) : '';
   // What the organiser typed is dropped once the pairing it was typed over changes (saved,
@@ -729,7 +733,10 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
         )}
         {(running || ev.stage === 'paused') && (
           <>
-            <button data-testid="pair-round" disabled={busy || unstarted || roundInProgress} onClick={() => act('pair')}>{t('pairNextRound')}</button>
+            <button data-testid="pair-round" disabled={busy || unstarted || roundInProgress} onClick={() => act('pair', undefined, false, (e) => {
+              if (e instanceof ApiError && e.code === 'pairing_failed') setPairFailedAt(paired);
+              return undefined;
+            })}>{t('pairNextRound')}</button>
             <button data-testid="start-round" disabled={busy || !roundToStart(ev) || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
             <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
           </>
@@ -783,6 +790,12 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
           {byHand && <p class="muted small" data-testid="pair-by-hand">{t('pairByHandHelp', { n: editRound })}</p>}
+          {byHand && (
+            // The engine's way out: the fewest rematches, each named in the answer's warnings.
+            <button type="button" data-testid="pair-rematches" disabled={busy} onClick={() => act('pair', { allow_rematches: true })}>
+              {t('pairFewestRematches')}
+            </button>
+          )}
           <p class="muted small">{ev.players.map((p, i) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
           {editErr && <p class="error">{editErr}</p>}
