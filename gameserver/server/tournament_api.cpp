@@ -338,6 +338,10 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
     }
     HttpResult r = submit(hub.options().redis_url, cmd);
     if (it->second == "cancel_event" && r.status == 200) return end_games_named(hub, std::move(r));
+    // The matchmaker only says whether the caller may; this node ends the game once it has said
+    // so. Unanswered, nothing is done, even if a matchmaker hears the request later (review).
+    if (it->second == "authorize_adjudication" && r.status == 504)
+      return error(504, "timeout", "the tournament service did not answer in time: the game was not adjudicated, try again");
     if (it->second == "authorize_adjudication" && r.status == 200) {
       const std::string game_id(in.at("game_id").as_string());
       if (std::string why = hub.admin_game_action(game_id, outcome, reason, true); !why.empty()) {

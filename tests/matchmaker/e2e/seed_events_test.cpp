@@ -552,6 +552,21 @@ TEST_F(QuickPairing, StateWritesAreFencedByTheLeaderLease) {
   EXPECT_EQ(redis.command({"GET", key + ":view"}).str, "view");
 }
 
+// A matchmaker that died holding its lease answers nothing. An adjudication asked then is not made,
+// even if a matchmaker hears the request later (the game server ends the game only once allowed),
+// and the answer says so instead of "may still take effect" (review, 2026-12-04).
+TEST_F(QuickPairing, AnUnansweredAdjudicationSaysItWasNotMade) {
+  matchmaker_.terminate();
+  gs::Redis redis(servers_.redis_url(), 1);
+  redis.command({"SET", xq::bus::kLeader, "a-dead-leader", "PX", "30000"});
+  add_players(1, "adj");
+  json::value r = post("/api/events/adj-event/adjudicate",
+                       json::object{{"game_id", "adj-event-r1-b1-g1"}, {"outcome", "draw"}}, players_[0].token, 504);
+  EXPECT_EQ(r.at("code").as_string(), "timeout");
+  EXPECT_NE(std::string(r.at("error").as_string()).find("not adjudicated"), std::string::npos) << r;
+  redis.command({"DEL", xq::bus::kLeader});
+}
+
 // Two matchmakers: one leads under its lease, the other stands by doing nothing; when the leader is
 // killed the standby leads once the lease runs out, and pairs a pool.
 TEST_F(QuickPairing, StandbyMatchmakerTakesOverWhenTheLeaderDies) {
