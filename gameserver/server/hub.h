@@ -217,6 +217,7 @@ class Hub {
   // `owner` = the node owning it (empty: not a live game).
   std::shared_ptr<GameActor> locate(const std::string& gid, std::string& owner);
   std::shared_ptr<GameActor> adopt(const std::string& gid);  // claim, load, start
+  void serve_followers_here(const std::string& gid);          // after a takeover on request
   // Sends the request to `node` over Redis; false if no node listens there (it is gone).
   bool forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
                const xq::v1::ClientMessage& m, int hops);

@@ -91,6 +91,7 @@ std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owne
     if (!store_.is_live(gid)) return nullptr;
     if (auto a = adopt(gid)) {
       std::cerr << "node " << options_.node_id << ": took over game " << gid << " on request\n";
+      serve_followers_here(gid);
       return a;
     }  // else lost a race for the claim: look again
   }
@@ -263,6 +264,21 @@ void Hub::refresh_presence() {
     });
     return users;
   });
+}
+
+// Connections of this node that followed `gid` on its old owner, now that it is taken over here
+// outside the tick: served here at once (caught up from what they had) rather than at the next
+// tick's follow_moved_games, or the first move after the takeover reached them up to a tick late
+// while their clock ran (review, 2026-12-04). The tick's own takeovers are followed in that tick.
+void Hub::serve_followers_here(const std::string& gid) {
+  std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> followers;
+  for_each_conn([&](uint64_t id, const ConnInfo& ci) {
+    if (is_proxy_id(id)) return;
+    auto it = ci.remote_games.find(gid);
+    if (it == ci.remote_games.end()) return;
+    if (auto c = ci.conn.lock()) followers.emplace_back(c, it->second.version);
+  });
+  for (const auto& [c, version] : followers) resubscribe(c, gid, version);
 }
 
 void Hub::follow_moved_games() {

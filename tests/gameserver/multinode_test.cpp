@@ -324,6 +324,34 @@ TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
   EXPECT_EQ(redis.command({"EXISTS", gs::keys::node_alive(TestCluster::node_id(0))}).integer, 0);
 }
 
+// A node that takes a game over because a request for it came in (not at its tick) serves its own
+// connections that followed the game on the old owner at once: Black, on the taking node, hears
+// Red's next move then, not at the next tick (up to a tick late, review 2026-12-04; the tick here
+// is 30 s, so only the takeover itself can have moved Black over).
+TEST(GameServerMultiNode, FollowersOnTheTakingNodeHearTheFirstMoveAfterATakeoverOnRequest) {
+  TestCluster cluster(2, 60000, 30000);
+  gs::Redis redis(cluster.redis_url());
+  NodeGame g = game_across_nodes(cluster, "fo");
+  ASSERT_FALSE(g.gid.empty());
+  NodeClient &red = g.red, &black = g.black;
+  const std::string gid = g.gid;
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, kMate[0], "f0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "f1").has_reply());
+  cluster.stop_node(0);
+  reconnect_to(red, cluster.port(1));
+  ASSERT_TRUE(sync_until_served(red, gid, 2, 8000).has_reply());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  auto r = move(red, gid, kMate[2], "f2");
+  ASSERT_TRUE(r.has_reply()) << r.DebugString();
+  EXPECT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 3; }, 5000))
+      << last_frames(black);
+  // Once each, whatever path it came by.
+  int heard = 0;
+  for (const auto& f : black.ws->history()) heard += is_event(f, gid, GameEvent::MOVE) && f.game_event().version() == 3;
+  EXPECT_EQ(heard, 1);
+}
+
 // A node stalled past the lease time (SIGSTOP) loses its games to the others; when it resumes it
 // finds its heartbeat lapsed, drops the games taken meanwhile, and sends its connections to their
 // new owner. The game is never played on two nodes.
