@@ -162,7 +162,9 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
     gone_since_[xq::index(side_of(v))] = 0;
     store_away(side_of(v), false);
-    announce_presence(side_of(v), true);
+    // Not to the connection coming in: its greeting below says so, and a presence frame before
+    // the game_started would name a game it does not know yet (review).
+    announce_presence(side_of(v), true, c.get());
   }
   if (v == xq::Viewer::Spectator && config_.spectator_delay_ms > 0 && !session_.over()) {
     subscribe_delayed(c, g, request_id, last_version);
@@ -374,7 +376,7 @@ void GameActor::store_away(xq::Color side, bool away) {
   }
 }
 
-void GameActor::announce_presence(xq::Color side, bool present) {
+void GameActor::announce_presence(xq::Color side, bool present, const Connection* except) {
   if (session_.over()) return;
   v1::ServerMessage m;
   auto* p = m.mutable_presence();
@@ -384,7 +386,7 @@ void GameActor::announce_presence(xq::Color side, bool present) {
   p->set_claim_after_ms(static_cast<uint32_t>(deps_.options.claim_after_ms));
   std::string bytes = m.SerializeAsString();
   for (const auto& [id, s] : subs_)
-    if (auto c = s.conn.lock()) {
+    if (auto c = s.conn.lock(); c && c.get() != except) {
       deps_.metrics.frames_out_total++;
       c->send(bytes);
     }

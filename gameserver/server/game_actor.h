@@ -135,7 +135,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void announce_spectators();  // to the players, when the number of people watching changed
   void send_chat_history(Connection& c, xq::Viewer v);  // the lines the viewer's room holds
   GameChat chat_;  // each line also goes to Redis (GameStore::append_chat), off the io thread
-  void announce_presence(xq::Color side, bool present);
+  void announce_presence(xq::Color side, bool present, const Connection* except = nullptr);
   void on_timer();
   // Gives the side to move the time Redis has been away since last asked (no move could be
   // stored meanwhile): before each action and each flag check.

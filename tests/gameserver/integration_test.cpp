@@ -558,6 +558,32 @@ TEST_F(GameServer, KillDashNineAndRestartLosesNoAcknowledgedMove) {
   EXPECT_EQ(st->game_state().clock().running(), SIDE_NONE);
 }
 
+// The first frame a player gets about a new game is its game_started: no presence frame of its
+// own arrival comes before it (a client that drops frames of games it does not know lost it;
+// review, 2026-12-04). The opponent's arrival may follow it, and the seek owner hears it.
+TEST_F(GameServer, NothingAboutANewGameComesBeforeItsGameStarted) {
+  Client red = guest("gs_red"), black = guest("gs_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(red.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_presence() && s.presence().game_id() == gid && s.presence().side() == BLACK && s.presence().present();
+  })) << "the seek owner hears that Black is there";
+  for (Client* p : {&red, &black}) {
+    std::string first;
+    for (const auto& f : p->ws->history()) {
+      if (f.has_game_started() && f.game_started().game_id() == gid) {
+        first = "game_started";
+        break;
+      }
+      if (f.has_presence() && f.presence().game_id() == gid) {
+        first = "presence";
+        break;
+      }
+    }
+    EXPECT_EQ(first, "game_started") << p->name;
+  }
+}
+
 TEST_F(GameServer, ClaimVictoryOnlyAfterTheOpponentLeft) {
   Client red = guest("cl_red"), black = guest("cl_black");
   std::string gid = start_game(red, black);
