@@ -137,7 +137,10 @@ std::optional<size_t> query_number(const std::string& target, const std::string&
 // Reads ?offset= and ?limit= of a paged list (the limit at most `max_limit`); the 400 naming a bad one.
 std::optional<HttpResult> read_page(const std::string& target, size_t default_limit, size_t max_limit, size_t& offset, size_t& limit) {
   const auto o = query_number(target, "offset", 0), l = query_number(target, "limit", default_limit);
-  if (!o || !l) return json_error(400, std::string(o ? "limit" : "offset") + ": a whole number from 0 to 999999999");
+  if (!o) return json_error(400, "offset: a whole number from 0 to 999999999");
+  if (!l)
+    return json_error(400, "limit: a whole number of at most nine digits (at most " + std::to_string(max_limit) +
+                               " items are given: a larger limit counts as " + std::to_string(max_limit) + ")");
   offset = *o;
   limit = std::min(*l, max_limit);
   return std::nullopt;
