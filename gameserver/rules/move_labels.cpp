@@ -1212,9 +1212,15 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
   if (trace()) std::cerr << "  base:\n";
   // The same threats with the moved piece lifted off the board.
   std::array<Threat, kSquares> without_mover{};
+  // A piece that blocks a check cannot be lifted to see what it takes part in: our king would be in
+  // check and every capture illegal. Such a block answers the check, and under CXA (26.1.4) it
+  // chases only what was not threatened before the checking move (review, 2026-12-04: a block
+  // that opened a rook's line to a cannon the horse already attacked read as a chase).
+  bool blocks_check = false;
   {
     Position lifted = after;
     lifted.put(m.to, kEmpty);
+    blocks_check = !king_move && evasion && lifted.in_check(us);
     if (king_move) without_mover = now;  // the king takes part in no threat
     else threats_for(lifted, us, rs, options, without_mover, false, true);
   }
@@ -1270,7 +1276,8 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       std::cerr << "  compare " << square_name(t) << " now " << now[t].gain << " alts " << now[t].alternatives.count()
                 << " base " << threatened(base) << " without " << threatened(without_mover) << "\n";
     if (rs == Ruleset::Cxa) {
-      if (threatened(base) >= now[t].gain && (now[t].via_check || threatened(without_mover) >= now[t].gain)) continue;
+      if (threatened(base) >= now[t].gain && (now[t].via_check || blocks_check || threatened(without_mover) >= now[t].gain))
+        continue;
     } else if (!new_attack(before, after, m, t, now[t])) {
       continue;
     }

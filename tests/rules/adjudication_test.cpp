@@ -1352,6 +1352,20 @@ TEST(Adjudication, AnExchangeAimedAtABiggerTargetAlreadyThreatensTheSmallerOne) 
   EXPECT_TRUE(v.labels[0].chases.empty()) << dump(v);
 }
 
+// A block against a check that opens a line to a piece already attacked before the check chases
+// nothing new (26.1.4): lifting the blocker to see what it takes part in put our king in check and
+// made every capture illegal, so the block read as 捉(炮) where the same move played freely was 闲,
+// and Red lost (review, 2026-12-04). With no f3 horse the g5 cannon is attacked anew: a chase.
+TEST(Adjudication, ABlockThatOpensALineToAnAlreadyAttackedPieceChasesNothingNew) {
+  const RepetitionVerdict v = judge("5k3/4a1n2/3r5/9/R4Nc2/9/5Nc2/9/9/4K4 b - - 0 1", twice("d7e7 f5e3 e7d7 e3f5"), Ruleset::Cxa);
+  EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
+  EXPECT_TRUE(v.labels[1].chases.empty()) << dump(v);
+  const RepetitionVerdict fresh = judge("5k3/4a1n2/3r5/9/R4Nc2/9/6c2/9/9/4K4 b - - 0 1", twice("d7e7 f5e3 e7d7 e3f5"), Ruleset::Cxa);
+  EXPECT_EQ(fresh.outcome, Outcome::RedLoses) << dump(fresh);
+  ASSERT_EQ(fresh.labels[1].chases.size(), 1u) << dump(fresh);
+  EXPECT_EQ(fresh.labels[1].chases[0].square, parse_square("g5"));
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
