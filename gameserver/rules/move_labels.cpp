@@ -811,6 +811,23 @@ struct RecoveryBudget {
 // moves) whatever the replies: returns the material won on the way, the capturer included and the
 // opponent's captures deducted, or kNoRecovery when some reply keeps the capturer, when the
 // series mates (a mate is not a recovery; mates are judged apart) or when the budget ran out.
+// What the opponent wins at once after the capture `m` that ends a series (the side to move takes
+// the capturer back): the most one of its captures elsewhere gains, by exchange evaluation (the
+// exchange on m.to itself is in the capture's own worth). A series that wins the capturer back
+// but leaves its checking chariot hanging wins nothing (review, 2026-12-04: Re4+ Re1 Axd7, then
+// Rxe4+). The worst case over what a face-down capturer turns up as.
+int left_hanging(Scratch& s, Move m) {
+  int most = 0;
+  std::array<Threat, kSquares> theirs{};
+  each_outcome(s, m, [&] {
+    direct_threats(s, theirs, Offers::None, false, false);
+    for (Square t = 0; t < kSquares; ++t)
+      if (t != m.to) most = std::max(most, theirs[t].gain);
+    return true;
+  });
+  return most;
+}
+
 int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, RecoveryBudget& b) {
   const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
   const bool took = c.to == target;
@@ -833,7 +850,7 @@ int recovering_series_gain(Scratch& s, Move c, int checks_left, Square target, R
         int best = took ? 0 : kNoRecovery;
         if (!took) {
           direct_threats(s, after, Offers::None, true, false, tgt);
-          if (after[tgt].gain > 0) best = after[tgt].gain;
+          if (after[tgt].gain > 0) best = after[tgt].gain - left_hanging(s, mv(after[tgt].attacker, tgt));
           if (checks_left > 1) {
             MoveList ours;
             s.p.generate_legal(ours);

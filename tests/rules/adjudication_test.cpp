@@ -1366,6 +1366,21 @@ TEST(Adjudication, ABlockThatOpensALineToAnAlreadyAttackedPieceChasesNothingNew)
   EXPECT_EQ(fresh.labels[1].chases[0].square, parse_square("g5"));
 }
 
+// A series of checks that wins the capturer back but leaves its checking chariot hanging wins
+// nothing: Rxd7 (the e8 advisor, pinned by the facing generals, cannot take back) was "refuted" by
+// Re4+ Re1 Axd7, after which Rxe4+ takes the chariot (review, 2026-12-04). With every piece of the
+// pool a pawn or advisor the e1 blocker cannot do that, and the line still refutes.
+TEST(Adjudication, ASeriesThatLeavesItsCheckerHangingWinsNothingBack) {
+  const RepetitionVerdict v = judge("3xkx3/4a4/3n2R2/9/9/8r/9/9/R8/3BKB3 w a1p1 0 1", twice("g7h7 i4i5 h7g7 i5i4"),
+                                    Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  ASSERT_EQ(v.labels[0].chases.size(), 1u) << dump(v);
+  EXPECT_EQ(v.labels[0].chases[0].square, parse_square("d7"));
+  const RepetitionVerdict weak = judge("3xkx3/4a4/3n2R2/9/9/8r/9/9/9/3XKX3 w A1P1a1p1 0 1", twice("g7h7 i4i5 h7g7 i5i4"),
+                                       Ruleset::Cxa, Variant::Jieqi);
+  EXPECT_EQ(weak.outcome, Outcome::Draw) << dump(weak);
+}
+
 TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
   struct Pair {
     Variant variant;
