@@ -336,8 +336,7 @@ TEST(GameServerMultiNode, FollowersOnTheTakingNodeHearTheFirstMoveAfterATakeover
   NodeClient &red = g.red, &black = g.black;
   const std::string gid = g.gid;
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
-  ASSERT_TRUE(move(red, gid, kMate[0], "f0").has_reply());
-  ASSERT_TRUE(move(black, gid, kMate[1], "f1").has_reply());
+  ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "f"));
   cluster.stop_node(0);
   reconnect_to(red, cluster.port(1));
   ASSERT_TRUE(sync_until_served(red, gid, 2, 8000).has_reply());
@@ -362,8 +361,7 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
   ASSERT_FALSE(g.gid.empty());
   NodeClient &red = g.red, &black = g.black;
   const std::string gid = g.gid;
-  ASSERT_TRUE(move(red, gid, kMate[0], "s0").has_reply());
-  ASSERT_TRUE(move(black, gid, kMate[1], "s1").has_reply());
+  ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "s"));
 
   cluster.freeze_node(0);
   ASSERT_EQ(wait_for_owner(redis, gid, TestCluster::node_id(1)), TestCluster::node_id(1))
@@ -409,8 +407,7 @@ TEST(GameServerMultiNode, FollowersOfANodeRestartedUnderItsOwnNameHearTheGameAga
   NodeClient &red = g.red, &black = g.black;
   const std::string gid = g.gid;
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
-  ASSERT_TRUE(move(red, gid, kMate[0], "r0").has_reply());
-  ASSERT_TRUE(move(black, gid, kMate[1], "r1").has_reply());
+  ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "r"));
 
   cluster.kill_node(0);
   cluster.restart_node(0);
@@ -545,9 +542,7 @@ TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
   NodeClient &red = g.red, &black = g.black;
   const std::string gid = g.gid;
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
-  ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
-  ASSERT_TRUE(move(black, gid, kMate[1], "c1").has_reply());
-  ASSERT_TRUE(move(red, gid, kMate[2], "c2").has_reply());
+  ASSERT_TRUE(play_mate_opening(red, black, gid, 3, "c"));
   NodeClient fan = guest_on(cluster.port(0), "sc_fan");
   ASSERT_TRUE(watch(fan, gid).has_reply());
 

@@ -201,3 +201,14 @@ inline void open_seeks(TestClient& seeker, int n) {
 // A known 7-ply mate from the Xiangqi start (found by search with the rules library): the rook
 // mates on b8.
 inline const std::vector<std::string> kMateInSeven = {"a0a1", "b7b8", "a1b1", "c9e7", "b2b9", "e9e8", "b1b8"};
+
+// Plays the first `n` plies of kMateInSeven in `gid`, Red and Black in turn, with the client move
+// ids tag0, tag1, …; false (with a test failure naming the move) at the first one not acknowledged.
+inline bool play_mate_opening(TestClient& red, TestClient& black, const std::string& gid, size_t n, const std::string& tag) {
+  for (size_t i = 0; i < n; ++i) {
+    const xq::v1::ServerMessage r = send_move(i % 2 == 0 ? red : black, gid, kMateInSeven[i], tag + std::to_string(i));
+    EXPECT_TRUE(r.has_reply()) << kMateInSeven[i] << ": " << r.DebugString();
+    if (!r.has_reply()) return false;
+  }
+  return true;
+}
