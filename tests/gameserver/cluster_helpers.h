@@ -75,6 +75,21 @@ inline NodeGame game_across_nodes(TestCluster& cluster, const std::string& tag, 
   return g;
 }
 
+// The usual start of a multi-node test: a cluster, a connection to its Redis, and a Xiangqi game
+// that Red, on node 0 (its owner), plays against Black on node 1. Tests unpack it:
+// `auto& [cluster, redis, red, black, gid] = c;`.
+struct ClusterGame {
+  TestCluster cluster;
+  gs::Redis redis;
+  TestClient red, black;
+  std::string gid;
+  ClusterGame(const std::string& tag, int nodes, int64_t lease_ms, int64_t tick_ms, std::vector<std::string> extra_args = {})
+      : cluster(nodes, lease_ms, tick_ms, std::move(extra_args)), redis(cluster.redis_url()) {
+    NodeGame g = game_across_nodes(cluster, tag);
+    red = std::move(g.red), black = std::move(g.black), gid = g.gid;
+  }
+};
+
 // The last frames a client received, for failure messages.
 inline std::string last_frames(const TestClient& p, size_t n = 6) {
   std::string out;

@@ -271,10 +271,8 @@ TEST(GameServerMultiNode, KillDashNineOfTheOwnerGameContinuesOnTheOtherNodes) {
 // A takeover charges the side to move the part of its turn the dead node ran (known from its last
 // heartbeat), not the time until a survivor took the game (the lease).
 TEST(GameServerMultiNode, TakeoverChargesTheTurnTheDeadNodeRanButNotTheGap) {
-  TestCluster cluster(2, 2000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeClient red = guest_on(cluster.port(0), "tc_red"), black = guest_on(cluster.port(1), "tc_black");
-  const std::string gid = cross_node_game(red, black, XIANGQI);
+  ClusterGame c("tc", 2, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
   ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   auto black_clock = [&] {
@@ -304,12 +302,9 @@ TEST(GameServerMultiNode, TakeoverChargesTheTurnTheDeadNodeRanButNotTheGap) {
 // A clean stop (SIGTERM) deletes the node's heartbeat: another node takes its games over at its
 // next tick, long before the lease would have run out.
 TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
-  TestCluster cluster(2, 60000, 300);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "cs");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("cs", 2, 60000, 300);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_TRUE(move(red, gid, kMate[0], "c0").has_reply());
   const auto t0 = std::chrono::steady_clock::now();
   cluster.stop_node(0);
@@ -329,12 +324,9 @@ TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
 // Red's next move then, not at the next tick (up to a tick late, review 2026-12-04; the tick here
 // is 30 s, so only the takeover itself can have moved Black over).
 TEST(GameServerMultiNode, FollowersOnTheTakingNodeHearTheFirstMoveAfterATakeoverOnRequest) {
-  TestCluster cluster(2, 60000, 30000);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "fo");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("fo", 2, 60000, 30000);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "f"));
   cluster.stop_node(0);
@@ -355,12 +347,9 @@ TEST(GameServerMultiNode, FollowersOnTheTakingNodeHearTheFirstMoveAfterATakeover
 // finds its heartbeat lapsed, drops the games taken meanwhile, and sends its connections to their
 // new owner. The game is never played on two nodes.
 TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
-  TestCluster cluster(2, 2000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "st");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("st", 2, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "s"));
 
   cluster.freeze_node(0);
@@ -400,12 +389,9 @@ TEST(GameServerMultiNode, StalledNodeResumesWithoutPlayingATakenGame) {
 // followed the game died with it. The restarted node says it is up, and they subscribe again
 // (fault review: black, on the other node, never heard red's next move).
 TEST(GameServerMultiNode, FollowersOfANodeRestartedUnderItsOwnNameHearTheGameAgain) {
-  TestCluster cluster(2, 8000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "ri");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("ri", 2, 8000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   ASSERT_TRUE(play_mate_opening(red, black, gid, 2, "r"));
 
@@ -437,12 +423,9 @@ TEST(GameServerMultiNode, FollowersOfANodeRestartedUnderItsOwnNameHearTheGameAga
 // spectator must still be sent that move (fault review: it resynced from the reloaded copy's
 // version, and a player there never heard the opponent's move).
 TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed) {
-  TestCluster cluster(2, 2000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "sp");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("sp", 2, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(move(i % 2 ? black : red, gid, kMate[i], "p" + std::to_string(i)).has_reply());
   NodeClient fan = guest_on(cluster.port(0), "sp_fan");
@@ -477,12 +460,9 @@ TEST(GameServerMultiNode, ASpectatorOfAStalledOwnerHearsTheMoveTheNewOwnerPlayed
 // reaches the client; the resend the error invites is played once. (Before, the client heard
 // nothing until the owner resumed or lost its lease.)
 TEST(GameServerMultiNode, ARequestToAStalledOwnerIsAnsweredByTheClientsNode) {
-  TestCluster cluster(2, 60000, 250, {"--forward-timeout-ms", "1500"});
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "fw");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("fw", 2, 60000, 250, {"--forward-timeout-ms", "1500"});
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_TRUE(move(red, gid, kMate[0], "f0").has_reply());
 
   cluster.freeze_node(0);
@@ -535,12 +515,9 @@ TEST(GameServerMultiNode, KeysFromBeforeTheHashTagAreRenamedAtStart) {
 // copy (R2 review, after a Redis outage: NOT_YOUR_TURN, which the web client takes as final): it
 // is played, or answered STORAGE_UNAVAILABLE so that the client retries on the game's owner.
 TEST(GameServerMultiNode, AStaleCopyDoesNotRefuseTheSideToMove) {
-  TestCluster cluster(2, 2000, 250);
-  gs::Redis redis(cluster.redis_url());
-  NodeGame g = game_across_nodes(cluster, "sc");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("sc", 2, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
   ASSERT_TRUE(play_mate_opening(red, black, gid, 3, "c"));
   NodeClient fan = guest_on(cluster.port(0), "sc_fan");
@@ -667,11 +644,9 @@ TEST(GameServerMultiNode, NodeWithoutTheLeaseCannotAppend) {
 // game_started through its node) still follows it: when the owner dies, its node re-subscribes it
 // at the new owner and the opponent's next move reaches it without a request.
 TEST(GameServerMultiNode, SilentTakerOnAnotherNodeFollowsTheGameToItsNewOwner) {
-  TestCluster cluster(3, 2000, 250);
-  NodeGame g = game_across_nodes(cluster, "sf");
-  ASSERT_FALSE(g.gid.empty());
-  NodeClient &red = g.red, &black = g.black;
-  const std::string gid = g.gid;
+  ClusterGame c("sf", 3, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
   cluster.kill_node(0);
   reconnect_to(red, cluster.port(2));
   auto r = sync_until_served(red, gid, 0);
