@@ -684,6 +684,12 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
         if (back > value_of(victim, t)) g = 0;
         if (trace() && back > 0) std::cerr << "      series after " << to_iccs(c) << " back " << back << "\n";
       }
+      int single = value_of(victim, t) - (rooted ? moved_value(s.p, a, t, us) : 0);
+      // AXF and the computer rules know no exchange sums: a piece with a real root is chased only
+      // by a cheaper piece (a chariot by a horse or cannon, a chariot, horse or cannon by an
+      // advisor or elephant), however many others also attack it (audit 2026-12-04: a chariot
+      // joining a horse against a protected cannon is no chase, as in Fairy-Stockfish).
+      if (offers == Offers::SameType && single <= 0) g = 0;
       if (trace()) std::cerr << "      cap " << to_iccs(c) << " see " << g << " hit " << victim_hits_back(s, t, c.from) << "\n";
       if (g <= 0) continue;
       // Can the victim hit back at the attacker? Then the move offers an exchange (兑) or a
@@ -693,7 +699,6 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
       if (real_only && capture_allows_mate(s, c)) continue;
       if (real_only && verify_series && capture_refuted(s, c)) continue;
       if (best.n_winners < 8) best.winners[best.n_winners++] = static_cast<int8_t>(c.from);
-      int single = value_of(victim, t) - (rooted ? moved_value(s.p, a, t, us) : 0);
       best_single = std::max(best_single, single);
       if (g > best.gain) {
         best.gain = g;
@@ -1293,7 +1298,16 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       std::cerr << "  compare " << square_name(t) << " now " << now[t].gain << " alts " << now[t].alternatives.count()
                 << " base " << threatened(base) << " without " << threatened(without_mover) << "\n";
     if (rs == Ruleset::Cxa) {
-      if (threatened(base) >= now[t].gain && (now[t].via_check || blocks_check || threatened(without_mover) >= now[t].gain))
+      // The moved piece is the only one whose capture wins the target: it takes part, even where
+      // lifting it would reopen the line of a piece it blocks, or leave a combination that wins
+      // the target too (audit 2026-12-04: a chariot that steps in front of its cannon and takes
+      // over its attack on a horse chases the horse). Not for an answer to a forcing move, which
+      // chases only what was not threatened before that move (26.1.4).
+      const bool sole_winner = !answering && now[t].n_winners > 0 &&
+                               std::all_of(now[t].winners.begin(), now[t].winners.begin() + now[t].n_winners,
+                                           [&](int8_t w) { return w == m.to; });
+      if (threatened(base) >= now[t].gain &&
+          (now[t].via_check || blocks_check || (!sole_winner && threatened(without_mover) >= now[t].gain)))
         continue;
     } else if (!new_attack(before, after, m, t, now[t])) {
       continue;

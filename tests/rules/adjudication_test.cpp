@@ -1145,6 +1145,12 @@ TEST(Adjudication, AxfChasesAreNewAttacks) {
       {"3a1ab2/7r1/c3k4/3N5/7R1/2N6/9/1p2BK1Rp/9/3A1A3 w", "h2h3 a7a4 h3h2 a4a7", Outcome::Draw,
        "the h8 chariot is offered an exchange by the h5 one; the chariot behind it on the file is no "
        "second attacker"},
+      {"2ba1kbn1/4a4/9/p5p1p/2c5r/6B2/P2N2P2/9/2R6/3K1AB2 b", "c5e5 c1e1 e5c5 e1c1", Outcome::Draw,
+       "the cannon has a real root, the i5 chariot: a chariot joining the d3 horse against it chases "
+       "nothing, though the exchanges would win it (more attackers than defenders chases under CXA only; "
+       "audit 2026-12-04, Fairy-Stockfish agrees)"},
+      {"2ba1kbn1/4a4/9/p5p1p/2c6/6B2/P2N2P2/9/2R6/3K1AB2 b", "c5e5 c1e1 e5c5 e1c1", Outcome::RedLoses,
+       "without the i5 chariot the cannon has no root, and the chariot chases it"},
   };
   for (const Case& c : cases) {
     for (Ruleset rs : {Ruleset::Axf, Ruleset::Computer}) {
@@ -1406,4 +1412,22 @@ TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
         << p.transformed_fen << "\n" << dump(b);
     EXPECT_EQ(a.reason, b.reason);
   }
+}
+
+// A chariot that steps in front of its own cannon takes the cannon's attack on the unprotected a8
+// horse over: it is the only piece that can take the horse, so it takes part in the threat and
+// chases it, though the threat stood before and lifting the chariot off the board would give it
+// back to the cannon (audit 2026-12-04: read as 闲, and the loop a draw). Stepping back, it chases
+// the b9 cannon; red loses. Joining a piece that already wins the target is still no new chase
+// (the d3 horse already attacks the unprotected cannon; the chariot's attack adds nothing).
+TEST(Adjudication, AChariotThatTakesOverItsCannonsAttackChases) {
+  const RepetitionVerdict v = judge("1cbakab1r/n8/9/2p1p1p1p/9/1R7/P1P1P1P1P/9/C8/2BAKAB2 w - - 0 1",
+                                    twice("b4a4 i9h9 a4b4 h9i9"), Ruleset::Cxa);
+  EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  EXPECT_EQ(v.labels[0].describe(), "捉(马)") << dump(v);
+  EXPECT_EQ(v.labels[2].describe(), "捉(炮)") << dump(v);
+  const RepetitionVerdict joined = judge("2ba1kbnr/4a4/9/p5p1p/2c6/6B2/P2N2P2/9/2R6/3K1AB2 b - - 0 1",
+                                         twice("c5e5 c1e1 e5c5 e1c1"), Ruleset::Cxa);
+  EXPECT_EQ(joined.outcome, Outcome::Draw) << dump(joined);
+  EXPECT_EQ(joined.labels[1].describe(), "闲") << dump(joined);
 }
