@@ -195,6 +195,7 @@ class Hub {
   bool supersede_other_challenges(const SeekEntry& seek, const std::string& taker_id);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
+  void leave_pools(const GameConfig& cfg);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings and bot marks, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void announce_game_ready(const GameConfig& cfg);  // the game_ready notice to both players, on every node

@@ -11,6 +11,7 @@
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
+#include "store/matchmaker_bus.h"
 #include "store/rating_store.h"
 
 namespace json = boost::json;
@@ -145,6 +146,18 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
     if (inserted) a.start(/*reloaded=*/false);
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
+  if (inserted) leave_pools(cfg);
+}
+
+// Players whose game starts leave every quick-pairing pool, or a pool would pair them into a
+// second game at once (review 2026-12-04: a seek accepted while its maker waited in a pool).
+void Hub::leave_pools(const GameConfig& cfg) {
+  try {
+    for (const auto& pool : redis_.command({"SMEMBERS", xq::bus::kPools}).elements)
+      redis_.command({"HDEL", xq::bus::pool(pool.str), cfg.red.user_id, cfg.black.user_id});
+  } catch (const std::exception& e) {
+    std::cerr << "gameserver: game " << cfg.id << " started, its players still in a pool: " << e.what() << '\n';
+  }
 }
 
 // A game no longer (or not) in memory: a finished one is rebuilt from its stored events and sent

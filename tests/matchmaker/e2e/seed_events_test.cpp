@@ -510,6 +510,33 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
   post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);
 }
 
+// A player whose game starts some other way (here, a seek of theirs accepted) leaves every pool:
+// it paired them into a second game at once (review 2026-12-04).
+TEST_F(QuickPairing, APlayerWhoseGameStartsLeavesThePools) {
+  add_players(3, "ql");
+  post("/api/pools/xiangqi/180000+2000/join", json::object{}, players_[0].token);
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(xq::v1::XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(540000);
+  seek.mutable_create_seek()->set_color(xq::v1::RED);
+  const ServerMessage sought = players_[0].ws->request(seek);
+  ASSERT_TRUE(sought.has_reply()) << sought.DebugString();
+  ClientMessage accept;
+  accept.mutable_accept_seek()->set_seek_id(sought.reply().seek_id());
+  ASSERT_TRUE(players_[1].ws->request(accept).has_reply());
+  const auto started = [](const ServerMessage& m) { return m.has_game_started(); };
+  ASSERT_TRUE(players_[0].ws->wait_for(started, 5000));
+  post("/api/pools/xiangqi/180000+2000/join", json::object{}, players_[2].token);
+  // Several pool rounds (300 ms each): the newcomer waits alone.
+  EXPECT_FALSE(players_[2].ws->wait_for(started, 1500)) << "paired with a player already in a game";
+  int games = 0;
+  for (const ServerMessage& m : players_[0].ws->history()) games += m.has_game_started();
+  EXPECT_EQ(games, 1);
+  const json::value pools = get("/api/pools");
+  for (const auto& p : pools.as_array())
+    if (p.at("pool").as_string() == "xiangqi:180000+2000") EXPECT_EQ(p.at("waiting").to_number<int64_t>(), 1);
+}
+
 // Taking a pair out of a quick-pairing pool is all or nothing: when one of the two has just left,
 // the other stays in the pool and no game is requested; otherwise both leave and the game is
 // requested in the same step.
