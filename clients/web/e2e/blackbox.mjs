@@ -191,7 +191,9 @@ test('blackbox: signed out, a finished game\'s link shows its replay under the s
   await v.page.waitForSelector(`[data-testid=game-page][data-game-id="${live}"]`, { timeout: T });
   assert(/Red wins: resignation/.test(await resultText(v)), 'signed in, the same game');
   // Red signs out on the game's page: the public replay stays, with no player's buttons.
+  const asked = new Promise((resolve) => red.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
   await red.page.click('[data-testid=sign-out]');
+  assert(/guest cannot sign in again/.test(await asked), 'a guest is asked before signing out');
   await red.page.waitForSelector('[data-testid=guest-login]', { timeout: T });
   assert(/Red wins: resignation/.test(await resultText(red)), 'signed out, the replay stays');
   assertEqual(await red.page.getAttribute('[data-testid=game-page]', 'data-you'), 'spectator', 'no longer as a player');

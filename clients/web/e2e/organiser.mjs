@@ -570,7 +570,11 @@ test('organiser form: a broadcast delay against outside help and a shorter no-sh
   await org.page.fill('[data-testid=ev-name]', 'Delayed broadcast');
   await org.page.fill('[data-testid=ev-id]', 'e2e-delay');
   await org.page.fill('[data-testid=ev-spectator-delay]', '90');
+  // A no-show time as long as the clock would never come: the form says the clock runs out first.
+  await org.page.fill('[data-testid=ev-no-show]', '15');
+  assert(/loses on time first/.test(await org.page.textContent('[data-testid=ev-no-show-moot]', { timeout: T })), 'the moot no-show time is named');
   await org.page.fill('[data-testid=ev-no-show]', '5');
+  assertEqual(await org.page.locator('[data-testid=ev-no-show-moot]').count(), 0, 'no note for a shorter one');
   await org.page.click('[data-testid=create-event]');
   await org.page.waitForSelector('[data-testid=event-page][data-event=e2e-delay]', { timeout: T });
   const cfg = (await (await fetch(`${ctx.base}/api/events/e2e-delay`)).json()).config;

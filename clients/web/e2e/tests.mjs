@@ -470,6 +470,11 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
   assert(/Ben/.test(await ann.page.textContent('[data-testid=rematch-panel]')), 'Ann sees who offers');
   await ben.page.click('[data-testid=cancel-rematch]');
   await ann.page.waitForSelector('[data-testid=accept-rematch]', { state: 'detached', timeout: T });
+  // Offered again and declined: Ben's page is back to its Rematch button.
+  await ben.page.click('[data-testid=rematch]');
+  await ann.page.click('[data-testid=decline-rematch]', { timeout: T });
+  await ben.page.waitForSelector('[data-testid=rematch-waiting]', { state: 'detached', timeout: T });
+  await ben.page.waitForSelector('[data-testid=rematch]', { timeout: T });
 
   // Offered again and accepted: both are taken to the new game from the old one's page, Ben now Red.
   await ben.page.click('[data-testid=rematch]');
@@ -490,8 +495,8 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
   const overflow = await ann.page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
   assert(overflow <= 0, `the game page scrolls by ${overflow} px at 1280x800`);
 
-  // Crossing offers: both press Rematch, then both Accept. One game starts and both are on it
-  // (two games started before: each accept took the other's offer).
+  // Crossing offers: both press Rematch. One game starts and both are on it (two games started
+  // once, when each accept took the other's offer).
   await ann.page.click('[data-testid=resign]');
   await ann.page.click('[data-testid=confirm-resign]');
   for (const p of [ann, ben]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the second resignation`);
@@ -516,9 +521,8 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
       },
     });
   });
-  for (const p of [ann, ben]) await p.page.waitForSelector('[data-testid=accept-rematch]', { timeout: T });
-  // Both press Accept at once (a page the first accept already took to the new game has no button).
-  await Promise.all([ann, ben].map((p) => p.page.evaluate(() => document.querySelector('[data-testid=accept-rematch]')?.click())));
+  // Nobody presses anything more: each page, seeing both offers, takes the other's, and the server
+  // starts one of the two (each page used to wait with its own offer and the other's unanswered).
   for (const p of [ann, ben])
     await p.page.waitForFunction((old) => {
       const el = document.querySelector('[data-testid=game-page]');
@@ -745,6 +749,11 @@ test('accounts: register, sign out, log in; a direct challenge only its target s
   const shortPw = await page.textContent('[data-testid=sign-in-error]', { timeout: T });
   assert(/password needs 6/.test(shortPw) && !/3 to 20/.test(shortPw), `the password rule alone: ${shortPw}`);
   await page.fill('[data-testid=account-password]', 'secret-pw-1');
+  // Guests' names are refused in the page's words; a space a phone's keyboard added is dropped.
+  await page.fill('[data-testid=account-name]', 'GuestFoo');
+  await page.click('[data-testid=register]');
+  await page.waitForSelector('[data-testid=sign-in-error]:has-text("kept for guests")', { timeout: T });
+  await page.fill('[data-testid=account-name]', `${name} `);
   await page.click('[data-testid=register]');
   await page.waitForSelector('[data-testid=user-name]', { timeout: T });
   assert((await page.textContent('[data-testid=user-name]')).includes(name), 'registered and signed in');
@@ -754,12 +763,27 @@ test('accounts: register, sign out, log in; a direct challenge only its target s
   await page.fill('[data-testid=account-password]', 'wrong-password');
   await page.click('[data-testid=login]');
   await page.waitForSelector('.sign-in .error', { timeout: T });
+  assert(/New here\?/.test(await page.textContent('[data-testid=register-hint]')), 'a failed log-in says how to make an account');
   await page.fill('[data-testid=account-password]', 'secret-pw-1');
   await page.click('[data-testid=login]');
   await page.waitForSelector('[data-testid=user-name]', { timeout: T });
   // A reload resumes the session with the stored token.
   await page.reload();
   await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // A second tab of the same browser follows a sign-out and a sign-in in the first (it went on
+  // acting as the old user, and took the new one silently at its next reconnect).
+  const tab2 = await context.newPage();
+  await tab2.goto(`${ctx.base}/`);
+  await tab2.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await page.click('[data-testid=sign-out]');
+  await tab2.waitForSelector('[data-testid=account-name]', { timeout: T });
+  await page.fill('[data-testid=account-name]', name);
+  await page.fill('[data-testid=account-password]', 'secret-pw-1');
+  await page.click('[data-testid=login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await tab2.waitForSelector('[data-testid=user-name]', { timeout: T });
+  assert((await tab2.textContent('[data-testid=user-name]')).includes(name), 'the second tab is signed in again too');
+  await tab2.close();
 
   const guest = await newPlayer(ctx, 'Gus');
   const other = await newPlayer(ctx, 'Oli');
@@ -1254,7 +1278,14 @@ test('chat: the players\' room and the spectators\' room stay apart; too many li
 test('a Chinese name: a guest signs in as 张伟 and is called so; a two-character account registers', async (ctx) => {
   const p = await newPlayer(ctx, '张伟', { locale: 'zh-CN' });
   assert((await p.page.textContent('[data-testid=user-name]')).includes('guest-张伟'), 'the guest keeps the Chinese name');
+  // A guest is asked first: the name cannot be signed into again.
+  p.page.once('dialog', (d) => void d.dismiss());
   await p.page.click('[data-testid=sign-out]');
+  await sleep(300);
+  assert((await p.page.textContent('[data-testid=user-name]')).includes('guest-张伟'), 'still signed in after saying no');
+  const asked = new Promise((resolve) => p.page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await p.page.click('[data-testid=sign-out]');
+  assert(/游客/.test(await asked), 'the question, in Chinese');
   await p.page.fill('[data-testid=account-name]', '王芳');
   await p.page.fill('[data-testid=account-password]', 'club-secret');
   await p.page.click('[data-testid=register]');

@@ -61,6 +61,17 @@ export class Connection {
     window.addEventListener('online', () => {
       if (this.status !== 'open' && this.status !== 'idle') this.open();
     });
+    // Another tab of this browser signed out, or in as someone else: this one follows (else it
+    // kept acting as the old user, and took the other tab's user silently at its next reconnect).
+    // Reloading starts it again cleanly as whoever the stored session now names. (Not on every
+    // token written: a resumed session gets a fresh one, and two tabs would reload each other.)
+    window.addEventListener('storage', (e) => {
+      const stored = localStorage.getItem('xq.token');
+      const signedOut = (e.key === 'xq.token' || e.key === null) && !stored && !!this.token;
+      const signedIn = e.key === 'xq.token' && !!stored && !this.token;
+      const switched = e.key === 'xq.user' && !!e.newValue && !!this.user && e.newValue !== this.user.userId;
+      if (signedOut || signedIn || switched) location.reload();
+    });
     // The browser knows the network is gone: a socket kept open meanwhile would hide it.
     window.addEventListener('offline', () => {
       if (this.ws) this.abandon(this.ws);
@@ -84,7 +95,10 @@ export class Connection {
   // Login answers carry the token and the user; keep both for the next reconnect.
   signedIn(m: ServerMessage) {
     if (m.reply?.token) this.setToken(m.reply.token);
-    if (m.reply?.user) this.user = m.reply.user as Player;
+    if (m.reply?.user) {
+      this.user = m.reply.user as Player;
+      localStorage.setItem('xq.user', this.user.userId ?? ''); // for the other tabs (see the constructor)
+    }
     if (m.reply) this.role = m.reply.role || 'player';
     if (m.reply?.user) this.banned = this.sessionEnded = false;
     for (const fn of this.statusListeners) fn(this.status);

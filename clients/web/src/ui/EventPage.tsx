@@ -34,6 +34,9 @@ export function EventPage({ app, id }: { app: App; id: string }) {
   // Loads can overlap (poll, notice, reconnect): only the latest one is applied, and a failed
   // reload keeps what is on screen.
   const seq = useRef(0);
+  // No such event (404): the page says so and stops polling for it (it asked for the event, its
+  // standings, crosstable and next game every 10 s, four 404s each time).
+  const missing = useRef(false);
   const load = useCallback(async () => {
     const mySeq = ++seq.current;
     const auth = { token: app.conn.token };
@@ -53,6 +56,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     if (mySeq !== seq.current) return;
     if (e) for (const g of e.games ?? []) if (g.game_id) app.eventOfGame.set(g.game_id, id);
     const error = ev.status === 'rejected' ? apiErrorText(ev.reason) : '';
+    missing.current = ev.status === 'rejected' && (ev.reason as { status?: number })?.status === 404;
     setData((old) =>
       e
         ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, error: '' }
@@ -62,7 +66,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
 
   useEffect(() => {
     void load();
-    const timer = window.setInterval(() => void load(), POLL_MS);
+    const timer = window.setInterval(() => missing.current || void load(), POLL_MS);
     const offNotice = app.onNoticeMessage((n) => {
       if (n.eventId !== id) return;
       if (n.text && n.kind === 'notice') setNews(n.text);

@@ -384,6 +384,19 @@ function Offer({ game, what, by, declined, text }: { game: GameModel; what: keyo
 
 function Downloads({ game }: { game: GameModel }) {
   const path = `/api/games/${encodeURIComponent(game.id)}`;
+  // A delayed broadcast withholds a running game's record from spectators (403): say so rather
+  // than offer links that lead to an error.
+  const [withheld, setWithheld] = useState(false);
+  const ask = !game.over && !game.you;
+  useEffect(() => {
+    if (!ask) return setWithheld(false);
+    let live = true;
+    fetch(path).then((r) => live && setWithheld(r.status === 403), () => {});
+    return () => {
+      live = false;
+    };
+  }, [path, ask]);
+  if (withheld && ask) return <p class="panel downloads muted small" data-testid="record-withheld">{t('recordWithheld')}</p>;
   return (
     <div class="panel downloads">
       <a class="button" data-testid="download-record" href={path} download={`${game.id}.json`}>{t('download')}</a>
@@ -405,6 +418,9 @@ function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
   }, [active]);
   if (left === null) return null;
   const side: Color = game.moves.length === 0 ? 'r' : 'b';
+  // A clock shorter than the no-show time runs out first: the game is lost on time, and a
+  // countdown to a forfeit that cannot come would mislead (review, 2026-12-04).
+  if (game.clockNow(side) <= left) return null;
   const time = clockText(left);
   return (
     <p class={`muted first-move-due${left < 60_000 ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-ms={Math.round(left)} role="status">

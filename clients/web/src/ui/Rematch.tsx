@@ -37,15 +37,25 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
     };
   }, [app, game.id]);
 
+  const offered = me && opponent?.userId ? seeks.find((s) => s.owner?.userId === me && s.targetUserId === opponent.userId) : undefined;
+  const incoming = me && opponent?.userId ? seeks.find((s) => s.owner?.userId === opponent.userId && s.targetUserId === me) : undefined;
+  // Both asked at once (each offer crossed the other): each page takes the other's, and the
+  // server starts one game of the two (the other offer is void). Without this, each page waited
+  // with an offer of its own and the other's unanswered.
+  const crossed = offered && incoming ? incoming.seekId : '';
+  useEffect(() => {
+    if (crossed) void act({ acceptSeek: { seekId: crossed } }, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [crossed]);
+
   if (!you || !st || !opponent?.userId || !me) return null;
-  const offered = seeks.find((s) => s.owner?.userId === me && s.targetUserId === opponent.userId);
-  const incoming = seeks.find((s) => s.owner?.userId === opponent.userId && s.targetUserId === me);
 
   const reload = async () => {
     const l = await app.conn.request({ listSeeks: {} });
     setSeeks((l.seeks?.seeks ?? []) as Seek[]);
   };
-  const act = async (body: Parameters<App['conn']['request']>[0]) => {
+  // quiet: the crossing offers' own accept, whose refusal only means the other page's won.
+  const act = async (body: Parameters<App['conn']['request']>[0], quiet = false) => {
     setError('');
     // The new game opens here at once (not in a "game ready" banner) when it starts.
     app.rematchOf = body.cancelSeek ? null : game.id;
@@ -58,7 +68,7 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
       // accepted ours first, and the server made theirs void): keep waiting for it.
       const stillHere = app.route.page === 'game' && app.route.id === game.id;
       app.rematchOf = offered && !body.cancelSeek && stillHere ? game.id : null;
-      setError(errorText(e));
+      if (!quiet) setError(errorText(e));
     }
   };
 
@@ -69,6 +79,9 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
           <span>{t('rematchOffered', { name: opponent.name ?? '' })}</span>
           <button class="primary" data-testid="accept-rematch" onClick={() => void act({ acceptSeek: { seekId: incoming.seekId } })}>
             {t('acceptRematch')}
+          </button>
+          <button data-testid="decline-rematch" onClick={() => void act({ cancelSeek: { seekId: incoming.seekId } })}>
+            {t('declineChallenge')}
           </button>
         </>
       ) : offered ? (

@@ -92,7 +92,11 @@ export function Shell({ app }: { app: App }) {
             </span>
           )}
           {user && (
-            <button class="link" data-testid="sign-out" onClick={() => { app.conn.signOut(); app.pool = null; app.notify(); }}>{t('signOut')}</button>
+            <button class="link" data-testid="sign-out" onClick={() => {
+              // A guest name cannot be signed into again: its games and event places stay behind.
+              if (user.guest && !window.confirm(t('guestSignOutConfirm'))) return;
+              app.conn.signOut(); app.pool = null; app.notify();
+            }}>{t('signOut')}</button>
           )}
         </div>
       </header>

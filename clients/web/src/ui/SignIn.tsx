@@ -20,7 +20,7 @@ export function SignIn({ app }: { app: App }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   // Kept as the error (or the text's key), worded at each render: a language switch re-words it.
-  const [error, setError] = useState<{ err: unknown } | { key: 'nameRules' | 'passwordRules' } | null>(null);
+  const [error, setError] = useState<{ err: unknown } | { key: 'nameRules' | 'passwordRules' | 'guestNameReserved' } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (body: Parameters<App['conn']['request']>[0]) => {
@@ -39,11 +39,16 @@ export function SignIn({ app }: { app: App }) {
 
   // The server's rules, checked here first so that the message names what is wrong, in the
   // page's language (the server's own text is English).
+  // A name typed with a space at an end (a phone's keyboard adds one after a word) is meant without.
+  const account = name.trim();
   const register = () => {
-    if (!isValidName(name)) return setError({ key: 'nameRules' });
+    if (!isValidName(account)) return setError({ key: 'nameRules' });
+    if (/^guest/i.test(account)) return setError({ key: 'guestNameReserved' });
     if (new TextEncoder().encode(password).length < 6 || !password.trim()) return setError({ key: 'passwordRules' });
-    void run({ register: { name, password } });
+    void run({ register: { name: account, password } });
   };
+  // A newcomer who pressed Enter (log in) before having an account is told how to make one.
+  const unknownAccount = error && 'err' in error && error.err instanceof RequestError && error.err.code === ErrorCode.BAD_CREDENTIALS;
 
   return (
     <section class="panel sign-in">
@@ -75,19 +80,24 @@ export function SignIn({ app }: { app: App }) {
         class="account"
         onSubmit={(e) => {
           e.preventDefault();
-          void run({ login: { name, password } });
+          void run({ login: { name: account, password } });
         }}
       >
-        <input data-testid="account-name" placeholder={t('userName')} autocomplete="username" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input data-testid="account-name" placeholder={t('userName')} autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck={false} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <div class="row">
-          <button data-testid="login" disabled={busy || !name || !password}>{t('login')}</button>
-          <button data-testid="register" type="button" disabled={busy || !name || !password} onClick={() => register()}>
+          <button data-testid="login" disabled={busy || !account || !password}>{t('login')}</button>
+          <button data-testid="register" type="button" disabled={busy || !account || !password} onClick={() => register()}>
             {t('register')}
           </button>
         </div>
       </form>
-      {error && <p class="error" role="alert" data-testid="sign-in-error">{'key' in error ? t(error.key) : errorText(error.err)}</p>}
+      {error && (
+        <p class="error" role="alert" data-testid="sign-in-error">
+          {'key' in error ? t(error.key) : errorText(error.err)}
+          {unknownAccount && <span data-testid="register-hint"> {t('newHereRegister')}</span>}
+        </p>
+      )}
     </section>
   );
 }

@@ -254,6 +254,9 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         <label>
           {t('noShowMinutes')}
           <input data-testid="ev-no-show" type="number" min="0.1" max="120" step="any" value={f.no_show_minutes} onInput={set('no_show_minutes')} />
+          {Number(f.no_show_minutes) >= Number(f.minutes) && (
+            <span class="muted small" data-testid="ev-no-show-moot">{t('noShowLongerThanClock')}</span>
+          )}
         </label>
         <label title={t('spectatorDelayHelp')}>
           {t('spectatorDelaySeconds')}
