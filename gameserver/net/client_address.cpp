@@ -96,6 +96,8 @@ bool TrustedProxies::contains(std::string_view address) const {
   return false;
 }
 
+bool is_loopback(std::string_view address) { return address.substr(0, 4) == "127." || address == "::1"; }
+
 std::string address_block(std::string_view address) {
   auto ip = parse_ip(address);
   if (!ip) return std::string(address);

@@ -38,4 +38,7 @@ std::string client_address(std::string_view peer, std::string_view forwarded_for
 // holds a whole /64, so counting single IPv6 addresses would give it any number of tries).
 std::string address_block(std::string_view address);
 
+// 127.0.0.0/8 or ::1 (the host itself).
+bool is_loopback(std::string_view address);
+
 }  // namespace gs

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "net/address_limit.h"
 #include "net/drained_socket.h"
 #include "net/runtime.h"
 #include "server/game_actor.h"
@@ -75,8 +76,13 @@ class SocketSlot {
 
 class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(StrandSocket&& socket, SocketSlot&& slot, Hub& hub, std::string remote, std::string client_address)
-      : Connection(g_next_connection_id++, std::move(remote), std::move(client_address)), ws_(WsSocket(std::move(socket))), slot_(std::move(slot)), hub_(hub) {}
+  WsSession(StrandSocket&& socket, SocketSlot&& slot, ConnectionsPerAddress::Slot&& place, Hub& hub, std::string remote,
+            std::string client_address)
+      : Connection(g_next_connection_id++, std::move(remote), std::move(client_address)),
+        ws_(WsSocket(std::move(socket))),
+        slot_(std::move(slot)),
+        place_(std::move(place)),
+        hub_(hub) {}
 
   void run(http::request<http::string_body> req) {
     // Beast's own idle timeout re-arms a timer on every read (a cancelled wait and a new one per
@@ -234,6 +240,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>, StrandExecutor> watch_timer_{ws_.get_executor()};
   int64_t opened_ms_ = 0, last_heard_ms_ = 0, ping_sent_ms_ = 0;  // steady ms: the upgrade, the last frame (or pong) received
   SocketSlot slot_;
+  ConnectionsPerAddress::Slot place_;  // in the count of its client address
   Hub& hub_;
   beast::flat_buffer buf_;
   std::deque<std::string> queue_;
@@ -258,11 +265,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   // Answers a request that cannot be served and closes the connection.
-  void refuse(http::status status, const char* json) {
+  void refuse(http::status status, std::string json) {
     auto res = std::make_shared<http::response<http::string_body>>(status, 11);
     res->set(http::field::server, "xq-gameserver");
     res->set(http::field::content_type, "application/json");
-    res->body() = json;
+    res->body() = std::move(json);
     res->keep_alive(false);
     res->prepare_payload();
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, size_t) {
@@ -305,10 +312,18 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
       if (!valid_websocket_key(req_[http::field::sec_websocket_key]))
         return refuse(http::status::bad_request, R"j({"error":"Sec-WebSocket-Key must be the base64 of 16 bytes (RFC 6455)"})j");
+      ConnectionsPerAddress::Slot place;
+      const int64_t per_address = hub_.options().max_connections_per_address;
+      if (!hub_.connections_per_address().try_acquire(address, per_address, place)) {
+        hub_.metrics().connections_refused_per_address_total++;
+        return refuse(http::status::too_many_requests,
+                      R"({"error":"too many connections from your address (at most )" + std::to_string(per_address) +
+                          R"(): close some","code":"too_many_connections"})");
+      }
       stream_.expires_never();
       auto& ioc = static_cast<asio::io_context&>(stream_.get_executor().context());
-      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), hub_, remote,
-                                  std::move(address))
+      std::make_shared<WsSession>(rebind_to_new_strand(stream_.release_socket(), ioc), std::move(slot_), std::move(place), hub_,
+                                  remote, std::move(address))
           ->run(std::move(req_));
       return;
     }
@@ -345,11 +360,18 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res->set(http::field::server, "xq-gameserver");
     res->set(http::field::content_type, r.content_type);
     // No other site may frame the pages (a Resign button under a decoy) or have a file sniffed
-    // into another type; links out carry no referrer.
+    // into another type; links out carry no referrer. The page runs only its own scripts and talks
+    // only to its own server (the token it keeps would be worth stealing with an injected script).
     res->set("X-Content-Type-Options", "nosniff");
     res->set("X-Frame-Options", "DENY");
-    res->set("Content-Security-Policy", "frame-ancestors 'none'");
+    res->set("Content-Security-Policy",
+             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+             "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     res->set("Referrer-Policy", "no-referrer");
+    // The API's answers are private and live (tokens, a game's state): kept by no cache. The web
+    // client's files may be.
+    const std::string_view path(req_.target().data(), req_.target().size());
+    if (path.substr(0, 5) == "/api/" || path.substr(0, 8) == "/metrics") res->set(http::field::cache_control, "no-store");
     for (const auto& [name, value] : r.headers) res->set(name, value);
     res->keep_alive(req_.keep_alive());
     if (req_.method() == http::verb::head) {
@@ -378,6 +400,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   beast::tcp_stream stream_;
   SocketSlot slot_;
+  ConnectionsPerAddress::Slot place_;  // in the count of its client address
   Hub& hub_;
   beast::flat_buffer buf_;
   http::request<http::string_body> req_;

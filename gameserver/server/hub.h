@@ -16,6 +16,7 @@
 
 #include "auth/auth.h"
 #include "lobby/lobby.h"
+#include "net/address_limit.h"
 #include "net/runtime.h"
 #include "server/connection.h"
 #include "server/game_actor.h"
@@ -117,6 +118,7 @@ class Hub {
 
   const ServerOptions& options() const { return options_; }
   Metrics& metrics() { return metrics_; }
+  ConnectionsPerAddress& connections_per_address() { return connections_per_address_; }
   // Runs an HTTP API request off the io threads (it may wait on Redis, the matchmaker's answer or
   // a game's strand). False when the queue is full: answer 503.
   bool post_http(std::function<void()> job, bool probe = false) {
@@ -245,6 +247,7 @@ class Hub {
   uint64_t ticks_ = 0;  // tick() runs on one thread
   Auth& auth_;
   Metrics& metrics_;
+  ConnectionsPerAddress connections_per_address_;
   ServerOptions options_;
   BotIds bot_ids_{redis_};  // computer players, for the seek lists
 

@@ -44,6 +44,8 @@ std::string Metrics::render() const {
   gauge("xq_slow_readers_dropped_total", "Connections closed because their send queue was full.", "counter",
         slow_readers_dropped_total);
   gauge("xq_sockets", "Open client sockets (HTTP and WebSocket).", "gauge", sockets);
+  gauge("xq_connections_refused_per_address_total", "WebSocket upgrades refused (429) because their client address held --max-connections-per-address.",
+        "counter", connections_refused_per_address_total);
   gauge("xq_sockets_refused_total", "Client sockets closed at accept because --max-sockets were open.", "counter",
         sockets_refused_total);
   o << "# HELP xq_move_latency_seconds Time from receiving a move to acknowledging it (incl. Redis).\n"

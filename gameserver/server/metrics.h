@@ -21,6 +21,7 @@ class Metrics {
   std::atomic<int64_t> frames_out_total{0};
   std::atomic<int64_t> slow_readers_dropped_total{0};
   std::atomic<int64_t> sockets{0};                  // open client sockets (HTTP and WebSocket)
+  std::atomic<int64_t> connections_refused_per_address_total{0};  // 429: --max-connections-per-address
   std::atomic<int64_t> sockets_refused_total{0};    // closed at accept: --max-sockets reached
 
   void error(int code);  // counts an error sent to a client, by ErrorCode number

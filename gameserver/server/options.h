@@ -14,6 +14,10 @@ struct ServerOptions {
   // Redis connections could not reconnect and every move failed with STORAGE_UNAVAILABLE. main()
   // sets it from RLIMIT_NOFILE (less a reserve); 0: no cap.
   int64_t max_sockets = 0;
+  // Open WebSocket connections from one client address (net/address_limit.h; loopback is not
+  // counted); more are refused with 429. 0: no limit. A club behind one NAT address has one
+  // connection per player and tab.
+  int64_t max_connections_per_address = 200;
   size_t max_frame_bytes = 8 * 1024;        // larger frames get TOO_LARGE (connection kept)
   size_t hard_frame_bytes = 1024 * 1024;    // larger frames close the connection (Beast limit)
   double rate_per_second = 20;              // token bucket refill per connection

@@ -19,7 +19,12 @@ int64_t get_int(const json::object& o, const char* key, int64_t def) {
   if (!v) return def;
   if (v->is_int64()) return v->as_int64();
   if (v->is_uint64()) return static_cast<int64_t>(v->as_uint64());
-  if (v->is_double()) return static_cast<int64_t>(v->as_double());
+  // A double outside int64's range would convert with undefined behaviour (1e300): refused.
+  if (v->is_double()) {
+    const double d = v->as_double();
+    if (!(d >= -9.2e18 && d <= 9.2e18)) throw TournamentError("bad_request", std::string("field '") + key + "' is out of range");
+    return static_cast<int64_t>(d);
+  }
   throw TournamentError("bad_request", std::string("field '") + key + "' must be a number");
 }
 
@@ -107,7 +112,10 @@ pairing::Settings settings_from(const json::object& o) {
   if (r1 != "adjacent" && r1 != "adjacent-alternating" && r1 != "fold" && r1 != "random")
     throw TournamentError("bad_request", "round1 must be adjacent, adjacent-alternating, fold or random");
   s.round1 = pairing::parse_round1_mode(r1);
-  s.seed = static_cast<uint64_t>(get_int(o, "seed", 0));
+  // Drawn as 1 .. 2^31 - 1 (docs/tournaments.md); a negative one was stored wrapped round.
+  const int64_t seed = get_int(o, "seed", 0);
+  if (seed < 0 || seed > INT32_MAX) throw TournamentError("bad_request", "'seed' is 0 .. 2147483647");
+  s.seed = static_cast<uint64_t>(seed);
   s.colour_rules_hard = get_bool(o, "colour_rules_hard", s.colour_rules_hard);
   s.forfeit_counts_as_met = get_bool(o, "forfeit_counts_as_met", s.forfeit_counts_as_met);
   s.bye_blocked_by_forfeit_win = get_bool(o, "bye_blocked_by_forfeit_win", s.bye_blocked_by_forfeit_win);
@@ -130,6 +138,8 @@ pairing::Settings settings_from(const json::object& o) {
   if (o.if_contains("tiebreak_preset")) s.tiebreaks = pairing::tiebreak_preset(get_str(o, "tiebreak_preset", ""));
   if (auto* t = o.if_contains("tiebreaks")) {
     if (!t->is_array()) throw TournamentError("bad_request", "'tiebreaks' is a list of names");
+    // Each criterion once, and no more than there are (a list of 10,001 "lot" was stored).
+    if (t->as_array().size() > 16) throw TournamentError("bad_request", "'tiebreaks': at most 16 criteria");
     for (auto& name : t->as_array()) {
       if (!name.is_string()) throw TournamentError("bad_request", "'tiebreaks' is a list of names");
       s.tiebreaks.push_back(parse_tiebreak(std::string(name.as_string())));

@@ -840,6 +840,55 @@ TEST_F(GameServer, PasswordGuessingIsStoppedAndTokensHaveOneSpelling) {
 
 // New accounts per client address and hour (--registrations-per-hour); the address behind a
 // trusted proxy is the one its X-Forwarded-For names, and an untrusted peer's header is ignored.
+// One client address holds at most --max-connections-per-address WebSocket connections (security
+// review, 2026-12-04: one host opened every socket a node had and locked everyone else out). More
+// are refused with 429 and a reason; other addresses, and the host's own loopback, are not held
+// back; a closed connection frees its place.
+TEST(GameServerLimits, ConnectionsFromOneAddressAreCapped) {
+  TestServers::Options o;
+  o.gameserver_args = {"--max-connections-per-address", "3"};
+  TestServers own(o);
+  std::vector<std::unique_ptr<WsClient>> held;
+  for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<WsClient>(own.port(), "203.0.113.9"));
+  EXPECT_THROW(WsClient(own.port(), "203.0.113.9"), std::exception) << "a fourth from the same address";
+  // The refusal says why.
+  std::string body;
+  const std::string upgrade =
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n";
+  EXPECT_EQ(http_raw(own.port(), upgrade, body), 429);
+  EXPECT_NE(body.find("too_many_connections"), std::string::npos) << body;
+  EXPECT_NE(body.find("at most 3"), std::string::npos) << body;
+  // An IPv6 host counts by its /64: another address of the same /64 is the same host.
+  std::vector<std::unique_ptr<WsClient>> v6;
+  for (int i = 1; i <= 3; ++i) v6.push_back(std::make_unique<WsClient>(own.port(), "2001:db8:1:2::" + std::to_string(i)));
+  EXPECT_THROW(WsClient(own.port(), "2001:db8:1:2::ff"), std::exception);
+  // Others still come in and play: another address, and loopback (the host itself) beyond 3.
+  Client other = login_guest(own.port(), "cap_other");
+  std::vector<std::unique_ptr<WsClient>> local;
+  for (int i = 0; i < 5; ++i) local.push_back(std::make_unique<WsClient>(own.port()));
+  WsClient elsewhere(own.port(), "198.51.100.20");
+  ClientMessage ping;
+  ping.mutable_ping();
+  EXPECT_FALSE(elsewhere.request(ping).has_error());
+  EXPECT_FALSE(other.ws->request(ping).has_error());
+  std::string metrics;
+  own.http_get("/metrics", metrics);
+  EXPECT_NE(metrics.find("xq_connections_refused_per_address_total 3"), std::string::npos);
+  // A closed connection gives its place back.
+  held.pop_back();
+  bool back = false;
+  for (int i = 0; i < 50 && !back; ++i) {
+    try {
+      WsClient again(own.port(), "203.0.113.9");
+      back = true;
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  EXPECT_TRUE(back) << "the place of a closed connection is free again";
+}
+
 // The operator's blocked words (--chat-blocked-words): such a line is refused with a reason and
 // reaches nobody; other lines pass.
 TEST(GameServerLimits, ChatLinesWithBlockedWordsAreRefused) {
@@ -1040,8 +1089,12 @@ TEST_F(GameServer, StaticFilesOnlyFromInsideTheWebDirectory) {
   std::string body, headers;
   EXPECT_EQ(http_request(g_servers->port(), "GET", "/hello.txt", body, "", "", &headers), 200);
   EXPECT_EQ(body, "hello");
-  for (const char* h : {"X-Content-Type-Options: nosniff", "X-Frame-Options: DENY", "frame-ancestors 'none'"})
+  for (const char* h : {"X-Content-Type-Options: nosniff", "X-Frame-Options: DENY", "frame-ancestors 'none'", "script-src 'self'"})
     EXPECT_NE(headers.find(h), std::string::npos) << "no other site frames the pages or sniffs types: " << headers;
+  EXPECT_EQ(headers.find("no-store"), std::string::npos) << "the client's files may be cached: " << headers;
+  // The API's answers are kept by no cache (security review, 2026-12-04).
+  EXPECT_EQ(http_request(g_servers->port(), "GET", "/api/games", body, "", "", &headers), 200);
+  EXPECT_NE(headers.find("Cache-Control: no-store"), std::string::npos) << headers;
   EXPECT_EQ(http_request(g_servers->port(), "HEAD", "/hello.txt", body, "", "", &headers), 200);
   EXPECT_TRUE(body.empty());
   EXPECT_NE(headers.find("Content-Length: 5"), std::string::npos) << "HEAD says how long the GET would be: " << headers;

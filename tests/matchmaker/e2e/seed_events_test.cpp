@@ -707,7 +707,11 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
                                   json::object{{"name", "cv"}, {"variant", "jieqi"}, {"capture_visibility", "all"}},
                                   json::object{{"name", "points"}, {"pairing", json::object{{"win_points", -1}}}},
                                   json::object{{"name", std::string(5000, 'n')}},
-                                  json::object{{"name", "top-level rounds"}, {"rounds", 5}}}) {
+                                  json::object{{"name", "top-level rounds"}, {"rounds", 5}},
+                                  // Stored wrapped round, or converted with undefined behaviour (security review).
+                                  json::object{{"name", "seed -1"}, {"pairing", json::object{{"seed", -1}}}},
+                                  json::object{{"name", "seed 1e300"}, {"pairing", json::object{{"seed", 1e300}}}},
+                                  json::object{{"name", "many lots"}, {"pairing", json::object{{"tiebreaks", json::array(17, "lot")}}}}}) {
     json::value r = post("/api/events", bad, admin, 400);
     EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
     EXPECT_EQ(json::serialize(r).find("boost"), std::string::npos) << "no library internals: " << json::serialize(r);
