@@ -1306,7 +1306,13 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       const bool sole_winner = !answering && now[t].n_winners > 0 &&
                                std::all_of(now[t].winners.begin(), now[t].winners.begin() + now[t].n_winners,
                                            [&](int8_t w) { return w == m.to; });
-      if (threatened(base) >= now[t].gain &&
+      // A piece of ours that wins the target now and could not even reach it before, not having
+      // moved: the move opened its line (a chariot that steps off its cannon's file; two pieces
+      // chasing in turn, 二子轮捉), a discovered chase even where the mover attacked the target
+      // before. (Not a piece whose capture only became sound: the target stood attacked.)
+      const bool uncovered = !answering && std::any_of(now[t].winners.begin(), now[t].winners.begin() + now[t].n_winners,
+                                                       [&](int8_t w) { return w != m.to && !before.attacks(w, t); });
+      if (threatened(base) >= now[t].gain && !uncovered &&
           (now[t].via_check || blocks_check || (!sole_winner && threatened(without_mover) >= now[t].gain)))
         continue;
     } else if (!new_attack(before, after, m, t, now[t])) {

@@ -1417,15 +1417,21 @@ TEST(Adjudication, ALongMateThreatIsFoundInEveryOrientation) {
 // A chariot that steps in front of its own cannon takes the cannon's attack on the unprotected a8
 // horse over: it is the only piece that can take the horse, so it takes part in the threat and
 // chases it, though the threat stood before and lifting the chariot off the board would give it
-// back to the cannon (audit 2026-12-04: read as 闲, and the loop a draw). Stepping back, it chases
-// the b9 cannon; red loses. Joining a piece that already wins the target is still no new chase
-// (the d3 horse already attacks the unprotected cannon; the chariot's attack adds nothing).
+// back to the cannon (audit 2026-12-04: read as 闲, and the loop a draw). Stepping back, it opens
+// the cannon's line to the horse again, a discovered chase, and itself chases the b9 cannon: the
+// two pieces chase the horse in turn (二子轮捉), and red loses also without the b9 cannon. Joining
+// a piece that already wins the target is still no new chase (the d3 horse already attacks the
+// unprotected cannon; the chariot's attack adds nothing).
 TEST(Adjudication, AChariotThatTakesOverItsCannonsAttackChases) {
   const RepetitionVerdict v = judge("1cbakab1r/n8/9/2p1p1p1p/9/1R7/P1P1P1P1P/9/C8/2BAKAB2 w - - 0 1",
                                     twice("b4a4 i9h9 a4b4 h9i9"), Ruleset::Cxa);
   EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
   EXPECT_EQ(v.labels[0].describe(), "捉(马)") << dump(v);
-  EXPECT_EQ(v.labels[2].describe(), "捉(炮)") << dump(v);
+  EXPECT_EQ(v.labels[2].describe(), "捉(马,炮)") << dump(v);
+  const RepetitionVerdict in_turn = judge("2bakab1r/n8/9/2p1p1p1p/9/1R7/P1P1P1P1P/9/C8/1NBAKAB2 w - - 0 1",
+                                          twice("b4a4 i9h9 a4b4 h9i9"), Ruleset::Cxa);
+  EXPECT_EQ(in_turn.outcome, Outcome::RedLoses) << dump(in_turn);
+  EXPECT_EQ(in_turn.labels[2].describe(), "捉(马)") << dump(in_turn);
   const RepetitionVerdict joined = judge("2ba1kbnr/4a4/9/p5p1p/2c6/6B2/P2N2P2/9/2R6/3K1AB2 b - - 0 1",
                                          twice("c5e5 c1e1 e5c5 e1c1"), Ruleset::Cxa);
   EXPECT_EQ(joined.outcome, Outcome::Draw) << dump(joined);
