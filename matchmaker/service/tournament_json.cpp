@@ -112,10 +112,14 @@ pairing::Settings settings_from(const json::object& o) {
   if (r1 != "adjacent" && r1 != "adjacent-alternating" && r1 != "fold" && r1 != "random")
     throw TournamentError("bad_request", "round1 must be adjacent, adjacent-alternating, fold or random");
   s.round1 = pairing::parse_round1_mode(r1);
-  // Drawn as 1 .. 2^31 - 1 (docs/tournaments.md); a negative one was stored wrapped round.
-  const int64_t seed = get_int(o, "seed", 0);
-  if (seed < 0 || seed > INT32_MAX) throw TournamentError("bad_request", "'seed' is 0 .. 2147483647");
-  s.seed = static_cast<uint64_t>(seed);
+  // A whole number from 0 up (drawn as 1 .. 2^31 - 1, docs/tournaments.md; an organiser's own may
+  // be larger, and stored events keep theirs). A negative one was stored wrapped round, and a
+  // fraction or 1e300 converted, once with undefined behaviour (security review, 2026-12-04).
+  if (const auto* v = o.if_contains("seed")) {
+    if (v->is_uint64()) s.seed = v->as_uint64();
+    else if (v->is_int64() && v->as_int64() >= 0) s.seed = static_cast<uint64_t>(v->as_int64());
+    else throw TournamentError("bad_request", "'seed' is a whole number from 0 up");
+  }
   s.colour_rules_hard = get_bool(o, "colour_rules_hard", s.colour_rules_hard);
   s.forfeit_counts_as_met = get_bool(o, "forfeit_counts_as_met", s.forfeit_counts_as_met);
   s.bye_blocked_by_forfeit_win = get_bool(o, "bye_blocked_by_forfeit_win", s.bye_blocked_by_forfeit_win);

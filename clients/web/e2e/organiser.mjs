@@ -530,6 +530,16 @@ test('a tournament game counts down the no-show time: each player sees who must 
   for (const p of [red, black]) await p.page.waitForSelector('[data-testid=first-move-due]', { state: 'detached', timeout: T });
 });
 
+test('a no-show time longer than the clock is not counted down: the clock runs out first', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Moot_org');
+  const id = 'e2e-moot';
+  const players = await eventWithPlayers(ctx, org, { id, name: 'Blitz club', variant: 'xiangqi', initial_ms: 60000, no_show_ms: 600000, pairing: { rounds: 1 } }, ['Xia', 'Yao']);
+  await apiAs(ctx, await tokenOf(org), 'POST', `/api/events/${id}/start`, {});
+  for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
+  await players[0].page.waitForTimeout(1200); // a countdown would show by now (it did: "within 9:51" beside a 0:58 clock)
+  for (const p of players) assertEqual(await p.page.locator('[data-testid=first-move-due]').count(), 0, `${p.name} sees no countdown to a forfeit that cannot come`);
+});
+
 test('the organiser registers a club member who has an account, by name, into an event with a join code; players have no such form', { needs: ['matchmaker', 'events'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Reg_org');
   const id = 'e2e-register';
