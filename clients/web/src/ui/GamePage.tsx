@@ -338,7 +338,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         {/* Signed out there is no session to read or write the chat with. */}
         {!game.recordOnly && <Chat game={game} tournament={!!eventId} me={app.user?.userId} onReport={app.user ? (seq) => reportChatLine(app, game.id, seq) : undefined} />}
         {st.variant === Variant.JIEQI && <Commitment game={game} />}
-        <Downloads game={game} />
+        <Downloads game={game} tournament={!!eventId} />
       </aside>
     </div>
   );
@@ -382,12 +382,12 @@ function Offer({ game, what, by, declined, text }: { game: GameModel; what: keyo
   );
 }
 
-function Downloads({ game }: { game: GameModel }) {
+function Downloads({ game, tournament }: { game: GameModel; tournament: boolean }) {
   const path = `/api/games/${encodeURIComponent(game.id)}`;
-  // A delayed broadcast withholds a running game's record from spectators (403): say so rather
-  // than offer links that lead to an error.
+  // A delayed broadcast (tournament games only) withholds a running game's record from
+  // spectators (403): say so rather than offer links that lead to an error.
   const [withheld, setWithheld] = useState(false);
-  const ask = !game.over && !game.you;
+  const ask = tournament && !game.over && !game.you;
   useEffect(() => {
     if (!ask) return setWithheld(false);
     let live = true;
