@@ -231,13 +231,14 @@ void GameActor::send_chat_history(Connection& c, xq::Viewer v) {
 
 void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v1::ClientMessage& m) {
   const uint64_t rid = m.request_id();
+  // Open after the end while the game stays in this node's memory (--finished-linger-ms), for a
+  // "good game"; then closed: a node holding no game has no watchers to pass a line to.
+  if (lost_ && session_.over())
+    return send_error(*c, rid, v1::GAME_OVER, "the game is over: its chat is closed", deps_.metrics, config_.id);
   if (lost_)
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
   if (!subs_.count(c->id()))
     return send_error(*c, rid, v1::BAD_REQUEST, "watch the game before writing in its chat", deps_.metrics, config_.id);
-  // Closed with the game: the game soon leaves this node's memory, and another node, which no
-  // longer finds an owner to forward to, would answer GAME_OVER anyway.
-  if (session_.over()) return send_error(*c, rid, v1::GAME_OVER, "the game is over: its chat is closed", deps_.metrics, config_.id);
   if (v != xq::Viewer::Spectator && !config_.event_id.empty())
     return send_error(*c, rid, v1::CHAT_NOT_ALLOWED, "players of a tournament game do not chat", deps_.metrics, config_.id);
   const auto u = c->user();

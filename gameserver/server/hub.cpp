@@ -437,8 +437,31 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     return forward_async(c, u, owner, m, hops + 1, unreachable);
   }
   if (!actor) {  // not a live game (any more): nothing to follow
-    std::lock_guard l(mu_);
-    if (auto it = conns_.find(c->id()); it != conns_.end()) it->second.remote_games.erase(gid);
+    std::string ended_on;
+    {
+      std::lock_guard l(mu_);
+      if (auto it = conns_.find(c->id()); it != conns_.end()) {
+        it->second.remote_games.erase(gid);
+        for (const auto& [g, node] : it->second.ended_remote_games)
+          if (g == gid) ended_on = node;
+      }
+    }
+    // A line after the end, to the node where the game ended: its chat is open while it lingers
+    // there (that node answers GAME_OVER once it has let the game go).
+    if (m.has_chat() && !ended_on.empty() && ended_on != options_.node_id && hops < 2) {
+      auto unreachable = [this, c, rid, gid] {
+        {
+          std::lock_guard l(mu_);
+          forwarded_.erase({c->id(), rid});
+        }
+        send_error(*c, rid, v1::GAME_OVER, "game " + gid + " is over: its chat is closed", metrics_, gid);
+      };
+      if (rid != 0 && !is_proxy_id(c->id())) {
+        std::lock_guard l(mu_);
+        forwarded_[{c->id(), rid}] = Forwarded{gid, steady_ms()};
+      }
+      return forward_async(c, u, ended_on, m, hops + 1, unreachable);
+    }
   }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
   if (!actor) {
@@ -466,7 +489,8 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         } catch (const std::exception&) {  // a record that does not load: the game is over all the same
         }
       }
-      return send_error(*c, rid, v1::GAME_OVER, "game " + gid + " is over", metrics_, gid);
+      return send_error(*c, rid, v1::GAME_OVER, "game " + gid + (m.has_chat() ? " is over: its chat is closed" : " is over"),
+                        metrics_, gid);
     }
     return send_error(*c, rid, v1::UNKNOWN_GAME, "no live game " + gid, metrics_, gid);
   }

@@ -135,6 +135,10 @@ class Hub {
     // Games of other nodes it follows: owner node and the last version that reached it. If the
     // owner changes (its node died, the game was taken over), tick() re-subscribes it there.
     std::map<std::string, RemoteGame> remote_games;
+    // Games of other nodes it followed to their end, with that node (the latest few): its game
+    // lingers there a while with an open chat, for a line after the end (the end released the
+    // game's owner key, so Redis no longer names the node).
+    std::deque<std::pair<std::string, std::string>> ended_remote_games;
     // Games of this player created on another node: their first state is passed on as game_started.
     std::set<std::string> greet_as_started;
     // Asked for the seek list (list_seeks: a lobby is shown), so it gets the pushed changes from
@@ -145,6 +149,7 @@ class Hub {
     std::deque<xq::v1::ClientMessage> held;  // received while a request is on a worker pool (route()), in order
   };
   static constexpr size_t kMaxHeldFrames = 64;
+  static constexpr size_t kMaxEndedRemoteGames = 8;
   // Where a request runs: requests that wait on Redis round trips or hash a password go to a
   // worker pool (the connection's later frames wait in ConnInfo::held); game actions run here.
   void route(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t t0);

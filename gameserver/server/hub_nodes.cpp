@@ -388,6 +388,9 @@ void Hub::on_node_message(const NodeMessage& nm) {
             if (g != rg.end() && !repeat) {
               if (over) {
                 stopped_playing = g->second.playing;
+                auto& ended = it->second.ended_remote_games;
+                ended.emplace_back(gid, g->second.node);
+                if (ended.size() > kMaxEndedRemoteGames) ended.pop_front();
                 rg.erase(g);
               } else {
                 g->second.playing = g->second.playing || as_player;

@@ -2486,10 +2486,13 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   EXPECT_EQ(texts, want) << body;
   EXPECT_EQ(stored.at("lines").as_array()[1].at("room").as_string(), "spectators");
 
-  // The chat closes with the game.
+  // The chat stays open after the end while the game is in memory (a "good game"); it closes
+  // when the game leaves memory (FinishedGameLeavesMemoryAndIsServedFromRedis).
   ASSERT_TRUE(action(black, gid, "resign").has_reply());
   ASSERT_TRUE(wait_event(red, gid, GameEvent::GAME_ENDED));
-  EXPECT_EQ(error_of(say(red, "gg")), GAME_OVER);
+  ASSERT_TRUE(say(red, "gg").has_reply());
+  EXPECT_TRUE(line_for(black, "gg"));
+  EXPECT_FALSE(line_for(fan, "gg", 200)) << "still the players' room";
 }
 
 // Chinese names: a guest keeps the name asked for, an account of two characters registers, logs in
@@ -2962,4 +2965,11 @@ TEST(GameServerLobby, FinishedGameLeavesMemoryAndIsServedFromRedis) {
   EXPECT_TRUE(resent.reply().duplicate());
   EXPECT_EQ(resent.reply().version(), kMate.size());
   EXPECT_EQ(error_of(move(red, gid, "h2e2", "another")), GAME_OVER);
+  // Its chat, open while the game lingered, is closed now.
+  ClientMessage chat;
+  chat.mutable_chat()->set_game_id(gid);
+  chat.mutable_chat()->set_text("gg");
+  const ServerMessage late = black.ws->request(chat);
+  EXPECT_EQ(error_of(late), GAME_OVER);
+  EXPECT_NE(late.error().message().find("chat is closed"), std::string::npos) << late.DebugString();
 }

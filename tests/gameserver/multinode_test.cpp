@@ -1246,3 +1246,30 @@ TEST(GameServerMultiNode, ARefusedChatLineFollowsNoGame) {
   })) << "the lurker was made a spectator: " << last_frames(lurker);
   EXPECT_EQ(error_of(say(lurker)), BAD_REQUEST) << "still not a watcher";
 }
+
+// After the end the chat stays open while the game lingers on its node: Black, on another node
+// than the game's, says "gg" and Red hears it (the end released the owner key, so Black's node
+// sends the line to the node it followed the game on). Once that node lets the game go, a line is
+// refused with GAME_OVER on either node.
+TEST(GameServerMultiNode, AGoodGameAfterTheEndReachesThePlayerOnTheOtherNode) {
+  ClusterGame c("gg", 2, 2000, 250, {"--finished-linger-ms", "3000"});
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
+  ASSERT_TRUE(move(red, gid, kMate[0], "r0").has_reply());
+  ClientMessage resign;
+  resign.mutable_resign()->set_game_id(gid);
+  ASSERT_TRUE(black.ws->request(resign).has_reply());
+  ASSERT_TRUE(red.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_game_event() && s.game_event().game_id() == gid && s.game_event().kind() == GameEvent::GAME_ENDED;
+  }, 3000));
+  ASSERT_EQ(wait_for_owner(redis, gid, "", 5), "") << "the end (its archive) releases the game";
+  const ServerMessage from_black = send_chat(black, gid, "gg");
+  ASSERT_TRUE(from_black.has_reply()) << from_black.DebugString();
+  EXPECT_TRUE(chat_line(red, "gg")) << "Red did not hear Black's line" << last_frames(red);
+  EXPECT_TRUE(chat_line(black, "gg")) << last_frames(black);
+  ASSERT_TRUE(send_chat(red, gid, "thanks").has_reply());
+  EXPECT_TRUE(chat_line(black, "thanks")) << last_frames(black);
+  std::this_thread::sleep_for(std::chrono::milliseconds(4500));  // the game leaves node 0's memory
+  EXPECT_EQ(error_of(send_chat(black, gid, "still there?")), GAME_OVER);
+  EXPECT_EQ(error_of(send_chat(red, gid, "still there?")), GAME_OVER);
+}

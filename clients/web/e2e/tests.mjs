@@ -1270,6 +1270,14 @@ test('chat: the players\' room and the spectators\' room stay apart; too many li
   await red.page.locator('[data-testid=chat-line]', { hasText: 'line 5' }).waitFor({ timeout: T });
   const again = await lines(red);
   assertEqual(again, ['good luck', 'line 1', 'line 2', 'line 3', 'line 4', 'line 5'], 'the players\' lines after a reload');
+
+  // The chat stays open after the end, for a "good game".
+  await black.page.click('[data-testid=resign]');
+  await black.page.click('[data-testid=confirm-resign]');
+  await resultText(red);
+  await say(red, 'gg');
+  await black.page.locator('[data-testid=chat-line]', { hasText: 'gg' }).waitFor({ timeout: T });
+  assertEqual(await black.page.locator('[data-testid=chat-over]').count(), 0, 'the chat is still open after the end');
   await red.page.click('[data-testid=lang-toggle]');
   assertEqual((await red.page.textContent('[data-testid=chat] h3')).trim(), '聊天', 'Chinese heading');
   await red.page.screenshot({ path: join(ctx.shots, 'desktop-chat.png'), animations: 'disabled' });

@@ -574,6 +574,13 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.click('[data-testid=repair]');
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][0], { timeout: T });
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=edit-boards]')?.value === want, edit, { timeout: T });
+  // A player is shown the board, colour and opponent of the paired round before it starts.
+  await players[0].page.waitForSelector('[data-testid=next-paired]', { timeout: 15_000 });
+  const myBoard = before.find((pair) => pair.some((n) => n.endsWith(players[0].name)));
+  assert(myBoard, `${players[0].name} is paired (${JSON.stringify(before)})`);
+  const myOpponent = myBoard[0].endsWith(players[0].name) ? myBoard[1] : myBoard[0];
+  assertEqual((await players[0].page.textContent('[data-testid=next-paired] [data-testid=next-opponent]')).trim(), myOpponent.trim(),
+    'the opponent of the paired round');
   // Pausing asks for a reason for the players; the page gives it with what a pause stops.
   const pauseAsked = new Promise((resolve) => org.page.once('dialog', (d) => { resolve(d.message()); void d.accept('Venue power cut'); }));
   await org.page.click('[data-testid=pause]');

@@ -89,6 +89,8 @@ export class GameModel extends Observable {
   // This viewer's chat room (the players' or the spectators'), in the server's order; lines the
   // server shows again after a reconnect carry the same seq and are not doubled.
   chat: ChatLine[] = [];
+  // Set when the server refused a line as GAME_OVER: the finished game has left its memory.
+  chatClosed = false;
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
   spectators = 0; // people watching, as of the last state or live event
@@ -533,6 +535,12 @@ export class GameModel extends Observable {
       const code = (e as { code?: number }).code;
       if (code === ErrorCode.BAD_REQUEST) return t('chatBadLine');
       if (code === ErrorCode.CHAT_BLOCKED_WORD) return t('chatBlockedWord');
+      if (code === ErrorCode.GAME_OVER) {
+        // The chat stays open a while after the end (the server keeps the game in memory); now it has closed.
+        this.chatClosed = true;
+        this.changed();
+        return '';
+      }
       return errorText(e);
     }
   }

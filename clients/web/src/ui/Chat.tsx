@@ -1,5 +1,6 @@
 // The game's chat panel: this viewer's room (the players' or the spectators'; the server keeps
 // them apart), and a line to write. Players of a tournament game have no chat (a note says so).
+// After the end the line stays open ("gg") until the server says the chat has closed.
 // A reader may hide the chat altogether or mute a writer (game/chat_prefs.ts, this browser only).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatHidden, muteUser, mutedUsers, setChatHidden, unmuteAll } from '../game/chat_prefs';
@@ -88,7 +89,7 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
               <button class="link small" data-testid="chat-unmute-all" onClick={() => { unmuteAll(); setMuted(new Set()); }}>{t('chatUnmuteAll')}</button>
             </p>
           )}
-          {game.over ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
+          {game.over && (game.chatClosed || game.archived) ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
             <input data-testid="chat-input" maxLength={200} value={text} placeholder={t('chatPlaceholder')}
                    onInput={(e) => setText((e.target as HTMLInputElement).value)} />
             <button type="submit" data-testid="chat-send" disabled={sending || !text.trim()}>{t('chatSend')}</button>

@@ -162,7 +162,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       </section>
 
       <div class="event-main">
-        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} byeRound={byeRound(ev, me)} />
+        <NextGameView next={data.next} registered={!!mine} stage={ev.stage} place={myPlace(ev, data.standings, me)} byeRound={byeRound(ev, me)} paired={pairedBoard(ev, me)} />
         <Pairings ev={ev} shown={shown} me={me} onRound={setRound} />
         {ev.playoff && <PlayoffView ev={ev} />}
         <StandingsView ev={ev} standings={data.standings} me={me} />
@@ -222,18 +222,33 @@ function byeRound(ev: EventDetail, me: number): number | undefined {
   return last.boards.some((b) => b.a === me && (b.bye || b.b === BYE)) ? ev.rounds.length : undefined;
 }
 
+// My board in the last round if it is paired and not started yet (its game does not exist yet, so
+// /next has nothing): the player learns the opponent and colour before the round starts.
+function pairedBoard(ev: EventDetail, me: number): { round: number; board: number; red: boolean; opponent: string } | undefined {
+  if (me < 0 || !ev.rounds.length) return undefined;
+  const r = ev.rounds.length;
+  const last = ev.rounds[r - 1];
+  if (last.started ?? (ev.rounds_started ?? r) >= r) return undefined;
+  const i = last.boards.findIndex((b) => b.b !== BYE && !b.bye && (b.a === me || b.b === me));
+  if (i < 0) return undefined;
+  const b = last.boards[i];
+  return { round: r, board: i + 1, red: b.a === me, opponent: playerName(ev, b.a === me ? b.b : b.a) };
+}
+
 function NextGameView({
   next,
   registered,
   stage,
   place,
   byeRound,
+  paired,
 }: {
   next: NextGame | null;
   registered: boolean;
   stage: string;
   place: ReturnType<typeof myPlace>;
   byeRound?: number;
+  paired?: ReturnType<typeof pairedBoard>;
 }) {
   if (!registered || stage === 'cancelled') return null; // the cancellation note says it all
   const has = !!next?.game_id;
@@ -252,6 +267,11 @@ function NextGameView({
           </p>
           <a class="button primary" data-testid="next-game-link" href={`#/game/${encodeURIComponent(next!.game_id!)}`}>{t('openGameNow')}</a>
         </>
+      ) : paired ? (
+        <p data-testid="next-paired">
+          {t('roundBoard', { r: paired.round, b: paired.board })} · {t('youPlay', { side: paired.red ? t('red') : t('black') })} · {t('vs')}{' '}
+          <strong data-testid="next-opponent">{paired.opponent}</strong> · <span class="muted">{t('pairedNotStarted')}</span>
+        </p>
       ) : (
         <p class="muted" data-testid="no-game-now">
           {stage === 'finished' ? t('eventFinished') : byeRound ? t('youHaveTheBye', { n: byeRound }) : t('noGameNow')}
