@@ -213,7 +213,10 @@ test('blackbox: "My games" and the game page say "Rated" only for games that cou
       await playMove(i % 2 ? b : a, moves[i]);
       await Promise.all([waitForMoves(a, i + 1), waitForMoves(b, i + 1)]);
     }
-    if (moves.length < 2) await a.page.click('[data-testid=abort]');
+    if (moves.length < 2) {
+      await a.page.click('[data-testid=abort]');
+      await a.page.click('[data-testid=confirm-abort]');
+    }
     else {
       await b.page.click('[data-testid=resign]');
       await b.page.click('[data-testid=confirm-resign]');

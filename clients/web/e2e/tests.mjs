@@ -215,6 +215,7 @@ test('jieqi: seek, accept, played by clicks to checkmate; the spectator never se
     }
     assert(attempt < 3, 'no helpmate within the limits for 3 random assignments');
     await red.page.click('[data-testid=abort]');
+    await red.page.click('[data-testid=confirm-abort]');
     for (const p of [red, black]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
     await red.page.goto(`${ctx.base}/#/`);
     await black.page.goto(`${ctx.base}/#/`);
@@ -541,7 +542,13 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
   await startGame(ctx, red, black, 'xiangqi');
+  // Asked first: "cancel" keeps the game on.
   await red.page.click('[data-testid=abort]');
+  await red.page.click('[data-testid=cancel-abort]');
+  await red.page.waitForSelector('[data-testid=abort]', { timeout: T });
+  assertEqual(await red.page.locator('[data-testid=result]').count(), 0, 'no abort without the confirmation');
+  await red.page.click('[data-testid=abort]');
+  await red.page.click('[data-testid=confirm-abort]');
   for (const p of [red, black]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
 
   await red.page.goto(`${ctx.base}/#/`);

@@ -90,6 +90,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
   const [confirmResign, setConfirmResign] = useState(false);
+  const [confirmAbort, setConfirmAbort] = useState(false);
   // A refused click or drop: why, until the next move or a few seconds later.
   const [illegal, setIllegal] = useState<{ reason: 'check' | 'illegal'; plies: number } | null>(null);
   useEffect(() => {
@@ -301,7 +302,15 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
                 <button data-testid="request-move-limit" onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
               )}
               {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
-              {n < 2 && !eventId && <button data-testid="abort" onClick={() => void game.action('abort')}>{t('abort')}</button>}
+              {/* Asked first, as resigning is: a slip of the finger ends the game for both. */}
+              {n < 2 && !eventId && (confirmAbort ? (
+                <>
+                  <button class="danger" data-testid="confirm-abort" onClick={() => { setConfirmAbort(false); void game.action('abort'); }}>{t('confirmAbortGame')}</button>
+                  <button data-testid="cancel-abort" onClick={() => setConfirmAbort(false)}>{t('cancel')}</button>
+                </>
+              ) : (
+                <button data-testid="abort" onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
+              ))}
               {/* Claims only when the opponent has no connection on the game (Presence). */}
               {!eventId && game.opponentGone && (
                 <>
