@@ -542,6 +542,7 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
   await startGame(ctx, red, black, 'xiangqi');
+  assert(await red.page.isVisible('[data-testid=captured-none]'), 'the empty captured panel says so (desktop)');
   // Asked first: "cancel" keeps the game on.
   await red.page.click('[data-testid=abort]');
   await red.page.click('[data-testid=cancel-abort]');

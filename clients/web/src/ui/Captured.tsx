@@ -25,8 +25,14 @@ export function Captured({ game }: { game: GameModel }) {
   return (
     <div class={`panel captured ${game.captured.length ? '' : 'empty'}`}>
       <h3>{t('captured')}</h3>
-      {row('r')}
-      {row('b')}
+      {game.captured.length ? (
+        <>
+          {row('r')}
+          {row('b')}
+        </>
+      ) : (
+        <p class="muted small" data-testid="captured-none">{t('capturedNone')}</p>
+      )}
     </div>
   );
 }
