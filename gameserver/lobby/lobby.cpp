@@ -7,9 +7,9 @@
 
 namespace gs {
 
-std::string Lobby::add(const User& owner, SeekSpec spec, std::string target) {
+std::string Lobby::add(const User& owner, SeekSpec spec, std::string target, int owner_rating) {
   std::string id = "s-" + xq::random_hex(6);
-  seeks_[id] = SeekEntry{id, owner, std::move(spec), std::move(target)};
+  seeks_[id] = SeekEntry{id, owner, std::move(spec), std::move(target), owner_rating};
   return id;
 }
 
@@ -83,6 +83,7 @@ std::string encode_seek(const SeekEntry& s, const std::string& node) {
                         {"owner_id", s.owner.id},
                         {"owner_name", s.owner.name},
                         {"owner_guest", s.owner.guest},
+                        {"owner_rating", s.owner_rating},
                         {"target", s.target_user_id},
                         {"variant", s.spec.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
                         {"initial_ms", s.spec.tc.initial_ms},
@@ -108,6 +109,7 @@ std::optional<StoredSeek> decode_seek(const std::string& text) {
     out.node = str("node");
     s.owner = User{str("owner_id"), str("owner_name"), o.at("owner_guest").as_bool()};
     s.target_user_id = str("target");
+    if (const auto* r = o.if_contains("owner_rating")) s.owner_rating = r->to_number<int>();  // absent in older entries
     s.spec.variant = str("variant") == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
     s.spec.tc.initial_ms = o.at("initial_ms").to_number<int64_t>();
     s.spec.tc.increment_ms = o.at("increment_ms").to_number<int64_t>();

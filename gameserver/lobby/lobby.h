@@ -29,6 +29,7 @@ struct SeekEntry {
   User owner;
   SeekSpec spec;
   std::string target_user_id;  // non-empty: a challenge
+  int owner_rating = 0;        // the owner's rating in the seek's variant when it was made; 0: a guest
 };
 
 // A seek as stored in the shared seek hash (xq:seeks) so every node can list it; `node` is the node
@@ -51,7 +52,7 @@ size_t listed_seeks(const std::vector<SeekEntry>& seeks, const std::string& user
 
 class Lobby {
  public:
-  std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "");
+  std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "", int owner_rating = 0);
   bool cancel(const std::string& id, const std::string& user_id);
   std::optional<SeekEntry> find(const std::string& id) const;
   // Removes and returns the seek if `taker` may accept it.

@@ -25,6 +25,7 @@ static void fill_seek(v1::Seek* p, const SeekEntry& s, bool owner_bot) {
   p->mutable_owner()->set_name(s.owner.name);
   p->mutable_owner()->set_guest(s.owner.guest);
   p->mutable_owner()->set_bot(owner_bot);
+  p->mutable_owner()->set_rating(s.owner_rating);
   p->set_variant(to_variant(s.spec.variant));
   p->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(s.spec.tc.initial_ms));
   p->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(s.spec.tc.increment_ms));
@@ -148,6 +149,9 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   }
   if (spec.rated && target_id.rfind("g-", 0) == 0)  // it could never be accepted
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: " + m.challenge().user_name() + " is a guest", metrics_);
+  // Shown with the seek, so a player sees whom they would meet (the rating as of now; guests have none).
+  const int owner_rating =
+      u.guest ? 0 : static_cast<int>(std::lround(RatingStore(redis_).get(variant_name(spec.variant), u.id).rating));
   // The limit is per user: seeks the user holds through other nodes count too.
   const std::vector<SeekEntry> stored = all_seeks();
   std::string id;
@@ -157,7 +161,7 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     for (const SeekEntry& s : stored) elsewhere += s.owner.id == u.id && !lobby_.find(s.id);
     // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
     if (!conns_.count(c->id())) return;
-    if (lobby_.owned_by(u.id) + elsewhere < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id);
+    if (lobby_.owned_by(u.id) + elsewhere < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id, owner_rating);
   }
   if (id.empty())
     return send_error(*c, rid, v1::BAD_REQUEST,

@@ -2113,6 +2113,32 @@ TEST_F(GameServer, RatedGameUpdatesGlicko2Ratings) {
   EXPECT_EQ(g_servers->http_get("/api/users/" + red.user_id + "/rating-history/chess", body), 404);
   EXPECT_EQ(g_servers->http_get("/api/users/garbage/rating-history/xiangqi", body), 404);
 
+  // A seek shows its owner's rating in its variant as of now (a guest's: none).
+  ClientMessage again = red_seek();
+  const auto red_again = red.ws->request(again);
+  ASSERT_TRUE(red_again.has_reply()) << red_again.DebugString();
+  again.mutable_create_seek()->set_variant(xq::v1::JIEQI);
+  const auto red_jieqi = red.ws->request(again);
+  ASSERT_TRUE(red_jieqi.has_reply()) << red_jieqi.DebugString();
+  const auto guest_seek = visitor.ws->request(red_seek());
+  ASSERT_TRUE(guest_seek.has_reply()) << guest_seek.DebugString();
+  ClientMessage list;
+  list.mutable_list_seeks();
+  const auto listed = black.ws->request(list);
+  std::map<std::string, int> rating_of;
+  for (const auto& s : listed.seeks().seeks()) rating_of[s.seek_id()] = s.owner().rating();
+  EXPECT_EQ(rating_of.at(red_again.reply().seek_id()), winner.at("rating").to_number<int64_t>()) << listed.DebugString();
+  EXPECT_EQ(rating_of.at(red_jieqi.reply().seek_id()), 1500) << "the jieqi rating, untouched";
+  EXPECT_EQ(rating_of.at(guest_seek.reply().seek_id()), 0) << "guests are unrated";
+  for (const auto* r : {&red_again, &red_jieqi}) {
+    ClientMessage cancel_again;
+    cancel_again.mutable_cancel_seek()->set_seek_id(r->reply().seek_id());
+    EXPECT_TRUE(red.ws->request(cancel_again).has_reply());
+  }
+  ClientMessage cancel_guest;
+  cancel_guest.mutable_cancel_seek()->set_seek_id(guest_seek.reply().seek_id());
+  EXPECT_TRUE(visitor.ws->request(cancel_guest).has_reply());
+
   // The leaderboard: both, the winner above, with names; not in the other variant; a banned
   // player left out.
   auto places = [&](const std::string& variant) {

@@ -66,6 +66,7 @@ TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
   s.spec.rating_min = 1200;
   s.spec.rating_max = 1800;
   s.target_user_id = "u-2";
+  s.owner_rating = 1623;
   auto d = decode_seek(encode_seek(s, "node-3"));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->node, "node-3");
@@ -80,6 +81,7 @@ TEST(GameServerSeekJson, RoundTripsAndFiltersVisibility) {
   EXPECT_EQ(d->seek.spec.options, (RuleOptions{5, true}));
   EXPECT_TRUE(d->seek.spec.rated);
   EXPECT_EQ(d->seek.spec.rating_max, 1800);
+  EXPECT_EQ(d->seek.owner_rating, 1623);
   EXPECT_TRUE(seek_visible_to(d->seek, "u-2"));
   EXPECT_TRUE(seek_visible_to(d->seek, "u-1"));
   EXPECT_FALSE(seek_visible_to(d->seek, "u-3"));  // a challenge is private

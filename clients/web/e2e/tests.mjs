@@ -1637,6 +1637,8 @@ test('play the computer: one row per computer player, the chosen one plays', { n
     assertEqual(await rows.nth(0).locator('[data-testid=play-computer-seek]').count(), 2, 'the strong one offers two games');
     await me.page.locator('[data-testid=play-computer-bot][data-bot=e2ebot] [data-testid=play-computer-seek][data-variant=jieqi]').waitFor({ timeout: T });
     assert((await rows.nth(1).textContent()).includes('5+0'), `the easy one's game: ${await rows.nth(1).textContent()}`);
+    assert(/^ · Rating \d+$/.test(await rows.nth(1).locator('[data-testid=play-computer-rating]').first().textContent()),
+      `the computer's rating is named as one: ${await rows.nth(1).textContent()}`);
     await rows.nth(1).locator('[data-testid=play-computer-seek][data-variant=xiangqi]').click();
     await waitForGame(me);
     const you = await me.page.getAttribute('[data-testid=game-page]', 'data-you');

@@ -109,7 +109,7 @@ export function LobbyPage({ app }: { app: App }) {
                 <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
                   key={s.seekId} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
                   {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
-                  {s.owner?.rating ? <span class="muted small"> · {s.owner.rating}</span> : null}
+                  {s.owner?.rating ? <span class="muted small" data-testid="play-computer-rating"> · {t('rating')} {s.owner.rating}</span> : null}
                 </button>
               ))}
               </span>
@@ -130,6 +130,7 @@ export function LobbyPage({ app }: { app: App }) {
               <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
                 class={`${mine ? 'mine' : ''}${s.seekId === twin ? ' twin' : ''}`}>
                 <span class="who">{s.owner?.name}</span>
+                {!!s.owner?.rating && <span class="muted small" data-testid="seek-rating">({s.owner.rating})</span>}
                 {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
                 <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
                 <span class="tag">{tcText(s.timeControl)}</span>
