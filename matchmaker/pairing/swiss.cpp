@@ -82,8 +82,11 @@ PairingProblem make_problem(const Event& ev, const std::vector<int>& unavailable
     return static_cast<int>(pp.field_names.size()) - 1;
   };
   const bool hard = ev.settings.colour_rules_hard;
-  if (allow_rematches) pp.f_rematch = add("rematches", count_bits);
+  // A second bye (or one after a forfeit win) is never given unless the organiser allows rematches
+  // (pair_round fails instead, as for a rematch); then it weighs more than a rematch: "the fewest
+  // rematches" keeps byes fresh (FIDE C.04.1: both are absolute criteria).
   pp.f_bye_repeat = add("bye_repeat", bits_for(static_cast<std::uint64_t>(rounds_done) + 2));
+  if (allow_rematches) pp.f_rematch = add("rematches", count_bits);
   if (hard) pp.f_colour_abs = add("colour_absolute", count_bits);
   pp.f_bye_level = add("bye_level", bits_for(pp.group_score.size() + 1));
   // Among the lowest group's eligible players the bye goes to the highest pairing number (the 空号
@@ -234,10 +237,10 @@ bool rounds_of_matchings(std::vector<std::uint64_t>& adj, std::uint64_t unmatche
 
 }  // namespace
 
-// Can the rounds after this one (up to the event's last) be paired without a rematch or a
-// forbidden pair, if this round is `mate`? The next round is checked exactly; the ones after by a
-// bounded search. Byes stay a soft rule, as in the objective: anyone but this round's bye may take
-// the next one, and in the rounds after each player at most one more.
+// Can the rounds after this one (up to the event's last) be paired without a rematch, a forbidden
+// pair or a second bye, if this round is `mate`? The next round is checked exactly; the ones after
+// by a bounded search. A bye goes only to a player who has had none (nor a forfeit win, where that
+// blocks it) and is not this round's; in the rounds after, each bye edge is used up as a pair is.
 bool following_rounds_pairable(const Event& ev, const PairingProblem& pp, const std::vector<int>& mate) {
   const int n = static_cast<int>(pp.players.size());
   const int nv = n + (pp.needs_bye ? 1 : 0);
@@ -245,7 +248,7 @@ bool following_rounds_pairable(const Event& ev, const PairingProblem& pp, const 
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j)
       if (mate[i] != j && pair_allowed(ev, pp, i, j)) edges.emplace_back(i, j);
-    if (pp.needs_bye && mate[i] != n) edges.emplace_back(i, n);
+    if (pp.needs_bye && mate[i] != n && bye_fields(pp, i)[pp.f_bye_repeat] == 0) edges.emplace_back(i, n);
   }
   const std::vector<int> next = max_cardinality_matching(nv, edges);
   if (!std::all_of(next.begin(), next.end(), [](int m) { return m >= 0; })) return false;
@@ -343,10 +346,13 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
     };
     auto worse = [](const Node& a, const Node& b) { return b.obj < a.obj; };
     std::priority_queue<Node, std::vector<Node>, decltype(worse)> queue(worse);
+    const std::uint64_t bye_repeats = objective_of(mate)[pp.f_bye_repeat];
     queue.push({objective_of(mate), mate, {}, {}});
     for (int solves = 0; !queue.empty() && solves < kLookaheadSolves;) {
       Node best = queue.top();
       queue.pop();
+      // Completion never buys a second bye: the pairings left all give one (they come best first).
+      if (best.obj[pp.f_bye_repeat] > bye_repeats) break;
       if (following_rounds_pairable(ev, pp, best.mate)) {
         mate = std::move(best.mate);
         res.looked_ahead = true;
@@ -368,6 +374,16 @@ bool matching_boards(const Event& ev, const PairingProblem& pp, PairingResult& r
       }
     }
   }
+  // A second bye is no more a way out than a rematch: the organiser decides (allow_rematches keeps
+  // byes fresh at the cost of the fewest rematches, or an edited pairing).
+  for (int i = 0; i < n; ++i)
+    if (mate[i] == n && bye_fields(pp, i)[pp.f_bye_repeat] > 0) {
+      if (!pp.allow_rematches) {
+        res.error = "no legal pairing exists: every pairing repeats a meeting, pairs a forbidden pair or gives a player a second bye";
+        return false;
+      }
+      res.repeated_byes.push_back(player_label(ev, pp.players[i]));
+    }
   std::vector<std::pair<int, int>> pairs;
   int bye = -1;
   for (int i = 0; i < n; ++i) {

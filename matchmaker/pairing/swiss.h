@@ -63,6 +63,9 @@ struct PairingResult {
   bool looked_ahead = false;
   // With rematches allowed: the boards that repeat a meeting ("#3 Wang – #8 Li").
   std::vector<std::string> rematches;
+  // With rematches allowed: the player given a bye again (or after a forfeit win) because no
+  // pairing, even with rematches, gave it to anyone else.
+  std::vector<std::string> repeated_byes;
 };
 
 // Pairs round ev.rounds.size()+1. `unavailable` = players absent this round. `allow_rematches`:

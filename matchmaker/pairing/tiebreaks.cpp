@@ -161,11 +161,12 @@ Standings standings_at(const Event& ev, int n, const std::vector<std::vector<int
           r.opp_score += bye_value();
           if (s.bye_counts_as_win) r.wins += s.games_per_round;
           break;
+        // A round before a late entrant joined is a round they were absent from too (the TRF
+        // writes both as Z; a reinstated player's missed rounds are counted the same way).
         case RoundKind::DoubleForfeit:
         case RoundKind::Absent:
-          if (s.absent_as_bye) r.opp_score += bye_value();
-          break;
         case RoundKind::None:
+          if (s.absent_as_bye) r.opp_score += bye_value();
           break;
       }
       if (e.kind == RoundKind::Played) {

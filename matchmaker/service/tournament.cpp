@@ -578,15 +578,16 @@ Effects pair_next_round(Tournament& t, bool allow_rematches) {
   pairing::PairingResult res = pairing::pair_round(t.ev, playoff_players(t), allow_rematches);
   if (!res.ok)
     fail("pairing_failed", "round " + std::to_string(paired_rounds(t) + 1) + " cannot be paired: " + res.error +
-                               (allow_rematches ? "" : " (pair it with allow_rematches for the fewest rematches, or edit the pairing)"));
+                               (allow_rematches ? "" : " (pair it with allow_rematches for the fewest rematches with fresh byes, or edit the pairing)"));
   t.ev.rounds.push_back(res.record);
   t.explain.push_back(res.explain);
   t.explain_zh.push_back(res.explain_zh);
   for (auto& v : res.violations) fx.warnings.push_back(v);
   for (auto& r : res.rematches) fx.warnings.push_back("rematch: " + r);
+  for (auto& b : res.repeated_byes) fx.warnings.push_back("second bye: " + b);
   fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired" +
                        (res.looked_ahead ? " (not by the best pairing, which would have left round " +
-                                               std::to_string(paired_rounds(t) + 1) + " with no pairing free of rematches)"
+                                               std::to_string(paired_rounds(t) + 1) + " with no pairing free of rematches and second byes)"
                                          : ""));
   return fx;
 }

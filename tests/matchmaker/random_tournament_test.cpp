@@ -13,7 +13,8 @@ using namespace xq::pairing::test;
 namespace {
 
 // Independent check that "no legal pairing exists" is true: no perfect
-// matching over non-rematch, non-forbidden pairs (plus a bye vertex).
+// matching over non-rematch, non-forbidden pairs (plus a bye vertex that only players with no bye
+// yet, and no forfeit win where that blocks one, may take).
 bool really_unpairable(const Event& ev, const std::vector<int>& unavailable) {
   PairingProblem pp = make_problem(ev, unavailable);
   const int n = static_cast<int>(pp.players.size());
@@ -22,11 +23,23 @@ bool really_unpairable(const Event& ev, const std::vector<int>& unavailable) {
     for (int j = i + 1; j < n; ++j)
       if (pair_allowed(ev, pp, i, j)) edges.emplace_back(i, j);
   if (pp.needs_bye)
-    for (int i = 0; i < n; ++i) edges.emplace_back(i, n);
+    for (int i = 0; i < n; ++i) {
+      const PlayerState& s = pp.st[pp.players[i]];
+      if (s.byes == 0 && !(s.forfeit_win && ev.settings.bye_blocked_by_forfeit_win)) edges.emplace_back(i, n);
+    }
   auto mate = max_cardinality_matching(n + (pp.needs_bye ? 1 : 0), edges);
   for (int m : mate)
     if (m < 0) return true;
   return false;
+}
+
+// The round's bye (if any) went to a player with no bye yet (nor a forfeit win, where that blocks
+// one): a second bye is never given without the organiser (FIDE C.04.1, absolute).
+bool bye_is_fresh(const Event& before, const PairingResult& r) {
+  const std::vector<PlayerState> st = compute_states(before, static_cast<int>(before.rounds.size()));
+  for (const Board& b : r.record.boards)
+    if (b.b == kBye && (st[b.a].byes > 0 || (st[b.a].forfeit_win && before.settings.bye_blocked_by_forfeit_win))) return false;
+  return true;
 }
 
 SimConfig random_config(std::uint64_t seed) {
@@ -66,6 +79,7 @@ TEST(RandomTournaments, EveryRoundPassesTheInvariantChecker) {
         return;
       }
       ASSERT_TRUE(r.ok) << "seed " << seed << " round " << r.round << ": " << r.error;
+      EXPECT_TRUE(bye_is_fresh(before, r)) << "seed " << seed << " round " << r.round;
       // Determinism on a sample of rounds.
       if (seed % 10 == 0) {
         PairingResult again = pair_round(before, r.record.unavailable);
@@ -100,7 +114,7 @@ TEST(RandomTournaments, EveryRoundPassesTheInvariantChecker) {
 TEST(RandomTournaments, SmallFieldsOverManyRoundsRarelyRunOutOfPairings) {
   int events = 0, stuck = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    for (auto [players, rounds] : {std::pair{8, 7}, {9, 9}, {10, 8}}) {
+    for (auto [players, rounds] : {std::pair{8, 7}, {9, 8}, {9, 9}, {10, 8}}) {
       SimConfig c;
       c.seed = seed;
       c.players = players;
@@ -109,8 +123,9 @@ TEST(RandomTournaments, SmallFieldsOverManyRoundsRarelyRunOutOfPairings) {
       c.forfeit_pct = c.double_forfeit_pct = c.withdraw_pct = c.late_join_pct = c.pause_pct = 0;
       Event ev;
       bool blocked = false;
-      run_tournament(c, ev, [&](const Event&, const PairingResult& r) {
+      run_tournament(c, ev, [&](const Event& before, const PairingResult& r) {
         if (!r.ok && r.violations.empty()) blocked = true;
+        if (r.ok) EXPECT_TRUE(bye_is_fresh(before, r)) << players << " players, seed " << seed << " round " << r.round;
         EXPECT_TRUE(r.ok || r.violations.empty()) << "seed " << seed << ": " << (r.violations.empty() ? "" : r.violations.front());
       });
       ++events;

@@ -122,6 +122,21 @@ TEST(Tiebreaks, ByeCountsLowestScoringInStandings) {
   EXPECT_EQ(row(compute_standings(ev), 2).wins, 2);
 }
 
+// absent_as_bye: an absent round adds the bye's value to 对手分, whether the player was away (a
+// withdrawal taken back) or had not joined yet (a late entrant): both are "absent" (TRF Z).
+TEST(Tiebreaks, ALateEntrantsMissedRoundCountsAsAbsent) {
+  // Round 1: P1 beats P2, P3 has the bye; P4 joins in round 2. Round 2: P4 beats P1, P2 beats P3.
+  Event ev = players_event(4);
+  ev.players[3].join_round = 2;
+  ev.rounds.push_back({{game(0, 1, 2), bye(2)}, {}});
+  ev.rounds.push_back({{game(3, 0, 2), game(1, 2, 2)}, {}});
+  ev.settings.tiebreaks = {Tiebreak::OppScore};
+  ev.settings.bye_opp = ByeOppPolicy::OwnScore;  // the bye's value: the player's own score (2)
+  EXPECT_EQ(row(compute_standings(ev), 3).opp_score, 2) << "P1's 2; the missed round adds nothing";
+  ev.settings.absent_as_bye = true;
+  EXPECT_EQ(row(compute_standings(ev), 3).opp_score, 2 + 2) << "P1's 2 and the bye's value for round 1";
+}
+
 TEST(Tiebreaks, ExampleDJieqiPerRound) {
   // A=0 vs B=1 two games: A red wins game 1, game 2 drawn -> A 3, B 1.
   Event ev = players_event(4, 2);
