@@ -678,6 +678,8 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
   if (byes != (pp.needs_bye ? 1 : 0))
     fail("bad_request", pp.needs_bye ? "an odd field needs exactly one bye" : "an even field has no bye");
   fx.warnings = pairing::check_round(before, edited);  // rematches, colour breaks, … as warnings
+  // The boards stay in the organiser's order (a board may be a table in the hall): no warning for it.
+  std::erase(fx.warnings, std::string("boards are not in board order"));
   t.ev.rounds[r - 1] = edited;
   t.explain[r - 1] = {kEditedExplanation};
   t.explain_zh[r - 1] = {"由组织者修改"};

@@ -418,6 +418,12 @@ TEST(Tournament, OrganiserEditsAndCorrections) {
   const std::string pair = "#" + std::to_string(a.number) + " " + a.name + " – #" + std::to_string(b.number) + " " + b.name;
   EXPECT_NE(edit.warnings[0].find("rematch or forbidden pair: " + pair), std::string::npos) << edit.warnings[0];
   repair(t);
+  // The organiser's board order is theirs (a table in the hall): boards swapped, no warning for it.
+  const auto r2 = t.ev.rounds[1].boards;
+  Effects swapped = edit_pairing(t, {{r2[1].a, r2[1].b}, {r2[0].a, r2[0].b}});
+  for (const auto& w : swapped.warnings) EXPECT_EQ(w.find("board order"), std::string::npos) << w;
+  EXPECT_EQ(t.ev.rounds[1].boards[0].a, r2[1].a) << "kept in the order given";
+  repair(t);
   // A correction of round 1 while round 2 waits to start: the organiser is told to re-pair it.
   Effects early = correct_result(t, started.create[1].game_id, 1, 1);
   ASSERT_EQ(early.warnings.size(), 1u);
