@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -199,18 +200,45 @@ int cmd_fen(const po::variables_map& vm) {
   return 0;
 }
 
+// Notation for every move of a record, also past a point where these rules would have ended the
+// game (a record goes on where its arbiter did not rule so): from there the moves are written from
+// the position reached. Each move is printed as it is read, so an illegal one leaves those before.
 int cmd_notate(const po::variables_map& vm) {
   Common c = load(vm);
-  RulesGame game(rules_from(vm, c.variant), c.pos);
-  if (!play_moves(game, vm, false)) return 2;
-  for (const PlayedMove& pm : game.moves()) {
-    std::string iccs = to_iccs(pm.move);
-    if (pm.move.reveal != NoType) {  // a face-down piece's move: what it turned out to be (jieqi-rules.md §9.2)
-      const char l = piece_letter(pm.move.reveal);
-      iccs += pm.mover == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+  const GameRules rules = rules_from(vm, c.variant);
+  std::optional<RulesGame> game(std::in_place, rules, c.pos);
+  size_t printed = 0;
+  auto print_new = [&] {
+    for (; printed < game->moves().size(); ++printed) {
+      const PlayedMove& pm = game->moves()[printed];
+      std::string iccs = to_iccs(pm.move);
+      if (pm.move.reveal != NoType) {  // a face-down piece's move: what it turned out to be (jieqi-rules.md §9.2)
+        const char l = piece_letter(pm.move.reveal);
+        iccs += pm.mover == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+      }
+      std::cout << iccs << " " << pm.wxf << " " << pm.chinese << "\n";
     }
-    std::cout << iccs << " " << pm.wxf << " " << pm.chinese << "\n";
+  };
+  const std::vector<std::string> moves = vm.count("moves") ? split_moves(vm["moves"].as<std::string>()) : std::vector<std::string>{};
+  size_t ply = 0;
+  for (const std::string& mv : moves) {
+    if (game->result().over()) {
+      std::cerr << "note: these rules end the game at ply " << ply << " (" << outcome_name(game->result().outcome) << " " << game->result().reason
+                << "); the moves after it are written all the same\n";
+      print_new();
+      const Position at = game->position();
+      game.emplace(rules, at);
+      printed = 0;
+    }
+    std::string why;
+    if (game->play(mv, &why) != RulesGame::MoveError::None) {
+      print_new();
+      std::cerr << "error: illegal move '" << mv << "' at ply " << ply + 1 << ": " << why << "\n";
+      return 2;
+    }
+    ++ply;
   }
+  print_new();
   return 0;
 }
 

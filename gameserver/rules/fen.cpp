@@ -22,6 +22,22 @@ bool is_number(const std::string& s) {
   return s.size() < 7;
 }
 
+// A field as an error message quotes it: at most 32 bytes (then "…"), never cut inside a UTF-8
+// character, so a long or non-ASCII field gives a short, readable message.
+std::string quoted(const std::string& s) {
+  if (s.size() <= 32) return "'" + s + "'";
+  size_t n = 32;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return "'" + s.substr(0, n) + "…' (" + std::to_string(s.size()) + " bytes)";
+}
+
+// The whole UTF-8 character starting at s[i] (one byte for ASCII or a stray byte).
+std::string character_at(const std::string& s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+  return s.substr(i, len);
+}
+
 }  // namespace
 
 std::string pool_to_string(const PieceCounts& pool) {
@@ -42,10 +58,11 @@ PieceCounts parse_pool(const std::string& s) {
   for (size_t i = 0; i < s.size();) {
     char l = s[i];
     PieceType t = piece_type_from_letter(l);
-    if (t == NoType || t == King) throw FenError("bad piece letter '" + std::string(1, l) + "' in the Jieqi pool field");
+    if (t == NoType || t == King) throw FenError("bad piece letter '" + character_at(s, i) + "' in the Jieqi pool field");
     Color c = std::isupper(static_cast<unsigned char>(l)) ? Color::Red : Color::Black;
     size_t j = ++i;
-    while (j < s.size() && j - i < 2 && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    if (j - i > 2) throw FenError("the count after '" + std::string(1, l) + "' in the Jieqi pool field has more than two digits");
     int n = j == i ? 1 : std::stoi(s.substr(i, j - i));
     // Counted together over repeated letters ("PPP" = P3), so no total can exceed the set.
     if (pool[index(c)][t] + n > kMaxCount[t]) throw FenError("too many '" + std::string(1, l) + "' in the Jieqi pool field");
@@ -106,7 +123,7 @@ Position parse_fen(const std::string& fen, Variant variant) {
         ++dark_count[index(c)];
       } else {
         PieceType t = piece_type_from_letter(ch);
-        if (t == NoType) throw FenError("bad character '" + std::string(1, ch) + "' in the FEN board");
+        if (t == NoType) throw FenError("bad character '" + character_at(board, i) + "' in the FEN board");
         pos.put(s, make_piece(c, t));
         ++counts[index(c)][t];
       }
@@ -145,7 +162,7 @@ Position parse_fen(const std::string& fen, Variant variant) {
     const std::string& s = fields[1];
     if (s == "w" || s == "r" || s == "W" || s == "R") side = Color::Red;
     else if (s == "b" || s == "B") side = Color::Black;
-    else throw FenError("side to move must be 'w' or 'b', not '" + s + "'");
+    else throw FenError("side to move must be 'w' or 'b', not " + quoted(s));
   }
   pos.set_side_to_move(side);
 
@@ -155,14 +172,16 @@ Position parse_fen(const std::string& fen, Variant variant) {
   for (size_t i = 2; i < fields.size(); ++i) {
     const std::string& f = fields[i];
     if (is_number(f)) { numbers.push_back(f); continue; }
-    if (!numbers.empty()) throw FenError("unexpected FEN field '" + f + "' after the move counters");
+    if (f.find_first_not_of("+-0123456789") == std::string::npos && f.find_first_of("0123456789") != std::string::npos)
+      throw FenError("move counter " + quoted(f) + " out of range (a whole number from 0 to 999999)");
+    if (!numbers.empty()) throw FenError("unexpected FEN field " + quoted(f) + " after the move counters");
     if (f == "-") {
       // Jieqi: "-" in the pool's place is an empty pool (what to_fen writes when nothing is
       // hidden); with face-down pieces on the board it can only be a placeholder.
       if (variant == Variant::Jieqi && i == 2 && dark_count[0] + dark_count[1] == 0) have_pool = true;
       continue;
     }
-    if (variant != Variant::Jieqi || have_pool) throw FenError("unexpected FEN field '" + f + "'");
+    if (variant != Variant::Jieqi || have_pool) throw FenError("unexpected FEN field " + quoted(f));
     pos.pool() = parse_pool(f);
     have_pool = true;
   }

@@ -104,8 +104,9 @@ std::string to_chinese(const Position& before, Move m) {
   } else {
     static const char* const two[] = {"前", "后"};
     static const char* const three[] = {"前", "中", "后"};
-    static const char* const many[] = {"一", "二", "三", "四", "五"};
-    const char* marker = p.count == 2 ? two[p.order] : p.count == 3 ? three[p.order] : many[std::min(p.order, 4)];
+    // Up to six in Jieqi: five revealed soldiers and the face-down piece on the file's soldier square.
+    static const char* const many[] = {"一", "二", "三", "四", "五", "六"};
+    const char* marker = p.count == 2 ? two[p.order] : p.count == 3 ? three[p.order] : many[std::min(p.order, 5)];
     // Tandem soldiers on two files: the file takes the piece name's place (前七进一).
     out = std::string(marker) + (p.two_files ? std::string(numerals[p.from_file]) : chinese_piece_name(p.color, p.type));
   }

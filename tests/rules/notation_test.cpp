@@ -63,3 +63,15 @@ TEST(Notation, JieqiRevealsSayWhatThePieceTurnedOutToBe) {
   EXPECT_EQ(g.moves()[2].chinese, "前车进一");
   EXPECT_EQ(g.moves()[2].wxf, "R++1");
 }
+
+// Jieqi: a file may hold six 兵 — five revealed soldiers and the face-down piece on the file's
+// soldier square (it moves as a soldier): the sixth from the front is 六兵, not a second 五兵.
+TEST(Notation, SixJieqiSoldiersOnAFileAreNumberedOneToSix) {
+  RulesGame g(GameRules::defaults(Variant::Jieqi), parse_fen("3k5/P8/P8/P8/P8/9/X8/9/9/P3K4 w R1 0 1", Variant::Jieqi));
+  ASSERT_EQ(g.play("a0a1"), RulesGame::MoveError::None);
+  EXPECT_EQ(g.moves()[0].chinese, "六兵进一");
+  EXPECT_EQ(g.moves()[0].wxf, "Pf+1");
+  RulesGame h(GameRules::defaults(Variant::Jieqi), parse_fen("3k5/P8/P8/P8/P8/9/X8/9/9/P3K4 w R1 0 1", Variant::Jieqi));
+  ASSERT_EQ(h.play("a3a4R"), RulesGame::MoveError::None);
+  EXPECT_EQ(h.moves()[0].chinese, "五兵进一(翻车)");
+}

@@ -82,6 +82,40 @@ TEST(XqCli, HiddenListsSuffixesAndVariantsAreChecked) {
   EXPECT_NE(notate.out.find("a6a5p P1+1=p 卒１进１(翻卒)"), std::string::npos) << notate.out;
 }
 
+// notate writes every move of a record, also past where the rules would have ended the game (an
+// arbiter who did not rule), and the moves before an illegal one (audit of 2026-12-04).
+TEST(XqCli, NotateWritesARecordPastTheRulesVerdictAndUpToAnIllegalMove) {
+  const std::string fen = "rnbak1bn1/9/1c7/p1p1p2Np/5r3/9/P1P1P1P1P/1C7/9/RNBAKAB1R w";
+  CliRun past = xq("notate --variant xiangqi --fen '" + fen + "' --moves 'h6g8 e9e8 g8h6 e8e9 h6g8 e9e8 g8h6 e8e9 h6g8 e9e8'");
+  EXPECT_EQ(past.exit_code, 0) << past.out;
+  EXPECT_NE(past.out.find("note: these rules end the game at ply 8"), std::string::npos) << past.out;
+  size_t lines = 0;
+  for (size_t at = past.out.find("马二进三"); at != std::string::npos; at = past.out.find("马二进三", at + 1)) ++lines;
+  EXPECT_EQ(lines, 3u) << "the ninth ply is written too: " << past.out;
+  CliRun cut = xq("notate --variant xiangqi --moves 'h2e2 h9g7 zz'");
+  EXPECT_NE(cut.exit_code, 0);
+  EXPECT_NE(cut.out.find("h9g7 H8+7 马８进７"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find("illegal move 'zz' at ply 3"), std::string::npos) << cut.out;
+}
+
+// A bad FEN's message says what is wrong, briefly: a counter out of range as such, a long field cut
+// short, a Chinese character whole (not a stray byte), a pool count of too many digits.
+TEST(XqCli, FenErrorsAreShortAndSayWhatIsWrong) {
+  const std::string kings = "4k4/9/9/9/9/9/9/9/9/4K4 w - - ";
+  CliRun negative = xq("fen --variant xiangqi --fen '" + kings + "-1 1'");
+  EXPECT_NE(negative.out.find("move counter '-1' out of range"), std::string::npos) << negative.out;
+  CliRun huge = xq("fen --variant xiangqi --fen '" + kings + "2147483648 1'");
+  EXPECT_NE(huge.out.find("move counter '2147483648' out of range"), std::string::npos) << huge.out;
+  CliRun longer = xq("fen --variant xiangqi --fen '" + kings + "0 1 " + std::string(3000, 'a') + "'");
+  EXPECT_NE(longer.out.find("(3000 bytes)"), std::string::npos) << longer.out.substr(0, 300);
+  EXPECT_LT(longer.out.size(), 1000u) << "the field is not echoed whole";
+  CliRun chinese = xq("fen --variant xiangqi --fen '4k4/9/9/9/9/9/9/9/9/3将K4 w'");
+  EXPECT_NE(chinese.out.find("bad character '将'"), std::string::npos) << chinese.out;
+  CliRun pool = xq("fen --variant jieqi --fen 'xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R0001A2C2P5N2B2r2a2c2p5n2b2 0 1'");
+  EXPECT_NE(pool.out.find("more than two digits"), std::string::npos) << pool.out;
+  for (const CliRun* r : {&negative, &huge, &longer, &chinese, &pool}) EXPECT_NE(r->exit_code, 0);
+}
+
 // An identity can be named once per piece of the set: a reveal or a captured piece may not take
 // one already bound to another face-down piece (fixed by --hidden, or named for a capture).
 TEST(XqCli, JieqiIdentitiesAreNotNamedTwice) {
