@@ -22,4 +22,23 @@ bool one_line_text(const std::string& text) {
   return true;
 }
 
+bool invisible(uint32_t cp) {
+  return cp == ' ' || cp == 0xA0 || cp == 0xAD || cp == 0x115F || cp == 0x1160 || cp == 0x1680 || cp == 0x180E ||
+         (cp >= 0x2000 && cp <= 0x200D) || cp == 0x202F || (cp >= 0x205F && cp <= 0x2064) || cp == 0x3000 ||
+         cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 || (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0xFE00 && cp <= 0xFE0F);
+}
+
+bool combining(uint32_t cp) {
+  return (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+         (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F);
+}
+
+bool shows_something(const std::string& text) {
+  for (size_t i = 0; i < text.size();) {
+    const uint32_t cp = next_code_point(text, i);
+    if (!invisible(cp) && !combining(cp) && !refused_in_line(cp)) return true;
+  }
+  return false;
+}
+
 }  // namespace gs

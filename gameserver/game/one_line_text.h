@@ -15,5 +15,12 @@ uint32_t next_code_point(const std::string& text, size_t& i);
 bool refused_in_line(uint32_t cp);
 // True if no code point of `text` is refused.
 bool one_line_text(const std::string& text);
+// A code point that shows nothing: spaces of every width, zero-width and format characters,
+// fillers, tag characters, variation selectors.
+bool invisible(uint32_t cp);
+// A combining mark (an accent put on the character before it).
+bool combining(uint32_t cp);
+// True if `text` shows something: a code point neither invisible nor combining.
+bool shows_something(const std::string& text);
 
 }  // namespace gs

@@ -218,16 +218,27 @@ HttpResult method_not_allowed(const std::string& allow, const std::string& messa
 
 std::string adjudication_reason_error(std::string& reason) {
   constexpr size_t kMaxReasonBytes = 200;
-  // Blank (the dashboard's field left empty, or only spaces): the plain word.
-  if (reason.find_first_not_of(" \t") == std::string::npos) reason = "adjudication";
   // Shown to players and spectators and stored with the game: a line of text, not a page.
   if (reason.size() > kMaxReasonBytes || !one_line_text(reason))
     return "reason: at most " + std::to_string(kMaxReasonBytes) + " bytes of text on one line";
+  const size_t first = reason.find_first_not_of(" \t"), last = reason.find_last_not_of(" \t");
+  reason = first == std::string::npos ? "" : reason.substr(first, last - first + 1);
+  // Blank (the dashboard's field left empty, or what shows nothing: spaces of any width,
+  // zero-width characters): the plain word.
+  if (!shows_something(reason)) reason = "adjudication";
+  std::string word;  // the reason as a result code would read, for the comparisons below
+  for (char ch : reason) word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   // Reasons that say the game had no result: "abort" keeps a game off the ratings and reads "game
   // aborted" whatever the outcome, "double_forfeit" is both sides losing. A decided game has one.
   // (A ruling of "forfeit" or "perpetual_…" stands: in a tournament it also counts a foul.)
-  if (reason == "abort" || reason == "double_forfeit")
+  if (word == "abort" || word == "double_forfeit")
     return "reason: '" + reason + "' says the game had no result; a ruling has one (say why in your own words, or leave it blank)";
+  // Ends the server records by itself, shown to players as such ("opponent banned", "time out"):
+  // a ruling that wore one would not read as a ruling.
+  for (const char* own : {"checkmate", "stalemate", "resignation", "timeout", "timeout_draw", "banned", "disqualified",
+                          "agreement", "claimed_draw", "requested_move_limit"})
+    if (word == own)
+      return "reason: '" + reason + "' is an end the server records by itself; say why in your own words, or leave it blank";
   return "";
 }
 
@@ -414,8 +425,14 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
           (parts[4] == "disconnect" || parts[4] == "ban" || parts[4] == "unban")) {
         // Guests are not stored, so only the id's shape can be checked: a typo of it is refused.
         if (!is_user_id(parts[3])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");
-        if (parts[4] == "disconnect")
-          return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", hub.disconnect(parts[3])}})};
+        if (parts[4] == "disconnect") {
+          bool told_others = true;
+          const size_t closed = hub.disconnect(parts[3], false, &told_others);
+          if (!told_others)
+            return json_error(503, "Redis is unavailable: the other nodes were not told (" + std::to_string(closed) +
+                                       " connection(s) closed on this node); try again");
+          return {200, "application/json", json::serialize(json::object{{"ok", true}, {"closed", closed}})};
+        }
         if (parts[4] == "unban")
           return {200, "application/json", json::serialize(json::object{{"ok", true}, {"was_banned", hub.auth().unban(parts[3])}})};
         // An account id no account has is a typo: banning it would ban nobody and say it did.

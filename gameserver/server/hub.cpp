@@ -399,7 +399,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   const std::string& gid = game_id_of(m);
   if (gid.empty()) return send_error(*c, rid, v1::BAD_REQUEST, "game_id missing", metrics_);
   std::string owner;
-  auto actor = locate(gid, owner);
+  auto actor = locate(gid, owner, c->id());
   if (!actor && !owner.empty()) {
     // Another node owns the game: it serves this connection through a proxy.
     {
@@ -427,7 +427,10 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
           if (auto g = it->second.remote_games.find(gid); g != it->second.remote_games.end() && g->second.node == owner)
             g->second.node.clear();
       }
-      send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_, gid);
+      // A follow of this node's own (request id 0, at a tick) answers nothing the client asked: it
+      // is simply tried again at the next tick.
+      if (rid != 0)
+        send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game's node is unreachable; retry in a moment", metrics_, gid);
     };
     if (hops >= 2) return unreachable();
     if (rid != 0 && !is_proxy_id(c->id())) {  // the client's own node watches for the answer

@@ -98,7 +98,8 @@ class Hub {
   size_t ban(const std::string& user_id);
   size_t end_games_of_banned(const std::string& user_id);
   // Closes the user's connections on every node (they may come back); returns how many were here.
-  size_t disconnect(const std::string& user_id, bool banned = false);
+  // `told_others` (if given) says whether the other nodes were told (false: Redis unreachable).
+  size_t disconnect(const std::string& user_id, bool banned = false, bool* told_others = nullptr);
   // disconnect(user_id) once `delay_ms` have passed (on a tick, so up to a tick later).
   void disconnect_later(const std::string& user_id, int64_t delay_ms);
   size_t close_connections_of(const std::string& user_id, bool banned);  // this node's; tells a banned user why
@@ -223,9 +224,11 @@ class Hub {
   void unstore_seeks(const std::vector<std::string>& ids);
   // The game's actor on this node, taking the game over if it has no living owner; else nullptr with
   // `owner` = the node owning it (empty: not a live game).
-  std::shared_ptr<GameActor> locate(const std::string& gid, std::string& owner);
+  // `requester`: the connection whose request this is (served by that request, so not caught up
+  // again as a follower after a takeover it causes).
+  std::shared_ptr<GameActor> locate(const std::string& gid, std::string& owner, uint64_t requester = 0);
   std::shared_ptr<GameActor> adopt(const std::string& gid);  // claim, load, start
-  void serve_followers_here(const std::string& gid);          // after a takeover on request
+  void serve_followers_here(const std::string& gid, uint64_t except_conn);  // after a takeover on request
   // Sends the request to `node` over Redis; false if no node listens there (it is gone).
   bool forward(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
                const xq::v1::ClientMessage& m, int hops);

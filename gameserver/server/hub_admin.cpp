@@ -20,11 +20,15 @@ std::string Hub::connections_json() {
   {
     std::lock_guard l(mu_);
     for (const auto& [id, ci] : conns_) {
+      // Another node's client as a game of this node sees it: listed by its own node (a user
+      // shown twice, with an id beyond what a browser's numbers hold; review, 2026-12-04).
+      if (is_proxy_id(id)) continue;
       auto cc = ci.conn.lock();
       if (!cc) continue;
       auto u = cc->user();
-      json::array games;
+      json::array games;  // the games it follows, here or on other nodes
       for (const auto& g : ci.games) games.push_back(json::string(g));
+      for (const auto& [g, remote] : ci.remote_games) games.push_back(json::string(g));
       arr.push_back(json::object{{"id", id},
                                  {"remote", cc->remote()},
                                  {"address", cc->client_address()},
@@ -162,16 +166,19 @@ void Hub::disconnect_later(const std::string& user_id, int64_t delay_ms) {
   disconnect_due_.emplace_back(steady_ms() + delay_ms, user_id);
 }
 
-size_t Hub::disconnect(const std::string& user_id, bool banned) {
+size_t Hub::disconnect(const std::string& user_id, bool banned, bool* told_others) {
   const size_t closed = close_connections_of(user_id, banned);
   NodeMessage nm;  // the other nodes close the user's connections too (and end their games if banned)
   nm.kind = NodeMessage::Kind::Ban;
   nm.from_node = options_.node_id;
   nm.users = {user_id};
+  bool told = true;
   try {
     redis_.command({"PUBLISH", keys::kNodesChannel, encode(nm)});
   } catch (const std::exception&) {
+    told = false;
   }
+  if (told_others) *told_others = told;
   return closed;
 }
 

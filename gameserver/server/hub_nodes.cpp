@@ -68,6 +68,14 @@ std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
       }
     }
     actor->post([resume](GameActor& a) { a.start(/*reloaded=*/true, resume); });
+    // A player banned while the game's node was down: the ban could not end the game then (its
+    // node held it), so its new owner does, as the ban would have (review, 2026-12-04).
+    for (const xq::Color loser : {xq::Color::Red, xq::Color::Black}) {
+      const auto& player = loser == xq::Color::Red ? actor->config().red : actor->config().black;
+      if (!auth_.banned(player.user_id)) continue;
+      actor->post([r = xq::Result::win(xq::opposite(loser), "banned")](GameActor& g) { g.admin_end(r); });
+      break;
+    }
     return actor;
   } catch (const RedisError&) {
     throw;
@@ -79,7 +87,7 @@ std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
   }
 }
 
-std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owner) {
+std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owner, uint64_t requester) {
   owner.clear();
   if (auto a = find_game(gid)) return a;
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -91,7 +99,7 @@ std::shared_ptr<GameActor> Hub::locate(const std::string& gid, std::string& owne
     if (!store_.is_live(gid)) return nullptr;
     if (auto a = adopt(gid)) {
       std::cerr << "node " << options_.node_id << ": took over game " << gid << " on request\n";
-      serve_followers_here(gid);
+      serve_followers_here(gid, requester);
       return a;
     }  // else lost a race for the claim: look again
   }
@@ -270,10 +278,12 @@ void Hub::refresh_presence() {
 // outside the tick: served here at once (caught up from what they had) rather than at the next
 // tick's follow_moved_games, or the first move after the takeover reached them up to a tick late
 // while their clock ran (review, 2026-12-04). The tick's own takeovers are followed in that tick.
-void Hub::serve_followers_here(const std::string& gid) {
+// The connection whose request caused the takeover is left out: its own request serves it (both
+// caught it up from its version: every missed event twice; review, 2026-12-04).
+void Hub::serve_followers_here(const std::string& gid, uint64_t except_conn) {
   std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> followers;
   for_each_conn([&](uint64_t id, const ConnInfo& ci) {
-    if (is_proxy_id(id)) return;
+    if (is_proxy_id(id) || id == except_conn) return;
     auto it = ci.remote_games.find(gid);
     if (it == ci.remote_games.end()) return;
     if (auto c = ci.conn.lock()) followers.emplace_back(c, it->second.version);

@@ -1447,3 +1447,16 @@ TEST(GameServerFaults, SocketsThatNeverSignInOrGoSilentAreClosed) {
   }
   EXPECT_TRUE(r.has_reply()) << "Black's dead link never counted as gone: " << r.DebugString();
 }
+
+// The admin's disconnect while Redis is down: the other nodes cannot be told, so the answer is 503
+// (retry), not a 200 that closed nothing there (review, 2026-12-04).
+TEST(GameServerFaults, AnAdminDisconnectWithoutRedisSaysTheOtherNodesWereNotTold) {
+  TestServers srv;
+  Peer someone = guest(srv.port(), "dc_someone");
+  srv.crash_redis();
+  std::string body;
+  EXPECT_EQ(srv.http_post("/api/admin/users/" + someone.user_id + "/disconnect", "", body, TestServers::kAdminToken), 503) << body;
+  EXPECT_NE(body.find("other nodes were not told"), std::string::npos) << body;
+  EXPECT_NE(body.find("1 connection(s) closed on this node"), std::string::npos) << body;
+  srv.restart_redis();
+}

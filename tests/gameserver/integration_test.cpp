@@ -1763,12 +1763,21 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   }
   // A ruling has a result: "abort" would keep a decided game off the ratings and read "game
   // aborted" (review), "double_forfeit" say both sides lost.
-  for (const char* reason : {"abort", "double_forfeit"}) {
+  for (const char* reason : {"abort", "double_forfeit", " abort ", "ABORT", "Double_Forfeit"}) {
     boost::json::object o{{"outcome", "red-wins"}, {"reason", reason}};
     EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", boost::json::serialize(o), body, TestServers::kAdminToken),
               400)
         << reason << ": " << body;
     EXPECT_NE(body.find("says the game had no result"), std::string::npos) << body;
+  }
+  // Ends the server records by itself are not worn by a ruling (players would read "opponent
+  // banned", "time out" with nothing to say an arbiter decided; review, 2026-12-04).
+  for (const char* reason : {"banned", "timeout", "Checkmate", "resignation", "agreement"}) {
+    boost::json::object o{{"outcome", "red-wins"}, {"reason", reason}};
+    EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", boost::json::serialize(o), body, TestServers::kAdminToken),
+              400)
+        << reason << ": " << body;
+    EXPECT_NE(body.find("records by itself"), std::string::npos) << body;
   }
   // A line break of Unicode's (U+2028) is a line break too.
   EXPECT_EQ(g_servers->http_post("/api/admin/games/" + gid + "/adjudicate", "{\"outcome\":\"draw\",\"reason\":\"a\u2028b\"}", body,
@@ -1778,8 +1787,9 @@ TEST_F(GameServer, AdminCanAdjudicateListAndBan) {
   {  // The dashboard's reason field left empty (or blank): the default reason.
     Client r2 = guest("adm_red2"), b2 = guest("adm_black2");
     const std::string other = start_game(r2, b2);
-    ASSERT_EQ(g_servers->http_post("/api/admin/games/" + other + "/adjudicate", R"({"outcome":"draw","reason":"   "})", body,
-                                   TestServers::kAdminToken),
+    // Only a no-break space and a zero-width one: it shows nothing, so it is blank too.
+    ASSERT_EQ(g_servers->http_post("/api/admin/games/" + other + "/adjudicate", "{\"outcome\":\"draw\",\"reason\":\" \u00a0\u200b \"}",
+                                   body, TestServers::kAdminToken),
               200)
         << body;
     auto ended = wait_event(b2, other, GameEvent::GAME_ENDED);

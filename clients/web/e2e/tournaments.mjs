@@ -370,6 +370,7 @@ test('admin dashboard: token, live game and connections (also of another node), 
   await row2.waitFor({ timeout: T });
   // The arbiter's move limit (限着) is refused in a game whose rules have none.
   await row2.locator('[data-testid=admin-move-limit]').click();
+  await row2.locator('[data-testid=admin-move-limit-confirm]').click();
   await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
   // The refusal outlives the polls (every 3 s) and is in view wherever the admin has scrolled to.
   await admin.waitForTimeout(3500);
@@ -378,6 +379,9 @@ test('admin dashboard: token, live game and connections (also of another node), 
   assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view at the bottom of the page');
   await row2.locator('[data-testid=admin-outcome]').selectOption('black-wins');
   await row2.locator('[data-testid=admin-adjudicate]').click();
+  assert((await row2.locator('[data-testid=admin-adjudicate-confirm]').textContent()).includes('Black wins'), 'the confirmation names the outcome');
+  for (const p of [ada, cal]) assertEqual(await p.page.locator('[data-testid=result]').count(), 0, 'not decided before the confirmation');
+  await row2.locator('[data-testid=admin-adjudicate-confirm]').click();
   for (const p of [ada, cal]) assert(/Black wins: adjudication/.test(await resultText(p)), `${p.name} sees the adjudication`);
   await admin.waitForSelector('[data-testid=admin-msg]:has-text("adjudicated")', { timeout: T });
   assertEqual(await admin.locator('[data-testid=admin-error]').count(), 0, 'the next action clears the refusal');
@@ -393,9 +397,11 @@ test('admin dashboard: token, live game and connections (also of another node), 
   // On one side only (seed 001: "对其中某一方或双方"): Black's checks will not count.
   await row3.locator('[data-testid=admin-move-limit-side]').selectOption('black');
   await row3.locator('[data-testid=admin-move-limit]').click();
+  await row3.locator('[data-testid=admin-move-limit-confirm]').click();
   for (const p of [ada, cal]) await p.page.waitForSelector('[data-testid=move-limit-status]:has-text("arbiter on Black")', { timeout: T });
   await row3.locator('[data-testid=admin-outcome]').selectOption('draw');
   await row3.locator('[data-testid=admin-adjudicate]').click();
+  await row3.locator('[data-testid=admin-adjudicate-confirm]').click();
   for (const p of [ada, cal]) assert(/adjudication/.test(await resultText(p)), `${p.name} sees the game end`);
 
   // Disconnect Cal (no ban): his page shows the drop and reconnects by itself.
@@ -500,6 +506,7 @@ test('admin on a phone: live games before the metrics and roles; connection acti
   assert(await admin.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no horizontal page scrolling');
   // A refused action on the phone: its reason is on screen where the admin is.
   await game.locator('[data-testid=admin-move-limit]').click();
+  await game.locator('[data-testid=admin-move-limit-confirm]').click();
   await admin.waitForSelector('[data-testid=admin-error]:has-text("no move limit on request")', { timeout: T });
   assert(await inView(admin, '[data-testid=admin-error]'), 'the refusal is in view on the phone');
   await admin.screenshot({ path: join(ctx.shots, 'phone-admin.png'), fullPage: true, animations: 'disabled' });

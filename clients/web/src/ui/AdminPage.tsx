@@ -386,6 +386,8 @@ function AdminGameRow({
   onMoveLimit: (side: string) => void;
 }) {
   const [confirm, setConfirm] = useState(false);
+  const [confirmAdjudicate, setConfirmAdjudicate] = useState(false);
+  const [confirmLimit, setConfirmLimit] = useState(false);
   const [limitSide, setLimitSide] = useState('both');
   const [outcome, setOutcome] = useState('red-wins');
   const [reason, setReason] = useState('adjudication');
@@ -395,7 +397,7 @@ function AdminGameRow({
         {g.red} {t('vs')} {g.black}
       </span>
       <span class="tag">{g.variant === 'jieqi' ? t('jieqi') : t('xiangqi')}</span>
-      <span class="muted">{t('plies', { n: g.plies })}</span>
+      <span class="muted">{g.plies === 1 ? t('onePly') : t('plies', { n: g.plies })}</span>
       {g.red_ms !== undefined && g.black_ms !== undefined && (
         <span class="mono" data-testid="admin-clocks">
           <span class={g.running === 'red' ? 'running' : ''}>{clockText(g.red_ms)}</span> – <span class={g.running === 'black' ? 'running' : ''}>{clockText(g.black_ms)}</span>
@@ -420,7 +422,17 @@ function AdminGameRow({
             <option value="draw">{t('draw')}</option>
           </select>
           <input data-testid="admin-reason" value={reason} placeholder={t('reason')} onInput={(e) => setReason(e.currentTarget.value)} />
-          <button data-testid="admin-adjudicate" onClick={() => onAdjudicate(outcome, reason.trim())}>{t('adjudicate')}</button>
+          {/* Asked first, as Abort is: a decided game cannot be taken back (on a phone these buttons sit close). */}
+          {confirmAdjudicate ? (
+            <>
+              <button class="danger" data-testid="admin-adjudicate-confirm" onClick={() => { setConfirmAdjudicate(false); onAdjudicate(outcome, reason.trim()); }}>
+                {t('confirmAdminAdjudicate', { outcome: outcome === 'red-wins' ? t('redWins') : outcome === 'black-wins' ? t('blackWins') : t('draw') })}
+              </button>
+              <button onClick={() => setConfirmAdjudicate(false)}>{t('cancel')}</button>
+            </>
+          ) : (
+            <button data-testid="admin-adjudicate" onClick={() => setConfirmAdjudicate(true)}>{t('adjudicate')}</button>
+          )}
           {/* The arbiter's 限着 (games whose rules have a move limit on request; the server says if not),
               on both sides or on one (whose checks then do not count). */}
           <select data-testid="admin-move-limit-side" value={limitSide} onChange={(e) => setLimitSide(e.currentTarget.value)}>
@@ -428,7 +440,14 @@ function AdminGameRow({
             <option value="red">{t('red')}</option>
             <option value="black">{t('black')}</option>
           </select>
-          <button data-testid="admin-move-limit" onClick={() => onMoveLimit(limitSide)}>{t('imposeMoveLimit')}</button>
+          {confirmLimit ? (
+            <>
+              <button class="danger" data-testid="admin-move-limit-confirm" onClick={() => { setConfirmLimit(false); onMoveLimit(limitSide); }}>{t('confirmMoveLimit')}</button>
+              <button onClick={() => setConfirmLimit(false)}>{t('cancel')}</button>
+            </>
+          ) : (
+            <button data-testid="admin-move-limit" onClick={() => setConfirmLimit(true)}>{t('imposeMoveLimit')}</button>
+          )}
         </div>
       )}
     </li>
