@@ -147,16 +147,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     return send_error(*c, request_id, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                       config_.id);
   const uint32_t watching_before = spectators_;
-  // Watched again by a connection that follows the game already: it was sent every event up to
-  // what its greeting brought it to and every one published since, in order on its socket, so a
-  // catch-up starts after those (a client's sync and its node's own follow after a takeover both
-  // caught it up: every missed event twice; review, 2026-12-04). Not for delayed spectators.
-  uint64_t already_sent = 0;
-  if (auto old = subs_.find(c->id()); old != subs_.end()) {
-    if (!(old->second.viewer == xq::Viewer::Spectator && config_.spectator_delay_ms > 0))
-      already_sent = std::max(old->second.greeted, published_version_);
-    forget_sub(old->second);
-  }
+  if (auto old = subs_.find(c->id()); old != subs_.end()) forget_sub(old->second);  // watched again
   drop_delayed_for(*c);  // queued for an earlier watch (or one since left): this one sends them anew
   std::string watcher;
   if (v == xq::Viewer::Spectator) {
@@ -165,7 +156,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     ++watchers_[watcher];
     spectators_ = static_cast<uint32_t>(watchers_.size());
   }
-  subs_[c->id()] = Sub{c, v, watcher, session_.version()};
+  subs_[c->id()] = Sub{c, v, watcher};
   if (spectators_ != watching_before) announce_spectators();
   if (v != xq::Viewer::Spectator) note_present(side_of(v));
   if (v != xq::Viewer::Spectator && gone_since_[xq::index(side_of(v))] != 0) {
@@ -183,7 +174,6 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   const Millis now = steady_ms();
   const int64_t wall = wall_ms();
   const uint64_t version = session_.version();
-  if (last_version <= version) last_version = std::max(last_version, std::min(already_sent, version));
   v1::ServerMessage m;
   m.set_request_id(request_id);
   // A catch-up across a takeback would show Move events of plies that are gone: a full state instead.

@@ -155,7 +155,6 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
     std::weak_ptr<Connection> conn;
     xq::Viewer viewer;
     std::string watcher;  // a spectator's user id (or its connection's, signed out): who counts once
-    uint64_t greeted = 0;  // the version its greeting (catch-up or state) brought it to
   };
   std::map<uint64_t, Sub> subs_;
   std::map<std::string, int> watchers_;  // spectators' users → their connections to the game

@@ -409,6 +409,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         else if (!m.has_chat()) {  // a chat line follows nothing: only a watch, a sync or a play does
           auto& rg = it->second.remote_games[gid];
           rg.node = owner;  // followed even if this attempt fails
+          if (rid != 0) rg.client_asked_ms = steady_ms();
           // A later follow catches up from where the client says it is, not from the start. A
           // sync of this node's own (request id 0: resubscribe) never moves back: events may
           // have been passed on since it read the version, and would be passed on twice.

@@ -151,6 +151,9 @@ class Hub {
   };
   static constexpr size_t kMaxHeldFrames = 64;
   static constexpr size_t kMaxEndedRemoteGames = 8;
+  // follow_moved_games leaves a game alone this long after its client's own request about it (the
+  // web client retries a failed sync after a second).
+  static constexpr int64_t kClientRetryGraceMs = 1500;
   // Where a request runs: requests that wait on Redis round trips or hash a password go to a
   // worker pool (the connection's later frames wait in ConnInfo::held); game actions run here.
   void route(const std::shared_ptr<Connection>& c, const xq::v1::ClientMessage& m, int64_t t0);

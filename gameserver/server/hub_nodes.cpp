@@ -296,6 +296,7 @@ void Hub::follow_moved_games() {
     std::shared_ptr<Connection> conn;
     std::string gid, node;
     uint64_t version;
+    int64_t client_asked_ms;
   };
   std::vector<Follow> follows;
   std::vector<std::string> gids;
@@ -305,7 +306,7 @@ void Hub::follow_moved_games() {
     auto c = ci.conn.lock();
     if (!c) return;
     for (const auto& [gid, rg] : ci.remote_games) {
-      follows.push_back({c, gid, rg.node, rg.version});
+      follows.push_back({c, gid, rg.node, rg.version, rg.client_asked_ms});
       distinct.insert(gid);
     }
   });
@@ -322,6 +323,11 @@ void Hub::follow_moved_games() {
   for (const auto& f : follows) {
     // Still there (or its heartbeat has not run out yet), and not restarted meanwhile.
     if (owners[f.gid] == f.node && !restarted.count(f.node)) continue;
+    // The client itself asked a moment ago (it retries a sync its node could not serve): its own
+    // request catches it up; a follow as well sent it every missed event twice (review,
+    // 2026-12-04). One that stops asking is followed at a later tick. (Not after a restart of the
+    // same owner: that is heard once, and its client, whose node lives, is not retrying anything.)
+    if (!restarted.count(f.node) && steady_ms() - f.client_asked_ms < kClientRetryGraceMs) continue;
     std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
               << f.node << (restarted.count(f.node) ? " (restarted)" : "") << " to "
               << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version << '\n';

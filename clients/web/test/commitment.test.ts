@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identitiesOf, turnedUpAtEnd } from '../src/game/commitment';
+import { assignmentDisagreement, identitiesOf, turnedUpAtEnd } from '../src/game/commitment';
 import { JIEQI_START, parseFen, squareName } from '../src/rules/board';
 
 // An assignment as the server publishes it: Red's 15 in start-square order, then Black's.
@@ -34,5 +34,30 @@ describe('the published Jieqi assignment', () => {
     expect(at('b0')).toEqual({ color: 'r', type: 'N' });
     expect(at('a9')).toEqual({ color: 'b', type: 'C' });
     expect(turned.map(squareName)).not.toContain('a0');
+  });
+});
+
+// A matching hash only proves the assignment was fixed at the start; the verdict also checks that
+// the game was played with it (review, 2026-12-04: a server revealing as it pleased, or publishing
+// thirty chariots with a matching hash, was "Verified").
+describe('the game against the published assignment', () => {
+  it('agrees when every reveal and named capture is the assignment\'s', () => {
+    // b2 is Red's ninth start square (P); b9 Black's second (p); the cannon's move over b7 reveals and captures.
+    expect(assignmentDisagreement(JIEQI_START, [{ iccs: 'b2b9', reveal: 'P', capturedType: 'p' }], ASSIGNMENT)).toBe('');
+    expect(assignmentDisagreement(JIEQI_START, [{ iccs: 'a3a4', reveal: 'P' }, { iccs: 'a6a5', reveal: 'p' }], ASSIGNMENT)).toBe('');
+  });
+
+  it('catches a reveal the assignment does not have', () => {
+    const why = assignmentDisagreement(JIEQI_START, [{ iccs: 'a3a4', reveal: 'R' }], ASSIGNMENT);
+    expect(why).toContain('move 1 revealed R on a3');
+  });
+
+  it('catches a named capture the assignment does not have', () => {
+    const why = assignmentDisagreement(JIEQI_START, [{ iccs: 'b2b9', reveal: 'P', capturedType: 'r' }], ASSIGNMENT);
+    expect(why).toContain('captured R on b9');
+  });
+
+  it('catches an assignment that is not the set', () => {
+    expect(assignmentDisagreement(JIEQI_START, [], 'R'.repeat(15) + 'r'.repeat(15))).toContain('not the set');
   });
 });

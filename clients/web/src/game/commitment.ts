@@ -1,7 +1,7 @@
 // Checks the Jieqi shuffle commitment published at the start against the assignment and salt
 // published at the end: SHA-256 of the very string the server hashes; and what the assignment
 // says of the pieces still face down when the game ended.
-import { sq, type PieceType, type Position, type Square } from '../rules/board';
+import { applyMove, parseFen, parseIccs, sq, squareName, type PieceType, type Position, type Square } from '../rules/board';
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -44,4 +44,40 @@ export function turnedUpAtEnd(pos: Position, assignment: string): { position: Po
     return { color: p.color, type: id };
   });
   return { position: { ...pos, board }, turned };
+}
+
+// The full set each side's face-down pieces are drawn from (jieqi-rules.md §1).
+const SET: Record<string, number> = { R: 2, N: 2, B: 2, A: 2, C: 2, P: 5 };
+
+// What the game showed, checked against the published assignment: each side's 15 letters are the
+// set (no thirty chariots), and every reveal and every named capture of a face-down piece during
+// the game was what the assignment put on that piece's start square (a face-down piece stands on
+// it until it moves). A hash that matches proves only that the assignment was fixed at the start;
+// this proves the game was played with it. Returns '' or what does not agree.
+export function assignmentDisagreement(
+  startFen: string,
+  moves: readonly { iccs: string; reveal?: string | null; capturedType?: string | null }[],
+  assignment: string,
+): string {
+  const ids = identitiesOf(assignment);
+  if (!ids) return 'not an assignment of 30 pieces';
+  for (const side of [assignment.slice(0, 15), assignment.slice(15).toUpperCase()]) {
+    const counts: Record<string, number> = {};
+    for (const l of side) counts[l] = (counts[l] ?? 0) + 1;
+    for (const [type, n] of Object.entries(SET)) if ((counts[type] ?? 0) !== n) return `not the set: ${counts[type] ?? 0} × ${type}`;
+  }
+  let pos = parseFen(startFen);
+  for (let i = 0; i < moves.length; i++) {
+    const mv = moves[i];
+    const m = parseIccs(mv.iccs);
+    if (!m) return `move ${i + 1} (${mv.iccs}) unreadable`;
+    const reveal = (mv.reveal || m.reveal || '').toUpperCase();
+    if (pos.board[m.from]?.type === 'X' && reveal && reveal !== ids.get(m.from))
+      return `move ${i + 1} revealed ${reveal} on ${squareName(m.from)}, the assignment says ${ids.get(m.from)}`;
+    const captured = (mv.capturedType || '').toUpperCase();
+    if (pos.board[m.to]?.type === 'X' && captured && captured !== ids.get(m.to))
+      return `move ${i + 1} captured ${captured} on ${squareName(m.to)}, the assignment says ${ids.get(m.to)}`;
+    pos = applyMove(pos, m, (reveal || null) as PieceType | null);
+  }
+  return '';
 }

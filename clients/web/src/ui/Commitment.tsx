@@ -1,7 +1,7 @@
 // The Jieqi shuffle commitment: shown from the start; at the end the published assignment and salt
 // are hashed here (WebCrypto) and compared, so nobody has to trust the server's word.
 import { useEffect, useState } from 'preact/hooks';
-import { verifyCommitment } from '../game/commitment';
+import { assignmentDisagreement, verifyCommitment } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 
@@ -9,8 +9,16 @@ export function Commitment({ game }: { game: GameModel }) {
   const commitment = game.state?.commitment ?? '';
   const assignment = game.result?.assignment ?? '';
   const salt = game.result?.salt ?? '';
-  const [verdict, setVerdict] = useState<'' | 'ok' | 'bad'>('');
-  const check = async () => setVerdict((await verifyCommitment(commitment, assignment, salt)) ? 'ok' : 'bad');
+  const [verdict, setVerdict] = useState<'' | 'ok' | 'bad' | 'game'>('');
+  const [disagreement, setDisagreement] = useState('');
+  // The hash proves the assignment was fixed at the start; the game's reveals and named captures,
+  // checked against it, prove the game was played with it.
+  const check = async () => {
+    if (!(await verifyCommitment(commitment, assignment, salt))) return setVerdict('bad');
+    const why = assignmentDisagreement(game.state?.startFen ?? '', game.moves, assignment);
+    setDisagreement(why);
+    setVerdict(why ? 'game' : 'ok');
+  };
   useEffect(() => {
     setVerdict('');
     if (commitment && assignment && salt) void check();
@@ -26,7 +34,7 @@ export function Commitment({ game }: { game: GameModel }) {
           <button onClick={() => void check()}>{t('verify')}</button>
           {verdict && (
             <p class={verdict === 'ok' ? 'ok' : 'error'} data-testid="commit-verdict" data-verdict={verdict}>
-              {verdict === 'ok' ? t('verified') : t('notVerified')}
+              {verdict === 'ok' ? t('verified') : verdict === 'bad' ? t('notVerified') : t('notVerifiedGame', { why: disagreement })}
             </p>
           )}
         </>
