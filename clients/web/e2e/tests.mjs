@@ -192,6 +192,21 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
 // The 30 start squares of the face-down pieces in the order of the server's assignment string.
 const DARK_SQUARES = 'a0 b0 c0 d0 f0 g0 h0 i0 b2 h2 a3 c3 e3 g3 i3 a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6'.split(' ');
 
+// Who learns a captured face-down piece is chosen with the seek (jieqi-rules.md §5) and named on
+// the seek and on the game page (review, 2026-12-04: only the tournament form had it).
+test('jieqi: the seek chooses who sees captured face-down pieces; the seek and the game name it', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ora');
+  const black = await newPlayer(ctx, 'Pim');
+  await createSeek(red, { variant: 'jieqi', color: 'red', captureVisibility: 'both' });
+  const row = black.page.locator('[data-testid=seek-list] li', { hasText: red.name });
+  await row.waitFor({ timeout: T });
+  assertEqual((await row.locator('[data-testid=seek-capture-visibility-tag]').textContent()).trim(), 'Captured dark pieces shown to: both players', 'the seek names it');
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const p of [red, black])
+    assertEqual((await p.page.textContent('[data-testid=game-capture-visibility]')).trim(), 'Captured dark pieces shown to: both players', `${p.name}'s game page names it`);
+});
+
 test('jieqi: seek, accept, played by clicks to checkmate; the spectator never sees a hidden identity', { needs: ['helpmate'] }, async (ctx) => {
   const red = await newPlayer(ctx, 'Mia');
   const black = await newPlayer(ctx, 'Max');

@@ -1352,3 +1352,10 @@ export function useLang(): Lang {
   }, []);
   return l;
 }
+
+// "Captured dark pieces shown to: nobody" for a Jieqi game's or seek's capture visibility ('' or
+// an unknown value reads as the default, the capturer).
+export function captureVisibilityText(mode: string | null | undefined): string {
+  const known = mode === 'nobody' || mode === 'both' ? mode : 'capturer';
+  return `${t('captureVisibility')}: ${t(`cv.${known}` as Key)}`;
+}

@@ -6,7 +6,7 @@ import { gameFen } from '../analysis/fen';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
-import { apiErrorText, t, useLang } from '../i18n';
+import { apiErrorText, captureVisibilityText, t, useLang } from '../i18n';
 import { api } from '../net/http';
 import { Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
@@ -206,6 +206,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
             <span class="tag">{st.ruleset.toUpperCase()}</span>
+            {st.variant === Variant.JIEQI && (
+              <span class="tag" data-testid="game-capture-visibility">{captureVisibilityText(st.captureVisibility)}</span>
+            )}
             {ruleOptionTags(st.ruleOptions).map((tag) => (
               <span class="tag" data-testid="game-rule-option">{tag}</span>
             ))}

@@ -2,7 +2,7 @@
 // live games to watch.
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { errorText, t, useLang } from '../i18n';
+import { captureVisibilityText, errorText, t, useLang } from '../i18n';
 import { Disconnected } from '../net/connection';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
@@ -133,6 +133,9 @@ export function LobbyPage({ app }: { app: App }) {
                 {!!s.owner?.rating && <span class="muted small" data-testid="seek-rating">({s.owner.rating})</span>}
                 {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
                 <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+                {s.variant === Variant.JIEQI && (
+                  <span class="tag" data-testid="seek-capture-visibility-tag">{captureVisibilityText(s.captureVisibility)}</span>
+                )}
                 <span class="tag">{tcText(s.timeControl)}</span>
                 <span class="tag">{seekColorText(s.color, mine)}</span>
                 <span class="tag" data-testid="seek-rated-tag" data-rated={s.rated ? '1' : '0'}>{s.rated ? t('rated') : t('casual')}</span>
@@ -238,6 +241,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
   const [inc, setInc] = useState(5);
   const [color, setColor] = useState<number>(Side.SIDE_NONE);
   const [ruleset, setRuleset] = useState('cxa');
+  const [captureVisibility, setCaptureVisibility] = useState('capturer');
   const [rated, setRated] = useState(false);
   const [rules, setRules] = useState(DEFAULT_RULE_OPTIONS);
   const [opponent, setOpponent] = useState('');
@@ -248,6 +252,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
     ruleset,
     rated,
     ruleOptions: ruleOptions(rules, variant === Variant.JIEQI),
+    ...(variant === Variant.JIEQI ? { captureVisibility } : {}),
   });
   return (
     <section class="panel">
@@ -290,6 +295,17 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             <option value="computer">Computer 电脑规则</option>
           </select>
         </label>
+        {/* Jieqi: who learns what a captured face-down piece was (jieqi-rules.md §5). */}
+        {variant === Variant.JIEQI && (
+          <label>
+            {t('captureVisibility')}
+            <select data-testid="seek-capture-visibility" value={captureVisibility} onChange={(e) => setCaptureVisibility(e.currentTarget.value)}>
+              <option value="capturer">{t('cv.capturer')}</option>
+              <option value="nobody">{t('cv.nobody')}</option>
+              <option value="both">{t('cv.both')}</option>
+            </select>
+          </label>
+        )}
         <details class="row" data-testid="seek-rule-options">
           <summary>{t('ruleOptions')}</summary>
           <div class="seek-form">
