@@ -28,6 +28,11 @@ test('review: premove and takeback: a takeback drops the premove on both kinds o
   await spec.page.goto(`${ctx.base}/#/game/${encodeURIComponent(id)}`);
   await spec.page.waitForSelector('[data-testid=game-page][data-you=spectator]', { timeout: T });
   if (!(await spec.page.textContent('[data-testid=lang-toggle]')).includes('English')) await spec.page.click('[data-testid=lang-toggle]');
+  // The header's small buttons (sign out, sound) are thumb-sized on an upright phone (review, 2026-12-04).
+  for (const sel of ['[data-testid=sign-out]', '[data-testid=sound-toggle]']) {
+    const b = await spec.page.locator(sel).boundingBox();
+    assert(b && b.width >= 40 && b.height >= 40, `${sel} is ${b?.width}×${b?.height} px on a phone`);
+  }
 
   await playMove(red, 'h2e2');
   await waitForMoves(black, 1);
@@ -155,6 +160,7 @@ test('review: analysis board edge positions: mate, stalemate, the side to move i
   assert((await overflowX(p)) <= 0, 'no sideways scrolling on the phone');
   await p.page.screenshot({ path: join(ctx.shots, 'review-phone-zh-analysis-check.png'), fullPage: true, animations: 'disabled' });
   assertEqual(await smallButtons(p.page, '.analysis-page button'), [], 'the analysis buttons are large enough to tap');
+
   // A phone zooms into a field whose text is under 16 px (iOS): the FEN box is not one.
   const fenPx = await p.page.$eval('[data-testid=analysis-fen]', (el) => parseFloat(getComputedStyle(el).fontSize));
   assert(fenPx >= 16, `the FEN box's text is ${fenPx}px on a phone`);
