@@ -303,32 +303,55 @@ const MoveLabel& RulesGame::label(size_t k, std::vector<Position>& before) {
 
 namespace {
 
+// Plays `m` and asks `holds()` of the position reached; a face-down mover whose identity the
+// position does not know turns up as each identity its side's pool still holds, and `holds` must
+// hold for every one (none known: it holds for none). Nobody chooses what a piece turns up as.
+template <class Holds>
+bool holds_whatever_it_turns_up_as(Position& p, Move m, Holds&& holds) {
+  if (!is_dark(p.at(m.from)) || p.identity(m.from) != NoType) {
+    const Undo undo = p.make(m);
+    const bool ok = holds();
+    p.unmake(m, undo);
+    return ok;
+  }
+  const Color c = color_of(p.at(m.from));
+  bool any = false;
+  for (int t = Advisor; t <= Pawn; ++t) {
+    if (p.pool()[index(c)][t] == 0) continue;
+    any = true;
+    Move shown = m;
+    shown.reveal = static_cast<PieceType>(t);
+    const Undo undo = p.make(shown);
+    const bool ok = holds();
+    p.unmake(shown, undo);
+    if (!ok) return false;
+  }
+  return any;
+}
+
 // The side to move has a move after which the opponent has none (mate or stalemate: both win).
 bool wins_in_one(Position& p) {
   MoveList moves;
   p.generate_legal(moves);
-  for (Move m : moves) {
-    const Undo undo = p.make(m);
-    const bool none = !p.has_legal_move();
-    p.unmake(m, undo);
-    if (none) return true;
-  }
+  for (Move m : moves)
+    if (holds_whatever_it_turns_up_as(p, m, [&] { return !p.has_legal_move(); })) return true;
   return false;
 }
 
 }  // namespace
 
+// Asked of the position as both players know it: in Jieqi without the face-down pieces' hidden
+// identities (review, 2026-12-04: a mate only the a0 piece's hidden identity made spared the
+// forcing side the nine-round rule, and the tool, which knew no identities, failed there).
 bool RulesGame::wins_next_move(Color side) const {
   Position p = pos_;
+  for (Square s = 0; s < kSquares; ++s)
+    if (is_dark(p.at(s))) p.set_identity(s, NoType);
   if (p.side_to_move() == side) return wins_in_one(p);
   MoveList replies;
   p.generate_legal(replies);
-  for (Move m : replies) {
-    const Undo undo = p.make(m);
-    const bool wins = wins_in_one(p);
-    p.unmake(m, undo);
-    if (!wins) return false;
-  }
+  for (Move m : replies)
+    if (!holds_whatever_it_turns_up_as(p, m, [&] { return wins_in_one(p); })) return false;
   return replies.size > 0;
 }
 
