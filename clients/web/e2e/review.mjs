@@ -100,7 +100,7 @@ test('review: premove in Jieqi: a face-down piece premoved by its square is play
   await playMove(black, 'i6i5', { tap: true });
   await black.page.waitForSelector('[data-testid=premove][data-iccs=i6i5]', { timeout: T });
   const line = (await black.page.textContent('[data-testid=premove]')).trim();
-  assert(line.includes('i6i5'), `the premove named by its squares (${line})`);
+  assert(line.includes('卒９进１ (i6i5)'), `the premove named as the move list names it, and by its squares (${line})`);
   assert(!/undefined|null/.test(line), `no placeholder in the premove line (${line})`);
   assert((await overflowX(black)) <= 0, 'no sideways scrolling with the premove line');
   await black.page.screenshot({ path: join(ctx.shots, 'review-phone-jieqi-premove.png'), animations: 'disabled' });

@@ -57,3 +57,14 @@ describe('Chinese notation (§8.2)', () => {
     expect(zh(black, 'g5f5')).toBe('后７平６');
   });
 });
+
+// A Jieqi premove of a face-down piece is named by its square's type, as the server names such a
+// move before its reveal (review, 2026-12-04: the premove line showed ICCS only).
+describe('Chinese notation of a face-down Jieqi piece', () => {
+  const start = 'xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1';
+  it('moves as its square\'s piece', () => {
+    expect(zh(start, 'a3a4')).toBe('兵九进一');
+    expect(zh(start, 'b2e2')).toBe('炮八平五');
+    expect(zh(start, 'h0g2')).toBe('马二进三');
+  });
+});

@@ -1,7 +1,7 @@
 // Chinese move notation (炮二平五, 马８进７, 前车进一) for moves the client makes itself: the
 // analysis board. The server names the moves of real games (gameserver/rules/notation.cpp); this
 // is the same rule for full-information Xiangqi positions, so both read alike.
-import { type Color, type Move, type PieceType, type Position, fileOf, rankOf, sq } from './board';
+import { type Color, type Move, type PieceType, type Position, fileOf, positionalType, rankOf, sq } from './board';
 
 const RED_NUMERALS = ['', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const BLACK_NUMERALS = ['', '１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -16,13 +16,21 @@ const fileNumber = (c: Color, s: number) => (c === 'r' ? 9 - fileOf(s) : fileOf(
 const forwardness = (c: Color, s: number) => (c === 'r' ? rankOf(s) : 9 - rankOf(s));
 
 // The move's Chinese name in `before`, or '' if no piece stands on its origin.
+// A face-down Jieqi piece is named as it moves, by its square's type (as the server names it before
+// the reveal is known: a Jieqi premove, 兵九进一), and counts as that type among tandem pieces.
 export function chineseMove(before: Position, m: Move): string {
+  const typeAt = (s: number): PieceType | null => {
+    const q = before.board[s];
+    if (!q) return null;
+    return q.type === 'X' ? positionalType(s, q.color) : q.type;
+  };
   const p = before.board[m.from];
-  if (!p || p.type === 'X') return '';
+  const moverType = typeAt(m.from);
+  if (!p || !moverType) return '';
   const c = p.color;
-  const type: PieceType = p.type;
+  const type: PieceType = moverType;
   const numerals = c === 'r' ? RED_NUMERALS : BLACK_NUMERALS;
-  const same = (s: number) => before.board[s]?.color === c && before.board[s]?.type === type;
+  const same = (s: number) => before.board[s]?.color === c && typeAt(s) === type;
   let head = NAMES[c][type] + numerals[fileNumber(c, m.from)];
   // Tandem pieces on the origin file are told apart front to back; Xiangqi advisors and elephants
   // never need it (their direction already does).
