@@ -68,3 +68,24 @@ describe('Chinese notation of a face-down Jieqi piece', () => {
     expect(zh(start, 'h0g2')).toBe('马二进三');
   });
 });
+
+// Jieqi's revealed advisors and elephants leave their diagonals, so two of them can share a file and
+// are told apart front to back like any other tandem pieces (as the server names them); a file can
+// hold six soldiers (五兵 revealed and the face-down piece on its soldier square).
+describe('Chinese notation of Jieqi tandem pieces', () => {
+  it('revealed advisors and elephants on one file', () => {
+    const advisors = '3k5/9/9/9/9/4A4/9/4A4/9/3K5 w - 0 1';
+    expect(zh(advisors, 'e4d5')).toBe('前仕进六');
+    expect(zh(advisors, 'e2f1')).toBe('后仕退四');
+    const elephants = '3k5/9/4b4/9/4b4/9/9/9/9/3K5 b - 0 1';
+    expect(zh(elephants, 'e5c3')).toBe('前象进３');
+    // The same squares in Xiangqi need no marker: an advisor's direction tells them apart.
+    expect(zh('3k5/9/9/9/9/9/9/4A4/9/3AK4 w', 'e2d1')).toBe('仕五退六');
+  });
+
+  it('six soldiers on a file: the sixth is 六', () => {
+    const fen = '3k5/2P6/2P6/2P6/2P6/2P6/2X6/9/9/4K4 w R1A2B2N2C2 0 1';
+    expect(zh(fen, 'c8b8')).toBe('一兵平八');
+    expect(zh(fen, 'c3c4')).toBe('六兵进一');
+  });
+});

@@ -33,8 +33,8 @@ export function chineseMove(before: Position, m: Move): string {
   const same = (s: number) => before.board[s]?.color === c && typeAt(s) === type;
   let head = NAMES[c][type] + numerals[fileNumber(c, m.from)];
   // Tandem pieces on the origin file are told apart front to back; Xiangqi advisors and elephants
-  // never need it (their direction already does).
-  if (type !== 'A' && type !== 'B') {
+  // never need it (their direction already does), Jieqi's revealed ones roam and do.
+  if (before.jieqi || (type !== 'A' && type !== 'B')) {
     const file = fileOf(m.from);
     const tandem = Array.from({ length: 10 }, (_, r) => sq(file, r))
       .filter(same)
@@ -47,7 +47,7 @@ export function chineseMove(before: Position, m: Move): string {
         if (f !== file) twoFiles = Array.from({ length: 10 }, (_, r) => sq(f, r)).filter(same).length > 1;
       }
       const marker =
-        tandem.length === 2 ? ['前', '后'][order] : tandem.length === 3 ? ['前', '中', '后'][order] : ['一', '二', '三', '四', '五'][Math.min(order, 4)];
+        tandem.length === 2 ? ['前', '后'][order] : tandem.length === 3 ? ['前', '中', '后'][order] : ['一', '二', '三', '四', '五', '六'][Math.min(order, 5)];
       head = marker + (twoFiles ? numerals[fileNumber(c, m.from)] : NAMES[c][type]);
     }
   }
