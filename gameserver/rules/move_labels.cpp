@@ -729,7 +729,46 @@ constexpr int kCheckSeries = 2;
 // from: where replies or captures tie, the opponent chooses, so all of them (an order-free
 // result: the rules know no left or right). Returns a value <= 0 when nothing is won for sure,
 // and also when `c` mates (a mate threat is not a chase).
-int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top) {
+// Attacks the victim can answer by taking its attacker (victim_hits_back), as they stand when a
+// combination starts: (victim square, attacker square) pairs. A capture such an attacker makes at
+// the end of a combination, while the victim still could take it, is the same offer (兑) or
+// sacrifice as its direct capture would be: the opponent, to move, takes the attacker first
+// (audit, 2026-12-04: a quiet check before the horse takes the horse that attacks it made 献 a
+// chase). Where the combination itself ends the answer (its check moved the cannon's screen),
+// the capture stays a threat.
+using OfferedPairs = std::vector<std::pair<Square, Square>>;
+
+OfferedPairs offered_pairs(Scratch& s) {
+  const Color them = opposite(s.side());
+  OfferedPairs out;
+  for (Square t = 0; t < kSquares; ++t) {
+    const Piece v = s.p.at(t);
+    if (!v || color_of(v) != them || type_of(v) == King) continue;
+    for (Square a = 0; a < kSquares; ++a)
+      if (s.p.at(a) && color_of(s.p.at(a)) == s.side() && victim_hits_back(s, t, a)) out.emplace_back(t, a);
+  }
+  return out;
+}
+
+// Drops from `threats` (of the side to move of `s`) each threat all of whose winning capturers
+// are offered to their victim: at the start (same squares: pieces the combination did not move)
+// and still now.
+void drop_offered(Scratch& s, std::array<Threat, kSquares>& threats, const OfferedPairs& offered) {
+  if (offered.empty()) return;
+  for (Square t = 0; t < kSquares; ++t) {
+    Threat& th = threats[t];
+    if (th.gain <= 0 || th.n_winners == 0) continue;
+    bool all = true;
+    for (int i = 0; i < th.n_winners && all; ++i) {
+      const Square a = th.winners[i];
+      all = std::find(offered.begin(), offered.end(), std::pair<Square, Square>{t, a}) != offered.end() &&
+            victim_hits_back(s, t, a);
+    }
+    if (all) th = Threat{};
+  }
+}
+
+int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top, const OfferedPairs& offered) {
   const Color us = s.side(), them = opposite(us);
   targets.reset();
   const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
@@ -755,6 +794,7 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
       each_outcome(s, r, [&] {
         int v = gain_c - lost;
         direct_threats(s, after, Offers::None, true, false);
+        drop_offered(s, after, offered);
         SquareSet bt;
         int best = best_targets(after, bt);
         if (checks_left > 1 && !s.p.in_check(them)) {
@@ -763,7 +803,7 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
           for (Move c2 : ours) {
             if (!gives_sure_check(s, c2)) continue;
             SquareSet t2;
-            int g2 = check_series_gain(s, c2, checks_left - 1, t2, false);
+            int g2 = check_series_gain(s, c2, checks_left - 1, t2, false, offered);
             if (t2.none() || g2 < best) continue;
             if (g2 > best) best = g2, bt.reset();
             bt |= t2;
@@ -969,10 +1009,11 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
   std::vector<Combination> found;
+  const OfferedPairs offered = offered_pairs(s);
   for_each_check(s, true, [&](Move c) {
     Combination combo;
     combo.first = c;
-    combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true);
+    combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true, offered);
     if (combo.gain > 0) found.push_back(combo);
   });
   record_combinations(s, found, out, true, "checkcap");
