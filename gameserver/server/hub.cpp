@@ -545,13 +545,16 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
 }
 
 void Hub::push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,
-                      const std::string& game_id, const std::string& text) {
+                      const std::string& game_id, const std::string& text, const std::string& code,
+                      const std::vector<std::pair<std::string, std::string>>& params) {
   v1::ServerMessage m;
   auto* n = m.mutable_notice();
   n->set_kind(kind);
   n->set_event_id(event_id);
   n->set_game_id(game_id);
   n->set_text(text);
+  n->set_code(code);
+  for (const auto& [name, value] : params) (*n->mutable_params())[name] = value;
   std::string bytes = m.SerializeAsString();
   for (const auto& u : user_ids)
     for (auto& c : connections_of(u)) {

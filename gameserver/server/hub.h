@@ -111,8 +111,10 @@ class Hub {
   // request_game). Idempotent by game id. Returns false if it existed already; throws on a bad spec.
   bool create_scheduled_game(const std::string& spec_json);
   // Pushes a Notice to every connection of these users on this node.
+  // An event's notice also has its code and parameters (Notice.code, Notice.params).
   void push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,
-                   const std::string& game_id, const std::string& text);
+                   const std::string& game_id, const std::string& text, const std::string& code = {},
+                   const std::vector<std::pair<std::string, std::string>>& params = {});
   Auth& auth() { return auth_; }
   Redis& redis() { return redis_; }
   GameStore& store() { return store_; }

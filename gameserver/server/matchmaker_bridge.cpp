@@ -155,7 +155,11 @@ void MatchmakerBridge::forward_notices() {
             }
           }
           // game_ready is sent by the node that creates the game (it knows the game exists).
-          if (!users.empty()) hub_.push_notice(users, kind, event_id, get("game_id"), get("text"));
+          std::vector<std::pair<std::string, std::string>> params;
+          if (auto* ps = v.if_contains("params"); ps && ps->is_object())
+            for (const auto& [name, value] : ps->as_object())
+              if (value.is_string()) params.emplace_back(name, std::string(value.as_string()));
+          if (!users.empty()) hub_.push_notice(users, kind, event_id, get("game_id"), get("text"), get("code"), params);
         } catch (const std::exception& e) {
           std::cerr << "gameserver: bad notice: " << e.what() << '\n';
         }

@@ -166,8 +166,10 @@ void MatchmakerService::publish_effects(const Tournament& t, const Effects& fx) 
                    {"users", json::array{json::string(t.user_ids.at(slot.red)), json::string(t.user_ids.at(slot.black))}}};
     redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
   }
-  for (const auto& text : fx.notices) {
-    json::object n{{"event_id", t.cfg.id}, {"kind", "notice"}, {"text", text}};
+  for (const Notice& notice : fx.notices) {
+    json::object params;
+    for (const auto& [name, value] : notice.params) params[name] = value;
+    json::object n{{"event_id", t.cfg.id}, {"kind", "notice"}, {"code", notice.code}, {"params", std::move(params)}, {"text", notice.text}};
     redis_.command({"PUBLISH", bus::kNotify, json::serialize(n)});
   }
 }
@@ -405,23 +407,8 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
   }
   const std::string outcome = str_field(o, "outcome");
   const std::string reason = o.contains("reason") ? str_field(o, "reason") : "";
-  const auto& s = t.ev.settings;
-  int red = s.draw_points, black = s.draw_points;
-  if (outcome == "red-wins") red = s.win_points, black = s.loss_points;
-  else if (outcome == "black-wins") red = s.loss_points, black = s.win_points;
-  bool forfeit = reason == "forfeit" || reason == "no_show" || reason == "double_forfeit";
-  // A game ended by a disqualification before both sides moved was not played: a forfeit, as the
-  // disqualified player's games not yet created are (the same case must not score apart by
-  // whether the game server had created the game yet).
-  if (reason == "disqualified" && int_field(o, "plies", 0) < 2) forfeit = true;
-  if (reason == "double_forfeit") red = black = 0;
-  if (outcome == "aborted") {
-    // An aborted tournament game is played again under a new id? Keep it simple and honest: the
-    // organiser decides; record it as a double forfeit so the event does not hang.
-    red = black = 0;
-    forfeit = true;
-  }
-  Effects fx = record_result(t, game_id, red, black, forfeit, int_field(o, "red_fouls", 0), int_field(o, "black_fouls", 0), reason);
+  const ScoredEnd end = score_game_end(t.ev.settings, outcome, reason, int_field(o, "plies", 0));
+  Effects fx = record_result(t, game_id, end.red_points, end.black_points, end.forfeit, int_field(o, "red_fouls", 0), int_field(o, "black_fouls", 0), reason);
   save(t);
   publish_effects(t, fx);
   json::object n{{"event_id", t.cfg.id}, {"kind", "standings"}, {"text", "standings changed"}};
@@ -569,16 +556,24 @@ void MatchmakerService::run_pools(int64_t now) {
 // Both players leave the pool and their game is requested in one step: a player who left the pool
 // meanwhile keeps the other one waiting in it (taking them one by one dropped the other from the
 // pool without a game), and a crash between the two steps cannot lose both.
+// Both also leave every other pool they wait in, in the same step: a player waiting in two pools
+// was otherwise paired in both by one pass (review, 2026-12-04), before the game server, which
+// takes a player whose game starts out of the pools, had started the first game. The other pools'
+// keys are built from the pool set (KEYS[3]) and ARGV[5], their prefix (all under one hash tag).
 static const char* kTakePairScript = R"lua(
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  redis.call('HDEL', ARGV[5] .. name, ARGV[1], ARGV[2])
+end
 redis.call('XADD', KEYS[2], '*', 'game_id', ARGV[3], 'body', ARGV[4])
 return 1
 )lua";
 
 bool take_pool_pair(gs::Redis& redis, const std::string& pool, const std::string& red, const std::string& black,
                     const std::string& game_id, const std::string& spec) {
-  return redis.command({"EVAL", kTakePairScript, "2", bus::pool(pool), bus::kGameCreate, red, black, game_id, spec})
+  return redis.command({"EVAL", kTakePairScript, "3", bus::pool(pool), bus::kGameCreate, bus::kPools, red, black, game_id,
+                        spec, bus::pool("")})
              .integer == 1;
 }
 

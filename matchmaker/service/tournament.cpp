@@ -32,16 +32,23 @@ GameSlot* find_slot(Tournament& t, const std::string& game_id) {
 // Says whom a result took to the event's forfeit limit (pairing leaves them out from the next
 // round on), or, after a correction, back under it: the organiser would otherwise see a player
 // vanish from the pairings with no reason given.
+// Where a game of the Swiss rounds is, as a notice names it: round, board, and the game of a
+// two-game round.
+std::vector<std::pair<std::string, std::string>> board_params(const Tournament& t, const GameSlot& s) {
+  std::vector<std::pair<std::string, std::string>> p{{"round", std::to_string(s.round)}, {"board", std::to_string(s.board + 1)}};
+  if (t.cfg.pairing.games_per_round > 1) p.emplace_back("game", std::to_string(s.index + 1));
+  return p;
+}
+
 void announce_removals(const Tournament& t, const std::vector<int>& before, Effects& fx) {
   const std::vector<int> after = pairing::removal_rounds(t.ev);
   const std::string limit = std::to_string(t.ev.settings.max_forfeits);
   for (size_t p = 0; p < after.size(); ++p) {
     const std::string& name = t.ev.players[p].name;
     if (before[p] == 0 && after[p] != 0)
-      fx.notices.push_back(name + " is out of the event after round " + std::to_string(after[p]) + ": " + limit +
-                           " forfeits, the event's limit");
+      fx.notices.push_back(make_notice("removed_for_forfeits", {{"name", name}, {"round", std::to_string(after[p])}, {"limit", limit}}));
     else if (before[p] != 0 && after[p] == 0)
-      fx.notices.push_back(name + " is back in the event: after the correction, fewer than " + limit + " forfeits");
+      fx.notices.push_back(make_notice("back_after_correction", {{"name", name}, {"limit", limit}}));
   }
 }
 
@@ -113,7 +120,8 @@ bool forfeit_if_disqualified(const Tournament& t, GameSlot& s, Effects& fx, bool
   s.red_points = red_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
   s.black_points = black_out ? t.cfg.pairing.loss_points : t.cfg.pairing.win_points;
   s.reason = dq(who) ? "disqualified" : "withdrew";
-  fx.notices.push_back(s.game_id + " not played: " + t.ev.players[who].name + (dq(who) ? " is disqualified" : " withdrew"));
+  fx.notices.push_back(make_notice(dq(who) ? "not_played_disqualified" : "not_played_withdrew",
+                                   {{"game", s.game_id}, {"name", t.ev.players[who].name}}));
   return true;
 }
 
@@ -155,7 +163,7 @@ void maybe_finish(Tournament& t, Effects& fx) {
   for (const auto& s : t.games)
     if (!s.finished) return;
   t.stage = Stage::Finished;
-  fx.notices.push_back("event finished");
+  fx.notices.push_back(make_notice("event_finished"));
 }
 
 // After a round completes: start the play-off if due, then pair/start the next round.
@@ -166,7 +174,7 @@ void advance(Tournament& t, Effects& fx) {
     if (static_cast<int>(seeds.size()) == t.cfg.playoff_size) {
       t.playoff = pairing::start_playoff(seeds);
       t.has_playoff = true;
-      fx.notices.push_back("play-off started");
+      fx.notices.push_back(make_notice("playoff_started"));
     }
   }
   sync_playoff_slots(t, fx);
@@ -183,7 +191,7 @@ void advance(Tournament& t, Effects& fx) {
       t.paused_by = "pairing";
       t.pause_reason = e.what();
       fx.warnings.push_back(e.what());
-      fx.notices.push_back(std::string("paused: ") + e.what() + "; the organiser must pair the round");
+      fx.notices.push_back(make_notice("paused_pairing_failed", {{"why", e.what()}}));
       return;
     }
     for (auto* src : {&more, &started}) {
@@ -323,7 +331,7 @@ Effects update_settings(Tournament& t, EventConfig next) {
   next.pairing.name = next.name;
   t.cfg = std::move(next);
   t.ev.settings = t.cfg.pairing;
-  fx.notices.push_back("settings changed: " + list);
+  fx.notices.push_back(make_notice("settings_changed", {{"list", list}}));
   if (t.stage == Stage::Registration) return fx;
   // Automatic rounds switched on start the round (or play-off round) waiting for the organiser and
   // pair the next one due; fewer rounds may end the event now.
@@ -366,7 +374,7 @@ Effects join(Tournament& t, const std::string& user_id, const std::string& name,
   }
   t.ev.players.push_back(p);
   t.user_ids.push_back(user_id);
-  fx.notices.push_back(p.name + " joined");
+  fx.notices.push_back(make_notice("joined", {{"name", p.name}}));
   return fx;
 }
 
@@ -377,7 +385,8 @@ static const char* const kEditedExplanation = "edited by the organiser";
 // or leave an opponent waiting for a no-show).
 // The round paired and not started is paired again after a change of who plays (`change`:
 // "without NAME", "with NAME"); the organiser hears what became of an edit of theirs.
-static void pair_unstarted_again(Tournament& t, Effects& fx, const std::string& change) {
+static void pair_unstarted_again(Tournament& t, Effects& fx, bool with, const std::string& name) {
+  const std::string change = (with ? "with " : "without ") + name;
   if (paired_rounds(t) <= t.rounds_started) return;
   const int r = paired_rounds(t);
   // An edited round is marked so by its explanation (edit_pairing): the organiser's boards are
@@ -389,13 +398,13 @@ static void pair_unstarted_again(Tournament& t, Effects& fx, const std::string& 
   try {
     Effects again = pair_next_round(t);
     fx.warnings.insert(fx.warnings.end(), again.warnings.begin(), again.warnings.end());
-    fx.notices.push_back("round " + std::to_string(r) + " paired again " + change);
+    fx.notices.push_back(make_notice(with ? "paired_again_with" : "paired_again_without", {{"round", std::to_string(r)}, {"name", name}}));
     if (edited)
       fx.warnings.push_back("round " + std::to_string(r) +
                             " had been edited by the organiser: the edit was replaced by the engine's pairing " + change +
                             "; edit it again if it should stand");
   } catch (const TournamentError& e) {
-    fx.notices.push_back("round " + std::to_string(r) + " must be paired again by the organiser: " + e.what());
+    fx.notices.push_back(make_notice("pair_again_by_hand", {{"round", std::to_string(r)}, {"why", e.what()}}));
     fx.warnings.push_back("round " + std::to_string(r) + (edited ? " (edited by the organiser)" : "") +
                           " was taken back and could not be paired again " + change + ": " + e.what() +
                           "; pair or edit it by hand");
@@ -404,7 +413,7 @@ static void pair_unstarted_again(Tournament& t, Effects& fx, const std::string& 
 
 static void stop_pairing(Tournament& t, int p, Effects& fx) {
   t.ev.players[p].withdrawn_round = t.rounds_started + 1;
-  pair_unstarted_again(t, fx, "without " + t.ev.players[p].name);
+  pair_unstarted_again(t, fx, false, t.ev.players[p].name);
 }
 
 Effects reinstate(Tournament& t, const std::string& user_id) {
@@ -428,8 +437,8 @@ Effects reinstate(Tournament& t, const std::string& user_id) {
   if (t.ev.settings.max_forfeits > 0 && states[p].forfeits >= t.ev.settings.max_forfeits)
     fx.warnings.push_back(pl.name + " has " + std::to_string(states[p].forfeits) +
                           " forfeits, the event's limit: not paired until a correction takes one away");
-  fx.notices.push_back(pl.name + " is back in the event");
-  pair_unstarted_again(t, fx, "with " + pl.name);
+  fx.notices.push_back(make_notice("reinstated", {{"name", pl.name}}));
+  pair_unstarted_again(t, fx, true, pl.name);
   return fx;
 }
 
@@ -454,7 +463,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
   } else {
     stop_pairing(t, p, fx);
   }
-  fx.notices.push_back(name + " withdrew");
+  fx.notices.push_back(make_notice("withdrew", {{"name", name}}));
   return fx;
 }
 
@@ -474,7 +483,8 @@ Effects warn(Tournament& t, const std::string& user_id, const std::string& reaso
   Effects fx;
   const int p = sanctioned_player(t, user_id, reason, "the event has not started");
   t.warnings.push_back({p, t.rounds_started, reason});
-  fx.notices.push_back(t.ev.players[p].name + " warned" + (reason.empty() ? "" : ": " + reason));
+  fx.notices.push_back(reason.empty() ? make_notice("warned", {{"name", t.ev.players[p].name}})
+                                      : make_notice("warned_because", {{"name", t.ev.players[p].name}, {"reason", reason}}));
   return fx;
 }
 
@@ -501,7 +511,7 @@ Effects forbid_pairs(Tournament& t, const std::vector<std::pair<std::string, std
     if (listed(a, b)) continue;
     t.ev.settings.forbidden.emplace_back(a, b);
     t.cfg.pairing.forbidden.emplace_back(a, b);
-    fx.notices.push_back("never paired from now on: " + names);
+    fx.notices.push_back(make_notice("never_paired", {{"a", t.ev.players[a].name}, {"b", t.ev.players[b].name}}));
     if (waiting)
       for (const auto& board : t.ev.rounds.back().boards)
         if ((board.a == a && board.b == b) || (board.a == b && board.b == a))
@@ -524,7 +534,8 @@ Effects disqualify(Tournament& t, const std::string& user_id, const std::string&
   const std::string name = t.ev.players[p].name;
   if (t.stage != Stage::Finished && t.ev.players[p].withdrawn_round == 0) stop_pairing(t, p, fx);
   t.disqualified.push_back({p, t.rounds_started, reason});
-  fx.notices.push_back(name + " disqualified" + (reason.empty() ? "" : ": " + reason));
+  fx.notices.push_back(reason.empty() ? make_notice("disqualified", {{"name", name}})
+                                      : make_notice("disqualified_because", {{"name", name}, {"reason", reason}}));
   // Their game being played is lost; the game server ends it and its result comes back as any
   // game's (reason "disqualified"), counted by record_result.
   if (const GameSlot* g = current_game(t, p))
@@ -551,7 +562,7 @@ Effects start(Tournament& t) {
   pairing::assign_pairing_numbers(t.ev);
   t.stage = Stage::Running;
   Effects fx = pair_next_round(t);
-  fx.notices.insert(fx.notices.begin(), "event started");
+  fx.notices.insert(fx.notices.begin(), make_notice("event_started"));
   if (!dropped.empty()) {
     std::string list;
     for (const auto& d : dropped) list += (list.empty() ? "" : ", ") + d;
@@ -585,10 +596,9 @@ Effects pair_next_round(Tournament& t, bool allow_rematches) {
   for (auto& v : res.violations) fx.warnings.push_back(v);
   for (auto& r : res.rematches) fx.warnings.push_back("rematch: " + r);
   for (auto& b : res.repeated_byes) fx.warnings.push_back("second bye: " + b);
-  fx.notices.push_back("round " + std::to_string(paired_rounds(t)) + " paired" +
-                       (res.looked_ahead ? " (not by the best pairing, which would have left round " +
-                                               std::to_string(paired_rounds(t) + 1) + " with no pairing free of rematches and second byes)"
-                                         : ""));
+  const std::string round = std::to_string(paired_rounds(t));
+  fx.notices.push_back(res.looked_ahead ? make_notice("round_paired_ahead", {{"round", round}, {"next", std::to_string(paired_rounds(t) + 1)}})
+                                        : make_notice("round_paired", {{"round", round}}));
   return fx;
 }
 
@@ -602,7 +612,7 @@ Effects start_round(Tournament& t) {
     if (r == t.ev.settings.rounds && t.has_playoff) {
       sync_playoff_slots(t, fx, INT_MAX);
       if (!fx.create.empty() || !fx.notices.empty()) {
-        fx.notices.push_back("play-off games started");
+        fx.notices.push_back(make_notice("playoff_games_started"));
         return fx;
       }
     }
@@ -622,7 +632,7 @@ Effects start_round(Tournament& t) {
   }
   t.rounds_started = r;
   sync_playoff_slots(t, fx);
-  fx.notices.push_back("round " + std::to_string(r) + " started");
+  fx.notices.push_back(make_notice("round_started", {{"round", std::to_string(r)}}));
   return fx;
 }
 
@@ -683,7 +693,7 @@ Effects edit_pairing(Tournament& t, const std::vector<std::pair<int, int>>& boar
   t.ev.rounds[r - 1] = edited;
   t.explain[r - 1] = {kEditedExplanation};
   t.explain_zh[r - 1] = {"由组织者修改"};
-  fx.notices.push_back("round " + std::to_string(r) + " pairing edited");
+  fx.notices.push_back(make_notice("pairing_edited", {{"round", std::to_string(r)}}));
   return fx;
 }
 
@@ -703,7 +713,7 @@ Effects pause(Tournament& t, const std::string& reason) {
   t.stage = Stage::Paused;
   t.paused_by = "organiser";
   t.pause_reason = reason;
-  return {{}, {reason.empty() ? "event paused" : "event paused by the organiser: " + reason}, {}};
+  return {{}, {reason.empty() ? make_notice("event_paused") : make_notice("event_paused_because", {{"reason", reason}})}, {}};
 }
 
 Effects resume(Tournament& t) {
@@ -711,7 +721,7 @@ Effects resume(Tournament& t) {
   t.stage = Stage::Running;
   t.paused_by.clear();
   t.pause_reason.clear();
-  Effects fx{{}, {"event resumed"}, {}};
+  Effects fx{{}, {make_notice("event_resumed")}, {}};
   Effects more;
   if (paired_rounds(t) > t.rounds_started && t.cfg.auto_rounds) more = start_round(t);
   else advance(t, more);
@@ -735,7 +745,7 @@ Effects cancel(Tournament& t, const std::string& reason) {
     s.reason = "cancelled";
     fx.end.push_back(s.game_id);
   }
-  fx.notices.push_back("event cancelled by the organiser" + (reason.empty() ? "" : ": " + reason));
+  fx.notices.push_back(reason.empty() ? make_notice("event_cancelled") : make_notice("event_cancelled_because", {{"reason", reason}}));
   return fx;
 }
 
@@ -752,6 +762,21 @@ static void record_board_game(Tournament& t, const GameSlot& slot, int red_fouls
   g.a_fouls = (a_red ? red_fouls : black_fouls) + arbiter_a;
   g.b_fouls = (a_red ? black_fouls : red_fouls) + arbiter_b;
   g.forfeit = slot.forfeit;
+}
+
+ScoredEnd score_game_end(const pairing::Settings& s, const std::string& outcome, const std::string& reason, int plies) {
+  ScoredEnd e{s.draw_points, s.draw_points, reason == "forfeit" || reason == "double_forfeit"};
+  if (outcome == "red-wins") e.red_points = s.win_points, e.black_points = s.loss_points;
+  else if (outcome == "black-wins") e.red_points = s.loss_points, e.black_points = s.win_points;
+  // A game ended by a disqualification before both sides moved was not played: a forfeit, as the
+  // disqualified player's games not yet created are (the same case must not score apart by
+  // whether the game server had created the game yet).
+  if (reason == "disqualified" && plies < 2) e.forfeit = true;
+  if (reason == "double_forfeit") e.red_points = e.black_points = 0;
+  // An aborted event game (an admin's abort) counts as a double forfeit, so the event does not
+  // wait on a game nobody will play; the organiser corrects it if it should count otherwise.
+  if (outcome == "aborted") e = {0, 0, true};
+  return e;
 }
 
 Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
@@ -771,8 +796,10 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
     record_knockout(t, slot.knockout, red_points, black_points);
   } else {
     record_board_game(t, slot, red_fouls, black_fouls);
-    // The board's next game (two-game rounds), with colours swapped; one a disqualified player
-    // would play is lost by forfeit unplayed, and so on to the board's last game.
+    // The board's next game (two-game rounds), with colours swapped; one a disqualified or
+    // withdrawn player would play is lost by forfeit unplayed (a withdrawal counts from the next
+    // round for pairing, but the opponent must not wait out a second no-show for this one: review,
+    // 2026-12-04), and so on to the board's last game.
     for (GameSlot prev = slot; prev.index + 1 < t.ev.settings.games_per_round;) {
       GameSlot next;
       next.game_id = game_id_for(t.cfg.id, prev.round, prev.board, prev.index + 1);
@@ -782,7 +809,7 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
       next.red = prev.black;
       next.black = prev.red;
       if (slot_exists(t, next.game_id)) break;
-      const bool unplayed = forfeit_if_disqualified(t, next, fx);
+      const bool unplayed = forfeit_if_disqualified(t, next, fx, true);
       t.games.push_back(next);
       if (!unplayed) {
         fx.create.push_back(next);
@@ -819,8 +846,10 @@ Effects correct_knockout(Tournament& t, GameSlot& s, int red_points, int black_p
   s.forfeit = false;
   s.reason = "corrected";
   Effects fx{{},
-             {s.knockout + ": " + t.ev.players.at(s.red).name + " – " + t.ev.players.at(s.black).name + " corrected to " +
-              std::to_string(red_points) + "–" + std::to_string(black_points)},
+             {make_notice("knockout_corrected", {{"knockout", s.knockout},
+                                                 {"red", t.ev.players.at(s.red).name},
+                                                 {"black", t.ev.players.at(s.black).name},
+                                                 {"score", std::to_string(red_points) + "–" + std::to_string(black_points)}})},
              {}};
   if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
   return fx;
@@ -883,12 +912,11 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   }
   g.a_fouls += arbiter_a;
   g.b_fouls += arbiter_b;
-  std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
-  if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
-  Effects fx{{},
-             {where + ": " + t.ev.players.at(s->red).name + " – " + t.ev.players.at(s->black).name + " corrected to " +
-              std::to_string(red_points) + "–" + std::to_string(black_points)},
-             {}};
+  auto params = board_params(t, *s);
+  params.insert(params.end(), {{"red", t.ev.players.at(s->red).name},
+                               {"black", t.ev.players.at(s->black).name},
+                               {"score", std::to_string(red_points) + "–" + std::to_string(black_points)}});
+  Effects fx{{}, {make_notice(t.cfg.pairing.games_per_round > 1 ? "result_corrected_game" : "result_corrected", params)}, {}};
   announce_removals(t, removed_before, fx);
   // What the correction cannot change by itself, said to the organiser who made it.
   const bool finished = t.stage == Stage::Finished;
@@ -921,10 +949,10 @@ Effects record_foul(Tournament& t, const std::string& game_id, const std::string
     const bool on_a = red == (s->index % 2 == 0);
     in_game = ++(on_a ? g.a_fouls : g.b_fouls);
   }
-  std::string where = "round " + std::to_string(s->round) + ", board " + std::to_string(s->board + 1);
-  if (t.cfg.pairing.games_per_round > 1) where += ", game " + std::to_string(s->index + 1);
   const std::string& name = t.ev.players.at(player).name;
-  Effects fx{{}, {where + ": a foul recorded against " + name + " (" + std::to_string(in_game) + " in this game)"}, {}};
+  auto params = board_params(t, *s);
+  params.insert(params.end(), {{"name", name}, {"count", std::to_string(in_game)}});
+  Effects fx{{}, {make_notice(t.cfg.pairing.games_per_round > 1 ? "foul_game" : "foul", params)}, {}};
   if (in_game >= 2)
     fx.warnings.push_back(name + " has " + std::to_string(in_game) + " fouls in " + game_id +
                           ": where the regulation makes that a loss, adjudicate the game (the event's adjudicate "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "game/rule_options.h"
+#include "notice.h"
 #include "pairing/playoff.h"
 #include "pairing/swiss.h"
 #include "pairing/tiebreaks.h"
@@ -103,7 +104,7 @@ struct TournamentError : std::runtime_error {
 
 struct Effects {
   std::vector<GameSlot> create;      // games to create on a game server
-  std::vector<std::string> notices;  // human-readable: "round 2 paired", "event finished", …
+  std::vector<Notice> notices;       // to the event's players: "round 2 paired", "event finished", …
   std::vector<std::string> warnings; // e.g. rematches in an edited pairing
   std::vector<std::string> end;      // games created on a game server that must end unplayed (a cancel)
   struct Decision {
@@ -171,6 +172,15 @@ Effects resume(Tournament& t);
 // started any more, the games not yet over are to be ended unplayed (Effects::end), and results
 // that still arrive are kept on their games but count for nothing. There is no way back.
 Effects cancel(Tournament& t, const std::string& reason);
+// How the event scores a game's end as the game server reports it (outcome red-wins, black-wins,
+// draw or aborted; the end's reason; plies played): points for each side, and whether it counts
+// as a forfeit (not played over the board).
+struct ScoredEnd {
+  int red_points = 0, black_points = 0;
+  bool forfeit = false;
+  bool operator==(const ScoredEnd&) const = default;
+};
+ScoredEnd score_game_end(const pairing::Settings& s, const std::string& outcome, const std::string& reason, int plies);
 // A game result from a game server (points 2/1/0; forfeit = not played over the board).
 Effects record_result(Tournament& t, const std::string& game_id, int red_points, int black_points, bool forfeit,
                       int red_fouls, int black_fouls, const std::string& reason);

@@ -33,7 +33,8 @@ export function parseRoute(hash: string): Route {
 
 const READY_OFFER_DELAY_MS = 1500;
 
-export type Notice = { kind: string; eventId: string; gameId: string; text: string };
+// A pushed notice; an event's news also has its code and parameters (docs/protocol.md, Notice).
+export type Notice = { kind: string; eventId: string; gameId: string; text: string; code: string; params: Record<string, string> };
 
 export class App extends Observable {
   readonly conn: Connection;
@@ -83,7 +84,7 @@ export class App extends Observable {
         const rematch = this.rematchOf !== null && this.route.page === 'game' && this.route.id === this.rematchOf;
         this.rematchOf = null;
         if (!rematch && this.onOwnGamePage(st.gameId)) {
-          this.readyGame = { kind: 'game_ready', eventId: this.eventOfGame.get(st.gameId) ?? '', gameId: st.gameId, text: '' };
+          this.readyGame = { kind: 'game_ready', eventId: this.eventOfGame.get(st.gameId) ?? '', gameId: st.gameId, text: '', code: '', params: {} };
           this.changed();
         } else {
           if (this.readyGame?.gameId === st.gameId) this.readyGame = null;
@@ -135,7 +136,8 @@ export class App extends Observable {
   }
 
   private onNotice(m: ServerMessage) {
-    const n: Notice = { kind: m.notice!.kind, eventId: m.notice!.eventId, gameId: m.notice!.gameId, text: m.notice!.text };
+    const { kind, eventId, gameId, text, code, params } = m.notice!;
+    const n: Notice = { kind, eventId, gameId, text, code: code ?? '', params: { ...(params ?? {}) } };
     if (n.kind === 'game_ready' && n.gameId) {
       if (n.eventId) this.eventOfGame.set(n.gameId, n.eventId);
       this.pool = null;

@@ -1,3 +1,4 @@
+import noticeSource from '../../../matchmaker/service/notice.cpp?raw';
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
 import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
@@ -120,25 +121,42 @@ garbage line here
 });
 
 describe('noticeText: the matchmaker\'s notices in the page\'s language', () => {
-  it('says each known shape in Chinese, with the names and numbers kept', () => {
+  const n = (code: string, params: Record<string, string> = {}, text = '') => noticeText({ code, params, text });
+  it('says each code in Chinese, with the names and numbers kept', () => {
     setLang('zh');
     try {
-      expect(noticeText('round 3 paired')).toBe('第 3 轮已编排');
-      expect(noticeText('round 3 started')).toBe('第 3 轮开始');
-      expect(noticeText('王伟 withdrew')).toBe('王伟 退出比赛');
-      expect(noticeText('guest-Li joined')).toBe('guest-Li 报名参赛');
-      expect(noticeText("Wang is out of the event after round 4: 3 forfeits, the event's limit")).toBe('Wang 第 4 轮后累计弃权 3 次，达到本赛上限，被取消资格');
-      expect(noticeText('event cancelled by the organiser: 场地停电')).toBe('本次比赛已被组织者取消：场地停电');
-      expect(noticeText('event finished')).toBe('比赛结束');
-      expect(noticeText('something new')).toBe('something new');
+      expect(n('round_paired', { round: '3' })).toBe('第 3 轮已编排');
+      expect(n('round_started', { round: '3' })).toBe('第 3 轮开始');
+      expect(n('withdrew', { name: '王伟' })).toBe('王伟 退出比赛');
+      expect(n('removed_for_forfeits', { name: 'Wang', round: '4', limit: '3' })).toBe('Wang 第 4 轮后累计弃权 3 次，达到本赛上限，被取消资格');
+      expect(n('event_paused_because', { reason: '场地停电' })).toBe('组织者暂停了比赛：场地停电');
+      expect(n('disqualified_because', { name: 'Li', reason: 'engine use' })).toBe('Li 被取消比赛资格：engine use');
+      expect(n('event_finished')).toBe('比赛结束');
+      // A code this client does not know yet: the server's English.
+      expect(n('something_new', {}, 'something new happened')).toBe('something new happened');
     } finally {
       setLang('en');
     }
   });
-  it('leaves English as the server wrote it', () => {
+
+  // The matchmaker's table of codes (matchmaker/service/notice.cpp) is the source: every code has
+  // a text in both languages naming the same parameters, and the English is the server's own.
+  it('knows every code the matchmaker sends, in both languages', () => {
+    const entries = [...noticeSource.matchAll(/\{"(\w+)",\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\}/g)].map(
+      ([, code, literals]) => [code, [...literals.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).join('')] as const,
+    );
+    expect(entries.length).toBeGreaterThan(30);
+    const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [code, english] of entries) {
+      const params = Object.fromEntries(names(english).map((p) => [p, `<${p}>`]));
+      setLang('en');
+      expect(n(code, params), code).toBe(english.replace(/\{(\w+)\}/g, '<$1>'));
+      setLang('zh');
+      const zh = n(code, params);
+      expect(zh, code).not.toBe(english.replace(/\{(\w+)\}/g, '<$1>'));
+      for (const p of names(english)) expect(zh, `${code}: {${p}}`).toContain(`<${p}>`);
+    }
     setLang('en');
-    for (const text of ['round 3 paired', 'Ann withdrew', "Wang is out of the event after round 4: 3 forfeits, the event's limit", 'event resumed'])
-      expect(noticeText(text)).toBe(text);
   });
 });
 

@@ -555,9 +555,19 @@ TEST_F(QuickPairing, APairLeavesThePoolWholeOrNotAtAll) {
   EXPECT_EQ(redis.command({"HEXISTS", key, "u-stays"}).integer, 1) << "the one who stayed must keep waiting";
   EXPECT_EQ(requests(), before);
   redis.command({"HSET", key, "u-left", entry("left")});  // back again
+  // u-stays also waits in another pool (review, 2026-12-04: paired in both by one pass): taking
+  // the pair takes it out of that one too, and leaves the others there waiting.
+  const std::string other = "jieqi:420000+0", other_key = xq::bus::pool(other);
+  redis.command({"HSET", other_key, "u-stays", entry("stays")});
+  redis.command({"HSET", other_key, "u-other", entry("other")});
+  redis.command({"SADD", xq::bus::kPools, other});
   EXPECT_TRUE(xq::mm::take_pool_pair(redis, pool, "u-stays", "u-left", "pool-pair-test", json::serialize(spec)));
   EXPECT_EQ(redis.command({"HLEN", key}).integer, 0);
+  EXPECT_EQ(redis.command({"HEXISTS", other_key, "u-stays"}).integer, 0) << "still waiting for a second game";
+  EXPECT_EQ(redis.command({"HEXISTS", other_key, "u-other"}).integer, 1);
   EXPECT_EQ(requests(), before + 1);
+  redis.command({"SREM", xq::bus::kPools, other});
+  redis.command({"DEL", other_key});
 }
 
 // A matchmaker writes tournament state only while it holds the leader lease, checked in the same

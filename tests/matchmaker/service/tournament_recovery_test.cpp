@@ -45,7 +45,7 @@ std::string describe(const Effects& fx) {
   for (const GameSlot& g : fx.create)
     s += "create " + g.game_id + " r" + std::to_string(g.round) + " b" + std::to_string(g.board) + " " + g.knockout +
          " " + std::to_string(g.red) + "-" + std::to_string(g.black) + "\n";
-  for (const std::string& n : fx.notices) s += "notice " + n + "\n";
+  for (const Notice& n : fx.notices) s += "notice " + n.text + "\n";
   for (const std::string& w : fx.warnings) s += "warning " + w + "\n";
   return s;
 }

@@ -71,8 +71,15 @@ const GameSlot& final_lost_unplayed(const Tournament& t, const std::string& reas
   return *final_slot;
 }
 
+// The notices' English texts, in order.
+std::vector<std::string> texts(const std::vector<Notice>& notices) {
+  std::vector<std::string> out;
+  for (const Notice& n : notices) out.push_back(n.text);
+  return out;
+}
+
 bool any_of_notices(const Effects& fx, const std::string& part) {
-  return std::any_of(fx.notices.begin(), fx.notices.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+  return std::any_of(fx.notices.begin(), fx.notices.end(), [&](const Notice& n) { return n.text.find(part) != std::string::npos; });
 }
 
 }  // namespace
@@ -121,6 +128,25 @@ TEST(Tournament, TwoGameRoundsSwapColours) {
   for (auto& row : standings(t).rows) EXPECT_LE(row.score, 3 * 4);
 }
 
+// A player who withdraws during game 1 of a two-game round does not make the opponent wait out a
+// second no-show: game 2 is lost by forfeit unplayed, at once (review, 2026-12-04).
+TEST(Tournament, AWithdrawalDuringATwoGameRoundForfeitsItsSecondGame) {
+  Tournament t = with_players(config(3, 2), 4);
+  Effects fx = start(t);
+  const GameSlot g1 = fx.create.at(0);
+  withdraw(t, t.user_ids.at(g1.black));
+  Effects after = record_result(t, g1.game_id, 2, 0, true, 0, 0, "forfeit");
+  EXPECT_TRUE(after.create.empty()) << "game 2 was created for a player who withdrew";
+  ASSERT_EQ(t.games.size(), 3u);
+  const GameSlot& g2 = t.games.back();
+  EXPECT_EQ(g2.index, 1);
+  EXPECT_TRUE(g2.finished && g2.forfeit);
+  EXPECT_EQ(g2.reason, "withdrew");
+  EXPECT_EQ(g2.black, g1.red) << "colours swapped";
+  EXPECT_EQ(g2.black_points, t.cfg.pairing.win_points);
+  EXPECT_EQ(after.notices.back().code, "not_played_withdrew");
+}
+
 TEST(Tournament, DuplicateAndUnknownResults) {
   Tournament t = with_players(config(2), 4);
   Effects fx = start(t);
@@ -146,8 +172,8 @@ TEST(Tournament, RegistrationRules) {
   join(t, "e", "E", 1500, "secret");
   // The notice names who withdrew, the first or the last of the list (it read the list after the
   // player left it: the next player's name, or past the end).
-  EXPECT_EQ(withdraw(t, "e").notices, std::vector<std::string>{"E withdrew"});
-  EXPECT_EQ(withdraw(t, "a").notices, std::vector<std::string>{"A withdrew"});
+  EXPECT_EQ(texts(withdraw(t, "e").notices), std::vector<std::string>{"E withdrew"});
+  EXPECT_EQ(texts(withdraw(t, "a").notices), std::vector<std::string>{"A withdrew"});
   join(t, "a", "A", 1500, "secret");
   withdraw(t, "c");
   EXPECT_EQ(t.ev.players.size(), 2u);
@@ -191,8 +217,8 @@ TEST(Tournament, DisqualifiedPlayersAreNotPairedNorRanked) {
   pair_next_round(t);  // round 2 paired, not started: paired again without the player
   const int dq = player_of(t, "u0");
   const Effects fx = disqualify(t, "u0", "engine use");
-  EXPECT_EQ(fx.notices.back(), "Player 0 disqualified: engine use");
-  EXPECT_EQ(fx.notices.front(), "round 2 paired again without Player 0");
+  EXPECT_EQ(fx.notices.back().text, "Player 0 disqualified: engine use");
+  EXPECT_EQ(fx.notices.front().text, "round 2 paired again without Player 0");
   EXPECT_THROW(disqualify(t, "u0", ""), TournamentError) << "twice";
   EXPECT_THROW(disqualify(t, "u1", std::string("line\nbreak")), TournamentError) << "a reason on one line";
   EXPECT_THROW(disqualify(t, "nobody", ""), TournamentError);
@@ -223,7 +249,7 @@ TEST(Tournament, DisqualifiedPlayersAreNotPairedNorRanked) {
     }
   // A warning (警告) is a record: it changes no pairing and no standing, and is kept.
   const auto rows_before = boost::json::serialize(standings_json(t));
-  EXPECT_EQ(warn(t, "u1", "late to the board").notices.back(), "Player 1 warned: late to the board");
+  EXPECT_EQ(warn(t, "u1", "late to the board").notices.back().text, "Player 1 warned: late to the board");
   EXPECT_EQ(boost::json::serialize(standings_json(t)), rows_before);
   EXPECT_THROW(warn(t, "nobody", ""), TournamentError);
   const Tournament back = tournament_from_json(to_json(t));
@@ -373,7 +399,7 @@ TEST(Tournament, KnockoutResultsCanBeCorrectedWhileNothingFollowsFromThem) {
   record_result(t, sf1.game_id, 2, 0, false, 0, 0, "checkmate");  // red (the lower seed) wins, mis-entered
   Effects fx = correct_result(t, sf1.game_id, 0, 2);                 // while sf2 is open
   EXPECT_EQ(t.playoff.semifinals[0].winner, sf1.black);
-  EXPECT_EQ(fx.notices.at(0), "sf1: " + t.ev.players[sf1.red].name + " – " + t.ev.players[sf1.black].name +
+  EXPECT_EQ(fx.notices.at(0).text, "sf1: " + t.ev.players[sf1.red].name + " – " + t.ev.players[sf1.black].name +
                                   " corrected to 0–2");
   fx = record_result(t, sf2.game_id, 0, 2, false, 0, 0, "checkmate");
   // The round is complete: the final, the third-place game and the others' last Swiss round.
@@ -486,11 +512,11 @@ TEST(Tournament, ThreeForfeitsRemoveAPlayer) {
       more = record_result(t, g.game_id, red_absent ? 0 : 2, red_absent ? 2 : 0, true, 0, 0, "forfeit");
     else
       more = record_result(t, g.game_id, g.red < g.black ? 2 : 0, g.red < g.black ? 0 : 2, false, 0, 0, "checkmate");
-    for (const auto& n : more.notices)
-      if (n.find("Player 8 is out") != std::string::npos) {
+    for (const Notice& n : more.notices)
+      if (n.text.find("Player 8 is out") != std::string::npos) {
         EXPECT_EQ(removed_after, 0) << "announced twice";
         removed_after = g.round;
-        notices.push_back(n);
+        notices.push_back(n.text);
       }
     pending.insert(pending.end(), more.create.begin(), more.create.end());
   }
@@ -717,7 +743,7 @@ TEST(Tournament, AnOrganisersFoulCountsAndStays) {
   const std::string g = t.games.at(0).game_id;
   Effects fx = record_foul(t, g, "black");  // while the game runs
   ASSERT_EQ(fx.notices.size(), 1u);
-  EXPECT_EQ(fx.notices[0], "round 1, board 1: a foul recorded against Player 1 (1 in this game)");
+  EXPECT_EQ(fx.notices[0].text, "round 1, board 1: a foul recorded against Player 1 (1 in this game)");
   EXPECT_TRUE(fx.warnings.empty());
   record_result(t, g, 2, 0, true, 0, 1, "forfeit");  // then Black never moved: a forfeit, one foul more
   const auto& game = t.ev.rounds[0].boards[0].games[0];
@@ -874,14 +900,14 @@ TEST(Tournament, APauseKeepsTheOrganisersReasonUntilResumed) {
   EXPECT_EQ(t.stage, Stage::Running) << "a refused pause pauses nothing";
   Effects fx = pause(t, "venue power cut");
   ASSERT_EQ(fx.notices.size(), 1u);
-  EXPECT_EQ(fx.notices[0], "event paused by the organiser: venue power cut");
+  EXPECT_EQ(fx.notices[0].text, "event paused by the organiser: venue power cut");
   const Tournament back = tournament_from_json(boost::json::parse(boost::json::serialize(to_json(t))));
   EXPECT_EQ(back.paused_by, "organiser");
   EXPECT_EQ(back.pause_reason, "venue power cut");
   resume(t);
   EXPECT_TRUE(t.paused_by.empty());
   EXPECT_TRUE(t.pause_reason.empty());
-  EXPECT_EQ(pause(t).notices.at(0), "event paused") << "no reason: as before";
+  EXPECT_EQ(pause(t).notices.at(0).text, "event paused") << "no reason: as before";
 }
 
 TEST(Tournament, CancellingInRegistrationClosesTheEvent) {
@@ -889,7 +915,7 @@ TEST(Tournament, CancellingInRegistrationClosesTheEvent) {
   Effects fx = cancel(t, "");
   EXPECT_EQ(t.stage, Stage::Cancelled);
   EXPECT_TRUE(fx.end.empty());
-  EXPECT_EQ(fx.notices, std::vector<std::string>{"event cancelled by the organiser"});
+  EXPECT_EQ(texts(fx.notices), std::vector<std::string>{"event cancelled by the organiser"});
   EXPECT_EQ(error_code_of([&] { join(t, "late", "Late", 1500); }), "closed");
   EXPECT_EQ(error_code_of([&] { withdraw(t, "u0"); }), "closed");
   EXPECT_EQ(error_code_of([&] { start(t); }), "bad_state");
@@ -912,7 +938,7 @@ TEST(Tournament, CancellingARunningEventEndsItsOpenGamesAndIgnoresLateResults) {
   EXPECT_EQ(t.stage, Stage::Cancelled);
   EXPECT_EQ(fx.end, (std::vector<std::string>{first.create[1].game_id, first.create[2].game_id}))
       << "the two games not over, not the one with a result";
-  EXPECT_EQ(fx.notices, std::vector<std::string>{"event cancelled by the organiser: the hall closed early"});
+  EXPECT_EQ(texts(fx.notices), std::vector<std::string>{"event cancelled by the organiser: the hall closed early"});
   for (int p = 0; p < 6; ++p) EXPECT_EQ(current_game(t, p), nullptr) << "nobody is sent to a game";
 
   // A game that ended as the cancel came: its result changes nothing and nothing is paired.
@@ -947,7 +973,7 @@ TEST(Tournament, TwoEntrantsOfOneNameAreToldApart) {
   Effects second = join(t, "g-1234000000000000", "guest-李明", 1500);
   EXPECT_EQ(t.ev.players[0].name, "guest-李明");
   EXPECT_EQ(t.ev.players[1].name, "guest-李明-1234");
-  EXPECT_EQ(second.notices, std::vector<std::string>{"guest-李明-1234 joined"});
+  EXPECT_EQ(texts(second.notices), std::vector<std::string>{"guest-李明-1234 joined"});
 }
 
 TEST(Tournament, DisplayNamesAreOneLineReadInOrder) {
@@ -1168,7 +1194,7 @@ TEST(Tournament, SettingsChangeFreelyDuringRegistration) {
   EXPECT_EQ(t.ev.settings.games_per_round, 2);
   EXPECT_EQ(t.ev.settings.tiebreaks, xq::pairing::tiebreak_preset("senior"));
   ASSERT_EQ(fx.notices.size(), 1u);
-  EXPECT_NE(fx.notices[0].find("pairing.rounds"), std::string::npos) << fx.notices[0];
+  EXPECT_NE(fx.notices[0].text.find("pairing.rounds"), std::string::npos) << fx.notices[0].text;
   EXPECT_EQ(t.ev.players.size(), 4u) << "the entrants stay";
 
   const Tournament before = t;
@@ -1235,7 +1261,7 @@ TEST(Tournament, FewerRoundsEndTheEventWhenTheyAreOver) {
   EXPECT_EQ(t.stage, Stage::Running);
   Effects fx = change(t, R"({"pairing": {"rounds": 2}})");
   EXPECT_EQ(t.stage, Stage::Finished);
-  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), "event finished"), fx.notices.end());
+  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), make_notice("event_finished")), fx.notices.end());
   EXPECT_EQ(final_ranking(t).size(), 4u);
 }
 
@@ -1265,7 +1291,8 @@ TEST(Tournament, AWithdrawnPlayerIsReinstatedForTheRoundsToCome) {
   Effects fx = reinstate(t, "u3");
   EXPECT_EQ(t.ev.players[3].withdrawn_round, 0);
   EXPECT_TRUE(seated(3, 3)) << "the round waiting to start was paired again with them";
-  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), "round 3 paired again with Player 3"), fx.notices.end());
+  EXPECT_NE(std::find(fx.notices.begin(), fx.notices.end(), make_notice("paired_again_with", {{"round", "3"}, {"name", "Player 3"}})),
+            fx.notices.end());
   const auto& missed = t.ev.rounds[1].unavailable;
   EXPECT_NE(std::find(missed.begin(), missed.end(), 3), missed.end()) << "round 2 stays missed";
   play_all(t, start_round(t).create);
@@ -1297,4 +1324,45 @@ TEST(Tournament, ADisqualifiedPlayerIsNotReinstated) {
   start(t);
   disqualify(t, "u1", "phone");
   EXPECT_EQ(code_of([&] { reinstate(t, "u1"); }), "bad_state");
+}
+
+// Every notice has a code clients say in their own language and named parameters; its English
+// text is the template with them filled in, and a code or parameter missing is a programming error.
+TEST(Notices, CodesCarryTheirParametersAndTheEnglishText) {
+  const Notice n = make_notice("removed_for_forfeits", {{"name", "李明"}, {"round", "3"}, {"limit", "2"}});
+  EXPECT_EQ(n.code, "removed_for_forfeits");
+  EXPECT_EQ(n.text, "李明 is out of the event after round 3: 2 forfeits, the event's limit");
+  EXPECT_EQ(n.params.size(), 3u);
+  EXPECT_EQ(make_notice("event_finished").text, "event finished");
+  EXPECT_THROW(make_notice("no_such_code"), std::logic_error);
+  EXPECT_THROW(make_notice("round_paired"), std::logic_error) << "{round} not given";
+  // Codes are unique: a client's table keyed by them is unambiguous.
+  std::set<std::string_view> codes;
+  for (const auto& [code, text] : notice_templates()) EXPECT_TRUE(codes.insert(code).second) << code;
+}
+
+// A foul's notice names where the game is as parameters (round, board), not inside a sentence.
+TEST(Notices, WhereAGameIsComesAsParameters) {
+  Tournament t = two_players_one_game();
+  const GameSlot g = t.games.at(0);
+  Effects foul = record_foul(t, g.game_id, "red");
+  ASSERT_EQ(foul.notices.size(), 1u);
+  EXPECT_EQ(foul.notices[0].code, "foul");
+  EXPECT_EQ(foul.notices[0].params, (std::vector<std::pair<std::string, std::string>>{
+                                        {"round", "1"}, {"board", "1"}, {"name", t.ev.players[g.red].name}, {"count", "1"}}));
+}
+
+// A game's end as the event scores it (docs/tournaments.md): wins and draws by the event's
+// points; forfeits, a double forfeit, a disqualification before both moved, and an admin's abort.
+TEST(Tournament, AGameEndIsScoredByTheEventsPoints) {
+  xq::pairing::Settings s;
+  s.win_points = 3, s.draw_points = 1, s.loss_points = 0;
+  EXPECT_EQ(score_game_end(s, "red-wins", "checkmate", 40), (ScoredEnd{3, 0, false}));
+  EXPECT_EQ(score_game_end(s, "black-wins", "timeout", 40), (ScoredEnd{0, 3, false}));
+  EXPECT_EQ(score_game_end(s, "draw", "agreement", 40), (ScoredEnd{1, 1, false}));
+  EXPECT_EQ(score_game_end(s, "red-wins", "forfeit", 0), (ScoredEnd{3, 0, true}));
+  EXPECT_EQ(score_game_end(s, "draw", "double_forfeit", 0), (ScoredEnd{0, 0, true}));
+  EXPECT_EQ(score_game_end(s, "black-wins", "disqualified", 1), (ScoredEnd{0, 3, true})) << "not played";
+  EXPECT_EQ(score_game_end(s, "black-wins", "disqualified", 2), (ScoredEnd{0, 3, false})) << "played over the board";
+  EXPECT_EQ(score_game_end(s, "aborted", "abort", 5), (ScoredEnd{0, 0, true}));
 }

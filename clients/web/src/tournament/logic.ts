@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { t, type Key } from '../i18n';
+import { hasKey, t } from '../i18n';
 import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
@@ -163,38 +163,18 @@ export function defaultTiebreakPreset(variant: string): string {
 // What a bye counts as its opponent's score in 对手分 (the matchmaker's ByeOppPolicy, in order).
 export const BYE_OPP_POLICIES = ['lowest_scoring', 'lowest_all', 'zero', 'virtual', 'own_score'] as const;
 
-// The matchmaker's notices are English sentences of a few fixed shapes: each shape is said in the
-// page's language (the names and reasons inside stay as given); any other text is shown as it is.
-const NOTICE_SHAPES: [RegExp, Key, string[]][] = [
-  [/^round (\d+) paired$/, 'notice.roundPaired', ['n']],
-  [/^round (\d+) paired \(not by the best pairing.*\)$/, 'notice.roundPairedAhead', ['n']],
-  [/^round (\d+) started$/, 'notice.roundStarted', ['n']],
-  [/^round (\d+) pairing edited$/, 'notice.pairingEdited', ['n']],
-  [/^round (\d+) paired again without (.+)$/, 'notice.pairedAgainWithout', ['n', 'name']],
-  [/^round (\d+) paired again with (.+)$/, 'notice.pairedAgainWith', ['n', 'name']],
-  [/^event finished$/, 'notice.finished', []],
-  [/^event paused$/, 'notice.paused', []],
-  [/^event resumed$/, 'notice.resumed', []],
-  [/^play-off started$/, 'notice.playoffStarted', []],
-  [/^event cancelled by the organiser: (.+)$/, 'eventCancelledBecause', ['reason']],
-  [/^event cancelled by the organiser$/, 'eventCancelled', []],
-  [/^(.+) is out of the event after round (\d+): (\d+) forfeits, the event's limit$/, 'notice.removed', ['name', 'n', 'k']],
-  [/^(.+) is back in the event: after the correction, fewer than (\d+) forfeits$/, 'notice.back', ['name', 'k']],
-  [/^(.+) joined$/, 'notice.joined', ['name']],
-  [/^(.+) withdrew$/, 'notice.withdrew', ['name']],
-  [/^(.+) is back in the event$/, 'notice.reinstated', ['name']],
-  [/^settings changed: (.+)$/, 'notice.settingsChanged', ['list']],
-];
+// An event notice in the page's language, by its code (docs/protocol.md, Notice.code) and named
+// parameters (names and reasons inside stay as given); a code this client does not know is shown
+// in the server's English text.
+export interface EventNotice {
+  code?: string;
+  params?: Record<string, string>;
+  text?: string;
+}
 
-export function noticeText(text: string): string {
-  for (const [re, key, names] of NOTICE_SHAPES) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => (params[n] = m[i + 1]));
-    return t(key, params);
-  }
-  return text;
+export function noticeText(n: EventNotice): string {
+  const key = `notice.${n.code ?? ''}`;
+  return n.code && hasKey(key) ? t(key, n.params ?? {}) : (n.text ?? '');
 }
 
 // Whether the organiser has a round to start: the paired, unstarted Swiss round, or (auto_rounds

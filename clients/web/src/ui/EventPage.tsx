@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -28,7 +28,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     return () => window.clearTimeout(timer);
   }, [msg]);
   const [busy, setBusy] = useState(false);
-  const [news, setNews] = useState(''); // the latest event notice's text ("round 2 paired")
+  const [news, setNews] = useState<EventNotice | null>(null); // the latest event notice ("round 2 paired")
   const enc = encodeURIComponent(id);
 
   // Loads can overlap (poll, notice, reconnect): only the latest one is applied, and a failed
@@ -69,7 +69,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     const timer = window.setInterval(() => missing.current || void load(), POLL_MS);
     const offNotice = app.onNoticeMessage((n) => {
       if (n.eventId !== id) return;
-      if (n.text && n.kind === 'notice') setNews(n.text);
+      if (n.kind === 'notice' && (n.code || n.text)) setNews({ code: n.code, params: n.params, text: n.text });
       void load();
     });
     const offReady = app.conn.onReady(() => void load());
@@ -154,7 +154,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
             {ev.cancel_reason ? t('eventCancelledBecause', { reason: ev.cancel_reason }) : t('eventCancelled')}
           </p>
         )}
-        {news && !(ev.stage === 'cancelled' && /^event cancelled/.test(news)) && (
+        {news && !(ev.stage === 'cancelled' && news.code?.startsWith('event_cancelled')) && (
           <p class="event-notice" data-testid="event-notice" role="status">{noticeText(news)}</p>
         )}
         {data.error && <p class="error" role="alert">{data.error}</p>}
