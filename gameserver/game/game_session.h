@@ -116,6 +116,11 @@ class GameSession {
   static constexpr Millis kTimeGiftMs = 15'000;
   static constexpr int kMaxTimeGifts = 20;  // per side and game: each one is a stored event
   static constexpr int kMaxTakebacks = 10;  // accepted per proposer and game: each replays the game
+  // What a player has left of each, so a client can stop offering what the server would refuse.
+  int takebacks_left(xq::Color proposer) const {
+    return takebacks_allowed() ? kMaxTakebacks - takebacks_[xq::index(proposer)] : 0;
+  }
+  int time_gifts_left(xq::Color giver) const { return time_gift_ms() > 0 ? kMaxTimeGifts - time_gifts_[xq::index(giver)] : 0; }
   // Clocks after each ply (index = ply - 1).
   const std::vector<std::pair<Millis, Millis>>& ply_clocks() const { return ply_clocks_; }
   // Index of the Move event for each ply (index = ply - 1).

@@ -112,6 +112,11 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
   if (auto by = s.takeback_proposed_by()) st.set_takeback_proposed_by(to_side(*by));
   st.set_takebacks_allowed(s.takebacks_allowed());
   st.set_time_gift_ms(static_cast<uint32_t>(s.time_gift_ms()));
+  if (v == xq::Viewer::Red || v == xq::Viewer::Black) {
+    const xq::Color me = v == xq::Viewer::Red ? xq::Color::Red : xq::Color::Black;
+    st.set_takebacks_left(static_cast<uint32_t>(s.takebacks_left(me)));
+    st.set_time_gifts_left(static_cast<uint32_t>(s.time_gifts_left(me)));
+  }
   fill_result(st.mutable_result(), s);
   if (c.variant == xq::Variant::Jieqi) {
     st.set_commitment(c.commitment);

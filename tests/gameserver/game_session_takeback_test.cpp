@@ -219,7 +219,10 @@ TEST(GiveTime, AddsToTheOpponentsClockButNotInTournaments) {
   EXPECT_EQ(g.s.events().back().black_ms, 60'000 + GameSession::kTimeGiftMs);  // stored as at the turn's start
   ASSERT_EQ(g.s.give_time(Color::Black, g.now, g.ev, &g.why), Status::Ok);  // to the side not running
   EXPECT_EQ(g.s.clock().remaining(Color::Red, g.now), 59'000 + GameSession::kTimeGiftMs);
+  EXPECT_EQ(g.s.time_gifts_left(Color::Red), GameSession::kMaxTimeGifts - 1);
   for (int i = 1; i < GameSession::kMaxTimeGifts; ++i) ASSERT_EQ(g.s.give_time(Color::Red, g.now, g.ev), Status::Ok);
+  EXPECT_EQ(g.s.time_gifts_left(Color::Red), 0);
+  EXPECT_EQ(g.s.time_gifts_left(Color::Black), GameSession::kMaxTimeGifts - 1);
   EXPECT_EQ(g.s.give_time(Color::Red, g.now, g.ev, &g.why), Status::GiveTimeNotAllowed);
   EXPECT_EQ(g.why, "no more than 20 gifts of time in one game");
 
@@ -227,6 +230,8 @@ TEST(GiveTime, AddsToTheOpponentsClockButNotInTournaments) {
   event.event_id = "spring";
   Game t(event);
   EXPECT_EQ(t.s.time_gift_ms(), 0);
+  EXPECT_EQ(t.s.time_gifts_left(Color::Red), 0);
+  EXPECT_EQ(t.s.takebacks_left(Color::Red), 0);
   EXPECT_EQ(t.s.give_time(Color::Red, 0, t.ev, &t.why), Status::GiveTimeNotAllowed);
   EXPECT_EQ(t.why, "no time can be given in tournament games");
 }
@@ -288,8 +293,11 @@ TEST(Takeback, IncrementsGoBackAndTakebacksAreCapped) {
     ASSERT_EQ(g.accept(Color::Black), Status::Ok) << i;
   }
   ASSERT_EQ(g.move(Color::Red, "h2e2"), Status::Ok);
+  EXPECT_EQ(g.s.takebacks_left(Color::Red), 0);
+  EXPECT_EQ(g.s.takebacks_left(Color::Black), GameSession::kMaxTakebacks);
   EXPECT_EQ(g.propose(Color::Red), Status::TakebackNotAllowed);
   EXPECT_EQ(g.why, "no more than 10 takebacks for a player in one game");
+  EXPECT_EQ(g.replayed().takebacks_left(Color::Red), 0) << "counted again from the stored events";
   EXPECT_EQ(g.replayed().rules_game().moves().size(), 1u);
   ASSERT_EQ(g.move(Color::Black, "h9g7"), Status::Ok);
   EXPECT_EQ(g.propose(Color::Black), Status::Ok) << "the other player still may";

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "auth/auth.h"
+#include "game/game_session.h"
 #include "rules/fen.h"
 #include "rules/jieqi.h"
 #include "rules/position.h"
@@ -274,6 +275,18 @@ TEST_F(GameServer, TakebackByAgreementAndGiftsOfTime) {
   EXPECT_EQ(gift->game_event().side(), BLACK);
   EXPECT_GT(gift->game_event().clock().red_ms(), 300'000u);
   EXPECT_EQ(gift->game_event().clock().running(), BLACK);
+  // Each player's state says what it has left: red's accepted takeback and black's gift are used.
+  auto allowance = [&](Client& c) {
+    ClientMessage again_sync;
+    again_sync.mutable_sync()->set_game_id(gid);
+    again_sync.mutable_sync()->set_last_version(0);  // across the takeback: a full state
+    EXPECT_TRUE(c.ws->request(again_sync).has_reply());
+    auto full = c.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().version() >= 8; });
+    EXPECT_TRUE(full);
+    return full ? std::pair{full->game_state().takebacks_left(), full->game_state().time_gifts_left()} : std::pair{0u, 0u};
+  };
+  EXPECT_EQ(allowance(red), std::pair(gs::GameSession::kMaxTakebacks - 1u, gs::GameSession::kMaxTimeGifts + 0u));
+  EXPECT_EQ(allowance(black), std::pair(gs::GameSession::kMaxTakebacks + 0u, gs::GameSession::kMaxTimeGifts - 1u));
 }
 
 TEST_F(GameServer, Resign) {

@@ -40,6 +40,8 @@ export const state = (over: object = {}) => ({
   fen: XIANGQI_START,
   clock: { redMs: 60000, blackMs: 60000, running: 1, serverTimeMs: 1 },
   result: { outcome: 0 },
+  takebacksLeft: 10, // the player's allowance as a new game's state has it
+  timeGiftsLeft: 20,
   ...over,
 });
 

@@ -239,6 +239,26 @@ describe('GameModel', () => {
     expect(g.position.board[2 * 9 + 1]?.type).toBe('C'); // the cannon is back on b2
   });
 
+  it('stops offering takebacks and gifts of time once the server\'s allowance is used up', () => {
+    const { conn, g } = setup(); // Red's page
+    const moved = [{ ply: 1, iccs: 'h2e2' }];
+    conn.push({ gameState: state({ version: 1, takebacksAllowed: true, takebacksLeft: 1, timeGiftMs: 15000, timeGiftsLeft: 1, moves: moved, fen: XIANGQI_START.replace(' w ', ' b ') }) });
+    expect(g.canProposeTakeback()).toBe(true);
+    conn.push({ gameEvent: { gameId: 'g1', version: 2, kind: EventKind.TAKEBACK_PROPOSED, side: 1 } });
+    conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: EventKind.TAKEN_BACK, side: 2, pliesUndone: 1, fen: XIANGQI_START } });
+    expect(g.takebacksLeft).toBe(0); // Black accepted Red's last one
+    conn.push({ gameEvent: { gameId: 'g1', version: 4, kind: EventKind.MOVE, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    expect(g.canProposeTakeback()).toBe(false);
+    // Black's gift leaves Red's allowance alone; Red's own uses it.
+    conn.push({ gameEvent: { gameId: 'g1', version: 5, kind: EventKind.TIME_GIVEN, side: 2 } });
+    expect(g.timeGiftsLeft).toBe(1);
+    conn.push({ gameEvent: { gameId: 'g1', version: 6, kind: EventKind.TIME_GIVEN, side: 1 } });
+    expect(g.timeGiftsLeft).toBe(0);
+    // A spectator's state has no allowance.
+    conn.push({ gameState: state({ version: 6, you: 0, takebacksAllowed: true, takebacksLeft: 0, timeGiftsLeft: 0 }) });
+    expect(g.canProposeTakeback()).toBe(false);
+  });
+
   it('time given: both clocks come from the event and the running one keeps running', () => {
     const { conn, g } = setup();
     conn.push({ gameState: state({ timeGiftMs: 15000 }) });

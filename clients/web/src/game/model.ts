@@ -71,6 +71,9 @@ export class GameModel extends Observable {
   takebackDeclined = false; // the last proposal was declined (until the next move)
   takebacksAllowed = false;
   timeGiftMs = 0; // what "give time" adds to the opponent's clock; 0: not in this game
+  // What this player may still propose or give (the server's allowance, GameState).
+  takebacksLeft = 0;
+  timeGiftsLeft = 0;
   // After a decline the proposer may propose again only once the opponent has moved.
   private takebackRefused: Color | null = null;
   requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
@@ -167,7 +170,8 @@ export class GameModel extends Observable {
   // button would mostly answer with an error.
   canProposeTakeback(): boolean {
     const you = this.you;
-    if (!you || this.over || !this.takebacksAllowed || this.takebackBy || this.takebackRefused === you || this.requestedLimit) return false;
+    if (!you || this.over || !this.takebacksAllowed || this.takebacksLeft <= 0) return false;
+    if (this.takebackBy || this.takebackRefused === you || this.requestedLimit) return false;
     const n = this.moves.length;
     if (n < (you === 'r' ? 1 : 2)) return false;
     // Our last move, and the opponent's reply if it came (then it is our move again).
@@ -297,6 +301,8 @@ export class GameModel extends Observable {
     this.takebackBy = sideColor(st.takebackProposedBy);
     this.takebacksAllowed = !!st.takebacksAllowed;
     this.timeGiftMs = st.timeGiftMs ?? 0;
+    this.takebacksLeft = st.takebacksLeft ?? 0;
+    this.timeGiftsLeft = st.timeGiftsLeft ?? 0;
     this.requestedLimit = requestedLimitOf(st.requestedMoveLimit);
     this.result = st.result ?? null;
     this.setPresent('r', !!st.redPresent);
@@ -367,6 +373,7 @@ export class GameModel extends Observable {
         const keep = Math.max(0, this.moves.length - (ev.pliesUndone ?? 0));
         this.fen = ev.fen || fenOf(this.positionAt(keep), this.fen);
         this.moves = this.moves.slice(0, keep);
+        if (mover && mover !== this.you && this.you) this.takebacksLeft = Math.max(0, this.takebacksLeft - 1); // ours, accepted
         this.pending = null;
         this.premove = null; // chosen for a position that is gone
         this.takebackBy = null;
@@ -385,6 +392,9 @@ export class GameModel extends Observable {
           counted: 0,
           limit: this.state?.ruleOptions?.requestedMoveLimitPlies ?? 0,
         };
+        break;
+      case EventKind.TIME_GIVEN:
+        if (mover && mover === this.you) this.timeGiftsLeft = Math.max(0, this.timeGiftsLeft - 1);
         break;
       case EventKind.GAME_ENDED:
         this.result = ev.result ?? null;

@@ -297,7 +297,12 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
                 <button data-testid="propose-takeback" onClick={() => void game.action('proposeTakeback')}>{t('proposeTakeback')}</button>
               )}
               {game.timeGiftMs > 0 && (
-                <button data-testid="give-time" title={t('giveTimeTitle', { s: game.timeGiftMs / 1000 })} onClick={() => void game.action('giveTime')}>
+                <button
+                  data-testid="give-time"
+                  disabled={game.timeGiftsLeft <= 0}
+                  title={game.timeGiftsLeft > 0 ? t('giveTimeTitle', { s: game.timeGiftMs / 1000 }) : t('noTimeGiftsLeft')}
+                  onClick={() => void game.action('giveTime')}
+                >
                   {t('giveTime', { s: game.timeGiftMs / 1000 })}
                 </button>
               )}
