@@ -120,7 +120,9 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
   if (expected_ply != 0 && expected_ply != plies() + 1) {
     if (message)
       *message = "this move was meant for ply " + std::to_string(expected_ply) + ", but the game is at ply " +
-                 std::to_string(plies() + 1) + " (a takeback came first)";
+                 std::to_string(plies() + 1) +
+                 (expected_ply > plies() + 1 && last_takeback_version_ != 0 ? " (a takeback came first)"
+                                                                           : " (sync the game: it is not where you saw it)");
     return Status::PositionChanged;
   }
   if (game_.position().side_to_move() != side) return Status::NotYourTurn;

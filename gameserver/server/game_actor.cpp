@@ -186,6 +186,20 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
       if (ver == version) ev.mutable_game_event()->set_spectators(static_cast<uint32_t>(watchers_.size()));
       send_message(*c, ev, deps_.metrics);
     }
+    // A player back after a drop may have missed that its opponent left (review, 2026-12-04: the
+    // claim button never came): the catch-up says so, with the time left until it may claim.
+    if (v != xq::Viewer::Spectator && !session_.over() && !config_.tournament()) {
+      const xq::Color opp = xq::opposite(side_of(v));
+      if (const int64_t gone = gone_since_[xq::index(opp)]; gone != 0) {
+        v1::ServerMessage pm;
+        auto* p = pm.mutable_presence();
+        p->set_game_id(config_.id);
+        p->set_side(to_side(opp));
+        p->set_present(false);
+        p->set_claim_after_ms(static_cast<uint32_t>(std::max<int64_t>(0, deps_.options.claim_after_ms - (now - gone))));
+        send_message(*c, pm, deps_.metrics);
+      }
+    }
   } else if (g == Greeting::None) {
     // silent: a player acting from a connection that had not asked for the game yet
   } else {
@@ -432,6 +446,10 @@ void GameActor::handle(const std::shared_ptr<Connection>& c, xq::Viewer v, const
   if (lost_)
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
   if (v == xq::Viewer::Spectator) return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", deps_.metrics, config_.id);
+  // Nothing is acted on over a state Redis may have moved past (a stored move would be answered
+  // as this action's, or the game go on without it).
+  if (in_doubt_ && !reconcile())
+    return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "storage is not answering; retry", deps_.metrics, config_.id);
   absorb_outage();
   const xq::Color side = side_of(v);
   const Millis now = steady_ms();
@@ -593,7 +611,10 @@ void GameActor::finish(Pending& p, std::exception_ptr error) {
       return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics,
                         config_.id);
     if (stored.empty())
-      return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE, "could not store the move; it was not played",
+      return send_error(c, p.rid, v1::STORAGE_UNAVAILABLE,
+                        in_doubt_ ? "storage did not answer in time: the game shows the move once storage answers if "
+                                    "it was stored; else it was not played (resend it with the same client_move_id)"
+                                  : "could not store the move; it was not played",
                         deps_.metrics, config_.id);
     // Redis holds the action after all (only the append's reply was lost): go on as if committed.
     p.events = std::move(stored);
@@ -651,6 +672,7 @@ std::vector<std::pair<std::shared_ptr<Connection>, uint64_t>> GameActor::retire(
 // An admin's action, on the strand: its events are stored and then published, as a player's are.
 GameActor::AdminResult GameActor::admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act) {
   if (lost_) return AdminResult::NotStored;  // another node holds the game now
+  if (in_doubt_ && !reconcile()) return AdminResult::NotStored;
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
@@ -755,7 +777,8 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
       return found;
     }
   } catch (const std::exception&) {
-    // Redis still away: fall back to memory.
+    // Redis still away: fall back to memory, in doubt (the append may land once Redis answers).
+    in_doubt_ = true;
   }
   GameSession rebuilt(config_);
   for (uint64_t i = 0; i < version; ++i) rebuilt.replay(session_.events()[i]);
@@ -763,7 +786,31 @@ std::vector<GameEvent> GameActor::rollback(uint64_t version) {
   rebuilt.extend_no_show(session_.no_show_extension_ms());
   forget_later(rebuilt);
   session_ = std::move(rebuilt);
+  arm_timer();  // in doubt: Redis is asked again in half a second
   return {};
+}
+
+bool GameActor::reconcile() {
+  if (!in_doubt_) return true;
+  const uint64_t version = session_.version();
+  try {
+    GameSession stored = deps_.store.load(config_.id);
+    in_doubt_ = false;
+    if (stored.version() <= version) return true;  // the append never landed: memory is right
+    std::vector<GameEvent> found(stored.events().begin() + static_cast<std::ptrdiff_t>(version), stored.events().end());
+    record_cache_ = RecordCache{};
+    // Nobody was shown the turn the found events hand over: it starts now.
+    stored.start_clock(steady_ms());
+    stored.extend_no_show(session_.no_show_extension_ms());
+    turn_started_.forget_after(static_cast<uint32_t>(stored.plies()));
+    session_ = std::move(stored);
+    std::cerr << "game " << config_.id << ": " << found.size() << " event(s) stored during a Redis stall recovered\n";
+    publish(found);
+    after_change();
+    return true;
+  } catch (const std::exception&) {
+    return false;  // asked again by the timer (arm_timer)
+  }
 }
 
 bool GameActor::publish(const std::vector<GameEvent>& events, const Connection* answering, uint64_t rid) {
@@ -896,6 +943,10 @@ void GameActor::arm_timer() {
     if (!deadline || at < *deadline) deadline = at;
   }
   if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
+  if (in_doubt_) {  // Redis asked again every half second (reconcile)
+    const Millis at = steady_ms() + 500;
+    if (!deadline || at < *deadline) deadline = at;
+  }
   if (!deadline) {
     armed_at_ = 0;
     return strand_.cancel_timer();
@@ -935,6 +986,7 @@ void GameActor::on_timer() {
     }
     return arm_timer();
   }
+  if (in_doubt_ && !reconcile()) return arm_timer();  // no flag falls over a move Redis may hold
   absorb_outage();
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());

@@ -123,6 +123,12 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // Storage failed: back to what Redis holds if it answers, else to the state after event
   // `version`. Returns the stored events beyond `version` (an append whose reply was lost).
   std::vector<GameEvent> rollback(uint64_t version);
+  // After a rollback Redis did not answer (in_doubt_), an append that timed out may still land:
+  // Redis is read again before the game acts on anything, and every half second until it answers
+  // (arm_timer).
+  // Events found there are adopted and published; the turn they hand over starts when it is
+  // shown. Returns false while Redis is still away.
+  bool reconcile();
   // Delayed broadcast: a spectator's greeting shows the game as it stood spectator_delay_ms ago,
   // and every later event reaches it that much after it happened.
   void subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting g, uint64_t request_id, uint64_t last_version);
@@ -190,6 +196,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   Millis retire_at_ = 0;  // when a finished game leaves memory
   Millis armed_at_ = 0;   // the time the strand's timer is set for (0 = not set)
   int64_t outage_seen_ = 0;  // GameStore::unavailable_ms() when last absorbed
+  bool in_doubt_ = false;      // Redis may hold events this actor does not (reconcile())
 };
 
 // Frames for one connection: helpers shared by the hub and the actors.

@@ -3,6 +3,7 @@
 #include "server/hub.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -398,6 +399,13 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   const uint64_t rid = m.request_id();
   const std::string& gid = game_id_of(m);
   if (gid.empty()) return send_error(*c, rid, v1::BAD_REQUEST, "game_id missing", metrics_);
+  // Game ids are short and plain (hex, or an event's id with its round and board): anything else
+  // names no game, and is not echoed back (review, 2026-12-04: 5,000 bytes came back twice).
+  const bool plain = gid.size() <= 128 && std::all_of(gid.begin(), gid.end(), [](char ch) {
+                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+                     });
+  if (!plain)
+    return send_error(*c, rid, v1::UNKNOWN_GAME, "no such game: a game id is at most 128 letters, digits, '-' or '_'", metrics_);
   std::string owner;
   auto actor = locate(gid, owner, c->id());
   if (!actor && !owner.empty()) {

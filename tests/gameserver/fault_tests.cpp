@@ -1170,6 +1170,46 @@ TEST(GameServerFaults, HungRedisDoesNotFreezeTheServer) {
   EXPECT_EQ(srv.http_get("/healthz", body), 200);
 }
 
+// A move whose append outlives the Redis timeout (review, 2026-12-04): the queued write may still
+// land once Redis answers, so the player is not told the move was not played. Whether it lands
+// depends on whether it left the server before the timeout; either way the game and Redis must
+// agree: a write that landed is shown to both players without a resend, its turn starting then
+// (Black is not charged for the stall), and the resend is answered as the same move; one that did
+// not is played by the resend. The move is played exactly once.
+TEST(GameServerFaults, AMoveWhoseStorageTimedOutIsPlayedOnceWhetherOrNotItLanded) {
+  TestServers srv;
+  const uint16_t port = srv.port();
+  Peer red = guest(port, "st_red"), black = guest(port, "st_black");
+  const std::string gid = try_start_game(red, black, 60'000);
+  ASSERT_FALSE(gid.empty());
+  srv.freeze_redis();
+  const ServerMessage refused = move(red, gid, "h2e2", "stall-1");
+  ASSERT_EQ(error_of(refused), STORAGE_UNAVAILABLE) << refused.DebugString();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the stall goes on past the timeout
+  srv.thaw_redis();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the server asks Redis again
+  gs::Redis redis(srv.redis_url(), 1);
+  const bool landed = redis.command({"EXISTS", std::string("{xq}:game:") + gid + ":events"}).integer == 1;
+  std::fprintf(stderr, "[ info ] the timed-out append %s\n", landed ? "landed" : "did not land");
+  if (landed) {
+    EXPECT_NE(refused.error().message().find("once storage answers"), std::string::npos) << refused.error().message();
+    auto shown = black.ws->wait_for(
+        [&](const ServerMessage& m) { return m.has_game_event() && m.game_event().kind() == GameEvent::MOVE; }, 5'000);
+    ASSERT_TRUE(shown) << "the stored move did not reach the opponent without a resend";
+    EXPECT_GT(shown->game_event().clock().black_ms(), 59'000u) << "Black's turn starts when it is shown";
+  }
+  ServerMessage resent;
+  const auto t0 = Clock::now();
+  do {
+    resent = move(red, gid, "h2e2", "stall-1");
+  } while (!resent.has_reply() && ms_since(t0) < 10'000);
+  ASSERT_TRUE(resent.has_reply()) << resent.DebugString();
+  EXPECT_EQ(resent.reply().version(), 1u);
+  EXPECT_EQ(resent.reply().duplicate(), landed);
+  EXPECT_EQ(error_of(move(red, gid, "h0g2", "stall-2")), NOT_YOUR_TURN) << "the game went on from the stored move";
+  ASSERT_TRUE(move(black, gid, "h9g7", "b-1").has_reply());  // and from version 1 in Redis too
+}
+
 // 7. A tournament game's no-show rule survives a restart of its node: Black came to the game and
 // left, Red never moved; the node is killed and restarted, and when the no-show time is up the
 // forfeit goes to Black (who came), not to both (0-0, as if Black had never come either).

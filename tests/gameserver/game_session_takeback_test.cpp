@@ -249,6 +249,9 @@ TEST(Takeback, AMoveMeantForAPlyTakenBackIsRefused) {
   EXPECT_EQ(why, "this move was meant for ply 3, but the game is at ply 1 (a takeback came first)");
   EXPECT_EQ(g.s.plies(), 0u);
   EXPECT_EQ(g.s.move(Color::Red, "b2e2", "", g.now += 1000, 0, g.ev, &why, 1), Status::Ok);
+  // A ply behind the game is a client out of step, not a takeback (review, 2026-12-04).
+  EXPECT_EQ(g.s.move(Color::Black, "h9g7", "", g.now += 1000, 0, g.ev, &why, 1), Status::PositionChanged);
+  EXPECT_EQ(why, "this move was meant for ply 1, but the game is at ply 2 (sync the game: it is not where you saw it)");
 }
 
 // The client move id of a move taken back may be used again: it is no resend of a move played.

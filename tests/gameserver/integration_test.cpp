@@ -609,6 +609,18 @@ TEST_F(GameServer, ClaimVictoryOnlyAfterTheOpponentLeft) {
   EXPECT_FALSE(gone->presence().present());
   EXPECT_EQ(gone->presence().claim_after_ms(), 500u);
   EXPECT_EQ(error_of(action(black, gid, "claim_victory")), CLAIM_NOT_ALLOWED);  // too early
+  // Black's own connection drops and comes back: its catch-up says red is still gone, and how
+  // long until it may claim (review, 2026-12-04: a sync said nothing, the claim never offered).
+  reconnect(black);
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(gid);
+  sync.mutable_sync()->set_last_version(0);
+  ASSERT_TRUE(black.ws->request(sync).has_reply());
+  auto still_gone = black.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_presence() && s.presence().game_id() == gid && !s.presence().present(); });
+  ASSERT_TRUE(still_gone) << "the catch-up did not say the opponent is gone";
+  EXPECT_EQ(still_gone->presence().side(), RED);
+  EXPECT_LE(still_gone->presence().claim_after_ms(), 500u);
   std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the test server allows after 500 ms
   ASSERT_TRUE(action(black, gid, "claim_victory").has_reply());
   auto end = wait_event(black, gid, GameEvent::GAME_ENDED);
