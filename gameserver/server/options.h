@@ -66,7 +66,7 @@ struct ServerOptions {
   // are taken over when it lapses) and how often it is renewed (and dead nodes' games taken over).
   std::string node_id = "local";
   int64_t lease_ms = 5000;
-  int64_t tick_ms = 1000;  // for connections of their own (blocking reads: matchmaker replies)
+  int64_t tick_ms = 1000;  // the renewal and dead-node check period
   // A request forwarded to a game's owner node and not answered this long (the owner stalled: a
   // frozen process or host keeps its lease for a while) gets NODE_NOT_ANSWERING from this node,
   // checked once a tick.

@@ -1372,8 +1372,8 @@ export function apiErrorText(e: unknown): string {
   const err = e as { status?: number; code?: string; message?: string };
   const key = `apierr.${err?.code}` as Key;
   if (err?.code && key in en) {
-    // bad_request carries the reason only in the message ("field 'rounds' must be a number").
-    // bad_request and bad_state carry the reason only in the message ("the current round is not finished").
+    // bad_request and bad_state carry the reason only in the message ("field 'rounds' must be a
+    // number", "the current round is not finished").
     return (err.code === 'bad_request' || err.code === 'bad_state') && err.message ? `${t(key)}: ${err.message}` : t(key);
   }
   if (err?.status === 404 && !err.code && /not found/i.test(err.message ?? '')) return t('apierr.404');
