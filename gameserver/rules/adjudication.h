@@ -115,6 +115,11 @@ struct RepetitionVerdict {
   std::vector<MoveLabel> labels;  // one per window move, in order
 };
 
+// The reason a side loses a repetition for (the rule in RepetitionVerdict::reason): every one of
+// its window moves a check, else a chase among them, else mate threats. The one place that names
+// it, for the threefold verdict and for CXA's nine rounds (RulesGame).
+const char* perpetual_reason(bool all_check, bool chase);
+
 // `start` is the position after the last irreversible move (capture or reveal); `moves` are all
 // plies played since. The last move completes the third occurrence of a position; the window is
 // moves[window_begin..] (from the first occurrence to the third; for CXA's nine rounds, the last 18

@@ -405,7 +405,7 @@ bool RulesGame::judge_nine_round_cycle() {
       all_check = all_check && v.labels.back().check;
       chase = chase || (!v.labels.back().check && !v.labels.back().chases.empty());
     }
-    v.reason = all_check ? "perpetual_check" : chase ? "perpetual_chase" : "perpetual_mate_threat";
+    v.reason = perpetual_reason(all_check, chase);
     judge(std::move(v));
     return true;
   }

@@ -9,6 +9,7 @@
 #include <array>
 #include <bitset>
 #include <cstdlib>
+#include <string_view>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -35,8 +36,13 @@ std::optional<Ruleset> parse_ruleset(std::string_view s) {
 
 namespace {
 
+// A developer's trace of the threat search on stderr (docs/adjudication.md, "Tracing"): set
+// ADJ_TRACE=1 when running `xq judge`. Read once; off in the server unless its environment sets it.
 bool trace() {
-  static const bool on = std::getenv("ADJ_TRACE") != nullptr;
+  static const bool on = [] {
+    const char* v = std::getenv("ADJ_TRACE");
+    return v && *v && std::string_view(v) != "0";
+  }();
   return on;
 }
 
@@ -1035,6 +1041,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, boo
   s.p.generate_legal(ours);
   std::array<Threat, kSquares> after{};
   std::vector<Combination> found;
+  const OfferedPairs offered = offered_pairs(s);  // as for check combinations (audit 10, 2026-12-04)
   for (Move c : ours) {
     Piece victim = s.p.at(c.to);
     if (!victim || type_of(victim) == King) continue;
@@ -1057,6 +1064,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, boo
       checked = true;
       if (v <= worst || every_target) {
         direct_threats(s, after, Offers::None, true, false);
+        drop_offered(s, after, offered);
         if (every_target)
           for (Square t = 0; t < kSquares; ++t)
             if (t != r.from) on[t == r.to ? r.from : t] = std::min(on[t == r.to ? r.from : t], v + after[t].gain);

@@ -45,6 +45,10 @@ void intersect(std::optional<std::set<int>>& acc, const std::vector<ChaseTarget>
 
 }  // namespace
 
+const char* perpetual_reason(bool all_check, bool chase) {
+  return all_check ? "perpetual_check" : chase ? "perpetual_chase" : "perpetual_mate_threat";
+}
+
 RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move>& moves, size_t window_begin,
                                    Ruleset ruleset, const AdjudicationOptions& options) {
   RepetitionVerdict v;
@@ -130,9 +134,7 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
   };
   auto lose = [&](Color c, const SideSummary& s, bool chase_reason) {
     v.outcome = c == Color::Red ? RepetitionVerdict::Outcome::RedLoses : RepetitionVerdict::Outcome::BlackLoses;
-    if (s.all_check) v.reason = "perpetual_check";
-    else if (chase_reason) v.reason = "perpetual_chase";
-    else v.reason = "perpetual_mate_threat";
+    v.reason = perpetual_reason(s.all_check, chase_reason);
   };
   const SideSummary& red = side[0];
   const SideSummary& black = side[1];
