@@ -14,6 +14,15 @@ struct TimeControl {
   Millis increment_ms = 0;  // Fischer; 0 = sudden death
 };
 
+// The time controls any game may have (seeks, pools, events alike): a typo must not start a game
+// that ends at once or never. Empty when `tc` is one, else why not.
+inline constexpr Millis kMinInitialMs = 1000, kMaxInitialMs = 6LL * 3600 * 1000, kMaxIncrementMs = 120'000;
+inline const char* time_control_error(const TimeControl& tc) {
+  if (tc.initial_ms < kMinInitialMs || tc.initial_ms > kMaxInitialMs || tc.increment_ms < 0 || tc.increment_ms > kMaxIncrementMs)
+    return "time control: initial 1 s..6 h, increment <= 120 s";
+  return nullptr;
+}
+
 // Lag compensation quota: each move may be credited the client's reported lag, but only out of a
 // quota that refills slowly, so a lying client gains at most a bounded amount of time.
 struct LagPolicy {

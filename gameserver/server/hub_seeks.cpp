@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "game/clock.h"
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
@@ -65,8 +66,8 @@ static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side colo
     return false;
   }
   out.capture_visibility = visibility.empty() ? "capturer" : visibility;
-  if (tc.initial_ms() < 1000 || tc.initial_ms() > 6u * 3600 * 1000 || tc.increment_ms() > 120'000) {
-    why = "time control: initial 1 s..6 h, increment <= 120 s";
+  if (const char* bad = time_control_error({tc.initial_ms(), tc.increment_ms()})) {
+    why = bad;
     return false;
   }
   if (!v1::Variant_IsValid(var)) {  // proto3 keeps an unknown enum number: refused, not read as Xiangqi

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "auth/auth.h"
+#include "game/clock.h"
 #include "rules/jieqi.h"
 #include "server/caller.h"
 #include "server/http_api.h"
@@ -393,8 +394,7 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       long long initial = 0, inc = 0;
       if ((variant != "xiangqi" && variant != "jieqi") || !parse_pool_time_control(tc, initial, inc))
         return error(400, "bad_request", "pool path: /api/pools/{xiangqi|jieqi}/{initial_ms}+{increment_ms}/join");
-      if (initial < 1000 || initial > 6LL * 3600 * 1000 || inc > 120000)
-        return error(400, "bad_request", "time control: initial 1 s..6 h, increment <= 120 s");
+      if (const char* bad = time_control_error({initial, inc})) return error(400, "bad_request", bad);
       json::object cmd = command(parts[4] == "join" ? "pool_join" : "pool_leave");
       // Quick pairing starts a game now: not for a player still in one (it paired two players of
       // a live game with each other again).

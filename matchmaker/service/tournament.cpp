@@ -5,6 +5,7 @@
 #include <climits>
 #include <set>
 
+#include "game/clock.h"
 #include "game/one_line_text.h"
 #include "pairing/invariants.h"
 #include "pairing/state.h"
@@ -260,8 +261,7 @@ void validate_config(EventConfig& cfg) {
   if (!valid_display_name(cfg.name)) fail("bad_request", "name: 1..100 bytes, no control characters");
   if (cfg.capture_visibility != "capturer" && cfg.capture_visibility != "nobody" && cfg.capture_visibility != "both")
     fail("bad_request", "capture_visibility must be capturer, nobody or both");
-  if (cfg.initial_ms < 1000 || cfg.initial_ms > 6u * 3600 * 1000 || cfg.increment_ms > 120'000)
-    fail("bad_request", "time control: initial_ms 1 s..6 h, increment_ms <= 120 s");
+  if (const char* bad = gs::time_control_error({cfg.initial_ms, cfg.increment_ms})) fail("bad_request", bad);
   if (cfg.no_show_ms < 1000 || cfg.no_show_ms > 6u * 3600 * 1000) fail("bad_request", "no_show_ms: 1 s..6 h");
   if (cfg.spectator_delay_ms > 5u * 60 * 1000) fail("bad_request", "spectator_delay_ms: at most 5 minutes");
   if (cfg.start_ms < 0) fail("bad_request", "start_ms: Unix milliseconds, or 0 for none");

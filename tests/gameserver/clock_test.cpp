@@ -10,6 +10,7 @@ using gs::EarlierResume;
 using gs::ResumeFacts;
 using gs::turn_time_used_before_resume;
 using gs::TimeControl;
+using gs::time_control_error;
 using xq::Color;
 
 TEST(Clock, SuddenDeathChargesOnlyTheRunningSide) {
@@ -117,4 +118,15 @@ TEST(RecentTurnStarts, KeepsTheFirstStartOfTheLastFourTurnsAndForgetsLaterOnes) 
   t.credit(13, 500);  // time given back to the turn (an outage): a rollback to it keeps it
   EXPECT_EQ(t.find(13), 9'500);
   EXPECT_EQ(t.find(11), 1'100);
+}
+
+// One set of bounds for every game's time control (seeks, pools and events read them here).
+TEST(Clock, TimeControlsAreBoundedAlikeEverywhere) {
+  EXPECT_EQ(time_control_error({1000, 0}), nullptr);
+  EXPECT_EQ(time_control_error({6LL * 3600 * 1000, 120'000}), nullptr);
+  EXPECT_NE(time_control_error({999, 0}), nullptr);
+  EXPECT_NE(time_control_error({6LL * 3600 * 1000 + 1, 0}), nullptr);
+  EXPECT_NE(time_control_error({60'000, 120'001}), nullptr);
+  EXPECT_NE(time_control_error({60'000, -1}), nullptr);
+  EXPECT_STREQ(time_control_error({0, 0}), "time control: initial 1 s..6 h, increment <= 120 s");
 }

@@ -277,7 +277,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         </label>
         <label>
           {t('increment')}
-          <input type="number" min="0" max="60" value={inc} onInput={(e) => setInc(Number(e.currentTarget.value))} />
+          <input type="number" min="0" max="120" value={inc} onInput={(e) => setInc(Number(e.currentTarget.value))} />
         </label>
         <label>
           {t('color')}

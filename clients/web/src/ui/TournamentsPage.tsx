@@ -199,7 +199,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         </label>
         <label>
           {t('increment')}
-          <input data-testid="ev-increment" type="number" min="0" max="60" value={f.increment} onInput={set('increment')} />
+          <input data-testid="ev-increment" type="number" min="0" max="120" value={f.increment} onInput={set('increment')} />
         </label>
         <label>
           {t('rounds')}
