@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/user.h"
 #include "store/redis.h"
 
 namespace boost::json {
@@ -21,13 +22,6 @@ namespace gs {
 enum class Role { Player, Organiser, Admin };
 const char* role_name(Role r);
 std::optional<Role> parse_role(const std::string& s);
-
-struct User {
-  std::string id;    // "g-…" for guests, "u-…" for registered users
-  std::string name;
-  bool guest = true;
-  int64_t token_expires_ms = 0;  // read from a session token: when it expires (0: not from a token)
-};
 
 class Auth {
  public:

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "auth/auth.h"
+#include "auth/user.h"
 #include "game/clock.h"
 #include "game/rule_options.h"
 #include "rules/types.h"
