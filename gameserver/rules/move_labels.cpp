@@ -730,11 +730,6 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
 // may capture. Material taken by either side on the way is counted.
 constexpr int kCheckSeries = 2;
 
-// The material the side to move wins for sure by the check `c` (legal, gives check), whatever the
-// replies; `targets` receives the squares (in the current position) of the pieces it may be won
-// from: where replies or captures tie, the opponent chooses, so all of them (an order-free
-// result: the rules know no left or right). Returns a value <= 0 when nothing is won for sure,
-// and also when `c` mates (a mate threat is not a chase).
 // Attacks the victim can answer by taking its attacker (victim_hits_back), as they stand when a
 // combination starts: (victim square, attacker square) pairs. A capture such an attacker makes at
 // the end of a combination, while the victim still could take it, is the same offer (兑) or
@@ -774,6 +769,11 @@ void drop_offered(Scratch& s, std::array<Threat, kSquares>& threats, const Offer
   }
 }
 
+// The material the side to move wins for sure by the check `c` (legal, gives check), whatever the
+// replies; `targets` receives the squares (in the current position) of the pieces it may be won
+// from: where replies or captures tie, the opponent chooses, so all of them (an order-free
+// result: the rules know no left or right). Returns a value <= 0 when nothing is won for sure,
+// and also when `c` mates (a mate threat is not a chase).
 int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top, const OfferedPairs& offered) {
   const Color us = s.side(), them = opposite(us);
   targets.reset();
