@@ -964,8 +964,12 @@ struct Combination {
 // was already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
 // valuable candidates. Order-free: no choice depends on the order the combinations were found in
 // or on where on the board a piece stands.
+// `baseline`: the map says what stood threatened before a move, so a combination another threat
+// covers is kept on its other candidates: they were threatened by it all the same (audit 10,
+// 2026-12-04: with h2xc2 on the board, Rd6+ then Rxd7 was dropped, and a cannon offered to d7's
+// cannon later read as a new chase of it).
 void record_combinations(Scratch& s, std::vector<Combination>& found, std::array<Threat, kSquares>& out,
-                         bool via_check, const char* what) {
+                         bool via_check, const char* what, bool baseline) {
   const Color them = opposite(s.side());
   // Judged against the threats found before this kind of combination, never against one another,
   // and merged where several land on one piece: the order they were found in does not matter.
@@ -989,7 +993,7 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
       if (first || rank(t) > top) top = rank(t);
       first = false;
     }
-    if (covered) continue;
+    if (covered && !baseline) continue;
     Threat t;
     t.gain = c.gain;
     t.attacker = c.first.from;
@@ -997,7 +1001,7 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
     t.joint = t.attacked = !via_check;
     t.alternatives = c.candidates;
     for (Square q = 0; q < kSquares; ++q) {
-      if (!c.candidates.test(q) || rank(q) != top) continue;
+      if (!c.candidates.test(q) || (covered ? before[q].gain >= c.gain : rank(q) != top)) continue;
       if (recorded.test(q) && out[q].gain > t.gain) continue;
       if (recorded.test(q) && out[q].gain == t.gain) {
         out[q].alternatives |= t.alternatives;
@@ -1010,7 +1014,7 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
   }
 }
 
-void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
+void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool baseline) {
   const Color them = opposite(s.side());
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
@@ -1022,7 +1026,7 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out) {
     combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true, offered);
     if (combo.gain > 0) found.push_back(combo);
   });
-  record_combinations(s, found, out, true, "checkcap");
+  record_combinations(s, found, out, true, "checkcap", baseline);
 }
 
 // Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal
@@ -1085,7 +1089,7 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, boo
         if (on[t] > 0 && on[t] < first && t != c.to && !worst_targets.test(t) && s.p.at(t) && color_of(s.p.at(t)) != us)
           found.push_back(Combination{on[t], SquareSet().set(t), c});
   }
-  record_combinations(s, found, out, false, "exchange");
+  record_combinations(s, found, out, false, "exchange", every_target);
 }
 
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true,
@@ -1095,7 +1099,7 @@ void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool
   const bool cxa = rs == Ruleset::Cxa;
   direct_threats(s, out, cxa ? Offers::Any : Offers::SameType, real_only && cxa, cxa);
   if (rs == Ruleset::Cxa) {
-    check_capture_threats(s, out);
+    check_capture_threats(s, out, every_target);
     exchange_capture_threats(s, out, every_target);
   }
 }
