@@ -601,20 +601,21 @@ bool capture_refuted(Scratch& s, Move c) {
 // exchange evaluation). Attacks by the king and by pawns are never chases (they may chase freely).
 // `offers`: which attacks are exchange offers rather than threats: none, same-type attacks the
 // victim can answer (AXF and the computer rules, as Fairy-Stockfish), or also attacks on a piece
-// that can take its attacker back whatever their types (CXA: 兑 or a sacrifice). `real_only`: drop captures that lose to a
-// counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
+// that can take its attacker back whatever their types (CXA: 兑 or a sacrifice); or none because
+// the side to move really is to move (OurMove: CXA's position before a move, where it takes before
+// the victim can answer). `real_only`: drop captures that lose to a counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
 // `verify_series` (CXA): also drop captures after which the opponent wins the capturer back, and
 // more than the capture took, by a series of checks (see recovering_series_gain) or by a short
 // forcing line the capture allows (capture_refuted).
 int best_recovering_series(Scratch& s, Square target);
 
-enum class Offers { None, SameType, Any };
+enum class Offers { None, SameType, Any, OurMove };
 
 // Each square is judged on its own, so `only` (a square) limits the work to that one target; the
 // other entries of `out` are then left as they were.
 void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers = Offers::Any,
                     bool real_only = true, bool verify_series = true, Square only = kNoSquare) {
-  const bool exchange_filter = offers != Offers::None;
+  const bool exchange_filter = offers == Offers::SameType || offers == Offers::Any;
   const Color us = s.side(), them = opposite(us);
   std::vector<Move> caps, recaps;
   for (Square t = 0; t < kSquares; ++t) {
@@ -718,7 +719,7 @@ void direct_threats(Scratch& s, std::array<Threat, kSquares>& out, Offers offers
     best.joint = !best.unrooted && best_single <= 0;
     best.under_protected = !best.unrooted && n_attackers > n_defenders && best.joint;
     out[t] = best;
-    if (trace() && exchange_filter) std::cerr << "    direct " << square_name(best.attacker) << "x" << square_name(t) << " gain " << best.gain << "\n";
+    if (trace() && offers != Offers::None) std::cerr << "    direct " << square_name(best.attacker) << "x" << square_name(t) << " gain " << best.gain << "\n";
   }
 }
 
@@ -1014,12 +1015,11 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
   }
 }
 
-void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool baseline) {
+void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool baseline, const OfferedPairs& offered) {
   const Color them = opposite(s.side());
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
   std::vector<Combination> found;
-  const OfferedPairs offered = offered_pairs(s);
   for_each_check(s, true, [&](Move c) {
     Combination combo;
     combo.first = c;
@@ -1039,13 +1039,13 @@ void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool b
 // `every_target`: also record what a combination wins on each piece that is not its best target. A
 // baseline asks for it: a combination whose best target is another piece still threatens this one,
 // so moving the bigger target away creates no new chase of it (review, 2026-12-03).
-void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool every_target) {
+void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool every_target,
+                              const OfferedPairs& offered) {
   const Color us = s.side();
   MoveList ours;
   s.p.generate_legal(ours);
   std::array<Threat, kSquares> after{};
   std::vector<Combination> found;
-  const OfferedPairs offered = offered_pairs(s);  // as for check combinations (audit 10, 2026-12-04)
   for (Move c : ours) {
     Piece victim = s.p.at(c.to);
     if (!victim || type_of(victim) == King) continue;
@@ -1092,15 +1092,23 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, boo
   record_combinations(s, found, out, false, "exchange", every_target);
 }
 
+// `our_move`: the side to move of `s` really is to move (the position before its move), so no
+// direct attack is an offer: it takes before the victim can take back (audit 10, 2026-12-04: a
+// chariot facing an unguarded chariot on its own move threatened it, and a later check winning it
+// was no new chase). The combinations still leave offered pieces out: a check series records only
+// its best targets, and the offered piece, taken directly, would hide the others it threatens
+// (Cf5+ then Rxf2 stood beside Rxc9). CXA only; the other rulesets never compare with the
+// position before.
 void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool real_only = true,
-                 bool every_target = false) {
+                 bool every_target = false, bool our_move = false) {
   // AXF and the computer rules judge a capture by the target's roots alone: what the opponent
   // could take elsewhere afterwards, or a mate it could then give, does not excuse the attack.
   const bool cxa = rs == Ruleset::Cxa;
-  direct_threats(s, out, cxa ? Offers::Any : Offers::SameType, real_only && cxa, cxa);
+  direct_threats(s, out, cxa ? (our_move ? Offers::OurMove : Offers::Any) : Offers::SameType, real_only && cxa, cxa);
   if (rs == Ruleset::Cxa) {
-    check_capture_threats(s, out, every_target);
-    exchange_capture_threats(s, out, every_target);
+    const OfferedPairs offered = offered_pairs(s);
+    check_capture_threats(s, out, every_target, offered);
+    exchange_capture_threats(s, out, every_target, offered);
   }
 }
 
@@ -1175,7 +1183,7 @@ void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOp
   Scratch s(pos);
   s.minor_pieces_free = o.pawns_advisors_elephants_free;
   s.set_side(us);
-  all_threats(s, rs, out, real_only, every_target);
+  all_threats(s, rs, out, real_only, every_target, pos.side_to_move() == us);
 }
 
 // Infers the move that led from `prev` to `pos` (one piece moved, possibly capturing).
