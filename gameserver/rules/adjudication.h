@@ -2,7 +2,8 @@
 // the verdict of a repeated cycle under the CXA (default), AXF and computer rulesets.
 // Spec: shared/specs/xiangqi-rules.md §2, §3, §5, §7; Jieqi: jieqi-rules.md §6.
 //
-// How a move is labelled (move_labels.cpp; the verdicts in repetition_verdict.cpp):
+// How a move is labelled (move_labels.cpp, threat_scan.cpp, forcing_lines.cpp; the verdicts in
+// repetition_verdict.cpp):
 // * 将 check: the enemy general is attacked after the move (direct, discovered, facing generals).
 // * 杀 kill (CXA only): with the opponent passing, the mover could force mate (see the options).
 // * 捉 chase: a threat, created by the move, to win material from a non-general piece (pawns only
@@ -142,7 +143,7 @@ bool has_forced_mate(const Position& pos, int plies, bool checks_only = false);
 // Is the capture `m` (legal, by the side to move of `pos`) refuted (CXA chase test)? True when the
 // opponent can answer it with a short forcing line — checks and captures, and first also a quiet
 // mate threat — that wins back more than the capture took on top of what it would win anyway if
-// the capturer passed (or that mates). Bounded search; see move_labels.cpp. Exposed for tests.
+// the capturer passed (or that mates). Bounded search; see forcing_lines.cpp. Exposed for tests.
 bool capture_is_refuted(const Position& pos, Move m);
 
 }  // namespace xq

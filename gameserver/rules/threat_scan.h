@@ -1,0 +1,19 @@
+// The threat scan of the move labeller: what the side to move of a position could win, piece by
+// piece — direct captures, check combinations (抽将得子), exchange combinations — as the labels
+// compare before and after a move. Internal to the rules library.
+#pragma once
+#include <array>
+
+#include "adjudication.h"
+#include "threat_probe.h"
+
+namespace xq::detail {
+
+// The threats of `us` in `pos` as if `us` were to move (rs: which rules judge them). `real_only`:
+// drop captures that lose to a counter-capture or a forcing line (off when measuring raw geometry);
+// `every_target`: the map is a baseline (what stood threatened), so a combination is recorded on
+// each piece it may win (see threat_scan.cpp).
+void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
+                 std::array<Threat, kSquares>& out, bool real_only = true, bool every_target = false);
+
+}  // namespace xq::detail
