@@ -173,7 +173,9 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
   // Baseline: threats before the move. Under CXA a move that answers a forcing move (a check, or
   // a mate threat) only chases what was not already threatened before that forcing move
   // (26.1.4), so the position before the opponent's last move is a second baseline.
-  threats_for(before, us, rs, options, base, true, true);
+  // Before the move we were to move: our direct attacks stood as threats, offers or not, unless
+  // we were in check and they were no legal answer to it (audit 11, 2026-12-04).
+  threats_for(before, us, rs, options, base, true, true, !before.in_check(us));
   const bool answering = rs == Ruleset::Cxa && previous && prev_move &&
                          (evasion || mate_threat(before, them, options));
   if (rs == Ruleset::Cxa && evasion) {

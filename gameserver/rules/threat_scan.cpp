@@ -195,7 +195,8 @@ void drop_offered(Scratch& s, std::array<Threat, kSquares>& threats, const Offer
 // from: where replies or captures tie, the opponent chooses, so all of them (an order-free
 // result: the rules know no left or right). Returns a value <= 0 when nothing is won for sure,
 // and also when `c` mates (a mate threat is not a chase).
-int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top, const OfferedPairs& offered) {
+int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, bool top, const OfferedPairs& offered,
+                      std::array<int, kSquares>* on = nullptr) {
   const Color us = s.side(), them = opposite(us);
   targets.reset();
   const int gain_c = s.p.at(c.to) ? value_of(s.p.at(c.to), c.to) : 0;
@@ -222,6 +223,10 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
         int v = gain_c - lost;
         direct_threats(s, after, Offers::None, true, false);
         drop_offered(s, after, offered);
+        // `on`: what each piece yields after this reply, by a capture or a further series.
+        std::array<int, kSquares> here{};
+        if (on)
+          for (Square t = 0; t < kSquares; ++t) here[t] = after[t].gain;
         SquareSet bt;
         int best = best_targets(after, bt);
         if (checks_left > 1 && !s.p.in_check(them)) {
@@ -230,12 +235,23 @@ int check_series_gain(Scratch& s, Move c, int checks_left, SquareSet& targets, b
           for (Move c2 : ours) {
             if (!gives_sure_check(s, c2)) continue;
             SquareSet t2;
-            int g2 = check_series_gain(s, c2, checks_left - 1, t2, false, offered);
+            std::array<int, kSquares> on2;
+            on2.fill(kKingValue);
+            int g2 = check_series_gain(s, c2, checks_left - 1, t2, false, offered, on ? &on2 : nullptr);
+            if (on && g2 > 0)  // what the further series wins on each piece whatever the replies
+              for (Square t = 0; t < kSquares; ++t)
+                if (on2[t] < kKingValue) here[t] = std::max(here[t], on2[t]);
             if (t2.none() || g2 < best) continue;
             if (g2 > best) best = g2, bt.reset();
             bt |= t2;
           }
         }
+        if (on)  // the least each piece yields over the replies (a piece that moved is followed back)
+          for (Square t = 0; t < kSquares; ++t)
+            if (t != r.from) {
+              int& least = (*on)[t == r.to ? r.from : t];
+              least = std::min(least, here[t] > 0 ? v + here[t] : 0);
+            }
         // The target must be a piece that stood there before the check (follow a moving target).
         SquareSet tgt = best > 0 ? before_reply(bt, r) : SquareSet{};
         if (best <= 0 && gain_c > 0) tgt.set(c.to);
@@ -385,12 +401,8 @@ struct Combination {
 // was already threatened as much adds nothing and is dropped; otherwise it is recorded on its most
 // valuable candidates. Order-free: no choice depends on the order the combinations were found in
 // or on where on the board a piece stands.
-// `baseline`: the map says what stood threatened before a move, so a combination another threat
-// covers is kept on its other candidates: they were threatened by it all the same (audit 10,
-// 2026-12-04: with h2xc2 on the board, Rd6+ then Rxd7 was dropped, and a cannon offered to d7's
-// cannon later read as a new chase of it).
 void record_combinations(Scratch& s, std::vector<Combination>& found, std::array<Threat, kSquares>& out,
-                         bool via_check, const char* what, bool baseline) {
+                         bool via_check, const char* what) {
   const Color them = opposite(s.side());
   // Judged against the threats found before this kind of combination, never against one another,
   // and merged where several land on one piece: the order they were found in does not matter.
@@ -414,7 +426,7 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
       if (first || rank(t) > top) top = rank(t);
       first = false;
     }
-    if (covered && !baseline) continue;
+    if (covered) continue;
     Threat t;
     t.gain = c.gain;
     t.attacker = c.first.from;
@@ -422,7 +434,7 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
     t.joint = t.attacked = !via_check;
     t.alternatives = c.candidates;
     for (Square q = 0; q < kSquares; ++q) {
-      if (!c.candidates.test(q) || (covered ? before[q].gain >= c.gain : rank(q) != top)) continue;
+      if (!c.candidates.test(q) || rank(q) != top) continue;
       if (recorded.test(q) && out[q].gain > t.gain) continue;
       if (recorded.test(q) && out[q].gain == t.gain) {
         out[q].alternatives |= t.alternatives;
@@ -435,18 +447,30 @@ void record_combinations(Scratch& s, std::vector<Combination>& found, std::array
   }
 }
 
+// `baseline`: also record what a check wins on each piece whatever the reply (the least over the
+// replies, by one capture after it), as for exchange combinations: a combination dropped because
+// another threat covered its best target still threatened that piece (audit 10, 2026-12-04: with
+// h2xc2 on the board, Rd6+ then Rxd7 stood, and a cannon offered to d7's cannon later read as a
+// new chase of it). Not where some reply steers the loss onto another piece (audit 11: Ci4-e4
+// answers Ne5+ by giving up the hanging i4 cannon, so e0 was not threatened).
 void check_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, bool baseline, const OfferedPairs& offered) {
   const Color them = opposite(s.side());
   if (s.p.in_check(them)) return;  // the opponent is in check already: no further check to give
   // (A capturing check is a direct threat on its victim, found elsewhere.)
   std::vector<Combination> found;
+  std::array<int, kSquares> on{};
   for_each_check(s, true, [&](Move c) {
     Combination combo;
     combo.first = c;
-    combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true, offered);
-    if (combo.gain > 0) found.push_back(combo);
+    on.fill(kKingValue);
+    combo.gain = check_series_gain(s, c, kCheckSeries, combo.candidates, true, offered, baseline ? &on : nullptr);
+    if (combo.gain <= 0) return;
+    found.push_back(combo);
+    if (baseline)
+      for (Square t = 0; t < kSquares; ++t)
+        if (on[t] > 0 && on[t] < kKingValue) found.push_back(Combination{on[t], SquareSet().set(t), c});
   });
-  record_combinations(s, found, out, true, "checkcap", baseline);
+  record_combinations(s, found, out, true, "checkcap");
 }
 
 // Exchange-then-capture threats (CXA, 联合捉 by a capture sequence): an even exchange (a legal
@@ -506,10 +530,10 @@ void exchange_capture_threats(Scratch& s, std::array<Threat, kSquares>& out, boo
     if (checked && worst > 0 && worst < first) found.push_back(Combination{worst, worst_targets, c});
     if (checked && every_target)
       for (Square t = 0; t < kSquares; ++t)
-        if (on[t] > 0 && on[t] < first && t != c.to && !worst_targets.test(t) && s.p.at(t) && color_of(s.p.at(t)) != us)
+        if (on[t] > 0 && on[t] < first && t != c.to && s.p.at(t) && color_of(s.p.at(t)) != us)
           found.push_back(Combination{on[t], SquareSet().set(t), c});
   }
-  record_combinations(s, found, out, false, "exchange", every_target);
+  record_combinations(s, found, out, false, "exchange");
 }
 
 // `our_move`: the side to move of `s` really is to move (the position before its move), so no
@@ -535,11 +559,11 @@ void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool
 }  // namespace
 
 void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
-                 std::array<Threat, kSquares>& out, bool real_only, bool every_target) {
+                 std::array<Threat, kSquares>& out, bool real_only, bool every_target, bool our_move) {
   Scratch s(pos);
   s.minor_pieces_free = o.pawns_advisors_elephants_free;
   s.set_side(us);
-  all_threats(s, rs, out, real_only, every_target, pos.side_to_move() == us);
+  all_threats(s, rs, out, real_only, every_target, our_move && pos.side_to_move() == us);
 }
 
 

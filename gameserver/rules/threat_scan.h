@@ -12,8 +12,11 @@ namespace xq::detail {
 // The threats of `us` in `pos` as if `us` were to move (rs: which rules judge them). `real_only`:
 // drop captures that lose to a counter-capture or a forcing line (off when measuring raw geometry);
 // `every_target`: the map is a baseline (what stood threatened), so a combination is recorded on
-// each piece it may win (see threat_scan.cpp).
+// each piece it wins whatever the reply (see threat_scan.cpp); `our_move`: `us` really is to move
+// in `pos` and free to take (the position before its move, not in check), so no direct attack is
+// an exchange offer.
 void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
-                 std::array<Threat, kSquares>& out, bool real_only = true, bool every_target = false);
+                 std::array<Threat, kSquares>& out, bool real_only = true, bool every_target = false,
+                 bool our_move = false);
 
 }  // namespace xq::detail

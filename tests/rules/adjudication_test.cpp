@@ -1437,3 +1437,22 @@ TEST(Adjudication, AChariotThatTakesOverItsCannonsAttackChases) {
   EXPECT_EQ(joined.outcome, Outcome::Draw) << dump(joined);
   EXPECT_EQ(joined.labels[1].describe(), "闲") << dump(joined);
 }
+
+// Audit 11 (2026-12-04): what stood threatened before a move. A check that wins a piece whatever
+// the reply stood, even where another threat covered its best target; one the defender can steer
+// onto a piece that hung anyway did not threaten the others. And before the move the mover was to
+// move: a capture it could make then stood, but not one its check forbade.
+TEST(Adjudication, WhatStoodBeforeAMoveIsWhatEveryReplyLosesAndWhatTheMoverCouldTake) {
+  // g9e7 unpins the e6 cannon, which can then take the e0 horse over its king: new. Nf3-e5+ before
+  // it is met by Ci4-e4, giving up only the i4 cannon the i3 chariot attacked anyway.
+  RepetitionVerdict v = judge("4k4/9/4b4/4c4/2RP5/8C/5n2r/4K4/5N3/4N4 w", twice("i4d4 e7g9 d4i4 g9e7"), Ruleset::Cxa);
+  EXPECT_EQ(v.labels[3].describe(), "捉(车,马)") << dump(v);
+  // Red is in check before a1d1, so Re4xf4 was no legal move then: the cannon battery a1d1 builds
+  // against f4 chases it.
+  v = judge("3a1Cb2/3k5/1n6b/1P7/2cN5/4Rr3/9/B2K5/C3A4/3r1A1n1 w", twice("a1d1 d0e0 d1a1 e0d0"), Ruleset::Cxa);
+  EXPECT_EQ(v.labels[0].describe(), "捉(车)") << dump(v);
+  // Before e8e4 (audit 10's X7), Rf1+ and the c4 elephant stood; e8e4 is idle and the loop a draw.
+  v = judge("8C/1Nc1ck3/3R5/9/R8/2B6/3r2p2/3A1A3/N1r3p2/5K3 w", twice("a5a9 e8e4 a9a5 e4e8"), Ruleset::Cxa);
+  EXPECT_EQ(v.labels[1].describe(), "闲") << dump(v);
+  EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
+}
