@@ -713,7 +713,7 @@ Effects pause(Tournament& t, const std::string& reason) {
   t.stage = Stage::Paused;
   t.paused_by = "organiser";
   t.pause_reason = reason;
-  return {{}, {reason.empty() ? make_notice("event_paused") : make_notice("event_paused_because", {{"reason", reason}})}, {}};
+  return {.notices = {reason.empty() ? make_notice("event_paused") : make_notice("event_paused_because", {{"reason", reason}})}};
 }
 
 Effects resume(Tournament& t) {
@@ -721,7 +721,7 @@ Effects resume(Tournament& t) {
   t.stage = Stage::Running;
   t.paused_by.clear();
   t.pause_reason.clear();
-  Effects fx{{}, {make_notice("event_resumed")}, {}};
+  Effects fx{.notices = {make_notice("event_resumed")}};
   Effects more;
   if (paired_rounds(t) > t.rounds_started && t.cfg.auto_rounds) more = start_round(t);
   else advance(t, more);
@@ -845,12 +845,11 @@ Effects correct_knockout(Tournament& t, GameSlot& s, int red_points, int black_p
   s.black_points = black_points;
   s.forfeit = false;
   s.reason = "corrected";
-  Effects fx{{},
-             {make_notice("knockout_corrected", {{"knockout", s.knockout},
-                                                 {"red", t.ev.players.at(s.red).name},
-                                                 {"black", t.ev.players.at(s.black).name},
-                                                 {"score", std::to_string(red_points) + "–" + std::to_string(black_points)}})},
-             {}};
+  Effects fx{.notices = {make_notice("knockout_corrected",
+                                     {{"knockout", s.knockout},
+                                      {"red", t.ev.players.at(s.red).name},
+                                      {"black", t.ev.players.at(s.black).name},
+                                      {"score", std::to_string(red_points) + "–" + std::to_string(black_points)}})}};
   if (t.stage == Stage::Finished) fx.warnings.push_back("the event had finished: its final ranking changed with this correction");
   return fx;
 }
@@ -916,7 +915,7 @@ Effects correct_result(Tournament& t, const std::string& game_id, int red_points
   params.insert(params.end(), {{"red", t.ev.players.at(s->red).name},
                                {"black", t.ev.players.at(s->black).name},
                                {"score", std::to_string(red_points) + "–" + std::to_string(black_points)}});
-  Effects fx{{}, {make_notice(t.cfg.pairing.games_per_round > 1 ? "result_corrected_game" : "result_corrected", params)}, {}};
+  Effects fx{.notices = {make_notice(t.cfg.pairing.games_per_round > 1 ? "result_corrected_game" : "result_corrected", params)}};
   announce_removals(t, removed_before, fx);
   // What the correction cannot change by itself, said to the organiser who made it.
   const bool finished = t.stage == Stage::Finished;
@@ -952,7 +951,7 @@ Effects record_foul(Tournament& t, const std::string& game_id, const std::string
   const std::string& name = t.ev.players.at(player).name;
   auto params = board_params(t, *s);
   params.insert(params.end(), {{"name", name}, {"count", std::to_string(in_game)}});
-  Effects fx{{}, {make_notice(t.cfg.pairing.games_per_round > 1 ? "foul_game" : "foul", params)}, {}};
+  Effects fx{.notices = {make_notice(t.cfg.pairing.games_per_round > 1 ? "foul_game" : "foul", params)}};
   if (in_game >= 2)
     fx.warnings.push_back(name + " has " + std::to_string(in_game) + " fouls in " + game_id +
                           ": where the regulation makes that a loss, adjudicate the game (the event's adjudicate "

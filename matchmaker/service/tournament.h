@@ -103,14 +103,14 @@ struct TournamentError : std::runtime_error {
 };
 
 struct Effects {
-  std::vector<GameSlot> create;      // games to create on a game server
-  std::vector<Notice> notices;       // to the event's players: "round 2 paired", "event finished", …
-  std::vector<std::string> warnings; // e.g. rematches in an edited pairing
-  std::vector<std::string> end;      // games created on a game server that must end unplayed (a cancel)
+  std::vector<GameSlot> create{};      // games to create on a game server
+  std::vector<Notice> notices{};       // to the event's players: "round 2 paired", "event finished", …
+  std::vector<std::string> warnings{}; // e.g. rematches in an edited pairing
+  std::vector<std::string> end{};      // games created on a game server that must end unplayed (a cancel)
   struct Decision {
     std::string game_id, outcome, reason;  // outcome: "red-wins", "black-wins" or "draw"
   };
-  std::vector<Decision> decide;      // games being played that the game server must end so (a disqualification)
+  std::vector<Decision> decide{};      // games being played that the game server must end so (a disqualification)
 };
 
 // An event's or club's name (and a cancel's reason): 1..100 bytes, no control characters (C0, C1),
