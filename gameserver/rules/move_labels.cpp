@@ -235,9 +235,13 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       // A piece of ours that wins the target now and could not even reach it before, not having
       // moved: the move opened its line (a chariot that steps off its cannon's file; two pieces
       // chasing in turn, 二子轮捉), a discovered chase even where the mover attacked the target
-      // before. (Not a piece whose capture only became sound: the target stood attacked.)
+      // before. (Not a piece whose capture only became sound: the target stood attacked; nor one
+      // that reaches the target neither before nor after, winning it only with an offered piece
+      // lifted: the move opened nothing for it, audit 10's J1.)
       const bool uncovered = !answering && std::any_of(now[t].winners.begin(), now[t].winners.begin() + now[t].n_winners,
-                                                       [&](int8_t w) { return w != m.to && !before.attacks(w, t); });
+                                                       [&](int8_t w) {
+                                                         return w != m.to && !before.attacks(w, t) && after.attacks(w, t);
+                                                       });
       if (threatened(base) >= now[t].gain && !uncovered &&
           (now[t].via_check || blocks_check || (!sole_winner && threatened(without_mover) >= now[t].gain)))
         continue;
