@@ -1,5 +1,5 @@
-// Shared by move_labels.cpp and repetition_verdict.cpp only; not part of the library's interface
-// (adjudication.h is).
+// Shared by the labeller's files (move_labels.cpp, threat_scan.cpp, forcing_lines.cpp) and
+// repetition_verdict.cpp only; not part of the library's interface (adjudication.h is).
 #pragma once
 #include <array>
 #include <optional>

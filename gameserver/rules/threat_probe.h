@@ -40,7 +40,7 @@ inline int value_of(Piece p, Square s) {
   }
 }
 
-// A scratch position for probes. All searches below change the board with make_probe and flip
+// A scratch position for probes. The labeller's searches change the board with make_probe and flip
 // the side to move by hand; the hash of the scratch copy is not used.
 struct Scratch {
   Position p;

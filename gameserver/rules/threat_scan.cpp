@@ -23,7 +23,8 @@ namespace {
 // victim can answer (AXF and the computer rules, as Fairy-Stockfish), or also attacks on a piece
 // that can take its attacker back whatever their types (CXA: 兑 or a sacrifice); or none because
 // the side to move really is to move (OurMove: CXA's position before a move, where it takes before
-// the victim can answer). `real_only`: drop captures that lose to a counter-capture or allow a quick mate (off when measuring raw geometry, see label_move_ids).
+// the victim can answer). `real_only`: drop captures that lose to a counter-capture or allow a
+// quick mate (off when measuring raw geometry, see label_move_ids).
 // `verify_series` (CXA): also drop captures after which the opponent wins the capturer back, and
 // more than the capture took, by a series of checks (see recovering_series_gain) or by a short
 // forcing line the capture allows (capture_refuted).
