@@ -155,6 +155,14 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
   std::array<Threat, kSquares> now{}, base{};
   if (trace()) std::cerr << "  label " << to_iccs(m) << " now:\n";
   threats_for(after, us, rs, options, now);
+  if (rs == Ruleset::Cxa && after.in_check(them)) {
+    // The opponent answers a check before any capture, and may then recapture what the check
+    // left it unable to (audit 12, 2026-12-04: d9e9+ read 捉(炮) because the b2 cannon, guarding
+    // h2 through c2, could not recapture while red stood in check). A piece is threatened only
+    // by what it loses whatever the answer.
+    const std::array<int, kSquares> least = check_wins_per_piece(before, m, options);
+    for (Square t = 0; t < kSquares; ++t) now[t].gain = std::min(now[t].gain, least[t]);
+  }
   if (trace()) std::cerr << "  base:\n";
   // The same threats with the moved piece lifted off the board.
   std::array<Threat, kSquares> without_mover{};

@@ -559,6 +559,20 @@ void all_threats(Scratch& s, Ruleset rs, std::array<Threat, kSquares>& out, bool
 
 }  // namespace
 
+std::array<int, kSquares> check_wins_per_piece(const Position& pos, Move m, const AdjudicationOptions& o) {
+  Scratch s(pos);
+  s.minor_pieces_free = o.pawns_advisors_elephants_free;
+  const int taken = s.p.at(m.to) ? value_of(s.p.at(m.to), m.to) : 0;  // counted in each entry below
+  std::array<int, kSquares> on;
+  on.fill(kKingValue);
+  SquareSet targets;
+  // No offers: the checked side's move answers the check, so a victim that could take its attacker
+  // does not get to first (unless its capture answers the check, a reply like any other).
+  const int gain = check_series_gain(s, m, 1, targets, false, OfferedPairs{}, &on);
+  for (int& least : on) least = gain > 0 && least > taken && least < kKingValue ? least - taken : 0;
+  return on;
+}
+
 void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOptions& o,
                  std::array<Threat, kSquares>& out, bool real_only, bool every_target, bool our_move) {
   Scratch s(pos);

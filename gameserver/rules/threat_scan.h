@@ -19,4 +19,10 @@ void threats_for(const Position& pos, Color us, Ruleset rs, const AdjudicationOp
                  std::array<Threat, kSquares>& out, bool real_only = true, bool every_target = false,
                  bool our_move = false);
 
+// What the check `m` (legal, by the side to move of `pos`) wins on each enemy piece whatever the
+// opponent replies: per piece, the least over the replies of one capture after the reply (what
+// `m` itself takes not counted; 0: not won for sure). A threat made by a check is judged after
+// the answer to the check, when the checked side may recapture again.
+std::array<int, kSquares> check_wins_per_piece(const Position& pos, Move m, const AdjudicationOptions& o);
+
 }  // namespace xq::detail

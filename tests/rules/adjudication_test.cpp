@@ -1456,3 +1456,14 @@ TEST(Adjudication, WhatStoodBeforeAMoveIsWhatEveryReplyLosesAndWhatTheMoverCould
   EXPECT_EQ(v.labels[1].describe(), "闲") << dump(v);
   EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
 }
+
+// Audit 12 (2026-12-04): a check's threats are judged after the answer to the check. c1c9+ leaves
+// the e2 cannon attacked by the e0 cannon, but once black has answered, the g1 horse guards it
+// again (while black stood in check its recapture was illegal, and the move read 将+捉(炮)). A
+// chariot hanging to the rook of a check's side stays a chase: the checked side cannot take first.
+TEST(Adjudication, AChecksThreatsAreJudgedAfterTheAnswerToTheCheck) {
+  RepetitionVerdict v = judge("3k5/4a4/5a3/p8/3P5/4n4/p8/4c4/2R1A1n2/1rCKC4 w", twice("c1c9 d9d8 c9c1 d8d9"), Ruleset::Cxa);
+  EXPECT_EQ(v.labels[0].describe(), "将") << dump(v);
+  v = judge("5ab2/5k3/9/1P7/2bR3r1/9/9/9/6n2/4Kn3 w", twice("e0d0 g1i2 d0e0 i2g1"), Ruleset::Cxa);
+  EXPECT_EQ(v.labels[3].describe(), "将+捉(车)") << dump(v);
+}
