@@ -84,6 +84,8 @@ int main(int argc, char** argv) {
       ("background-nice", po::value(&opt.background_nice)->default_value(opt.background_nice),
        "niceness (0-19) of the threads for sign-ins, lobby requests, seek pushes and archives; above 0 the moves get the CPU first")
       ("claim-after-ms", po::value(&opt.claim_after_ms)->default_value(opt.claim_after_ms), "opponent absence before claim_victory is allowed")
+      ("first-move-ms", po::value(&opt.first_move_ms)->default_value(opt.first_move_ms),
+       "outside tournaments, a side that has not made its first move this long after its turn began aborts the game (0: never)")
       ("idle-timeout-ms", po::value(&opt.idle_timeout_ms)->default_value(opt.idle_timeout_ms),
        "close a WebSocket silent this long (the server pings it halfway; a live client's pong keeps it)")
       ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),

@@ -109,6 +109,9 @@ void GameSession::apply_move_bookkeeping(xq::Color mover) {
   // A takeback proposal is about the position it was made in: any move makes it lapse.
   takeback_by_.reset();
   may_propose_again_[xq::index(xq::opposite(mover))] = true;
+  // Outside tournaments each first move has its own deadline: an outage credited to Red's does
+  // not lengthen Black's (a tournament's no-show time runs from the game's start for both).
+  if (!config_.tournament()) no_show_extra_ms_ = 0;
 }
 
 Status GameSession::move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
@@ -381,16 +384,25 @@ std::optional<int64_t> GameSession::no_show_deadline_wall() const {
   return config_.created_at_ms + config_.no_show_ms + no_show_extra_ms_;
 }
 
+std::optional<int64_t> GameSession::first_move_abort_wall() const {
+  // After a takeback the players have met: a side that does not move again has its clock to run.
+  if (over() || config_.tournament() || config_.first_move_ms <= 0 || plies() >= 2 || last_takeback_version_ != 0)
+    return std::nullopt;
+  return turn_started_wall_ms() + config_.first_move_ms + no_show_extra_ms_;
+}
+
 void GameSession::credit_outage(Millis ms) {
   if (over() || ms <= 0) return;
   clock_.credit_running(ms);
-  if (no_show_deadline_wall()) extend_no_show(ms);
+  if (first_move_due_wall()) extend_no_show(ms);
 }
 
-bool GameSession::check_no_show(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out) {
-  auto deadline = no_show_deadline_wall();
+bool GameSession::check_first_move(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out) {
+  auto deadline = first_move_due_wall();
   if (!deadline || wall_now < *deadline) return false;
-  if (plies() == 0) finish(black_seen ? xq::Result::win(xq::Color::Black, "forfeit") : xq::Result{xq::Outcome::Draw, "double_forfeit"}, now, out);
+  if (!config_.tournament())
+    finish({xq::Outcome::Draw, "abort"}, now, out);
+  else if (plies() == 0) finish(black_seen ? xq::Result::win(xq::Color::Black, "forfeit") : xq::Result{xq::Outcome::Draw, "double_forfeit"}, now, out);
   else finish(xq::Result::win(xq::Color::Red, "forfeit"), now, out);
   return true;
 }

@@ -41,6 +41,9 @@ struct GameConfig {
   std::string event_id;       // "" = not a tournament game
   int round = 0, board = 0;   // informational
   int64_t no_show_ms = 0;     // 0 = no no-show rule
+  // Other games: a side that has not made its first move this long after its turn began (Red: the
+  // game's creation; Black: Red's first move) aborts the game, unrated (0 = no such rule).
+  int64_t first_move_ms = 0;
   int64_t spectator_delay_ms = 0;  // spectators see the game this much later (tournament broadcasts)
   bool tournament() const { return !event_id.empty(); }
 
@@ -174,15 +177,23 @@ class GameSession {
   // Tournament no-show: the wall-clock time (ms) at which a side that has not made its first move
   // loses by forfeit, while that can still happen.
   std::optional<int64_t> no_show_deadline_wall() const;
+  // Other games: the wall-clock time (ms) at which the side to move, if it has still not made its
+  // first move, aborts the game (GameConfig::first_move_ms), while that can still happen.
+  std::optional<int64_t> first_move_abort_wall() const;
+  // Whichever of the two applies to this game: when the side to move's first move is due.
+  std::optional<int64_t> first_move_due_wall() const {
+    return config_.tournament() ? no_show_deadline_wall() : first_move_abort_wall();
+  }
   // Time the game could not be played (its storage was away, or no server ran it) is charged to
   // nobody: the side to move's clock gets it back, and the no-show time runs that much longer.
   void credit_outage(Millis ms);
   void extend_no_show(int64_t ms) { no_show_extra_ms_ += std::max<int64_t>(0, ms); }
   int64_t no_show_extension_ms() const { return no_show_extra_ms_; }
-  // Ends the game by forfeit when the no-show time has passed: Red has not moved → Red loses, or
-  // both lose (double_forfeit, scored 0-0) when Black never came either; Black has not moved → Black
-  // loses. Returns true if it ended the game.
-  bool check_no_show(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out);
+  // Ends the game when the side to move's first move was due by `wall_now` (first_move_due_wall).
+  // A tournament game by forfeit: Red has not moved → Red loses, or both lose (double_forfeit,
+  // scored 0-0) when Black never came either; Black has not moved → Black loses. Another game is
+  // aborted. Returns true if it ended the game.
+  bool check_first_move(int64_t wall_now, bool black_seen, Millis now, std::vector<GameEvent>& out);
 
   // Re-applies a stored event (recovery). Throws std::runtime_error if it does not fit.
   void replay(const GameEvent& e);

@@ -117,7 +117,7 @@ void GameActor::start(bool reloaded, ResumeFacts resume) {
 
 static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Color::Black : xq::Color::Red; }
 
-// Who came to the game decides a no-show forfeit (GameSession::check_no_show), so while that rule
+// Who came to the game decides a no-show forfeit (GameSession::check_first_move), so while that rule
 // can still apply, a player's first connection is stored, and a node that reloads or takes over
 // the game reads it back. Best effort: without Redis the node's own memory still counts.
 void GameActor::restore_presence() {
@@ -938,8 +938,8 @@ void GameActor::archive() {
 
 void GameActor::arm_timer() {
   std::optional<Millis> deadline = session_.over() ? std::optional<Millis>(retire_at_) : session_.flag_deadline();
-  if (auto no_show = session_.no_show_deadline_wall()) {
-    Millis at = steady_ms() + std::max<int64_t>(0, *no_show - wall_ms());
+  if (auto due = session_.first_move_due_wall()) {
+    Millis at = steady_ms() + std::max<int64_t>(0, *due - wall_ms());
     if (!deadline || at < *deadline) deadline = at;
   }
   if (!delayed_.empty() && (!deadline || delayed_.begin()->first < *deadline)) deadline = delayed_.begin()->first;
@@ -991,7 +991,7 @@ void GameActor::on_timer() {
   const uint64_t version_before = session_.version();
   session_.set_wall_time(wall_ms());
   std::vector<GameEvent> out;
-  const bool ended = session_.check_no_show(wall_ms(), ever_present_[xq::index(xq::Color::Black)], steady_ms(), out) ||
+  const bool ended = session_.check_first_move(wall_ms(), ever_present_[xq::index(xq::Color::Black)], steady_ms(), out) ||
                      session_.check_flag(steady_ms(), out);
   if (!ended) return arm_timer();
   if (!commit(out)) {

@@ -106,6 +106,7 @@ void Hub::seal(GameConfig& cfg) {
     cfg.commitment = xq::commitment(a, cfg.salt);
   }
   cfg.created_at_ms = wall_ms();
+  cfg.first_move_ms = cfg.tournament() ? 0 : options_.first_move_ms;  // tournaments have their no-show rule
 }
 
 void Hub::fill_ratings(GameConfig& cfg) {

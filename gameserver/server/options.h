@@ -23,6 +23,10 @@ struct ServerOptions {
   double rate_per_second = 20;              // token bucket refill per connection
   double rate_burst = 40;                   // token bucket size
   int64_t claim_after_ms = 30'000;          // opponent gone this long → claim_victory allowed
+  // A game outside tournaments whose side to move has not made its first move this long after its
+  // turn began (Red: the game's start; Black: Red's first move) is aborted, unrated: a player who
+  // never came does not hold the other for a whole clock (GameConfig::first_move_ms). 0: never.
+  int64_t first_move_ms = 30'000;
   // A WebSocket that sends nothing (not even a pong to the server's ping, sent halfway) this long is
   // closed: a dead link (lost Wi-Fi, a frozen client) frees its socket and counts as gone.
   int64_t idle_timeout_ms = 30'000;

@@ -125,8 +125,10 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
   if (c.options != RuleOptions{}) fill_rule_options(st.mutable_rule_options(), c.options);
   fill_requested_limit(st, s);
   // Relative, so the viewer's own clock need not agree with ours; at least 1 ms while it applies.
-  if (auto due = s.no_show_deadline_wall())
+  if (auto due = s.first_move_due_wall()) {
     st.set_first_move_due_in_ms(static_cast<uint32_t>(std::clamp<int64_t>(*due - wall, 1, UINT32_MAX)));
+    st.set_first_move_aborts(!c.tournament());
+  }
   return st;
 }
 

@@ -8,7 +8,7 @@
 //   bit 3 tournament game (no abort, no claims, no-show rule), bits 4-5 capture visibility,
 //   bits 6-7 time control (1 s, 1 min, 3 min + 2 s, 6 h + 120 s: the server's limits)
 // byte 1 = seed. Then frames: [flags][dt][len][len bytes of ClientMessage]
-//   frame flags bit 0 = side (Red/Black); bit 1 = run check_flag, bit 2 = check_no_show first;
+//   frame flags bit 0 = side (Red/Black); bit 1 = run check_flag, bit 2 = check_first_move first;
 //   dt = milliseconds (x 97) the monotonic clock advances before the frame.
 // Invariants: versions are consecutive; an error status changes nothing unless a fallen flag
 // ended the game (then the only new event is Ended); a finished game refuses everything; at most
@@ -70,6 +70,8 @@ GameConfig make_config(uint8_t flags, uint8_t seed) {
     c.event_id = "ev";
     c.round = 1;
     c.no_show_ms = 5'000;
+  } else {
+    c.first_move_ms = 5'000;
   }
   return c;
 }
@@ -120,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       bool fell = s.check_flag(now, out);
       FUZZ_CHECK(!fell || (!over0 && s.over()), "check_flag on a finished game or without ending it");
     }
-    if (fflags & 4) (void)s.check_no_show(now, (fflags & 8) != 0, now, out);
+    if (fflags & 4) (void)s.check_first_move(now, (fflags & 8) != 0, now, out);
     if (!parsed) continue;
 
     Status st = Status::Ok;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
 #include <random>
 
 #include "game/codec.h"
@@ -196,6 +197,78 @@ TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
   EXPECT_EQ(f.s.abort(Color::Red, f.now, f.ev, &why), Status::AbortNotAllowed);
   EXPECT_EQ(why, "a game can be aborted only until both sides have moved");
   EXPECT_EQ(std::string(status_text(Status::NotYourTurn)), "it is not your turn");
+}
+
+// Outside tournaments a side that has not made its first move in time aborts the game (unrated):
+// Red's time runs from the game's creation, Black's from Red's first move; an outage lengthens only
+// the turn it fell in; once both have moved, or after a takeback, the clocks alone decide.
+TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
+  GameConfig c = xiangqi();
+  c.created_at_ms = 50'000;
+  c.first_move_ms = 10'000;
+  {
+    GameSession s(c);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(60'000));
+    EXPECT_EQ(s.first_move_due_wall(), s.first_move_abort_wall());
+    EXPECT_FALSE(s.no_show_deadline_wall()) << "not a tournament game";
+    s.credit_outage(2'000);
+    EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(62'000));
+    s.set_wall_time(55'000);
+    ASSERT_EQ(s.move(Color::Red, "h2e2", "", 5'000, 0, out), Status::Ok);
+    EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(65'000)) << "Black's own ten seconds";
+    EXPECT_FALSE(s.check_first_move(64'999, true, 14'999, out));
+    EXPECT_FALSE(s.over());
+    s.set_wall_time(65'000);
+    EXPECT_TRUE(s.check_first_move(65'000, true, 15'000, out));
+    EXPECT_EQ(s.result().outcome, xq::Outcome::Draw);
+    EXPECT_EQ(s.result().reason, "abort");
+    EXPECT_EQ(out.back().kind, EventKind::Ended);
+    EXPECT_FALSE(s.first_move_due_wall()) << "nothing is due in a finished game";
+    GameSession replayed(decode_config(encode_config(c)));
+    for (const GameEvent& e : s.events()) replayed.replay(decode_event(encode_event(e)));
+    EXPECT_EQ(replayed.result().reason, "abort");
+  }
+  {  // Red never moved: aborted all the same, whoever came
+    GameSession s(c);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    EXPECT_TRUE(s.check_first_move(60'000, false, 10'000, out));
+    EXPECT_EQ(s.result().reason, "abort");
+  }
+  {  // both moved: no deadline; a takeback back to the start brings none back
+    GameSession s(c);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    s.set_wall_time(51'000);
+    ASSERT_EQ(s.move(Color::Red, "h2e2", "", 1'000, 0, out), Status::Ok);
+    ASSERT_EQ(s.move(Color::Black, "h9g7", "", 2'000, 0, out), Status::Ok);
+    EXPECT_FALSE(s.first_move_due_wall());
+    ASSERT_EQ(s.propose_takeback(Color::Black, 2'100, out), Status::Ok);
+    ASSERT_EQ(s.accept_takeback(Color::Red, 2'200, out), Status::Ok);
+    ASSERT_EQ(s.plies(), 1u);
+    EXPECT_FALSE(s.first_move_due_wall());
+    EXPECT_FALSE(s.check_first_move(1'000'000, true, 3'000, out));
+    EXPECT_FALSE(s.over());
+  }
+  {  // a tournament game keeps its no-show rule instead
+    GameConfig t = c;
+    t.event_id = "ev";
+    t.no_show_ms = 600'000;
+    GameSession s(t);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    EXPECT_FALSE(s.first_move_abort_wall());
+    EXPECT_EQ(s.first_move_due_wall(), std::optional<int64_t>(650'000));
+    EXPECT_FALSE(s.check_first_move(649'999, true, 1'000, out));
+    EXPECT_TRUE(s.check_first_move(650'000, true, 1'000, out));
+    EXPECT_EQ(s.result().reason, "forfeit");
+  }
+  EXPECT_EQ(decode_config(encode_config(c)).first_move_ms, 10'000);
+  boost::json::object stored_before = boost::json::parse(encode_config(c)).as_object();
+  stored_before.erase("first_move_ms");
+  EXPECT_EQ(decode_config(boost::json::serialize(stored_before)).first_move_ms, 0) << "games stored before the rule keep none";
 }
 
 TEST(GameSession, ResignAndNothingAfter) {

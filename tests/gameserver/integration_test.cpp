@@ -2855,7 +2855,8 @@ TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
   EXPECT_LE(after_red, started->game_started().first_move_due_in_ms());
   ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   EXPECT_EQ(due_for(fan), 0) << "both have moved: no deadline any more";
-  // A casual game has none.
+  EXPECT_FALSE(started->game_started().first_move_aborts()) << "a tournament game is forfeited, not aborted";
+  // A casual game has the server's first-move time (30 s by default), after which it is aborted.
   const std::string casual = start_game(red, black);
   ASSERT_FALSE(casual.empty());
   ClientMessage watch;
@@ -2863,7 +2864,54 @@ TEST_F(GameServer, TournamentGamesTellTheFirstMoveDeadline) {
   ASSERT_TRUE(fan.ws->request(watch).has_reply());
   auto st = fan.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == casual; }, 2000);
   ASSERT_TRUE(st);
-  EXPECT_EQ(st->game_state().first_move_due_in_ms(), 0u);
+  EXPECT_GT(st->game_state().first_move_due_in_ms(), 20'000u);
+  EXPECT_LE(st->game_state().first_move_due_in_ms(), 30'000u);
+  EXPECT_TRUE(st->game_state().first_move_aborts());
+}
+
+// Outside tournaments a side that has not made its first move in time aborts the game: Red's time
+// runs from the start, Black's from Red's first move; once both have moved only the clocks count.
+TEST(FirstMoveDeadline, ASideThatDoesNotMakeItsFirstMoveAbortsTheGame) {
+  constexpr int kFirstMoveMs = 1000;
+  TestServers srv(TestServers::Options{.gameserver_args = {"--first-move-ms", std::to_string(kFirstMoveMs)}});
+  Client red = login_guest(srv.port(), "fmd_red"), black = login_guest(srv.port(), "fmd_black"),
+         fan = login_guest(srv.port(), "fmd_fan");
+  auto ended = [&](Client& c, const std::string& gid, int ms) {
+    return c.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, ms);
+  };
+  {  // Red never moves
+    const std::string gid = start_game(red, black);
+    ClientMessage watch;
+    watch.mutable_watch_game()->set_game_id(gid);
+    ASSERT_TRUE(fan.ws->request(watch).has_reply());
+    auto st = fan.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; }, 2000);
+    ASSERT_TRUE(st);
+    EXPECT_GT(st->game_state().first_move_due_in_ms(), 0u);
+    EXPECT_LE(st->game_state().first_move_due_in_ms(), static_cast<uint32_t>(kFirstMoveMs));
+    EXPECT_TRUE(st->game_state().first_move_aborts());
+    for (Client* c : {&red, &black, &fan}) {
+      auto end = ended(*c, gid, 5000);
+      ASSERT_TRUE(end) << c->name << ": the game was not aborted";
+      EXPECT_EQ(end->game_event().result().outcome(), ABORTED);
+      EXPECT_EQ(end->game_event().result().reason(), "abort");
+    }
+    EXPECT_EQ(error_of(move(red, gid, "h2e2")), GAME_OVER);
+  }
+  {  // Red moves at once, Black never does: Black's time runs from Red's move
+    const std::string gid = start_game(red, black);
+    ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+    EXPECT_FALSE(ended(black, gid, kFirstMoveMs / 2)) << "Black has its own time";
+    auto end = ended(black, gid, 5000);
+    ASSERT_TRUE(end) << "Black's missing first move did not abort the game";
+    EXPECT_EQ(end->game_event().result().outcome(), ABORTED);
+  }
+  {  // both move: the game goes on past the deadline
+    const std::string gid = start_game(red, black);
+    ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+    ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+    EXPECT_FALSE(ended(red, gid, kFirstMoveMs * 2)) << "both have moved";
+    ASSERT_TRUE(move(red, gid, "h0g2").has_reply());
+  }
 }
 
 // A game the matchmaker requests carries the event's rule options into the game.

@@ -558,6 +558,15 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   const black = await newPlayer(ctx, 'Cid');
   await startGame(ctx, red, black, 'xiangqi');
   assert(await red.page.isVisible('[data-testid=captured-none]'), 'the empty captured panel says so (desktop)');
+  // A casual game is aborted if a side does not make its first move in time: both see the countdown.
+  for (const p of [red, black]) {
+    const due = p.page.locator('[data-testid=first-move-due][data-side=r]');
+    await due.waitFor({ timeout: T });
+    assertEqual(await due.getAttribute('data-aborts'), 'true', `${p.name}: the deadline aborts the game`);
+    const text = await due.textContent();
+    assert(/the game is aborted/.test(text) && /within 0:[0-3]\d/.test(text), `${p.name} reads the countdown (got "${text}")`);
+    assert(p === red ? /^Make your first move/.test(text) : /^Red must make/.test(text), `${p.name}: said to the right player (got "${text}")`);
+  }
   // Asked first: "cancel" keeps the game on.
   await red.page.click('[data-testid=abort]');
   await red.page.click('[data-testid=cancel-abort]');

@@ -97,9 +97,11 @@ export class GameModel extends Observable {
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
   spectators = 0; // people watching, as of the last state or live event
-  // Tournament games: when (performance.now()) the side to move must have made its first move or
-  // lose by forfeit (GameState.first_move_due_in_ms); null when no such deadline was given.
+  // When (performance.now()) the side to move must have made its first move
+  // (GameState.first_move_due_in_ms); null when no such deadline was given. A tournament game is
+  // then lost by forfeit, any other aborted (firstMoveAborts).
   firstMoveDueAt: number | null = null;
+  firstMoveAborts = false;
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -309,6 +311,7 @@ export class GameModel extends Observable {
     this.setPresent('b', !!st.blackPresent);
     this.spectators = st.spectators ?? 0;
     this.firstMoveDueAt = st.firstMoveDueInMs ? performance.now() + st.firstMoveDueInMs : null;
+    this.firstMoveAborts = !!st.firstMoveAborts;
     this.settlePending();
     this.playPremove();
     this.changed();

@@ -422,8 +422,9 @@ function Downloads({ game, tournament }: { game: GameModel; tournament: boolean 
   );
 }
 
-// Tournament games: how long the side to move has left to make its first move before the no-show
-// forfeit. The server decides; this only counts down from what it said.
+// How long the side to move has left to make its first move before the no-show forfeit
+// (tournament games) or the game is aborted (others). The server decides; this only counts down
+// from what it said.
 function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
   const [, setTick] = useState(0);
   const left = game.firstMoveDueInMs();
@@ -439,9 +440,13 @@ function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
   // countdown to a forfeit that cannot come would mislead (review, 2026-12-04).
   if (game.clockNow(side) <= left) return null;
   const time = clockText(left);
+  const aborts = game.firstMoveAborts;
+  const sideName = side === 'r' ? t('red') : t('black');
   return (
-    <p class={`muted first-move-due${left < 60_000 ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-ms={Math.round(left)} role="status">
-      {side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: side === 'r' ? t('red') : t('black'), time })}
+    <p class={`muted first-move-due${left < (aborts ? 10_000 : 60_000) ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} role="status">
+      {aborts
+        ? side === you ? t('firstMoveAbortYou', { time }) : t('firstMoveAbort', { side: sideName, time })
+        : side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: sideName, time })}
     </p>
   );
 }
