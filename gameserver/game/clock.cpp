@@ -32,10 +32,21 @@ void Clock::stop(Millis now) {
   running_ = false;
 }
 
+Millis Clock::credit_for(Millis now, Millis reported_lag_ms) const {
+  const Millis elapsed = std::max<Millis>(0, now - turn_start_);
+  return std::clamp<Millis>(reported_lag_ms, 0, std::min(quota_[xq::index(side_)], elapsed));
+}
+
+bool Clock::in_time(Millis now, Millis reported_lag_ms) const {
+  if (!running_) return true;
+  const Millis elapsed = std::max<Millis>(0, now - turn_start_);
+  return remaining_[xq::index(side_)] - (elapsed - credit_for(now, reported_lag_ms)) > 0;
+}
+
 Millis Clock::press(Millis now, Millis reported_lag_ms) {
   int i = xq::index(side_);
   Millis elapsed = std::max<Millis>(0, now - turn_start_);
-  Millis comp = std::clamp<Millis>(reported_lag_ms, 0, std::min(quota_[i], elapsed));
+  Millis comp = credit_for(now, reported_lag_ms);
   replay_compensation(side_, comp);
   remaining_[i] = remaining_[i] - (elapsed - comp) + tc_.increment_ms;
   Millis left = remaining_[i];

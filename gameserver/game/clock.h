@@ -52,11 +52,17 @@ class Clock {
   // the increment, start the opponent. Returns the mover's remaining time after the move.
   Millis press(Millis now, Millis reported_lag_ms = 0);
 
-  Millis remaining(xq::Color side, Millis now) const;  // may be negative (flag fell)
-  // When the running side's flag falls (if nothing happens before); meaningless if !running().
-  Millis flag_deadline() const { return turn_start_ + remaining_[xq::index(side_)]; }
+  Millis remaining(xq::Color side, Millis now) const;  // may be negative (time ran out)
+  // The running side's flag falls once no lag credit could bring a move back in time: when its
+  // time has run out by more than its quota could still credit (a grace under a second or two: a
+  // move sent in time but still on its way is not beaten by the server's timer, which made the
+  // lag compensation useless at the flag, where it matters most). Meaningless if !running().
+  Millis flag_deadline() const { return turn_start_ + remaining_[xq::index(side_)] + quota_[xq::index(side_)]; }
   Millis turn_start() const { return turn_start_; }  // when the running side's turn began
-  bool flagged(Millis now) const { return running_ && remaining(side_, now) <= 0; }
+  bool flagged(Millis now) const { return running_ && now >= flag_deadline(); }
+  // Whether a move of the running side arriving at `now` with `reported_lag_ms` is in time: its
+  // time less the lag credited (press) is not used up. Within the grace, only with that credit.
+  bool in_time(Millis now, Millis reported_lag_ms) const;
 
   // Restores stored remaining times (replay/recovery) without running the clock.
   void set_remaining(Millis red_ms, Millis black_ms);
@@ -68,6 +74,8 @@ class Clock {
   Millis last_compensation() const { return last_comp_; }  // lag credited by the last press
 
  private:
+  Millis credit_for(Millis now, Millis reported_lag_ms) const;  // the lag a move at `now` is credited
+
   TimeControl tc_;
   LagPolicy lag_;
   Millis remaining_[2];

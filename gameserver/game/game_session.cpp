@@ -129,6 +129,10 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
     return Status::PositionChanged;
   }
   if (game_.position().side_to_move() != side) return Status::NotYourTurn;
+  if (!clock_.in_time(now, reported_lag_ms)) {  // arrived in the flag's grace, late all the same
+    flag(now, out);
+    return Status::GameOver;
+  }
   if (iccs.size() < 4 || iccs.size() > 6) {  // Jieqi: up to two letters after the squares
     if (message) *message = "expected ICCS like h2e2";
     return Status::Illegal;
@@ -369,6 +373,11 @@ Status GameSession::end(xq::Result r, Millis now, std::vector<GameEvent>& out) {
 
 bool GameSession::check_flag(Millis now, std::vector<GameEvent>& out) {
   if (over() || !clock_.flagged(now)) return false;
+  flag(now, out);
+  return true;
+}
+
+void GameSession::flag(Millis now, std::vector<GameEvent>& out) {
   xq::Color loser = clock_.side_running();
   clock_.stop(now);
   clock_.set_remaining(loser == xq::Color::Red ? 0 : clock_.stored(xq::Color::Red),
@@ -376,7 +385,6 @@ bool GameSession::check_flag(Millis now, std::vector<GameEvent>& out) {
   xq::Color winner = xq::opposite(loser);
   if (game_.can_mate(winner)) finish(xq::Result::win(winner, "timeout"), now, out);
   else finish({xq::Outcome::Draw, "timeout_draw"}, now, out);
-  return true;
 }
 
 std::optional<int64_t> GameSession::no_show_deadline_wall() const {

@@ -170,7 +170,8 @@ class GameSession {
                            std::string* message = nullptr);
   // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).
   Status end(xq::Result result, Millis now, std::vector<GameEvent>& out);
-  // Ends the game if the running side's flag has fallen at `now`. Returns true if it did.
+  // Ends the game if the running side's flag has fallen at `now` (Clock::flagged: after the grace
+  // its lag quota allows). Returns true if it did.
   bool check_flag(Millis now, std::vector<GameEvent>& out);
   // When to call check_flag next, if the game is running.
   std::optional<Millis> flag_deadline() const;
@@ -200,6 +201,7 @@ class GameSession {
 
  private:
   bool can_offer(xq::Color side) const;
+  void flag(Millis now, std::vector<GameEvent>& out);  // the running side loses on time (or draws)
   void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
   GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);
   void apply_move_bookkeeping(xq::Color mover);

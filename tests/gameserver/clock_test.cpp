@@ -31,15 +31,26 @@ TEST(Clock, FischerIncrementAddedAfterOwnMove) {
   EXPECT_EQ(c.press(12'000), 25 * 60'000 - 2'000 + 5'000);
 }
 
-TEST(Clock, FlagFallsAtDeadline) {
+// The flag falls once the time is used up by more than the lag quota could still credit: a move
+// arriving in that grace is in time only with the lag it reports, up to the quota.
+TEST(Clock, FlagFallsAfterTheGraceTheQuotaAllows) {
   Clock c(TimeControl{1'000, 0});
   c.start(Color::Red, 500);
-  EXPECT_EQ(c.flag_deadline(), 1'500);
-  EXPECT_FALSE(c.flagged(1'499));
-  EXPECT_TRUE(c.flagged(1'500));
-  c.stop(1'600);
+  const gs::Millis q = c.quota(Color::Red);
+  ASSERT_GT(q, 0);
+  EXPECT_EQ(c.flag_deadline(), 1'500 + q);
+  EXPECT_FALSE(c.flagged(1'500 + q - 1));
+  EXPECT_TRUE(c.flagged(1'500 + q));
+  EXPECT_TRUE(c.in_time(1'499, 0));
+  EXPECT_FALSE(c.in_time(1'500, 0)) << "time used up, no lag reported";
+  EXPECT_TRUE(c.in_time(1'500 + q - 1, q)) << "the lag it reports brings it back";
+  EXPECT_FALSE(c.in_time(1'500 + q - 1, q - 2)) << "not enough lag for that";
+  EXPECT_FALSE(c.in_time(1'500 + q, 60'000)) << "never more than the quota";
+  EXPECT_EQ(c.press(1'500 + q - 1, 60'000), 1) << "credited the quota: 1 ms left";
+  EXPECT_EQ(c.flag_deadline(), 1'500 + q - 1 + 1'000 + c.quota(Color::Black)) << "Black's turn, its own quota";
+  c.stop(1'600 + q);
   EXPECT_FALSE(c.flagged(5'000));  // a stopped clock never flags
-  EXPECT_EQ(c.stored(Color::Red), -100);
+  EXPECT_EQ(c.stored(Color::Black), 1'000 - 101);
 }
 
 TEST(Clock, LagCompensationIsBoundedByQuota) {

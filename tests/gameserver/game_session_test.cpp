@@ -109,9 +109,10 @@ TEST(GameSession, ClockChargesMoverAndFlagEndsGame) {
   f.now = 300;
   ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", f.now, 0, f.ev), Status::Ok);
   EXPECT_EQ(f.s.clock().stored(Color::Red), 700);
-  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300));
-  EXPECT_FALSE(f.s.check_flag(1'299, f.ev));
-  EXPECT_TRUE(f.s.check_flag(1'300, f.ev));
+  const Millis grace = f.s.clock().quota(Color::Black);  // what Black's lag quota could still credit
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300 + grace));
+  EXPECT_FALSE(f.s.check_flag(1'300 + grace - 1, f.ev));
+  EXPECT_TRUE(f.s.check_flag(1'300 + grace, f.ev));
   EXPECT_EQ(f.s.result().outcome, xq::Outcome::RedWins);
   EXPECT_EQ(f.s.result().reason, "timeout");
   EXPECT_EQ(f.ev.back().kind, EventKind::Ended);
@@ -128,17 +129,46 @@ TEST(GameSession, AnOutageMovesTheFlagAndTheNoShowDeadline) {
   Fixture f(c);
   f.now = 300;
   ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", f.now, 0, f.ev), Status::Ok);
-  ASSERT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300));
+  const Millis grace = f.s.clock().quota(Color::Black);
+  ASSERT_EQ(f.s.flag_deadline(), std::optional<Millis>(1'300 + grace));
   ASSERT_EQ(f.s.no_show_deadline_wall(), std::optional<int64_t>(60'000));
   f.s.credit_outage(2'000);
-  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'300));
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'300 + grace));
   EXPECT_EQ(f.s.no_show_deadline_wall(), std::optional<int64_t>(62'000));
-  EXPECT_FALSE(f.s.check_flag(3'299, f.ev));
+  EXPECT_FALSE(f.s.check_flag(3'299 + grace, f.ev));
   EXPECT_EQ(f.s.clock().remaining(Color::Red, 3'299), 700) << "Red's clock does not move";
   ASSERT_EQ(f.s.move(Color::Black, "h9g7", "", 3'000, 0, f.ev), Status::Ok);
   EXPECT_EQ(f.s.clock().stored(Color::Black), 1'000 - 700) << "Black paid for its turn less the outage";
   f.s.credit_outage(-5);  // nothing taken
-  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'000 + 700));
+  EXPECT_EQ(f.s.flag_deadline(), std::optional<Millis>(3'000 + 700 + f.s.clock().quota(Color::Red)));
+}
+
+// A move that reaches the server after its side's time ran out, but within the grace the lag quota
+// allows, stands when the lag it reports covers the overrun (it was sent in time), and loses on
+// time when it does not: the flag timer does not beat a move still on its way.
+TEST(GameSession, AMoveInTheFlagsGraceStandsOnlyWithTheLagItReports) {
+  for (bool enough_lag : {true, false}) {
+    Fixture f(xiangqi(1'000));
+    const Millis grace = f.s.clock().quota(Color::Red);
+    ASSERT_GT(grace, 10);
+    const Millis at = 1'000 + grace / 2;  // the time ran out grace/2 ago
+    EXPECT_FALSE(f.s.check_flag(at, f.ev)) << "the flag waits for the grace";
+    std::vector<GameEvent> out;
+    const Status st = f.s.move(Color::Red, "h2e2", "", at, enough_lag ? grace : grace / 4, out);
+    if (enough_lag) {
+      ASSERT_EQ(st, Status::Ok);
+      EXPECT_EQ(f.s.clock().stored(Color::Red), 1'000 - (at - grace)) << "charged the time less the credited lag";
+      EXPECT_EQ(f.ev.size(), 0u);
+      EXPECT_FALSE(f.s.over());
+    } else {
+      EXPECT_EQ(st, Status::GameOver);
+      ASSERT_EQ(out.size(), 1u);
+      EXPECT_EQ(out[0].kind, EventKind::Ended);
+      EXPECT_EQ(out[0].reason, "timeout");
+      EXPECT_EQ(out[0].red_ms, 0);
+      EXPECT_EQ(f.s.plies(), 0u) << "the late move was not played";
+    }
+  }
 }
 
 TEST(GameSession, LateMoveLosesOnTime) {
@@ -315,7 +345,7 @@ TEST(GameSession, JieqiFlagFallLosesWhenTheOpponentCanMate) {
   c.salt = xq::random_hex(16);
   c.commitment = xq::commitment(a, c.salt);
   Fixture f(c);
-  EXPECT_TRUE(f.s.check_flag(2'000, f.ev));
+  EXPECT_TRUE(f.s.check_flag(2'000, f.ev));  // after the time and the grace
   EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins);
   EXPECT_EQ(f.s.result().reason, "timeout");
 }
