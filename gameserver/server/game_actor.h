@@ -93,6 +93,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   size_t subscriber_count() const { return subs_.size(); }
 
  private:
+  static xq::Color side_of(xq::Viewer v) { return v == xq::Viewer::Black ? xq::Color::Black : xq::Color::Red; }
   AdminResult admin_act(const std::function<Status(Millis, std::vector<GameEvent>&)>& act);
   bool commit(const std::vector<GameEvent>& events);  // persist; false = storage failed
   bool committed(std::exception_ptr error);  // after an append: record refresh, or log and lease loss
