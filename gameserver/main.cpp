@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
     std::cout << desc;
     return 0;
   }
+  if (opt.first_move_ms < 0 || opt.first_move_ms > 24LL * 3600 * 1000) {
+    std::cerr << "--first-move-ms must be 0 (no such rule) to 86400000 (a day)\n";
+    return 2;
+  }
   if (finished_replay_s < 0) {
     std::cerr << "--finished-replay-s must be 0 (for ever) or more\n";
     return 2;

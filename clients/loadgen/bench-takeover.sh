@@ -16,7 +16,7 @@ R=$!; sleep 0.5
 for n in a b; do
   port=$PA; [ $n = b ] && port=$PB
   $BIN/gameserver --listen "127.0.0.1:$port" --redis "redis://127.0.0.1:$RP/0" --secret 0123456789abcdef0123 \
-    --admin-token x --node-id $n >"$DIR/$n.log" 2>&1 &
+    --admin-token x --node-id $n --first-move-ms 0 >"$DIR/$n.log" 2>&1 &  # (setup outlasts 30 s: no abort)
   eval "PID_$n=\$!"
 done
 sleep 1

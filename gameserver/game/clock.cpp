@@ -28,7 +28,8 @@ void Clock::start(xq::Color side, Millis now) {
 
 void Clock::stop(Millis now) {
   if (!running_) return;
-  remaining_[xq::index(side_)] = remaining(side_, now);
+  // Within the flag's grace the time may have run out already: none is left, not less than none.
+  remaining_[xq::index(side_)] = std::max<Millis>(0, remaining(side_, now));
   running_ = false;
 }
 

@@ -109,9 +109,6 @@ void GameSession::apply_move_bookkeeping(xq::Color mover) {
   // A takeback proposal is about the position it was made in: any move makes it lapse.
   takeback_by_.reset();
   may_propose_again_[xq::index(xq::opposite(mover))] = true;
-  // Outside tournaments each first move has its own deadline: an outage credited to Red's does
-  // not lengthen Black's (a tournament's no-show time runs from the game's start for both).
-  if (!config_.tournament()) no_show_extra_ms_ = 0;
 }
 
 Status GameSession::move(xq::Color side, const std::string& iccs, const std::string& client_move_id, Millis now,
@@ -163,7 +160,7 @@ bool GameSession::can_offer(xq::Color side) const {
 }
 
 Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (offer_by_ && *offer_by_ != side) return accept_draw(side, now, out);  // crossing offers agree
   if (!can_offer(side)) {
     const int me = offers_[xq::index(side)], them = offers_[xq::index(xq::opposite(side))];
@@ -182,7 +179,7 @@ Status GameSession::offer_draw(xq::Color side, Millis now, std::vector<GameEvent
 }
 
 Status GameSession::accept_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (!offer_by_ || *offer_by_ == side) {
     if (message) *message = "there is no draw offer from your opponent to answer";
     return Status::OfferNotAllowed;
@@ -192,7 +189,7 @@ Status GameSession::accept_draw(xq::Color side, Millis now, std::vector<GameEven
 }
 
 Status GameSession::decline_draw(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (!offer_by_ || *offer_by_ == side) {
     if (message) *message = "there is no draw offer from your opponent to answer";
     return Status::OfferNotAllowed;
@@ -203,14 +200,13 @@ Status GameSession::decline_draw(xq::Color side, Millis now, std::vector<GameEve
 }
 
 Status GameSession::resign(xq::Color side, Millis now, std::vector<GameEvent>& out) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   finish(xq::Result::win(xq::opposite(side), "resignation"), now, out);
   return Status::Ok;
 }
 
 Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  (void)side;
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (plies() >= 2 || config_.tournament()) {
     if (message)
       *message = config_.tournament() ? "tournament games cannot be aborted"
@@ -262,7 +258,7 @@ void GameSession::take_back(int plies) {
 }
 
 Status GameSession::propose_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, std::nullopt)) return Status::GameOver;
   if (takeback_by_ && *takeback_by_ != side) return accept_takeback(side, now, out, message);  // crossing proposals agree
   std::string why;
   if (takeback_plies(side, &why) == 0) {
@@ -281,7 +277,7 @@ Status GameSession::propose_takeback(xq::Color side, Millis now, std::vector<Gam
 }
 
 Status GameSession::accept_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, std::nullopt)) return Status::GameOver;
   if (!takeback_by_ || *takeback_by_ == side) {
     if (message) *message = "there is no takeback proposal from your opponent to answer";
     return Status::TakebackNotAllowed;
@@ -298,7 +294,7 @@ Status GameSession::accept_takeback(xq::Color side, Millis now, std::vector<Game
   const auto& moves = game_.moves();
   for (size_t i = moves.size() - static_cast<size_t>(plies); i < moves.size(); ++i)
     left[xq::index(moves[i].mover)] -= config_.tc.increment_ms;
-  const Millis red = left[0], black = left[1];
+  const Millis red = std::max<Millis>(0, left[0]), black = std::max<Millis>(0, left[1]);  // (a lag credit)
   takebacks_[xq::index(*takeback_by_)]++;
   take_back(plies);
   clock_.stop(now);
@@ -312,7 +308,7 @@ Status GameSession::accept_takeback(xq::Color side, Millis now, std::vector<Game
 }
 
 Status GameSession::decline_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (!takeback_by_ || *takeback_by_ == side) {
     if (message) *message = "there is no takeback proposal from your opponent to answer";
     return Status::TakebackNotAllowed;
@@ -324,7 +320,7 @@ Status GameSession::decline_takeback(xq::Color side, Millis now, std::vector<Gam
 }
 
 Status GameSession::give_time(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (time_gift_ms() == 0 || time_gifts_[xq::index(side)] >= kMaxTimeGifts) {
     if (message)
       *message = time_gift_ms() == 0 ? "no time can be given in tournament games"
@@ -340,7 +336,7 @@ Status GameSession::give_time(xq::Color side, Millis now, std::vector<GameEvent>
 }
 
 Status GameSession::request_move_limit(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || check_flag(now, out)) return Status::GameOver;
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (std::string why = game_.request_move_limit(side); !why.empty()) {
     if (message) *message = why;
     return Status::LimitNotAllowed;
@@ -368,6 +364,20 @@ Status GameSession::impose_move_limit(Millis now, std::vector<GameEvent>& out, s
 Status GameSession::end(xq::Result r, Millis now, std::vector<GameEvent>& out) {
   if (over()) return Status::GameOver;
   finish(std::move(r), now, out);
+  return Status::Ok;
+}
+
+bool GameSession::flag_before_action(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> actor) {
+  if (check_flag(now, out)) return true;
+  if (over() || !clock_.running() || clock_.in_time(now, 0)) return false;
+  if (actor && *actor != clock_.side_running()) return false;
+  flag(now, out);
+  return true;
+}
+
+Status GameSession::claim(xq::Color side, bool draw, Millis now, std::vector<GameEvent>& out) {
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
+  finish(draw ? xq::Result{xq::Outcome::Draw, "claimed_draw"} : xq::Result::win(side, "forfeit"), now, out);
   return Status::Ok;
 }
 

@@ -168,8 +168,11 @@ class GameSession {
   // (whose checks, and the replies to them, do not count, as if it had asked).
   Status impose_move_limit(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> on_side = std::nullopt,
                            std::string* message = nullptr);
-  // Ends the game for an outside reason (admin adjudication, claimed victory, forfeit).
+  // Ends the game for an outside reason (admin adjudication, forfeit).
   Status end(xq::Result result, Millis now, std::vector<GameEvent>& out);
+  // `side` claims victory (forfeit) or a draw (claimed_draw) against an absent opponent (the
+  // server checks the absence).
+  Status claim(xq::Color side, bool draw, Millis now, std::vector<GameEvent>& out);
   // Ends the game if the running side's flag has fallen at `now` (Clock::flagged: after the grace
   // its lag quota allows). Returns true if it did.
   bool check_flag(Millis now, std::vector<GameEvent>& out);
@@ -202,6 +205,11 @@ class GameSession {
  private:
   bool can_offer(xq::Color side) const;
   void flag(Millis now, std::vector<GameEvent>& out);  // the running side loses on time (or draws)
+  // Before a player's action other than a move: the flag falls after its grace (check_flag), and
+  // at once where the side to move's time has run out and `actor` is that side (acting otherwise
+  // than by moving, it has no move on its way) or, with no actor, whoever acts (a takeback: the
+  // time run out would be carried into the position played again). True if the game ended.
+  bool flag_before_action(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> actor);
   void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
   GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);
   void apply_move_bookkeeping(xq::Color mover);

@@ -238,12 +238,15 @@ std::shared_ptr<GameActor::Pending> GameActor::act(const std::shared_ptr<Connect
         send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "no claims in tournament games: an absent player's clock runs",
                    deps_.metrics, config_.id);
         return nullptr;
+      } else if (session_.first_move_abort_wall()) {  // a first move is due: not made, the game is aborted
+        send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "a first move is still due: without it the game is aborted",
+                   deps_.metrics, config_.id);
+        return nullptr;
       } else if (gone == 0 || now - gone < deps_.options.claim_after_ms) {
         send_error(*c, rid, v1::CLAIM_NOT_ALLOWED, "your opponent is connected or left recently", deps_.metrics, config_.id);
         return nullptr;
       }
-      else if (m.has_claim_draw()) st = session_.end({xq::Outcome::Draw, "claimed_draw"}, now, out);
-      else st = session_.end(xq::Result::win(side, "forfeit"), now, out);
+      else st = session_.claim(side, m.has_claim_draw(), now, out);
       break;
     }
     default:

@@ -148,9 +148,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case v1::ClientMessage::kDeclineDraw: st = s.decline_draw(side, now, out); break;
       case v1::ClientMessage::kAbort: st = s.abort(side, now, out); break;
       case v1::ClientMessage::kClaimVictory:
+      case v1::ClientMessage::kClaimDraw:
         if (config.tournament()) handled = false;
-        else st = s.end(xq::Result::win(side, "forfeit"), now, out);
+        else st = s.claim(side, m.has_claim_draw(), now, out);
         break;
+      case v1::ClientMessage::kProposeTakeback: st = s.propose_takeback(side, now, out); break;
+      case v1::ClientMessage::kAcceptTakeback: st = s.accept_takeback(side, now, out); break;
+      case v1::ClientMessage::kDeclineTakeback: st = s.decline_takeback(side, now, out); break;
+      case v1::ClientMessage::kGiveTime: st = s.give_time(side, now, out); break;
       default: handled = false; break;  // not a game action: the actor answers UNKNOWN_MESSAGE
     }
     if (!handled) continue;
@@ -178,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t ended = 0;
   for (size_t i = 0; i < events.size(); ++i) {
     FUZZ_CHECK(events[i].version == i + 1, "version gap");
+    FUZZ_CHECK(events[i].red_ms >= 0 && events[i].black_ms >= 0, "negative time stored: " + encode_event(events[i]));
     if (events[i].kind == EventKind::Ended) {
       ++ended;
       FUZZ_CHECK(i + 1 == events.size(), "event after Ended");

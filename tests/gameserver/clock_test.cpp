@@ -51,6 +51,10 @@ TEST(Clock, FlagFallsAfterTheGraceTheQuotaAllows) {
   c.stop(1'600 + q);
   EXPECT_FALSE(c.flagged(5'000));  // a stopped clock never flags
   EXPECT_EQ(c.stored(Color::Black), 1'000 - 101);
+  Clock d(TimeControl{1'000, 0});
+  d.start(Color::Red, 0);
+  d.stop(1'010);  // stopped in the grace (a resignation of the other side): no time, not less
+  EXPECT_EQ(d.stored(Color::Red), 0);
 }
 
 TEST(Clock, LagCompensationIsBoundedByQuota) {

@@ -1475,6 +1475,7 @@ TEST(GameServerFaults, SocketsThatNeverSignInOrGoSilentAreClosed) {
   const std::string gid = try_start_game(red, black);
   ASSERT_FALSE(gid.empty());
   ASSERT_TRUE(move(red, gid, "h2e2", "i1").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7", "i2").has_reply());  // (while a first move is due, no claims)
   // Black's client stops reading (its link is dead); Red's goes on answering the pings.
   ClientMessage claim;
   claim.mutable_claim_victory()->set_game_id(gid);

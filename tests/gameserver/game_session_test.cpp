@@ -171,6 +171,64 @@ TEST(GameSession, AMoveInTheFlagsGraceStandsOnlyWithTheLagItReports) {
   }
 }
 
+// In the grace only a move may still come in time: the side whose time has run out loses on time
+// if it does anything else (its draw acceptance, abort, resignation or claim is no move on its way),
+// and a takeback then loses on time whoever agrees to it (the overrun would be carried back into the
+// game). The other side's own actions stand: its opponent's move may still be on its way.
+TEST(GameSession, InTheFlagsGraceOnlyAMoveStands) {
+  const Millis overrun = 5;  // Red's time ran out 5 ms ago, within its grace
+  auto red_out_of_time = [&](Fixture& f) {
+    f.now = 1'000 + overrun;
+    ASSERT_FALSE(f.s.check_flag(f.now, f.ev)) << "the timer waits for the grace";
+  };
+  auto lost_on_time = [](const Fixture& f, Status st, const char* what) {
+    EXPECT_EQ(st, Status::GameOver) << what;
+    EXPECT_EQ(f.s.result().outcome, xq::Outcome::BlackWins) << what;
+    EXPECT_EQ(f.s.result().reason, "timeout") << what;
+    EXPECT_EQ(f.s.clock().stored(Color::Red), 0) << what << ": no negative time stored";
+  };
+  {
+    Fixture f(xiangqi(1'000));
+    ASSERT_EQ(f.s.offer_draw(Color::Black, 0, f.ev), Status::Ok);
+    red_out_of_time(f);
+    lost_on_time(f, f.s.accept_draw(Color::Red, f.now, f.ev), "accept_draw");
+  }
+  {
+    Fixture f(xiangqi(1'000));
+    red_out_of_time(f);
+    lost_on_time(f, f.s.abort(Color::Red, f.now, f.ev), "abort");
+  }
+  {
+    Fixture f(xiangqi(1'000));
+    red_out_of_time(f);
+    lost_on_time(f, f.s.claim(Color::Red, false, f.now, f.ev), "claim");
+  }
+  {  // Black proposes taking back its move while Red thinks; Red's time runs out; Red accepts
+    GameConfig c = xiangqi(1'000);
+    Fixture f(c);
+    ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", 0, 0, f.ev), Status::Ok);
+    ASSERT_EQ(f.s.move(Color::Black, "h9g7", "", 0, 0, f.ev), Status::Ok);
+    ASSERT_EQ(f.s.propose_takeback(Color::Black, 0, f.ev), Status::Ok);
+    red_out_of_time(f);
+    lost_on_time(f, f.s.accept_takeback(Color::Red, f.now, f.ev), "accept_takeback by the side out of time");
+  }
+  {  // Red proposed; Red's time runs out; Black accepts: the takeback comes too late all the same
+    Fixture f(xiangqi(1'000));
+    ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", 0, 0, f.ev), Status::Ok);
+    ASSERT_EQ(f.s.move(Color::Black, "h9g7", "", 0, 0, f.ev), Status::Ok);
+    ASSERT_EQ(f.s.propose_takeback(Color::Red, 0, f.ev), Status::Ok);
+    red_out_of_time(f);
+    lost_on_time(f, f.s.accept_takeback(Color::Black, f.now, f.ev), "accept_takeback by the opponent");
+  }
+  {  // the other side's resignation stands: Red's move might have been on its way
+    Fixture f(xiangqi(1'000));
+    red_out_of_time(f);
+    EXPECT_EQ(f.s.resign(Color::Black, f.now, f.ev), Status::Ok);
+    EXPECT_EQ(f.s.result().reason, "resignation");
+    EXPECT_EQ(f.s.result().outcome, xq::Outcome::RedWins);
+  }
+}
+
 TEST(GameSession, LateMoveLosesOnTime) {
   Fixture f(xiangqi(1'000));
   std::vector<GameEvent> out;
@@ -230,8 +288,8 @@ TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
 }
 
 // Outside tournaments a side that has not made its first move in time aborts the game (unrated):
-// Red's time runs from the game's creation, Black's from Red's first move; an outage lengthens only
-// the turn it fell in; once both have moved, or after a takeback, the clocks alone decide.
+// Red's time runs from the game's creation, Black's from Red's first move; an outage lengthens the
+// deadlines after it; once both have moved, or after a takeback, the clocks alone decide.
 TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
   GameConfig c = xiangqi();
   c.created_at_ms = 50'000;
@@ -247,11 +305,13 @@ TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
     EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(62'000));
     s.set_wall_time(55'000);
     ASSERT_EQ(s.move(Color::Red, "h2e2", "", 5'000, 0, out), Status::Ok);
-    EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(65'000)) << "Black's own ten seconds";
-    EXPECT_FALSE(s.check_first_move(64'999, true, 14'999, out));
+    // Black's own ten seconds from Red's move; the outage credited in Red's turn stays (kept so,
+    // a rollback of a first move that could not be stored restores the same deadline).
+    EXPECT_EQ(s.first_move_abort_wall(), std::optional<int64_t>(67'000));
+    EXPECT_FALSE(s.check_first_move(66'999, true, 16'999, out));
     EXPECT_FALSE(s.over());
-    s.set_wall_time(65'000);
-    EXPECT_TRUE(s.check_first_move(65'000, true, 15'000, out));
+    s.set_wall_time(67'000);
+    EXPECT_TRUE(s.check_first_move(67'000, true, 17'000, out));
     EXPECT_EQ(s.result().outcome, xq::Outcome::Draw);
     EXPECT_EQ(s.result().reason, "abort");
     EXPECT_EQ(out.back().kind, EventKind::Ended);

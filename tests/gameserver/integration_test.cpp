@@ -600,6 +600,8 @@ TEST_F(GameServer, NothingAboutANewGameComesBeforeItsGameStarted) {
 TEST_F(GameServer, ClaimVictoryOnlyAfterTheOpponentLeft) {
   Client red = guest("cl_red"), black = guest("cl_black");
   std::string gid = start_game(red, black);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());  // (no claims while a first move is due)
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   EXPECT_EQ(error_of(action(black, gid, "claim_victory")), CLAIM_NOT_ALLOWED);  // red is connected
   red.ws.reset();
   auto gone = black.ws->wait_for(
@@ -2624,6 +2626,8 @@ TEST_F(GameServer, PoolTimeControlsAreTwoPlainNumbers) {
 TEST_F(GameServer, ClaimDrawAfterTheOpponentLeft) {
   Client red = guest("cd_red"), black = guest("cd_black");
   std::string gid = start_game(red, black);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());  // (no claims while a first move is due)
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   EXPECT_EQ(error_of(action(red, gid, "claim_draw")), CLAIM_NOT_ALLOWED);  // black is connected
   black.ws.reset();
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
@@ -2900,6 +2904,9 @@ TEST(FirstMoveDeadline, ASideThatDoesNotMakeItsFirstMoveAbortsTheGame) {
   {  // Red moves at once, Black never does: Black's time runs from Red's move
     const std::string gid = start_game(red, black);
     ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+    const ServerMessage claim = action(red, gid, "claim_victory");
+    EXPECT_EQ(error_of(claim), CLAIM_NOT_ALLOWED) << "no claim while a first move is due: the game is aborted instead";
+    EXPECT_NE(claim.error().message().find("first move"), std::string::npos) << claim.DebugString();
     EXPECT_FALSE(ended(black, gid, kFirstMoveMs / 2)) << "Black has its own time";
     auto end = ended(black, gid, 5000);
     ASSERT_TRUE(end) << "Black's missing first move did not abort the game";

@@ -708,6 +708,9 @@ TEST(GameServerMultiNode, ClaimVictoryAcrossNodes) {
     ASSERT_FALSE(g.gid.empty());
     NodeClient &red = g.red, &black = g.black;
     const std::string gid = g.gid;
+    // Both have moved: while a first move is due there are no claims (the game would be aborted).
+    ASSERT_TRUE(move(red, gid, "h2e2", tag + "1").has_reply()) << tag;
+    ASSERT_TRUE(move(black, gid, "h9g7", tag + "2").has_reply()) << tag;
     NodeClient& leaver = remote_leaves ? black : red;
     NodeClient& stayer = remote_leaves ? red : black;
     EXPECT_EQ(error_of(claim(stayer, gid)), CLAIM_NOT_ALLOWED) << tag << ": the opponent is connected";

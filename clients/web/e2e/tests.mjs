@@ -452,6 +452,11 @@ test('give time: Red gives Black 15 s; both pages show Black\'s clock 15 s up', 
   await startGame(ctx, red, black, 'xiangqi');
   await playMove(red, 'h2e2');
   await waitForMoves(black, 1);
+  // Black's own first-move time starts with Red's move (not Red's deadline carried over).
+  const blackDue = black.page.locator('[data-testid=first-move-due][data-side=b]');
+  await blackDue.waitFor({ timeout: T });
+  const dueMs = Number(await blackDue.getAttribute('data-ms'));
+  assert(dueMs > 25_000 && dueMs <= 30_000, `Black's countdown starts from Red's move (got ${dueMs} ms)`);
   await playMove(black, 'h9g7');
   await Promise.all([waitForMoves(red, 2), waitForMoves(black, 2)]);
   // Red to move: Black's clock stands still.
@@ -581,6 +586,11 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   await startGame(ctx, red, black, 'xiangqi');
   await playMove(red, 'h2e2');
   await waitForMoves(black, 1);
+  // Black's own first-move time starts with Red's move (not Red's deadline carried over).
+  const blackDue = black.page.locator('[data-testid=first-move-due][data-side=b]');
+  await blackDue.waitFor({ timeout: T });
+  const dueMs = Number(await blackDue.getAttribute('data-ms'));
+  assert(dueMs > 25_000 && dueMs <= 30_000, `Black's countdown starts from Red's move (got ${dueMs} ms)`);
   await playMove(black, 'h9g7');
   await waitForMoves(red, 2);
   // Both are here: nothing to claim.

@@ -102,6 +102,7 @@ export class GameModel extends Observable {
   // then lost by forfeit, any other aborted (firstMoveAborts).
   firstMoveDueAt: number | null = null;
   firstMoveAborts = false;
+  firstMoveMs = 0; // outside tournaments: each side's time for its first move (Black's runs from Red's)
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -312,6 +313,7 @@ export class GameModel extends Observable {
     this.spectators = st.spectators ?? 0;
     this.firstMoveDueAt = st.firstMoveDueInMs ? performance.now() + st.firstMoveDueInMs : null;
     this.firstMoveAborts = !!st.firstMoveAborts;
+    this.firstMoveMs = st.firstMoveMs ?? 0;
     this.settlePending();
     this.playPremove();
     this.changed();
@@ -349,6 +351,11 @@ export class GameModel extends Observable {
         this.takebackDeclined = false;
         if (this.takebackRefused && this.takebackRefused !== mover) this.takebackRefused = null;
         if (this.pending && mover === this.you) this.pending = null;
+        // Outside tournaments Black's first-move time starts with Red's first move (a tournament's
+        // no-show time runs from the start for both). From a catch-up batch the move's time is
+        // not known: no countdown rather than a wrong one.
+        if (this.moves.length === 1 && this.firstMoveMs > 0)
+          this.firstMoveDueAt = ev.fen ? performance.now() + this.firstMoveMs : null;
         break;
       }
       case EventKind.DRAW_OFFERED:
@@ -376,6 +383,7 @@ export class GameModel extends Observable {
         const keep = Math.max(0, this.moves.length - (ev.pliesUndone ?? 0));
         this.fen = ev.fen || fenOf(this.positionAt(keep), this.fen);
         this.moves = this.moves.slice(0, keep);
+        if (this.firstMoveMs > 0) this.firstMoveDueAt = null; // after a takeback only the clocks count
         if (mover && mover !== this.you && this.you) this.takebacksLeft = Math.max(0, this.takebacksLeft - 1); // ours, accepted
         this.pending = null;
         this.premove = null; // chosen for a position that is gone

@@ -145,6 +145,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const movable = live && game.myTurn() ? you : null;
   const playing = !!you && !game.over;
+  // Outside tournaments, while a first move is due: no claims, the game is aborted without it.
+  const firstMoveAborts = game.firstMoveAborts && game.firstMoveDueInMs() !== null;
   // While the opponent thinks (or our own move is on its way) a move may be chosen in advance.
   const premovable = live && playing && !game.myTurn() ? you : null;
   const st = game.state!;
@@ -319,8 +321,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               ) : (
                 <button data-testid="abort" onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
               ))}
-              {/* Claims only when the opponent has no connection on the game (Presence). */}
-              {!eventId && game.opponentGone && (
+              {/* Claims only when the opponent has no connection on the game (Presence), and not
+                  while a first move is due: without it the game is aborted. */}
+              {!eventId && game.opponentGone && !firstMoveAborts && (
                 <>
                   <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
                   <button data-testid="claim-draw" onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
@@ -330,7 +333,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           )}
           {playing && game.opponentGone && (
             <p class="muted" data-testid="opponent-gone" role="status">
-              {eventId ? t('opponentGoneClockRuns') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
+              {eventId ? t('opponentGoneClockRuns') : firstMoveAborts ? t('opponentGoneFirstMove') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
             </p>
           )}
           {/* Tournament games are paired by the event, not by the players. */}
