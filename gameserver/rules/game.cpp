@@ -99,7 +99,21 @@ bool RulesGame::may_judge(Move m) const {
   if (pos_.at(m.to) || is_dark(moved) || !pos_.is_pseudo_legal(m)) return false;
   Position after = pos_;
   after.make(m);
-  return std::find(hashes_.begin(), hashes_.end(), after.hash()) != hashes_.end();
+  const uint64_t h = after.hash();
+  const auto seen = std::count(hashes_.begin(), hashes_.end(), h);
+  if (seen == 0) return false;
+  // The repetition is judged when this occurrence is the one that counts (adjudicate_after_move).
+  const int occurrences = std::clamp(rules_.repetition_occurrences, GameRules::kMinRepetitions, GameRules::kMaxRepetitions);
+  if (seen + 1 >= occurrences) return true;
+  // Otherwise only the nine-round rule may label or judge, and only where its conditions before
+  // any label hold (judge_nine_round_cycle): an earlier occurrence further back, or fewer than
+  // nine rounds since the last capture, costs nothing (random shuffles in bare endgames repeat
+  // often, and each such move went to the judge thread for no work).
+  constexpr size_t kPlies = kNineRoundPlies;
+  if (rules_.ruleset != Ruleset::Cxa || !rules_.adjudication.cxa_nine_round_cycles || nine_round_judged_ ||
+      rules_.repetition_occurrences != 3 || labels_.size() + 1 < kPlies || hashes_.size() < kPlies)
+    return false;
+  return std::find(hashes_.end() - kPlies, hashes_.end(), h) != hashes_.end();
 }
 
 bool RulesGame::may_judge(const std::string& iccs) const {
@@ -356,7 +370,7 @@ bool RulesGame::wins_next_move(Color side) const {
 }
 
 bool RulesGame::judge_nine_round_cycle() {
-  constexpr size_t kPlies = 18;  // nine rounds
+  constexpr size_t kPlies = kNineRoundPlies;
   if (rules_.ruleset != Ruleset::Cxa || !rules_.adjudication.cxa_nine_round_cycles || nine_round_judged_) return false;
   // A club that asks for more occurrences before judging wants more rounds, not fewer.
   if (rules_.repetition_occurrences != 3) return false;

@@ -90,8 +90,9 @@ class RulesGame {
 
   // Whether playing `m` may cost a repetition judgement or a move label: milliseconds (a quarter of
   // a second on contrived loops) where an ordinary move costs microseconds. True when the position
-  // it reaches already stood since the last capture or reveal (nothing else is judged), or when
-  // the requested limit labels the requester's moves. Costs a board copy; the server plays such a
+  // it reaches stood since the last capture or reveal as often as makes a judgement, or stood
+  // within the nine rounds the nine-round rule looks at (nothing else is judged), or when the
+  // requested limit labels the requester's moves. Costs a board copy; the server plays such a
   // move off its io threads. Never false for a move that then judges (judgements() tells).
   bool may_judge(Move m) const;
   bool may_judge(const std::string& iccs) const;  // by its squares; false when they do not parse
@@ -150,6 +151,7 @@ class RulesGame {
   // Per move since the last irreversible one, its label once the nine-round rule asked for it
   // (labels cost up to milliseconds, so they are made only when asked, and once).
   std::vector<std::optional<MoveLabel>> labels_;
+  static constexpr size_t kNineRoundPlies = 18;  // the nine-round rule's window (nine rounds)
   bool nine_round_judged_ = false;  // judged once since the last irreversible move (a draw): not again
   RepetitionVerdict repetition_;
   bool has_repetition_ = false;

@@ -416,6 +416,13 @@ TEST(RulesGame, MayJudgePredictsEveryJudgement) {
   }
   EXPECT_GT(judged, 200u);            // the games did judge, and often
   EXPECT_LT(random_flagged * 20, random_moves);  // and ordinary moves stay on the io threads
+  // A second occurrence within nine rounds of the start is judged by nothing: not flagged; the
+  // third is.
+  RulesGame knights(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start());
+  for (const char* m : {"h0g2", "h9g7", "g2h0"}) ASSERT_EQ(knights.play(m), RulesGame::MoveError::None);
+  EXPECT_FALSE(knights.may_judge("g7h9")) << "the start position a second time";
+  for (const char* m : {"g7h9", "h0g2", "h9g7", "g2h0"}) ASSERT_EQ(knights.play(m), RulesGame::MoveError::None);
+  EXPECT_TRUE(knights.may_judge("g7h9")) << "the start position a third time";
   EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("a0"));
   EXPECT_FALSE(RulesGame(GameRules::defaults(Variant::Xiangqi), Position::xiangqi_start()).may_judge("z9z8"));
 }
