@@ -258,7 +258,8 @@ void GameSession::take_back(int plies) {
 }
 
 Status GameSession::propose_takeback(xq::Color side, Millis now, std::vector<GameEvent>& out, std::string* message) {
-  if (over() || flag_before_action(now, out, std::nullopt)) return Status::GameOver;
+  // A proposal is no takeback yet (a crossing one is, and accept_takeback asks again).
+  if (over() || flag_before_action(now, out, side)) return Status::GameOver;
   if (takeback_by_ && *takeback_by_ != side) return accept_takeback(side, now, out, message);  // crossing proposals agree
   std::string why;
   if (takeback_plies(side, &why) == 0) {

@@ -207,8 +207,8 @@ class GameSession {
   void flag(Millis now, std::vector<GameEvent>& out);  // the running side loses on time (or draws)
   // Before a player's action other than a move: the flag falls after its grace (check_flag), and
   // at once where the side to move's time has run out and `actor` is that side (acting otherwise
-  // than by moving, it has no move on its way) or, with no actor, whoever acts (a takeback: the
-  // time run out would be carried into the position played again). True if the game ended.
+  // than by moving, it has no move on its way) or, with no actor, whoever acts (a takeback agreed:
+  // the time run out would be carried into the position played again). True if the game ended.
   bool flag_before_action(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> actor);
   void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
   GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);

@@ -220,6 +220,15 @@ TEST(GameSession, InTheFlagsGraceOnlyAMoveStands) {
     red_out_of_time(f);
     lost_on_time(f, f.s.accept_takeback(Color::Black, f.now, f.ev), "accept_takeback by the opponent");
   }
+  {  // the other side's proposal of a takeback is no takeback yet: Red's move may still come
+    Fixture f(xiangqi(1'000));
+    ASSERT_EQ(f.s.move(Color::Red, "h2e2", "", 0, 0, f.ev), Status::Ok);
+    ASSERT_EQ(f.s.move(Color::Black, "h9g7", "", 0, 0, f.ev), Status::Ok);
+    red_out_of_time(f);
+    EXPECT_EQ(f.s.propose_takeback(Color::Black, f.now, f.ev), Status::Ok);
+    EXPECT_FALSE(f.s.over());
+    EXPECT_EQ(f.s.move(Color::Red, "b2d2", "", f.now, f.s.clock().quota(Color::Red), f.ev), Status::Ok) << "in time with its lag";
+  }
   {  // the other side's resignation stands: Red's move might have been on its way
     Fixture f(xiangqi(1'000));
     red_out_of_time(f);
