@@ -639,7 +639,7 @@ void BotClient::think(GameTracker& g) {
   job.fen = g.fen;
   job.variant = g.rules_variant();
   job.earlier_fens = g.earlier_fens;
-  job.movetime_ms = opt_.movetime_ms;
+  job.movetime_ms = movetime_for_ply(opt_.movetime_ms, g.plies);
   job.max_depth = opt_.max_depth;
   job.asked_at = SteadyClock::now();
   job.remaining_ms = g.my_remaining_ms(job.asked_at);

@@ -21,6 +21,11 @@ int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increm
   return std::max<int64_t>(t, 50) / sharing;
 }
 
+int64_t movetime_for_ply(int64_t movetime_ms, uint32_t plies) {
+  constexpr int64_t kFirstMoveThinkMs = 5'000;
+  return plies < 2 ? std::min(movetime_ms, kFirstMoveThinkMs) : movetime_ms;
+}
+
 void GameTracker::take_clock(const v1::ClockState& c, SteadyClock::time_point now) {
   red_ms = c.red_ms();
   black_ms = c.black_ms();

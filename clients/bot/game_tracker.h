@@ -23,6 +23,10 @@ xq::v1::Side side_to_move(const std::string& fen);
 // they take what one search would.
 int64_t time_budget_ms(int64_t movetime_ms, int64_t remaining_ms, int64_t increment_ms, int64_t sharing = 1);
 
+// The --movetime-ms bound for the move at `plies`: a first move (plies 0 or 1) is due within the
+// server's first-move time (30 s by default) or the game is aborted, so it thinks 5 s at most.
+int64_t movetime_for_ply(int64_t movetime_ms, uint32_t plies);
+
 struct GameTracker {
   std::string id;
   xq::v1::Variant variant = xq::v1::XIANGQI;

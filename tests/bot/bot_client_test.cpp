@@ -75,6 +75,11 @@ TEST(BotTimeBudget, FollowsTheClock) {
   EXPECT_EQ(xqbot::time_budget_ms(300, 15'000, 0, 8), 37);
   EXPECT_EQ(xqbot::time_budget_ms(300, 1'500, 0, 8), 6);             // the 50 ms floor shared too
   EXPECT_EQ(xqbot::time_budget_ms(300, 15'000, 0, 0), 300) << "nobody behind";
+  // A first move is due within the server's first-move time: it never thinks long.
+  EXPECT_EQ(xqbot::movetime_for_ply(60'000, 0), 5'000);
+  EXPECT_EQ(xqbot::movetime_for_ply(60'000, 1), 5'000);
+  EXPECT_EQ(xqbot::movetime_for_ply(60'000, 2), 60'000);
+  EXPECT_EQ(xqbot::movetime_for_ply(1'000, 0), 1'000);
   EXPECT_EQ(xqbot::side_to_move(xq::kXiangqiStartFen), v1::RED);
   EXPECT_EQ(xqbot::side_to_move("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1"), v1::BLACK);
   EXPECT_EQ(xqbot::side_to_move("garbage"), v1::SIDE_NONE);
