@@ -561,7 +561,7 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
 test('abort before moving; claims once the opponent is gone: too early, victory, draw', async (ctx) => {
   const red = await newPlayer(ctx, 'Abe');
   const black = await newPlayer(ctx, 'Cid');
-  await startGame(ctx, red, black, 'xiangqi');
+  const first = await startGame(ctx, red, black, 'xiangqi');
   assert(await red.page.isVisible('[data-testid=captured-none]'), 'the empty captured panel says so (desktop)');
   // A casual game is aborted if a side does not make its first move in time: both see the countdown.
   for (const p of [red, black]) {
@@ -572,6 +572,15 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
     assert(/the game is aborted/.test(text) && /within 0:[0-3]\d/.test(text), `${p.name} reads the countdown (got "${text}")`);
     assert(p === red ? /^Make your first move/.test(text) : /^Red must make/.test(text), `${p.name}: said to the right player (got "${text}")`);
   }
+  // Black leaves before any move: no claims while a first move is due (the game would be aborted).
+  await black.page.close();
+  const gone = red.page.locator('[data-testid=opponent-gone]');
+  await gone.waitFor({ timeout: T });
+  assert(/Without a first move in time the game is aborted/.test(await gone.textContent()), `the note says why there is no claim (got "${await gone.textContent()}")`);
+  assertEqual(await red.page.locator('[data-testid=claim-victory]').count(), 0, 'no claim-victory button while a first move is due');
+  black.page = await black.context.newPage();
+  await black.page.goto(`${ctx.base}/#/game/${first}`);
+  await red.page.waitForSelector('[data-testid=opponent-gone]', { state: 'detached', timeout: T });
   // Asked first: "cancel" keeps the game on.
   await red.page.click('[data-testid=abort]');
   await red.page.click('[data-testid=cancel-abort]');
