@@ -137,6 +137,7 @@ std::string encode_event(const GameEvent& e) {
     o["reason"] = e.reason;
   }
   if (e.by_arbiter) o["arbiter"] = true;
+  if (e.aborted_by) o["aborted_by"] = true;
   if (e.one_side) o["one_side"] = true;
   if (e.kind == EventKind::TakenBack) o["undone"] = e.undone;
   return json::serialize(o);
@@ -173,6 +174,8 @@ GameEvent decode_event(const std::string& text) {
   e.reason = str(o, "reason");
   const auto* arbiter = o.if_contains("arbiter");
   e.by_arbiter = arbiter && arbiter->is_bool() && arbiter->as_bool();
+  const auto* aborted_by = o.if_contains("aborted_by");
+  e.aborted_by = e.kind == EventKind::Ended && aborted_by && aborted_by->is_bool() && aborted_by->as_bool();
   const auto* one_side = o.if_contains("one_side");
   e.one_side = e.by_arbiter && one_side && one_side->is_bool() && one_side->as_bool();
   e.undone = static_cast<int>(num(o, "undone"));

@@ -88,13 +88,14 @@ GameEvent& GameSession::push(EventKind kind, xq::Color side, std::vector<GameEve
   return events_.back();
 }
 
-void GameSession::finish(xq::Result r, Millis now, std::vector<GameEvent>& out) {
+void GameSession::finish(xq::Result r, Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> aborted_by) {
   game_.finish(std::move(r));  // keeps an earlier board result (mate, repetition…)
   clock_.stop(now);
   offer_by_.reset();
-  GameEvent& e = push(EventKind::Ended, xq::Color::Red, out);
+  GameEvent& e = push(EventKind::Ended, aborted_by.value_or(xq::Color::Red), out);
   e.outcome = game_.result().outcome;
   e.reason = game_.result().reason;
+  e.aborted_by = aborted_by && e.reason == "abort";
   out.back() = e;
 }
 
@@ -213,7 +214,7 @@ Status GameSession::abort(xq::Color side, Millis now, std::vector<GameEvent>& ou
                                       : "a game can be aborted only until both sides have moved";
     return Status::AbortNotAllowed;
   }
-  finish({xq::Outcome::Draw, "abort"}, now, out);
+  finish({xq::Outcome::Draw, "abort"}, now, out, side);
   return Status::Ok;
 }
 
@@ -420,7 +421,7 @@ bool GameSession::check_first_move(int64_t wall_now, bool black_seen, Millis now
   auto deadline = first_move_due_wall();
   if (!deadline || wall_now < *deadline) return false;
   if (!config_.tournament())
-    finish({xq::Outcome::Draw, "abort"}, now, out);
+    finish({xq::Outcome::Draw, "abort"}, now, out, plies() == 0 ? xq::Color::Red : xq::Color::Black);
   else if (plies() == 0) finish(black_seen ? xq::Result::win(xq::Color::Black, "forfeit") : xq::Result{xq::Outcome::Draw, "double_forfeit"}, now, out);
   else finish(xq::Result::win(xq::Color::Red, "forfeit"), now, out);
   return true;

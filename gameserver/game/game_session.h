@@ -63,7 +63,7 @@ enum class EventKind : uint8_t {
 struct GameEvent {
   uint64_t version = 0;
   EventKind kind = EventKind::Move;
-  xq::Color side = xq::Color::Red;  // mover, offerer, decliner, requester; for Ended: unused
+  xq::Color side = xq::Color::Red;  // mover, offerer, decliner, requester; Ended: see aborted_by
   std::string iccs;                 // Move
   size_t ply = 0;                   // Move: 1-based ply number (derived, not stored)
   std::string client_move_id;       // Move
@@ -76,6 +76,9 @@ struct GameEvent {
   bool one_side = false;    // MoveLimitRequested by an arbiter: on `side` only (its checks do not count)
   int undone = 0;           // TakenBack: plies taken back (1 or 2)
   bool taken_back = false;  // Move: a later takeback undid it (derived, not stored)
+  // Ended by an abort: `side` aborted, or did not make its first move in time. A pool client puts
+  // the other player back in the pool on it.
+  bool aborted_by = false;
 };
 
 enum class Status {
@@ -210,7 +213,7 @@ class GameSession {
   // than by moving, it has no move on its way) or, with no actor, whoever acts (a takeback agreed:
   // the time run out would be carried into the position played again). True if the game ended.
   bool flag_before_action(Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> actor);
-  void finish(xq::Result r, Millis now, std::vector<GameEvent>& out);
+  void finish(xq::Result r, Millis now, std::vector<GameEvent>& out, std::optional<xq::Color> aborted_by = std::nullopt);
   GameEvent& push(EventKind kind, xq::Color side, std::vector<GameEvent>& out);
   void apply_move_bookkeeping(xq::Color mover);
   // Plies a takeback asked by `proposer` undoes now (1 or 2), or 0 with *why set.

@@ -181,7 +181,7 @@ v1::GameEvent event_for(const GameSession& s, const GameEvent& e, xq::Viewer v, 
     case EventKind::TimeGiven: out.set_kind(v1::GameEvent::TIME_GIVEN); break;
     case EventKind::Ended:
       out.set_kind(v1::GameEvent::GAME_ENDED);
-      out.set_side(v1::SIDE_NONE);
+      out.set_side(e.aborted_by ? to_side(e.side) : v1::SIDE_NONE);
       fill_result(out.mutable_result(), s);
       break;
   }

@@ -286,6 +286,8 @@ TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
     ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
     EXPECT_EQ(f.s.abort(Color::Black, f.now, f.ev), Status::Ok);
     EXPECT_EQ(f.s.result().reason, "abort");
+    EXPECT_TRUE(f.ev.back().aborted_by);
+    EXPECT_EQ(f.ev.back().side, Color::Black);
   }
   Fixture f(xiangqi());
   ASSERT_EQ(f.move(Color::Red, "h2e2"), Status::Ok);
@@ -324,10 +326,15 @@ TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
     EXPECT_EQ(s.result().outcome, xq::Outcome::Draw);
     EXPECT_EQ(s.result().reason, "abort");
     EXPECT_EQ(out.back().kind, EventKind::Ended);
+    EXPECT_TRUE(out.back().aborted_by) << "the abort names the side that did not move";
+    EXPECT_EQ(out.back().side, Color::Black);
     EXPECT_FALSE(s.first_move_due_wall()) << "nothing is due in a finished game";
     GameSession replayed(decode_config(encode_config(c)));
     for (const GameEvent& e : s.events()) replayed.replay(decode_event(encode_event(e)));
     EXPECT_EQ(replayed.result().reason, "abort");
+    const GameEvent stored = decode_event(encode_event(s.events().back()));
+    EXPECT_TRUE(stored.aborted_by);
+    EXPECT_EQ(stored.side, Color::Black);
   }
   {  // Red never moved: aborted all the same, whoever came
     GameSession s(c);
@@ -335,6 +342,8 @@ TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
     std::vector<GameEvent> out;
     EXPECT_TRUE(s.check_first_move(60'000, false, 10'000, out));
     EXPECT_EQ(s.result().reason, "abort");
+    EXPECT_TRUE(out.back().aborted_by);
+    EXPECT_EQ(out.back().side, Color::Red);
   }
   {  // both moved: no deadline; a takeback back to the start brings none back
     GameSession s(c);
@@ -363,6 +372,8 @@ TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
     EXPECT_FALSE(s.check_first_move(649'999, true, 1'000, out));
     EXPECT_TRUE(s.check_first_move(650'000, true, 1'000, out));
     EXPECT_EQ(s.result().reason, "forfeit");
+    EXPECT_FALSE(out.back().aborted_by);
+    EXPECT_FALSE(decode_event(encode_event(out.back())).aborted_by);
   }
   EXPECT_EQ(decode_config(encode_config(c)).first_move_ms, 10'000);
   boost::json::object stored_before = boost::json::parse(encode_config(c)).as_object();

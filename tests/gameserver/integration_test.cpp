@@ -2899,6 +2899,7 @@ TEST(FirstMoveDeadline, ASideThatDoesNotMakeItsFirstMoveAbortsTheGame) {
       ASSERT_TRUE(end) << c->name << ": the game was not aborted";
       EXPECT_EQ(end->game_event().result().outcome(), ABORTED);
       EXPECT_EQ(end->game_event().result().reason(), "abort");
+      EXPECT_EQ(end->game_event().side(), RED) << "the event names the side that did not move";
     }
     EXPECT_EQ(error_of(move(red, gid, "h2e2")), GAME_OVER);
   }
@@ -2912,6 +2913,20 @@ TEST(FirstMoveDeadline, ASideThatDoesNotMakeItsFirstMoveAbortsTheGame) {
     auto end = ended(black, gid, 5000);
     ASSERT_TRUE(end) << "Black's missing first move did not abort the game";
     EXPECT_EQ(end->game_event().result().outcome(), ABORTED);
+    EXPECT_EQ(end->game_event().side(), BLACK);
+  }
+  {  // an abort by hand names who aborted; other ends name nobody
+    const std::string gid = start_game(red, black);
+    ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+    ASSERT_TRUE(action(black, gid, "abort").has_reply());
+    auto end = ended(red, gid, 2000);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->game_event().side(), BLACK);
+    const std::string gid2 = start_game(red, black);
+    ASSERT_TRUE(action(red, gid2, "resign").has_reply());
+    auto resigned = ended(black, gid2, 2000);
+    ASSERT_TRUE(resigned);
+    EXPECT_EQ(resigned->game_event().side(), SIDE_NONE);
   }
   {  // both move: the game goes on past the deadline
     const std::string gid = start_game(red, black);

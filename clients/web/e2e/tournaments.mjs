@@ -326,6 +326,29 @@ test('quick pairing: join a pool, leave, join again; a partner on another node j
   assertEqual(ga, gb, 'both are in the same game');
   const sides = [await a.page.getAttribute('[data-testid=game-page]', 'data-you'), await b.page.getAttribute('[data-testid=game-page]', 'data-you')].sort();
   assertEqual(sides, ['b', 'r'], 'one plays red, the other black');
+  // Kim aborts before moving: Pat is back in the pool at once (Kim is not), and the next partner's
+  // game opens on Pat's page by itself.
+  await b.page.click('[data-testid=abort]');
+  await b.page.click('[data-testid=confirm-abort]');
+  for (const p of [a, b]) assert(/aborted/i.test(await resultText(p)), `${p.name} sees the abort`);
+  const requeued = a.page.locator('[data-testid=requeued]');
+  await requeued.waitFor({ timeout: T });
+  assert(/Looking for a new opponent/.test(await requeued.textContent()), `Pat reads that a new opponent is sought (got "${await requeued.textContent()}")`);
+  assertEqual(await b.page.locator('[data-testid=requeued]').count(), 0, 'the player who aborted is not put back');
+  const c = await newPlayer(ctx, 'Lou');
+  await c.page.waitForSelector(`[data-testid=pool-join][data-pool="${pool}"]:has-text("1")`, { timeout: T });
+  await c.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
+  const [ga2, gc] = await Promise.all([
+    a.page
+      .waitForFunction((old) => {
+        const id = document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id');
+        return id && id !== old ? id : null;
+      }, ga, { timeout: T })
+      .then((h) => h.jsonValue()),
+    waitForGame(c),
+  ]);
+  assertEqual(ga2, gc, 'the new game opened for Pat and the new partner');
+  assertEqual(await a.page.locator('[data-testid=requeued]').count(), 0, 'the waiting note is gone');
 });
 
 test('admin dashboard: token, live game and connections (also of another node), metrics; abort; adjudicate; the arbiter\'s move limit; disconnect; ban', { needs: ['admin'] }, async (ctx) => {

@@ -5,7 +5,8 @@
 // state.
 import { GameModel } from './game/model';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
-import type { ClientBody, GameState, Seek, ServerMessage } from './net/proto';
+import { api } from './net/http';
+import { EventKind, Outcome, type ClientBody, type GameEvent, type GameState, type Seek, type ServerMessage } from './net/proto';
 import { Observable } from './store';
 import { eventIdOfGame } from './tournament/logic';
 
@@ -44,6 +45,11 @@ export class App extends Observable {
   readyGame: Notice | null = null;
   // The finished game whose page offered or accepted a rematch: the new game opens at once.
   rematchOf: string | null = null;
+  // A quick-pairing game the opponent aborted (by hand, or by not making a first move): we went
+  // back into its pool, said on that game's page, and the next game opens at once (as a rematch).
+  requeued: { gameId: string; pool: string } | null = null;
+  // Games started from a pool while we waited in it: game id → the pool and our side.
+  private poolGames = new Map<string, { pool: string; you: number }>();
   // Direct challenges to us, from the last seek list the server sent (it pushes the list to a
   // challenged user wherever the page is, except during a live game of theirs); offered in a bar
   // on every page but the lobby, which lists them itself.
@@ -74,7 +80,9 @@ export class App extends Observable {
       if (m.body === 'gameStarted' && m.gameStarted) {
         const st = m.gameStarted as GameState;
         if (!this.games.has(st.gameId)) this.games.set(st.gameId, new GameModel(this.conn, st.gameId, st));
+        if (this.pool && st.you) this.poolGames.set(st.gameId, { pool: this.pool, you: st.you });
         this.pool = null;
+        if (this.requeued) this.requeued = null;
         this.ownSeeks.clear(); // a game started: the rest are the server's to keep or drop
         // No seek lists come while we play (the server holds them back until the game ends and then
         // sends the list again): an offer from before would go stale on screen.
@@ -91,6 +99,7 @@ export class App extends Observable {
           this.navigate(`#/game/${encodeURIComponent(st.gameId)}`);
         }
       }
+      if (m.body === 'gameEvent' && m.gameEvent?.kind === EventKind.GAME_ENDED) void this.onGameEnded(m.gameEvent as GameEvent);
       if (m.body === 'notice' && m.notice) this.onNotice(m);
       // Pushed lists and the answers to list_seeks alike.
       if (m.body === 'seeks' && m.seeks) {
@@ -133,6 +142,36 @@ export class App extends Observable {
     } catch {
       /* the link dropped again: the next reconnect tries again with what is left */
     }
+  }
+
+  // The opponent of a pool game aborted it: back into the pool (lichess does the same), unless we
+  // have joined a pool since. Our own abort, or an arbiter's, ends it there.
+  private async onGameEnded(ev: GameEvent) {
+    const from = this.poolGames.get(ev.gameId);
+    this.poolGames.delete(ev.gameId);
+    if (!from || ev.result?.outcome !== Outcome.ABORTED || !ev.side || ev.side === from.you) return;
+    if (this.pool) return;
+    try {
+      await this.joinPool(from.pool);
+    } catch {
+      return; // signed out or refused: the game page just reads "aborted"
+    }
+    this.requeued = { gameId: ev.gameId, pool: from.pool };
+    this.rematchOf = ev.gameId;
+    this.changed();
+  }
+
+  // Quick pairing (POST /api/pools/VARIANT/TC/join|leave); `pool` follows what the server accepted.
+  async joinPool(name: string) {
+    await api('POST', poolPath(name, 'join'), {}, { token: this.conn.token });
+    this.pool = name;
+    this.changed();
+  }
+  async leavePool(name: string) {
+    await api('POST', poolPath(name, 'leave'), {}, { token: this.conn.token });
+    this.pool = null;
+    if (this.requeued?.pool === name) this.requeued = null;
+    this.changed();
   }
 
   private onNotice(m: ServerMessage) {
@@ -295,4 +334,9 @@ export class App extends Observable {
   notify() {
     this.changed();
   }
+}
+
+function poolPath(name: string, action: 'join' | 'leave'): string {
+  const [variant, tc] = name.split(':');
+  return `/api/pools/${encodeURIComponent(variant)}/${tc}/${action}`;
 }

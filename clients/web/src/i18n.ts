@@ -434,6 +434,7 @@ const en = {
   nWaiting: '{n} waiting',
   poolWaiting: 'Looking for an opponent: {pool}…',
   leavePool: 'Stop looking',
+  requeued: 'Your opponent aborted the game. Looking for a new opponent: {pool}…',
   // Admin
   roles: 'Roles',
   disconnect: 'Disconnect',
@@ -1086,6 +1087,7 @@ const zh: Record<Key, string> = {
   nWaiting: '{n} 人等待',
   poolWaiting: '正在寻找对手：{pool}…',
   leavePool: '停止寻找',
+  requeued: '对方放弃了本局。正在寻找新对手：{pool}…',
   roles: '角色',
   disconnect: '断开连接',
   userDisconnected: '{name} 已被断开连接。',

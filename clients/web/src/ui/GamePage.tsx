@@ -20,6 +20,7 @@ import { Clock } from './Clock';
 import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { Chat } from './Chat';
+import { poolLabel } from './PoolPanel';
 import { Rematch } from './Rematch';
 import { clockText, ratingCounted, resultText, tcText } from './format';
 
@@ -336,6 +337,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               {eventId ? t('opponentGoneClockRuns') : firstMoveAborts ? t('opponentGoneFirstMove') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
             </p>
           )}
+          {app.requeued?.gameId === game.id && app.pool === app.requeued.pool && <Requeued app={app} pool={app.requeued.pool} />}
           {/* Tournament games are paired by the event, not by the players. */}
           {game.over && you && !eventId && <Rematch app={app} game={game} />}
           {game.error && (
@@ -489,4 +491,17 @@ function useMoveAlerts(game: GameModel) {
       document.title = PAGE_TITLE;
     };
   }, [yourMove]);
+}
+
+// The opponent aborted our quick-pairing game: we wait in its pool again, and the next game opens here.
+function Requeued({ app, pool }: { app: App; pool: string }) {
+  const [error, setError] = useState('');
+  return (
+    <div class="row pool-waiting" data-testid="requeued" role="status">
+      <span class="spinner" aria-hidden="true" />
+      <span>{t('requeued', { pool: poolLabel(pool) })}</span>
+      <button data-testid="requeued-leave" onClick={() => app.leavePool(pool).catch((e) => setError(apiErrorText(e)))}>{t('leavePool')}</button>
+      {error && <span class="error" role="alert">{error}</span>}
+    </div>
+  );
 }

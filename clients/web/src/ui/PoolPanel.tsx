@@ -45,17 +45,11 @@ export function PoolPanel({ app }: { app: App }) {
     };
   }, [app, app.pool]);
 
-  const path = (name: string, action: string) => {
-    const [v, tc] = name.split(':');
-    return `/api/pools/${encodeURIComponent(v)}/${tc}/${action}`;
-  };
   const act = async (name: string, action: 'join' | 'leave') => {
     setBusy(true);
     setError('');
     try {
-      await api('POST', path(name, action), {}, { token: app.conn.token });
-      app.pool = action === 'join' ? name : null;
-      app.notify();
+      await (action === 'join' ? app.joinPool(name) : app.leavePool(name));
     } catch (e) {
       setError(apiErrorText(e));
     } finally {
@@ -99,7 +93,7 @@ export function PoolPanel({ app }: { app: App }) {
   );
 }
 
-function poolLabel(name: string): string {
+export function poolLabel(name: string): string {
   const [v, tc] = name.split(':');
   const [ms, inc] = (tc ?? '').split('+').map(Number);
   return `${v === 'jieqi' ? t('jieqi') : t('xiangqi')} ${tcText({ initialMs: ms, incrementMs: inc })}`;
