@@ -631,6 +631,20 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   black2.page = await black2.context.newPage();
   await black2.page.goto(`${ctx.base}/#/game/${id}`);
   assertEqual(await resultText(black2), d, 'the absent player sees the same result on return');
+
+  // A new game that starts while its player reads a finished game of theirs comes in a banner (not
+  // forced), and its first-move countdown comes with it.
+  await red2.page.goto(`${ctx.base}/#/`);
+  await createSeek(red2, { variant: 'xiangqi', color: 'red' });
+  await red2.page.goto(`${ctx.base}/#/game/${id}`);
+  await red2.page.waitForSelector('[data-testid=game-page][data-over="1"]', { timeout: T });
+  const gus = await newPlayer(ctx, 'Gus');
+  await gus.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red2.name}") [data-testid=accept-seek]`, { timeout: T });
+  await acceptSeekOf(gus, red2.name);
+  const due = red2.page.locator('[data-testid=ready-game] [data-testid=first-move-due][data-side=r]');
+  await due.waitFor({ timeout: T });
+  assert(/^Make your first move within 0:[0-3]\d, or the game is aborted/.test(await due.textContent()), `the banner counts down (got "${await due.textContent()}")`);
+  assert(await red2.page.$('[data-testid=game-page][data-over="1"]'), 'the finished game stays on screen under the banner');
 });
 
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {

@@ -308,6 +308,11 @@ export class App extends Observable {
     this.changed();
   }
 
+  // The model of a game already open (no watch is started for it).
+  openGame(id: string): GameModel | undefined {
+    return this.games.get(id);
+  }
+
   game(id: string): GameModel {
     let g = this.games.get(id);
     // Opened signed out (the public record only) and signed in since: watched as usual. Followed

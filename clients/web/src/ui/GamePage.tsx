@@ -430,7 +430,7 @@ function Downloads({ game, tournament }: { game: GameModel; tournament: boolean 
 // How long the side to move has left to make its first move before the no-show forfeit
 // (tournament games) or the game is aborted (others). The server decides; this only counts down
 // from what it said.
-function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
+export function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
   const [, setTick] = useState(0);
   const left = game.firstMoveDueInMs();
   const active = left !== null;

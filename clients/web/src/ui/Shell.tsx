@@ -6,7 +6,7 @@ import { errorText, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
 import { useObservable } from '../store';
 import { tcText } from './format';
-import { GamePage } from './GamePage';
+import { FirstMoveDue, GamePage } from './GamePage';
 import { LobbyPage } from './LobbyPage';
 import { AdminPage } from './AdminPage';
 import { AnalysisPage } from './AnalysisPage';
@@ -27,6 +27,7 @@ export function Shell({ app }: { app: App }) {
   const user = app.user;
   const r = app.route;
   const challenge = app.challengeToShow;
+  const readyModel = app.readyGame ? app.openGame(app.readyGame.gameId) : undefined;
   // The Admin link only for those who can use the page: an organiser or admin account, or a tab
   // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
   const role = user ? app.conn.role : 'player';
@@ -106,6 +107,8 @@ export function Shell({ app }: { app: App }) {
       {user && app.readyGame && (
         <div class="ready-game" data-testid="ready-game" data-game={app.readyGame.gameId} role="alert">
           <span>{app.readyGame.eventId ? t('tournamentGameReady') : t('gameReady')}</span>
+          {/* Its first move is due while the player reads another game: the countdown comes along. */}
+          {readyModel && <FirstMoveDue game={readyModel} you={readyModel.you} />}
           <button class="primary" data-testid="open-ready-game" onClick={() => app.openReadyGame()}>{t('openGameNow')}</button>
           <button class="link" onClick={() => app.dismissReadyGame()}>{t('later')}</button>
         </div>
