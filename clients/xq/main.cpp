@@ -4,6 +4,7 @@
 // "ongoing", "red-wins REASON", "black-wins REASON" or "draw REASON"; bestmove's last line is the
 // move alone ("none" when the side to move has no legal move).
 #include <cctype>
+#include <functional>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
@@ -192,54 +193,66 @@ int cmd_judge(const po::variables_map& vm) {
   return 0;
 }
 
+// A record's moves played through, also past a point where these rules would have ended the game
+// (a record goes on where its arbiter did not rule so; only mate and stalemate end it): `judged`
+// finds where the rules end it, said once on stderr, `record` holds every move. On an illegal move
+// it prints an error naming the move and returns false; `after_each` runs after every move played.
+bool play_record(const GameRules& rules, const Position& start, const po::variables_map& vm, RulesGame& record,
+                 const std::function<void()>& after_each = {}) {
+  RulesGame judged(rules, start);
+  bool noted = false;
+  const std::vector<std::string> moves = vm.count("moves") ? split_moves(vm["moves"].as<std::string>()) : std::vector<std::string>{};
+  for (size_t ply = 0; ply < moves.size(); ++ply) {
+    const std::string& mv = moves[ply];
+    std::string why;
+    if (record.result().over()) {  // mate or stalemate: no move is legal
+      why = "no move is legal after " + record.result().reason;
+    } else {
+      if (judged.result().over() && !noted) {
+        std::cerr << "note: these rules end the game at ply " << ply << " (" << outcome_name(judged.result().outcome) << " "
+                  << judged.result().reason << "); the moves after it are played all the same\n";
+        noted = true;
+      }
+      if (record.play(mv, &why) == RulesGame::MoveError::None) {
+        if (!judged.result().over()) judged.play(mv);
+        if (after_each) after_each();
+        continue;
+      }
+    }
+    if (after_each) after_each();
+    std::cerr << "error: illegal move '" << mv << "' at ply " << ply + 1 << ": " << why << "\n";
+    return false;
+  }
+  return true;
+}
+
+GameRules record_rules(GameRules rules) {
+  rules.record_only = true;
+  return rules;
+}
+
 int cmd_fen(const po::variables_map& vm) {
   Common c = load(vm);
-  RulesGame game(rules_from(vm, c.variant), c.pos);
-  if (!play_moves(game, vm, false)) return 2;
-  std::cout << record_fen(game) << "\n";
+  RulesGame record(record_rules(rules_from(vm, c.variant)), c.pos);
+  if (!play_record(rules_from(vm, c.variant), c.pos, vm, record)) return 2;
+  std::cout << record_fen(record) << "\n";
   return 0;
 }
 
-// Notation for every move of a record, also past a point where these rules would have ended the
-// game (a record goes on where its arbiter did not rule so): from there the moves are written from
-// the position reached. Each move is printed as it is read, so an illegal one leaves those before.
+// Notation for every move of a record (play_record). Each move is printed as it is played, so an
+// illegal one leaves those before it.
 int cmd_notate(const po::variables_map& vm) {
   Common c = load(vm);
   const GameRules rules = rules_from(vm, c.variant);
-  std::optional<RulesGame> game(std::in_place, rules, c.pos);
+  RulesGame record(record_rules(rules), c.pos);
   size_t printed = 0;
   auto print_new = [&] {
-    for (; printed < game->moves().size(); ++printed) {
-      const PlayedMove& pm = game->moves()[printed];
-      std::string iccs = to_iccs(pm.move);
-      if (pm.move.reveal != NoType) {  // a face-down piece's move: what it turned out to be (jieqi-rules.md §9.2)
-        const char l = piece_letter(pm.move.reveal);
-        iccs += pm.mover == Color::Red ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
-      }
-      std::cout << iccs << " " << pm.wxf << " " << pm.chinese << "\n";
+    for (; printed < record.moves().size(); ++printed) {
+      const PlayedMove& pm = record.moves()[printed];
+      std::cout << record_iccs(pm) << " " << pm.wxf << " " << pm.chinese << "\n";
     }
   };
-  const std::vector<std::string> moves = vm.count("moves") ? split_moves(vm["moves"].as<std::string>()) : std::vector<std::string>{};
-  size_t ply = 0;
-  for (const std::string& mv : moves) {
-    if (game->result().over()) {
-      std::cerr << "note: these rules end the game at ply " << ply << " (" << outcome_name(game->result().outcome) << " " << game->result().reason
-                << "); the moves after it are written all the same\n";
-      print_new();
-      const Position at = game->position();
-      game.emplace(rules, at);
-      printed = 0;
-    }
-    std::string why;
-    if (game->play(mv, &why) != RulesGame::MoveError::None) {
-      print_new();
-      std::cerr << "error: illegal move '" << mv << "' at ply " << ply + 1 << ": " << why << "\n";
-      return 2;
-    }
-    ++ply;
-  }
-  print_new();
-  return 0;
+  return play_record(rules, c.pos, vm, record, print_new) ? 0 : 2;
 }
 
 int cmd_bestmove(const po::variables_map& vm) {

@@ -50,6 +50,8 @@ RulesGame::RulesGame(GameRules rules, Position start)
   // A start position may already be over: judged as after a move, repetition aside.
   if (!pos_.has_legal_move())
     result_ = Result::win(opposite(pos_.side_to_move()), pos_.in_check() ? "checkmate" : "stalemate");
+  else if (rules_.record_only)
+    return;
   else if (rules_.move_limit_plies > 0 && plies_since_capture_ >= rules_.move_limit_plies)
     result_ = {Outcome::Draw, "move_limit"};
   else if (dead_material())
@@ -89,7 +91,7 @@ bool RulesGame::can_mate(Color c) const {
 }
 
 bool RulesGame::may_judge(Move m) const {
-  if (result_.over() || m.from >= kSquares || m.to >= kSquares) return false;
+  if (result_.over() || rules_.record_only || m.from >= kSquares || m.to >= kSquares) return false;
   const Piece moved = pos_.at(m.from);
   if (!moved || color_of(moved) != pos_.side_to_move()) return false;
   if (requested_limit_ && requested_limit_->requester && *requested_limit_->requester == pos_.side_to_move() &&
@@ -441,6 +443,7 @@ void RulesGame::adjudicate_after_move() {
     result_ = Result::win(mover, pos_.in_check() ? "checkmate" : "stalemate");
     return;
   }
+  if (rules_.record_only) return;
   const uint64_t h = hashes_.back();
   const int occurrences =
       std::clamp(rules_.repetition_occurrences, GameRules::kMinRepetitions, GameRules::kMaxRepetitions);

@@ -52,6 +52,9 @@ struct GameRules {
   // it do not count (the text says no more; our reading). 0 = no cap.
   int requested_limit_forcing_cap = 0;
   AdjudicationOptions adjudication;
+  // Only mate and stalemate end the game: a record written on past where the rules end it (an
+  // arbiter who did not rule so; `xq notate`, `xq fen --moves`). Never in play.
+  bool record_only = false;
   static GameRules defaults(Variant v);  // Xiangqi: 120 plies, 10 checks; Jieqi: 80 plies, all checks
 };
 

@@ -24,6 +24,14 @@ bool may_see_capture(const RulesGame& game, size_t ply, Viewer viewer) {
   }
 }
 
+std::string record_iccs(const PlayedMove& pm) {
+  std::string iccs = to_iccs(pm.move);
+  if (is_dark(pm.moved)) iccs += letter_for(pm.mover, pm.move.reveal);
+  if (pm.captured && is_dark(pm.captured) && pm.captured_identity != NoType)
+    iccs += letter_for(color_of(pm.captured), pm.captured_identity);
+  return iccs;
+}
+
 MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer) {
   const PlayedMove& pm = game.moves().at(ply);
   MoveView v;

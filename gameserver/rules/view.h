@@ -39,6 +39,9 @@ std::string view_fen(const RulesGame& game, Viewer viewer);
 // The FEN of one who knows every identity the game's record holds (the `xq` tool, given the moves
 // with their captured letters): the named captured pieces are out of the pool.
 std::string record_fen(const RulesGame& game);
+// A move as the full record writes it (jieqi-rules.md §9.2): ICCS, the identity a face-down mover
+// turned up as, then the identity of a captured face-down piece where it is known (`a0a6Rp`).
+std::string record_iccs(const PlayedMove& pm);
 MoveView view_of_move(const RulesGame& game, size_t ply, Viewer viewer);
 // May `viewer` know the identity of the piece captured at `ply`?
 bool may_see_capture(const RulesGame& game, size_t ply, Viewer viewer);

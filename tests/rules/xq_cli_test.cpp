@@ -98,6 +98,38 @@ TEST(XqCli, NotateWritesARecordPastTheRulesVerdictAndUpToAnIllegalMove) {
   EXPECT_NE(cut.out.find("illegal move 'zz' at ply 3"), std::string::npos) << cut.out;
 }
 
+// Past the rules' end by dead material or the move limit too (the automatic draws a record most
+// often goes on past), for `notate` and `fen --moves` alike; after mate or stalemate nothing is
+// legal, and the error says so. (Audit, 2026-12-04: both stopped with "the game is over".)
+TEST(XqCli, ARecordGoesOnPastEveryRulesEndButMate) {
+  CliRun dead = xq("notate --variant xiangqi --fen '3k5/9/9/9/9/9/9/9/4A4/4K4 w' --moves 'e1d2 d9d8'");
+  EXPECT_EQ(dead.exit_code, 0) << dead.out;
+  EXPECT_NE(dead.out.find("ply 0 (draw dead_material)"), std::string::npos) << dead.out;
+  EXPECT_NE(dead.out.find("d9d8 K4+1"), std::string::npos) << dead.out;
+  CliRun limit = xq("notate --variant xiangqi --fen '4k4/9/3R1R3/9/9/9/9/9/9/3K5 w - - 119 1' --moves 'd7d6 e9e8 d6d7'");
+  EXPECT_EQ(limit.exit_code, 0) << limit.out;
+  EXPECT_NE(limit.out.find("ply 1 (draw move_limit)"), std::string::npos) << limit.out;
+  EXPECT_NE(limit.out.find("d6d7 R6+1"), std::string::npos) << limit.out;
+  CliRun fen = xq("fen --variant xiangqi --fen '3k5/9/9/9/9/9/9/9/4A4/4K4 w' --moves 'e1d2 d9d8'");
+  EXPECT_EQ(fen.exit_code, 0) << fen.out;
+  EXPECT_EQ(fen.last_line(), "9/3k5/9/9/9/9/9/3A5/9/4K4 w - - 2 2");
+  CliRun mate = xq("fen --variant xiangqi --fen '4k4/9/3R1R3/9/9/9/9/9/9/3K5 w' --moves 'd7e7 e9f9'");
+  EXPECT_NE(mate.exit_code, 0);
+  EXPECT_NE(mate.out.find("illegal move 'e9f9' at ply 2: no move is legal after checkmate"), std::string::npos) << mate.out;
+}
+
+// The record's ICCS keeps the identity of a captured face-down piece where the moves named it, so
+// the record replays to the same position (jieqi-rules.md §9.2).
+TEST(XqCli, NotateKeepsTheCapturedIdentityInTheRecord) {
+  const std::string fen = "3k5/9/9/x8/9/9/9/9/9/X3K4 w R1p1 0 1";
+  CliRun n = xq("notate --variant jieqi --fen '" + fen + "' --moves 'a0a6Rp'");
+  EXPECT_EQ(n.exit_code, 0) << n.out;
+  EXPECT_NE(n.out.find("a0a6Rp R9+6=r"), std::string::npos) << n.out;
+  CliRun unnamed = xq("notate --variant jieqi --fen '" + fen + "' --moves 'a0a6R'");
+  EXPECT_NE(unnamed.out.find("a0a6R R9+6=r"), std::string::npos) << unnamed.out;
+  EXPECT_EQ(unnamed.out.find("a0a6Rp"), std::string::npos) << "no identity the moves did not give";
+}
+
 // A bad FEN's message says what is wrong, briefly: a counter out of range as such, a long field cut
 // short, a Chinese character whole (not a stray byte), a pool count of too many digits.
 TEST(XqCli, FenErrorsAreShortAndSayWhatIsWrong) {
