@@ -288,7 +288,9 @@ bool forced_mate(Scratch& s, int plies, bool checks_only, long* nodes_left) {
       if (!s.p.in_check(them) && (plies <= 1 || checks_only)) return false;
       MoveList replies;
       s.p.generate_legal(replies);
-      if (replies.size == 0) return true;
+      // No reply: mate. A stalemate also wins, but a threat of one is no mate threat (杀 is a
+      // threat to mate by check or a series of checks; audit, 2026-12-04).
+      if (replies.size == 0) return s.p.in_check(them);
       if (plies < 3) return false;
       for (Move r : replies)
         if (!holds_after(s, r, [&] { return forced_mate(s, plies - 2, checks_only, nodes_left); })) return false;

@@ -441,6 +441,22 @@ TEST(Adjudication, MateThreatDepthIsConfigurable) {
   }
 }
 
+// 杀 threatens mate: a move whose only win next is a stalemate (the bare king left without a move,
+// not in check) is idle, though the stalemate itself wins (audit, 2026-12-04).
+TEST(Adjudication, AThreatOfStalemateIsNoMateThreat) {
+  Position p = parse_fen("3k5/8P/1N7/9/4R4/9/9/3A5/4A4/3K5 w", Variant::Xiangqi);
+  Move aside{static_cast<uint8_t>(parse_square("e5")), static_cast<uint8_t>(parse_square("i5")), NoType};
+  EXPECT_EQ(label_move(p, aside, Ruleset::Cxa).describe(), "闲");
+  Position after = p;
+  after.make(aside);
+  after.set_side_to_move(Color::Red);
+  EXPECT_FALSE(has_forced_mate(after, 3)) << "i5e5 only stalemates";
+  // A threat of mate is 杀: the a0 rook to a8 readies i0i9#.
+  Position q = parse_fen("4k4/9/9/9/9/9/9/9/9/R2K4R w", Variant::Xiangqi);
+  Move lift{static_cast<uint8_t>(parse_square("a0")), static_cast<uint8_t>(parse_square("a8")), NoType};
+  EXPECT_EQ(label_move(q, lift, Ruleset::Cxa).describe(), "杀");
+}
+
 TEST(Adjudication, LongSeriesOfChecksMakeAMateThreatWithinTheirBudget) {
   // C16 (图17): black's Kd8 unpins the c7 chariot, which then mates by seven checks (Rc0+ ...):
   // the book's 杀. Kd7 before it answers a check with the general (idle, 26.1.3).
@@ -975,8 +991,8 @@ bool plain_forced_mate(Position& p, int plies, bool checks_only) {
     if (p.in_check(them) || (plies > 1 && !checks_only)) {
       MoveList replies;
       p.generate_legal(replies);
-      mated = replies.size == 0;
-      if (!mated && plies >= 3) {
+      mated = replies.size == 0 && p.in_check(them);  // a stalemate is no mate
+      if (replies.size > 0 && plies >= 3) {
         mated = true;
         for (Move r : replies) {
           const Piece cr = p.make_probe(r);
