@@ -99,6 +99,10 @@ struct MoveLabel {
   bool check = false;  // 将
   bool kill = false;   // 杀 (mate threat)
   std::vector<ChaseTarget> chases;  // 捉; empty = not a chase
+  // A check by pawns, advisors or elephants only, which the Jieqi option pawns_advisors_elephants_free
+  // makes free: not 将, yet the opponent had to answer a check (the computer rule's "a window with
+  // a check holds no chase" still sees it; audit, 2026-12-04).
+  bool free_check = false;
   bool is_idle() const { return !check && !kill && chases.empty(); }
   // Short Chinese description used in records and tests: "闲" for an idle move, otherwise the
   // parts that apply joined by '+', in the order 将, 杀, 捉(<target types>): e.g. "将", "杀",

@@ -146,6 +146,7 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       PieceType t = type_of(after.at(c));
       return t != Pawn && t != Advisor && t != Elephant;
     });
+    label.free_check = !label.check;
   }
   const bool evasion = before.in_check(us);
   const bool king_move = type_of(before.at(m.from)) == King;

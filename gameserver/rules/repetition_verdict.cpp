@@ -95,7 +95,7 @@ RepetitionVerdict judge_repetition(const Position& start, const std::vector<Move
       bool chase = !l.chases.empty();
       if (!l.check) ss.all_check = false;
       if (!(l.check || l.kill || chase)) ss.all_forcing = false;
-      if (l.check) ss.any_check = true;
+      if (l.check || l.free_check) ss.any_check = true;
       if (l.kill) ss.any_kill = true;
       // computer / CXA chase_same: every move a chase (a checking move does not chase here)
       if (!chase || l.check) ss.chase_same = false;

@@ -536,6 +536,16 @@ TEST(Adjudication, JieqiOptionFreesPawnsAdvisorsAndElephants) {
   RepetitionVerdict v = judge("4k4/9/1x7/9/9/9/9/1R7/9/3K5 w", twice("b2b3 e9e8 b3b2 e8e9"), Ruleset::Cxa,
                               Variant::Jieqi, free);
   EXPECT_EQ(v.outcome, Outcome::RedLoses) << dump(v);
+  // A freed check is still a check to answer: under the computer rules a window with one holds no
+  // chase, so black's king and horse, chasing the f9 cannon in reply to the pawn's checks, do not
+  // lose by it (audit, 2026-12-04: the option made it black's loss).
+  const char* pawn_checks = "3r1C3/2P1k4/4n4/9/9/9/9/9/9/5K3 w";
+  for (const AdjudicationOptions& o : {AdjudicationOptions{}, free}) {
+    v = judge(pawn_checks, twice("c8d8 e8e9 d8c8 e9e8"), Ruleset::Computer, Variant::Jieqi, o);
+    EXPECT_EQ(v.outcome, Outcome::Draw) << dump(v);
+  }
+  EXPECT_EQ(v.labels[0].describe(), "闲") << "free: no 将";
+  EXPECT_TRUE(v.labels[0].free_check);
 }
 
 TEST(Adjudication, RandomShuffleLoopsAreJudgedConsistently) {
