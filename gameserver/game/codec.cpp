@@ -74,6 +74,7 @@ std::string encode_config(const GameConfig& c) {
                  {"first_move_ms", c.first_move_ms},
                  {"rated", c.rated},
                  {"spectator_delay_ms", c.spectator_delay_ms}};
+  if (!c.pool.empty()) o["pool"] = c.pool;
   write_rule_options(c.options, o);
   return json::serialize(o);
 }
@@ -99,7 +100,8 @@ GameConfig decode_config(const std::string& text) {
   c.round = static_cast<int>(num(o, "round"));
   c.board = static_cast<int>(num(o, "board"));
   c.no_show_ms = num(o, "no_show_ms");
-  if (o.contains("first_move_ms")) c.first_move_ms = num(o, "first_move_ms");  // games stored before it had none
+  if (o.contains("first_move_ms")) c.first_move_ms = num(o, "first_move_ms");
+  if (o.contains("pool")) c.pool = str(o, "pool");  // games stored before it had none
   c.spectator_delay_ms = num(o, "spectator_delay_ms");
   if (auto it = o.find("rated"); it != o.end() && it->value().is_bool()) c.rated = it->value().as_bool();
   return c;

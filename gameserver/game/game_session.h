@@ -45,6 +45,7 @@ struct GameConfig {
   // game's creation; Black: Red's first move) aborts the game, unrated (0 = no such rule).
   int64_t first_move_ms = 0;
   int64_t spectator_delay_ms = 0;  // spectators see the game this much later (tournament broadcasts)
+  std::string pool;  // the quick-pairing pool the game came from ("" = none)
   bool tournament() const { return !event_id.empty(); }
 
   xq::GameRules rules() const;  // throws std::invalid_argument on an unknown ruleset/visibility

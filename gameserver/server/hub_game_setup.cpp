@@ -53,6 +53,8 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
     if (player->user_id.empty()) throw std::invalid_argument("a player has no user id");
   }
   cfg.event_id = str(o, "event_id", "");
+  cfg.pool = cfg.event_id.empty() ? str(o, "pool", "") : "";
+  if (cfg.pool.size() > 64) throw std::invalid_argument("bad pool name");
   cfg.round = static_cast<int>(num("round", 0));
   cfg.board = static_cast<int>(num("board", 0));
   cfg.no_show_ms = cfg.event_id.empty() ? 0 : num("no_show_ms", 0);

@@ -129,6 +129,7 @@ v1::GameState state_for(const GameSession& s, xq::Viewer v, Millis now, int64_t 
     st.set_first_move_due_in_ms(static_cast<uint32_t>(std::clamp<int64_t>(*due - wall, 1, UINT32_MAX)));
     st.set_first_move_aborts(!c.tournament());
   }
+  st.set_pool(c.pool);
   if (!c.tournament() && c.first_move_ms > 0)
     st.set_first_move_ms(static_cast<uint32_t>(std::min<int64_t>(c.first_move_ms, UINT32_MAX)));
   return st;

@@ -21,7 +21,11 @@
 //   xq:mm:clubs         SET     club ids.
 //   xq:mm:pools         SET     names of quick-pairing pools ("jieqi:900000+0").
 //   xq:mm:pool:{name}   HASH    user id → JSON {rating, joined_ms, name}.
+//   xq:mm:pool_avoid:{user}  STRING  game servers → matchmaker: the opponent of the user's last
+//                               pool game if it was aborted; the two are not paired again while it
+//                               lasts (kPoolAvoidMs).
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace xq::bus {
@@ -41,5 +45,7 @@ inline std::string reply(const std::string& command_id) { return "{xq}:mm:reply:
 inline std::string event(const std::string& id) { return "{xq}:mm:event:" + id; }
 inline std::string club(const std::string& id) { return "{xq}:mm:club:" + id; }
 inline std::string pool(const std::string& name) { return "{xq}:mm:pool:" + name; }
+inline std::string pool_avoid(const std::string& user) { return "{xq}:mm:pool_avoid:" + user; }
+inline constexpr int64_t kPoolAvoidMs = 120'000;
 
 }  // namespace xq::bus

@@ -21,6 +21,7 @@ std::vector<PoolPair> match_pool(const std::vector<PoolEntry>& entries, int64_t 
   std::vector<pairing::MatchEdge<int64_t>> edges;
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
+      if (e[i].avoid == e[j].user_id || e[j].avoid == e[i].user_id) continue;
       int gap = std::abs(e[i].rating - e[j].rating);
       // Both players must accept the gap.
       if (gap > acceptable_gap(e[i], now_ms, policy) || gap > acceptable_gap(e[j], now_ms, policy)) continue;

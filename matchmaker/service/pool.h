@@ -12,6 +12,9 @@ struct PoolEntry {
   std::string user_id;
   int rating = 1500;
   int64_t joined_ms = 0;
+  // Not to be paired with this player for now: their last pool game together was aborted (one
+  // aborting at once would otherwise be paired with the same player again and again).
+  std::string avoid = {};
 };
 
 struct PoolPolicy {

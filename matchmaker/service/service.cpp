@@ -530,6 +530,12 @@ void MatchmakerService::run_pools(int64_t now) {
         still_offline[key] = since;
       }
     }
+    if (!entries.empty()) {  // pairs whose last pool game was aborted wait for others
+      std::vector<std::string> mget{"MGET"};
+      for (const PoolEntry& e : entries) mget.push_back(bus::pool_avoid(e.user_id));
+      gs::RedisReply avoid = redis_.command(mget);
+      for (size_t i = 0; i < entries.size() && i < avoid.elements.size(); ++i) entries[i].avoid = avoid.elements[i].str;
+    }
     // Pool name: "<variant>:<initial_ms>+<increment_ms>".
     auto colon = name.find(':'), plus = name.find('+');
     if (colon == std::string::npos || plus == std::string::npos) continue;
@@ -542,6 +548,7 @@ void MatchmakerService::run_pools(int64_t now) {
                         {"initial_ms", std::stoll(name.substr(colon + 1, plus - colon - 1))},
                         {"increment_ms", std::stoll(name.substr(plus + 1))},
                         {"rated", true},
+                        {"pool", name},
                         {"red", json::object{{"user_id", pair.red}, {"name", names[pair.red]}}},
                         {"black", json::object{{"user_id", pair.black}, {"name", names[pair.black]}}}};
       if (!take_pool_pair(redis_, name, pair.red, pair.black, game_id, json::serialize(spec))) continue;

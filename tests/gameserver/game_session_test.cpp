@@ -376,6 +376,10 @@ TEST(GameSession, AFirstMoveNotMadeInTimeAbortsTheGame) {
     EXPECT_FALSE(decode_event(encode_event(out.back())).aborted_by);
   }
   EXPECT_EQ(decode_config(encode_config(c)).first_move_ms, 10'000);
+  GameConfig pooled = c;
+  pooled.pool = "xiangqi:180000+2000";
+  EXPECT_EQ(decode_config(encode_config(pooled)).pool, pooled.pool) << "a pool game keeps its pool when stored";
+  EXPECT_EQ(decode_config(encode_config(c)).pool, "");
   boost::json::object stored_before = boost::json::parse(encode_config(c)).as_object();
   stored_before.erase("first_move_ms");
   EXPECT_EQ(decode_config(boost::json::serialize(stored_before)).first_move_ms, 0) << "games stored before the rule keep none";

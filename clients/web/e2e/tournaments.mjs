@@ -6,6 +6,7 @@ import { assert, assertEqual, test } from './lib/harness.mjs';
 import { T, acceptSeekOf, createSeek, openAdmin, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const EVENT = 'e2e-open';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 // The element is on screen, not scrolled away.
@@ -335,6 +336,16 @@ test('quick pairing: join a pool, leave, join again; a partner on another node j
   await requeued.waitFor({ timeout: T });
   assert(/Looking for a new opponent/.test(await requeued.textContent()), `Pat reads that a new opponent is sought (got "${await requeued.textContent()}")`);
   assertEqual(await b.page.locator('[data-testid=requeued]').count(), 0, 'the player who aborted is not put back');
+  const waiting = async () => (await a.page.evaluate(async () => (await (await fetch('/api/pools')).json()))).find((p) => p.pool === 'xiangqi:180000+2000')?.waiting ?? 0;
+  await sleep(1000);
+  assertEqual(await waiting(), 1, 'only Pat waits in the pool');
+  // Kim joins again at once: not paired with Pat again (the last game between them was aborted).
+  await b.page.evaluate(() => { location.hash = '#/'; }); // (Kim's page is on the second node)
+  await b.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);
+  await b.page.waitForSelector('[data-testid=pool-waiting]', { timeout: T });
+  await sleep(1500);
+  assertEqual(await waiting(), 2, 'Pat and Kim both wait, not paired together');
+  await b.page.click('[data-testid=pool-leave]');
   const c = await newPlayer(ctx, 'Lou');
   await c.page.waitForSelector(`[data-testid=pool-join][data-pool="${pool}"]:has-text("1")`, { timeout: T });
   await c.page.click(`[data-testid=pool-join][data-pool="${pool}"]`);

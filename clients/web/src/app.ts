@@ -5,7 +5,7 @@
 // state.
 import { GameModel } from './game/model';
 import { Connection, defaultUrl, type LinkStatus } from './net/connection';
-import { api } from './net/http';
+import { api, ApiError } from './net/http';
 import { EventKind, Outcome, type ClientBody, type GameEvent, type GameState, type Seek, type ServerMessage } from './net/proto';
 import { Observable } from './store';
 import { eventIdOfGame } from './tournament/logic';
@@ -48,8 +48,9 @@ export class App extends Observable {
   // A quick-pairing game the opponent aborted (by hand, or by not making a first move): we went
   // back into its pool, said on that game's page, and the next game opens at once (as a rematch).
   requeued: { gameId: string; pool: string } | null = null;
-  // Games started from a pool while we waited in it: game id → the pool and our side.
+  // Our live games that came from a quick-pairing pool (GameState.pool): game id → pool and our side.
   private poolGames = new Map<string, { pool: string; you: number }>();
+  private gamesStarted = 0; // game_started pushes so far (a pool join answered after its game began)
   // Direct challenges to us, from the last seek list the server sent (it pushes the list to a
   // challenged user wherever the page is, except during a live game of theirs); offered in a bar
   // on every page but the lobby, which lists them itself.
@@ -80,8 +81,9 @@ export class App extends Observable {
       if (m.body === 'gameStarted' && m.gameStarted) {
         const st = m.gameStarted as GameState;
         if (!this.games.has(st.gameId)) this.games.set(st.gameId, new GameModel(this.conn, st.gameId, st));
-        if (this.pool && st.you) this.poolGames.set(st.gameId, { pool: this.pool, you: st.you });
+        this.notePoolGame(st);
         this.pool = null;
+        this.gamesStarted++;
         if (this.requeued) this.requeued = null;
         this.ownSeeks.clear(); // a game started: the rest are the server's to keep or drop
         // No seek lists come while we play (the server holds them back until the game ends and then
@@ -99,6 +101,8 @@ export class App extends Observable {
           this.navigate(`#/game/${encodeURIComponent(st.gameId)}`);
         }
       }
+      // (A page reloaded during a pool game learns the pool from the game's state.)
+      if (m.body === 'gameState' && m.gameState) this.notePoolGame(m.gameState as GameState);
       if (m.body === 'gameEvent' && m.gameEvent?.kind === EventKind.GAME_ENDED) void this.onGameEnded(m.gameEvent as GameEvent);
       if (m.body === 'notice' && m.notice) this.onNotice(m);
       // Pushed lists and the answers to list_seeks alike.
@@ -144,17 +148,29 @@ export class App extends Observable {
     }
   }
 
+  private notePoolGame(st: GameState) {
+    if (st.pool && st.you && (!st.result || st.result.outcome === Outcome.ONGOING)) this.poolGames.set(st.gameId, { pool: st.pool, you: st.you });
+  }
+
   // The opponent of a pool game aborted it: back into the pool (lichess does the same), unless we
-  // have joined a pool since. Our own abort, or an arbiter's, ends it there.
+  // have joined a pool since. Our own abort, or an arbiter's, ends it there; so does an end learnt
+  // only in a catch-up (no position in the event: a live event carries one), minutes late perhaps.
   private async onGameEnded(ev: GameEvent) {
     const from = this.poolGames.get(ev.gameId);
     this.poolGames.delete(ev.gameId);
-    if (!from || ev.result?.outcome !== Outcome.ABORTED || !ev.side || ev.side === from.you) return;
+    if (!from || !ev.fen || ev.result?.outcome !== Outcome.ABORTED || !ev.side || ev.side === from.you) return;
     if (this.pool) return;
-    try {
-      await this.joinPool(from.pool);
-    } catch {
-      return; // signed out or refused: the game page just reads "aborted"
+    // The server may count the game as live for a moment after its end (another node's list is
+    // cached for a second): "finish your game first" is asked again a few times.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.joinPool(from.pool);
+        break;
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === 'in_live_game') || attempt >= 5) return; // signed out or refused
+        await new Promise((r) => window.setTimeout(r, 500));
+        if (this.pool) return;
+      }
     }
     this.requeued = { gameId: ev.gameId, pool: from.pool };
     this.rematchOf = ev.gameId;
@@ -163,14 +179,20 @@ export class App extends Observable {
 
   // Quick pairing (POST /api/pools/VARIANT/TC/join|leave); `pool` follows what the server accepted.
   async joinPool(name: string) {
+    const started = this.gamesStarted;
     await api('POST', poolPath(name, 'join'), {}, { token: this.conn.token });
-    this.pool = name;
+    // A partner may have been waiting: the game can start before the join's answer comes, and then
+    // we wait in no pool (the server took us out of every one).
+    if (this.gamesStarted === started) this.pool = name;
     this.changed();
   }
   async leavePool(name: string) {
     await api('POST', poolPath(name, 'leave'), {}, { token: this.conn.token });
     this.pool = null;
-    if (this.requeued?.pool === name) this.requeued = null;
+    if (this.requeued?.pool === name) {
+      if (this.rematchOf === this.requeued.gameId) this.rematchOf = null;
+      this.requeued = null;
+    }
     this.changed();
   }
 

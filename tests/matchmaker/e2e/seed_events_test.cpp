@@ -495,6 +495,7 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
     ASSERT_TRUE(started) << "player " << i << " got no game";
     game_id[i] = started->game_started().game_id();
     EXPECT_EQ(started->game_started().variant(), xq::v1::JIEQI);
+    EXPECT_EQ(started->game_started().pool(), "jieqi:180000+2000") << "the game names its pool";
   }
   EXPECT_EQ(game_id[0], game_id[1]);
   // Both were taken out of the pool; a lone third player waits.
@@ -505,6 +506,34 @@ TEST_F(QuickPairing, PoolPairsWaitingPlayersIntoAGame) {
   EXPECT_EQ(pools.as_array()[0].at("waiting").to_number<int64_t>(), 1);
   EXPECT_FALSE(players_[2].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 300));
   post("/api/pools/jieqi/180000+2000/leave", json::object{}, players_[2].token);
+  // One aborts the game: the two go back to the pool but are not paired together again (one who
+  // aborts at once would else be given the same opponent again and again); a third player is.
+  ClientMessage abort;
+  abort.mutable_abort()->set_game_id(game_id[0]);
+  act(players_[1], abort);
+  ASSERT_TRUE(players_[0].ws->wait_for([](const ServerMessage& m) {
+    return m.has_game_event() && m.game_event().kind() == xq::v1::GameEvent::GAME_ENDED;
+  }, 5000));
+  for (int i = 0; i < 2; ++i)
+    for (int attempt = 0;; ++attempt) {  // "finish your game first" until the game has left the live set
+      std::string body;
+      const int status = servers_.http_post("/api/pools/jieqi/180000+2000/join", "{}", body, players_[i].token);
+      if (status == 200 || attempt == 20) {
+        ASSERT_EQ(status, 200) << body;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // four pool rounds
+  pools = get("/api/pools");
+  ASSERT_EQ(pools.as_array().size(), 1u);
+  EXPECT_EQ(pools.as_array()[0].at("waiting").to_number<int64_t>(), 2) << "the two were paired again";
+  for (int i = 0; i < 2; ++i)
+    EXPECT_FALSE(players_[i].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 100));
+  post("/api/pools/jieqi/180000+2000/join", json::object{}, players_[2].token);
+  auto third = players_[2].ws->wait_for([](const ServerMessage& m) { return m.has_game_started(); }, 10000);
+  ASSERT_TRUE(third) << "the third player was not paired with either";
+  for (int i = 0; i < 2; ++i) post("/api/pools/jieqi/180000+2000/leave", json::object{}, players_[i].token);
   // Bad pool paths and missing tokens get clear errors.
   post("/api/pools/chess/180000+2000/join", json::object{}, players_[2].token, 400);
   post("/api/pools/jieqi/180000+2000/join", json::object{}, "", 401);

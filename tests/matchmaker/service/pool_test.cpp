@@ -43,3 +43,19 @@ TEST(Pool, NeverPairsBeyondMaxGap) {
   std::vector<PoolEntry> e = {{"a", 1000, 0}, {"b", 1500, 0}};
   EXPECT_TRUE(match_pool(e, 10'000'000, p).empty());
 }
+
+// Two players whose last pool game was aborted wait for others (either one naming the other
+// suffices); a third is paired at once.
+TEST(Pool, PlayersToAvoidAreNotPairedTogether) {
+  std::vector<PoolEntry> e = {{"a", 1500, 0, "b"}, {"b", 1500, 0}};
+  EXPECT_TRUE(match_pool(e, 0).empty());
+  e[0].avoid.clear();
+  e[1].avoid = "a";
+  EXPECT_TRUE(match_pool(e, 0).empty());
+  e.push_back({"c", 1500, 0});
+  auto pairs = match_pool(e, 0);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_TRUE(pairs[0].red == "c" || pairs[0].black == "c");
+  e[1].avoid = "z";  // someone else: no bar between a and b
+  EXPECT_EQ(match_pool({e[0], e[1]}, 0).size(), 1u);
+}

@@ -430,7 +430,9 @@ function Downloads({ game, tournament }: { game: GameModel; tournament: boolean 
 // How long the side to move has left to make its first move before the no-show forfeit
 // (tournament games) or the game is aborted (others). The server decides; this only counts down
 // from what it said.
-export function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null }) {
+// `quiet`: not announced (in a banner that is an alert already, a ticking status would be read out
+// every half second).
+export function FirstMoveDue({ game, you, quiet = false }: { game: GameModel; you: Color | null; quiet?: boolean }) {
   const [, setTick] = useState(0);
   const left = game.firstMoveDueInMs();
   const active = left !== null;
@@ -448,7 +450,7 @@ export function FirstMoveDue({ game, you }: { game: GameModel; you: Color | null
   const aborts = game.firstMoveAborts;
   const sideName = side === 'r' ? t('red') : t('black');
   return (
-    <p class={`muted first-move-due${left < (aborts ? 10_000 : 60_000) ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} role="status">
+    <p class={`muted first-move-due${left < (aborts ? 10_000 : 60_000) ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} role={quiet ? undefined : 'status'}>
       {aborts
         ? side === you ? t('firstMoveAbortYou', { time }) : t('firstMoveAbort', { side: sideName, time })
         : side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: sideName, time })}

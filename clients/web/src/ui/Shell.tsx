@@ -108,7 +108,7 @@ export function Shell({ app }: { app: App }) {
         <div class="ready-game" data-testid="ready-game" data-game={app.readyGame.gameId} role="alert">
           <span>{app.readyGame.eventId ? t('tournamentGameReady') : t('gameReady')}</span>
           {/* Its first move is due while the player reads another game: the countdown comes along. */}
-          {readyModel && <FirstMoveDue game={readyModel} you={readyModel.you} />}
+          {readyModel && <FirstMoveDue game={readyModel} you={readyModel.you} quiet />}
           <button class="primary" data-testid="open-ready-game" onClick={() => app.openReadyGame()}>{t('openGameNow')}</button>
           <button class="link" onClick={() => app.dismissReadyGame()}>{t('later')}</button>
         </div>
