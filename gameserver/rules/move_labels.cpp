@@ -212,8 +212,28 @@ MoveLabel label_move_ids(const Position& before, Move m, Ruleset rs, const Posit
       base[d].gain = std::max(base[d].gain, old[s].gain);
     }
   }
+  // A non-king answer to a check does not chase what only the checking move exposed: a piece the
+  // check itself unguarded, or whose line to us it opened, is brought upon itself (参考图21/22,
+  // 24.18), not created by the answer (audit 13, 2026-12-04: a rook's check unguarded its pawn and
+  // the advisor's block read 捉(兵)). Judged by making the same answer before the check: a threat
+  // it makes there too is the answer's own. (The checking piece itself is not judged so: attacking
+  // it is the answer's doing.)
+  std::optional<std::array<Threat, kSquares>> answer_alone;
+  if (rs == Ruleset::Cxa && evasion && !king_move && previous && prev_move && m.to != prev_move->to &&
+      m.from != prev_move->to && m.to != prev_move->from && !previous->at(m.to) &&
+      previous->at(m.from) == before.at(m.from) && !previous->in_check(us)) {
+    Position alone = *previous;
+    alone.put(m.to, after.at(m.to));
+    alone.put(m.from, kEmpty);
+    answer_alone.emplace();
+    threats_for(alone, us, rs, options, *answer_alone);
+  }
   for (Square t = 0; t < kSquares; ++t) {
     if (now[t].gain <= 0) continue;
+    if (answer_alone && t != prev_move->to && (*answer_alone)[t].gain < now[t].gain) {
+      if (trace()) std::cerr << "  " << square_name(t) << ": only the check exposed it\n";
+      continue;
+    }
     Square t_before = t;  // enemy pieces do not move with our move
     // New: not threatened (as much) before, or the moved piece takes part in the threat (it
     // would be smaller without it) — a piece that moves and attacks chases, as in Pikafish.
