@@ -100,8 +100,9 @@ GameConfig decode_config(const std::string& text) {
   c.round = static_cast<int>(num(o, "round"));
   c.board = static_cast<int>(num(o, "board"));
   c.no_show_ms = num(o, "no_show_ms");
+  // Games stored before these fields have none.
   if (o.contains("first_move_ms")) c.first_move_ms = num(o, "first_move_ms");
-  if (o.contains("pool")) c.pool = str(o, "pool");  // games stored before it had none
+  if (o.contains("pool")) c.pool = str(o, "pool");
   c.spectator_delay_ms = num(o, "spectator_delay_ms");
   if (auto it = o.find("rated"); it != o.end() && it->value().is_bool()) c.rated = it->value().as_bool();
   return c;

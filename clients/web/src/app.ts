@@ -74,6 +74,9 @@ export class App extends Observable {
     this.conn = new Connection(url);
     this.conn.onStatus((s) => {
       this.link = s;
+      // An end learnt in the catch-up after a lost link may be minutes old (a phone asleep): only a
+      // pool game followed live, or seen again as live after the reconnect, puts us back in a pool.
+      if (s !== 'open') this.poolGames.clear();
       this.changed();
     });
     // A game we play has started (our seek was accepted, or we accepted one): open it.
@@ -153,12 +156,11 @@ export class App extends Observable {
   }
 
   // The opponent of a pool game aborted it: back into the pool (lichess does the same), unless we
-  // have joined a pool since. Our own abort, or an arbiter's, ends it there; so does an end learnt
-  // only in a catch-up (no position in the event: a live event carries one), minutes late perhaps.
+  // have joined a pool since. Our own abort, or an arbiter's, ends it there.
   private async onGameEnded(ev: GameEvent) {
     const from = this.poolGames.get(ev.gameId);
     this.poolGames.delete(ev.gameId);
-    if (!from || !ev.fen || ev.result?.outcome !== Outcome.ABORTED || !ev.side || ev.side === from.you) return;
+    if (!from || ev.result?.outcome !== Outcome.ABORTED || !ev.side || ev.side === from.you) return;
     if (this.pool) return;
     // The server may count the game as live for a moment after its end (another node's list is
     // cached for a second): "finish your game first" is asked again a few times.
