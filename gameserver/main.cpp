@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
        "client sockets open at most; one more is closed at accept (-1: the file descriptor limit less 512 kept for Redis and files; 0: no cap)")
       ("max-connections-per-address", po::value(&opt.max_connections_per_address)->default_value(opt.max_connections_per_address),
        "WebSocket connections open at most from one client address (its IPv6 /64; loopback not counted); more get 429 (0: no limit)")
+      ("max-followed-games", po::value(&opt.max_followed_games)->default_value(opt.max_followed_games),
+       "games one connection may follow at once: a spectator's watch or sync beyond them is refused (a player's own games never are; 0: no limit)")
+      ("max-seeks-per-address", po::value(&opt.max_seeks_per_address)->default_value(opt.max_seeks_per_address),
+       "open seeks and challenges at most from one client address, on all nodes together (loopback not counted; 0: no limit)")
       ("finished-replay-s", po::value(&finished_replay_s)->default_value(finished_replay_s),
        "a finished game's events and config stay in Redis this long (0 = for ever); then its archive record alone serves it")
       ("finished-linger-ms", po::value(&opt.finished_linger_ms)->default_value(opt.finished_linger_ms), "finished games stay in memory this long for late syncs (then they are served from Redis)")

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "game/one_line_text.h"
 #include "rules/jieqi.h"
 #include "store/keys.h"
 #include "store/lua_script.h"
@@ -121,8 +122,16 @@ std::string Auth::hash_password(const std::string& password, const std::string& 
 bool is_guest_name(const std::string& name) { return lower(name).rfind("guest", 0) == 0; }
 
 bool valid_password(const std::string& password) {
-  // 6-200 bytes, and not only blanks (six spaces are a password nobody means).
-  return password.size() >= 6 && password.size() <= 200 && password.find_first_not_of(" \t") != std::string::npos;
+  // 6-200 bytes, no control characters, and not only blanks (six spaces, or six ideographic
+  // spaces, are a password nobody means). No NUL above all: the hash keys HMAC with the password,
+  // which pads a key with zero bytes, so "" and "\0\0\0\0\0\0" would be one password (security
+  // review, 2026-12-04).
+  if (password.size() < 6 || password.size() > 200 || !shows_something(password)) return false;
+  for (size_t i = 0; i < password.size();) {
+    const uint32_t cp = next_code_point(password, i);
+    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return false;
+  }
+  return true;
 }
 
 User Auth::make_guest(const std::string& wanted) {
@@ -190,6 +199,8 @@ std::optional<std::string> Auth::account_name(const std::string& user_id) {
 Auth::Error Auth::check_password(const std::string& name, const std::string& password, const std::string& address,
                                   json::object& rec, std::string* raw) {
   if (!valid_user_name(name)) return Error::BadCredentials;
+  // No account has these (valid_password): with the hash's zero padding they could match one.
+  if (password.empty() || password.find('\0') != std::string::npos) return Error::BadCredentials;
   auto r = redis_.command({"GET", keys::user(lower(name))});
   if (r.type != RedisReply::Type::String) return Error::BadCredentials;
   // Password guessing: every try takes a place in the window before any hashing (on every node);

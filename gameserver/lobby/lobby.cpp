@@ -7,9 +7,9 @@
 
 namespace gs {
 
-std::string Lobby::add(const User& owner, SeekSpec spec, std::string target, int owner_rating) {
+std::string Lobby::add(const User& owner, SeekSpec spec, std::string target, int owner_rating, std::string owner_block) {
   std::string id = "s-" + xq::random_hex(6);
-  seeks_[id] = SeekEntry{id, owner, std::move(spec), std::move(target), owner_rating};
+  seeks_[id] = SeekEntry{id, owner, std::move(spec), std::move(target), owner_rating, std::move(owner_block)};
   return id;
 }
 
@@ -84,6 +84,7 @@ std::string encode_seek(const SeekEntry& s, const std::string& node) {
                         {"owner_name", s.owner.name},
                         {"owner_guest", s.owner.guest},
                         {"owner_rating", s.owner_rating},
+                        {"owner_block", s.owner_block},
                         {"target", s.target_user_id},
                         {"variant", s.spec.variant == xq::Variant::Jieqi ? "jieqi" : "xiangqi"},
                         {"initial_ms", s.spec.tc.initial_ms},
@@ -110,6 +111,7 @@ std::optional<StoredSeek> decode_seek(const std::string& text) {
     s.owner = User{str("owner_id"), str("owner_name"), o.at("owner_guest").as_bool()};
     s.target_user_id = str("target");
     if (const auto* r = o.if_contains("owner_rating")) s.owner_rating = r->to_number<int>();  // absent in older entries
+    if (const auto* b = o.if_contains("owner_block")) s.owner_block = std::string(b->as_string());  // likewise
     s.spec.variant = str("variant") == "jieqi" ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
     s.spec.tc.initial_ms = o.at("initial_ms").to_number<int64_t>();
     s.spec.tc.increment_ms = o.at("increment_ms").to_number<int64_t>();
@@ -130,6 +132,11 @@ std::optional<StoredSeek> decode_seek(const std::string& text) {
 
 size_t Lobby::owned_by(const std::string& user_id) const {
   return static_cast<size_t>(std::count_if(seeks_.begin(), seeks_.end(), [&](const auto& kv) { return kv.second.owner.id == user_id; }));
+}
+
+size_t Lobby::made_from(const std::string& block) const {
+  if (block.empty()) return 0;
+  return static_cast<size_t>(std::count_if(seeks_.begin(), seeks_.end(), [&](const auto& kv) { return kv.second.owner_block == block; }));
 }
 
 size_t Lobby::remove_user(const std::string& user_id) {

@@ -30,6 +30,9 @@ struct SeekEntry {
   SeekSpec spec;
   std::string target_user_id;  // non-empty: a challenge
   int owner_rating = 0;        // the owner's rating in the seek's variant when it was made; 0: a guest
+  // The owner's client address block (net/client_address.h, limited_block), for the limit of open
+  // seeks per address; "" when no such limit holds. Stored, never shown to anyone.
+  std::string owner_block;
 };
 
 // A seek as stored in the shared seek hash (xq:seeks) so every node can list it; `node` is the node
@@ -52,7 +55,8 @@ size_t listed_seeks(const std::vector<SeekEntry>& seeks, const std::string& user
 
 class Lobby {
  public:
-  std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "", int owner_rating = 0);
+  std::string add(const User& owner, SeekSpec spec, std::string target_user_id = "", int owner_rating = 0,
+                  std::string owner_block = "");
   bool cancel(const std::string& id, const std::string& user_id);
   std::optional<SeekEntry> find(const std::string& id) const;
   // Removes and returns the seek if `taker` may accept it.
@@ -63,6 +67,7 @@ class Lobby {
   // one of them: crossing rematch offers); returns their ids.
   std::vector<std::string> remove_challenges_between(const std::string& a, const std::string& b);
   size_t owned_by(const std::string& user_id) const;  // open seeks and challenges the user made
+  size_t made_from(const std::string& block) const;   // ... those made from this address block ("" = none)
   void restore(const SeekEntry& e) { seeks_[e.id] = e; }  // undo take() when a game could not start
 
  private:

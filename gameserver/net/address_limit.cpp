@@ -4,13 +4,9 @@
 
 namespace gs {
 
-namespace {
-bool counted(std::string_view address) { return !address.empty() && !is_loopback(address); }
-}  // namespace
-
 bool ConnectionsPerAddress::try_acquire(std::string_view client_address, int64_t max, Slot& out) {
-  if (max <= 0 || !counted(client_address)) return true;
-  std::string block = address_block(client_address);
+  std::string block = limited_block(client_address);
+  if (max <= 0 || block.empty()) return true;
   std::lock_guard l(mu_);
   int64_t& n = open_[block];
   if (n >= max) return false;
@@ -20,9 +16,10 @@ bool ConnectionsPerAddress::try_acquire(std::string_view client_address, int64_t
 }
 
 int64_t ConnectionsPerAddress::open_from(std::string_view client_address) {
-  if (!counted(client_address)) return 0;
+  const std::string block = limited_block(client_address);
+  if (block.empty()) return 0;
   std::lock_guard l(mu_);
-  auto it = open_.find(address_block(client_address));
+  auto it = open_.find(block);
   return it == open_.end() ? 0 : it->second;
 }
 

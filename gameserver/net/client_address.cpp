@@ -98,6 +98,10 @@ bool TrustedProxies::contains(std::string_view address) const {
 
 bool is_loopback(std::string_view address) { return address.substr(0, 4) == "127." || address == "::1"; }
 
+std::string limited_block(std::string_view address) {
+  return address.empty() || is_loopback(address) ? std::string() : address_block(address);
+}
+
 std::string address_block(std::string_view address) {
   auto ip = parse_ip(address);
   if (!ip) return std::string(address);

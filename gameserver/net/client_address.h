@@ -41,4 +41,9 @@ std::string address_block(std::string_view address);
 // 127.0.0.0/8 or ::1 (the host itself).
 bool is_loopback(std::string_view address);
 
+// The block a limit per address counts `address` under, or "" for an address no such limit holds
+// back: an unknown one, or the host's own loopback (the load generator, the tests, a local proxy
+// that names no client).
+std::string limited_block(std::string_view address);
+
 }  // namespace gs

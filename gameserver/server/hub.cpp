@@ -8,6 +8,9 @@
 #include <optional>
 #include <utility>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include "server/views.h"
 #include "store/keys.h"
 
@@ -145,6 +148,23 @@ void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
                                        std::to_string(options_.max_frame_bytes), metrics_);
 }
 
+// The request_id of a frame that does not decode as a whole (a text field that is not UTF-8, say),
+// read from the envelope's field 1 as far as the fields before it are well formed; 0 if not found.
+// So the error names the request and the client can tell which one failed.
+static uint64_t request_id_of_undecodable(const std::string& bytes) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  uint64_t id = 0;  // the last one counts, as in a decoded message
+  while (const uint32_t tag = in.ReadTag()) {
+    if (tag == WireFormatLite::MakeTag(v1::ClientMessage::kRequestIdFieldNumber, WireFormatLite::WIRETYPE_VARINT)) {
+      if (!in.ReadVarint64(&id)) return 0;
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      return id;
+    }
+  }
+  return id;
+}
+
 void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes) {
   metrics_.frames_in_total++;
   const int64_t t0 = steady_ms();
@@ -157,10 +177,12 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
   // is answered under its own request_id: the client can tell which one to send again.
   v1::ClientMessage m;
   const bool decoded = m.ParseFromString(bytes);
+  const uint64_t rid = decoded ? m.request_id() : request_id_of_undecodable(bytes);
   if (!c->take_token(options_.rate_per_second, options_.rate_burst, t0))
-    return send_error(*c, decoded ? m.request_id() : 0, v1::RATE_LIMITED, "slow down: too many frames per second",
+    return send_error(*c, rid, v1::RATE_LIMITED, "slow down: too many frames per second", metrics_);
+  if (!decoded)
+    return send_error(*c, rid, v1::BAD_FRAME, "not a ClientMessage (malformed protobuf, or a text field not UTF-8)",
                       metrics_);
-  if (!decoded) return send_error(*c, 0, v1::BAD_FRAME, "not a ClientMessage", metrics_);
   if (c->request_off_io()) {  // behind a request of the same connection still on a worker pool: its requests keep their order
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
@@ -410,10 +432,14 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   auto actor = locate(gid, owner, c->id());
   if (!actor && !owner.empty()) {
     // Another node owns the game: it serves this connection through a proxy.
+    bool too_many = false;
     {
       std::lock_guard l(mu_);
       if (auto it = conns_.find(c->id()); it != conns_.end()) {
         if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
+        else if (rid != 0 && (m.has_watch_game() || m.has_sync()) &&
+                 it->second.would_pass_follow_limit(gid, options_.max_followed_games))
+          too_many = true;  // whether the user plays in it is not known here: a player follows few games
         else if (!m.has_chat()) {  // a chat line follows nothing: only a watch, a sync or a play does
           auto& rg = it->second.remote_games[gid];
           rg.node = owner;  // followed even if this attempt fails
@@ -428,6 +454,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
         }
       }
     }
+    if (too_many) return refuse_too_many_followed(*c, rid, gid);
     auto unreachable = [this, c, rid, gid, owner] {
       {  // followed again at the next tick (follow_moved_games), not left pointing at a node that did not hear it
         std::lock_guard l(mu_);
@@ -515,14 +542,19 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   // Refused before the connection counts as following the game: it is not subscribed to it.
   if (viewer == xq::Viewer::Spectator && !m.has_watch_game() && !m.has_sync() && !m.has_unwatch_game())
     return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", metrics_, gid);
-  bool was_subscribed;
+  bool was_subscribed = false, too_many = false;
   {
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;
-    was_subscribed = !it->second.games.insert(gid).second;
+    if (viewer == xq::Viewer::Spectator && (m.has_watch_game() || m.has_sync()) &&
+        it->second.would_pass_follow_limit(gid, options_.max_followed_games))
+      too_many = true;
+    else
+      was_subscribed = !it->second.games.insert(gid).second;
     it->second.remote_games.erase(gid);  // served here now
   }
+  if (too_many) return refuse_too_many_followed(*c, rid, gid);
   if (m.has_unwatch_game()) {
     {
       std::lock_guard l(mu_);
@@ -550,6 +582,12 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     if (!was_subscribed) a.subscribe(c, viewer, GameActor::Greeting::None, 0);
     a.handle(c, viewer, m, t0);
   });
+}
+
+void Hub::refuse_too_many_followed(Connection& c, uint64_t rid, const std::string& gid) {
+  send_error(c, rid, v1::BAD_REQUEST,
+             "watching too many games at once (at most " + std::to_string(options_.max_followed_games) + "): unwatch_game one first",
+             metrics_, gid);
 }
 
 void Hub::push_notice(const std::vector<std::string>& user_ids, const std::string& kind, const std::string& event_id,

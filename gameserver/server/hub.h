@@ -150,7 +150,14 @@ class Hub {
     // connection cost more than the games (docs/benchmarks.md, "Seek pushes to lobby watchers").
     bool lobby_watcher = false;
     std::deque<xq::v1::ClientMessage> held;  // received while a request is on a worker pool (route()), in order
+    bool follows(const std::string& gid) const { return games.count(gid) || remote_games.count(gid); }
+    // Following `gid` too would pass `max` games followed at once (0: no limit).
+    bool would_pass_follow_limit(const std::string& gid, size_t max) const {
+      return max && !follows(gid) && games.size() + remote_games.size() >= max;
+    }
   };
+  // A spectator's watch or sync beyond Options::max_followed_games.
+  void refuse_too_many_followed(Connection& c, uint64_t rid, const std::string& gid);
   static constexpr size_t kMaxHeldFrames = 64;
   static constexpr size_t kMaxEndedRemoteGames = 8;
   // follow_moved_games leaves a game alone this long after its client's own request about it (the

@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "game/clock.h"
+#include "game/one_line_text.h"
+#include "net/client_address.h"
 #include "rules/jieqi.h"
 #include "server/views.h"
 #include "store/keys.h"
@@ -83,6 +85,12 @@ static bool parse_spec(const v1::TimeControl& tc, v1::Variant var, v1::Side colo
     return false;
   }
   out.variant = var == v1::JIEQI ? xq::Variant::Jieqi : xq::Variant::Xiangqi;
+  // Xiangqi has no face-down pieces: only the default (which every game's state names) means
+  // nothing there; another mode asked for is a mistake, not an option to list with the seek.
+  if (out.variant == xq::Variant::Xiangqi && out.capture_visibility != "capturer") {
+    why = "capture_visibility is a Jieqi rule";
+    return false;
+  }
   out.options = rule_options_from(options);
   if (why = rule_options_error(out.options, out.variant); !why.empty()) return false;
   out.tc = {tc.initial_ms(), tc.increment_ms()};
@@ -142,7 +150,12 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     return send_error(*c, rid, v1::BAD_REQUEST, "rated games need an account: register or log in", metrics_);
   if (m.has_challenge()) {
     // The target must be online; the challenge is a seek only they can see and accept.
-    target_id = online_user_id(m.challenge().user_name());
+    // Echoed in the answer below, so a name no player could have (control characters, a line
+    // break, text turned around) is refused without it.
+    const std::string& name = m.challenge().user_name();
+    if (name.empty() || name.size() > 64 || !one_line_text(name))
+      return send_error(*c, rid, v1::BAD_REQUEST, "user_name: not a player's name", metrics_);
+    target_id = online_user_id(name);
     if (target_id == u.id) return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
     if (target_id.empty())
       return send_error(*c, rid, v1::USER_NOT_ONLINE, m.challenge().user_name() + " is not online: a challenge reaches only a signed-in player",
@@ -153,20 +166,28 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
   // Shown with the seek, so a player sees whom they would meet (the rating as of now; guests have none).
   const int owner_rating =
       u.guest ? 0 : static_cast<int>(std::lround(RatingStore(redis_).get(variant_name(spec.variant), u.id).rating));
-  // The limit is per user: seeks the user holds through other nodes count too.
+  // The limits are per user and per client address: seeks held through other nodes count too.
+  const std::string block = options_.max_seeks_per_address ? limited_block(c->client_address()) : "";
   const std::vector<SeekEntry> stored = all_seeks();
-  std::string id;
+  std::string id, refusal;
   {
     std::lock_guard l(mu_);
-    size_t elsewhere = 0;
-    for (const SeekEntry& s : stored) elsewhere += s.owner.id == u.id && !lobby_.find(s.id);
+    size_t elsewhere = 0, from_block_elsewhere = 0;
+    for (const SeekEntry& s : stored) {
+      if (lobby_.find(s.id)) continue;
+      elsewhere += s.owner.id == u.id;
+      from_block_elsewhere += !block.empty() && s.owner_block == block;
+    }
     // Closed while this ran on the lobby pool: its seeks went with it (on_close), so must this one.
     if (!conns_.count(c->id())) return;
-    if (lobby_.owned_by(u.id) + elsewhere < options_.max_seeks_per_user) id = lobby_.add(u, spec, target_id, owner_rating);
+    if (lobby_.owned_by(u.id) + elsewhere >= options_.max_seeks_per_user)
+      refusal = "too many open seeks (at most " + std::to_string(options_.max_seeks_per_user) + ")";
+    else if (!block.empty() && lobby_.made_from(block) + from_block_elsewhere >= options_.max_seeks_per_address)
+      refusal = "too many open seeks from your address (at most " + std::to_string(options_.max_seeks_per_address) + ")";
+    else
+      id = lobby_.add(u, spec, target_id, owner_rating, block);
   }
-  if (id.empty())
-    return send_error(*c, rid, v1::BAD_REQUEST,
-                      "too many open seeks (at most " + std::to_string(options_.max_seeks_per_user) + ")", metrics_);
+  if (id.empty()) return send_error(*c, rid, v1::BAD_REQUEST, refusal, metrics_);
   try {
     store_seek(id);  // listed on every node
   } catch (...) {

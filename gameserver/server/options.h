@@ -38,6 +38,15 @@ struct ServerOptions {
   // Open seeks + challenges per user: every change pushes the whole seek list to every lobby
   // watcher, so unbounded seeks let one client make each push (and every queue) huge.
   size_t max_seeks_per_user = 10;
+  // ... and per client address (its block; loopback is not counted), on every node together: guests
+  // cost nothing to make, so without it one host filled the lobby's 200 listed seeks and hid most
+  // players' seeks (security review, 2026-12-04). 0: no limit. A club behind one NAT address
+  // seeking at once needs more.
+  size_t max_seeks_per_address = 30;
+  // Games one connection may follow at once as a spectator (watch_game, sync): each costs a
+  // subscription on its node and a copy of every event (security review, 2026-12-04: one
+  // connection watched any number). A player's own games are never refused for it. 0: no limit.
+  size_t max_followed_games = 64;
   // Seek-list pushes are coalesced: at most one per this period (the first change after a quiet
   // period goes out at once). Each push is one frame to every lobby watcher (a connection that asked
   // for the seek list), so pushing on every change costs (changes x watchers) frames while a busy

@@ -353,6 +353,15 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   // A string field that is not UTF-8 (login_guest.name = "\xff"): refused, and not a log line each.
   c.send_raw(std::string("\x5a\x03\x0a\x01\xff", 5));
   expect_error(BAD_FRAME);
+  // The same after request_id 77 (field 1): the error names the request (security review,
+  // 2026-12-04: a chat line with a lone surrogate was answered under request_id 0).
+  c.send_raw(std::string("\x08\x4d\x5a\x03\x0a\x01\xff", 7));
+  {
+    auto named = c.wait_for([](const ServerMessage& s) { return s.has_error(); });
+    ASSERT_TRUE(named);
+    EXPECT_EQ(named->error().code(), BAD_FRAME);
+    EXPECT_EQ(named->request_id(), 77u) << named->DebugString();
+  }
   std::ifstream log(g_servers->dir() + "/gameserver.log");
   const std::string logged((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_EQ(logged.find("UTF-8"), std::string::npos) << "a client's bad frame filled the server's log";
@@ -756,6 +765,15 @@ TEST_F(GameServer, AccountsAndDirectChallenge) {
   login.mutable_login()->set_name("alice_acct");
   login.mutable_login()->set_password("wrong password");
   EXPECT_EQ(error_of(alice.ws->request(login)), BAD_CREDENTIALS);
+  // Not a password anyone has (the hash pads with zero bytes: "" and NULs must not match one).
+  login.mutable_login()->set_password("");
+  EXPECT_EQ(error_of(alice.ws->request(login)), BAD_CREDENTIALS);
+  login.mutable_login()->set_password(std::string("correct horse\0", 14));
+  EXPECT_EQ(error_of(alice.ws->request(login)), BAD_CREDENTIALS);
+  ClientMessage nul_password;
+  nul_password.mutable_register_()->set_name("nul_pw");
+  nul_password.mutable_register_()->set_password(std::string(6, '\0'));
+  EXPECT_EQ(error_of(alice.ws->request(nul_password)), BAD_REQUEST);
   login.mutable_login()->set_password("correct horse");
   auto l = alice.ws->request(login);
   ASSERT_TRUE(l.has_reply());
@@ -914,6 +932,130 @@ TEST(GameServerLimits, ConnectionsFromOneAddressAreCapped) {
     }
   }
   EXPECT_TRUE(back) << "the place of a closed connection is free again";
+}
+
+// Open seeks per client address (--max-seeks-per-address; security review, 2026-12-04: guests
+// from one address filled the lobby's 200 listed seeks). Guests of one address share the limit,
+// another address and the host's own loopback do not; a cancelled seek gives its place back.
+TEST(GameServerLimits, SeeksFromOneAddressAreCapped) {
+  TestServers::Options o;
+  o.gameserver_args = {"--max-seeks-per-address", "3"};
+  TestServers own(o);
+  auto guest_from = [&](const std::string& address, const std::string& name) {
+    TestClient p;
+    p.ws = std::make_unique<WsClient>(own.port(), address);
+    ClientMessage m;
+    m.mutable_login_guest()->set_name(name);
+    const ServerMessage r = p.ws->request(m);
+    EXPECT_TRUE(r.has_reply()) << r.DebugString();
+    p.user_id = r.reply().user().user_id();
+    return p;
+  };
+  auto seek = [](TestClient& p, uint32_t initial_ms) {
+    ClientMessage m;
+    m.mutable_create_seek()->set_variant(XIANGQI);
+    m.mutable_create_seek()->mutable_time_control()->set_initial_ms(initial_ms);
+    return p.ws->request(m);
+  };
+  TestClient a = guest_from("203.0.113.30", "flood_a"), b = guest_from("203.0.113.30", "flood_b");
+  ASSERT_TRUE(seek(a, 60'000).has_reply());
+  ASSERT_TRUE(seek(a, 61'000).has_reply());
+  const ServerMessage third = seek(b, 62'000);
+  ASSERT_TRUE(third.has_reply()) << third.DebugString();
+  const ServerMessage fourth = seek(b, 63'000);
+  EXPECT_EQ(error_of(fourth), BAD_REQUEST);
+  EXPECT_EQ(fourth.error().message(), "too many open seeks from your address (at most 3)");
+  // A challenge is a seek too.
+  TestClient other = guest_from("198.51.100.30", "flood_other");
+  ClientMessage ch;
+  ch.mutable_challenge()->set_user_name("guest-flood_other");
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
+  EXPECT_EQ(error_of(a.ws->request(ch)), BAD_REQUEST);
+  // Others are not held back: another address, the host itself.
+  EXPECT_TRUE(seek(other, 60'000).has_reply());
+  TestClient local = login_guest(own.port(), "flood_local");
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(seek(local, 60'000 + 1000 * i).has_reply()) << i;
+  // Cancelled: the place is free again.
+  ClientMessage cancel;
+  cancel.mutable_cancel_seek()->set_seek_id(third.reply().seek_id());
+  ASSERT_TRUE(b.ws->request(cancel).has_reply());
+  EXPECT_TRUE(seek(b, 63'000).has_reply());
+}
+
+// A spectator follows at most --max-followed-games games at once (security review, 2026-12-04:
+// one connection watched any number); unwatching one makes room; a player's own game is never
+// refused for it.
+TEST(GameServerLimits, ASpectatorFollowsAtMostTheGamesAllowed) {
+  TestServers::Options o;
+  o.gameserver_args = {"--max-followed-games", "2"};
+  TestServers own(o);
+  std::vector<TestClient> players;
+  std::vector<std::string> games;
+  for (int i = 0; i < 3; ++i) {
+    players.push_back(login_guest(own.port(), "fw_red" + std::to_string(i)));
+    players.push_back(login_guest(own.port(), "fw_black" + std::to_string(i)));
+    games.push_back(start_game(players[2 * i], players[2 * i + 1]));
+  }
+  TestClient fan = login_guest(own.port(), "fw_fan");
+  auto watch = [](TestClient& p, const std::string& gid) {
+    ClientMessage m;
+    m.mutable_watch_game()->set_game_id(gid);
+    return p.ws->request(m);
+  };
+  EXPECT_TRUE(watch(fan, games[0]).has_reply());
+  EXPECT_TRUE(watch(fan, games[1]).has_reply());
+  EXPECT_TRUE(watch(fan, games[1]).has_reply()) << "a game already followed is no new one";
+  const ServerMessage refused = watch(fan, games[2]);
+  EXPECT_EQ(error_of(refused), BAD_REQUEST);
+  EXPECT_EQ(refused.error().message(), "watching too many games at once (at most 2): unwatch_game one first");
+  ClientMessage sync;
+  sync.mutable_sync()->set_game_id(games[2]);
+  EXPECT_EQ(error_of(fan.ws->request(sync)), BAD_REQUEST) << "a sync follows too";
+  ClientMessage unwatch;
+  unwatch.mutable_unwatch_game()->set_game_id(games[0]);
+  ASSERT_TRUE(fan.ws->request(unwatch).has_reply());
+  EXPECT_TRUE(watch(fan, games[2]).has_reply());
+  // Red of game 0 on a second connection watches games 1 and 2: its own game still syncs there.
+  TestClient& red0 = players[0];
+  reconnect_to(red0, own.port());
+  EXPECT_TRUE(watch(red0, games[1]).has_reply());
+  EXPECT_TRUE(watch(red0, games[2]).has_reply());
+  ClientMessage own_sync;
+  own_sync.mutable_sync()->set_game_id(games[0]);
+  const ServerMessage mine = red0.ws->request(own_sync);
+  EXPECT_FALSE(mine.has_error()) << mine.DebugString();
+}
+
+// Bad values a lobby request must not get through with (security review, 2026-12-04): a Xiangqi
+// seek with a Jieqi-only option other than its default, a challenge to a name no player could have
+// (refused without echoing it).
+TEST_F(GameServer, LobbyRequestsWithOptionsOrNamesThatMeanNothingAreRefused) {
+  TestClient p = guest("odd_lobby");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(60'000);
+  seek.mutable_create_seek()->set_capture_visibility("both");
+  const ServerMessage refused = p.ws->request(seek);
+  EXPECT_EQ(error_of(refused), BAD_REQUEST);
+  EXPECT_EQ(refused.error().message(), "capture_visibility is a Jieqi rule");
+  seek.mutable_create_seek()->set_capture_visibility("capturer");  // what a Xiangqi game's state names: a rematch sends it
+  const ServerMessage ok = p.ws->request(seek);
+  ASSERT_TRUE(ok.has_reply()) << ok.DebugString();
+  seek.mutable_create_seek()->set_variant(JIEQI);
+  seek.mutable_create_seek()->set_capture_visibility("both");
+  EXPECT_TRUE(p.ws->request(seek).has_reply());
+  ClientMessage ch;
+  ch.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
+  for (const std::string& name : {std::string("a\0b", 3), std::string("line\nbreak"), std::string("\xE2\x80\xAE" "evil"), std::string(65, 'a')}) {
+    ch.mutable_challenge()->set_user_name(name);
+    const ServerMessage r = p.ws->request(ch);
+    EXPECT_EQ(error_of(r), BAD_REQUEST) << r.DebugString();
+    EXPECT_EQ(r.error().message(), "user_name: not a player's name");
+  }
+  ch.mutable_challenge()->set_user_name("nobody_here");
+  const ServerMessage away = p.ws->request(ch);
+  EXPECT_EQ(error_of(away), USER_NOT_ONLINE);
+  EXPECT_NE(away.error().message().find("nobody_here"), std::string::npos) << "a plain name is still named";
 }
 
 // The operator's blocked words (--chat-blocked-words): such a line is refused with a reason and

@@ -189,6 +189,24 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   ctx.publish('desktop-jieqi-resigned.png', 'desktop-jieqi.png');
 });
 
+// A spectator who leaves a live game stops following it (unwatch_game): the players see nobody
+// watching any more, and the server's limit of games followed at once is not used up by browsing.
+test('a spectator who leaves a live game unwatches it: the players\' "watching" tag goes; back again, it returns', async (ctx) => {
+  const red = await newPlayer(ctx, 'Una');
+  const black = await newPlayer(ctx, 'Ved');
+  const fan = await newPlayer(ctx, 'Wes');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await watch(fan, id);
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=spectators][data-count="1"]', { timeout: T });
+  await fan.page.evaluate(() => { location.hash = '#/'; });
+  await fan.page.waitForSelector('[data-testid=game-list]', { timeout: T });
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=spectators]', { state: 'detached', timeout: T });
+  await watch(fan, id);
+  for (const p of [red, black]) await p.page.waitForSelector('[data-testid=spectators][data-count="1"]', { timeout: T });
+  await playMove(red, 'h2e2');
+  await waitForMoves(fan, 1);
+});
+
 // The 30 start squares of the face-down pieces in the order of the server's assignment string.
 const DARK_SQUARES = 'a0 b0 c0 d0 f0 g0 h0 i0 b2 h2 a3 c3 e3 g3 i3 a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6'.split(' ');
 

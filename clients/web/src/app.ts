@@ -323,6 +323,7 @@ export class App extends Observable {
     this.route = next;
     const id = (r: Route) => ('id' in r ? r.id : '');
     if (before.page !== next.page || id(before) !== id(next)) window.scrollTo(0, 0);
+    if (before.page === 'game' && (next.page !== 'game' || id(before) !== id(next))) this.dropWatched(id(next) ?? '', false);
   }
 
   navigate(hash: string) {
@@ -349,15 +350,24 @@ export class App extends Observable {
       g = new GameModel(this.conn, id, undefined, !this.user);
       this.games.set(id, g);
     }
-    // Keep following only the games we still play; watched and finished ones are dropped (the
-    // protocol has no "unwatch", so their pushes are simply ignored from now on).
-    for (const [other, m] of this.games) {
-      if (other !== id && (m.over || !m.you)) {
-        m.dispose();
-        this.games.delete(other);
-      }
-    }
+    this.dropWatched(id, true);
     return g;
+  }
+
+  // Keep following only the games we still play (and the one on screen, `keep`): watched ones are
+  // dropped, and finished ones too when another game opens (`finishedToo`; leaving for the lobby
+  // keeps them, with their chat, for a way back). A live game we only watched is unwatched, so the
+  // server stops sending its moves (and a reader browsing many games stays under the server's
+  // limit of games followed at once).
+  private dropWatched(keep: string, finishedToo: boolean) {
+    for (const [other, m] of this.games) {
+      if (other === keep) continue;
+      const watchedLive = !m.over && !m.you;
+      if (!watchedLive && !(finishedToo && m.over)) continue;
+      if (watchedLive && !m.recordOnly && !m.archived) this.conn.request({ unwatchGame: { gameId: other } }).catch(() => {});
+      m.dispose();
+      this.games.delete(other);
+    }
   }
 
   notify() {

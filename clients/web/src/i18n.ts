@@ -653,6 +653,7 @@ const en = {
   'badRequest.ratingOutsideRange': 'Your rating {rating} is outside this seek\'s range.',
   'badRequest.challengeSelf': 'You cannot challenge yourself.',
   'badRequest.tooManySeeks': 'Too many open seeks (at most {n}).',
+  'badRequest.tooManySeeksFromAddress': 'Too many open seeks from your network address (at most {n} together). Cancel one first.',
 };
 
 export type Key = keyof typeof en;
@@ -1304,6 +1305,7 @@ const zh: Record<Key, string> = {
   'badRequest.ratingOutsideRange': '你的等级分 {rating} 不在该邀请的范围内。',
   'badRequest.challengeSelf': '不能挑战自己。',
   'badRequest.tooManySeeks': '公开邀请太多（最多 {n} 个）。',
+  'badRequest.tooManySeeksFromAddress': '来自你的网络地址的公开邀请太多（合计最多 {n} 个），请先取消一个。',
 };
 
 export type Lang = 'en' | 'zh';
@@ -1366,6 +1368,7 @@ const BAD_REQUEST_REASONS: [RegExp, Key, string[]][] = [
   [/^your rating (\d+) is outside this seek's range/, 'badRequest.ratingOutsideRange', ['rating']],
   [/^you cannot challenge yourself/, 'badRequest.challengeSelf', []],
   [/^too many open seeks \(at most (\d+)\)/, 'badRequest.tooManySeeks', ['n']],
+  [/^too many open seeks from your address \(at most (\d+)\)/, 'badRequest.tooManySeeksFromAddress', ['n']],
 ];
 function badRequestText(message: string): string | null {
   for (const [re, key, names] of BAD_REQUEST_REASONS) {

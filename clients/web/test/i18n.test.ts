@@ -31,6 +31,11 @@ describe('lobby refusals (BAD_REQUEST) in the user\'s language', () => {
       expect(errorText(guest)).toBe('Rated games need an account: register or log in.');
       expect(errorText(range)).toBe("Your rating 1500 is outside this seek's range.");
       expect(errorText({ code: BAD_REQUEST, message: 'too many open seeks (at most 5)' })).toBe('Too many open seeks (at most 5).');
+      const fromAddress = { code: BAD_REQUEST, message: 'too many open seeks from your address (at most 30)' };
+      expect(errorText(fromAddress)).toBe('Too many open seeks from your network address (at most 30 together). Cancel one first.');
+      setLang('zh');
+      expect(errorText(fromAddress)).toBe('来自你的网络地址的公开邀请太多（合计最多 30 个），请先取消一个。');
+      setLang('en');
     } finally {
       setLang('en');
     }

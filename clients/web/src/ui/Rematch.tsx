@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import type { GameModel } from '../game/model';
 import { errorText, t } from '../i18n';
-import { Side, type Seek } from '../net/proto';
+import { Side, Variant, type Seek } from '../net/proto';
 
 export function Rematch({ app, game }: { app: App; game: GameModel }) {
   const you = game.you;
@@ -102,7 +102,8 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
                 timeControl: st.timeControl,
                 color: you === 'r' ? Side.BLACK : Side.RED,
                 ruleset: st.ruleset,
-                captureVisibility: st.captureVisibility,
+                // A Jieqi rule: the server refuses it on Xiangqi unless it is the default.
+                ...(st.variant === Variant.JIEQI ? { captureVisibility: st.captureVisibility } : {}),
                 rated: st.rated,
                 ruleOptions: st.ruleOptions,
               },
