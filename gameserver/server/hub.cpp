@@ -433,6 +433,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   if (!actor && !owner.empty()) {
     // Another node owns the game: it serves this connection through a proxy.
     bool too_many = false;
+    std::optional<uint64_t> catch_up_from;
     {
       std::lock_guard l(mu_);
       if (auto it = conns_.find(c->id()); it != conns_.end()) {
@@ -441,7 +442,17 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
                  it->second.would_pass_follow_limit(gid, options_.max_followed_games))
           too_many = true;  // whether the user plays in it is not known here: a player follows few games
         else if (!m.has_chat()) {  // a chat line follows nothing: only a watch, a sync or a play does
+          const bool followed = it->second.remote_games.count(gid) > 0;
           auto& rg = it->second.remote_games[gid];
+          // Followed from a node that no longer serves this connection (the game was taken over,
+          // its owner restarted, or a request did not reach it), and the tick has not followed it
+          // yet: an action would subscribe it at the owner only from the action on, and the
+          // events in between would never come (review, 2026-12-04: a draw offer right after a
+          // takeover lost the opponent's move for good). A catch-up goes first. (A watch or a
+          // sync catches up by itself.)
+          if (followed && (rg.node != owner || rg.owner_restarted) && !m.has_watch_game() && !m.has_sync())
+            catch_up_from = rg.version;
+          rg.owner_restarted = false;
           rg.node = owner;  // followed even if this attempt fails
           if (rid != 0) rg.client_asked_ms = steady_ms();
           // A later follow catches up from where the client says it is, not from the start. A
@@ -455,6 +466,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       }
     }
     if (too_many) return refuse_too_many_followed(*c, rid, gid);
+    if (catch_up_from) resubscribe(c, gid, *catch_up_from);  // forwarded before the action: it arrives first
     auto unreachable = [this, c, rid, gid, owner] {
       {  // followed again at the next tick (follow_moved_games), not left pointing at a node that did not hear it
         std::lock_guard l(mu_);
@@ -543,6 +555,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   if (viewer == xq::Viewer::Spectator && !m.has_watch_game() && !m.has_sync() && !m.has_unwatch_game())
     return send_error(*c, rid, v1::NOT_YOUR_GAME, "you do not play this game", metrics_, gid);
   bool was_subscribed = false, too_many = false;
+  std::optional<uint64_t> followed_elsewhere_to;  // the version it had reached following the game on another node
   {
     std::lock_guard l(mu_);
     auto it = conns_.find(c->id());
@@ -552,7 +565,10 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       too_many = true;
     else
       was_subscribed = !it->second.games.insert(gid).second;
-    it->second.remote_games.erase(gid);  // served here now
+    if (auto r = it->second.remote_games.find(gid); r != it->second.remote_games.end()) {
+      followed_elsewhere_to = r->second.version;
+      it->second.remote_games.erase(r);  // served here now
+    }
   }
   if (too_many) return refuse_too_many_followed(*c, rid, gid);
   if (m.has_unwatch_game()) {
@@ -578,8 +594,12 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     return actor->post(
         [c, viewer, rid, last](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::Sync, rid, last); });
   }
-  actor->post([c, viewer, m, t0, was_subscribed](GameActor& a) {
-    if (!was_subscribed) a.subscribe(c, viewer, GameActor::Greeting::None, 0);
+  actor->post([c, viewer, m, t0, was_subscribed, followed_elsewhere_to](GameActor& a) {
+    // Followed on another node until this one took the game over: the events since are sent
+    // before the action's (as for a follow moved to another node, game_request above).
+    if (!was_subscribed)
+      a.subscribe(c, viewer, followed_elsewhere_to ? GameActor::Greeting::Sync : GameActor::Greeting::None, 0,
+                  followed_elsewhere_to.value_or(0));
     a.handle(c, viewer, m, t0);
   });
 }

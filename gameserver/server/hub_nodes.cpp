@@ -448,6 +448,9 @@ void Hub::on_node_message(const NodeMessage& nm) {
       if (nm.from_node != options_.node_id) {
         std::lock_guard l(mu_);
         restarted_nodes_.insert(nm.from_node);
+        for (auto& [id, ci] : conns_)
+          for (auto& [gid, rg] : ci.remote_games)
+            if (rg.node == nm.from_node) rg.owner_restarted = true;
       }
       return;
     case K::Notice: {

@@ -12,6 +12,9 @@ struct RemoteGame {
   uint64_t version = 0;  // the last event passed on (or the version the client synced from)
   bool playing = false;  // as one of its players (no seek-list pushes meanwhile)
   int64_t client_asked_ms = 0;  // when the client's own request about it last went out (steady ms)
+  // The owner announced a restart since: it no longer serves this connection, which must catch up
+  // there before anything else (Hub::game_request).
+  bool owner_restarted = false;
 
   // The client syncs from `last_version`: it says what it has, so what follows is sent again even
   // if it was passed on before.

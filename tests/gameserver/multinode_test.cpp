@@ -1333,3 +1333,35 @@ TEST(GameServerMultiNode, APlayerWhoseSyncCausesTheTakeoverGetsEachMissedEventOn
   EXPECT_EQ(seen, (std::map<uint64_t, int>{{2, 1}, {3, 1}, {4, 1}})) << last_frames(red, 12);
   EXPECT_EQ(unasked_errors, 0) << last_frames(red, 12);
 }
+
+// A player whose node lives acts on a game right after another node took it over, before its own
+// node's tick has followed the game there (review, 2026-12-04: black's draw offer went to the new
+// owner, which subscribed black's connection only from the offer on, and red's move in between
+// never reached black). The events it missed come first, each once, then its own; the same after
+// the owner restarted under its own name.
+TEST(GameServerMultiNode, APlayerActingRightAfterATakeoverIsSentWhatItMissedFirst) {
+  // A slow tick (1.5 s): black's offer goes out a few milliseconds after red's move, well inside it.
+  ClusterGame c("actfirst", 3, 4000, 1500);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i], "m" + std::to_string(i)).has_reply());
+  ASSERT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 4; }));
+  cluster.kill_node(0);  // the owner, and Red's node
+  reconnect_to(red, cluster.port(2));
+  ASSERT_TRUE(sync_until_served(red, gid, 4).has_reply()) << last_frames(red);
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(2)) << "red's sync took the game over";
+  ASSERT_TRUE(move(red, gid, kMate[4], "m4").has_reply());
+  ClientMessage offer;
+  offer.mutable_offer_draw()->set_game_id(gid);
+  const ServerMessage offered = black.ws->request(offer);
+  ASSERT_TRUE(offered.has_reply()) << offered.DebugString();
+  EXPECT_EQ(offered.reply().version(), 6u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // the tick's own follow: no second copy
+  // Red's move reached black before the answer to its offer, once (the offer is answered by a Reply).
+  std::vector<uint64_t> versions;
+  for (const ServerMessage& s : black.ws->history()) {
+    if (s.has_game_event() && s.game_event().game_id() == gid) versions.push_back(s.game_event().version());
+    if (s.request_id() == offered.request_id()) versions.push_back(100 + s.reply().version());
+  }
+  EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 4, 5, 106})) << last_frames(black, 10);
+}
