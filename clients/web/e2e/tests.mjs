@@ -64,6 +64,10 @@ test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and 
 
   const results = await Promise.all([resultText(red), resultText(black), resultText(spec)]);
   for (const r of results) assert(/Red wins: checkmate/.test(r), `result says "Red wins: checkmate" (got "${r}")`);
+  // Each player is also told which way it went for them; a spectator is not.
+  assertEqual((await red.page.textContent('[data-testid=result-for-you]')).trim(), 'You won.', 'the winner is told');
+  assertEqual((await black.page.textContent('[data-testid=result-for-you]')).trim(), 'You lost.', 'the loser is told');
+  assert(!(await spec.page.$('[data-testid=result-for-you]')), 'nothing of the kind for a spectator');
   for (const p of [red, black, spec]) assertEqual(await iccsList(p), MATE, `${p.name}'s move list (no lost or doubled moves)`);
   assertEqual(await lastIccs(spec), 'b5e5', 'spectator saw the mating move');
   assert(await red.page.$('[data-check]'), 'the mated king is highlighted');
@@ -182,6 +186,11 @@ test('jieqi: hidden identities never reach the spectator; resignation; commitmen
   }
   const assignment = (await spec.page.textContent('[data-testid=assignment]')).trim();
   assertEqual(assignment.length, 30, 'assignment has 30 letters');
+  // The public shuffle names every captured face-down piece, for the spectator and the owner too.
+  for (const p of [spec, black]) {
+    const caps = await p.page.$$eval('[data-captured][data-was-dark="1"]', (e) => e.map((x) => x.getAttribute('data-captured')));
+    assert(caps.length > 0 && caps.every((c) => !c.endsWith('?')), `${p.name}: captured face-down pieces named at the end (got ${caps})`);
+  }
   // The pieces never turned are shown as the assignment says (c0 is Red's third start square).
   assertEqual((await boardPieces(spec)).filter((p) => p.endsWith('X')).length, 0, 'no piece stays face down at the end');
   assertEqual(await spec.page.getAttribute('g.piece[data-at=c0]', 'data-piece'), `r${assignment[2]}`, 'c0 shows its identity from the assignment');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignmentDisagreement, identitiesOf, turnedUpAtEnd } from '../src/game/commitment';
+import { assignmentDisagreement, capturedNamed, identitiesOf, turnedUpAtEnd } from '../src/game/commitment';
 import { JIEQI_START, parseFen, squareName } from '../src/rules/board';
 
 // An assignment as the server publishes it: Red's 15 in start-square order, then Black's.
@@ -23,6 +23,23 @@ describe('the published Jieqi assignment', () => {
     expect(identitiesOf(ASSIGNMENT.toLowerCase())).toBeNull();
     expect(identitiesOf(ASSIGNMENT.slice(1))).toBeNull();
     expect(identitiesOf('K' + ASSIGNMENT.slice(1))).toBeNull();
+  });
+
+  it('names the captured face-down pieces from the assignment, each by the square it was taken on', () => {
+    const ids = identitiesOf(ASSIGNMENT)!;
+    const named = (s: string) => [...ids].find(([sq]) => squareName(sq) === s)?.[1];
+    // Red's face-down b2 piece (a cannon by its square) takes b9, black's h7 takes h0: two captures
+    // of face-down pieces, the second already known to this viewer (its capturer).
+    const moves = [{ iccs: 'b2b9', reveal: named('b2') }, { iccs: 'h7h0', reveal: named('h7')!.toLowerCase() }];
+    const captured = [
+      { owner: 'b', type: '', wasDark: true },
+      { owner: 'r', type: 'R', wasDark: true }, // the capturer's own knowledge stays as it was
+    ];
+    const out = capturedNamed(JIEQI_START, moves, captured, ASSIGNMENT);
+    expect(out.map((c) => c.type)).toEqual([named('b9'), 'R']);
+    expect(out[0].owner).toBe('b');
+    // Not an assignment: unchanged.
+    expect(capturedNamed(JIEQI_START, moves, captured, '').map((c) => c.type)).toEqual(['', 'R']);
   });
 
   it('turns up only the pieces still face down, keeping their colours', () => {

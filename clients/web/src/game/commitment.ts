@@ -46,6 +46,34 @@ export function turnedUpAtEnd(pos: Position, assignment: string): { position: Po
   return { position: { ...pos, board }, turned };
 }
 
+// The captured pieces with every face-down one named from a published assignment (review,
+// 2026-12-04: the replay of a finished game showed "?" beside a board turned face up). A
+// face-down piece is captured on its start square, having never moved, so the assignment says
+// what it was. The k-th face-down piece in `captured` is the k-th taken in `moves`.
+export function capturedNamed<C extends { type: string; wasDark: boolean }>(
+  startFen: string,
+  moves: readonly { iccs: string; reveal?: string | null }[],
+  captured: readonly C[],
+  assignment: string,
+): C[] {
+  const ids = identitiesOf(assignment);
+  if (!ids || !startFen) return [...captured];
+  const taken: (PieceType | undefined)[] = [];
+  let pos = parseFen(startFen);
+  for (const mv of moves) {
+    const m = parseIccs(mv.iccs);
+    if (!m) continue;
+    if (pos.board[m.to]?.type === 'X') taken.push(ids.get(m.to));
+    pos = applyMove(pos, m, (mv.reveal || m.reveal || null) as PieceType | null);
+  }
+  let k = 0;
+  return captured.map((c) => {
+    if (!c.wasDark) return c;
+    const id = taken[k++];
+    return c.type || !id ? c : { ...c, type: id };
+  });
+}
+
 // The full set each side's face-down pieces are drawn from (jieqi-rules.md §1).
 const SET: Record<string, number> = { R: 2, N: 2, B: 2, A: 2, C: 2, P: 5 };
 

@@ -10,6 +10,7 @@ import { ErrorCode, EventKind, Outcome, Side, type ChatLine, type GameEvent, typ
 import { applyMove, boardFen, iccsOf, parseFen, parseIccs, type Color, type Move, type PieceType, type Position } from '../rules/board';
 import { errorText, t } from '../i18n';
 import { Observable } from '../store';
+import { capturedNamed } from './commitment';
 import { premoveVerdict } from './premove';
 import { fetchRecord } from './record';
 
@@ -299,6 +300,8 @@ export class GameModel extends Observable {
     this.fen = st.fen;
     this.moves = [...st.moves];
     this.captured = st.captured.map((c) => ({ owner: sideColor(c.owner) ?? 'r', type: c.type, wasDark: c.wasDark }));
+    // The end makes the shuffle public: every captured face-down piece has a name from then on.
+    if (st.result?.assignment) this.captured = capturedNamed(st.startFen, st.moves, this.captured, st.result.assignment);
     this.setClock(st.clock, true);
     this.drawOfferBy = sideColor(st.drawOfferBy);
     this.takebackBy = sideColor(st.takebackProposedBy);

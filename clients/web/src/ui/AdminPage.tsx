@@ -477,7 +477,7 @@ function BanById({ onBan }: { onBan: (id: string) => void }) {
         setId('');
       }}
     >
-      <input data-testid="ban-id" placeholder={t('banById')} value={id} onInput={(e) => setId(e.currentTarget.value)} />
+      <input data-testid="ban-id" aria-label={t('banById')} placeholder={t('banById')} value={id} onInput={(e) => setId(e.currentTarget.value)} />
       <button data-testid="ban-id-submit" disabled={!id.trim()}>{t('ban')}</button>
     </form>
   );
@@ -501,7 +501,7 @@ function RolePanel({ onGrant, onBot }: { onGrant: (name: string, role: string) =
           if (name.trim()) onGrant(name.trim(), role);
         }}
       >
-        <input data-testid="role-account" placeholder={t('userName')} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input data-testid="role-account" aria-label={t('userName')} placeholder={t('userName')} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <select data-testid="role-select" value={role} onChange={(e) => setRole(e.currentTarget.value)}>
           {['player', 'organiser', 'admin'].map((r) => (
             <option key={r} value={r}>{t(roleKey(r))}</option>

@@ -90,7 +90,7 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
             </p>
           )}
           {game.over && (game.chatClosed || game.archived) ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
-            <input data-testid="chat-input" maxLength={200} value={text} placeholder={t('chatPlaceholder')}
+            <input data-testid="chat-input" maxLength={200} value={text} aria-label={t('chatPlaceholder')} placeholder={t('chatPlaceholder')}
                    onInput={(e) => setText((e.target as HTMLInputElement).value)} />
             <button type="submit" data-testid="chat-send" disabled={sending || !text.trim()}>{t('chatSend')}</button>
           </form>}

@@ -44,7 +44,8 @@ export function EventPage({ app, id }: { app: App; id: string }) {
       api<EventDetail>('GET', `/api/events/${enc}`),
       api<Standings>('GET', `/api/events/${enc}/standings`),
       api<Crosstable>('GET', `/api/events/${enc}/crosstable`),
-      api<NextGame>('GET', `/api/events/${enc}/next`, undefined, auth),
+      // Only with a session: signed out it can only be refused (401, twice a load in the console).
+      app.user ? api<NextGame>('GET', `/api/events/${enc}/next`, undefined, auth) : Promise.resolve<NextGame>({}),
     ]);
     const val = <T,>(r: PromiseSettledResult<T>) => (r.status === 'fulfilled' ? r.value : null);
     const e = val(ev);

@@ -8,7 +8,7 @@ import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
 import { apiErrorText, captureVisibilityText, t, useLang } from '../i18n';
 import { api } from '../net/http';
-import { Variant } from '../net/proto';
+import { Outcome, Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
 import { chineseMove } from '../rules/notation';
 import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
@@ -232,6 +232,12 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
+          {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS) && (
+            // The result names a colour; a player is told which way it went for them.
+            <p class="result-for-you" data-testid="result-for-you">
+              {t((game.result.outcome === Outcome.RED_WINS) === (you === 'r') ? 'youWon' : 'youLost')}
+            </p>
+          )}
           <FirstMoveDue game={game} you={you} />
           {game.premove && !game.over && (
             <p class="muted premove-line" data-testid="premove" data-iccs={iccsOf(game.premove)} role="status">

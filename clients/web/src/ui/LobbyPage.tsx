@@ -200,7 +200,7 @@ export function LobbyPage({ app }: { app: App }) {
             if (gameId.trim()) app.navigate(`#/game/${encodeURIComponent(gameId.trim())}`);
           }}
         >
-          <input placeholder={t('openGame')} value={gameId} onInput={(e) => setGameId(e.currentTarget.value)} />
+          <input aria-label={t('openGame')} placeholder={t('openGame')} value={gameId} onInput={(e) => setGameId(e.currentTarget.value)} />
           <button>{t('go')}</button>
         </form>
       </section>
@@ -330,7 +330,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
           if (opponent.trim()) onSubmit({ challenge: { userName: opponent.trim(), ...spec() } });
         }}
       >
-        <input data-testid="challenge-name" placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
+        <input data-testid="challenge-name" aria-label={t('challengeUser')} placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
         <button data-testid="challenge" disabled={!opponent.trim()}>
           {t('challenge')}
         </button>

@@ -73,7 +73,7 @@ export function SignIn({ app }: { app: App }) {
           void run({ loginGuest: { name: wanted } });
         }}
       >
-        <input data-testid="guest-name" placeholder={t('guestName')} value={guestName} maxLength={20} onInput={(e) => setGuestName(e.currentTarget.value)} />
+        <input data-testid="guest-name" aria-label={t('guestName')} placeholder={t('guestName')} value={guestName} maxLength={20} onInput={(e) => setGuestName(e.currentTarget.value)} />
         <button class="primary" data-testid="guest-login" disabled={busy}>{t('playAsGuest')}</button>
       </form>
       <form
@@ -83,8 +83,8 @@ export function SignIn({ app }: { app: App }) {
           void run({ login: { name: account, password } });
         }}
       >
-        <input data-testid="account-name" placeholder={t('userName')} autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck={false} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <input data-testid="account-password" type="password" placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input data-testid="account-name" aria-label={t('userName')} placeholder={t('userName')} autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck={false} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input data-testid="account-password" type="password" aria-label={t('password')} placeholder={t('password')} autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         <div class="row">
           <button data-testid="login" disabled={busy || !account || !password}>{t('login')}</button>
           <button data-testid="register" type="button" disabled={busy || !account || !password} onClick={() => register()}>
