@@ -428,11 +428,15 @@ test('takeback: Red asks after Black replied, Black (on a phone) accepts: both p
     assertEqual(await boardPieces(p), start, `${p.name}'s board is back at the start`);
   }
   await red.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: T });
+  // The proposer is told why the moves vanished; the one who accepted is not.
+  await red.page.waitForSelector('[data-testid=takeback-accepted]', { timeout: T });
+  assertEqual(await black.page.locator('[data-testid=takeback-accepted]').count(), 0, 'the one who accepted is told nothing');
 
   // Play goes on with another move; taken back alone (Black has not replied): one ply.
   await playMove(red, 'b2e2');
   await Promise.all([waitForMoves(red, 1), waitForMoves(black, 1)]);
   assertEqual(await iccsList(black), ['b2e2'], "Black's move list after the new move");
+  assertEqual(await red.page.locator('[data-testid=takeback-accepted]').count(), 0, 'the note goes with the next move');
   await red.page.click('[data-testid=propose-takeback]');
   await black.page.tap('[data-testid=accept-takeback]', { timeout: T });
   await Promise.all([waitForMoveCount(red, 0), waitForMoveCount(black, 0)]);

@@ -70,6 +70,7 @@ export class GameModel extends Observable {
   // Takebacks by agreement (casual games only) and the time gift, as drawOfferBy / drawDeclined.
   takebackBy: Color | null = null; // whose takeback proposal stands
   takebackDeclined = false; // the last proposal was declined (until the next move)
+  takebackAccepted = false; // the last proposal was accepted: said to the proposer and spectators until the next move
   takebacksAllowed = false;
   timeGiftMs = 0; // what "give time" adds to the opponent's clock; 0: not in this game
   // What this player may still propose or give (the server's allowance, GameState).
@@ -352,6 +353,7 @@ export class GameModel extends Observable {
         this.drawDeclined = false;
         this.takebackBy = null; // a takeback proposal lapses when either side moves
         this.takebackDeclined = false;
+        this.takebackAccepted = false;
         if (this.takebackRefused && this.takebackRefused !== mover) this.takebackRefused = null;
         if (this.pending && mover === this.you) this.pending = null;
         // Outside tournaments Black's first-move time starts with Red's first move (a tournament's
@@ -374,6 +376,7 @@ export class GameModel extends Observable {
       case EventKind.TAKEBACK_PROPOSED:
         this.takebackBy = mover;
         this.takebackDeclined = false;
+        this.takebackAccepted = false;
         break;
       case EventKind.TAKEBACK_DECLINED:
         this.takebackRefused = this.takebackBy ?? (mover === 'r' ? 'b' : mover === 'b' ? 'r' : null);
@@ -392,6 +395,9 @@ export class GameModel extends Observable {
         this.premove = null; // chosen for a position that is gone
         this.takebackBy = null;
         this.takebackDeclined = false;
+        // The move just vanishes from the board: the proposer (and a spectator) is told why. The
+        // one who accepted knows.
+        this.takebackAccepted = mover !== this.you;
         this.takebackRefused = null;
         this.drawOfferBy = null; // the server ends a standing draw offer with the takeback
         this.drawDeclined = false;

@@ -156,7 +156,10 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           </p>
         )}
         {news && !(ev.stage === 'cancelled' && news.code?.startsWith('event_cancelled')) && (
-          <p class="event-notice" data-testid="event-notice" role="status">{noticeText(news)}</p>
+          <p class="event-notice" role="status">
+            <span class="news-label">{t('eventNews')}</span>
+            <span data-testid="event-notice">{noticeText(news)}</span>
+          </p>
         )}
         {data.error && <p class="error" role="alert">{data.error}</p>}
         {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="event-msg">{msg.text}</p>}

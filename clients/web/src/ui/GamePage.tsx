@@ -279,6 +279,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
                       : t('takebackAskedBy', { side: sideName(game.takebackBy) })
                 }
               />
+              {game.takebackAccepted && !game.takebackBy && (
+                <p class="muted" data-testid="takeback-accepted" role="status">{t('takebackAccepted')}</p>
+              )}
             </>
           )}
           {game.requestedLimit && !game.over && (
