@@ -1365,3 +1365,32 @@ TEST(GameServerMultiNode, APlayerActingRightAfterATakeoverIsSentWhatItMissedFirs
   }
   EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 4, 5, 106})) << last_frames(black, 10);
 }
+
+// The same when the owner restarted under its own name (its heartbeat did not lapse, so the owner
+// is unchanged): the restart it announced tells black's node that the owner no longer serves
+// black, so black's offer is preceded by a catch-up.
+TEST(GameServerMultiNode, APlayerActingRightAfterItsOwnersRestartIsSentWhatItMissedFirst) {
+  ClusterGame c("actrestart", 2, 8000, 1500);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(move(i % 2 == 0 ? red : black, gid, kMate[i], "m" + std::to_string(i)).has_reply());
+  ASSERT_TRUE(black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 2; }));
+  cluster.kill_node(0);
+  cluster.restart_node(0);
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  reconnect_to(red, cluster.port(0));
+  ASSERT_TRUE(sync_until_served(red, gid, 2).has_reply()) << last_frames(red);
+  ASSERT_TRUE(move(red, gid, kMate[2], "m2").has_reply());
+  ClientMessage offer;
+  offer.mutable_offer_draw()->set_game_id(gid);
+  const ServerMessage offered = black.ws->request(offer);
+  ASSERT_TRUE(offered.has_reply()) << offered.DebugString();
+  EXPECT_EQ(offered.reply().version(), 4u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // the tick's own follow: no second copy
+  std::vector<uint64_t> versions;
+  for (const ServerMessage& s : black.ws->history()) {
+    if (s.has_game_event() && s.game_event().game_id() == gid) versions.push_back(s.game_event().version());
+    if (s.request_id() == offered.request_id()) versions.push_back(100 + s.reply().version());
+  }
+  EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 104})) << last_frames(black, 10);
+}
