@@ -43,7 +43,10 @@ export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readon
               <span class="num">{abs % 2 ? `${(abs + 1) / 2}.` : ''}</span>
               {/* a reveal is in the server's notation: 兵九进一(翻车) */}
               <span class="zh">{m.chinese}</span>
-              <span class="iccs">{m.iccs}</span>
+              {/* Jieqi letters after the squares (h2h9Bp): what the moved face-down piece turned out to be,
+                  then a captured face-down piece's identity where this viewer knows it, so two
+                  viewers may read different letters (UX review, 2026-12-04: unexplained). */}
+              <span class="iccs" title={m.iccs.length > 4 ? t('iccsLettersHelp') : undefined}>{m.iccs}</span>
             </li>
           );
         })}
