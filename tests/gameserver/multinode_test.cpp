@@ -1334,6 +1334,23 @@ TEST(GameServerMultiNode, APlayerWhoseSyncCausesTheTakeoverGetsEachMissedEventOn
   EXPECT_EQ(unasked_errors, 0) << last_frames(red, 12);
 }
 
+// `p` offers a draw; then, once the ticks have had time to send any second copy, the versions of
+// the game's events `p` received, in order, with the offer's answer as 100 + its version (a Reply:
+// the offerer gets no event of its own offer).
+std::vector<uint64_t> offer_draw_then_versions_seen(NodeClient& p, const std::string& gid) {
+  ClientMessage offer;
+  offer.mutable_offer_draw()->set_game_id(gid);
+  const ServerMessage offered = p.ws->request(offer);
+  EXPECT_TRUE(offered.has_reply()) << offered.DebugString();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  std::vector<uint64_t> versions;
+  for (const ServerMessage& s : p.ws->history()) {
+    if (s.has_game_event() && s.game_event().game_id() == gid) versions.push_back(s.game_event().version());
+    if (s.request_id() == offered.request_id() && s.has_reply()) versions.push_back(100 + s.reply().version());
+  }
+  return versions;
+}
+
 // A player whose node lives acts on a game right after another node took it over, before its own
 // node's tick has followed the game there (review, 2026-12-04: black's draw offer went to the new
 // owner, which subscribed black's connection only from the offer on, and red's move in between
@@ -1351,19 +1368,8 @@ TEST(GameServerMultiNode, APlayerActingRightAfterATakeoverIsSentWhatItMissedFirs
   ASSERT_TRUE(sync_until_served(red, gid, 4).has_reply()) << last_frames(red);
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(2)) << "red's sync took the game over";
   ASSERT_TRUE(move(red, gid, kMate[4], "m4").has_reply());
-  ClientMessage offer;
-  offer.mutable_offer_draw()->set_game_id(gid);
-  const ServerMessage offered = black.ws->request(offer);
-  ASSERT_TRUE(offered.has_reply()) << offered.DebugString();
-  EXPECT_EQ(offered.reply().version(), 6u);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // the tick's own follow: no second copy
-  // Red's move reached black before the answer to its offer, once (the offer is answered by a Reply).
-  std::vector<uint64_t> versions;
-  for (const ServerMessage& s : black.ws->history()) {
-    if (s.has_game_event() && s.game_event().game_id() == gid) versions.push_back(s.game_event().version());
-    if (s.request_id() == offered.request_id()) versions.push_back(100 + s.reply().version());
-  }
-  EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 4, 5, 106})) << last_frames(black, 10);
+  // Red's move reached black before the answer to its offer, once.
+  EXPECT_EQ(offer_draw_then_versions_seen(black, gid), (std::vector<uint64_t>{1, 2, 3, 4, 5, 106})) << last_frames(black, 10);
 }
 
 // The same when the owner restarted under its own name (its heartbeat did not lapse, so the owner
@@ -1381,16 +1387,5 @@ TEST(GameServerMultiNode, APlayerActingRightAfterItsOwnersRestartIsSentWhatItMis
   reconnect_to(red, cluster.port(0));
   ASSERT_TRUE(sync_until_served(red, gid, 2).has_reply()) << last_frames(red);
   ASSERT_TRUE(move(red, gid, kMate[2], "m2").has_reply());
-  ClientMessage offer;
-  offer.mutable_offer_draw()->set_game_id(gid);
-  const ServerMessage offered = black.ws->request(offer);
-  ASSERT_TRUE(offered.has_reply()) << offered.DebugString();
-  EXPECT_EQ(offered.reply().version(), 4u);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // the tick's own follow: no second copy
-  std::vector<uint64_t> versions;
-  for (const ServerMessage& s : black.ws->history()) {
-    if (s.has_game_event() && s.game_event().game_id() == gid) versions.push_back(s.game_event().version());
-    if (s.request_id() == offered.request_id()) versions.push_back(100 + s.reply().version());
-  }
-  EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 104})) << last_frames(black, 10);
+  EXPECT_EQ(offer_draw_then_versions_seen(black, gid), (std::vector<uint64_t>{1, 2, 3, 104})) << last_frames(black, 10);
 }
