@@ -1219,6 +1219,12 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
   }
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  // The header's links and buttons are thumbs' targets: 40 px tall at least (they were 33).
+  const targets = await phone.page.$$eval('.top nav a, .top .right > button.link', (es) =>
+    es.filter((e) => e.offsetParent !== null).map((e) => ({ text: e.textContent, h: e.getBoundingClientRect().height })),
+  );
+  assert(targets.length >= 3, `header targets found (${targets.length})`);
+  for (const t of targets) assert(t.h >= 40, `"${t.text}" is ${t.h}px tall`);
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
 });
 
