@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
       ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),
        "close a WebSocket not signed in this long after it opened")
       ("trusted-proxies", po::value(&trusted_proxies)->default_value("127.0.0.1,::1"),
-       "reverse proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; \"\" = none): the limits per client address count the address it names")
+       "reverse proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; \"\" = none; or env XQ_TRUSTED_PROXIES, which the flag overrides): the limits per client address count the address it names")
       ("registrations-per-hour", po::value(&registrations_per_hour)->default_value(registrations_per_hour),
        "new accounts per client address and hour (0: no limit)")
       ("chat-blocked-words", po::value(&chat_blocked_words),
@@ -124,6 +124,8 @@ int main(int argc, char** argv) {
   if (secret.empty() && std::getenv("XQ_SECRET")) secret = std::getenv("XQ_SECRET");
   if (opt.admin_token.empty() && std::getenv("XQ_ADMIN_TOKEN")) opt.admin_token = std::getenv("XQ_ADMIN_TOKEN");
   if (opt.metrics_token.empty() && std::getenv("XQ_METRICS_TOKEN")) opt.metrics_token = std::getenv("XQ_METRICS_TOKEN");
+  // This flag has a default: not given means defaulted, not empty ("" is a value: no proxy).
+  if (vm["trusted-proxies"].defaulted() && std::getenv("XQ_TRUSTED_PROXIES")) trusted_proxies = std::getenv("XQ_TRUSTED_PROXIES");
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::cerr << "--listen must be host:port\n";
@@ -138,7 +140,7 @@ int main(int argc, char** argv) {
   try {
     opt.trusted_proxies = gs::TrustedProxies::parse(trusted_proxies);
   } catch (const std::exception& e) {
-    std::cerr << "--trusted-proxies: " << e.what() << "\n";
+    std::cerr << "--trusted-proxies (or XQ_TRUSTED_PROXIES): " << e.what() << "\n";
     return 2;
   }
   if (opt.max_sockets < 0) {
