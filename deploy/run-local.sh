@@ -10,7 +10,8 @@ mkdir -p var/redis
 # off, data elsewhere), which this would otherwise have used. REDIS_PORT points at another Redis.
 REDIS_PORT="${REDIS_PORT:-6390}"
 if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$PWD/var/redis" --appendonly yes --daemonize yes \
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$PWD/var/redis" --daemonize yes \
+    --appendonly yes --appendfsync everysec --auto-aof-rewrite-min-size 1gb \
     --pidfile "$PWD/var/redis/redis.pid" >/dev/null
 fi
 
