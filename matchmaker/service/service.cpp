@@ -474,10 +474,29 @@ void MatchmakerService::handle_stream_entries(const gs::RedisReply& reply, bool&
   }
 }
 
+// Entries a previous leader read and never acknowledged (it crashed) stay pending under its consumer
+// name, which differs per host, and poll() re-reads only this consumer's: they would never be
+// handled. Only the leader handles entries, so on becoming it this one takes every pending entry of
+// the group. JUSTID leaves their delivery counts as they were (poll's re-read adds one), so an
+// entry that crashed the old leader each time still counts towards kMaxDeliveries.
+void MatchmakerService::claim_pending() {
+  for (const auto& stream : {bus::kCommands, bus::kGameResults}) {
+    std::string cursor = "0-0";
+    do {
+      // XAUTOCLAIM reply: [next cursor, [claimed ids], [ids no longer in the stream]]
+      gs::RedisReply r = redis_.command({"XAUTOCLAIM", stream, bus::kMatchmakerGroup, options_.consumer, "0", cursor,
+                                         "COUNT", "100", "JUSTID"});
+      if (r.elements.empty()) break;
+      cursor = r.elements[0].str;
+    } while (cursor != "0-0");
+  }
+}
+
 void MatchmakerService::poll(int block_ms) {
   bool any = false;
-  // Entries delivered to this consumer before a crash and never acknowledged come first. Reading
-  // them counts as a delivery, so the counts read after it include this one.
+  // Entries delivered to this consumer (or taken over from a crashed leader: claim_pending) and
+  // never acknowledged come first. Reading them counts as a delivery, so the counts read after it
+  // include this one.
   gs::RedisReply pending = redis_.command({"XREADGROUP", "GROUP", bus::kMatchmakerGroup, options_.consumer, "COUNT", "100",
                                            "STREAMS", bus::kCommands, bus::kGameResults, "0", "0"});
   std::map<std::string, int64_t> delivered;
@@ -655,6 +674,7 @@ void MatchmakerService::run(const std::atomic<bool>& stop) {
         continue;
       }
       if (!reconciled) {
+        claim_pending();
         reconcile();
         reconciled = true;
       }

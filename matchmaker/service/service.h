@@ -47,7 +47,7 @@ class MatchmakerService {
  public:
   MatchmakerService(gs::Redis& redis, ServiceOptions options);
   // Runs until `stop` becomes true, as the leader (or waiting to become it). Processes entries left
-  // pending by a previous run first.
+  // pending by a previous leader (whatever its consumer name) first.
   void run(const std::atomic<bool>& stop);
   // Takes or renews the leader lease; false while another instance holds it.
   bool hold_lease();
@@ -62,6 +62,8 @@ class MatchmakerService {
 
  private:
   void ensure_groups();
+  // Makes every entry pending in the group (under any consumer) this consumer's, for poll() to handle.
+  void claim_pending();
   // `delivered`: how often each pending entry was delivered (entry id → count), for the pass over
   // entries delivered before; an entry delivered too often is dropped unhandled.
   void handle_stream_entries(const gs::RedisReply& reply, bool& any,
