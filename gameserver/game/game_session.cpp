@@ -66,7 +66,7 @@ GameSession::GameSession(GameConfig config)
     : config_(std::move(config)), game_(config_.rules(), start_position(config_)), clock_(config_.tc) {}
 
 void GameSession::start_clock(Millis now) {
-  if (!over()) clock_.start(game_.position().side_to_move(), now);
+  if (!over() && !clocks_wait_for_first_moves()) clock_.start(game_.position().side_to_move(), now);
 }
 
 int64_t GameSession::turn_started_wall_ms() const {
@@ -135,11 +135,20 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
     if (message) *message = "expected ICCS like h2e2";
     return Status::Illegal;
   }
+  const bool free_move = clocks_wait_for_first_moves();
   auto err = game_.play(iccs, message);
   if (err == xq::RulesGame::MoveError::GameOver) return Status::GameOver;
   if (err != xq::RulesGame::MoveError::None) return Status::Illegal;
 
-  clock_.press(now, reported_lag_ms);
+  if (free_move) {  // no time charged, the increment earned as by any move (a takeback takes it back)
+    clock_.replay_compensation(side, 0);
+    const Millis inc = config_.tc.increment_ms;
+    clock_.set_remaining(clock_.stored(xq::Color::Red) + (side == xq::Color::Red ? inc : 0),
+                         clock_.stored(xq::Color::Black) + (side == xq::Color::Black ? inc : 0));
+    start_clock(now);  // Black's first move starts Red's clock
+  } else {
+    clock_.press(now, reported_lag_ms);
+  }
   Millis credited = clock_.last_compensation();
   ply_clocks_.emplace_back(clock_.stored(xq::Color::Red), clock_.stored(xq::Color::Black));
   apply_move_bookkeeping(side);

@@ -188,6 +188,10 @@ class GameSession {
   // Other games: the wall-clock time (ms) at which the side to move, if it has still not made its
   // first move, aborts the game (GameConfig::first_move_ms), while that can still happen.
   std::optional<int64_t> first_move_abort_wall() const;
+  // Whether the main clocks wait for both first moves: while a first move can still abort the game
+  // its countdown is the only one running (as on lichess: a player is not charged the time in
+  // which the game may not happen at all). Tournament games' clocks run from the start.
+  bool clocks_wait_for_first_moves() const { return first_move_abort_wall().has_value(); }
   // Whichever of the two applies to this game: when the side to move's first move is due.
   std::optional<int64_t> first_move_due_wall() const {
     return config_.tournament() ? no_show_deadline_wall() : first_move_abort_wall();

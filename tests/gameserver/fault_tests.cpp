@@ -1295,11 +1295,13 @@ TEST(GameServerFaults, ARestartChargesTheTurnTheServerRanButNotTheDowntime) {
     auto st = p.ws->wait_for([](const ServerMessage& s) { return s.has_game_state(); });
     return st ? st->game_state().clock() : ClockState{};
   };
+  // The clocks wait for both first moves (GameSession::clocks_wait_for_first_moves).
+  for (auto [p, iccs] : {std::pair{&red, "h2e2"}, std::pair{&black, "h9g7"}}) ASSERT_TRUE(move(*p, gid, iccs, iccs).has_reply());
   // Each round: a move, the opponent thinks, the server goes away and comes back.
   for (const bool clean : {false, true}) {
     Peer& mover = clean ? black : red;
     Peer& thinker = clean ? red : black;
-    const std::string iccs = clean ? "h9g7" : "h2e2";
+    const std::string iccs = clean ? "i9h9" : "h0g2";
     const ServerMessage r = move(mover, gid, iccs, iccs);
     ASSERT_TRUE(r.has_reply()) << r.DebugString();
     const auto turn = Clock::now();

@@ -298,6 +298,59 @@ TEST(GameSession, AbortOnlyBeforeBothSidesMoved) {
   EXPECT_EQ(std::string(status_text(Status::NotYourTurn)), "it is not your turn");
 }
 
+// While a first move can still abort the game, only its countdown runs: the main clocks wait for
+// both first moves, which are charged nothing and earn their increment; Black's starts Red's clock.
+// A takeback before then, a tournament game or no countdown: the clock runs from the start.
+TEST(GameSession, TheClocksWaitForBothFirstMovesWhileAFirstMoveCanAbortTheGame) {
+  GameConfig c = xiangqi(60'000, 2'000);
+  c.first_move_ms = 30'000;
+  {
+    GameSession s(c);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    EXPECT_TRUE(s.clocks_wait_for_first_moves());
+    EXPECT_FALSE(s.clock().running());
+    EXPECT_FALSE(s.flag_deadline()) << "no flag before the first moves: the countdown aborts instead";
+    ASSERT_EQ(s.move(Color::Red, "h2e2", "", 20'000, 0, out), Status::Ok);
+    EXPECT_EQ(s.clock().stored(Color::Red), 62'000) << "20 s of thought, charged nothing; the increment earned";
+    EXPECT_FALSE(s.clock().running()) << "Black's countdown runs, not Black's clock";
+    ASSERT_EQ(s.move(Color::Black, "h9g7", "", 45'000, 0, out), Status::Ok);
+    EXPECT_EQ(s.clock().stored(Color::Black), 62'000);
+    EXPECT_FALSE(s.clocks_wait_for_first_moves());
+    ASSERT_TRUE(s.clock().running());
+    EXPECT_EQ(s.clock().side_running(), Color::Red);
+    EXPECT_EQ(s.clock().remaining(Color::Red, 50'000), 57'000) << "Red's clock from Black's first move";
+    ASSERT_EQ(s.move(Color::Red, "h0g2", "", 50'000, 0, out), Status::Ok);
+    EXPECT_EQ(s.clock().stored(Color::Red), 59'000);
+    GameSession replayed(decode_config(encode_config(c)));
+    for (const GameEvent& e : s.events()) replayed.replay(decode_event(encode_event(e)));
+    replayed.start_clock(60'000);
+    EXPECT_EQ(replayed.clock().remaining(Color::Black, 61'000), 61'000) << "a reload runs the clock after the first moves";
+  }
+  {  // a takeback of the first move: the players have met, the clock runs (less the increment)
+    GameSession s(c);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    ASSERT_EQ(s.move(Color::Red, "h2e2", "", 5'000, 0, out), Status::Ok);
+    ASSERT_EQ(s.propose_takeback(Color::Red, 6'000, out), Status::Ok);
+    ASSERT_EQ(s.accept_takeback(Color::Black, 7'000, out), Status::Ok);
+    ASSERT_EQ(s.plies(), 0u);
+    EXPECT_TRUE(s.clock().running());
+    EXPECT_EQ(s.clock().remaining(Color::Red, 8'000), 59'000);
+  }
+  for (const bool tournament : {true, false}) {  // a tournament game, or no first-move countdown
+    GameConfig t = c;
+    if (tournament) t.event_id = "ev", t.no_show_ms = 600'000;
+    else t.first_move_ms = 0;
+    GameSession s(t);
+    s.start_clock(0);
+    std::vector<GameEvent> out;
+    EXPECT_TRUE(s.clock().running());
+    ASSERT_EQ(s.move(Color::Red, "h2e2", "", 20'000, 0, out), Status::Ok);
+    EXPECT_EQ(s.clock().stored(Color::Red), 42'000) << (tournament ? "tournament" : "no countdown");
+  }
+}
+
 // Outside tournaments a side that has not made its first move in time aborts the game (unrated):
 // Red's time runs from the game's creation, Black's from Red's first move; an outage lengthens the
 // deadlines after it; once both have moved, or after a takeback, the clocks alone decide.

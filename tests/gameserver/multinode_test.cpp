@@ -280,14 +280,17 @@ TEST(GameServerMultiNode, TakeoverChargesTheTurnTheDeadNodeRanButNotTheGap) {
     auto st = black.ws->wait_for([&](const ServerMessage& s) { return s.has_game_state() && s.game_state().game_id() == gid; });
     return st ? st->game_state().clock() : ClockState{};
   };
+  // After both first moves: the clocks wait for them (GameSession::clocks_wait_for_first_moves).
   ASSERT_TRUE(move(red, gid, kMate[0], "t0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "t1").has_reply());
+  ASSERT_TRUE(move(red, gid, kMate[2], "t2").has_reply());
   const auto turn = std::chrono::steady_clock::now();
   const uint32_t had = black_clock().black_ms();
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // Black thinks; node 0 runs the game
   const double thought = ms_between(turn, std::chrono::steady_clock::now());
   cluster.kill_node(0);
   const auto killed = std::chrono::steady_clock::now();
-  auto r = sync_until_served(black, gid, 1);
+  auto r = sync_until_served(black, gid, 3);
   ASSERT_TRUE(r.has_reply()) << r.DebugString();
   ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
   const ClockState after = black_clock();
