@@ -142,8 +142,9 @@ void GameStore::archive(const GameSession& s) {
                 {std::move(record), std::to_string(end), id, steps, node_, keys::kNodePrefix,
                  std::to_string(keys::kUserGamesKept), std::to_string(replay_kept_ms_)});
   };
-  if (!s.config().pool.empty() && s.result().reason == "abort") {
-    // An aborted pool game: its two players are not paired again for a while.
+  if (!s.config().pool.empty() && (s.result().reason == "abort" || s.plies() < 2)) {
+    // An aborted pool game, or one ended before both sides moved (a resignation at once, unrated
+    // like an abort: review, 2026-12-04): its two players are not paired again for a while.
     const std::string red = s.config().red.user_id, black = s.config().black.user_id;
     const std::string px = std::to_string(xq::bus::kPoolAvoidMs);
     redis_.command({"SET", xq::bus::pool_avoid(red), black, "PX", px});

@@ -27,7 +27,7 @@ struct PoolPolicy {
 int acceptable_gap(const PoolEntry& e, int64_t now_ms, const PoolPolicy& policy);
 
 struct PoolPair {
-  std::string red, black;  // the longer-waiting player gets red (a deterministic, fair-enough rule)
+  std::string red, black;  // the longer-waiting player first (deterministic; the service then draws the colours)
 };
 
 // Pure: the same entries, time and policy give the same pairs. Unpaired players stay waiting.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <cstdio>
 #include <random>
 #include <set>
 #include <iostream>
@@ -559,8 +560,18 @@ void MatchmakerService::run_pools(int64_t now) {
     auto colon = name.find(':'), plus = name.find('+');
     if (colon == std::string::npos || plus == std::string::npos) continue;
     const std::string variant = name.substr(0, colon);
-    for (const PoolPair& pair : match_pool(entries, now, options_.pool_policy)) {
-      std::string game_id = "q" + std::to_string(now) + "-" + std::to_string(std::hash<std::string>{}(pair.red + pair.black) % 100000);
+    for (PoolPair pair : match_pool(entries, now, options_.pool_policy)) {
+      // Random, 64 bits: an id made from the time and the players' hash gave two pairs of one pass
+      // the same game (one in ~200,000 pairs of a pass; review, 2026-12-04), and the second pair
+      // lost its place in the pools and was sent to the first pair's game.
+      std::random_device os;
+      const uint64_t draw = (uint64_t{os()} << 32) | os();
+      char hex[17];
+      std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(draw));
+      const std::string game_id = std::string("q") + hex;
+      // Colours by lot: "the one who waited longer plays red" let a player who joined first (and
+      // kept its place) play red game after game (review, 2026-12-04).
+      if (os() & 1) std::swap(pair.red, pair.black);
       json::object spec{{"game_id", game_id},
                         {"variant", variant},
                         {"ruleset", "cxa"},
