@@ -143,4 +143,14 @@ size_t Lobby::remove_user(const std::string& user_id) {
   return std::erase_if(seeks_, [&](const auto& kv) { return kv.second.owner.id == user_id; });
 }
 
+std::vector<std::string> Lobby::remove_open_seeks_of(const std::string& user_id) {
+  std::vector<std::string> ids;
+  std::erase_if(seeks_, [&](const auto& kv) {
+    const bool open = kv.second.owner.id == user_id && kv.second.target_user_id.empty();
+    if (open) ids.push_back(kv.first);
+    return open;
+  });
+  return ids;
+}
+
 }  // namespace gs

@@ -63,6 +63,9 @@ class Lobby {
   std::optional<SeekEntry> take(const std::string& id, const std::string& taker_user_id);
   std::vector<SeekEntry> visible_to(const std::string& user_id) const;
   size_t remove_user(const std::string& user_id);  // owner went offline; returns seeks removed
+  // Removes the user's open seeks (not its challenges): a game of theirs has started, and a seek
+  // taken up now would start a second one. Returns their ids.
+  std::vector<std::string> remove_open_seeks_of(const std::string& user_id);
   // Removes this node's challenges between the two players (a game between them just started from
   // one of them: crossing rematch offers); returns their ids.
   std::vector<std::string> remove_challenges_between(const std::string& a, const std::string& b);

@@ -25,14 +25,14 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
   const json::object* o = !ec ? in.if_object() : nullptr;
   const json::string* current = o && o->contains("password") ? o->at("password").if_string() : nullptr;
   const json::string* fresh = o && o->contains("new_password") ? o->at("new_password").if_string() : nullptr;
-  if (!current || !fresh) return json_error(400, "body: {\"password\": the current one, \"new_password\": 6-200 characters}");
+  if (!current || !fresh) return json_error(400, "body: {\"password\": the current one, \"new_password\": 6-200 bytes}");
   // A banned account gets no fresh sessions (its sign-ins are refused too).
   if (hub.auth().banned(caller.user->id)) return json_error(403, "banned");
   // The same password again would end every session and use up one of the hour's changes for nothing.
   if (*current == *fresh) return json_error(400, "new_password: the same as the current one");
   switch (hub.auth().change_password(*caller.user, std::string(*current), std::string(*fresh), address)) {
     case Auth::Error::None: break;
-    case Auth::Error::BadRequest: return json_error(400, "new_password: 6-200 characters, not only spaces");
+    case Auth::Error::BadRequest: return json_error(400, "new_password: 6-200 bytes of UTF-8, no control characters, not only blanks");
     case Auth::Error::TooManyFailures:
       return json_error(429, "too many wrong passwords or password changes for this account: try again later");
     case Auth::Error::Conflict: return json_error(409, "the password was changed meanwhile by another request: sign in again");

@@ -109,6 +109,8 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     r.set_request_id(request_id);
     r.mutable_reply()->set_game_id(config_.id);
     r.mutable_reply()->set_version(version);
+    // With nothing missed, the clocks the client shows ran on while it (or the server) was away.
+    if (g == Greeting::Sync) fill_live_clock(r.mutable_reply()->mutable_clock(), session_, now, wall);
     send_message(*c, r, deps_.metrics);
   }
   if (g != Greeting::None) send_chat_history(*c, v);

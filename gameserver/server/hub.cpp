@@ -264,7 +264,7 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
     else if (err != Auth::Error::None && is_guest_name(m.register_().name()))
       send_error(*c, rid, v1::BAD_REQUEST, "names starting with 'guest' are kept for guests", metrics_);
     else if (err != Auth::Error::None && !valid_password(m.register_().password()))
-      send_error(*c, rid, v1::BAD_REQUEST, "the password needs 6 to 200 characters, not only blanks", metrics_);
+      send_error(*c, rid, v1::BAD_REQUEST, "the password needs 6 to 200 bytes of UTF-8, no control characters, not only blanks", metrics_);
     else if (err != Auth::Error::None)
       send_error(*c, rid, v1::BAD_REQUEST,
                  "a name has 3 to 20 letters, digits, _ or - (2 to 20 with Chinese characters)", metrics_);
@@ -439,7 +439,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       if (auto it = conns_.find(c->id()); it != conns_.end()) {
         if (m.has_unwatch_game()) it->second.remote_games.erase(gid);
         else if (rid != 0 && (m.has_watch_game() || m.has_sync()) &&
-                 it->second.would_pass_follow_limit(gid, options_.max_followed_games))
+                 would_pass_follow_limit(it->second, gid))
           too_many = true;  // whether the user plays in it is not known here: a player follows few games
         else if (!m.has_chat()) {  // a chat line follows nothing: only a watch, a sync or a play does
           const bool followed = it->second.remote_games.count(gid) > 0;
@@ -561,7 +561,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
     auto it = conns_.find(c->id());
     if (it == conns_.end()) return;
     if (viewer == xq::Viewer::Spectator && (m.has_watch_game() || m.has_sync()) &&
-        it->second.would_pass_follow_limit(gid, options_.max_followed_games))
+        would_pass_follow_limit(it->second, gid))
       too_many = true;
     else
       was_subscribed = !it->second.games.insert(gid).second;
@@ -602,6 +602,20 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
                   followed_elsewhere_to.value_or(0));
     a.handle(c, viewer, m, t0);
   });
+}
+
+void Hub::forget_unloaded_games(ConnInfo& ci) {
+  std::erase_if(ci.games, [&](const std::string& gid) { return !games_.count(gid); });
+}
+
+bool Hub::would_pass_follow_limit(ConnInfo& ci, const std::string& gid) {
+  const size_t max = options_.max_followed_games;
+  if (!max || ci.follows(gid)) return false;
+  forget_unloaded_games(ci);
+  size_t live = ci.remote_games.size();
+  for (const auto& g : ci.games)
+    if (auto a = games_.find(g); a != games_.end() && !a->second->finished()) ++live;
+  return live >= max;
 }
 
 void Hub::refuse_too_many_followed(Connection& c, uint64_t rid, const std::string& gid) {

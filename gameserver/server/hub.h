@@ -151,11 +151,14 @@ class Hub {
     bool lobby_watcher = false;
     std::deque<xq::v1::ClientMessage> held;  // received while a request is on a worker pool (route()), in order
     bool follows(const std::string& gid) const { return games.count(gid) || remote_games.count(gid); }
-    // Following `gid` too would pass `max` games followed at once (0: no limit).
-    bool would_pass_follow_limit(const std::string& gid, size_t max) const {
-      return max && !follows(gid) && games.size() + remote_games.size() >= max;
-    }
   };
+  // Under mu_. Following `gid` too would pass Options::max_followed_games: games that ended count
+  // no more (a spectator who had watched 64 games to their end could watch none; review,
+  // 2026-12-04), and those that left this node's memory are forgotten (forget_unloaded_games).
+  bool would_pass_follow_limit(ConnInfo& ci, const std::string& gid);
+  // Under mu_. Drops from ci.games the games no longer held here (ended and unloaded, or moved to
+  // another node): a connection that lives long, a bot's, played thousands.
+  void forget_unloaded_games(ConnInfo& ci);
   // A spectator's watch or sync beyond Options::max_followed_games.
   void refuse_too_many_followed(Connection& c, uint64_t rid, const std::string& gid);
   static constexpr size_t kMaxHeldFrames = 64;
@@ -215,6 +218,7 @@ class Hub {
   bool supersede_other_challenges(const SeekEntry& seek, const std::string& taker_id);
   // Registers a created game's actor, starts it and greets its connected players.
   void launch(const GameConfig& cfg, GameSession session);
+  void close_open_seeks(const GameConfig& cfg);  // the players' open seeks held here: withdrawn
   void leave_pools(const GameConfig& cfg);
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings and bot marks, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
@@ -302,6 +306,9 @@ class Hub {
   // Frames the last full push sent: the next push waits long enough to keep within
   // options_.seek_push_frames_per_s.
   std::atomic<size_t> last_seek_push_frames_{0};
+  // Users with a challenge open at the last push: one whose challenge went gets the next push too.
+  std::mutex last_challenged_mu_;
+  std::set<std::string> last_challenged_;
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
   WorkerPool archive_pool_{1, 4096, options_.background_nice};

@@ -182,10 +182,8 @@ void Hub::list_games(const std::shared_ptr<Connection>& c, const v1::ClientMessa
     auto* g = r.mutable_games()->add_games();
     g->set_game_id(id);
     g->set_variant(to_variant(cfg.variant));
-    g->mutable_red()->set_user_id(cfg.red.user_id);
-    g->mutable_red()->set_name(cfg.red.name);
-    g->mutable_black()->set_user_id(cfg.black.user_id);
-    g->mutable_black()->set_name(cfg.black.name);
+    fill_player(g->mutable_red(), cfg.red);  // with guest and bot marks, as in game_started (review, 2026-12-04)
+    fill_player(g->mutable_black(), cfg.black);
     g->set_plies(info.plies);
     g->mutable_time_control()->set_initial_ms(static_cast<uint32_t>(cfg.tc.initial_ms));
     g->mutable_time_control()->set_increment_ms(static_cast<uint32_t>(cfg.tc.increment_ms));

@@ -3,6 +3,7 @@
 #include "server/hub.h"
 
 #include <boost/json.hpp>
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -139,17 +140,50 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
         auto ci = conns_.find(id);
         if (ci == conns_.end()) continue;
         if (auto cc = ci->second.conn.lock()) {
+          forget_unloaded_games(ci->second);
           ci->second.games.insert(cfg.id);
           players.emplace_back(cc, p == &cfg.red ? xq::Viewer::Red : xq::Viewer::Black);
         }
       }
     }
   }
+  // Before the players hear of the game: a seek of theirs taken up in between started a second one.
+  if (inserted) close_open_seeks(cfg);
   actor->post([players, inserted](GameActor& a) {
     if (inserted) a.start(/*reloaded=*/false);
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
   if (inserted) leave_pools(cfg);
+}
+
+// Players whose game starts give up their open seeks, as on lichess (review, 2026-12-04: a player
+// paired from a pool still had a seek, which another accepted: two live games at once). Those held
+// here go at once; for a pool game, which the matchmaker may have had created on any node, those of
+// other nodes are marked void in Redis (accept_seek refuses them there) and leave the shared list.
+void Hub::close_open_seeks(const GameConfig& cfg) {
+  std::vector<std::string> gone;
+  {
+    std::lock_guard l(mu_);
+    for (const auto* p : {&cfg.red, &cfg.black})
+      if (!p->bot)  // a computer player plays many games at once: its seeks stay
+        for (std::string& id : lobby_.remove_open_seeks_of(p->user_id)) gone.push_back(std::move(id));
+  }
+  const auto closes = [&](const std::string& owner) {
+    return (owner == cfg.red.user_id && !cfg.red.bot) || (owner == cfg.black.user_id && !cfg.black.bot);
+  };
+  try {
+    if (!cfg.pool.empty())
+      for (const SeekEntry& s : all_seeks())
+        if (s.target_user_id.empty() && closes(s.owner.id) && std::find(gone.begin(), gone.end(), s.id) == gone.end()) {
+          redis_.command({"SET", keys::superseded_seek(s.id), cfg.id, "PX", "60000"});
+          gone.push_back(s.id);
+        }
+    if (gone.empty()) return;
+    unstore_seeks(gone);
+  } catch (const std::exception& e) {
+    std::cerr << "gameserver: game " << cfg.id << " started, its players' seeks still open: " << e.what() << '\n';
+  }
+  publish_seeks_changed();
 }
 
 // Players whose game starts leave every quick-pairing pool, or a pool would pair them into a

@@ -153,7 +153,8 @@ void Hub::create_seek(const std::shared_ptr<Connection>& c, const User& u, const
     // Echoed in the answer below, so a name no player could have (control characters, a line
     // break, text turned around) is refused without it.
     const std::string& name = m.challenge().user_name();
-    if (name.empty() || name.size() > 64 || !one_line_text(name))
+    // (A guest of 20 Chinese characters with its suffix has 71 bytes: 128 bounds any name.)
+    if (name.empty() || name.size() > 128 || !one_line_text(name))
       return send_error(*c, rid, v1::BAD_REQUEST, "user_name: not a player's name", metrics_);
     target_id = online_user_id(name);
     if (target_id == u.id) return send_error(*c, rid, v1::BAD_REQUEST, "you cannot challenge yourself", metrics_);
@@ -238,6 +239,9 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK,
                       void_now ? kVoidChallenge : "no such seek open to you", metrics_);
   }
+  // An open seek whose maker's pool game started on another node (close_open_seeks): void.
+  if (seek->target_user_id.empty() && redis_.command({"EXISTS", keys::superseded_seek(seek->id)}).integer == 1)
+    return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "this seek is gone: its player is in a game now", metrics_);
   std::string refusal;
   if (seek->spec.rated && u.guest) refusal = "rated games need an account: register or log in";
   if (refusal.empty() && seek->spec.rated && (seek->spec.rating_min || seek->spec.rating_max)) {
@@ -435,6 +439,15 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     if (!s.target_user_id.empty()) challenged.insert(s.target_user_id), involved.insert(s.target_user_id);
     involved.insert(s.owner.id);
   }
+  // A user whose challenge went (withdrawn, declined, taken up) gets this push too, the list
+  // without it, though it shows no lobby (review, 2026-12-04: a page opened by link, or a bot,
+  // still showed a challenge that stood no more).
+  std::set<std::string> told = challenged;
+  {
+    std::lock_guard l(last_challenged_mu_);
+    told.insert(last_challenged_.begin(), last_challenged_.end());
+    if (!only_users) last_challenged_ = challenged;  // a push to a few users leaves the others to tell
+  }
   // Every other user sees the same list (the public seeks): built and serialised once, so a push
   // to thousands of watchers does not select from all seeks for each of them.
   std::optional<std::string> public_list;
@@ -458,7 +471,7 @@ void Hub::push_seeks(const std::set<std::string>* only_users) {
     if (!cc) return;
     auto u = cc->user();
     if (!u || (only_users && !only_users->count(u->id))) return;
-    if (!ci.lobby_watcher && !challenged.count(u->id)) return;
+    if (!ci.lobby_watcher && !told.count(u->id)) return;
     if (playing_here(ci, u->id)) return;
     if (involved.count(u->id)) return out.emplace_back(cc, list_for(u->id)), void();
     if (!public_list) public_list = list_for("");  // no user id is empty: the public seeks

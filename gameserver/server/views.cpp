@@ -18,7 +18,7 @@ v1::Variant to_variant(xq::Variant v) { return v == xq::Variant::Jieqi ? v1::JIE
 
 static std::string letter(xq::PieceType t) { return t == xq::NoType ? "" : std::string(1, xq::piece_letter(t)); }
 
-static void fill_player(v1::Player* p, const PlayerInfo& i) {
+void fill_player(v1::Player* p, const PlayerInfo& i) {
   p->set_user_id(i.user_id);
   p->set_name(i.name);
   p->set_guest(i.guest);
@@ -43,7 +43,7 @@ static void fill_move(v1::MoveView* m, const GameSession& s, size_t ply, xq::Vie
   }
 }
 
-static void fill_live_clock(v1::ClockState* c, const GameSession& s, Millis now, int64_t wall) {
+void fill_live_clock(v1::ClockState* c, const GameSession& s, Millis now, int64_t wall) {
   const Clock& k = s.clock();
   c->set_red_ms(static_cast<uint32_t>(std::max<Millis>(0, k.remaining(xq::Color::Red, now))));
   c->set_black_ms(static_cast<uint32_t>(std::max<Millis>(0, k.remaining(xq::Color::Black, now))));

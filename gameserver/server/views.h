@@ -10,6 +10,8 @@ namespace gs {
 xq::Viewer viewer_for(const GameConfig& c, const std::string& user_id);  // Spectator if not a player
 xq::v1::Side to_side(xq::Color c);
 xq::v1::Variant to_variant(xq::Variant v);
+void fill_player(xq::v1::Player* out, const PlayerInfo& p);
+void fill_live_clock(xq::v1::ClockState* out, const GameSession& s, Millis now, int64_t wall);  // every field: id, name, guest, rating, bot
 void fill_rule_options(xq::v1::RuleOptions* out, const RuleOptions& o);  // leaves defaults unset
 RuleOptions rule_options_from(const xq::v1::RuleOptions& in);             // unset = defaults
 

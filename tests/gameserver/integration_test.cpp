@@ -195,6 +195,9 @@ TEST_F(GameServer, ActionsInAGameOfOthersAreRefusedAndFollowNothing) {
 TEST_F(GameServer, FlagFallsWithNobodySending) {
   Client red = guest("flag_red"), black = guest("flag_black");
   std::string gid = start_game(red, black, XIANGQI, 1000);
+  // The clocks run once both have made their first move (before, the first-move countdown alone).
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
   for (Client* p : {&red, &black}) {
     auto end = wait_event(*p, gid, GameEvent::GAME_ENDED, 4000);
     ASSERT_TRUE(end) << "flag did not fall";
@@ -1026,6 +1029,41 @@ TEST(GameServerLimits, ASpectatorFollowsAtMostTheGamesAllowed) {
   EXPECT_FALSE(mine.has_error()) << mine.DebugString();
 }
 
+// A game followed to its end no longer counts (review, 2026-12-04: 64 watched games that ended,
+// or 64 games played on one connection, left a spectator unable to watch anything until it
+// reconnected): neither while it lingers in memory nor after.
+TEST(GameServerLimits, GamesThatEndedNoLongerCountAgainstTheFollowLimit) {
+  TestServers::Options o;
+  o.gameserver_args = {"--max-followed-games", "1", "--finished-linger-ms", "300"};
+  TestServers own(o);
+  std::vector<TestClient> players;
+  std::vector<std::string> games;
+  for (int i = 0; i < 3; ++i) {
+    players.push_back(login_guest(own.port(), "fe_red" + std::to_string(i)));
+    players.push_back(login_guest(own.port(), "fe_black" + std::to_string(i)));
+    games.push_back(start_game(players[2 * i], players[2 * i + 1]));
+  }
+  TestClient fan = login_guest(own.port(), "fe_fan");
+  auto watch = [&](const std::string& gid) {
+    ClientMessage m;
+    m.mutable_watch_game()->set_game_id(gid);
+    return fan.ws->request(m);
+  };
+  auto resign = [&](TestClient& p, const std::string& gid) {
+    ClientMessage m;
+    m.mutable_resign()->set_game_id(gid);
+    ASSERT_FALSE(p.ws->request(m).has_error());
+    ASSERT_TRUE(fan.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::GAME_ENDED); }, 3000));
+  };
+  ASSERT_TRUE(watch(games[0]).has_reply());
+  EXPECT_EQ(error_of(watch(games[1])), BAD_REQUEST) << "one game at most";
+  resign(players[0], games[0]);
+  EXPECT_TRUE(watch(games[1]).has_reply()) << "the game that ended (still in memory) no longer counts";
+  resign(players[2], games[1]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // both games leave memory
+  EXPECT_TRUE(watch(games[2]).has_reply()) << "nor once it has left memory";
+}
+
 // Bad values a lobby request must not get through with (security review, 2026-12-04): a Xiangqi
 // seek with a Jieqi-only option other than its default, a challenge to a name no player could have
 // (refused without echoing it).
@@ -1046,7 +1084,7 @@ TEST_F(GameServer, LobbyRequestsWithOptionsOrNamesThatMeanNothingAreRefused) {
   EXPECT_TRUE(p.ws->request(seek).has_reply());
   ClientMessage ch;
   ch.mutable_challenge()->mutable_time_control()->set_initial_ms(60'000);
-  for (const std::string& name : {std::string("a\0b", 3), std::string("line\nbreak"), std::string("\xE2\x80\xAE" "evil"), std::string(65, 'a')}) {
+  for (const std::string& name : {std::string("a\0b", 3), std::string("line\nbreak"), std::string("\xE2\x80\xAE" "evil"), std::string(129, 'a')}) {
     ch.mutable_challenge()->set_user_name(name);
     const ServerMessage r = p.ws->request(ch);
     EXPECT_EQ(error_of(r), BAD_REQUEST) << r.DebugString();
@@ -1056,6 +1094,15 @@ TEST_F(GameServer, LobbyRequestsWithOptionsOrNamesThatMeanNothingAreRefused) {
   const ServerMessage away = p.ws->request(ch);
   EXPECT_EQ(error_of(away), USER_NOT_ONLINE);
   EXPECT_NE(away.error().message().find("nobody_here"), std::string::npos) << "a plain name is still named";
+  // A guest of 20 Chinese characters, the second of that name with its suffix: 71 bytes, a name the
+  // server gives, so one it can be challenged by (review, 2026-12-04: refused over 64 bytes).
+  std::string chinese;
+  for (int i = 0; i < 5; ++i) chinese += "楚河漢界";
+  Client first = guest(chinese), second = guest(chinese);
+  ASSERT_GT(second.name.size(), 64u) << second.name;
+  ch.mutable_challenge()->set_user_name(second.name);
+  const ServerMessage challenged = p.ws->request(ch);
+  EXPECT_TRUE(challenged.has_reply()) << challenged.DebugString();
 }
 
 // The operator's blocked words (--chat-blocked-words): such a line is refused with a reason and
@@ -1184,6 +1231,7 @@ TEST(GameServerBots, AccountsMarkedByAnAdminAreShownAsComputerPlayers) {
   EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", true}, {"guest-xqbot", false}}; }, 3000))
       << "only the marked account is a bot, on its seek made before the mark too";
 
+  ASSERT_TRUE(bot.ws->request(seek).has_reply());  // a second seek, open while its game starts
   const std::string gid = accept_and_start(bot, person, made.reply().seek_id());
   ClientMessage watch;
   watch.mutable_watch_game()->set_game_id(gid);
@@ -1194,10 +1242,12 @@ TEST(GameServerBots, AccountsMarkedByAnAdminAreShownAsComputerPlayers) {
   EXPECT_TRUE(got->game_state().red().bot());
   EXPECT_FALSE(got->game_state().black().bot());
 
+  // The person's open seek went when its game started (a second game would start from it); the
+  // computer player's others stay: it plays many games at once.
+  EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", true}}; }, 3000));
   // Unmarked: within a second its seeks are a person's again.
   EXPECT_NE(mark("xqbot", R"({"bot":false})", TestServers::kAdminToken, 200).find("\"bot\":false"), std::string::npos);
-  ASSERT_TRUE(bot.ws->request(seek).has_reply());
-  EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", false}, {"guest-xqbot", false}}; }, 3000));
+  EXPECT_TRUE(eventually([&] { return marks() == std::map<std::string, bool>{{"xqbot", false}}; }, 3000));
 }
 
 TEST(GameServerLimits, RegistrationsPerClientAddress) {
@@ -1621,6 +1671,8 @@ TEST_F(GameServer, GameListsArePagedNewestFirst) {
   EXPECT_GE(page.games().total(), 3u);
   EXPECT_EQ(page.games().games(0).game_id(), gids[2]);  // the newest
   EXPECT_EQ(page.games().games(1).game_id(), gids[1]);
+  EXPECT_TRUE(page.games().games(0).red().guest()) << "players as in game_started, guests marked";
+  EXPECT_EQ(page.games().games(0).red().name(), players[4].name);
   list.mutable_list_games()->set_offset(2);
   list.mutable_list_games()->set_limit(1);
   page = players[0].ws->request(list);
@@ -3178,10 +3230,13 @@ TEST(GameServerLobby, SeekPushesGoToLobbyWatchersAndChallengedUsers) {
   ASSERT_TRUE(got) << "the challenged user gets the list with the challenge";
   EXPECT_EQ(got->seeks().total(), 2u) << "the public seek and the challenge";
 
-  ClientMessage cancel;  // with the challenge gone, the quiet connection is left alone again
+  ClientMessage cancel;  // the challenge withdrawn: the quiet connection is told, then left alone
   cancel.mutable_cancel_seek()->set_seek_id(challenge_id);
   ASSERT_TRUE(seeker.ws->request(cancel).has_reply());
   ASSERT_TRUE(pushed_list(watcher, 3000));
+  const auto withdrawn = pushed_list(quiet, 3000);
+  ASSERT_TRUE(withdrawn) << "the challenged user learns that the challenge went";
+  for (const auto& k : withdrawn->seeks().seeks()) EXPECT_NE(k.seek_id(), challenge_id);
   drain(quiet, 300);
   ASSERT_TRUE(seeker.ws->request(seek).has_reply());
   ASSERT_TRUE(pushed_list(watcher, 3000));

@@ -566,6 +566,33 @@ TEST_F(QuickPairing, APlayerWhoseGameStartsLeavesThePools) {
     if (p.at("pool").as_string() == "xiangqi:180000+2000") EXPECT_EQ(p.at("waiting").to_number<int64_t>(), 1);
 }
 
+// The other way round: a player paired from a pool gives up its open seeks (review, 2026-12-04: one
+// taken up afterwards gave the player a second live game), wherever the game was created.
+TEST_F(QuickPairing, APlayerPairedFromAPoolGivesUpItsOpenSeeks) {
+  add_players(3, "qs");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(xq::v1::XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300000);
+  const ServerMessage sought = players_[0].ws->request(seek);
+  ASSERT_TRUE(sought.has_reply()) << sought.DebugString();
+  post("/api/pools/xiangqi/240000+0/join", json::object{}, players_[0].token);
+  post("/api/pools/xiangqi/240000+0/join", json::object{}, players_[1].token);
+  const auto started = [](const ServerMessage& m) { return m.has_game_started(); };
+  ASSERT_TRUE(players_[0].ws->wait_for(started, 10000)) << "not paired";
+  ClientMessage accept;
+  accept.mutable_accept_seek()->set_seek_id(sought.reply().seek_id());
+  const ServerMessage taken = players_[2].ws->request(accept);
+  EXPECT_EQ(taken.error().code(), xq::v1::UNKNOWN_SEEK) << taken.DebugString();
+  ClientMessage list;
+  list.mutable_list_seeks();
+  const ServerMessage listed = players_[2].ws->request(list);
+  for (const auto& k : listed.seeks().seeks()) EXPECT_NE(k.seek_id(), sought.reply().seek_id()) << "still listed";
+  EXPECT_FALSE(players_[0].ws->wait_for([&](const ServerMessage& m) { return m.has_game_started(); }, 500));
+  int games = 0;
+  for (const ServerMessage& m : players_[0].ws->history()) games += m.has_game_started();
+  EXPECT_EQ(games, 1) << "one live game";
+}
+
 // Taking a pair out of a quick-pairing pool is all or nothing: when one of the two has just left,
 // the other stays in the pool and no game is requested; otherwise both leave and the game is
 // requested in the same step.
