@@ -145,12 +145,26 @@ size_t Lobby::remove_user(const std::string& user_id) {
 
 std::vector<std::string> Lobby::remove_open_seeks_of(const std::string& user_id) {
   std::vector<std::string> ids;
-  std::erase_if(seeks_, [&](const auto& kv) {
-    const bool open = kv.second.owner.id == user_id && kv.second.target_user_id.empty();
-    if (open) ids.push_back(kv.first);
-    return open;
-  });
+  for (const SeekEntry& e : take_open_seeks_of(user_id)) ids.push_back(e.id);
   return ids;
 }
+
+std::vector<SeekEntry> Lobby::take_open_seeks_of(const std::string& user_id) {
+  std::vector<SeekEntry> taken;
+  std::erase_if(seeks_, [&](const auto& kv) {
+    const bool open = kv.second.owner.id == user_id && kv.second.target_user_id.empty();
+    if (open) taken.push_back(kv.second);
+    return open;
+  });
+  return taken;
+}
+
+std::vector<std::string> Lobby::ids() const {
+  std::vector<std::string> out;
+  for (const auto& kv : seeks_) out.push_back(kv.first);
+  return out;
+}
+
+bool Lobby::remove(const std::string& id) { return seeks_.erase(id) > 0; }
 
 }  // namespace gs

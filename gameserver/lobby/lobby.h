@@ -66,6 +66,9 @@ class Lobby {
   // Removes the user's open seeks (not its challenges): a game of theirs has started, and a seek
   // taken up now would start a second one. Returns their ids.
   std::vector<std::string> remove_open_seeks_of(const std::string& user_id);
+  std::vector<SeekEntry> take_open_seeks_of(const std::string& user_id);  // the same, the seeks returned
+  std::vector<std::string> ids() const;                                   // every seek held here
+  bool remove(const std::string& id);
   // Removes this node's challenges between the two players (a game between them just started from
   // one of them: crossing rematch offers); returns their ids.
   std::vector<std::string> remove_challenges_between(const std::string& a, const std::string& b);

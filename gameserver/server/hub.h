@@ -309,6 +309,8 @@ class Hub {
   // Users with a challenge open at the last push: one whose challenge went gets the next push too.
   std::mutex last_challenged_mu_;
   std::set<std::string> last_challenged_;
+  // This node's seeks stored but not held, and held but not stored, at the last sweep (under mu_).
+  std::set<std::string> seeks_unheld_last_sweep_, seeks_unstored_last_sweep_;
   // Finished games' archives (GameActor::archive): one thread, in order; when 4,096 wait, a game
   // archives on its own strand instead.
   WorkerPool archive_pool_{1, 4096, options_.background_nice};

@@ -158,8 +158,10 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
 
 // Players whose game starts give up their open seeks, as on lichess (review, 2026-12-04: a player
 // paired from a pool still had a seek, which another accepted: two live games at once). Those held
-// here go at once; for a pool game, which the matchmaker may have had created on any node, those of
-// other nodes are marked void in Redis (accept_seek refuses them there) and leave the shared list.
+// here go at once (an accept here took them out of the lobby with the seek it took); those of other
+// nodes (a player with a page on each, a pool game created anywhere) are marked void in Redis, so
+// that accept_seek refuses them there, and leave the shared list; their node drops them at its
+// next sweep (sweep_dead_nodes_seeks).
 void Hub::close_open_seeks(const GameConfig& cfg) {
   std::vector<std::string> gone;
   {
@@ -172,12 +174,11 @@ void Hub::close_open_seeks(const GameConfig& cfg) {
     return (owner == cfg.red.user_id && !cfg.red.bot) || (owner == cfg.black.user_id && !cfg.black.bot);
   };
   try {
-    if (!cfg.pool.empty())
-      for (const SeekEntry& s : all_seeks())
-        if (s.target_user_id.empty() && closes(s.owner.id) && std::find(gone.begin(), gone.end(), s.id) == gone.end()) {
-          redis_.command({"SET", keys::superseded_seek(s.id), cfg.id, "PX", "60000"});
-          gone.push_back(s.id);
-        }
+    for (const SeekEntry& s : all_seeks())
+      if (s.target_user_id.empty() && closes(s.owner.id) && std::find(gone.begin(), gone.end(), s.id) == gone.end()) {
+        redis_.command({"SET", keys::superseded_seek(s.id), cfg.id, "PX", "60000"});
+        gone.push_back(s.id);
+      }
     if (gone.empty()) return;
     unstore_seeks(gone);
   } catch (const std::exception& e) {

@@ -224,10 +224,24 @@ constexpr const char* kVoidChallenge = "this challenge is void: a game between y
 
 void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const v1::ClientMessage& m, int hops) {
   std::optional<SeekEntry> seek;
+  // The two players' other open seeks leave this lobby in the same step: two accepts at once (the
+  // lobby pool has two threads) each took one seek of a player and started two games for it
+  // (review, 2026-12-04). They come back if no game starts; a computer player's come back anyway.
+  std::vector<SeekEntry> held_back;
   {
     std::lock_guard l(mu_);
     seek = lobby_.take(m.accept_seek().seek_id(), u.id);
+    if (seek)
+      for (const std::string& who : {seek->owner.id, u.id})
+        for (SeekEntry& e : lobby_.take_open_seeks_of(who)) held_back.push_back(std::move(e));
   }
+  auto put_back = [&](bool bots_only) {
+    std::vector<SeekEntry> back;
+    for (const SeekEntry& e : held_back)
+      if (!bots_only || auth_.is_bot(User{e.owner.id, e.owner.name, e.owner.guest})) back.push_back(e);
+    std::lock_guard l(mu_);
+    for (const SeekEntry& e : back) lobby_.restore(e);
+  };
   if (!seek) {
     // A seek of another node: the accept goes there (that node creates and owns the game and
     // greets the taker through its proxy).
@@ -240,8 +254,10 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
                       void_now ? kVoidChallenge : "no such seek open to you", metrics_);
   }
   // An open seek whose maker's pool game started on another node (close_open_seeks): void.
-  if (seek->target_user_id.empty() && redis_.command({"EXISTS", keys::superseded_seek(seek->id)}).integer == 1)
+  if (seek->target_user_id.empty() && redis_.command({"EXISTS", keys::superseded_seek(seek->id)}).integer == 1) {
+    put_back(false);
     return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, "this seek is gone: its player is in a game now", metrics_);
+  }
   std::string refusal;
   if (seek->spec.rated && u.guest) refusal = "rated games need an account: register or log in";
   if (refusal.empty() && seek->spec.rated && (seek->spec.rating_min || seek->spec.rating_max)) {
@@ -250,6 +266,7 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
       refusal = "your rating " + std::to_string(mine) + " is outside this seek's range";
   }
   if (!refusal.empty()) {
+    put_back(false);
     {
       std::lock_guard l(mu_);
       lobby_.restore(*seek);
@@ -259,12 +276,15 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
   }
   try {
     if (!seek->target_user_id.empty() && !supersede_other_challenges(*seek, u.id)) {
+      put_back(false);
       unstore_seeks({seek->id});
       publish_seeks_changed();
       return send_error(*c, m.request_id(), v1::UNKNOWN_SEEK, kVoidChallenge, metrics_);
     }
-    start_game(*seek, u, c, m.request_id());
+    start_game(*seek, u, c, m.request_id());  // the others' withdrawal: close_open_seeks
+    put_back(true);
   } catch (...) {
+    put_back(false);
     {
       std::lock_guard l(mu_);  // the game could not be created: the seek stays open
       lobby_.restore(*seek);
@@ -405,16 +425,33 @@ void Hub::sweep_dead_nodes_seeks() {
   std::map<std::string, std::vector<std::string>> by_node;
   for (size_t i = 1; i < r.elements.size(); i += 2)
     if (auto st = decode_seek(r.elements[i].str)) by_node[st->node].push_back(st->seek.id);
+  // Both ways, for this node's seeks, only when seen twice in a row (a seek is held here a moment
+  // before it is stored, and an accept holds seeks out of the lobby while it starts the game):
+  // one stored by this node but held no more (a previous life's) leaves the shared list; one held
+  // here that another node took off the list (its player's game started there: close_open_seeks)
+  // leaves this lobby.
   std::vector<std::string> dead;
-  for (auto& [node, ids] : by_node) {
-    if (node == options_.node_id) {
-      std::lock_guard l(mu_);
-      for (auto& id : ids)
-        if (!lobby_.find(id)) dead.push_back(id);
-    } else if (redis_.command({"EXISTS", keys::node_alive(node)}).integer == 0) {
-      dead.insert(dead.end(), ids.begin(), ids.end());
-    }
+  {
+    const auto& listed = by_node[options_.node_id];
+    const std::set<std::string> stored_here(listed.begin(), listed.end());
+    std::set<std::string> missing_here, missing_there;
+    std::lock_guard l(mu_);
+    for (const std::string& id : stored_here)
+      if (!lobby_.find(id)) {
+        if (seeks_unheld_last_sweep_.count(id)) dead.push_back(id);
+        else missing_here.insert(id);
+      }
+    for (const std::string& id : lobby_.ids())
+      if (!stored_here.count(id)) {
+        if (seeks_unstored_last_sweep_.count(id)) lobby_.remove(id);
+        else missing_there.insert(id);
+      }
+    seeks_unheld_last_sweep_ = std::move(missing_here);
+    seeks_unstored_last_sweep_ = std::move(missing_there);
   }
+  for (auto& [node, ids] : by_node)
+    if (node != options_.node_id && redis_.command({"EXISTS", keys::node_alive(node)}).integer == 0)
+      dead.insert(dead.end(), ids.begin(), ids.end());
   if (dead.empty()) return;
   unstore_seeks(dead);
   publish_seeks_changed();

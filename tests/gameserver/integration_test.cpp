@@ -1651,6 +1651,38 @@ TEST_F(GameServer, ClientsGoneBeforeTheirLobbyRequestsRanLeaveNoSeek) {
   }
 }
 
+// One live game at a time from seeks (review, 2026-12-04): two players accepting two seeks of one
+// player at the same moment (the lobby pool has two threads) gave it two games; one accept wins,
+// the other seek is gone with it. A few rounds, as it is a race.
+TEST_F(GameServer, TwoAcceptsAtOnceOfOnePlayersSeeksStartOneGame) {
+  for (int round = 0; round < 4; ++round) {
+    const std::string r = std::to_string(round);
+    Client p = guest("dup_p" + r), x = guest("dup_x" + r), y = guest("dup_y" + r);
+    std::string ids[2];
+    for (int i = 0; i < 2; ++i) {
+      ClientMessage seek;
+      seek.mutable_create_seek()->set_variant(XIANGQI);
+      seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000 + 60'000 * i);
+      const ServerMessage made = p.ws->request(seek);
+      ASSERT_TRUE(made.has_reply()) << made.DebugString();
+      ids[i] = made.reply().seek_id();
+    }
+    ServerMessage answers[2];
+    std::thread takers[2];
+    Client* who[2] = {&x, &y};
+    for (int i = 0; i < 2; ++i)
+      takers[i] = std::thread([&, i] {
+        ClientMessage accept;
+        accept.mutable_accept_seek()->set_seek_id(ids[i]);
+        answers[i] = who[i]->ws->request(accept);
+      });
+    for (auto& t : takers) t.join();
+    EXPECT_EQ(answers[0].has_reply() + answers[1].has_reply(), 1) << answers[0].DebugString() << answers[1].DebugString();
+    for (const ServerMessage& a : answers)
+      if (!a.has_reply()) EXPECT_EQ(error_of(a), UNKNOWN_SEEK) << a.DebugString();
+  }
+}
+
 // Game lists come in pages, newest first, with the total count (a lobby polls them every few
 // seconds: all live games in every answer would not scale).
 TEST_F(GameServer, GameListsArePagedNewestFirst) {

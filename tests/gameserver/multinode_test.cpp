@@ -154,6 +154,35 @@ TEST(GameServerMultiNode, PlayersOnTwoNodesPlayJieqiAndTheSpectatorSeesNoSecret)
 
 // A player on a node that does not own the game gets its move's event as the answer too
 // (MakeMove.event_is_reply), through the owner's forwarding.
+// A player's seek held by one node goes when its game starts on another (review, 2026-12-04: a
+// player with a page on each node accepted a seek there and still had its own open here, which a
+// third player then took up: two live games at once).
+TEST(GameServerMultiNode, APlayersSeekOnOneNodeGoesWhenItsGameStartsOnAnother) {
+  TestCluster cluster(2);
+  NodeClient p = guest_on(cluster.port(1), "os_p"), x = guest_on(cluster.port(0), "os_x"), q = guest_on(cluster.port(1), "os_q");
+  ClientMessage seek;
+  seek.mutable_create_seek()->set_variant(XIANGQI);
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(300'000);
+  const ServerMessage mine = p.ws->request(seek);  // held by node 1
+  ASSERT_TRUE(mine.has_reply()) << mine.DebugString();
+  seek.mutable_create_seek()->mutable_time_control()->set_initial_ms(420'000);
+  const ServerMessage theirs = x.ws->request(seek);  // held by node 0
+  ASSERT_TRUE(theirs.has_reply()) << theirs.DebugString();
+  ClientMessage accept;
+  accept.mutable_accept_seek()->set_seek_id(theirs.reply().seek_id());
+  const ServerMessage started = p.ws->request(accept);  // the game starts on node 0
+  ASSERT_TRUE(started.has_reply()) << started.DebugString();
+  accept.mutable_accept_seek()->set_seek_id(mine.reply().seek_id());
+  const ServerMessage second = q.ws->request(accept);
+  EXPECT_EQ(error_of(second), UNKNOWN_SEEK) << second.DebugString();
+  // Node 1 drops the seek from its lobby at its next sweeps: one made afresh is the player's only one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ClientMessage list;
+  list.mutable_list_seeks();
+  const ServerMessage listed = q.ws->request(list);
+  for (const auto& k : listed.seeks().seeks()) EXPECT_NE(k.seek_id(), mine.reply().seek_id()) << "still listed";
+}
+
 TEST(GameServerMultiNode, MoveEventAnswersAMoverOnAnotherNode) {
   TestCluster cluster(2);
   NodeClient red = guest_on(cluster.port(0), "mne_red"), black = guest_on(cluster.port(1), "mne_black");
