@@ -979,11 +979,39 @@ test('time runs out: the server flags the side to move; both see the result and 
   await black.page.waitForSelector('[data-testid=seek-list] li:has-text("Tim") [data-testid=accept-seek]', { timeout: T });
   await acceptSeekOf(black, 'Tim');
   await Promise.all([waitForGame(red), waitForGame(black)]);
+  // The clocks wait for both first moves (until then only the first-move countdown runs).
+  assertEqual(await red.page.locator('[data-testid=clock-red].running').count(), 0, "red's clock waits for the first moves");
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
   for (const p of [red, black]) {
     const r = await resultText(p);
     assert(/Black wins: time out/.test(r), `${p.name} sees the flag (got "${r}")`);
     assertEqual(await p.page.getAttribute('[data-testid=clock-red]', 'data-ms'), '0', `${p.name}: red clock at zero`);
   }
+});
+
+test('a game server crash: back on the page, the clocks are the server\'s (the downtime charged to nobody)', async (ctx) => {
+  const red = await newPlayer(ctx, 'Cora');
+  const black = await newPlayer(ctx, 'Cato');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await Promise.all([waitForMoves(red, 2), waitForMoves(black, 2)]);
+  const redMs = () => red.page.getAttribute('[data-testid=clock-red]', 'data-ms').then(Number);
+  const before = await redMs();
+  const t0 = Date.now();
+  await ctx.killGameServer();
+  await sleep(4000); // no server runs: nobody's time
+  await ctx.restartGameServer();
+  await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  await sleep(1000); // the sync's answer
+  const shown = await redMs();
+  const counted = before - (Date.now() - t0); // what the page would show had it counted the downtime
+  assert(shown >= counted + 2500, `Red's clock shows the server's time: ${shown} ms, against ${counted} counting the downtime`);
+  assert(shown <= before, `and no more than before (${shown} <= ${before})`);
 });
 
 // The file numbers around the board, left to right as drawn: {bottom: [...], top: [...]}, and the

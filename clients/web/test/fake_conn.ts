@@ -16,8 +16,19 @@ export class FakeConn {
     this.msg.add(fn);
     return () => this.msg.delete(fn);
   }
-  onReady() {
-    return () => {};
+  private ready = new Set<() => void>();
+  onReady(fn: () => void) {
+    this.ready.add(fn);
+    return () => this.ready.delete(fn);
+  }
+  // The link came back: the page resyncs (Connection calls these after a reconnect).
+  reconnect() {
+    for (const fn of this.ready) fn();
+  }
+  urgent = new Set<() => boolean>();
+  urgentReconnectsWhile(live: () => boolean) {
+    this.urgent.add(live);
+    return () => this.urgent.delete(live);
   }
   request(body: ClientBody) {
     this.sent.push(body);

@@ -8,6 +8,7 @@ import { clockText } from '../src/ui/format';
 import { apiErrorText, errorText, setLang, t } from '../src/i18n';
 import { JIEQI_START, XIANGQI_START } from '../src/rules/board';
 import { FakeConn, setup, state } from './fake_conn';
+import { pb, decodeServer } from '../src/net/proto';
 
 describe('GameModel', () => {
   it('applies events in order, ignores duplicates, resyncs on a gap', () => {
@@ -30,6 +31,44 @@ describe('GameModel', () => {
     conn.push({ gameEvent: { gameId: 'g1', version: 3, kind: 2, side: 2 } });
     expect(g.version).toBe(1);
     expect(conn.sent.some((b) => b.sync && b.sync.lastVersion === 1)).toBe(true);
+  });
+
+  it('after a reconnect, takes the clocks from the answer to its sync (with no event missed, it had no other)', async () => {
+    const { conn, g } = setup();
+    expect(g.clock.red).toBe(60000);
+    conn.reconnect();
+    const i = conn.sent.findIndex((b) => b.sync);
+    expect(conn.sent[i].sync!.lastVersion).toBe(0);
+    conn.answers[i].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0, clock: { redMs: 51000, blackMs: 60000, running: 1, serverTimeMs: 5 } } }).finish()));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(g.clock.red).toBe(51000);
+    expect(g.clock.running).toBe('r');
+  });
+
+  it('a move of ours made in another tab first: this page says its own was not played', () => {
+    const { conn, g } = setup();
+    g.move('h2e2');
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'h0g2' } } });
+    expect(g.pending).toBeNull();
+    expect(g.error).toBe(t('movedElsewhere'));
+    expect(g.moves.map((m) => m.iccs)).toEqual(['h0g2']);
+    const other = setup();
+    other.g.move('h2e2');
+    other.conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'h2e2' } } });
+    expect(other.g.error).toBe(''); // its own move, however the event came
+  });
+
+  it('asks for quick reconnects while its game is live, not once it is over, nor for a spectator', () => {
+    const watcher = new FakeConn();
+    new GameModel(watcher as never, 'g1');
+    watcher.push({ gameState: state({ you: 0 }) });
+    expect([...watcher.urgent][0]()).toBe(false);
+    const { conn } = setup();
+    const [live] = [...conn.urgent];
+    expect(live()).toBe(true);
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });
+    expect(live()).toBe(false);
   });
 
   it('says which ply a move is meant for, and drops it quietly when a takeback came first', async () => {

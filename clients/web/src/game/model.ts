@@ -118,6 +118,7 @@ export class GameModel extends Observable {
     }
     this.offs.push(conn.onMessage((m) => this.onMessage(m)));
     this.offs.push(conn.onReady(() => void this.resync()));
+    this.offs.push(conn.urgentReconnectsWhile(() => !this.over && this.you !== null)); // a player's clock may run
     if (initial) this.applyState(initial);
     if (conn.status === 'open') void (initial ? Promise.resolve() : this.watch());
   }
@@ -228,8 +229,15 @@ export class GameModel extends Observable {
     if (this.syncing) return;
     this.syncing = true;
     try {
-      await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
+      const r = await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
       this.syncRetries = 0;
+      if (this.error === t('error.disconnected')) this.error = ''; // said while the link was down
+      // The clocks as the server has them: with no event missed, ours ran on through the outage
+      // (a restart's downtime is charged to nobody; review, 2026-12-04: 10 s off until the next move).
+      if (r.body === 'reply' && r.reply?.clock && Number(r.reply.clock.serverTimeMs)) {
+        this.setClock(r.reply.clock as GameState['clock'], true);
+        this.changed();
+      }
     } catch (e) {
       if (e instanceof RequestError && retryable(e.code) && this.syncRetries < RETRIES) {
         this.syncRetries++;
@@ -355,7 +363,12 @@ export class GameModel extends Observable {
         this.takebackDeclined = false;
         this.takebackAccepted = false;
         if (this.takebackRefused && this.takebackRefused !== mover) this.takebackRefused = null;
-        if (this.pending && mover === this.you) this.pending = null;
+        if (this.pending && mover === this.you) {
+          // A move of ours made elsewhere (another tab of this account) came first: this page's
+          // was not played, and must not vanish unsaid (review, 2026-12-04).
+          if (!sameMove(this.pending, mv)) (this.error = t('movedElsewhere')), (this.premove = null);
+          this.pending = null;
+        }
         // Outside tournaments Black's first-move time starts with Red's first move (a tournament's
         // no-show time runs from the start for both). From a catch-up batch the move's time is
         // not known: no countdown rather than a wrong one.
@@ -530,7 +543,12 @@ export class GameModel extends Observable {
   private settlePending() {
     const p = this.pending;
     if (!p) return;
-    if (this.moves.length > p.ply || this.over) this.pending = null;
+    if (this.moves.length > p.ply || this.over) {
+      const played = this.moves[p.ply];
+      // The ply it was made for was ours: another move there was made elsewhere (another tab).
+      if (played && !sameMove(p, played)) (this.error = t('movedElsewhere')), (this.premove = null);
+      this.pending = null;
+    }
   }
 
   private resendPending() {
@@ -593,4 +611,9 @@ function requestedLimitOf(r: GameState['requestedMoveLimit']): RequestedLimit | 
 function fenOf(pos: Position, prevFen: string): string {
   const rest = prevFen.trim().split(/\s+/).slice(2);
   return [boardFen(pos.board), pos.turn === 'r' ? 'w' : 'b', ...rest].join(' ');
+}
+
+// A pending move and a played one are the same move (the squares; the reveal letters may differ).
+function sameMove(p: { iccs: string }, played: { iccs?: string | null }): boolean {
+  return (played.iccs ?? '').slice(0, 4) === p.iccs.slice(0, 4);
 }

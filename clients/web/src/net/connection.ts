@@ -24,6 +24,7 @@ type Pending = { resolve: (m: ServerMessage) => void; reject: (e: Error) => void
 type Listener = (m: ServerMessage) => void;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const URGENT_BACKOFF_MS = 1000;
 const PING_EVERY_MS = 5_000;
 const PING_TIMEOUT_MS = 6_000;
 // From dialling to a resumed session (socket open, hello answered): a silent peer must not leave
@@ -52,6 +53,7 @@ export class Connection {
   private statusListeners = new Set<(s: LinkStatus) => void>();
   private readyListeners = new Set<() => void>();
   private attempt = 0;
+  private urgent = new Set<() => boolean>(); // live games open: see urgentReconnectsWhile
   private pingTimer: number | undefined;
   private linkWaiters = 0; // requests held until the link is up
 
@@ -86,6 +88,14 @@ export class Connection {
     this.statusListeners.add(fn);
     return () => this.statusListeners.delete(fn);
   }
+  // While `live()` holds for a game open here (its clocks may run), reconnects are tried at most
+  // about a second apart, not up to 8-12 s (review, 2026-12-04: players came back 10 s after a
+  // server restart while their clocks ran). Returns the release.
+  urgentReconnectsWhile(live: () => boolean): () => void {
+    this.urgent.add(live);
+    return () => this.urgent.delete(live);
+  }
+
   // Called after every (re)connect once the session is re-established: resubscribe here.
   onReady(fn: () => void): () => void {
     this.readyListeners.add(fn);
@@ -258,7 +268,8 @@ export class Connection {
       return this.setStatus('idle');
     }
     this.setStatus('reconnecting');
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    let base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    if ([...this.urgent].some((live) => live())) base = Math.min(base, URGENT_BACKOFF_MS);
     this.attempt++;
     // Jitter spreads the reconnects of many clients after a server restart.
     window.setTimeout(() => this.open(), base + Math.random() * base * 0.5);
