@@ -34,7 +34,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string result_token(const std::string& outcome, const std::string& reason) {
-  if (reason == "aborted") return "*";
+  if (reason == "abort") return "*";  // never played out: no result (it read 1/2-1/2, review 2026-12-04)
   if (outcome == "red-wins") return "1-0";
   if (outcome == "black-wins") return "0-1";
   if (outcome == "draw") return "1/2-1/2";

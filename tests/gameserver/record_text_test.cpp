@@ -71,6 +71,17 @@ TEST(RecordText, ARatedGameAndFractionalSecondsAreSaidAsTheyAre) {
   EXPECT_NE(text.find("[TimeControl \"90.5+1.5\"]"), std::string::npos) << text;
 }
 
+TEST(RecordText, AnAbortedGameHasNoResult) {
+  GameSession s(config(xq::Variant::Xiangqi));
+  s.start_clock(0);
+  std::vector<GameEvent> out;
+  std::string why;
+  ASSERT_EQ(s.abort(Color::Red, 1'000, out, &why), Status::Ok) << why;
+  const std::string text = record_text(archive_record(s));
+  EXPECT_NE(text.find("[Result \"*\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[Termination \"abort\"]"), std::string::npos) << text;
+}
+
 TEST(RecordText, RuleOptionsAreTagged) {
   GameConfig c = config(xq::Variant::Xiangqi);
   c.options.repetitions = 4;
