@@ -265,9 +265,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   // Answers a request that cannot be served and closes the connection.
-  void refuse(http::status status, std::string json) {
+  void refuse(http::status status, std::string json, std::vector<std::pair<http::field, std::string>> headers = {}) {
     auto res = std::make_shared<http::response<http::string_body>>(status, 11);
     res->set(http::field::server, "xq-gameserver");
+    for (auto& [field, value] : headers) res->set(field, std::move(value));
     res->set(http::field::content_type, "application/json");
     res->body() = std::move(json);
     res->keep_alive(false);
@@ -312,6 +313,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (websocket::is_upgrade(req_) && target.substr(0, target.find('?')) == "/ws") {
       if (!valid_websocket_key(req_[http::field::sec_websocket_key]))
         return refuse(http::status::bad_request, R"j({"error":"Sec-WebSocket-Key must be the base64 of 16 bytes (RFC 6455)"})j");
+      // Answered as the server's other errors are (Beast's own answer was plain text), with the
+      // version it speaks, as RFC 6455 (4.4) asks.
+      if (req_[http::field::sec_websocket_version] != "13")
+        return refuse(http::status::upgrade_required, R"j({"error":"Sec-WebSocket-Version must be 13 (RFC 6455)"})j",
+                      {{http::field::sec_websocket_version, "13"}});
       ConnectionsPerAddress::Slot place;
       const int64_t per_address = hub_.options().max_connections_per_address;
       if (!hub_.connections_per_address().try_acquire(address, per_address, place)) {
