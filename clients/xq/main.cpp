@@ -20,6 +20,14 @@
 #include "rules/perft.h"
 #include "rules/view.h"
 
+// The library's reason may name the move itself ("move 'e2e9': …"): the error line names it already.
+static std::string without_move(const std::string& why, const std::string& mv) {
+  const std::string named = "move '" + mv + "'";
+  if (why.rfind(named + ": ", 0) == 0) return why.substr(named.size() + 2);
+  if (why.rfind(named + " ", 0) == 0) return "it " + why.substr(named.size() + 1);
+  return why;
+}
+
 namespace po = boost::program_options;
 using namespace xq;
 
@@ -146,7 +154,7 @@ bool play_moves(RulesGame& game, const po::variables_map& vm, bool stop_at_end) 
     }
     std::string why;
     if (game.play(mv, &why) != RulesGame::MoveError::None) {
-      std::cerr << "error: illegal move '" << mv << "' at ply " << game.moves().size() + 1 << ": " << why << "\n";
+      std::cerr << "error: illegal move '" << mv << "' at ply " << game.moves().size() + 1 << ": " << without_move(why, mv) << "\n";
       return false;
     }
   }
@@ -220,7 +228,7 @@ bool play_record(const GameRules& rules, const Position& start, const po::variab
       }
     }
     if (after_each) after_each();
-    std::cerr << "error: illegal move '" << mv << "' at ply " << ply + 1 << ": " << why << "\n";
+    std::cerr << "error: illegal move '" << mv << "' at ply " << ply + 1 << ": " << without_move(why, mv) << "\n";
     return false;
   }
   return true;

@@ -95,7 +95,8 @@ TEST(XqCli, NotateWritesARecordPastTheRulesVerdictAndUpToAnIllegalMove) {
   CliRun cut = xq("notate --variant xiangqi --moves 'h2e2 h9g7 zz'");
   EXPECT_NE(cut.exit_code, 0);
   EXPECT_NE(cut.out.find("h9g7 H8+7 马８进７"), std::string::npos) << cut.out;
-  EXPECT_NE(cut.out.find("illegal move 'zz' at ply 3"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find("illegal move 'zz' at ply 3: it is not in ICCS form like h2e2"), std::string::npos) << cut.out;
+  EXPECT_EQ(cut.out.find("move 'zz'", cut.out.find("move 'zz'") + 1), std::string::npos) << "the move named once: " << cut.out;
 }
 
 // Past the rules' end by dead material or the move limit too (the automatic draws a record most
