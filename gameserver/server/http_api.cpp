@@ -228,6 +228,13 @@ std::string adjudication_reason_error(std::string& reason) {
   if (!shows_something(reason)) reason = "adjudication";
   std::string word;  // the reason as a result code would read, for the comparisons below
   for (char ch : reason) word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // The words an arbiter writes for a no-show are the forfeit it means (review, 2026-12-05: "弃权"
+  // scored a played win: no foul, no forfeit count, a game in the colour history).
+  for (const char* no_show : {"forfeit", "forfeited", "no-show", "no show", "noshow", "no_show", "弃权", "棄權", "缺席"})
+    if (word == no_show) {
+      reason = "forfeit";
+      return "";
+    }
   // Reasons that say the game had no result: "abort" keeps a game off the ratings and reads "game
   // aborted" whatever the outcome, "double_forfeit" is both sides losing. A decided game has one.
   // (A ruling of "forfeit" or "perpetual_…" stands: in a tournament it also counts a foul.)

@@ -42,6 +42,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& notice_templat
       {"result_corrected", "round {round}, board {board}: {red} – {black} corrected to {score}"},
       {"result_corrected_game", "round {round}, board {board}, game {game}: {red} – {black} corrected to {score}"},
       {"knockout_corrected", "{knockout}: {red} – {black} corrected to {score}"},
+      {"knockout_replayed", "{knockout}: {red} – {black} was aborted and is played again"},
       {"foul", "round {round}, board {board}: a foul recorded against {name} ({count} in this game)"},
       {"foul_game", "round {round}, board {board}, game {game}: a foul recorded against {name} ({count} in this game)"},
   };

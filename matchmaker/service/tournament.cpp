@@ -137,7 +137,9 @@ void sync_playoff_slots(Tournament& t, Effects& fx, int release_round = 0) {
   const int semis_round = t.cfg.playoff_after_round + 1;
   const int upto = t.cfg.auto_rounds && t.stage == Stage::Running ? INT_MAX : std::max(t.rounds_started, release_round);
   auto add = [&](GameSlot s) {
-    if (s.round > upto || slot_exists(t, s.game_id)) return;
+    // By its name: a replayed game (an abort) has another id.
+    const bool exists = std::any_of(t.games.begin(), t.games.end(), [&](const GameSlot& g) { return g.knockout == s.knockout; });
+    if (s.round > upto || exists) return;
     if (forfeit_if_disqualified(t, s, fx, true)) {
       t.games.push_back(s);
       record_knockout(t, s.knockout, s.red_points, s.black_points);
@@ -791,6 +793,23 @@ Effects record_result(Tournament& t, const std::string& game_id, int red_points,
   s->forfeit = forfeit;
   s->reason = reason;
   const std::vector<int> removed_before = pairing::removal_rounds(t.ev);
+  if (!s->knockout.empty() && reason == "abort") {
+    // An aborted knockout game (an admin's abort) decides nothing: scored 0-0 it went to the
+    // higher seed as a draw does, and the bracket moved on without a game (review, 2026-12-05).
+    // It is played again, under a new id (the old one names the aborted game on the servers).
+    s->finished = false;
+    s->forfeit = false;
+    s->red_points = s->black_points = 0;
+    s->reason.clear();
+    const std::string base = t.cfg.id + "-ko-" + s->knockout;
+    int replay = 2;
+    while (slot_exists(t, base + "-r" + std::to_string(replay))) ++replay;
+    s->game_id = base + "-r" + std::to_string(replay);
+    fx.create.push_back(*s);
+    fx.notices.push_back(make_notice("knockout_replayed", {{"knockout", s->knockout}, {"red", t.ev.players[s->red].name},
+                                                           {"black", t.ev.players[s->black].name}}));
+    return fx;
+  }
   const GameSlot slot = *s;  // t.games may grow below
   if (!slot.knockout.empty()) {
     record_knockout(t, slot.knockout, red_points, black_points);

@@ -93,6 +93,8 @@ describe('tournament helpers', () => {
     expect(eventIdOfGame('4d9a759040e86d0c')).toBeUndefined();
     expect(placeOfGame('spring-open-r12-b3-g2')).toEqual({ round: 12, board: 3, game: 2 });
     expect(placeOfGame('e2e-ko-ko-sf2')).toEqual({ knockout: 'sf2' });
+    expect(placeOfGame('e2e-ko-ko-sf2-r2')).toEqual({ knockout: 'sf2' }); // played again after an abort
+    expect(eventIdOfGame('e2e-ko-ko-final-r3')).toBe('e2e-ko');
     expect(placeOfGame('4d9a759040e86d0c')).toBeUndefined();
     expect(nextGameOfMatch('spring-open-r2-b1-g1')).toBe('spring-open-r2-b1-g2');
     expect(nextGameOfMatch('e2e-ko-ko-final')).toBeUndefined();

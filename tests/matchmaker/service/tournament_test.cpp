@@ -334,6 +334,50 @@ TEST(Tournament, PlayoffAfterSwissStage) {
   EXPECT_EQ(knockout_games, 4);
 }
 
+// An admin's abort of a knockout game decides nothing (review, 2026-12-05: scored 0-0 it went to
+// the higher seed as a draw does, and the final was set without a game): it is played again under
+// a new id, and the bracket goes on with that game's result.
+TEST(Tournament, AnAbortedKnockoutGameIsPlayedAgain) {
+  EventConfig c = config(2);
+  c.playoff_after_round = 2;
+  c.playoff_size = 4;
+  Tournament t = with_players(c, 6);
+  std::vector<GameSlot> pending = start(t).create, semis;
+  while (!pending.empty()) {  // the Swiss rounds as play_all; the semifinals held back
+    GameSlot g = pending.front();
+    pending.erase(pending.begin());
+    if (!g.knockout.empty()) {
+      semis.push_back(g);
+      continue;
+    }
+    const bool red_wins = g.red < g.black;
+    Effects fx = record_result(t, g.game_id, red_wins ? 2 : 0, red_wins ? 0 : 2, false, 0, 0, "checkmate");
+    pending.insert(pending.end(), fx.create.begin(), fx.create.end());
+  }
+  ASSERT_EQ(semis.size(), 2u);
+  const GameSlot sf1 = semis[0].knockout == "sf1" ? semis[0] : semis[1];
+  Effects aborted = record_result(t, sf1.game_id, 0, 0, true, 0, 0, "abort");
+  ASSERT_EQ(aborted.create.size(), 1u) << "the game is created again";
+  const GameSlot again = aborted.create[0];
+  EXPECT_EQ(again.game_id, sf1.game_id + "-r2");
+  EXPECT_EQ(again.knockout, "sf1");
+  EXPECT_EQ(again.red, sf1.red);
+  EXPECT_EQ(again.black, sf1.black);
+  EXPECT_FALSE(t.playoff.semifinals[0].decided()) << "the abort decided nothing";
+  EXPECT_EQ(texts(aborted.notices).back(), "sf1: " + t.ev.players[sf1.red].name + " – " + t.ev.players[sf1.black].name +
+                                              " was aborted and is played again");
+  int sf1_slots = 0;
+  for (const auto& g : t.games) sf1_slots += g.knockout == "sf1";
+  EXPECT_EQ(sf1_slots, 1) << "one slot, renamed";
+  // The other semifinal's result does not bring the old game back; the replay's result counts.
+  const GameSlot sf2 = semis[0].knockout == "sf2" ? semis[0] : semis[1];
+  Effects after_sf2 = record_result(t, sf2.game_id, 2, 0, false, 0, 0, "checkmate");
+  for (const auto& g : after_sf2.create) EXPECT_NE(g.knockout, "sf1");
+  record_result(t, again.game_id, 0, 2, false, 0, 0, "resignation");
+  EXPECT_TRUE(t.playoff.semifinals[0].decided());
+  EXPECT_EQ(t.playoff.final_game.red >= 0 ? 1 : 0, 1) << "the final is set once both semifinals are decided";
+}
+
 // A semifinalist disqualified while the semifinal is played: whatever that game's result, they
 // play no more knockout games (each is lost by forfeit, not created), they have no place, and the
 // TRF export ranks them after the others, no rank shared.

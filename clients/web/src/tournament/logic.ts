@@ -126,7 +126,7 @@ export function poolName(variant: string, initialMs: number, incrementMs: number
 
 // The event of a matchmaker game id ("<event>-r2-b1-g1", "<event>-ko-final"), else undefined.
 export function eventIdOfGame(gameId: string): string | undefined {
-  return gameId.match(/^(.+)-(?:r\d+-b\d+-g\d+|ko-(?:sf1|sf2|final|third))$/)?.[1];
+  return gameId.match(/^(.+)-(?:r\d+-b\d+-g\d+|ko-(?:sf1|sf2|final|third)(?:-r\d+)?)$/)?.[1]; // -r2: replayed after an abort
 }
 
 // Where a matchmaker game sits in its event: a Swiss round's board and game, or a play-off game.
@@ -135,7 +135,7 @@ export type GamePlace = { round: number; board: number; game: number } | { knock
 export function placeOfGame(gameId: string): GamePlace | undefined {
   const swiss = gameId.match(/-r(\d+)-b(\d+)-g(\d+)$/);
   if (swiss) return { round: Number(swiss[1]), board: Number(swiss[2]), game: Number(swiss[3]) };
-  const ko = gameId.match(/-ko-(sf1|sf2|final|third)$/);
+  const ko = gameId.match(/-ko-(sf1|sf2|final|third)(?:-r\d+)?$/);
   return ko ? { knockout: ko[1] as 'sf1' | 'sf2' | 'final' | 'third' } : undefined;
 }
 

@@ -157,7 +157,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         )}
         {news && !(ev.stage === 'cancelled' && news.code?.startsWith('event_cancelled')) && (
           <p class="event-notice" role="status">
-            <span class="news-label">{t('eventNews')}</span>
+            <span class="news-label">{t('eventNews')}</span>{' '}
             <span data-testid="event-notice">{noticeText(news)}</span>
           </p>
         )}
@@ -935,6 +935,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
                    onInput={(e) => setAdjReason(e.currentTarget.value)} />
             <button data-testid="adjudicate-save" disabled={busy || !adjId}>{t('adjudicateButton')}</button>
           </div>
+          <p class="muted small" data-testid="adjudicate-help">{t('adjudicateHelp')}</p>
         </form>
       )}
     </section>
