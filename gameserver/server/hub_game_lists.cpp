@@ -165,7 +165,13 @@ std::string Hub::live_games_json(size_t offset, size_t limit, bool for_admin) {
                                {"black_ms", info.black_ms},
                                {"running", info.running},
                                {"delayed", info.config.spectator_delay_ms > 0 && !info.finished},
-                               {"spectators", info.spectators}});
+                               {"spectators", info.spectators},
+                               // Which event's round and board, or which pool, the game is from
+                               // (arbiters look for "round 3, board 2"); "" / 0 for other games.
+                               {"event_id", c.event_id},
+                               {"round", c.round},
+                               {"board", c.board},
+                               {"pool", c.pool}});
   }
   return json::serialize(json::object{{"games", arr}, {"total", page.total}});
 }

@@ -172,15 +172,23 @@ void maybe_finish(Tournament& t, Effects& fx) {
 // After a round completes: start the play-off if due, then pair/start the next round.
 void advance(Tournament& t, Effects& fx) {
   const int done = complete_rounds(t);
+  bool drawn_now = false;
   if (!t.has_playoff && t.cfg.playoff_after_round > 0 && done >= t.cfg.playoff_after_round) {
     auto seeds = pairing::playoff_seeds(pairing::compute_standings(t.ev, t.cfg.playoff_after_round), t.cfg.playoff_size);
     if (static_cast<int>(seeds.size()) == t.cfg.playoff_size) {
       t.playoff = pairing::start_playoff(seeds);
       t.has_playoff = true;
-      fx.notices.push_back(make_notice("playoff_started"));
+      drawn_now = true;
     }
   }
+  const auto knockout_games = [&] {
+    return std::count_if(t.games.begin(), t.games.end(), [](const GameSlot& s) { return !s.knockout.empty(); });
+  };
+  const auto before = knockout_games();
   sync_playoff_slots(t, fx);
+  // Without automatic rounds the knockout games wait for the organiser's next round start: the
+  // players are told the draw, not a start (organiser review, 2026-12-04).
+  if (drawn_now) fx.notices.push_back(make_notice(knockout_games() > before ? "playoff_started" : "playoff_drawn"));
   if (t.stage == Stage::Running && t.cfg.auto_rounds && done == paired_rounds(t) &&
       paired_rounds(t) < t.ev.settings.rounds) {
     Effects more, started;
@@ -441,6 +449,24 @@ Effects reinstate(Tournament& t, const std::string& user_id) {
                           " forfeits, the event's limit: not paired until a correction takes one away");
   fx.notices.push_back(make_notice("reinstated", {{"name", pl.name}}));
   pair_unstarted_again(t, fx, true, pl.name);
+  return fx;
+}
+
+Effects withdraw_banned(Tournament& t, const std::function<bool(const std::string& user_id)>& is_banned) {
+  Effects fx;
+  if (t.stage == Stage::Finished || t.stage == Stage::Cancelled) return fx;
+  // Collected first: a withdrawal in registration removes the entrant, shifting the places.
+  std::vector<std::string> out;
+  for (size_t p = 0; p < t.user_ids.size(); ++p)
+    if (t.ev.players[p].withdrawn_round == 0 && !t.disqualification(static_cast<int>(p)) && is_banned(t.user_ids[p]))
+      out.push_back(t.user_ids[p]);
+  for (const auto& user_id : out) {
+    const std::string name = t.ev.players[player_of(t, user_id)].name;
+    Effects one = withdraw(t, user_id);
+    one.notices.back() = make_notice("withdrawn_banned", {{"name", name}});  // in place of "withdrew"
+    for (auto& n : one.notices) fx.notices.push_back(std::move(n));
+    for (auto& w : one.warnings) fx.warnings.push_back(std::move(w));
+  }
   return fx;
 }
 

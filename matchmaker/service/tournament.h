@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,11 @@ int player_of(const Tournament& t, const std::string& user_id);  // -1 if not re
 Effects join(Tournament& t, const std::string& user_id, const std::string& name, int rating,
              const std::string& join_code = "");
 Effects withdraw(Tournament& t, const std::string& user_id);
+// Entrants whose accounts an admin has banned (`is_banned` asked for each active entrant's user
+// id) are withdrawn, as `withdraw` would (removed in registration, paired no more once started),
+// with the notice "withdrawn_banned". Their live game is ended by the game server's ban itself.
+// Nothing for a finished or cancelled event, nor for entrants already withdrawn or disqualified.
+Effects withdraw_banned(Tournament& t, const std::function<bool(const std::string& user_id)>& is_banned);
 // The organiser takes a withdrawal back (a player who withdrew by mistake, or came back): paired
 // again from the next round (a round paired and not started is paired again with them). The
 // rounds started meanwhile stay missed: absent, no points. Not for a disqualified player, nor a

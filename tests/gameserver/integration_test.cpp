@@ -2989,7 +2989,8 @@ static std::optional<ServerMessage> schedule_game(Client& red, Client& black, co
 // for the end.
 TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   Client red = guest("dl_red"), black = guest("dl_black"), fan = guest("dl_fan");
-  auto started = schedule_game(red, black, "delay-test-1", {{"event_id", "ev-delay"}, {"spectator_delay_ms", 1500}});
+  auto started = schedule_game(red, black, "delay-test-1",
+                               {{"event_id", "ev-delay"}, {"round", 3}, {"board", 2}, {"spectator_delay_ms", 1500}});
   ASSERT_TRUE(started) << "the game server did not take the matchmaker's request";
   const std::string gid = started->game_started().game_id();
   EXPECT_EQ(gid, "delay-test-1");
@@ -3017,6 +3018,13 @@ TEST_F(GameServer, TournamentSpectatorsSeeMovesLate) {
   EXPECT_EQ(shown.at("running").as_string(), "");
   EXPECT_TRUE(shown.at("delayed").as_bool());
   EXPECT_EQ(admin_view.at("plies").to_number<int64_t>(), 1);
+  // Both lists name the event, round and board (an arbiter looks for "round 3, board 2").
+  for (const auto* g : {&shown, &admin_view}) {
+    EXPECT_EQ(g->at("event_id").as_string(), "ev-delay");
+    EXPECT_EQ(g->at("round").to_number<int64_t>(), 3);
+    EXPECT_EQ(g->at("board").to_number<int64_t>(), 2);
+    EXPECT_EQ(g->at("pool").as_string(), "");
+  }
   ClientMessage games;
   games.mutable_list_games();
   const ServerMessage listed_games = fan.ws->request(games);

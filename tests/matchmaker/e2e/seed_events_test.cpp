@@ -1289,3 +1289,40 @@ TEST_F(QuickPairing, TheOrganiserReinstatesAWithdrawnPlayer) {
   EXPECT_EQ(get("/api/events/ri1").at("players").as_array()[2].at("withdrawn_round").to_number<int>(), 0);
   post("/api/events/ri1/reinstate", who, admin, 409);
 }
+
+// An admin bans an entrant of a running event (organiser review, 2026-12-04: a banned player was
+// paired on, round after round, to lose by no-show). The event's next command, here the start of
+// the round paired before the ban, withdraws them first: the round is paired again without them.
+// Reinstating them is refused while the ban stands.
+TEST_F(QuickPairing, ABannedEntrantIsWithdrawnBeforeTheNextPairing) {
+  add_players(3, "bn");
+  players_.push_back(register_player("bnbanned"));
+  create_and_join(json::object{{"id", "bn-ev"}, {"name", "Bans"}, {"pairing", json::object{{"rounds", 3}}}, {"auto_rounds", false}});
+  const std::string target = players_[3].user_id;
+  const auto seated_in_last_round = [&](const json::object& ev) {
+    const auto& users = ev.at("user_ids").as_array();
+    for (const auto& b : ev.at("rounds").as_array().back().at("boards").as_array())
+      for (const char* side : {"a", "b"})
+        if ((!b.at("bye").as_bool() || std::string(side) == "a") && users.at(b.at(side).to_number<int64_t>()).as_string() == target)
+          return true;
+    return false;
+  };
+  ASSERT_TRUE(seated_in_last_round(get("/api/events/bn-ev").as_object())) << "four players: everyone is paired in round 1";
+  post("/api/admin/users/" + target + "/ban", json::object{}, TestServers::kAdminToken);
+  post("/api/events/bn-ev/start-round", json::object{}, TestServers::kAdminToken);
+  public_ = get("/api/events/bn-ev").as_object();
+  for (const auto& p : public_.at("players").as_array())
+    EXPECT_EQ(p.at("withdrawn_round").to_number<int64_t>() > 0, p.at("user_id").as_string() == target) << json::serialize(p);
+  EXPECT_FALSE(seated_in_last_round(public_)) << "round 1 was paired again without the banned player";
+  for (const auto& g : public_.at("games").as_array()) {
+    const auto& users = public_.at("user_ids").as_array();
+    for (const char* side : {"red", "black"})
+      EXPECT_NE(users.at(g.at(side).to_number<int64_t>()).as_string(), target) << json::serialize(g);
+  }
+  EXPECT_EQ(post("/api/events/bn-ev/reinstate", json::object{{"user_id", target}}, TestServers::kAdminToken, 403).at("code").as_string(),
+            "banned");
+  post("/api/admin/users/" + target + "/unban", json::object{}, TestServers::kAdminToken);
+  post("/api/events/bn-ev/reinstate", json::object{{"user_id", target}}, TestServers::kAdminToken);
+  EXPECT_EQ(get("/api/events/bn-ev").at("players").as_array()[3].at("withdrawn_round").to_number<int64_t>(), 0)
+      << "unbanned, the organiser takes them back";
+}

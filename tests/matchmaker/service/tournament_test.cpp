@@ -1372,6 +1372,71 @@ TEST(Tournament, ADisqualifiedPlayerIsNotReinstated) {
 
 // Every notice has a code clients say in their own language and named parameters; its English
 // text is the template with them filled in, and a code or parameter missing is a programming error.
+// Entrants whose accounts are banned are withdrawn as a withdrawal would: removed in registration,
+// paired no more once the event runs (a round paired and not started is paired again), each with
+// the notice "withdrawn_banned"; nothing for one already out, nor once the event is over.
+TEST(Tournament, BannedEntrantsAreWithdrawn) {
+  const auto banned = [](std::set<std::string> ids) {
+    return [ids](const std::string& u) { return ids.count(u) > 0; };
+  };
+  EventConfig c = config(3);
+  c.auto_rounds = false;
+  Tournament reg = with_players(c, 4);
+  Effects fx = withdraw_banned(reg, banned({"u1"}));
+  EXPECT_EQ(reg.ev.players.size(), 3u);
+  EXPECT_EQ(player_of(reg, "u1"), -1);
+  ASSERT_EQ(fx.notices.size(), 1u);
+  EXPECT_EQ(fx.notices[0].code, "withdrawn_banned");
+  EXPECT_EQ(fx.notices[0].text, "Player 1 withdrawn: account banned");
+  EXPECT_TRUE(withdraw_banned(reg, banned({"nobody"})).notices.empty());
+
+  Tournament t = with_players(c, 6);
+  start(t);  // round 1 paired, not started
+  fx = withdraw_banned(t, banned({"u2", "u4"}));
+  EXPECT_EQ(std::count_if(fx.notices.begin(), fx.notices.end(), [](const Notice& n) { return n.code == "withdrawn_banned"; }), 2);
+  for (const char* u : {"u2", "u4"}) EXPECT_EQ(t.ev.players[player_of(t, u)].withdrawn_round, 1) << u;
+  for (const auto& b : t.ev.rounds.back().boards)
+    for (int p : {b.a, b.b}) EXPECT_TRUE(p != player_of(t, "u2") && p != player_of(t, "u4")) << "round 1 paired again without them";
+  EXPECT_TRUE(withdraw_banned(t, banned({"u2", "u4"})).notices.empty()) << "already withdrawn";
+  disqualify(t, "u0", "");
+  EXPECT_TRUE(withdraw_banned(t, banned({"u0"})).notices.empty()) << "a disqualified player is out already";
+  cancel(t, "");
+  EXPECT_TRUE(withdraw_banned(t, banned({"u1"})).notices.empty()) << "the event is over";
+}
+
+// Without automatic rounds the play-off's games wait for the organiser: the round that seeds it
+// tells the players the play-off is drawn, not started; with automatic rounds its games start at
+// once and the notice says so.
+TEST(Tournament, APlayoffWaitingForTheOrganiserIsAnnouncedAsDrawn) {
+  for (const bool auto_rounds : {false, true}) {
+    EventConfig c = config(2);
+    c.auto_rounds = auto_rounds;
+    c.playoff_after_round = 2;
+    Tournament t = with_players(c, 8);
+    std::vector<GameSlot> pending = start(t).create;
+    if (!auto_rounds) pending = start_round(t).create;
+    std::vector<std::string> codes;
+    for (int round = 1; round <= 2; ++round) {
+      std::vector<GameSlot> next;
+      for (const GameSlot& g : pending) {
+        if (!g.knockout.empty()) continue;
+        Effects fx = record_result(t, g.game_id, 2, 0, false, 0, 0, "checkmate");
+        for (const Notice& n : fx.notices) codes.push_back(n.code);
+        next.insert(next.end(), fx.create.begin(), fx.create.end());
+      }
+      if (round == 1 && !auto_rounds) {
+        pair_next_round(t);
+        next = start_round(t).create;
+      }
+      pending = next;
+    }
+    ASSERT_TRUE(t.has_playoff) << auto_rounds;
+    EXPECT_EQ(std::count(codes.begin(), codes.end(), auto_rounds ? "playoff_started" : "playoff_drawn"), 1) << auto_rounds;
+    EXPECT_EQ(std::count(codes.begin(), codes.end(), auto_rounds ? "playoff_drawn" : "playoff_started"), 0) << auto_rounds;
+    EXPECT_EQ(knockout_games_in(pending), auto_rounds ? 2 : 0) << "the semifinals";
+  }
+}
+
 TEST(Notices, CodesCarryTheirParametersAndTheEnglishText) {
   const Notice n = make_notice("removed_for_forfeits", {{"name", "李明"}, {"round", "3"}, {"limit", "2"}});
   EXPECT_EQ(n.code, "removed_for_forfeits");
