@@ -1,0 +1,3 @@
+#include "integration_fixture.h"
+
+TestServers* g_servers = nullptr;
