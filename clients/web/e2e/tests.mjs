@@ -34,6 +34,11 @@ test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and 
       await red.context.setOffline(true);
       await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
       assert((await red.page.textContent('[data-testid=link-status]')).length > 0, 'reconnecting banner has text');
+      // Resigning or offering a draw could only fail now: the buttons are disabled and say why.
+      for (const b of ['resign', 'offer-draw']) {
+        await red.page.waitForSelector(`[data-testid=${b}][disabled]`, { timeout: T });
+        assert(/^Not connected/.test(await red.page.getAttribute(`[data-testid=${b}]`, 'title')), `${b} says it is not connected`);
+      }
       await playMove(black, MATE[i]);
       await waitForMoves(black, i + 1);
       await sleep(600);
@@ -41,6 +46,12 @@ test('xiangqi: two guests play by clicks to checkmate; spectator; reconnect and 
       await red.context.setOffline(false);
       await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
       await waitForMoves(red, i + 1);
+      // Back online: enabled again, with no "not connected" title left.
+      for (const b of ['resign', 'offer-draw']) {
+        await red.page.waitForSelector(`[data-testid=${b}]:not([disabled])`, { timeout: T });
+        const title = await red.page.getAttribute(`[data-testid=${b}]`, 'title');
+        assert(!title, `${b} has no offline title once connected (${title})`); // (Preact leaves an empty one)
+      }
       continue;
     }
     if (i === 4) {

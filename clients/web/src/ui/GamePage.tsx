@@ -87,6 +87,7 @@ function useCorrectedResult(gameId: string, over: boolean, eventId: string | und
 
 export function GamePage({ app, game, eventId }: { app: App; game: GameModel; eventId?: string }) {
   useObservable(game);
+  useObservable(app); // the link's state: the game's buttons wait for it
   useLang();
   const [viewPly, setViewPly] = useState<number | null>(null); // null = follow the live game
   const [flipped, setFlipped] = useState(false);
@@ -154,6 +155,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   // A rated game that ended without counting (aborted, or over before both sides moved) says so.
   const ratedButNotCounted = game.over && !ratingCounted({ rated: st.rated, reason: game.result?.reason, plies: game.moves.length });
   const player = (c: Color) => (c === 'r' ? game.red : game.black);
+  // While the link is down an action could only fail ("not connected"): its button is disabled
+  // and says why, until the link is back. (A move is different: it waits and is sent then.)
+  const offline = app.link !== 'open';
+  const offlineTitle = offline ? t('notConnectedTitle') : undefined;
 
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
@@ -260,6 +265,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             <>
               <Offer
                 game={game}
+                offline={offline}
                 what="draw"
                 by={game.drawOfferBy}
                 declined={game.drawDeclined}
@@ -267,6 +273,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               />
               <Offer
                 game={game}
+                offline={offline}
                 what="takeback"
                 by={game.takebackBy}
                 declined={game.takebackDeclined}
@@ -297,46 +304,46 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             <div class="actions">
               {confirmResign ? (
                 <>
-                  <button class="danger" data-testid="confirm-resign" onClick={() => { setConfirmResign(false); void game.action('resign'); }}>{t('confirmResign')}</button>
+                  <button class="danger" data-testid="confirm-resign" disabled={offline} title={offlineTitle} onClick={() => { setConfirmResign(false); void game.action('resign'); }}>{t('confirmResign')}</button>
                   <button onClick={() => setConfirmResign(false)}>{t('cancel')}</button>
                 </>
               ) : (
-                <button data-testid="resign" onClick={() => setConfirmResign(true)}>{t('resign')}</button>
+                <button data-testid="resign" disabled={offline} title={offlineTitle} onClick={() => setConfirmResign(true)}>{t('resign')}</button>
               )}
-              <button data-testid="offer-draw" disabled={!!game.drawOfferBy} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
+              <button data-testid="offer-draw" disabled={offline || !!game.drawOfferBy} title={offlineTitle} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
               {/* Casual games: take back one's last move (and the reply to it) if the opponent agrees. */}
               {game.canProposeTakeback() && (
-                <button data-testid="propose-takeback" onClick={() => void game.action('proposeTakeback')}>{t('proposeTakeback')}</button>
+                <button data-testid="propose-takeback" disabled={offline} title={offlineTitle} onClick={() => void game.action('proposeTakeback')}>{t('proposeTakeback')}</button>
               )}
               {game.timeGiftMs > 0 && (
                 <button
                   data-testid="give-time"
-                  disabled={game.timeGiftsLeft <= 0}
-                  title={game.timeGiftsLeft > 0 ? t('giveTimeTitle', { s: game.timeGiftMs / 1000 }) : t('noTimeGiftsLeft')}
+                  disabled={offline || game.timeGiftsLeft <= 0}
+                  title={offlineTitle ?? (game.timeGiftsLeft > 0 ? t('giveTimeTitle', { s: game.timeGiftMs / 1000 }) : t('noTimeGiftsLeft'))}
                   onClick={() => void game.action('giveTime')}
                 >
                   {t('giveTime', { s: game.timeGiftMs / 1000 })}
                 </button>
               )}
               {!!st.ruleOptions?.requestedMoveLimitPlies && !game.requestedLimit && (
-                <button data-testid="request-move-limit" onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
+                <button data-testid="request-move-limit" disabled={offline} title={offlineTitle} onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
               )}
               {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
               {/* Asked first, as resigning is: a slip of the finger ends the game for both. */}
               {n < 2 && !eventId && (confirmAbort ? (
                 <>
-                  <button class="danger" data-testid="confirm-abort" onClick={() => { setConfirmAbort(false); void game.action('abort'); }}>{t('confirmAbortGame')}</button>
+                  <button class="danger" data-testid="confirm-abort" disabled={offline} title={offlineTitle} onClick={() => { setConfirmAbort(false); void game.action('abort'); }}>{t('confirmAbortGame')}</button>
                   <button data-testid="cancel-abort" onClick={() => setConfirmAbort(false)}>{t('cancel')}</button>
                 </>
               ) : (
-                <button data-testid="abort" onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
+                <button data-testid="abort" disabled={offline} title={offlineTitle} onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
               ))}
               {/* Claims only when the opponent has no connection on the game (Presence), and not
                   while a first move is due: without it the game is aborted. */}
               {!eventId && game.opponentGone && !firstMoveAborts && (
                 <>
-                  <button data-testid="claim-victory" onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
-                  <button data-testid="claim-draw" onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
+                  <button data-testid="claim-victory" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+                  <button data-testid="claim-draw" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
                 </>
               )}
             </div>
@@ -392,7 +399,8 @@ const OFFERS = {
   takeback: { accept: 'acceptTakeback', decline: 'declineTakeback', declined: 'takebackDeclined' },
 } as const;
 
-function Offer({ game, what, by, declined, text }: { game: GameModel; what: keyof typeof OFFERS; by: Color | null; declined: boolean; text: string }) {
+function Offer({ game, offline, what, by, declined, text }: { game: GameModel; offline: boolean; what: keyof typeof OFFERS; by: Color | null; declined: boolean; text: string }) {
+  const offlineTitle = offline ? t('notConnectedTitle') : undefined;
   const o = OFFERS[what];
   const answers = !!game.you && !game.over && by !== game.you;
   return (
@@ -403,8 +411,8 @@ function Offer({ game, what, by, declined, text }: { game: GameModel; what: keyo
           {text}
           {answers && (
             <>
-              <button class="primary" data-testid={`accept-${what}`} onClick={() => void game.action(o.accept)}>{t(o.accept)}</button>
-              <button data-testid={`decline-${what}`} onClick={() => void game.action(o.decline)}>{t(o.decline)}</button>
+              <button class="primary" data-testid={`accept-${what}`} disabled={offline} title={offlineTitle} onClick={() => void game.action(o.accept)}>{t(o.accept)}</button>
+              <button data-testid={`decline-${what}`} disabled={offline} title={offlineTitle} onClick={() => void game.action(o.decline)}>{t(o.decline)}</button>
             </>
           )}
         </div>
