@@ -3,6 +3,7 @@
 // games with abort/adjudicate, connections with ban, account roles, and the /metrics numbers at a
 // glance. Polls while open.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { eventPlaceText, poolText, type GameOrigin } from '../admin/game_place';
 import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
@@ -12,7 +13,8 @@ import { useObservable } from '../store';
 
 const POLL_MS = 3000;
 
-type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean; red_ms?: number; black_ms?: number; running?: string };
+// event_id, round, board and pool say where the game comes from (servers from 2026-12 on).
+type AdminGame = { id: string; variant: string; red: string; black: string; plies: number; finished: boolean; red_ms?: number; black_ms?: number; running?: string } & GameOrigin;
 type AdminConn = { id: string | number; remote: string; user: string; user_id: string; games: string[] };
 // A user signed in on another game-server node of the deployment (from its presence in Redis).
 type OtherNodeUser = { node: string; user: string; user_id: string };
@@ -397,6 +399,11 @@ function AdminGameRow({
         {g.red} {t('vs')} {g.black}
       </span>
       <span class="tag">{g.variant === 'jieqi' ? t('jieqi') : t('xiangqi')}</span>
+      {/* Which event, round and board (the admin is asked about "board 3"), or which pool. */}
+      {g.event_id && (
+        <a class="tag" data-testid="admin-game-event" href={`#/tournaments/${encodeURIComponent(g.event_id)}`}>{eventPlaceText(g)}</a>
+      )}
+      {g.pool && <span class="tag" data-testid="admin-game-pool">{poolText(g)}</span>}
       <span class="muted">{g.plies === 1 ? t('onePly') : t('plies', { n: g.plies })}</span>
       {g.red_ms !== undefined && g.black_ms !== undefined && (
         <span class="mono" data-testid="admin-clocks">

@@ -7,7 +7,7 @@ import { api } from '../net/http';
 import { useObservable } from '../store';
 import { poolName } from '../tournament/logic';
 import type { PoolInfo } from '../tournament/types';
-import { tcText } from './format';
+import { poolLabel, tcText } from './format';
 
 const POLL_MS = 3000;
 // Common pools: minutes + increment seconds.
@@ -93,8 +93,4 @@ export function PoolPanel({ app }: { app: App }) {
   );
 }
 
-export function poolLabel(name: string): string {
-  const [v, tc] = name.split(':');
-  const [ms, inc] = (tc ?? '').split('+').map(Number);
-  return `${v === 'jieqi' ? t('jieqi') : t('xiangqi')} ${tcText({ initialMs: ms, incrementMs: inc })}`;
-}
+export { poolLabel } from './format';

@@ -11,6 +11,13 @@ export function tcText(tc: { initialMs?: number; incrementMs?: number } | null |
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
 }
 
+// A quick-pairing pool ("xiangqi:300000+3") as "Xiangqi 5+3".
+export function poolLabel(name: string): string {
+  const [v, tc] = name.split(':');
+  const [ms, inc] = (tc ?? '').split('+').map(Number);
+  return `${v === 'jieqi' ? t('jieqi') : t('xiangqi')} ${tcText({ initialMs: ms, incrementMs: inc })}`;
+}
+
 // "10 min", "90 s", "1 min 30 s" (a rule's time, not a clock).
 export function durationText(ms: number): string {
   const total = Math.round(ms / 1000);

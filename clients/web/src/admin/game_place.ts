@@ -1,0 +1,22 @@
+// Where a game of the admin's live list comes from (GET /api/admin/games): its event, round and
+// board, or the quick-pairing pool. A server that does not send these fields gives '' for both.
+import { t } from '../i18n';
+import { poolLabel } from '../ui/format';
+
+export type GameOrigin = { event_id?: string; round?: number; board?: number; pool?: string };
+
+// "event E · round 2 · board 3"; round and board only when the server gives them (> 0: a play-off
+// game has no board). '' for a game of no event.
+export function eventPlaceText(g: GameOrigin): string {
+  if (!g.event_id) return '';
+  const parts = [t('adminGameEvent', { id: g.event_id })];
+  if ((g.round ?? 0) > 0) parts.push(t('adminGameRound', { n: g.round! }));
+  if ((g.board ?? 0) > 0) parts.push(t('adminGameBoard', { n: g.board! }));
+  return parts.join(' · ');
+}
+
+// "pool Xiangqi 5+3" ('' for none); a pool name of another shape as the server gives it.
+export function poolText(g: GameOrigin): string {
+  if (!g.pool) return '';
+  return t('adminGamePool', { pool: /^\w+:\d+\+\d+$/.test(g.pool) ? poolLabel(g.pool) : g.pool });
+}
