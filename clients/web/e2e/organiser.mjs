@@ -3,7 +3,7 @@
 // fix it comes with.
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, newAccount, newPlayer, playMove, resultText } from './lib/ui.mjs';
+import { T, clickConfirmed, newAccount, newPlayer, playMove, resultText } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
 // The matchmaker's presets (the tournament test checks the form's lists against it).
 const TIEBREAK_PRESETS = {
@@ -230,7 +230,9 @@ test('organiser records a foul (犯规) from the event page; the standings count
   const id = 'e2e-foul';
   const players = await eventWithPlayers(ctx, org, { id, name: 'Foul night', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1, tiebreak_preset: 'senior' } }, ['Ivo', 'Jun']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  // Starting cannot be taken back: it is asked first, with the number of players.
+  const startAsked = await clickConfirmed(org.page, '[data-testid=start-event]');
+  assert(/^Start the event with the 2 players registered\?.*games start.*cannot be undone/.test(startAsked), `the start is confirmed first: ${startAsked}`);
   // Both players are taken to the game.
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
@@ -261,7 +263,7 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
   // by itself.
   const players = await eventWithPlayers(ctx, org, { id, name: 'Small club', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 3 } }, ['Kai', 'Lin']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id="${id}-r1-b1-g1"]`, { timeout: T });
   const black = (await players[0].page.getAttribute('[data-testid=game-page]', 'data-you')) === 'b' ? players[0] : players[1];
   await black.page.click('[data-testid=resign]');
@@ -280,7 +282,10 @@ test('a round the engine cannot pair (the event pauses): the organiser pairs it 
   await org.page.click('[data-testid=resume]');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
   const startable = await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: 3000 }).then(() => true, () => false);
-  if (startable) await org.page.click('[data-testid=start-round]');
+  if (startable) {
+    const asked = await clickConfirmed(org.page, '[data-testid=start-round]');
+    assert(/^Start round 2\?/.test(asked), `starting the round is confirmed first: ${asked}`);
+  }
   for (const p of players) await p.page.waitForFunction((g) => document.querySelector('[data-testid=game-page]')?.getAttribute('data-game-id') === g || !!document.querySelector('[data-testid=open-ready-game]'), `${id}-r2-b1-g1`, { timeout: T });
 
   // Round 3: the organiser lets the engine pair it with the fewest rematches (here the one).
@@ -344,7 +349,7 @@ test('the organiser cancels a running event from its page: the game being played
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
   // In registration the button is there already; the organiser starts first.
   await org.page.waitForSelector('[data-testid=cancel-event]', { timeout: T });
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
   // A player's cancel would be refused by the server; the page does not offer one.
@@ -402,9 +407,13 @@ test('the organiser reinstates a withdrawn player and keeps two club-mates apart
   // Keep Yara and Zeno apart, chosen by name.
   let ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
   const uid = (name) => ev.players.find((x) => x.name.endsWith(name)).user_id;
+  // The lists are by name, not in the order the players registered (Yara, Zeno, Abel, Bea).
+  const listed = await p.$$eval('[data-testid=keep-apart-a] option', (os) => os.map((o) => o.textContent.trim()));
+  assertEqual(listed.map((n) => n.replace(/^.*?(Abel|Bea|Yara|Zeno)$/, '$1')), ['Abel', 'Bea', 'Yara', 'Zeno'], `the players to keep apart by name (${listed})`);
   await p.selectOption('[data-testid=keep-apart-a]', uid('Yara'));
   await p.selectOption('[data-testid=keep-apart-b]', uid('Zeno'));
-  await p.click('[data-testid=keep-apart-save]');
+  const apartAsked = await clickConfirmed(p, '[data-testid=keep-apart-save]');
+  assert(/Never pair \S*Yara and \S*Zeno/.test(apartAsked), `keeping apart is confirmed, naming both: ${apartAsked}`);
   await p.waitForSelector('[data-testid=kept-apart]', { timeout: T });
   const bea = (await p.textContent('[data-testid=player-list] li[data-player$=Bea]')).trim();
   assert(!/\d/.test(bea), `nothing but the name and the organiser's buttons in a player's line: "${bea}"`);
@@ -414,7 +423,9 @@ test('the organiser reinstates a withdrawn player and keeps two club-mates apart
   const place = (name) => ev.players.findIndex((x) => x.name.endsWith(name));
   assertEqual(JSON.stringify(ev.config.pairing.forbidden), JSON.stringify([[place('Yara'), place('Zeno')]]), 'the event keeps them apart');
   // Started; Abel withdraws by mistake (the organiser's click), then is taken back.
-  await p.click('[data-testid=start-event]');
+  // Without automatic rounds the question says the games wait for "Start round".
+  const startAsked = await clickConfirmed(p, '[data-testid=start-event]');
+  assert(/^Start the event with the 4 players registered\?.*"Start round"/.test(startAsked), `the start is confirmed first: ${startAsked}`);
   await p.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
   ev = await (await fetch(`${ctx.base}/api/events/${id}`)).json();
   for (const b of ev.rounds[0].boards) assert(!([b.a, b.b].includes(place('Yara')) && [b.a, b.b].includes(place('Zeno'))), 'Yara and Zeno not paired');
@@ -442,7 +453,7 @@ test('the organiser disqualifies a player (取消比赛资格): tagged in the li
   const id = 'e2e-dq';
   const players = await eventWithPlayers(ctx, org, { id, name: 'Clean play', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } }, ['Vera', 'Walt', 'Xena']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   const walt = org.page.locator('[data-testid=player-list] li', { hasText: 'Walt' });
   await walt.locator('[data-testid=disqualify-player]').waitFor({ timeout: T });
   await players[0].page.goto(`${ctx.base}/#/tournaments/${id}`);
@@ -490,7 +501,7 @@ test('the organiser decides a game being played (a second foul): both players se
   const id = 'e2e-adj';
   const players = await eventWithPlayers(ctx, org, { id, name: 'Strict arbiter', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } }, ['Tao', 'Uri']);
   await org.page.goto(`${ctx.base}/#/tournaments/${id}`);
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
   await org.page.waitForSelector(`[data-testid=adjudicate-game] option[value="${gameId}"]`, { timeout: T, state: 'attached' });

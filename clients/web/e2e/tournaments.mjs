@@ -3,7 +3,7 @@
 // under test lacks those (see harness.mjs).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, createSeek, openAdmin, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, clickConfirmed, createSeek, openAdmin, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const EVENT = 'e2e-open';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -213,7 +213,7 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await org.page.waitForFunction(() => document.querySelectorAll('[data-testid=player-list] li').length === 4, null, { timeout: 25_000 });
 
   // Start: round 1 is paired and started; every player is taken to (or offered) their game.
-  await org.page.click('[data-testid=start-event]');
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   const round1 = new Map();
   await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
 
@@ -593,7 +593,7 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
 
   // Start: round 1 is paired but not started (no auto rounds).
   await org.page.reload();
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   await org.page.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
   await org.page.waitForSelector('[data-testid=start-round]:not([disabled])', { timeout: T });
   const names = async () => org.page.$$eval('[data-testid=pairings-round-1] tbody tr', (rows) =>
@@ -615,7 +615,8 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
 
   // Re-pair puts the engine's pairing back, in the table and in the edit box (which showed the
   // typed pairing after the save, and would have put it back on the next save); pause and resume.
-  await org.page.click('[data-testid=repair]');
+  const repairAsked = await clickConfirmed(org.page, '[data-testid=repair]');
+  assert(/^Pair round 1 again\?.*by hand.*replaced/.test(repairAsked), `re-pairing is confirmed first: ${repairAsked}`);
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=pairings-round-1] tbody tr [data-testid=board-red]')?.textContent === want, before[0][0], { timeout: T });
   await org.page.waitForFunction((want) => document.querySelector('[data-testid=edit-boards]')?.value === want, edit, { timeout: T });
   // A player is shown the board, colour and opponent of the paired round before it starts.
@@ -641,8 +642,9 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.click('[data-testid=resume]');
   await org.page.waitForSelector('[data-testid=event-page][data-stage=running]', { timeout: T });
 
-  // Start the round by hand; the players play it.
-  await org.page.click('[data-testid=start-round]');
+  // Start the round by hand (asked first: its games cannot be taken back); the players play it.
+  const roundAsked = await clickConfirmed(org.page, '[data-testid=start-round]');
+  assert(/^Start round 1\?.*can no longer be changed/.test(roundAsked), `starting the round is confirmed first: ${roundAsked}`);
   const round1 = new Map();
   await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
   // While its games are played, the next round cannot be paired, and the page says why.
@@ -718,7 +720,7 @@ test('two-game round: the organiser plays too; game 2 swaps colours and is offer
   await hal.page.click('[data-testid=join-event]');
   await hal.page.waitForSelector('[data-testid=registered]', { timeout: T });
   await gia.page.reload();
-  await gia.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(gia.page, '[data-testid=start-event]');
 
   const players = [gia, hal];
   const g1 = new Map();
@@ -777,7 +779,7 @@ test('play-off: after round 1 the top two play a final; the winner heads the fin
     await org.page.selectOption('[data-testid=ev-playoff-size]', '2');
   });
   await org.page.reload();
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   const round1 = new Map();
   await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));
   const results = await playRound(players, 1, round1);
@@ -812,7 +814,7 @@ test('a bye: of three players the one left out of round 1 is told it has the bye
   for (const n of ['Pia', 'Quin', 'Rudi']) players.push(await newPlayer(ctx, n));
   await createAndJoin(ctx, org, { id, name: 'Three of us', rounds: 2 }, players);
   await org.page.reload();
-  await org.page.click('[data-testid=start-event]', { timeout: T });
+  await clickConfirmed(org.page, '[data-testid=start-event]');
   // Each player either is taken to a game or, on the event page, reads that it has the bye.
   const fates = await Promise.all(
     players.map(async (p) => {

@@ -1,7 +1,7 @@
 import noticeSource from '../../../matchmaker/service/notice.cpp?raw';
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
+import { boardScore, byRoundAndBoard, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, Standings, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -184,5 +184,23 @@ describe('tiebreak cells', () => {
     expect(tiebreakCell('prev_round_rank', '')).toEqual({ text: '', title: '' });
     expect(tiebreakCell('opp_score', '12')).toEqual({ text: '12', title: '12' });
     expect(tiebreakCell('wins', 3)).toEqual({ text: '3', title: '3' });
+  });
+});
+
+describe('organiser pick lists', () => {
+  it('list players by name in the reader\'s collation, not in registration order', () => {
+    const names = (ps: { name: string }[]) => ps.map((p) => p.name);
+    const latin = [{ name: 'Zoe' }, { name: 'adam' }, { name: 'Émile' }, { name: 'Bob' }, { name: 'player10' }, { name: 'player9' }];
+    expect(names(sortedByName(latin, 'en'))).toEqual(['adam', 'Bob', 'Émile', 'player9', 'player10', 'Zoe']);
+    // Chinese names by pinyin: Li, Wang, Zhang.
+    expect(names(sortedByName([{ name: '张伟' }, { name: '李娜' }, { name: '王芳' }], 'zh'))).toEqual(['李娜', '王芳', '张伟']);
+    const same = [{ name: 'Li', id: 1 }, { name: 'Li', id: 2 }];
+    expect(sortedByName(same, 'en').map((p) => p.id)).toEqual([1, 2]);
+  });
+  it('list games by round, board and game, a play-off game after the boards', () => {
+    const g = (round: number, board: number, index = 0, knockout?: string) =>
+      ({ game_id: `${round}-${board}-${index}-${knockout ?? ''}`, round, board, index, knockout, red: 0, black: 1, finished: false, red_points: 0, black_points: 0 });
+    const out = byRoundAndBoard([g(2, 1), g(1, 0, 1), g(2, -1, 0, 'sf2'), g(2, 0), g(2, -1, 0, 'sf1'), g(1, 0, 0)]);
+    expect(out.map((x) => x.game_id)).toEqual(['1-0-0-', '1-0-1-', '2-0-0-', '2-1-0-', '2--1-0-sf1', '2--1-0-sf2']);
   });
 });

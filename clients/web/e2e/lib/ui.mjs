@@ -136,3 +136,11 @@ export async function openAdmin(ctx, opts = { viewport: { width: 1280, height: 9
   await admin.waitForSelector('[data-testid=admin-games]', { timeout: T });
   return admin;
 }
+
+// Clicks a button that asks first (window.confirm), answers OK, and returns the question asked:
+// the organiser's steps that cannot be taken back (start the event, start a round, re-pair).
+export async function clickConfirmed(page, selector, opts = {}) {
+  const asked = new Promise((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+  await page.click(selector, { timeout: T, ...opts });
+  return asked;
+}

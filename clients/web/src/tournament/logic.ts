@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { hasKey, t } from '../i18n';
+import { hasKey, lang, t } from '../i18n';
 import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
@@ -211,4 +211,19 @@ export function myPlace(ev: EventDetail, st: Standings | null, me: number): { pl
   const fromFinal = final && st.final_ranking?.length ? st.final_ranking.indexOf(me) + 1 : 0;
   const place = mine.rank === null ? 0 : fromFinal || mine.row.place || mine.rank;
   return { place, of, score: mine.row.score, after: st.after_round, final };
+}
+
+// Players for an organiser's pick list, by name in the reader's collation (Chinese names by
+// pinyin, Latin ones ignoring case and accents): a name is found faster so than in the order of
+// registration. Equal names keep their order.
+export function sortedByName<T extends { name: string }>(players: T[], language: string = lang): T[] {
+  const collator = new Intl.Collator(language === 'zh' ? 'zh' : 'en', { sensitivity: 'base', numeric: true });
+  return players.map((p, i) => [p, i] as const).sort((a, b) => collator.compare(a[0].name, b[0].name) || a[1] - b[1]).map(([p]) => p);
+}
+
+// Game slots in round, board and game order, a round's play-off games after its boards (the API
+// lists them as they were created).
+export function byRoundAndBoard(games: GameSlot[]): GameSlot[] {
+  const board = (g: GameSlot) => (g.board >= 0 && !g.knockout ? g.board : 1e6);
+  return [...games].sort((a, b) => a.round - b.round || board(a) - board(b) || (a.knockout ?? '').localeCompare(b.knockout ?? '') || a.index - b.index);
 }

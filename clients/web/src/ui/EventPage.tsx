@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -652,7 +652,8 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
 // Players never to be paired together (club-mates, family): POST /forbid by their user ids,
 // from the next round paired on. The pairs already kept apart are listed by name.
 function KeepApart({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (path: string, body?: unknown) => void }) {
-  const players = ev.players.map((p, i) => ({ ...p, i })).filter((p) => p.user_id && !p.withdrawn_round && !p.disqualified);
+  // By name (not in the order they registered): the organiser looks for two people they know.
+  const players = sortedByName(ev.players.map((p, i) => ({ ...p, i })).filter((p) => p.user_id && !p.withdrawn_round && !p.disqualified));
   const [a, setA] = useState('');
   const [b, setB] = useState('');
   const first = a || players[0]?.user_id || '';
@@ -669,7 +670,11 @@ function KeepApart({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (pa
       data-testid="keep-apart"
       onSubmit={(e) => {
         e.preventDefault();
-        if (first && second && first !== second) act('forbid', { pairs: [[first, second]] });
+        // No control takes a pair off again once the event runs: asked first.
+        const name = (id: string) => players.find((p) => p.user_id === id)?.name ?? id;
+        if (first && second && first !== second && window.confirm(t('confirmKeepApart', { a: name(first), b: name(second) }))) {
+          act('forbid', { pairs: [[first, second]] });
+        }
       }}
     >
       <label>{t('keepApart')}</label>
@@ -740,7 +745,8 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   const fouling = foulable.find((g) => g.game_id === foulId);
   // A game being played may be decided by the organiser (a second foul, a phone at the board):
   // POST /adjudicate ends it on its node with the result and reason given.
-  const playing = ev.games.filter((g) => g.game_id && !g.finished);
+  // In round and board order, as the arbiter walks the hall (the API lists them as created).
+  const playing = byRoundAndBoard(ev.games.filter((g) => g.game_id && !g.finished));
   const [adjGame, setAdjGame] = useState('');
   const [adjOutcome, setAdjOutcome] = useState<'red-wins' | 'black-wins' | 'draw'>('red-wins');
   const [adjReason, setAdjReason] = useState('');
@@ -757,7 +763,11 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
       <h3>{t('organiser')}</h3>
       <div class="actions">
         {ev.stage === 'registration' && (
-          <button class="primary" data-testid="start-event" disabled={busy} onClick={() => act('start')}>{t('startEvent')}</button>
+          // Asked first, as the other steps that cannot be taken back are: starting draws the
+          // numbers and pairs round 1 (and with automatic rounds starts its games).
+          <button class="primary" data-testid="start-event" disabled={busy} onClick={() => {
+            if (window.confirm(t(ev.config.auto_rounds === false ? 'confirmStartEventManual' : 'confirmStartEvent', { n: ev.players.length }))) act('start');
+          }}>{t('startEvent')}</button>
         )}
         {(running || ev.stage === 'paused') && (
           <>
@@ -765,8 +775,14 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
               if (e instanceof ApiError && e.code === 'pairing_failed') setPairFailedAt(paired);
               return undefined;
             })}>{t('pairNextRound')}</button>
-            <button data-testid="start-round" disabled={busy || !roundToStart(ev) || !running} onClick={() => act('start-round')}>{t('startRound')}</button>
-            <button data-testid="repair" disabled={busy || !unstarted} onClick={() => act('repair')}>{t('repair')}</button>
+            {/* Games once created are played: the pairing cannot be changed after. A re-pair
+                throws away the pairing shown and any edits to it. */}
+            <button data-testid="start-round" disabled={busy || !roundToStart(ev) || !running} onClick={() => {
+              if (window.confirm(unstarted ? t('confirmStartRound', { n: paired }) : t('confirmStartPlayoff'))) act('start-round');
+            }}>{t('startRound')}</button>
+            <button data-testid="repair" disabled={busy || !unstarted} onClick={() => {
+              if (window.confirm(t('confirmRepair', { n: paired }))) act('repair');
+            }}>{t('repair')}</button>
           </>
         )}
         {running && (
@@ -824,7 +840,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
               {t('pairFewestRematches')}
             </button>
           )}
-          <p class="muted small">{ev.players.map((p, i) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
+          <p class="muted small" data-testid="pairing-numbers">{byNumber(ev).map(([p, i]) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
           {editErr && <p class="error">{editErr}</p>}
         </form>
