@@ -243,6 +243,11 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await org.page.waitForFunction(() => /^Board 1:/.test(document.querySelector('[data-testid=explain] li')?.textContent ?? ''), null, { timeout: T });
 
   const results = await playRound(players, 1, round1);
+  // After round 1 "earlier rank" (前轮名次) has no earlier round to give: no empty column, a note.
+  await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
+  assertEqual(await org.page.locator('[data-testid=standings] th[data-col=tb-prev_round_rank]').count(), 0, 'no empty "earlier rank" column after round 1');
+  assert(await org.page.$('[data-testid=standings] th[data-col=tb-opp_score]'), 'the tiebreaks with values keep their columns');
+  assert((await org.page.textContent('[data-testid=tiebreaks-not-yet]')).includes('Earlier rank'), 'a note names the tiebreak with no value yet');
 
   // Round 2 is paired and started by itself; the players are taken to their new games.
   const round2 = new Map();
@@ -259,6 +264,7 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   const api = await (await fetch(`${ctx.base}/api/events/${EVENT}/standings`)).json();
   assert(api.columns.length > 0, 'the event has tiebreak columns');
   assertEqual(await org.page.locator('[data-testid=standings] th.event-tb').count(), api.columns.length, "the event's own tiebreak columns");
+  assertEqual(await org.page.locator('[data-testid=tiebreaks-not-yet]').count(), 0, 'after round 2 every tiebreak has a column');
   const expected = expectedStandings(results, players.map((p) => p.name));
   const shown = await org.page.$$eval('[data-testid=standings] tbody tr', (rows) =>
     rows.map((r) => {

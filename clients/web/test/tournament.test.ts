@@ -1,7 +1,7 @@
 import noticeSource from '../../../matchmaker/service/notice.cpp?raw';
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, byRoundAndBoard, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
+import { boardScore, byRoundAndBoard, tiebreakColumns, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, Standings, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -202,5 +202,16 @@ describe('organiser pick lists', () => {
       ({ game_id: `${round}-${board}-${index}-${knockout ?? ''}`, round, board, index, knockout, red: 0, black: 1, finished: false, red_points: 0, black_points: 0 });
     const out = byRoundAndBoard([g(2, 1), g(1, 0, 1), g(2, -1, 0, 'sf2'), g(2, 0), g(2, -1, 0, 'sf1'), g(1, 0, 0)]);
     expect(out.map((x) => x.game_id)).toEqual(['1-0-0-', '1-0-1-', '2-0-0-', '2-1-0-', '2--1-0-sf1', '2--1-0-sf2']);
+  });
+});
+
+describe('standings tiebreak columns', () => {
+  it('leave out a tiebreak with no value in any row (cut early rounds after round 1), in the event\'s order', () => {
+    const row = (tiebreaks: (string | number)[]) => ({ tiebreaks }) as unknown as StandingsRow;
+    const cols = ['opp_score', 'drop_early_rounds', 'prev_round_rank', 'wins'];
+    const after1 = [row([2, '', '', 1]), row([0, '', '', 0]), row([1])];
+    expect(tiebreakColumns(cols, after1)).toEqual({ shown: [['opp_score', 0], ['wins', 3]], empty: [['drop_early_rounds', 1], ['prev_round_rank', 2]] });
+    const after3 = [row([5, 3, '2,1', 2]), row([4, '', '', 1])];
+    expect(tiebreakColumns(cols, after3).empty).toEqual([]);
   });
 });

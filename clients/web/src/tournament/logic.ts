@@ -76,6 +76,16 @@ export function tiebreakCell(code: string, value: string | number | undefined): 
   return { text: list[0] ?? '', title: list.join(' · ') };
 }
 
+// The event's tiebreak columns worth a column: [code, index in the event's order]. One with no
+// value in any row (after round 1 "cut early rounds" has no rounds to cut, "earlier rank" no
+// earlier round) is left out, and named in a note instead of standing as an empty column.
+export function tiebreakColumns(columns: string[], rows: StandingsRow[]): { shown: [string, number][]; empty: [string, number][] } {
+  const shown: [string, number][] = [];
+  const empty: [string, number][] = [];
+  columns.forEach((c, i) => (rows.some((r) => tiebreakCell(c, r.tiebreaks?.[i]).text !== '') ? shown : empty).push([c, i]));
+  return { shown, empty };
+}
+
 export function sbText(row: StandingsRow): string {
   const v = row.sonneborn_berger_x2 / 2;
   return Number.isInteger(v) ? String(v) : v.toFixed(1);

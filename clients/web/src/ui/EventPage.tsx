@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -549,6 +549,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
     );
   }
   const cols = standings.columns ?? [];
+  const tbs = tiebreakColumns(cols, standings.rows);
   return (
     <section class="panel" data-testid="standings" data-after-round={standings.after_round}>
       <h3>
@@ -562,7 +563,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <th>{t('numberShort')}</th>
               <th class="name">{t('player')}</th>
               <th data-col="score">{t('score')}</th>
-              {cols.map((c, i) => (
+              {tbs.shown.map(([c, i]) => (
                 <th key={i} class="event-tb" data-col={`tb-${c}`} title={t('eventTiebreak')}>
                   {i + 1}. {tiebreakName(c)}
                 </th>
@@ -583,7 +584,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                   {r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : r.withdrawn_reason === 'disqualified' ? 'disqualified' : 'withdrawn')})` : ''}
                 </td>
                 <td data-col="score"><strong>{r.score}</strong></td>
-                {cols.map((c, i) => {
+                {tbs.shown.map(([c, i]) => {
                   const cell = tiebreakCell(c, r.tiebreaks?.[i]);
                   return <td key={i} class="event-tb" data-col={`tb-${c}`} title={cell.title}>{cell.text}</td>;
                 })}
@@ -596,7 +597,12 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
           </tbody>
         </table>
       </div>
-      {cols.includes('prev_round_rank') && <p class="muted note">{t('prevRoundRankHint')}</p>}
+      {tbs.empty.length > 0 && (
+        <p class="muted note" data-testid="tiebreaks-not-yet">
+          {t('tiebreaksNotYet', { list: tbs.empty.map(([c, i]) => `${i + 1}. ${tiebreakName(c)}`).join(' · ') })}
+        </p>
+      )}
+      {tbs.shown.some(([c]) => c === 'prev_round_rank') && <p class="muted note">{t('prevRoundRankHint')}</p>}
       {ev.stage === 'finished' && standings.final_ranking?.length > 0 && (
         <p data-testid="final-ranking">
           {t('finalRanking')}: {standings.final_ranking.map((p, i) => `${i + 1}. ${playerName(ev, p)}`).join(' · ')}
