@@ -572,6 +572,8 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
   await org.page.uncheck('[data-testid=ev-auto-rounds]');
   await org.page.click('[data-testid=create-event]');
   await org.page.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
+  // The event's rules say who runs the rounds.
+  assertEqual(await org.page.textContent('[data-testid=event-manual-rounds]'), 'The organiser pairs and starts each round.', 'manual rounds are in the rules');
 
   // A wrong code is refused with the reason; the right one registers.
   for (const p of [...players, xu]) {
@@ -785,6 +787,13 @@ test('play-off: after round 1 the top two play a final; the winner heads the fin
     await org.page.selectOption('[data-testid=ev-playoff-size]', '2');
   });
   await org.page.reload();
+  // The event's rules name the play-off, in either language (one Swiss round: nobody plays on).
+  await org.page.waitForSelector('[data-testid=event-playoff]', { timeout: T });
+  assertEqual(await org.page.textContent('[data-testid=event-playoff]'), 'Play-off after round 1: the top 2 of the standings play a final; a draw goes to the higher seed.', 'the play-off in the rules');
+  await org.page.click('[data-testid=lang-toggle]');
+  await org.page.waitForFunction(() => document.querySelector('[data-testid=event-playoff]')?.textContent === '第 1 轮后积分前 2 名进行附加赛决赛；和棋由排名靠前者获胜。', null, { timeout: T });
+  await org.page.click('[data-testid=lang-toggle]');
+  await org.page.waitForFunction(() => document.querySelector('[data-testid=event-playoff]')?.textContent.startsWith('Play-off'), null, { timeout: T });
   await clickConfirmed(org.page, '[data-testid=start-event]');
   const round1 = new Map();
   await Promise.all(players.map(async (p) => round1.set(p.name, await enterNewGame(p))));

@@ -212,6 +212,15 @@ function EventRules({ ev }: { ev: EventDetail }) {
       {(ev.config.spectator_delay_ms ?? 0) > 0 && (
         <li data-testid="event-spectator-delay">{t('spectatorDelayRule', { time: durationText(ev.config.spectator_delay_ms!) })}</li>
       )}
+      {/* The play-off and how rounds and late entries go: what a player asks before joining. */}
+      {ev.config.playoff_after_round > 0 && (
+        <li data-testid="event-playoff">
+          {t(ev.config.playoff_size === 2 ? 'playoffRule2' : 'playoffRule4', { n: ev.config.playoff_after_round })}
+          {ev.config.playoff_after_round < p.rounds && ` ${t('playoffOthersRule', { to: p.rounds })}`}
+        </li>
+      )}
+      {ev.config.late_join_until_round > 1 && <li data-testid="event-late-join">{t('lateJoinRule', { n: ev.config.late_join_until_round })}</li>}
+      {ev.config.auto_rounds === false && <li data-testid="event-manual-rounds">{t('manualRoundsRule')}</li>}
       {ev.config.variant === 'jieqi' && ev.config.capture_visibility && (
         <li>{t('captureVisibility')}: {t(`cv.${ev.config.capture_visibility}` as Key)}</li>
       )}
