@@ -496,7 +496,7 @@ test('the organiser disqualifies a player (取消比赛资格): tagged in the li
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-zh-disqualified.png'), animations: 'disabled' });
 });
 
-test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+test('the organiser decides a game being played (a second foul): both players see the result and the reason; the standings count it; the admin\'s live list names its event, round and board', { needs: ['matchmaker', 'events', 'admin'] }, async (ctx) => {
   const org = await newOrganiser(ctx, 'Adj_org');
   const id = 'e2e-adj';
   const players = await eventWithPlayers(ctx, org, { id, name: 'Strict arbiter', variant: 'xiangqi', initial_ms: 120000, pairing: { rounds: 1 } }, ['Tao', 'Uri']);
@@ -504,6 +504,17 @@ test('the organiser decides a game being played (a second foul): both players se
   await clickConfirmed(org.page, '[data-testid=start-event]');
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
+  // The admin's live games say which event, round and board the game is (an arbiter's "round 1, board 1").
+  const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(adminContext);
+  const admin = await adminContext.newPage();
+  await admin.goto(`${ctx.base}/#/admin`);
+  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
+  await admin.click('[data-testid=admin-save]');
+  const place = admin.locator(`[data-testid=admin-games] li[data-game="${gameId}"] [data-testid=admin-game-event]`);
+  await place.waitFor({ timeout: T });
+  assertEqual(await place.textContent(), `event ${id} · round 1 · board 1`, 'the admin sees the game\'s event, round and board');
+  assertEqual(await place.getAttribute('href'), `#/tournaments/${id}`, 'linking the event page');
   await org.page.waitForSelector(`[data-testid=adjudicate-game] option[value="${gameId}"]`, { timeout: T, state: 'attached' });
   await org.page.selectOption('[data-testid=adjudicate-outcome]', 'black-wins');
   await org.page.fill('[data-testid=adjudicate-reason]', 'second foul');

@@ -1,7 +1,7 @@
 import noticeSource from '../../../matchmaker/service/notice.cpp?raw';
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { boardScore, byRoundAndBoard, tiebreakColumns, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
+import { joinOpen, boardScore, byRoundAndBoard, tiebreakColumns, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, Standings, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -47,6 +47,15 @@ describe('tournament helpers', () => {
     expect(roundToStart({ ...ev, rounds: [{ round: 1, started: false, boards: [] }] })).toBe(true);
     expect(roundToStart(started)).toBe(false);
     expect(roundToStart({ ...started, knockout_waiting: true })).toBe(true);
+  });
+  it('keeps late entries open while fewer rounds than the limit are paired, started or not', () => {
+    const late = { ...ev, config: { ...ev.config, late_join_until_round: 2 } };
+    expect(joinOpen({ ...late, stage: 'registration', rounds: [] })).toBe(true);
+    expect(joinOpen({ ...late, rounds: [{ round: 1, started: true, boards: [] }] })).toBe(true);
+    expect(joinOpen({ ...late, rounds: [{ round: 1, started: true, boards: [] }, { round: 2, started: false, boards: [] }], rounds_started: 1 }))
+      .toBe(false);
+    expect(joinOpen({ ...late, stage: 'finished', rounds: [] })).toBe(false);
+    expect(joinOpen({ ...ev, rounds: [{ round: 1, started: true, boards: [] }] })).toBe(false);
   });
   it('finds the viewer and the slots of a board in game order', () => {
     expect(playerOf(ev, 'u-c')).toBe(2);

@@ -196,6 +196,14 @@ export function roundToStart(ev: EventDetail): boolean {
   return unstarted || ev.knockout_waiting === true;
 }
 
+// Whether a newcomer may still register: in registration, or (late entries) while fewer rounds
+// than `late_join_until_round` are paired, started or not, as the matchmaker counts (a round
+// paired and not yet started already closed them: the page offered a join the server refused).
+export function joinOpen(ev: EventDetail): boolean {
+  if (ev.stage === 'registration') return true;
+  return (ev.stage === 'running' || ev.stage === 'paused') && ev.rounds.length < (ev.config.late_join_until_round ?? 0);
+}
+
 // The standings as shown: a disqualified player has no place, so they come last and unranked
 // (shown '–'), and the others' ranks close up over them (ties stay ties). The server's rank counts
 // them where their points put them.

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, tcText } from './format';
@@ -318,7 +318,7 @@ function Registration(props: {
   const mine = me >= 0 ? ev.players[me] : null;
   // A player out at the event's forfeit limit is as good as withdrawn: no "registered", no withdraw.
   const withdrawn = !!mine?.withdrawn_round || !!mine?.removed_after_round;
-  const canJoin = ev.stage === 'registration' || ((ev.stage === 'running' || ev.stage === 'paused') && (ev.rounds_started ?? ev.rounds.length) < cfg.late_join_until_round);
+  const canJoin = joinOpen(ev);
   return (
     <section class="panel" data-testid="registration">
       <h3>{t('players')} ({ev.players.length})</h3>
