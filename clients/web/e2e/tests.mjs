@@ -526,6 +526,13 @@ test('rematch: offered from the finished game, seen and accepted on the opponent
   await ben.page.click('[data-testid=confirm-resign]');
   for (const p of [ann, ben]) assert(/resign/i.test(await resultText(p)), `${p.name} sees the resignation`);
 
+  // Offline, the offer could only fail: the button is disabled and says why, until the link is back.
+  await ben.context.setOffline(true);
+  await ben.page.waitForSelector('[data-testid=rematch][disabled]', { timeout: T });
+  assert(/^Not connected/.test(await ben.page.getAttribute('[data-testid=rematch]', 'title')), 'the rematch button says it is not connected');
+  await ben.context.setOffline(false);
+  await ben.page.waitForSelector('[data-testid=rematch]:not([disabled])', { timeout: T });
+
   // Ben offers, then takes it back: Ann's offer disappears.
   await ben.page.click('[data-testid=rematch]');
   await ben.page.waitForSelector('[data-testid=rematch-waiting]', { timeout: T });

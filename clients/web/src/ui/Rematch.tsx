@@ -14,6 +14,9 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
   const me = app.conn.user?.userId;
   const [seeks, setSeeks] = useState<Seek[]>([]);
   const [error, setError] = useState('');
+  // As the game's own buttons: disabled while the link is down, where they could only fail.
+  const offline = app.link !== 'open';
+  const offlineTitle = offline ? t('notConnectedTitle') : undefined;
 
   useEffect(() => {
     let live = true;
@@ -77,23 +80,25 @@ export function Rematch({ app, game }: { app: App; game: GameModel }) {
       {incoming ? (
         <>
           <span>{t('rematchOffered', { name: opponent.name ?? '' })}</span>
-          <button class="primary" data-testid="accept-rematch" onClick={() => void act({ acceptSeek: { seekId: incoming.seekId } })}>
+          <button class="primary" data-testid="accept-rematch" disabled={offline} title={offlineTitle} onClick={() => void act({ acceptSeek: { seekId: incoming.seekId } })}>
             {t('acceptRematch')}
           </button>
-          <button data-testid="decline-rematch" onClick={() => void act({ cancelSeek: { seekId: incoming.seekId } })}>
+          <button data-testid="decline-rematch" disabled={offline} title={offlineTitle} onClick={() => void act({ cancelSeek: { seekId: incoming.seekId } })}>
             {t('declineChallenge')}
           </button>
         </>
       ) : offered ? (
         <>
           <span class="muted" data-testid="rematch-waiting">{t('rematchWaiting', { name: opponent.name ?? '' })}</span>
-          <button data-testid="cancel-rematch" onClick={() => void act({ cancelSeek: { seekId: offered.seekId } })}>
+          <button data-testid="cancel-rematch" disabled={offline} title={offlineTitle} onClick={() => void act({ cancelSeek: { seekId: offered.seekId } })}>
             {t('cancel')}
           </button>
         </>
       ) : (
         <button
           data-testid="rematch"
+          disabled={offline}
+          title={offlineTitle}
           onClick={() =>
             void act({
               challenge: {
