@@ -75,6 +75,15 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   }
   launch(cfg, GameSession(cfg));  // cfg may now be the stored config of a creation cut short
   announce_game_ready(cfg);
+  // A player banned as the matchmaker paired them (the ban crossed the round's pairing): the game
+  // ends at once, lost by them (a forfeit to the event: nobody moved), rather than leaving the
+  // opponent to wait out the no-show time.
+  for (const PlayerInfo* p : {&cfg.red, &cfg.black})
+    if (auth_.banned(p->user_id)) {
+      if (auto a = find_game(cfg.id))
+        a->post([r = xq::Result::win(p == &cfg.red ? xq::Color::Black : xq::Color::Red, "banned")](GameActor& g) { g.admin_end(r); });
+      break;
+    }
   return true;
 }
 

@@ -26,7 +26,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& notice_templat
       {"pair_again_by_hand", "round {round} must be paired again by the organiser: {why}"},
       {"paused_pairing_failed", "paused: {why}; the organiser must pair the round"},
       {"playoff_started", "play-off started"},
-      {"playoff_drawn", "play-off drawn: its games start when the organiser starts the next round"},
+      {"playoff_drawn", "play-off drawn: its games start with the next round"},
       {"playoff_games_started", "play-off games started"},
       {"joined", "{name} joined"},
       {"withdrew", "{name} withdrew"},

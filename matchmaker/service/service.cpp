@@ -161,7 +161,7 @@ void MatchmakerService::request_game(const Tournament& t, const GameSlot& slot) 
   redis_.command({"XADD", bus::kGameCreate, "*", "game_id", slot.game_id, "body", json::serialize(spec)});
 }
 
-Effects MatchmakerService::withdraw_banned_entrants(Tournament& t) {
+std::set<std::string> MatchmakerService::withdraw_banned_entrants(Tournament& t) {
   if (t.user_ids.empty() || t.stage == Stage::Finished || t.stage == Stage::Cancelled) return {};
   std::vector<std::string> cmd{"SMISMEMBER", gs::keys::kBanned};
   cmd.insert(cmd.end(), t.user_ids.begin(), t.user_ids.end());
@@ -170,17 +170,12 @@ Effects MatchmakerService::withdraw_banned_entrants(Tournament& t) {
   for (size_t i = 0; i < r.elements.size() && i < t.user_ids.size(); ++i)
     if (r.elements[i].integer == 1) banned.insert(t.user_ids[i]);
   if (banned.empty()) return {};
-  return withdraw_banned(t, [&](const std::string& u) { return banned.count(u) > 0; });
-}
-
-// `into` gets `more`'s effects after its own.
-static void append_effects(Effects& into, Effects&& more) {
-  auto move_all = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
-  move_all(into.create, more.create);
-  move_all(into.notices, more.notices);
-  move_all(into.warnings, more.warnings);
-  move_all(into.end, more.end);
-  move_all(into.decide, more.decide);
+  const Effects fx = withdraw_banned(t, [&](const std::string& u) { return banned.count(u) > 0; });
+  if (fx.notices.empty()) return {};  // out already
+  // Stored and told at once: whatever comes next may fail, and must not take the withdrawal back.
+  save(t);
+  publish_effects(t, fx);
+  return banned;
 }
 
 void MatchmakerService::publish_effects(const Tournament& t, const Effects& fx) {
@@ -292,6 +287,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     Tournament t;
     if (!load(event_id, t)) return error_reply("unknown_event", "no event '" + event_id + "'");
     if (already_applied(t, command_id)) return json::object{{"ok", true}, {"duplicate", true}};
+    const std::set<std::string> banned_now = withdraw_banned_entrants(t);
     if (cmd == "authorize_adjudication") {
       // Asks only: the API ends the game on its node, and the result comes back as any game's.
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers adjudicate its games");
@@ -301,7 +297,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       if (slot->finished) return error_reply("bad_state", "the game has ended: correct its result instead");
       return json::object{{"ok", true}};
     }
-    Effects fx = withdraw_banned_entrants(t);
+    Effects fx;
     static const std::set<std::string> kOrganiserCommands = {"start", "pair_round", "start_round", "repair", "pause",
                                                             "resume", "edit_pairing", "correct_result", "record_foul",
                                                             "cancel_event", "forbid", "update_settings"};
@@ -332,46 +328,47 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       }
       const int rating = int_field(o, "rating", 1500);
       if (rating < 0 || rating > 5000) return error_reply("bad_request", "rating: 0..5000");
-      append_effects(fx, join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"),
-                              rating, !self ? t.cfg.join_code : o.contains("join_code") ? str_field(o, "join_code") : ""));
+      fx = join(t, str_field(o, "user_id"), o.contains("name") ? str_field(o, "name") : str_field(o, "user_id"), rating,
+                !self ? t.cfg.join_code : o.contains("join_code") ? str_field(o, "join_code") : "");
     } else if (cmd == "withdraw") {
       // A player withdraws themselves; withdrawing another is the organiser's.
       const auto* caller = o.if_contains("caller");
       const bool self = caller && caller->is_string() && caller->as_string() == str_field(o, "user_id");
       if (!self && !may_organise(t, o)) return error_reply("forbidden", "only the event's organisers withdraw other players");
-      append_effects(fx, withdraw(t, str_field(o, "user_id")));
+      if (banned_now.count(str_field(o, "user_id"))) return json::object{{"ok", true}, {"warnings", json::array{}}};  // done just now
+      fx = withdraw(t, str_field(o, "user_id"));
     } else if (cmd == "reinstate") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers reinstate players");
       // A banned entrant would be withdrawn again by the next command: refused, with what to do.
       if (redis_.command({"SISMEMBER", gs::keys::kBanned, str_field(o, "user_id")}).integer == 1)
         return error_reply("banned", "the player's account is banned: an admin unbans it first");
-      append_effects(fx, reinstate(t, str_field(o, "user_id")));
+      fx = reinstate(t, str_field(o, "user_id"));
     } else if (cmd == "warn") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers warn players");
-      append_effects(fx, warn(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : ""));
+      fx = warn(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : "");
     } else if (cmd == "disqualify") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers disqualify players");
-      append_effects(fx, disqualify(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : ""));
+      fx = disqualify(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : "");
     } else if (cmd == "start") {
-      append_effects(fx, start(t));
+      fx = start(t);
     } else if (cmd == "pair_round") {
       const auto* allow = o.if_contains("allow_rematches");
       if (allow && !allow->is_bool()) return error_reply("bad_request", "allow_rematches must be true or false");
-      append_effects(fx, pair_next_round(t, allow && allow->as_bool()));
+      fx = pair_next_round(t, allow && allow->as_bool());
     } else if (cmd == "start_round") {
-      append_effects(fx, start_round(t));
+      fx = start_round(t);
     } else if (cmd == "repair") {
-      append_effects(fx, repair(t));
+      fx = repair(t);
     } else if (cmd == "pause") {
-      append_effects(fx, pause(t, o.contains("reason") ? str_field(o, "reason") : ""));
+      fx = pause(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else if (cmd == "resume") {
-      append_effects(fx, resume(t));
+      fx = resume(t);
     } else if (cmd == "edit_pairing") {
       std::vector<std::pair<int, int>> boards;
       for (const auto& b : o.at("boards").as_array())
         boards.emplace_back(static_cast<int>(b.as_array().at(0).to_number<int64_t>()),
                             static_cast<int>(b.as_array().at(1).to_number<int64_t>()));
-      append_effects(fx, edit_pairing(t, boards));
+      fx = edit_pairing(t, boards);
     } else if (cmd == "correct_result") {
       // Both points are required (a missing one used to read as 0: a silent double forfeit), and
       // read in order so that an error names the first bad field.
@@ -379,9 +376,9 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         if (!o.contains(k)) throw TournamentError("bad_request", std::string("field '") + k + "' is required");
       const int red_points = int_field(o, "red_points", 0);
       const int black_points = int_field(o, "black_points", 0);
-      append_effects(fx, correct_result(t, str_field(o, "game_id"), red_points, black_points));
+      fx = correct_result(t, str_field(o, "game_id"), red_points, black_points);
     } else if (cmd == "record_foul") {
-      append_effects(fx, record_foul(t, str_field(o, "game_id"), str_field(o, "side")));
+      fx = record_foul(t, str_field(o, "game_id"), str_field(o, "side"));
     } else if (cmd == "forbid") {
       const char* what = "'pairs' is a list of pairs of user ids, e.g. [[\"u-…\", \"u-…\"]]";
       const auto* list = o.if_contains("pairs");
@@ -392,13 +389,13 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         if (!a || a->size() != 2 || !(*a)[0].is_string() || !(*a)[1].is_string()) throw TournamentError("bad_request", what);
         users.emplace_back(std::string((*a)[0].as_string()), std::string((*a)[1].as_string()));
       }
-      append_effects(fx, forbid_pairs(t, users));
+      fx = forbid_pairs(t, users);
     } else if (cmd == "update_settings") {
       const auto* changes = o.if_contains("settings");
       if (!changes) throw TournamentError("bad_request", "no settings to change");
-      append_effects(fx, update_settings(t, config_with_changes(t.cfg, *changes)));
+      fx = update_settings(t, config_with_changes(t.cfg, *changes));
     } else if (cmd == "cancel_event") {
-      append_effects(fx, cancel(t, o.contains("reason") ? str_field(o, "reason") : ""));
+      fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
     } else {
       return error_reply("unknown_command", "unknown command '" + cmd + "'");
     }
@@ -435,9 +432,9 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
   const std::string outcome = str_field(o, "outcome");
   const std::string reason = o.contains("reason") ? str_field(o, "reason") : "";
   const ScoredEnd end = score_game_end(t.ev.settings, outcome, reason, int_field(o, "plies", 0));
-  Effects fx = withdraw_banned_entrants(t);
-  append_effects(fx, record_result(t, game_id, end.red_points, end.black_points, end.forfeit, int_field(o, "red_fouls", 0),
-                                   int_field(o, "black_fouls", 0), reason));
+  withdraw_banned_entrants(t);
+  Effects fx = record_result(t, game_id, end.red_points, end.black_points, end.forfeit, int_field(o, "red_fouls", 0),
+                             int_field(o, "black_fouls", 0), reason);
   save(t);
   publish_effects(t, fx);
   json::object n{{"event_id", t.cfg.id}, {"kind", "standings"}, {"text", "standings changed"}};
@@ -648,8 +645,9 @@ void MatchmakerService::start_due_events(int64_t now) {
     Tournament t;
     if (!load(id.str, t) || !due_to_start(t, now)) continue;
     try {
-      Effects fx = withdraw_banned_entrants(t);
-      append_effects(fx, start(t));
+      withdraw_banned_entrants(t);
+      if (!due_to_start(t, now)) continue;  // too few entrants left: it waits, as with one entrant
+      Effects fx = start(t);
       save(t);
       publish_effects(t, fx);
     } catch (const TournamentError& e) {

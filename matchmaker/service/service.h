@@ -76,9 +76,10 @@ class MatchmakerService {
   void fenced_set(const std::vector<std::pair<std::string, std::string>>& writes);
   bool may_organise(const Tournament& t, const boost::json::object& cmd);
   void publish_effects(const Tournament& t, const Effects& fx);
-  // Withdraws the event's entrants whose accounts are banned (one SMISMEMBER), before a command or
-  // a result is applied, so no pairing takes them in.
-  Effects withdraw_banned_entrants(Tournament& t);
+  // Withdraws the event's entrants whose accounts are banned (one SMISMEMBER), before a command, a
+  // result or a timed start is applied, so no pairing takes them in; stores and announces it at
+  // once. Returns the banned entrants' user ids (empty when nobody was withdrawn).
+  std::set<std::string> withdraw_banned_entrants(Tournament& t);
   void request_game(const Tournament& t, const GameSlot& slot);
 
   gs::Redis& redis_;

@@ -136,7 +136,12 @@ void sync_playoff_slots(Tournament& t, Effects& fx, int release_round = 0) {
   if (!t.has_playoff) return;
   const int semis_round = t.cfg.playoff_after_round + 1;
   const int upto = t.cfg.auto_rounds && t.stage == Stage::Running ? INT_MAX : std::max(t.rounds_started, release_round);
+  const bool none_yet = std::none_of(t.games.begin(), t.games.end(), [](const GameSlot& g) { return !g.knockout.empty(); });
   auto add = [&](GameSlot s) {
+    // The first knockout games made: the players hear the play-off has begun, whatever made them
+    // (a result, the organiser's round start, a resume).
+    if (none_yet && s.round <= upto && std::none_of(fx.notices.begin(), fx.notices.end(), [](const Notice& n) { return n.code == "playoff_started"; }))
+      fx.notices.push_back(make_notice("playoff_started"));
     // By its name: a replayed game (an abort) has another id.
     const bool exists = std::any_of(t.games.begin(), t.games.end(), [&](const GameSlot& g) { return g.knockout == s.knockout; });
     if (s.round > upto || exists) return;
@@ -181,14 +186,11 @@ void advance(Tournament& t, Effects& fx) {
       drawn_now = true;
     }
   }
-  const auto knockout_games = [&] {
-    return std::count_if(t.games.begin(), t.games.end(), [](const GameSlot& s) { return !s.knockout.empty(); });
-  };
-  const auto before = knockout_games();
   sync_playoff_slots(t, fx);
-  // Without automatic rounds the knockout games wait for the organiser's next round start: the
-  // players are told the draw, not a start (organiser review, 2026-12-04).
-  if (drawn_now) fx.notices.push_back(make_notice(knockout_games() > before ? "playoff_started" : "playoff_drawn"));
+  // Its games wait (for the organiser's next round start, or a resume): the players are told the
+  // draw now, and "play-off started" when the games are made (organiser review, 2026-12-04).
+  if (drawn_now && std::none_of(t.games.begin(), t.games.end(), [](const GameSlot& s) { return !s.knockout.empty(); }))
+    fx.notices.push_back(make_notice("playoff_drawn"));
   if (t.stage == Stage::Running && t.cfg.auto_rounds && done == paired_rounds(t) &&
       paired_rounds(t) < t.ev.settings.rounds) {
     Effects more, started;
@@ -452,6 +454,15 @@ Effects reinstate(Tournament& t, const std::string& user_id) {
   return fx;
 }
 
+void Effects::append(Effects&& more) {
+  auto move_all = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+  move_all(create, more.create);
+  move_all(notices, more.notices);
+  move_all(warnings, more.warnings);
+  move_all(end, more.end);
+  move_all(decide, more.decide);
+}
+
 Effects withdraw_banned(Tournament& t, const std::function<bool(const std::string& user_id)>& is_banned) {
   Effects fx;
   if (t.stage == Stage::Finished || t.stage == Stage::Cancelled) return fx;
@@ -461,11 +472,11 @@ Effects withdraw_banned(Tournament& t, const std::function<bool(const std::strin
     if (t.ev.players[p].withdrawn_round == 0 && !t.disqualification(static_cast<int>(p)) && is_banned(t.user_ids[p]))
       out.push_back(t.user_ids[p]);
   for (const auto& user_id : out) {
-    const std::string name = t.ev.players[player_of(t, user_id)].name;
+    // The reason first, then what it changes (a round paired again without them); no "withdrew".
+    fx.notices.push_back(make_notice("withdrawn_banned", {{"name", t.ev.players[player_of(t, user_id)].name}}));
     Effects one = withdraw(t, user_id);
-    one.notices.back() = make_notice("withdrawn_banned", {{"name", name}});  // in place of "withdrew"
-    for (auto& n : one.notices) fx.notices.push_back(std::move(n));
-    for (auto& w : one.warnings) fx.warnings.push_back(std::move(w));
+    std::erase_if(one.notices, [](const Notice& n) { return n.code == "withdrew"; });
+    fx.append(std::move(one));
   }
   return fx;
 }
@@ -489,6 +500,7 @@ Effects withdraw(Tournament& t, const std::string& user_id) {
       *list = std::move(kept);
     }
   } else {
+    if (t.ev.players[p].withdrawn_round > 0) return fx;  // withdrawn already (by a ban, another organiser)
     stop_pairing(t, p, fx);
   }
   fx.notices.push_back(make_notice("withdrew", {{"name", name}}));
@@ -640,7 +652,9 @@ Effects start_round(Tournament& t) {
     if (r == t.ev.settings.rounds && t.has_playoff) {
       sync_playoff_slots(t, fx, INT_MAX);
       if (!fx.create.empty() || !fx.notices.empty()) {
-        fx.notices.push_back(make_notice("playoff_games_started"));
+        // The semifinals say "play-off started" (sync_playoff_slots); the games after them this.
+        if (std::none_of(fx.notices.begin(), fx.notices.end(), [](const Notice& n) { return n.code == "playoff_started"; }))
+          fx.notices.push_back(make_notice("playoff_games_started"));
         return fx;
       }
     }
@@ -799,7 +813,8 @@ ScoredEnd score_game_end(const pairing::Settings& s, const std::string& outcome,
   // A game ended by a disqualification before both sides moved was not played: a forfeit, as the
   // disqualified player's games not yet created are (the same case must not score apart by
   // whether the game server had created the game yet).
-  if (reason == "disqualified" && plies < 2) e.forfeit = true;
+  // So too a game a ban ended (or the game server ended at its creation: the player was banned).
+  if ((reason == "disqualified" || reason == "banned") && plies < 2) e.forfeit = true;
   if (reason == "double_forfeit") e.red_points = e.black_points = 0;
   // An aborted event game (an admin's abort) counts as a double forfeit, so the event does not
   // wait on a game nobody will play; the organiser corrects it if it should count otherwise.

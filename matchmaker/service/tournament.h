@@ -112,6 +112,7 @@ struct Effects {
     std::string game_id, outcome, reason;  // outcome: "red-wins", "black-wins" or "draw"
   };
   std::vector<Decision> decide{};      // games being played that the game server must end so (a disqualification)
+  void append(Effects&& more);         // `more`'s effects after these
 };
 
 // An event's or club's name (and a cancel's reason): 1..100 bytes, no control characters (C0, C1),

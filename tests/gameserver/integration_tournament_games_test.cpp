@@ -212,3 +212,19 @@ TEST_F(GameServer, ScheduledGamesTakeTheEventsRuleOptions) {
   EXPECT_EQ(started->game_started().rule_options().repetitions(), 4u);
   EXPECT_TRUE(started->game_started().rule_options().pawns_advisors_elephants_free());
 }
+
+// A player banned as the matchmaker paired them (the ban crossed the round's pairing): the game
+// server ends the game it is asked for at once, lost by the banned player, rather than leaving the
+// opponent to wait out the no-show time (review, 2026-12-05).
+TEST_F(GameServer, AnEventGameOfABannedPlayerEndsAtItsCreation) {
+  Client red = guest("bn_red"), black = guest("bn_black");
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"SADD", gs::keys::kBanned, black.user_id});  // the ban's list, black's page left open
+  auto started = schedule_game(red, black, "banned-pair-1", {{"event_id", "ev-ban"}, {"round", 1}, {"board", 1}, {"no_show_ms", 600000}});
+  ASSERT_TRUE(started) << "the game is made (the event's result comes from it)";
+  auto over = wait_event(red, "banned-pair-1", GameEvent::GAME_ENDED, 3000);
+  redis.command({"SREM", gs::keys::kBanned, black.user_id});
+  ASSERT_TRUE(over) << "the game ends without waiting for the no-show time";
+  EXPECT_EQ(over->game_event().result().outcome(), RED_WINS);
+  EXPECT_EQ(over->game_event().result().reason(), "banned");
+}

@@ -176,10 +176,10 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
     try {
       setLang('en');
       expect(n('withdrawn_banned', { name: 'Wang' })).toBe('Wang withdrawn: account banned');
-      expect(n('playoff_drawn')).toBe('play-off drawn: its games start when the organiser starts the next round');
+      expect(n('playoff_drawn')).toBe('play-off drawn: its games start with the next round');
       setLang('zh');
       expect(n('withdrawn_banned', { name: '王伟' })).toBe('王伟 账号被封禁，已退赛');
-      expect(n('playoff_drawn')).toBe('附加赛已抽签：组织者开始下一轮时开赛');
+      expect(n('playoff_drawn')).toBe('附加赛已抽签：下一轮开始时开赛');
     } finally {
       setLang('en');
     }

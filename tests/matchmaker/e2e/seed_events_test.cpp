@@ -1325,4 +1325,21 @@ TEST_F(QuickPairing, ABannedEntrantIsWithdrawnBeforeTheNextPairing) {
   post("/api/events/bn-ev/reinstate", json::object{{"user_id", target}}, TestServers::kAdminToken);
   EXPECT_EQ(get("/api/events/bn-ev").at("players").as_array()[3].at("withdrawn_round").to_number<int64_t>(), 0)
       << "unbanned, the organiser takes them back";
+
+  // In registration the banned entrant leaves the list, and stays out although the command that
+  // found them (the organiser withdrawing them too) had nothing left to do: answered ok.
+  post("/api/events", json::object{{"id", "bn-reg"}, {"name", "Bans, registration"}}, TestServers::kAdminToken);
+  for (auto& p : players_) post("/api/events/bn-reg/join", json::object{}, p.token);
+  post("/api/admin/users/" + target + "/ban", json::object{}, TestServers::kAdminToken);
+  post("/api/events/bn-reg/withdraw", json::object{{"user_id", target}}, TestServers::kAdminToken);
+  const json::value reg = get("/api/events/bn-reg");
+  EXPECT_EQ(reg.at("players").as_array().size(), 3u) << json::serialize(reg);
+  for (const auto& u : reg.at("user_ids").as_array()) EXPECT_NE(u.as_string(), target);
+  // And a command refused for its own reasons keeps the withdrawal: a second entrant banned, then
+  // a join code tried by someone already registered.
+  const std::string second = players_[2].user_id;
+  post("/api/admin/users/" + second + "/ban", json::object{}, TestServers::kAdminToken);
+  post("/api/events/bn-reg/join", json::object{}, players_[0].token, 409);
+  EXPECT_EQ(get("/api/events/bn-reg").at("players").as_array().size(), 2u) << "stored although the join was refused";
+  for (const auto& id : {target, second}) post("/api/admin/users/" + id + "/unban", json::object{}, TestServers::kAdminToken);
 }
