@@ -3,7 +3,7 @@
 // fix it comes with.
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, clickConfirmed, newAccount, newPlayer, playMove, resultText } from './lib/ui.mjs';
+import { T, clickConfirmed, newAccount, newPlayer, openAdmin, playMove, resultText } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
 // The matchmaker's presets (the tournament test checks the form's lists against it).
 const TIEBREAK_PRESETS = {
@@ -505,12 +505,7 @@ test('the organiser decides a game being played (a second foul): both players se
   for (const p of players) await p.page.waitForSelector(`[data-testid=game-page][data-game-id^="${id}-r1"]`, { timeout: T });
   const gameId = await players[0].page.getAttribute('[data-testid=game-page]', 'data-game-id');
   // The admin's live games say which event, round and board the game is (an arbiter's "round 1, board 1").
-  const adminContext = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  ctx.contexts.push(adminContext);
-  const admin = await adminContext.newPage();
-  await admin.goto(`${ctx.base}/#/admin`);
-  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-  await admin.click('[data-testid=admin-save]');
+  const admin = await openAdmin(ctx);
   const place = admin.locator(`[data-testid=admin-games] li[data-game="${gameId}"] [data-testid=admin-game-event]`);
   await place.waitFor({ timeout: T });
   assertEqual(await place.textContent(), `event ${id} · round 1 · board 1`, 'the admin sees the game\'s event, round and board');

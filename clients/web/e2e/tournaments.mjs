@@ -376,13 +376,7 @@ test('admin dashboard: token, live game and connections (also of another node), 
   await playMove(ada, 'h2e2');
   await waitForMoves(ben, 1);
 
-  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  ctx.contexts.push(context);
-  const admin = await context.newPage();
-  await admin.goto(`${ctx.base}/#/admin`);
-  // (A wrong token: the next test.)
-  await admin.fill('[data-testid=admin-token]', ctx.adminToken);
-  await admin.click('[data-testid=admin-save]');
+  const admin = await openAdmin(ctx); // (a wrong token: the next test)
   const row = admin.locator(`[data-testid=admin-games] li[data-game="${g1}"]`);
   await row.waitFor({ timeout: T });
   assert(/Ada vs \S*Ben/.test(await row.textContent()), `the live game lists both players (${await row.textContent()})`);
