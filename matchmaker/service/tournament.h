@@ -3,9 +3,9 @@
 // notices) come out; the service around it only stores the state in Redis and moves messages.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
-#include <functional>
 #include <string>
 #include <vector>
 

@@ -20,9 +20,8 @@ import { Clock } from './Clock';
 import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { Chat } from './Chat';
-import { poolLabel } from './PoolPanel';
 import { Rematch } from './Rematch';
-import { clockText, ratingCounted, resultText, tcText } from './format';
+import { clockText, poolLabel, ratingCounted, resultText, tcText } from './format';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
 function slotText(s: GamePlace): string {

@@ -93,4 +93,3 @@ export function PoolPanel({ app }: { app: App }) {
   );
 }
 
-export { poolLabel } from './format';
