@@ -516,9 +516,10 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   }
   if (!actor && (m.has_watch_game() || m.has_sync())) return send_stored_game(c, u, gid, rid);
   if (!actor) {
-    // Not live anywhere: a stored game has ended (a node that lost it from memory, e.g. after a
-    // restart, still answers as its owner would have).
-    if (redis_.command({"EXISTS", keys::game_meta(gid)}).integer == 1) {
+    // Not live anywhere: a finished game has ended (a node that lost it from memory, e.g. after a
+    // restart, still answers as its owner would have). One stored but not live yet is being
+    // created: unknown for the moment, not over (a player who learnt its id early tries again).
+    if (store_.is_finished(gid)) {
       // A move resent after the end (its answer was lost with the connection) was played: say so,
       // as the game would have while in memory.
       if (m.has_move() && !m.move().client_move_id().empty()) {

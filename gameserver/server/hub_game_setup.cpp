@@ -141,6 +141,11 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
     if (!fresh) {  // a forwarded request adopted it in the moment between creation and here
       metrics_.live_games--;
       actor = it->second;
+    } else {
+      // Queued before the lock is let go: a move another thread posts as soon as it can find the
+      // game runs after the start, with the clock running (before, a first move that came in
+      // between was charged the time since the clock's origin: hours).
+      actor->post([](GameActor& a) { a.start(/*reloaded=*/false); });
     }
     for (auto* p : {&cfg.red, &cfg.black}) {
       auto it = user_conns_.find(p->user_id);
@@ -158,8 +163,7 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
   }
   // Before the players hear of the game: a seek of theirs taken up in between started a second one.
   if (inserted) close_open_seeks(cfg);
-  actor->post([players, inserted](GameActor& a) {
-    if (inserted) a.start(/*reloaded=*/false);
+  actor->post([players](GameActor& a) {
     for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
   });
   if (inserted) leave_pools(cfg);

@@ -66,8 +66,9 @@ std::shared_ptr<GameActor> Hub::adopt(const std::string& id) {
         metrics_.live_games--;
         return it->second;
       }
+      // Queued while no other thread can find the game yet: whatever they post runs after it.
+      actor->post([resume](GameActor& a) { a.start(/*reloaded=*/true, resume); });
     }
-    actor->post([resume](GameActor& a) { a.start(/*reloaded=*/true, resume); });
     // A player banned while the game's node was down: the ban could not end the game then (its
     // node held it), so its new owner does, as the ban would have (review, 2026-12-04).
     for (const xq::Color loser : {xq::Color::Red, xq::Color::Black}) {

@@ -193,7 +193,7 @@ std::vector<ChatEntry> GameStore::load_chat(const std::string& id) {
 
 bool GameStore::create_if_absent(GameConfig& c) {
   // A finished game's config may have expired (replay_kept_ms): its id stays taken for ever.
-  if (redis_.command({"ZSCORE", keys::kFinishedGames, c.id}).type != RedisReply::Type::Nil) return false;
+  if (is_finished(c.id)) return false;
   auto r = redis_.command({"SET", keys::game_meta(c.id), encode_config(c), "NX"});
   if (r.type == RedisReply::Type::Nil) {
     // The game was created before: by an earlier request that completed, or by one cut short
@@ -201,7 +201,7 @@ bool GameStore::create_if_absent(GameConfig& c) {
     // is then delivered again). A game that is live or over is done; one that is neither was
     // never started, and this request finishes creating it, with the stored config (a Jieqi
     // game's assignment was drawn then, and its commitment may have been shown).
-    if (is_live(c.id) || redis_.command({"ZSCORE", keys::kFinishedGames, c.id}).type != RedisReply::Type::Nil)
+    if (is_live(c.id) || is_finished(c.id))
       return false;
     auto meta = redis_.command({"GET", keys::game_meta(c.id)});
     if (meta.type != RedisReply::Type::String) return false;
@@ -213,6 +213,10 @@ bool GameStore::create_if_absent(GameConfig& c) {
   }
   redis_.command({"SADD", keys::kLiveGames, c.id});
   return true;
+}
+
+bool GameStore::is_finished(const std::string& id) {
+  return redis_.command({"ZSCORE", keys::kFinishedGames, id}).type != RedisReply::Type::Nil;
 }
 
 std::vector<std::string> GameStore::live_game_ids() {

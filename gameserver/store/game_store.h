@@ -107,6 +107,9 @@ class GameStore {
   // games are forgotten (with their presence hash).
   std::vector<std::string> games_of_dead_nodes(size_t per_node);
   bool is_live(const std::string& id);
+  // In the finished list: archived, its id taken for ever. (A stored config alone is also a game
+  // being created, not yet live.)
+  bool is_finished(const std::string& id);
 
  private:
   AppendPipeline::Part append_part(const GameSession& s, const std::vector<GameEvent>& events,

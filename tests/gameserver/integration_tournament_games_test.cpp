@@ -228,3 +228,32 @@ TEST_F(GameServer, AnEventGameOfABannedPlayerEndsAtItsCreation) {
   EXPECT_EQ(over->game_event().result().outcome(), RED_WINS);
   EXPECT_EQ(over->game_event().result().reason(), "banned");
 }
+
+// A first move that reaches an event game the moment it exists (its player sent it at once) is
+// charged from the game's start: the start is queued before any other thread can find the game.
+// Before, a move that came in between ran on a clock never started and was charged the hours since
+// the clock's origin, losing on time at once (seen in the seed events' test under load).
+TEST_F(GameServer, AFirstMoveSentAsTheEventGameIsMadeIsChargedFromItsStart) {
+  Client red = guest("fa_red"), black = guest("fa_black");
+  gs::Redis redis(g_servers->redis_url());
+  for (int i = 0; i < 20; ++i) {
+    const std::string gid = "first-at-once-" + std::to_string(i);
+    const boost::json::object spec{{"game_id", gid}, {"variant", "xiangqi"}, {"initial_ms", 600000}, {"event_id", "ev-at-once"},
+                                   {"red", boost::json::object{{"user_id", red.user_id}, {"name", red.name}}},
+                                   {"black", boost::json::object{{"user_id", black.user_id}, {"name", black.name}}}};
+    redis.command({"XADD", "{xq}:games:create", "*", "game_id", gid, "body", boost::json::serialize(spec)});
+    ServerMessage r;
+    for (int tries = 0; tries < 20000; ++tries) {  // the same client move id: played once
+      r = move(red, gid, "h2e2", "at-once");
+      if (r.has_error() && r.error().code() == RATE_LIMITED) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      else if (!r.has_error() || r.error().code() != UNKNOWN_GAME) break;
+    }
+    ASSERT_TRUE(r.has_reply()) << gid << ": " << r.DebugString();
+    std::string body;
+    ASSERT_EQ(g_servers->http_get("/api/games/" + gid, body), 200) << body;
+    const auto record = boost::json::parse(body);
+    const auto& first = record.at("moves").as_array().at(0);
+    EXPECT_GT(first.at("red_ms").to_number<int64_t>(), 600000 - 10000) << gid << ": " << body;
+    EXPECT_EQ(record.at("result").as_string(), "ongoing") << body;
+  }
+}

@@ -115,7 +115,10 @@ class SeedEvent : public ::testing::Test {
 
   void act(Player& p, ClientMessage m) {
     ServerMessage r = p.ws->request(m);
-    ASSERT_TRUE(r.has_reply()) << p.name << ": " << r.DebugString();
+    if (r.has_reply()) return;
+    std::string record;  // the game's record says how it ended, if it did
+    if (r.has_error() && !r.error().game_id().empty()) servers_.http_get("/api/games/" + r.error().game_id(), record);
+    ADD_FAILURE() << p.name << ": " << r.DebugString() << "game record: " << record;
   }
 
   // Plays one game by script: each side makes one move, then the weaker side resigns, or every
