@@ -46,7 +46,9 @@ bool Clock::in_time(Millis now, Millis reported_lag_ms) const {
 
 Millis Clock::press(Millis now, Millis reported_lag_ms) {
   int i = xq::index(side_);
-  Millis elapsed = std::max<Millis>(0, now - turn_start_);
+  // A clock not started charges nothing (a move that reached a game before its start charged the
+  // time since the clock's origin, hours: review, 2026-12-05).
+  Millis elapsed = running_ ? std::max<Millis>(0, now - turn_start_) : 0;
   Millis comp = credit_for(now, reported_lag_ms);
   replay_compensation(side_, comp);
   remaining_[i] = remaining_[i] - (elapsed - comp) + tc_.increment_ms;

@@ -24,6 +24,16 @@ TEST(Clock, SuddenDeathChargesOnlyTheRunningSide) {
   EXPECT_EQ(c.remaining(Color::Black, 9000), 57'000);
 }
 
+// A move on a clock never started is charged nothing (not the time since the clock's origin), and
+// starts the opponent's time.
+TEST(Clock, APressOfAClockNotStartedChargesNothing) {
+  Clock c(TimeControl{60'000, 2'000});
+  EXPECT_EQ(c.press(80'000'000), 62'000);
+  EXPECT_TRUE(c.running());
+  EXPECT_EQ(c.side_running(), Color::Black);
+  EXPECT_EQ(c.remaining(Color::Black, 80'005'000), 55'000);
+}
+
 TEST(Clock, FischerIncrementAddedAfterOwnMove) {
   Clock c(TimeControl{25 * 60'000, 5'000});
   c.start(Color::Red, 0);
