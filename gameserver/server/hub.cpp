@@ -99,7 +99,16 @@ void Hub::on_close(const std::shared_ptr<Connection>& c) {
     if (left_node) {
       try {
         presence_.remove(u->name, u->id);
-      } catch (const RedisError&) {  // the next resync removes it
+        // Back meanwhile (a page reload: the new connection's sign-in may have written its entry
+        // just before this removal, and it would show offline until the next resync).
+        bool back = false;
+        {
+          std::lock_guard l(mu_);
+          if (auto it = user_conns_.find(u->id); it != user_conns_.end())
+            back = std::any_of(it->second.begin(), it->second.end(), [](uint64_t id) { return !is_proxy_id(id); });
+        }
+        if (back) presence_.add(u->name, u->id);
+      } catch (const RedisError&) {  // the next resync puts it right
       }
     }
     if (user_gone) {

@@ -87,6 +87,11 @@ class Hub {
   std::string admin_game_action(const std::string& id, const std::string& action, const std::string& reason,
                                 bool wait = true);
   static constexpr const char* kNoSuchGame = "no such game";  // admin_game_action's answer for an unknown id
+  // An event game's end the matchmaker decided, kept for its creation: a game whose request is
+  // still in the stream when it is decided is made all the same, and must end at once. Stored
+  // before the live game is looked for (admin_game_action), as the creation makes the game live
+  // before it reads this: one of the two sees the other. Throws RedisError.
+  void decide_at_creation(const std::string& id, const std::string& action, const std::string& reason);
   static constexpr const char* kNotAnswered = "the game's node does not answer";
   static constexpr const char* kNotStored = "Redis is unavailable: nothing was done, try again";
   // The HTTP status of admin_game_action's answer: 404 unknown game, 503 to retry, 409 refused.
@@ -223,6 +228,7 @@ class Hub {
   void fill_ratings(GameConfig& cfg);  // registered players' current ratings and bot marks, for display
   void seal(GameConfig& cfg);          // Jieqi secret + commitment, creation time
   void announce_game_ready(const GameConfig& cfg);  // the game_ready notice to both players, on every node
+  std::optional<xq::Result> decided_before_creation(const std::string& id);  // decide_at_creation's, if any
   void game_request(const std::shared_ptr<Connection>& c, const User& u, const xq::v1::ClientMessage& m,
                     int64_t received_ms, int hops = 0);
   // The seek list (all nodes) to this node's clients (or those of these users), now.

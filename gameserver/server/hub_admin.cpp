@@ -44,6 +44,31 @@ std::string Hub::connections_json() {
   return json::serialize(json::object{{"node", options_.node_id}, {"connections", arr}, {"elsewhere", others}});
 }
 
+// An arbiter's or the matchmaker's end of a game: "red-wins", "black-wins", "draw" (by `reason`,
+// "adjudication" when none), anything else an abort.
+static xq::Result admin_result(const std::string& outcome, const std::string& reason) {
+  if (outcome == "red-wins") return xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
+  if (outcome == "black-wins") return xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
+  if (outcome == "draw") return {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
+  return {xq::Outcome::Draw, "abort"};
+}
+
+void Hub::decide_at_creation(const std::string& id, const std::string& action, const std::string& reason) {
+  redis_.command({"SET", keys::game_decided(id), json::serialize(json::object{{"outcome", action}, {"reason", reason}}), "PX",
+                  std::to_string(keys::kDecidedKeptMs)});
+}
+
+std::optional<xq::Result> Hub::decided_before_creation(const std::string& id) {
+  const RedisReply r = redis_.command({"GET", keys::game_decided(id)});
+  if (r.type != RedisReply::Type::String) return std::nullopt;
+  try {
+    const json::value v = json::parse(r.str);
+    return admin_result(std::string(v.at("outcome").as_string()), std::string(v.at("reason").as_string()));
+  } catch (const std::exception&) {  // not ours: the game is played
+    return std::nullopt;
+  }
+}
+
 std::string Hub::admin_game_action(const std::string& id, const std::string& outcome, const std::string& reason,
                                    bool wait) {
   if (outcome != "red-wins" && outcome != "black-wins" && outcome != "draw" && outcome != "abort" && outcome != "move-limit")
@@ -107,11 +132,7 @@ std::string Hub::admin_game_action(const std::string& id, const std::string& out
     if (!reason.empty()) on_side = reason == "red" ? xq::Color::Red : xq::Color::Black;
     a->post([on_side, applied](GameActor& g) { applied->set_value(g.admin_move_limit(on_side)); });
   } else {
-    xq::Result r;
-    if (outcome == "red-wins") r = xq::Result::win(xq::Color::Red, reason.empty() ? "adjudication" : reason);
-    else if (outcome == "black-wins") r = xq::Result::win(xq::Color::Black, reason.empty() ? "adjudication" : reason);
-    else if (outcome == "draw") r = {xq::Outcome::Draw, reason.empty() ? "adjudication" : reason};
-    else r = {xq::Outcome::Draw, "abort"};
+    const xq::Result r = admin_result(outcome, reason);
     a->post([r, applied](GameActor& g) { applied->set_value(g.admin_end(r)); });
   }
   if (!wait) return "";

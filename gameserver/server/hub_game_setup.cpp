@@ -75,15 +75,15 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   }
   launch(cfg, GameSession(cfg));  // cfg may now be the stored config of a creation cut short
   announce_game_ready(cfg);
-  // A player banned as the matchmaker paired them (the ban crossed the round's pairing): the game
-  // ends at once, lost by them (a forfeit to the event: nobody moved), rather than leaving the
-  // opponent to wait out the no-show time.
+  // A game decided while its request waited (a disqualification, a cancel: the game is live now,
+  // so the organiser's action either found it or left this): ended so at once. So too one of a
+  // player banned as the matchmaker paired them (the ban crossed the round's pairing): lost by
+  // them (a forfeit to the event: nobody moved), rather than the opponent waiting out the no-show.
+  std::optional<xq::Result> ends = decided_before_creation(cfg.id);
   for (const PlayerInfo* p : {&cfg.red, &cfg.black})
-    if (auth_.banned(p->user_id)) {
-      if (auto a = find_game(cfg.id))
-        a->post([r = xq::Result::win(p == &cfg.red ? xq::Color::Black : xq::Color::Red, "banned")](GameActor& g) { g.admin_end(r); });
-      break;
-    }
+    if (!ends && auth_.banned(p->user_id)) ends = xq::Result::win(p == &cfg.red ? xq::Color::Black : xq::Color::Red, "banned");
+  if (ends)
+    if (auto a = find_game(cfg.id)) a->post([r = *ends](GameActor& g) { g.admin_end(r); });
   return true;
 }
 
@@ -132,12 +132,9 @@ void Hub::fill_ratings(GameConfig& cfg) {
 void Hub::launch(const GameConfig& cfg, GameSession session) {
   auto actor = make_actor(std::move(session));
   metrics_.games_started_total++;
-  std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
-  bool inserted;
   {
     std::lock_guard l(mu_);
     auto [it, fresh] = games_.emplace(cfg.id, actor);
-    inserted = fresh;
     if (!fresh) {  // a forwarded request adopted it in the moment between creation and here
       metrics_.live_games--;
       actor = it->second;
@@ -147,6 +144,16 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
       // between was charged the time since the clock's origin: hours).
       actor->post([](GameActor& a) { a.start(/*reloaded=*/false); });
     }
+  }
+  // Before the players hear of the game: a seek of theirs taken up in between started a second one.
+  // (Also when a request adopted the game first: it is new all the same.)
+  close_open_seeks(cfg);
+  {
+    // The players' connections as they are now, greeted while the lock is held: one that closes
+    // from here on has its unsubscription queued after its greeting (read before the Redis round
+    // trips above, a closed one was greeted after it left and counted as present).
+    std::lock_guard l(mu_);
+    std::vector<std::pair<std::shared_ptr<Connection>, xq::Viewer>> players;
     for (auto* p : {&cfg.red, &cfg.black}) {
       auto it = user_conns_.find(p->user_id);
       if (it == user_conns_.end()) continue;
@@ -160,13 +167,11 @@ void Hub::launch(const GameConfig& cfg, GameSession session) {
         }
       }
     }
+    actor->post([players = std::move(players)](GameActor& a) {
+      for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
+    });
   }
-  // Before the players hear of the game: a seek of theirs taken up in between started a second one.
-  if (inserted) close_open_seeks(cfg);
-  actor->post([players](GameActor& a) {
-    for (const auto& [conn, viewer] : players) a.subscribe(conn, viewer, GameActor::Greeting::Started, 0);
-  });
-  if (inserted) leave_pools(cfg);
+  leave_pools(cfg);
 }
 
 // Players whose game starts give up their open seeks, as on lichess (review, 2026-12-04: a player

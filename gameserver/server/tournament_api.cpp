@@ -78,8 +78,15 @@ HttpResult end_games_named(Hub& hub, HttpResult answered) {
   json::object answer = json::parse(answered.body).as_object();
   json::array ended, not_ended;
   auto end = [&](const std::string& id, const std::string& action, const std::string& reason) {
+    // First kept for the game's creation: one still to be made (its request waiting in the
+    // stream) is not found below, and would otherwise be played as if nothing had happened.
+    try {
+      hub.decide_at_creation(id, action, reason);
+    } catch (const std::exception&) {  // Redis away: the action below says so
+    }
     const std::string why = hub.admin_game_action(id, action, reason, true);
-    if (why.empty()) ended.push_back(json::string(id));
+    // Not made yet: it ends as it is.
+    if (why.empty() || why == Hub::kNoSuchGame) ended.push_back(json::string(id));
     else not_ended.push_back(json::object{{"game_id", id}, {"why", why}});
   };
   if (const auto* games = answer.if_contains("end_games"))

@@ -150,6 +150,13 @@ void GameStore::archive(const GameSession& s) {
     redis_.command({"SET", xq::bus::pool_avoid(red), black, "PX", px});
     redis_.command({"SET", xq::bus::pool_avoid(black), red, "PX", px});
   }
+  if (!s.config().pool.empty()) {
+    // Its players may join a pool again (the matchmaker's mark from their pairing; only this game's).
+    static const char* kUnmarkScript =
+        "for i = 1, #KEYS do if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end end return 1";
+    eval_script(redis_, kUnmarkScript, {xq::bus::pool_paired(s.config().red.user_id), xq::bus::pool_paired(s.config().black.user_id)},
+                {id});
+  }
   if (!more_steps) return run("all", archive_record(s));
   run("record", archive_record(s));
   RatingStore(redis_).apply(s);
@@ -207,9 +214,13 @@ bool GameStore::create_if_absent(GameConfig& c) {
     if (meta.type != RedisReply::Type::String) return false;
     GameConfig stored = decode_config(meta.str);
     if (!node_.empty() && !claim(c.id)) return false;  // another node is finishing it
+    // Its times count from now: the first attempt may be long past (its request came again after
+    // 15 s or an outage), and the no-show or first-move deadline would end it before anyone could move.
+    stored.created_at_ms = c.created_at_ms;
     c = std::move(stored);
-  } else if (!node_.empty()) {
-    claim(c.id);
+    redis_.command({"SET", keys::game_meta(c.id), encode_config(c)});
+  } else if (!node_.empty() && !claim(c.id)) {
+    return false;  // a node that saw it stored but not live took it to finish it (this one stalled)
   }
   redis_.command({"SADD", keys::kLiveGames, c.id});
   return true;

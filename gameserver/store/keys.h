@@ -89,6 +89,10 @@ inline std::string chat_report_tries_from(const std::string& address) { return "
 // "plies:at_ms:used_ms": the game was last resumed (restart, takeover) during that turn, with that much of
 // it charged; a second resumption in the same turn charges only the time run since (held a day).
 inline std::string game_resumed(const std::string& id) { return "{xq}:game:" + id + ":resumed"; }
+// {"outcome","reason"}: an event game the matchmaker decided (a disqualification) or ended (a
+// cancel) before any node had created it; its creation ends it so (Hub::decide_at_creation). A day.
+inline std::string game_decided(const std::string& id) { return "{xq}:game:" + id + ":decided"; }
+inline constexpr int64_t kDecidedKeptMs = 24LL * 3600 * 1000;
 inline std::string node_channel(const std::string& node) { return "{xq}:node:" + node; }
 // Lua scripts build the keys of other nodes from this prefix (+ ":alive", ":games", ":online").
 inline const std::string kNodePrefix = "{xq}:node:";

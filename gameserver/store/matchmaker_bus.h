@@ -24,6 +24,10 @@
 //   xq:mm:pool_avoid:{user}  STRING  game servers → matchmaker: the opponent of the user's last
 //                               pool game if it was aborted; the two are not paired again while it
 //                               lasts (kPoolAvoidMs).
+//   xq:mm:pool_paired:{user} STRING  matchmaker → itself: the game id the user was just paired into
+//                               from a pool; a pool join is refused while it stands (the game may
+//                               not be live on any node yet). Dropped by the game's archive, else
+//                               it lapses after kPoolPairedMs (the game is live by then).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -47,5 +51,7 @@ inline std::string club(const std::string& id) { return "{xq}:mm:club:" + id; }
 inline std::string pool(const std::string& name) { return "{xq}:mm:pool:" + name; }
 inline std::string pool_avoid(const std::string& user) { return "{xq}:mm:pool_avoid:" + user; }
 inline constexpr int64_t kPoolAvoidMs = 120'000;
+inline std::string pool_paired(const std::string& user) { return "{xq}:mm:pool_paired:" + user; }
+inline constexpr int64_t kPoolPairedMs = 60'000;
 
 }  // namespace xq::bus

@@ -245,6 +245,9 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         redis_.command({"HDEL", bus::pool(pool), user});
         return json::object{{"ok", true}};
       }
+      // Just paired: the game may not be live on any node yet, where the API looks for it.
+      if (redis_.command({"EXISTS", bus::pool_paired(user)}).integer == 1)
+        return error_reply("in_live_game", "finish your game first: you were just paired from a pool");
       json::object entry{{"rating", int_field(o, "rating", 1500)}, {"joined_ms", now_ms()},
                          {"name", o.contains("name") ? o.at("name") : json::value(user)}};
       redis_.command({"SADD", bus::kPools, pool});
@@ -622,6 +625,7 @@ void MatchmakerService::run_pools(int64_t now) {
 // was otherwise paired in both by one pass (review, 2026-12-04), before the game server, which
 // takes a player whose game starts out of the pools, had started the first game. The other pools'
 // keys are built from the pool set (KEYS[3]) and ARGV[5], their prefix (all under one hash tag).
+// Both are marked as just paired (KEYS[4], KEYS[5]: bus::pool_paired) until their game ends.
 static const char* kTakePairScript = R"lua(
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
@@ -629,13 +633,15 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[3])) do
   redis.call('HDEL', ARGV[5] .. name, ARGV[1], ARGV[2])
 end
 redis.call('XADD', KEYS[2], '*', 'game_id', ARGV[3], 'body', ARGV[4])
+redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[6])
+redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[6])
 return 1
 )lua";
 
 bool take_pool_pair(gs::Redis& redis, const std::string& pool, const std::string& red, const std::string& black,
                     const std::string& game_id, const std::string& spec) {
-  return redis.command({"EVAL", kTakePairScript, "3", bus::pool(pool), bus::kGameCreate, bus::kPools, red, black, game_id,
-                        spec, bus::pool("")})
+  return redis.command({"EVAL", kTakePairScript, "5", bus::pool(pool), bus::kGameCreate, bus::kPools, bus::pool_paired(red),
+                        bus::pool_paired(black), red, black, game_id, spec, bus::pool(""), std::to_string(bus::kPoolPairedMs)})
              .integer == 1;
 }
 

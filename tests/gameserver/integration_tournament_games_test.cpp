@@ -1,5 +1,6 @@
 // End-to-end tests of games the tournament matchmaker schedules (the xq:games:create stream):
 // spectator delay, the first-move deadline (and outside tournaments), the event's rule options.
+#include "game/codec.h"
 #include "integration_fixture.h"
 
 // Asks for a game as the matchmaker does (the xq:games:create stream): `extra` adds to the spec of
@@ -256,4 +257,49 @@ TEST_F(GameServer, AFirstMoveSentAsTheEventGameIsMadeIsChargedFromItsStart) {
     EXPECT_GT(first.at("red_ms").to_number<int64_t>(), 600000 - 10000) << gid << ": " << body;
     EXPECT_EQ(record.at("result").as_string(), "ongoing") << body;
   }
+}
+
+// An event game the matchmaker decided while its request still waited in the stream (a player
+// disqualified at the round's start: the organiser's action found no game to end, and kept the
+// decision for its creation, as the event API does): the game ends so as it is made, instead of
+// being played as if nothing had happened (review, 2026-12-05).
+TEST_F(GameServer, AnEventGameDecidedBeforeItsCreationEndsAsItIsMade) {
+  Client red = guest("dc_red"), black = guest("dc_black");
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"SET", gs::keys::game_decided("decided-early-1"), R"({"outcome":"black-wins","reason":"disqualified"})"});
+  auto started = schedule_game(red, black, "decided-early-1", {{"event_id", "ev-dq"}, {"round", 1}, {"board", 1}, {"no_show_ms", 600000}});
+  ASSERT_TRUE(started) << "the game is made (the event's result comes from it)";
+  auto over = wait_event(red, "decided-early-1", GameEvent::GAME_ENDED, 3000);
+  ASSERT_TRUE(over) << "the game ends at once";
+  EXPECT_EQ(over->game_event().result().outcome(), BLACK_WINS);
+  EXPECT_EQ(over->game_event().result().reason(), "disqualified");
+}
+
+// A creation cut short (the node stored the game's config and died before the game went live) is
+// finished by the request that comes again, with the stored config but its times from now: an hour
+// later, the stored creation time would have ended the game by no-show before anyone could move.
+TEST_F(GameServer, ACreationCutShortIsFinishedWithItsTimesCountedFromNow) {
+  Client red = guest("cs_red"), black = guest("cs_black");
+  gs::GameConfig stored;
+  stored.id = "cut-short-1";
+  stored.variant = xq::Variant::Xiangqi;
+  stored.tc = {600000, 0};
+  stored.red = {red.user_id, red.name};
+  stored.black = {black.user_id, black.name};
+  stored.event_id = "ev-cut-short";
+  stored.no_show_ms = 600000;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  stored.created_at_ms = now - 3600'000;
+  gs::Redis redis(g_servers->redis_url());
+  redis.command({"SET", gs::keys::game_meta(stored.id), gs::encode_config(stored)});
+  auto started = schedule_game(red, black, stored.id, {{"event_id", "ev-cut-short"}, {"no_show_ms", 600000}});
+  ASSERT_TRUE(started) << "the request finishes the creation";
+  EXPECT_FALSE(wait_event(red, stored.id, GameEvent::GAME_ENDED, 1000)) << "no no-show before anyone could move";
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/games/" + stored.id, body), 200) << body;
+  const auto record = boost::json::parse(body);
+  EXPECT_EQ(record.at("result").as_string(), "ongoing") << body;
+  EXPECT_GE(record.at("created_at_ms").to_number<int64_t>(), now - 60'000) << body;
+  EXPECT_GT(started->game_started().first_move_due_in_ms(), 600000 - 60'000);
+  ASSERT_TRUE(move(red, stored.id, "h2e2").has_reply());
 }

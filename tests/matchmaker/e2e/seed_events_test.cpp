@@ -16,6 +16,7 @@
 #include <set>
 #include <thread>
 
+#include "store/keys.h"
 #include "store/matchmaker_bus.h"
 #include "service.h"
 #include "store/redis.h"
@@ -629,6 +630,32 @@ TEST_F(QuickPairing, APairLeavesThePoolWholeOrNotAtAll) {
   redis.command({"DEL", other_key});
 }
 
+// A player just paired from a pool may not join one again before the game is live: the pairing
+// marks both players until their game ends (the API looks for a live game, and there is none yet
+// while the request waits in the stream; a second tab's join was paired into a second game).
+TEST_F(QuickPairing, APlayerJustPairedCannotJoinAPoolBeforeTheGameIsLive) {
+  add_players(2, "jp");
+  gs::Redis redis(servers_.redis_url(), 1);
+  const std::string pool = "xiangqi:430000+0";  // not in the pools set: the running matchmaker leaves it alone
+  auto entry = [](const std::string& name) { return json::serialize(json::object{{"rating", 1500}, {"joined_ms", 1}, {"name", name}}); };
+  for (auto& p : players_) redis.command({"HSET", xq::bus::pool(pool), p.user_id, entry(p.name)});
+  // A spec no game server takes: the game is never made, as if its request still waited.
+  json::object spec{{"game_id", "just-paired-test"}, {"variant", "not-a-variant"},
+                    {"red", json::object{{"user_id", players_[0].user_id}, {"name", players_[0].name}}},
+                    {"black", json::object{{"user_id", players_[1].user_id}, {"name", players_[1].name}}}};
+  ASSERT_TRUE(xq::mm::take_pool_pair(redis, pool, players_[0].user_id, players_[1].user_id, "just-paired-test", json::serialize(spec)));
+  for (auto& p : players_) {
+    std::string body;
+    EXPECT_EQ(servers_.http_post("/api/pools/xiangqi/180000+2000/join", "{}", body, p.token), 409) << body;
+    EXPECT_NE(body.find("in_live_game"), std::string::npos) << body;
+  }
+  EXPECT_EQ(redis.command({"HLEN", xq::bus::pool("xiangqi:180000+2000")}).integer, 0);
+  // The mark lapses (a minute) or the game's end drops it (PoolPairsWaitingPlayersIntoAGame).
+  redis.command({"DEL", xq::bus::pool_paired(players_[0].user_id)});
+  post("/api/pools/xiangqi/180000+2000/join", json::object{}, players_[0].token);
+  post("/api/pools/xiangqi/180000+2000/leave", json::object{}, players_[0].token);
+}
+
 // A matchmaker writes tournament state only while it holds the leader lease, checked in the same
 // step as the write: a leader that stalled past its lease cannot overwrite its successor's state.
 TEST_F(QuickPairing, StateWritesAreFencedByTheLeaderLease) {
@@ -1225,6 +1252,10 @@ TEST_F(QuickPairing, ADisqualifiedPlayersGameBeingPlayedIsLost) {
   ASSERT_TRUE(answer.as_object().contains("games_ended")) << json::serialize(answer);
   EXPECT_EQ(json::serialize(answer.at("games_ended")), "[\"" + gid + "\"]") << json::serialize(answer);
   EXPECT_TRUE(answer.at("games_not_ended").as_array().empty());
+  // The decision is also kept for the game's creation (a game still to be made ends so as it is:
+  // GameServer.AnEventGameDecidedBeforeItsCreationEndsAsItIsMade).
+  gs::Redis redis(servers_.redis_url());
+  EXPECT_EQ(redis.command({"GET", gs::keys::game_decided(gid)}).str, R"({"outcome":"black-wins","reason":"disqualified"})");
   std::string body;
   ASSERT_EQ(servers_.http_get("/api/games/" + gid, body), 200);
   const json::value record = json::parse(body);
