@@ -28,7 +28,9 @@ test('review: premove and takeback: a takeback drops the premove on both kinds o
   await spec.page.goto(`${ctx.base}/#/game/${encodeURIComponent(id)}`);
   await spec.page.waitForSelector('[data-testid=game-page][data-you=spectator]', { timeout: T });
   if (!(await spec.page.textContent('[data-testid=lang-toggle]')).includes('English')) await spec.page.click('[data-testid=lang-toggle]');
-  // The header's small buttons (sign out, sound) are thumb-sized on an upright phone (review, 2026-12-04).
+  // The header's small buttons (sign out, sound) are thumb-sized on an upright phone (review, 2026-12-04),
+  // behind the game page's Menu button there.
+  await spec.page.tap('[data-testid=menu-toggle]');
   for (const sel of ['[data-testid=sign-out]', '[data-testid=sound-toggle]']) {
     const b = await spec.page.locator(sel).boundingBox();
     assert(b && b.width >= 40 && b.height >= 40, `${sel} is ${b?.width}×${b?.height} px on a phone`);

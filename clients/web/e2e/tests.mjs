@@ -352,6 +352,14 @@ test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', asyn
   const top = await phone.page.locator('[data-testid=bar-black]').boundingBox();
   assert(top.y >= 0, `the opponent's bar is on the screen when the game opens (y ${top.y})`);
   assertEqual(await phone.page.getAttribute('[data-testid=game-page]', 'data-you'), 'r', 'phone plays red');
+  // The header is one line, so the status and the game's buttons are on the first screen (they
+  // were below it, under a three-line header).
+  const header = await phone.page.locator('header.top').boundingBox();
+  assert(header.height <= 60, `the game page's header is one line on a phone (${header.height}px)`);
+  for (const sel of ['[data-testid=status]', '[data-testid=resign]', '[data-testid=offer-draw]']) {
+    const b = await phone.page.locator(sel).boundingBox();
+    assert(b && b.y + b.height <= 844, `${sel} is on the first screen (${JSON.stringify(b)})`);
+  }
 
   await playMove(phone, 'h2e2', { tap: true });
   await waitForMoves(desk, 1);
@@ -368,6 +376,14 @@ test('phone 390x844: tap to move; opponent drags; no horizontal scrolling', asyn
   await desk.page.mouse.up();
   await waitForMoves(phone, 2);
   assertEqual(await lastIccs(phone), 'h9g7', 'the dragged move arrived');
+  // The opponent's draw offer sounds (and buzzes) on the phone, and its answer is on the first screen.
+  await desk.page.click('[data-testid=offer-draw]');
+  await phone.page.locator('[data-testid=draw-offer]').waitFor({ timeout: T });
+  await phone.page.waitForFunction(() => (window.__xqSounds ?? []).includes('offer'), null, { timeout: T });
+  const offer = await phone.page.locator('[data-testid=accept-draw]').boundingBox();
+  assert(offer.y + offer.height <= 844, `the offer's answer is on the first screen (${JSON.stringify(offer)})`);
+  await phone.page.tap('[data-testid=decline-draw]');
+  await phone.page.locator('[data-testid=draw-offer]').waitFor({ state: 'detached', timeout: T });
 
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
@@ -1235,7 +1251,7 @@ test('phone on its side (844x390): the whole board and both clocks are on screen
     assert(b.y >= 0 && b.y + b.height <= 390 && b.x + b.width <= 844, `${sel} is on screen (${JSON.stringify(b)})`);
   }
   const board = await phone.page.locator('svg.board').boundingBox();
-  assert(board.height >= 280, `the board takes the screen's height (${board.height}px)`);
+  assert(board.height >= 320, `the board takes the screen's height, the header one slim line (${board.height}px)`);
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-landscape-game.png'), animations: 'disabled' });
   await playMove(phone, 'h2e2', { tap: true });
   await waitForMoves(desk, 1);
@@ -1265,6 +1281,12 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
   }
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
+  // On the game page the header is one line: its links behind a Menu button, opened here.
+  const toggle = await phone.page.locator('[data-testid=menu-toggle]').boundingBox();
+  assert(toggle && toggle.height >= 40, `the Menu button is a thumb's target (${JSON.stringify(toggle)})`);
+  assertEqual(await phone.page.locator('[data-testid=my-games]').isVisible(), false, 'the links are behind the menu');
+  await phone.page.tap('[data-testid=menu-toggle]');
+  await phone.page.locator('[data-testid=my-games]').waitFor({ timeout: T });
   // The header's links and buttons are thumbs' targets: 40 px tall at least (they were 33).
   const targets = await phone.page.$$eval('.top nav a, .top .right > button.link', (es) =>
     es.filter((e) => e.offsetParent !== null).map((e) => ({ text: e.textContent, h: e.getBoundingClientRect().height })),
@@ -1330,6 +1352,7 @@ test('my games: a finished game is listed from each side (won, lost), opens from
 
   // On a phone the table scrolls inside its box, not the page.
   await red.page.setViewportSize({ width: 390, height: 844 });
+  await red.page.click('[data-testid=menu-toggle]');  // a phone's game page: the links are behind it
   await red.page.click('[data-testid=my-games]');
   await red.page.locator(`[data-testid=player-game][data-game="${id}"][data-outcome=won]`).waitFor({ timeout: T });
   const overflow = await red.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -502,6 +502,15 @@ function useMoveAlerts(game: GameModel) {
       if (game.you !== (moverIsRed ? 'r' : 'b')) alertPlayer('move');
     }
   }, [game.loaded, n, game.over]);
+  // An offer from the opponent (a draw, a takeback) sounds once, when it comes.
+  const opponent = game.you === 'r' ? 'b' : game.you === 'b' ? 'r' : null;
+  const offered = !!opponent && !game.over && (game.drawOfferBy === opponent || game.takebackBy === opponent);
+  const wasOffered = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!game.loaded) return;
+    if (wasOffered.current === false && offered) alertPlayer('offer');
+    wasOffered.current = offered;
+  }, [game.loaded, offered]);
   const yourMove = game.loaded && !game.over && !!game.you && game.myTurn();
   useEffect(() => {
     document.title = yourMove ? `● ${t('yourTurn')} · ${PAGE_TITLE}` : PAGE_TITLE;

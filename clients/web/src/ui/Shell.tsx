@@ -28,6 +28,11 @@ export function Shell({ app }: { app: App }) {
   const r = app.route;
   const challenge = app.challengeToShow;
   const readyModel = app.readyGame ? app.openGame(app.readyGame.gameId) : undefined;
+  // On a phone's game page the header is one line, its links behind a Menu button (the full
+  // header took three lines, pushing the status, the offers and the buttons below the screen).
+  const [menuFor, setMenuFor] = useState<string | null>(null);
+  const routeKey = `${r.page}/${'id' in r ? r.id ?? '' : ''}`;
+  const menuOpen = menuFor === routeKey;
   // The Admin link only for those who can use the page: an organiser or admin account, or a tab
   // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
   const role = user ? app.conn.role : 'player';
@@ -69,9 +74,11 @@ export function Shell({ app }: { app: App }) {
   else page = <LobbyPage app={app} />;
 
   return (
-    <div class="shell" data-lang={l}>
-      <header class="top">
+    <div class="shell" data-lang={l} data-page={r.page}>
+      <header class={menuOpen ? 'top open' : 'top'}>
         <a class="brand" href="#/">{t('appTitle')}</a>
+        <button class="menu-toggle" data-testid="menu-toggle" aria-expanded={menuOpen ? 'true' : 'false'}
+                onClick={() => setMenuFor(menuOpen ? null : routeKey)}>{t('menu')}</button>
         <nav>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>

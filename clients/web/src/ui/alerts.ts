@@ -28,18 +28,22 @@ function tone(freq: number, seconds: number, at = 0) {
   osc.stop(start + seconds);
 }
 
-// A wooden "tock" for a move, two rising notes for the end of a game.
-export function alertPlayer(kind: 'move' | 'end') {
+// A wooden "tock" for a move, two rising notes for the end of a game, two quick high ones for an
+// offer from the opponent (a draw, a takeback: on a phone it may be below the screen).
+export function alertPlayer(kind: 'move' | 'end' | 'offer') {
   if (!soundOn()) return;
   const w = window as unknown as { __xqSounds?: string[] };
   (w.__xqSounds ??= []).push(kind); // what was played, for the browser tests
   try {
     if (kind === 'move') tone(660, 0.08);
-    else {
+    else if (kind === 'offer') {
+      tone(988, 0.07);
+      tone(988, 0.07, 0.12);
+    } else {
       tone(523, 0.18);
       tone(784, 0.3, 0.16);
     }
-    navigator.vibrate?.(kind === 'move' ? 30 : [40, 60, 40]);
+    navigator.vibrate?.(kind === 'move' ? 30 : kind === 'offer' ? [30, 50, 30] : [40, 60, 40]);
   } catch {
     /* no audio device, or audio not allowed yet: the title still tells */
   }
