@@ -1265,19 +1265,27 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
     await playMove(p, m, { tap: p === phone });
     await Promise.all([waitForMoves(phone, n), waitForMoves(desk, n)]);
   }
-  const lines = await phone.page.$$eval('[data-testid=move-list] li', (ls) =>
-    ls.map((li) => {
-      const zh = li.querySelector('.zh');
-      const r = document.createRange();
-      r.selectNodeContents(zh);
-      const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
-      return { zh: zh.textContent, lines: tops.size, overflow: li.scrollWidth - li.clientWidth };
-    }),
-  );
-  for (const l of lines) {
-    assert(/\(翻.\)$/.test(l.zh), `a move with a reveal (${l.zh})`);
-    assertEqual(l.lines, 1, `"${l.zh}" is on one line`);
-    assert(l.overflow <= 0, `"${l.zh}" fits its cell (overflow ${l.overflow}px)`);
+  // At 390 px and at 360 px (a smaller phone): each move's number and Chinese text on one line.
+  for (const width of [390, 360]) {
+    await phone.page.setViewportSize({ width, height: 740 });
+    const lines = await phone.page.$$eval('[data-testid=move-list] li', (ls) =>
+      ls.map((li) => {
+        const zh = li.querySelector('.zh');
+        const r = document.createRange();
+        r.selectNodeContents(zh);
+        const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+        const num = li.querySelector('.num');
+        const numShown = num && num.offsetParent !== null;
+        const sameLine = !numShown || Math.abs(num.getBoundingClientRect().top - zh.getBoundingClientRect().top) < 4;
+        return { zh: zh.textContent, lines: tops.size, sameLine, overflow: li.scrollWidth - li.clientWidth };
+      }),
+    );
+    for (const l of lines) {
+      assert(/\(翻.\)$/.test(l.zh), `a move with a reveal (${l.zh})`);
+      assertEqual(l.lines, 1, `"${l.zh}" is on one line at ${width} px`);
+      assert(l.sameLine, `"${l.zh}" is on its number's line at ${width} px`);
+      assert(l.overflow <= 0, `"${l.zh}" fits its cell at ${width} px (overflow ${l.overflow}px)`);
+    }
   }
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `no horizontal scrolling on the phone (overflow ${overflow}px)`);
