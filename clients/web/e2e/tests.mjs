@@ -1239,6 +1239,38 @@ test('lobby: a seek the server dropped with the connection is made again once th
   assertEqual(await p.page.locator('[data-testid=seek-list] li.mine').count(), 1, 'made once');
 });
 
+test('phone 390x844: a chat line that comes while the chat is below the screen is announced by the status; a tap shows the chat', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Cha', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const desk = await newPlayer(ctx, 'Tee');
+  await startGame(ctx, desk, phone, 'xiangqi');
+  await desk.page.fill('[data-testid=chat-input]', 'good luck');
+  await desk.page.click('[data-testid=chat-send]');
+  const notice = phone.page.locator('[data-testid=chat-unread]');
+  await notice.waitFor({ timeout: T });
+  assertEqual(await notice.getAttribute('data-count'), '1', 'one line');
+  const b = await notice.boundingBox();
+  assert(b.y >= 0 && b.y + b.height <= 844, `the notice is on the first screen (${JSON.stringify(b)})`);
+  await notice.tap();
+  await notice.waitFor({ state: 'detached', timeout: T });
+  const line = phone.page.locator('[data-testid=chat-line]', { hasText: 'good luck' });
+  await line.waitFor({ timeout: T });
+  await phone.page.waitForFunction(() => {
+    const r = document.querySelector('[data-testid=chat]').getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  }, null, { timeout: T });
+  // One's own line, with the chat in view, announces nothing.
+  await phone.page.fill('[data-testid=chat-input]', 'thanks');
+  await phone.page.tap('[data-testid=chat-send]');
+  await desk.page.locator('[data-testid=chat-line]', { hasText: 'thanks' }).waitFor({ timeout: T });
+  await sleep(300);
+  assertEqual(await notice.count(), 0, 'no notice for one\'s own line');
+  // Reopened, the page is shown the chat's history: not news.
+  await phone.page.reload();
+  await phone.page.locator('[data-testid=chat-line]', { hasText: 'good luck' }).waitFor({ timeout: T });
+  await sleep(500);
+  assertEqual(await notice.count(), 0, 'the history announces nothing');
+});
+
 test('phone on its side (844x390): the whole board and both clocks are on screen, and a tap moves', async (ctx) => {
   const phone = await newPlayer(ctx, 'Lan', { viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const desk = await newPlayer(ctx, 'Scape');

@@ -94,6 +94,9 @@ export class GameModel extends Observable {
   // This viewer's chat room (the players' or the spectators'), in the server's order; lines the
   // server shows again after a reconnect carry the same seq and are not doubled.
   chat: ChatLine[] = [];
+  // The server's wall time in the first state this page got: chat lines written before it are the
+  // history the server sent with the game, not news (ui/Chat.tsx ChatUnread).
+  openedAtServerMs = 0;
   // Set when the server refused a line as GAME_OVER: the finished game has left its memory.
   chatClosed = false;
   goneSince: Record<Color, number | null> = { r: null, b: null };
@@ -312,6 +315,7 @@ export class GameModel extends Observable {
     // The end makes the shuffle public: every captured face-down piece has a name from then on.
     if (st.result?.assignment) this.captured = capturedNamed(st.startFen, st.moves, this.captured, st.result.assignment);
     this.setClock(st.clock, true);
+    if (!this.openedAtServerMs) this.openedAtServerMs = Number(st.clock?.serverTimeMs ?? 0);
     this.drawOfferBy = sideColor(st.drawOfferBy);
     this.takebackBy = sideColor(st.takebackProposedBy);
     this.takebacksAllowed = !!st.takebacksAllowed;

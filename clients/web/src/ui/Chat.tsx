@@ -100,3 +100,42 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
     </div>
   );
 }
+
+// A line from someone else that came while the chat panel was off the screen (on a phone it is far
+// below the board): the game page says so near its status, and a tap brings the chat into view.
+// Lines there when the page opened, one's own, muted writers' and a hidden chat's do not count.
+export function ChatUnread({ game, me }: { game: GameModel; me?: string }) {
+  const [unread, setUnread] = useState(0);
+  // The last line looked at (by seq); lines written before the page got the game are its history.
+  const seen = useRef(0);
+  const panel = () => document.querySelector<HTMLElement>('[data-testid=chat]');
+  const inView = (el: HTMLElement | null) => {
+    if (!el) return true;
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  };
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = game.chat.reduce((m, l) => Math.max(m, Number(l.seq)), before);
+    if (!game.openedAtServerMs || chatHidden() || inView(panel())) return;
+    const muted = new Set(mutedUsers());
+    const fresh = game.chat.filter((l) => Number(l.seq) > before && Number(l.atMs) > game.openedAtServerMs &&
+                                          !!l.from?.userId && l.from.userId !== me && !muted.has(l.from.userId));
+    if (fresh.length) setUnread((n) => n + fresh.length);
+  }, [game.chat]);
+  useEffect(() => {
+    if (!unread) return;
+    const check = () => {
+      if (inView(panel())) setUnread(0);
+    };
+    window.addEventListener('scroll', check, { passive: true });
+    return () => window.removeEventListener('scroll', check);
+  }, [unread > 0]);
+  if (!unread) return null;
+  return (
+    <button class="link chat-unread" data-testid="chat-unread" data-count={unread}
+            onClick={() => { panel()?.scrollIntoView({ block: 'center' }); setUnread(0); }}>
+      {t('chatUnread', { n: unread })}
+    </button>
+  );
+}

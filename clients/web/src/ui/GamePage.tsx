@@ -19,7 +19,7 @@ import { Captured } from './Captured';
 import { Clock } from './Clock';
 import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
-import { Chat } from './Chat';
+import { Chat, ChatUnread } from './Chat';
 import { Rematch } from './Rematch';
 import { clockText, poolLabel, ratingCounted, resultText, tcText } from './format';
 
@@ -236,6 +236,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
+          {!game.recordOnly && <ChatUnread game={game} me={app.user?.userId} />}
           {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS) && (
             // The result names a colour; a player is told which way it went for them.
             <p class="result-for-you" data-testid="result-for-you">
