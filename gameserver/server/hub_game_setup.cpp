@@ -79,7 +79,7 @@ bool Hub::create_scheduled_game(const std::string& spec_json) {
   // so the organiser's action either found it or left this): ended so at once. So too one of a
   // player banned as the matchmaker paired them (the ban crossed the round's pairing): lost by
   // them (a forfeit to the event: nobody moved), rather than the opponent waiting out the no-show.
-  std::optional<xq::Result> ends = decided_before_creation(cfg.id);
+  std::optional<xq::Result> ends = cfg.tournament() ? decided_before_creation(cfg.id) : std::nullopt;
   for (const PlayerInfo* p : {&cfg.red, &cfg.black})
     if (!ends && auth_.banned(p->user_id)) ends = xq::Result::win(p == &cfg.red ? xq::Color::Black : xq::Color::Red, "banned");
   if (ends)

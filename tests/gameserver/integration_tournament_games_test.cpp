@@ -250,8 +250,11 @@ TEST_F(GameServer, AFirstMoveSentAsTheEventGameIsMadeIsChargedFromItsStart) {
       else if (!r.has_error() || r.error().code() != UNKNOWN_GAME) break;
     }
     ASSERT_TRUE(r.has_reply()) << gid << ": " << r.DebugString();
+    // The HTTP record follows the acknowledgement (it is rebuilt once the actor is done with it).
     std::string body;
-    ASSERT_EQ(g_servers->http_get("/api/games/" + gid, body), 200) << body;
+    ASSERT_TRUE(eventually([&] {
+      return g_servers->http_get("/api/games/" + gid, body) == 200 && !boost::json::parse(body).at("moves").as_array().empty();
+    }, 3000)) << body;
     const auto record = boost::json::parse(body);
     const auto& first = record.at("moves").as_array().at(0);
     EXPECT_GT(first.at("red_ms").to_number<int64_t>(), 600000 - 10000) << gid << ": " << body;
