@@ -39,7 +39,7 @@ const char* colour_rule_zh(ColourRule r) {
     case ColourRule::HigherRankedPreference: return "先后手历史相同：名次在前者得其应得先后手";
     case ColourRule::RoundParity: return "无先后手历史：单数轮编号小者执红，双数轮编号大者执红";
     case ColourRule::TwoGameAlternate: return "两局制：第一局先后手从两人最近一次不同的轮次起交替";
-    case ColourRule::TwoGameRoundParity: return "两局制，历史相同：单数轮编号小者第一局执红，双数轮编号大者";
+    case ColourRule::TwoGameRoundParity: return "两局制，历史相同：单数轮编号小者第一局执红，双数轮编号大者第一局执红";
     case ColourRule::Round1Mode: return "第一轮编排方式";
   }
   return "";
