@@ -35,8 +35,15 @@ uint64_t fresh_seed() {
 
 std::string str_field(const json::object& o, const char* k) {
   auto* v = o.if_contains(k);
-  if (!v || !v->is_string()) throw TournamentError("bad_request", std::string("missing string field '") + k + "'");
+  if (!v) throw TournamentError("bad_request", std::string("missing string field '") + k + "'");
+  if (!v->is_string()) throw TournamentError("bad_request", std::string("field '") + k + "' must be a string");
   return std::string(v->as_string());
+}
+
+// An optional text (a reason): absent or null is "".
+std::string optional_str_field(const json::object& o, const char* k) {
+  const auto* v = o.if_contains(k);
+  return !v || v->is_null() ? std::string() : str_field(o, k);
 }
 
 int int_field(const json::object& o, const char* k, int def) {
@@ -211,6 +218,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
           if (kPairingKeys.count(std::string(kv.key())))
             return error_reply("bad_request", "'" + std::string(kv.key()) + "' is a pairing setting: put it in \"pairing\" ({\"pairing\": {\"" +
                                                   std::string(kv.key()) + "\": …}})");
+      refuse_unknown_settings(o.at("event"));
       EventConfig cfg = config_from_json(o.at("event"));
       if (o.contains("caller")) cfg.organiser = str_field(o, "caller");
       // No seed given: a fresh one, kept in the settings and the TRF. The default 0 would give every
@@ -348,10 +356,10 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       fx = reinstate(t, str_field(o, "user_id"));
     } else if (cmd == "warn") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers warn players");
-      fx = warn(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : "");
+      fx = warn(t, str_field(o, "user_id"), optional_str_field(o, "reason"));
     } else if (cmd == "disqualify") {
       if (!may_organise(t, o)) return error_reply("forbidden", "only the event's organisers disqualify players");
-      fx = disqualify(t, str_field(o, "user_id"), o.contains("reason") ? str_field(o, "reason") : "");
+      fx = disqualify(t, str_field(o, "user_id"), optional_str_field(o, "reason"));
     } else if (cmd == "start") {
       fx = start(t);
     } else if (cmd == "pair_round") {
@@ -363,14 +371,27 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
     } else if (cmd == "repair") {
       fx = repair(t);
     } else if (cmd == "pause") {
-      fx = pause(t, o.contains("reason") ? str_field(o, "reason") : "");
+      fx = pause(t, optional_str_field(o, "reason"));
     } else if (cmd == "resume") {
       fx = resume(t);
     } else if (cmd == "edit_pairing") {
+      // Said in the organiser's terms, not the JSON library's ("not exact"); an id past int's range
+      // was cut to another player's.
+      const char* shape = "'boards' is a list of [player, player] pairs of player ids (whole numbers; -2 for a bye), e.g. [[0, 3], [5, -2]]";
+      const auto* list = o.if_contains("boards");
+      if (!list || !list->is_array()) throw TournamentError("bad_request", shape);
       std::vector<std::pair<int, int>> boards;
-      for (const auto& b : o.at("boards").as_array())
-        boards.emplace_back(static_cast<int>(b.as_array().at(0).to_number<int64_t>()),
-                            static_cast<int>(b.as_array().at(1).to_number<int64_t>()));
+      for (const auto& b : list->as_array()) {
+        const json::array* pair = b.if_array();
+        if (!pair || pair->size() != 2) throw TournamentError("bad_request", shape);
+        int ids[2];
+        for (int i = 0; i < 2; ++i) {
+          const json::value& id = (*pair)[i];
+          if (!id.is_int64() || id.as_int64() < -2 || id.as_int64() > 100000) throw TournamentError("bad_request", shape);
+          ids[i] = static_cast<int>(id.as_int64());
+        }
+        boards.emplace_back(ids[0], ids[1]);
+      }
       fx = edit_pairing(t, boards);
     } else if (cmd == "correct_result") {
       // Both points are required (a missing one used to read as 0: a silent double forfeit), and
@@ -398,7 +419,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       if (!changes) throw TournamentError("bad_request", "no settings to change");
       fx = update_settings(t, config_with_changes(t.cfg, *changes));
     } else if (cmd == "cancel_event") {
-      fx = cancel(t, o.contains("reason") ? str_field(o, "reason") : "");
+      fx = cancel(t, optional_str_field(o, "reason"));
     } else {
       return error_reply("unknown_command", "unknown command '" + cmd + "'");
     }
@@ -433,7 +454,7 @@ void MatchmakerService::handle_result(const std::string& game_id, const json::va
     return;
   }
   const std::string outcome = str_field(o, "outcome");
-  const std::string reason = o.contains("reason") ? str_field(o, "reason") : "";
+  const std::string reason = optional_str_field(o, "reason");
   const ScoredEnd end = score_game_end(t.ev.settings, outcome, reason, int_field(o, "plies", 0));
   withdraw_banned_entrants(t);
   Effects fx = record_result(t, game_id, end.red_points, end.black_points, end.forfeit, int_field(o, "red_fouls", 0),

@@ -273,6 +273,9 @@ void validate_config(EventConfig& cfg) {
   if (!valid_display_name(cfg.name)) fail("bad_request", "name: 1..100 bytes, no control characters");
   if (cfg.capture_visibility != "capturer" && cfg.capture_visibility != "nobody" && cfg.capture_visibility != "both")
     fail("bad_request", "capture_visibility must be capturer, nobody or both");
+  // As for a seek: Xiangqi has no face-down pieces, so another mode asked for is a mistake.
+  if (cfg.variant == "xiangqi" && cfg.capture_visibility != "capturer")
+    fail("bad_request", "capture_visibility is a Jieqi rule");
   if (const char* bad = gs::time_control_error({cfg.initial_ms, cfg.increment_ms})) fail("bad_request", bad);
   if (cfg.no_show_ms < 1000 || cfg.no_show_ms > 6u * 3600 * 1000) fail("bad_request", "no_show_ms: 1 s..6 h");
   if (cfg.spectator_delay_ms > 5u * 60 * 1000) fail("bad_request", "spectator_delay_ms: at most 5 minutes");

@@ -1,6 +1,7 @@
 #include "tournament_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <boost/json.hpp>
 #include <string_view>
@@ -19,10 +20,12 @@ int64_t get_int(const json::object& o, const char* key, int64_t def) {
   if (!v) return def;
   if (v->is_int64()) return v->as_int64();
   if (v->is_uint64()) return static_cast<int64_t>(v->as_uint64());
-  // A double outside int64's range would convert with undefined behaviour (1e300): refused.
+  // A double outside int64's range would convert with undefined behaviour (1e300): refused; so is
+  // a fraction (600000.7 ms was stored as 600000), but 6e5 is a whole number.
   if (v->is_double()) {
     const double d = v->as_double();
     if (!(d >= -9.2e18 && d <= 9.2e18)) throw TournamentError("bad_request", std::string("field '") + key + "' is out of range");
+    if (d != std::trunc(d)) throw TournamentError("bad_request", std::string("field '") + key + "' must be a whole number");
     return static_cast<int64_t>(d);
   }
   throw TournamentError("bad_request", std::string("field '") + key + "' must be a number");
@@ -245,15 +248,34 @@ EventConfig config_from_json(const json::value& v) {
   return c;
 }
 
+namespace {
+// Inputs a stored config does not write back: a preset names a tiebreak list; the repetition
+// options are written only where they differ from the defaults.
+const std::set<std::string> kInputOnly = {"repetitions", "pawns_advisors_elephants_free", "move_limit_plies",
+                                          "counted_checks_per_side", "requested_move_limit_plies",
+                                          "requested_move_limit_forcing_cap"};
+}  // namespace
+
+void refuse_unknown_settings(const json::value& event) {
+  if (!event.is_object()) return;  // config_from_json says what it must be
+  const json::object known = config_to_json(EventConfig{}).as_object();
+  const json::object& known_pairing = known.at("pairing").as_object();
+  for (const auto& kv : event.as_object()) {
+    const std::string key(kv.key());
+    if (key == "pairing" && kv.value().is_object()) {
+      for (const auto& p : kv.value().as_object())
+        if (!known_pairing.contains(p.key()) && p.key() != "tiebreak_preset")
+          throw TournamentError("bad_request", "no pairing setting '" + std::string(p.key()) + "'");
+    } else if (!known.contains(key) && !kInputOnly.count(key)) {
+      throw TournamentError("bad_request", "no event setting '" + key + "'");
+    }
+  }
+}
+
 EventConfig config_with_changes(const EventConfig& base, const json::value& changes) {
   if (!changes.is_object() || changes.as_object().empty())
     throw TournamentError("bad_request", "the changes are a JSON object of event settings, e.g. {\"pairing\": {\"rounds\": 5}}");
   json::object merged = config_to_json(base).as_object();
-  // Inputs a stored config does not write back: a preset names a tiebreak list; the repetition
-  // options are written only where they differ from the defaults.
-  static const std::set<std::string> kInputOnly = {"repetitions", "pawns_advisors_elephants_free", "move_limit_plies",
-                                                   "counted_checks_per_side", "requested_move_limit_plies",
-                                                   "requested_move_limit_forcing_cap"};
   static const std::set<std::string> kFixed = {"id", "club_id", "organiser"};
   for (const auto& kv : changes.as_object()) {
     const std::string key(kv.key());

@@ -12,6 +12,9 @@ boost::json::value to_json(const Tournament& t);
 Tournament tournament_from_json(const boost::json::value& v);  // throws std::exception on bad input
 // Event settings as sent by an organiser (all optional but id/name); throws TournamentError.
 EventConfig config_from_json(const boost::json::value& v);
+// A new event's settings naming a field no event has (top level or in "pairing") are refused
+// (TournamentError bad_request), as a change is: a typo must not pass for a setting.
+void refuse_unknown_settings(const boost::json::value& event);
 boost::json::value config_to_json(const EventConfig& c);
 // An event's settings with an organiser's changes laid over them (the fields of config_from_json,
 // "pairing" merged field by field). A field no event has, or one fixed at creation (id, club_id,
