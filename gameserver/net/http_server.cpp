@@ -172,7 +172,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     std::string data = beast::buffers_to_string(buf_.data());
     buf_.consume(buf_.size());
     auto self = shared_from_this();
-    if (!ws_.got_binary()) send_error(*this, 0, xq::v1::BAD_FRAME, "binary frames only", hub_.metrics());
+    if (!ws_.got_binary()) hub_.on_text_frame(self);
     else hub_.on_frame(self, data);
     do_read();
   }
@@ -339,11 +339,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       token = std::string(req_[http::field::authorization]);
       if (beast::iequals(std::string_view(token).substr(0, 7), "Bearer ")) {
         token = token.substr(7);  // the scheme has no case
-      } else if (!token.empty()) {
-        // A bare token (or another scheme) is refused rather than guessed at: one form to check.
+      } else if (!token.empty() && token.find(' ') == std::string::npos) {
+        // A bare token is refused rather than guessed at: one form to check.
         HttpResult r{401, "application/json", R"({"error":"Authorization must be \"Bearer <token>\""})"};
         r.headers.emplace_back("WWW-Authenticate", "Bearer");
         return respond(std::move(r));
+      } else {
+        // Another scheme is not ours (a proxy's Basic login, which browsers then send with every
+        // request): the request goes on without a credential, and one that needs it is refused so.
+        token.clear();
       }
     }
     std::string method(req_.method_string());

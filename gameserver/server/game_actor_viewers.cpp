@@ -147,7 +147,9 @@ void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v
     return send_error(*c, rid, v1::GAME_OVER, "the game is over: its chat is closed", deps_.metrics, config_.id);
   if (lost_)
     return send_error(*c, rid, v1::STORAGE_UNAVAILABLE, "the game moved to another node; retry", deps_.metrics, config_.id);
-  if (!subs_.count(c->id()))
+  // A player writes from any connection (a second tab that has not synced yet); anyone else
+  // watches first, so that only those who read a room write in it.
+  if (v == xq::Viewer::Spectator && !subs_.count(c->id()))
     return send_error(*c, rid, v1::BAD_REQUEST, "watch the game before writing in its chat", deps_.metrics, config_.id);
   if (v != xq::Viewer::Spectator && !config_.event_id.empty())
     return send_error(*c, rid, v1::CHAT_NOT_ALLOWED, "players of a tournament game do not chat", deps_.metrics, config_.id);

@@ -175,11 +175,11 @@ const char* method_of(const std::vector<std::string>& parts) {
   if (n == 3 && parts[1] == "account") return is(2, {"password", "sign-out-everywhere"}) ? "POST" : nullptr;
   if (n == 3 && parts[1] == "leaderboard") return "GET";
   if (n < 3 || parts[1] != "admin") return nullptr;
-  if (n == 3) return is(2, {"games", "connections", "banned", "chat-reports"}) ? "GET" : nullptr;
+  if (n == 3) return is(2, {"games", "connections", "banned", "chat-reports", "metrics"}) ? "GET" : nullptr;
   if (n == 4) return parts[2] == "accounts" ? "GET" : nullptr;
   if (n != 5) return nullptr;
   if (parts[2] == "games") return parts[4] == "chat" ? "GET" : is(4, {"abort", "adjudicate", "move-limit"}) ? "POST" : nullptr;
-  if (parts[2] == "accounts") return parts[4] == "role" ? "POST" : nullptr;
+  if (parts[2] == "accounts") return is(4, {"role", "bot"}) ? "POST" : nullptr;
   return parts[2] == "users" && is(4, {"disconnect", "ban", "unban"}) ? "POST" : nullptr;
 }
 
@@ -294,6 +294,7 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
   if (method != "GET" && method != "POST") {
     // An endpoint this file knows names its own method; elsewhere the API's two.
     const char* allowed = parts.size() >= 2 ? method_of(parts) : nullptr;
+    if (!allowed) allowed = tournament_method_of(parts);
     return method_not_allowed(allowed ? allowed : "GET, POST",
                               allowed ? std::string("method not allowed: use ") + allowed : "method not allowed: the API takes GET and POST");
   }

@@ -174,6 +174,14 @@ static uint64_t request_id_of_undecodable(const std::string& bytes) {
   return id;
 }
 
+// Refused, but under the same rate as any frame: answering costs (a text flood got an answer per frame).
+void Hub::on_text_frame(const std::shared_ptr<Connection>& c) {
+  metrics_.frames_in_total++;
+  if (!c->take_token(options_.rate_per_second, options_.rate_burst, steady_ms()))
+    return send_error(*c, 0, v1::RATE_LIMITED, "slow down: too many frames per second", metrics_);
+  send_error(*c, 0, v1::BAD_FRAME, "binary frames only", metrics_);
+}
+
 void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes) {
   metrics_.frames_in_total++;
   const int64_t t0 = steady_ms();

@@ -246,6 +246,8 @@ void Hub::accept_seek(const std::shared_ptr<Connection>& c, const User& u, const
     // A seek of another node: the accept goes there (that node creates and owns the game and
     // greets the taker through its proxy).
     auto st = stored_seek(m.accept_seek().seek_id());
+    if (st && st->seek.owner.id == u.id)
+      return send_error(*c, m.request_id(), v1::BAD_REQUEST, "this is your own seek: another player accepts it", metrics_);
     if (st && st->node != options_.node_id && hops < 2 && forward(c, u, st->node, m, hops + 1)) return;
   }
   if (!seek) {

@@ -1,14 +1,16 @@
 #include "server/tournament_api.h"
 
-#include <thread>
+#include <atomic>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "auth/auth.h"
 #include "game/clock.h"
+#include "net/runtime.h"
 #include "rules/jieqi.h"
 #include "server/caller.h"
 #include "server/http_api.h"
@@ -40,20 +42,38 @@ int status_for(const std::string& code) {
   return 409;
 }
 
+// Whether a matchmaker holds the lead. None does when none runs, or the last one died over a lease
+// ago; one that is starting takes it in milliseconds, so a request waits for it up to a second and a
+// half, but only one request at a time: the HTTP workers are few, and a handful of requests each
+// waiting stalled the whole API while the matchmaker was down (review, 2026-12-05). The others,
+// and every request for two seconds after a wait found none, are answered from one look.
+bool matchmaker_leads(Redis& r) {
+  static std::atomic<bool> one_waits{false};
+  static std::atomic<int64_t> absent_until_ms{0};
+  const auto leads = [&r] { return r.command({"EXISTS", xq::bus::kLeader}).integer == 1; };
+  if (leads()) return true;
+  if (steady_ms() < absent_until_ms.load() || one_waits.exchange(true)) return false;
+  struct Release {
+    std::atomic<bool>& flag;
+    ~Release() { flag = false; }
+  } release{one_waits};
+  for (int i = 0; i < 15; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (leads()) return true;
+  }
+  absent_until_ms = steady_ms() + 2000;
+  return false;
+}
+
 // Sends a command to the matchmaker and waits for its answer (on a connection of its own, because
 // BLPOP blocks).
 HttpResult submit(const std::string& redis_url, json::object cmd) {
   const std::string id = xq::random_hex(12);
   Redis r(redis_url);
-  // No matchmaker holds the lead (none runs, or the last one died over a lease ago): answered
-  // within a second and a half (one that is starting takes the lead in milliseconds) and not
-  // queued. Waiting the full answer time held one of the few HTTP workers for 6 s per request (a
-  // handful of requests stalled the whole API), and the queued command ran whenever a matchmaker
-  // came back, long after its caller had been told it failed.
-  bool led = false;
-  for (int i = 0; i < 15 && !(led = r.command({"EXISTS", xq::bus::kLeader}).integer == 1); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (!led) return error(503, "unavailable", "the tournament service is not running; nothing was done, try again later");
+  // Without a leader the command is not queued: it would run whenever a matchmaker came back, long
+  // after its caller had been told it failed.
+  if (!matchmaker_leads(r))
+    return error(503, "unavailable", "the tournament service is not running; nothing was done, try again later");
   // The stream is trimmed: commands are acknowledged as they are done, and only recent ones matter.
   r.command({"XADD", xq::bus::kCommands, "MAXLEN", "~", "10000", "*", "id", id, "body", json::serialize(cmd)});
   for (int attempt = 0; attempt < 6; ++attempt) {  // about 6 s in all
@@ -161,6 +181,8 @@ bool valid_id(const std::string& s) {
 
 }  // namespace
 
+const char* tournament_method_of(const std::vector<std::string>& parts) { return parts.size() >= 2 ? method_of(parts) : nullptr; }
+
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token, const std::string& client_address) {
   // A wrong method on a real endpoint says which one it takes, before anything else is looked at.
@@ -224,7 +246,8 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       if (auto e = need_organiser()) return *e;
       json::object cmd = command("create_event");
       json::object ev = in;
-      if (!ev.contains("id") || !ev.at("id").is_string()) ev["id"] = "ev-" + xq::random_hex(6);
+      if (!ev.contains("id")) ev["id"] = "ev-" + xq::random_hex(6);
+      if (!ev.at("id").is_string()) return error(400, "bad_request", "id: a string of A-Z a-z 0-9 - _ (or none: one is made)");
       if (!valid_id(std::string(ev.at("id").as_string()))) return error(400, "bad_request", "event ids use A-Z a-z 0-9 - _");
       cmd = json::object{{"cmd", "create_event"}, {"event", ev}, {"admin", is_admin}};
       if (user) cmd["caller"] = user->id;

@@ -15,5 +15,8 @@ class Hub;
 // `client_address`: the client's, for the join-code tries per address ("" = not counted).
 HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std::vector<std::string>& parts,
                                  const std::string& body, const std::string& token, const std::string& client_address = "");
+// The one method an endpoint of this API answers ("GET" or "POST"), or nullptr where it answers
+// both or the path is none.
+const char* tournament_method_of(const std::vector<std::string>& parts);
 
 }  // namespace gs

@@ -142,6 +142,12 @@ TEST_F(GameServer, LobbyRequestsWithOptionsOrNamesThatMeanNothingAreRefused) {
   seek.mutable_create_seek()->set_capture_visibility("capturer");  // what a Xiangqi game's state names: a rematch sends it
   const ServerMessage ok = p.ws->request(seek);
   ASSERT_TRUE(ok.has_reply()) << ok.DebugString();
+  // One's own seek is not "no such seek" (review, 2026-12-05): it says whose it is.
+  ClientMessage accept_own;
+  accept_own.mutable_accept_seek()->set_seek_id(ok.reply().seek_id());
+  const ServerMessage own = p.ws->request(accept_own);
+  EXPECT_EQ(error_of(own), BAD_REQUEST) << own.DebugString();
+  EXPECT_NE(own.error().message().find("your own seek"), std::string::npos) << own.DebugString();
   seek.mutable_create_seek()->set_variant(JIEQI);
   seek.mutable_create_seek()->set_capture_visibility("both");
   EXPECT_TRUE(p.ws->request(seek).has_reply());

@@ -307,6 +307,17 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   EXPECT_GT(too_large, 0);
   EXPECT_GT(rate_limited, 0) << too_large << " oversized frames answered, none refused for the rate";
 
+  // So do text frames (review, 2026-12-05: 300 were answered 300 times).
+  WsClient texts(g_servers->port());
+  for (int i = 0; i < 100; ++i) texts.send_raw("as text", false);
+  int bad_frames = 0, texts_limited = 0;
+  while (auto m = texts.next(500)) {
+    bad_frames += m->has_error() && m->error().code() == BAD_FRAME;
+    texts_limited += m->has_error() && m->error().code() == RATE_LIMITED;
+  }
+  EXPECT_GT(bad_frames, 0);
+  EXPECT_GT(texts_limited, 0) << bad_frames << " text frames answered, none refused for the rate";
+
   // Beyond the hard limit the server closes the connection (1009) and carries on.
   WsClient huge(g_servers->port());
   huge.send_raw(std::string(2 * 1024 * 1024, 'x'));

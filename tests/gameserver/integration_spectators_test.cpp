@@ -285,6 +285,9 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   EXPECT_FALSE(line_for(late, "good luck", 200));
   // A player coming back (a new connection, sync) is shown the players' lines, with their numbers.
   reconnect(red);
+  // Before its sync it may already write (review, 2026-12-05: "watch the game first" to a player).
+  ASSERT_TRUE(say(red, "back again").has_reply());
+  EXPECT_TRUE(line_for(black, "back again"));
   ClientMessage sync;
   sync.mutable_sync()->set_game_id(gid);
   ASSERT_TRUE(red.ws->request(sync).has_reply());
@@ -300,7 +303,7 @@ TEST_F(GameServer, ChatRoomsKeepPlayersAndSpectatorsApart) {
   const auto stored = boost::json::parse(body);
   std::vector<std::string> texts;
   for (const auto& l : stored.at("lines").as_array()) texts.emplace_back(l.at("text").as_string());
-  const std::vector<std::string> want = {"good luck", "red is winning", "gl 0", "gl 1", "gl 2", "gl 3", "gl 4"};
+  const std::vector<std::string> want = {"good luck", "red is winning", "gl 0", "gl 1", "gl 2", "gl 3", "gl 4", "back again"};
   EXPECT_EQ(texts, want) << body;
   EXPECT_EQ(stored.at("lines").as_array()[1].at("room").as_string(), "spectators");
 

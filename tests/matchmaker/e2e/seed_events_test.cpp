@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "store/keys.h"
 #include "store/matchmaker_bus.h"
@@ -690,6 +692,31 @@ TEST_F(QuickPairing, AnUnansweredAdjudicationSaysItWasNotMade) {
   redis.command({"DEL", xq::bus::kLeader});
 }
 
+// With no matchmaker running, tournament requests are refused (503) without holding up the API:
+// each used to wait 1.5 s for a matchmaker to start, so 24 at once kept the 8 HTTP workers busy
+// for at least 4.5 s (review, 2026-12-05: a guest's few requests a second stalled every page).
+// Now one waits and the others are answered from one look at the lease.
+TEST_F(QuickPairing, WithoutAMatchmakerTournamentRequestsFailFastAndTogether) {
+  matchmaker_.terminate();
+  gs::Redis redis(servers_.redis_url(), 1);
+  redis.command({"DEL", xq::bus::kLeader});
+  add_players(1, "nomm");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> joins;
+  std::atomic<int> refused{0};
+  for (int i = 0; i < 24; ++i)
+    joins.emplace_back([&] {
+      std::string body;
+      if (servers_.http_post("/api/events/no-mm-event/join", "{}", body, players_[0].token) == 503 &&
+          body.find("\"unavailable\"") != std::string::npos)
+        ++refused;
+    });
+  for (auto& j : joins) j.join();
+  const auto took_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(refused.load(), 24);
+  EXPECT_LT(took_ms, 4000) << "the refusals queued behind each other's waits";
+}
+
 // Two matchmakers: one leads under its lease, the other stands by doing nothing; when the leader is
 // killed the standby leads once the lease runs out, and pairs a pool.
 TEST_F(QuickPairing, StandbyMatchmakerTakesOverWhenTheLeaderDies) {
@@ -807,7 +834,13 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
                                   // Stored wrapped round, or converted with undefined behaviour (security review).
                                   json::object{{"name", "seed -1"}, {"pairing", json::object{{"seed", -1}}}},
                                   json::object{{"name", "seed 1e300"}, {"pairing", json::object{{"seed", 1e300}}}},
-                                  json::object{{"name", "many lots"}, {"pairing", json::object{{"tiebreaks", json::array(17, "lot")}}}}}) {
+                                  json::object{{"name", "many lots"}, {"pairing", json::object{{"tiebreaks", json::array(17, "lot")}}}},
+                                  // Taken without a word before (input review, 2026-12-05).
+                                  json::object{{"name", "a number id"}, {"id", 5}},
+                                  json::object{{"name", "a typo"}, {"frob", 1}},
+                                  json::object{{"name", "a pairing typo"}, {"pairing", json::object{{"round", 5}}}},
+                                  json::object{{"name", "a fraction"}, {"initial_ms", 600000.7}},
+                                  json::object{{"name", "xq cv"}, {"variant", "xiangqi"}, {"capture_visibility", "both"}}}) {
     json::value r = post("/api/events", bad, admin, 400);
     EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
     EXPECT_EQ(json::serialize(r).find("boost"), std::string::npos) << "no library internals: " << json::serialize(r);
@@ -828,6 +861,15 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
   const json::value ev = get("/api/events/vs-ev");
   ASSERT_EQ(ev.at("players").as_array().size(), 1u);
   EXPECT_EQ(ev.at("players").as_array()[0].at("rating").to_number<int64_t>(), 1500) << "a guest joins as a newcomer";
+  // A pairing edit of the wrong shape is said in the organiser's terms ("not exact" before), and an
+  // id past int's range is no other player's (it was read as player 0).
+  for (const json::value& boards : {json::value(json::array{json::array{4294967296LL, 1}}), json::value(5),
+                                    json::value(json::array{json::array{0}}), json::value(json::array{json::array{0.5, 1}})}) {
+    json::value r = post("/api/events/vs-ev/edit-pairing", json::object{{"boards", boards}}, admin, 400);
+    EXPECT_NE(std::string(r.at("error").as_string()).find("'boards' is a list of [player, player] pairs"), std::string::npos) << r;
+  }
+  // A reason given as null is no reason, for every action that takes one.
+  post("/api/events/vs-ev/cancel", json::object{{"reason", nullptr}}, admin);
 }
 
 // The tournament API under random requests from every kind of caller — the admin, the event's
