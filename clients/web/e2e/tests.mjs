@@ -1336,6 +1336,50 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
 });
 
+const PHONE_360 = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const onFirstScreen = async (p, sel, height) => {
+  const b = await p.page.locator(sel).boundingBox();
+  assert(b && b.y >= 0 && b.y + b.height <= height, `${sel} is on the first screen (${JSON.stringify(b)})`);
+};
+
+test('phone 360x740: the opponent has gone: the note and the claims come under the status, on the first screen, announced once', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Lea', PHONE_360);
+  const desk = await newPlayer(ctx, 'Gon');
+  await startGame(ctx, phone, desk, 'xiangqi');
+  await playMove(phone, 'h2e2', { tap: true });
+  await waitForMoves(desk, 1);
+  await playMove(desk, 'h9g7');
+  await waitForMoves(phone, 2);
+  // The live regions there before the opponent goes: a screen reader reads what comes into one of
+  // them (one added together with its text is not read out by every screen reader).
+  await phone.page.evaluate(() => document.querySelectorAll('[role=status], [aria-live]').forEach((el) => { el.dataset.e2eBefore = '1'; }));
+  await desk.page.close();
+  const note = phone.page.locator('[data-testid=opponent-gone]');
+  await note.waitFor({ timeout: T });
+  assert(/you may claim the win or a draw/.test(await note.textContent()), `the note (got "${await note.textContent()}")`);
+  const region = await note.evaluate((n) => {
+    const r = n.closest('[role=status], [aria-live]');
+    return r && { before: r.dataset.e2eBefore === '1', role: r.getAttribute('role'), live: r.getAttribute('aria-live') };
+  });
+  assert(region?.before, `the note comes into a live region that was there before (${JSON.stringify(region)})`);
+  for (const sel of ['[data-testid=status]', '[data-testid=opponent-gone]', '[data-testid=claim-victory]', '[data-testid=claim-draw]']) await onFirstScreen(phone, sel, 740);
+  // Said once: the region does not change while the page renders again (a chat line of one's own).
+  await note.evaluate((n) => {
+    window.__e2eGoneChanges = 0;
+    new MutationObserver((m) => { window.__e2eGoneChanges += m.length; })
+      .observe(n.closest('[role=status], [aria-live]'), { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+  await phone.page.fill('[data-testid=chat-input]', 'are you there?');
+  await phone.page.tap('[data-testid=chat-send]');
+  await phone.page.locator('[data-testid=chat-line]', { hasText: 'are you there?' }).waitFor({ timeout: T });
+  await sleep(1500);
+  assertEqual(await phone.page.evaluate(() => window.__e2eGoneChanges), 0, 'the note is not announced again on each render');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-opponent-gone.png'), animations: 'disabled' });
+  await sleep(2500); // the test server allows a claim after 3 s of absence
+  await phone.page.tap('[data-testid=claim-victory]');
+  const r = await resultText(phone);
+  assert(/Red wins: forfeit/.test(r), `the claim wins by forfeit (got "${r}")`);
+});
 test('an unknown game id: "No such game." once', async (ctx) => {
   const p = await newPlayer(ctx, 'Uma');
   await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);
