@@ -1380,6 +1380,29 @@ test('phone 360x740: the opponent has gone: the note and the claims come under t
   const r = await resultText(phone);
   assert(/Red wins: forfeit/.test(r), `the claim wins by forfeit (got "${r}")`);
 });
+
+test('phone 360x740: the chat\'s Mute and Report are 40 px tall, also on its side; small on a desktop', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Mut', PHONE_360);
+  const desk = await newPlayer(ctx, 'Rep');
+  await startGame(ctx, desk, phone, 'xiangqi');
+  for (const [p, text] of [[desk, 'hello from the desk'], [phone, 'hello from the phone']]) {
+    await p.page.fill('[data-testid=chat-input]', text);
+    await p.page.click('[data-testid=chat-send]');
+  }
+  const size = async (p, from) => {
+    const line = p.page.locator('[data-testid=chat-line]', { hasText: from });
+    await line.waitFor({ timeout: T });
+    return Promise.all(['chat-mute', 'chat-report'].map(async (id) => ({ id, ...(await line.locator(`[data-testid=${id}]`).boundingBox()) })));
+  };
+  for (const [w, h] of [[360, 740], [740, 360]]) {
+    await phone.page.setViewportSize({ width: w, height: h });
+    for (const b of await size(phone, 'hello from the desk')) assert(Math.round(b.height) >= 40 && Math.round(b.width) >= 40, `${b.id} at ${w}x${h} is a thumb's target (${JSON.stringify(b)})`);
+  }
+  await phone.page.setViewportSize({ width: 360, height: 740 });
+  await phone.page.locator('[data-testid=chat]').scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-chat-buttons.png'), animations: 'disabled' });
+  for (const b of await size(desk, 'hello from the phone')) assert(b.height <= 32, `${b.id} stays small beside the line on a desktop (${JSON.stringify(b)})`);
+});
 test('an unknown game id: "No such game." once', async (ctx) => {
   const p = await newPlayer(ctx, 'Uma');
   await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);
