@@ -1403,6 +1403,24 @@ test('phone 360x740: the chat\'s Mute and Report are 40 px tall, also on its sid
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-chat-buttons.png'), animations: 'disabled' });
   for (const b of await size(desk, 'hello from the phone')) assert(b.height <= 32, `${b.id} stays small beside the line on a desktop (${JSON.stringify(b)})`);
 });
+
+test('phone 360x740 lobby: "Create seek" is on the first screen, the form right under the open seeks; the desktop lobby as it was', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sek', PHONE_360);
+  await phone.page.locator('[data-testid=seek-list] li').first().waitFor({ state: 'detached', timeout: T });  // no seeks left by earlier tests
+  await onFirstScreen(phone, '[data-testid=create-seek]', 740);
+  const box = (sel) => phone.page.locator(sel).boundingBox();
+  assert((await box('[data-testid=pools]')).y > (await box('[data-testid=challenge-form]')).y, 'quick pairing comes after the seek form on a phone');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby-seek-form.png'), animations: 'disabled' });
+  // A seek made from there opens, and the button is reached without scrolling.
+  assertEqual(await phone.page.evaluate(() => window.scrollY), 0, 'no scrolling');
+  await phone.page.tap('[data-testid=create-seek]');
+  await phone.page.waitForSelector('[data-testid=seek-list] li.mine', { timeout: T });
+  // The desktop keeps quick pairing beside the open seeks, the form under them.
+  const desk = await newPlayer(ctx, 'Wid');
+  const d = (sel) => desk.page.locator(sel).boundingBox();
+  const [pools, form] = [await d('[data-testid=pools]'), await d('[data-testid=create-seek]')];
+  assert(pools.y < form.y && pools.x > 600, `desktop: quick pairing in the right column above the form (${JSON.stringify({ pools, form })})`);
+});
 test('an unknown game id: "No such game." once', async (ctx) => {
   const p = await newPlayer(ctx, 'Uma');
   await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);

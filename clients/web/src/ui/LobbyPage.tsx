@@ -163,7 +163,7 @@ export function LobbyPage({ app }: { app: App }) {
       </section>
       <PoolPanel app={app} />
       <SeekForm onSubmit={(body) => void act(body)} />
-      <section class="panel">
+      <section class="panel live-games">
         <h2>{t('liveGames')}</h2>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
         {gameTotal > games.length && (
@@ -306,7 +306,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             </select>
           </label>
         )}
-        <details class="row" data-testid="seek-rule-options">
+        <details class="row rule-options" data-testid="seek-rule-options">
           <summary>{t('ruleOptions')}</summary>
           <div class="seek-form">
             <RuleOptionsFields value={rules} onChange={setRules} jieqi={variant === Variant.JIEQI} testid="seek" />
@@ -316,7 +316,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
           <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}
         </label>
-        <div class="row">
+        <div class="row seek-submit">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
         </div>
       </form>
