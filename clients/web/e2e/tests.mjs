@@ -1421,6 +1421,31 @@ test('phone 360x740 lobby: "Create seek" is on the first screen, the form right 
   const [pools, form] = [await d('[data-testid=pools]'), await d('[data-testid=create-seek]')];
   assert(pools.y < form.y && pools.x > 600, `desktop: quick pairing in the right column above the form (${JSON.stringify({ pools, form })})`);
 });
+
+test('phone 360x740 lobby: every select of the seek form shows its whole text, in English and Chinese', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sel', PHONE_360);
+  // Each select against the width its longest option needs (a copy of it at its own width).
+  const cut = () => phone.page.$$eval('form.seek-form > label > select', (sels) => sels.flatMap((s) => {
+    const copy = s.cloneNode(true);
+    copy.style.cssText = 'position: absolute; width: auto; min-width: 0; max-width: none; visibility: hidden;';
+    s.parentElement.appendChild(copy);
+    const need = copy.getBoundingClientRect().width;
+    copy.remove();
+    const has = s.getBoundingClientRect().width;
+    return need > has + 0.5 ? [`${s.parentElement.firstChild.textContent}: needs ${need}px, has ${has}px`] : [];
+  }));
+  for (const lang of ['en', 'zh']) {
+    if (lang === 'zh') await phone.page.tap('[data-testid=lang-toggle]');
+    for (const variant of ['1', '2']) {  // Jieqi adds who sees captured pieces
+      await phone.page.selectOption('[data-testid=seek-variant]', variant);
+      assertEqual(await cut(), [], `${lang}, variant ${variant}: no select's text is cut`);
+    }
+  }
+  const rules = await phone.page.$$eval('form.seek-form select option[value=cxa], form.seek-form select option[value=computer]', (os) => os.map((o) => o.textContent));
+  assertEqual(rules, ['中国象协', '电脑规则'], 'the rules in Chinese');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby-zh.png'), animations: 'disabled' });
+});
+
 test('an unknown game id: "No such game." once', async (ctx) => {
   const p = await newPlayer(ctx, 'Uma');
   await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);

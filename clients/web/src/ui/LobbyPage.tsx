@@ -290,9 +290,9 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <label>
           {t('ruleset')}
           <select value={ruleset} onChange={(e) => setRuleset(e.currentTarget.value)}>
-            <option value="cxa">CXA 中国象棋协会</option>
-            <option value="axf">AXF 亚洲象联</option>
-            <option value="computer">Computer 电脑规则</option>
+            <option value="cxa">{t('rules.cxa')}</option>
+            <option value="axf">{t('rules.axf')}</option>
+            <option value="computer">{t('rules.computer')}</option>
           </select>
         </label>
         {/* Jieqi: who learns what a captured face-down piece was (jieqi-rules.md §5). */}
