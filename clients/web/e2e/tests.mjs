@@ -1336,6 +1336,116 @@ test('phone 390x844, Jieqi: a move with its reveal stays on one line in the move
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-jieqi-moves.png'), fullPage: true, animations: 'disabled' });
 });
 
+const PHONE_360 = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const onFirstScreen = async (p, sel, height) => {
+  const b = await p.page.locator(sel).boundingBox();
+  assert(b && b.y >= 0 && b.y + b.height <= height, `${sel} is on the first screen (${JSON.stringify(b)})`);
+};
+
+test('phone 360x740: the opponent has gone: the note and the claims come under the status, on the first screen, announced once', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Lea', PHONE_360);
+  const desk = await newPlayer(ctx, 'Gon');
+  await startGame(ctx, phone, desk, 'xiangqi');
+  await playMove(phone, 'h2e2', { tap: true });
+  await waitForMoves(desk, 1);
+  await playMove(desk, 'h9g7');
+  await waitForMoves(phone, 2);
+  // The live regions there before the opponent goes: a screen reader reads what comes into one of
+  // them (one added together with its text is not read out by every screen reader).
+  await phone.page.evaluate(() => document.querySelectorAll('[role=status], [aria-live]').forEach((el) => { el.dataset.e2eBefore = '1'; }));
+  await desk.page.close();
+  const note = phone.page.locator('[data-testid=opponent-gone]');
+  await note.waitFor({ timeout: T });
+  assert(/you may claim the win or a draw/.test(await note.textContent()), `the note (got "${await note.textContent()}")`);
+  const region = await note.evaluate((n) => {
+    const r = n.closest('[role=status], [aria-live]');
+    return r && { before: r.dataset.e2eBefore === '1', role: r.getAttribute('role'), live: r.getAttribute('aria-live') };
+  });
+  assert(region?.before, `the note comes into a live region that was there before (${JSON.stringify(region)})`);
+  for (const sel of ['[data-testid=status]', '[data-testid=opponent-gone]', '[data-testid=claim-victory]', '[data-testid=claim-draw]']) await onFirstScreen(phone, sel, 740);
+  // Said once: the region does not change while the page renders again (a chat line of one's own).
+  await note.evaluate((n) => {
+    window.__e2eGoneChanges = 0;
+    new MutationObserver((m) => { window.__e2eGoneChanges += m.length; })
+      .observe(n.closest('[role=status], [aria-live]'), { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+  await phone.page.fill('[data-testid=chat-input]', 'are you there?');
+  await phone.page.tap('[data-testid=chat-send]');
+  await phone.page.locator('[data-testid=chat-line]', { hasText: 'are you there?' }).waitFor({ timeout: T });
+  await sleep(1500);
+  assertEqual(await phone.page.evaluate(() => window.__e2eGoneChanges), 0, 'the note is not announced again on each render');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-opponent-gone.png'), animations: 'disabled' });
+  await sleep(2500); // the test server allows a claim after 3 s of absence
+  await phone.page.tap('[data-testid=claim-victory]');
+  const r = await resultText(phone);
+  assert(/Red wins: forfeit/.test(r), `the claim wins by forfeit (got "${r}")`);
+});
+
+test('phone 360x740: the chat\'s Mute and Report are 40 px tall, also on its side; small on a desktop', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Mut', PHONE_360);
+  const desk = await newPlayer(ctx, 'Rep');
+  await startGame(ctx, desk, phone, 'xiangqi');
+  for (const [p, text] of [[desk, 'hello from the desk'], [phone, 'hello from the phone']]) {
+    await p.page.fill('[data-testid=chat-input]', text);
+    await p.page.click('[data-testid=chat-send]');
+  }
+  const size = async (p, from) => {
+    const line = p.page.locator('[data-testid=chat-line]', { hasText: from });
+    await line.waitFor({ timeout: T });
+    return Promise.all(['chat-mute', 'chat-report'].map(async (id) => ({ id, ...(await line.locator(`[data-testid=${id}]`).boundingBox()) })));
+  };
+  for (const [w, h] of [[360, 740], [740, 360]]) {
+    await phone.page.setViewportSize({ width: w, height: h });
+    for (const b of await size(phone, 'hello from the desk')) assert(Math.round(b.height) >= 40 && Math.round(b.width) >= 40, `${b.id} at ${w}x${h} is a thumb's target (${JSON.stringify(b)})`);
+  }
+  await phone.page.setViewportSize({ width: 360, height: 740 });
+  await phone.page.locator('[data-testid=chat]').scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-chat-buttons.png'), animations: 'disabled' });
+  for (const b of await size(desk, 'hello from the phone')) assert(b.height <= 32, `${b.id} stays small beside the line on a desktop (${JSON.stringify(b)})`);
+});
+
+test('phone 360x740 lobby: "Create seek" is on the first screen, the form right under the open seeks; the desktop lobby as it was', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sek', PHONE_360);
+  await phone.page.locator('[data-testid=seek-list] li').first().waitFor({ state: 'detached', timeout: T });  // no seeks left by earlier tests
+  await onFirstScreen(phone, '[data-testid=create-seek]', 740);
+  const box = (sel) => phone.page.locator(sel).boundingBox();
+  assert((await box('[data-testid=pools]')).y > (await box('[data-testid=challenge-form]')).y, 'quick pairing comes after the seek form on a phone');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby-seek-form.png'), animations: 'disabled' });
+  // A seek made from there opens, and the button is reached without scrolling.
+  assertEqual(await phone.page.evaluate(() => window.scrollY), 0, 'no scrolling');
+  await phone.page.tap('[data-testid=create-seek]');
+  await phone.page.waitForSelector('[data-testid=seek-list] li.mine', { timeout: T });
+  // The desktop keeps quick pairing beside the open seeks, the form under them.
+  const desk = await newPlayer(ctx, 'Wid');
+  const d = (sel) => desk.page.locator(sel).boundingBox();
+  const [pools, form] = [await d('[data-testid=pools]'), await d('[data-testid=create-seek]')];
+  assert(pools.y < form.y && pools.x > 600, `desktop: quick pairing in the right column above the form (${JSON.stringify({ pools, form })})`);
+});
+
+test('phone 360x740 lobby: every select of the seek form shows its whole text, in English and Chinese', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Sel', PHONE_360);
+  // Each select against the width its longest option needs (a copy of it at its own width).
+  const cut = () => phone.page.$$eval('form.seek-form > label > select', (sels) => sels.flatMap((s) => {
+    const copy = s.cloneNode(true);
+    copy.style.cssText = 'position: absolute; width: auto; min-width: 0; max-width: none; visibility: hidden;';
+    s.parentElement.appendChild(copy);
+    const need = copy.getBoundingClientRect().width;
+    copy.remove();
+    const has = s.getBoundingClientRect().width;
+    return need > has + 0.5 ? [`${s.parentElement.firstChild.textContent}: needs ${need}px, has ${has}px`] : [];
+  }));
+  for (const lang of ['en', 'zh']) {
+    if (lang === 'zh') await phone.page.tap('[data-testid=lang-toggle]');
+    for (const variant of ['1', '2']) {  // Jieqi adds who sees captured pieces
+      await phone.page.selectOption('[data-testid=seek-variant]', variant);
+      assertEqual(await cut(), [], `${lang}, variant ${variant}: no select's text is cut`);
+    }
+  }
+  const rules = await phone.page.$$eval('form.seek-form select option[value=cxa], form.seek-form select option[value=computer]', (os) => os.map((o) => o.textContent));
+  assertEqual(rules, ['中国象协', '电脑规则'], 'the rules in Chinese');
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby-zh.png'), animations: 'disabled' });
+});
+
 test('an unknown game id: "No such game." once', async (ctx) => {
   const p = await newPlayer(ctx, 'Uma');
   await p.page.goto(`${ctx.base}/#/game/no-such-game-here`);

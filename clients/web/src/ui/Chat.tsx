@@ -65,21 +65,24 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
             {shown.map((l) => (
               <li key={String(l.seq)} data-testid="chat-line">
                 <b class="who">{l.from?.name}</b> <span class="text">{l.text}</span>
+                {/* Mute and Report side by side: on a phone, where they are 40 px, they wrap as one. */}
                 {l.from?.userId && l.from.userId !== me && (
-                  <button class="link small mute" data-testid="chat-mute" title={t('chatMuteTitle', { name: l.from.name ?? '' })}
-                          onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
+                  <span class="line-actions">
+                    <button class="link small mute" data-testid="chat-mute" title={t('chatMuteTitle', { name: l.from.name ?? '' })}
+                            onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
+                    {onReport && (reported.has(Number(l.seq)) ? (
+                      <span class="muted small mute" data-testid="chat-reported">{t('chatReported')}</span>
+                    ) : (
+                      <button class="link small mute" data-testid="chat-report" title={t('chatReportTitle')} onClick={() => {
+                        if (!window.confirm(t('chatReportConfirm', { name: l.from?.name ?? '' }))) return;
+                        void onReport(Number(l.seq)).then((why) => {
+                          setError(why);
+                          if (!why) setReported(new Set([...reported, Number(l.seq)]));
+                        });
+                      }}>{t('chatReport')}</button>
+                    ))}
+                  </span>
                 )}
-                {onReport && l.from?.userId && l.from.userId !== me && (reported.has(Number(l.seq)) ? (
-                  <span class="muted small mute" data-testid="chat-reported">{t('chatReported')}</span>
-                ) : (
-                  <button class="link small mute" data-testid="chat-report" title={t('chatReportTitle')} onClick={() => {
-                    if (!window.confirm(t('chatReportConfirm', { name: l.from?.name ?? '' }))) return;
-                    void onReport(Number(l.seq)).then((why) => {
-                      setError(why);
-                      if (!why) setReported(new Set([...reported, Number(l.seq)]));
-                    });
-                  }}>{t('chatReport')}</button>
-                ))}
               </li>
             ))}
           </ol>

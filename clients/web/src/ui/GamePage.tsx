@@ -146,6 +146,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const movable = live && game.myTurn() ? you : null;
   const playing = !!you && !game.over;
+  const opponentGone = playing && game.opponentGone;
   // Outside tournaments, while a first move is due: no claims, the game is aborted without it.
   const firstMoveAborts = game.firstMoveAborts && game.firstMoveDueInMs() !== null;
   // While the opponent thinks (or our own move is on its way) a move may be chosen in advance.
@@ -236,6 +237,25 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
             {status}
           </p>
+          {/* The opponent has gone: said right under the status, with the claims, so that on a phone
+              both are on the first screen (they were under the buttons, below it). The region is
+              always there: one added together with its text is not read out by every screen
+              reader, and its text changes only when the opponent goes or comes back. */}
+          {playing && <div role="status" data-testid="opponent-gone-live">
+            {opponentGone && (
+              <p class="opponent-gone" data-testid="opponent-gone">
+                {eventId ? t('opponentGoneClockRuns') : firstMoveAborts ? t('opponentGoneFirstMove') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
+              </p>
+            )}
+          </div>}
+          {/* Claims only when the opponent has no connection on the game (Presence), not in
+              tournament games, and not while a first move is due: without it the game is aborted. */}
+          {opponentGone && !eventId && !firstMoveAborts && (
+            <div class="actions claims">
+              <button data-testid="claim-victory" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+              <button data-testid="claim-draw" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
+            </div>
+          )}
           {!game.recordOnly && <ChatUnread game={game} me={app.user?.userId} />}
           {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS) && (
             // The result names a colour; a player is told which way it went for them.
@@ -328,7 +348,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               {!!st.ruleOptions?.requestedMoveLimitPlies && !game.requestedLimit && (
                 <button data-testid="request-move-limit" disabled={offline} title={offlineTitle} onClick={() => void game.action('requestMoveLimit')}>{t('requestMoveLimit')}</button>
               )}
-              {/* Tournament games cannot be aborted or claimed (docs/tournaments.md). */}
+              {/* Tournament games cannot be aborted (docs/tournaments.md). */}
               {/* Asked first, as resigning is: a slip of the finger ends the game for both. */}
               {n < 2 && !eventId && (confirmAbort ? (
                 <>
@@ -338,20 +358,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               ) : (
                 <button data-testid="abort" disabled={offline} title={offlineTitle} onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
               ))}
-              {/* Claims only when the opponent has no connection on the game (Presence), and not
-                  while a first move is due: without it the game is aborted. */}
-              {!eventId && game.opponentGone && !firstMoveAborts && (
-                <>
-                  <button data-testid="claim-victory" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
-                  <button data-testid="claim-draw" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
-                </>
-              )}
             </div>
-          )}
-          {playing && game.opponentGone && (
-            <p class="muted" data-testid="opponent-gone" role="status">
-              {eventId ? t('opponentGoneClockRuns') : firstMoveAborts ? t('opponentGoneFirstMove') : t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) })}
-            </p>
           )}
           {app.requeued?.gameId === game.id && app.pool === app.requeued.pool && <Requeued app={app} pool={app.requeued.pool} />}
           {/* Tournament games are paired by the event, not by the players. */}

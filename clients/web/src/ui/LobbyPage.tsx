@@ -163,7 +163,7 @@ export function LobbyPage({ app }: { app: App }) {
       </section>
       <PoolPanel app={app} />
       <SeekForm onSubmit={(body) => void act(body)} />
-      <section class="panel">
+      <section class="panel live-games">
         <h2>{t('liveGames')}</h2>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
         {gameTotal > games.length && (
@@ -290,9 +290,9 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <label>
           {t('ruleset')}
           <select value={ruleset} onChange={(e) => setRuleset(e.currentTarget.value)}>
-            <option value="cxa">CXA 中国象棋协会</option>
-            <option value="axf">AXF 亚洲象联</option>
-            <option value="computer">Computer 电脑规则</option>
+            <option value="cxa">{t('rules.cxa')}</option>
+            <option value="axf">{t('rules.axf')}</option>
+            <option value="computer">{t('rules.computer')}</option>
           </select>
         </label>
         {/* Jieqi: who learns what a captured face-down piece was (jieqi-rules.md §5). */}
@@ -306,7 +306,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
             </select>
           </label>
         )}
-        <details class="row" data-testid="seek-rule-options">
+        <details class="row rule-options" data-testid="seek-rule-options">
           <summary>{t('ruleOptions')}</summary>
           <div class="seek-form">
             <RuleOptionsFields value={rules} onChange={setRules} jieqi={variant === Variant.JIEQI} testid="seek" />
@@ -316,7 +316,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
           <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}
         </label>
-        <div class="row">
+        <div class="row seek-submit">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
         </div>
       </form>

@@ -176,9 +176,9 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         <label>
           {t('ruleset')}
           <select data-testid="ev-ruleset" value={f.ruleset} onChange={set('ruleset')}>
-            <option value="cxa">CXA 中国象棋协会</option>
-            <option value="axf">AXF 亚洲象联</option>
-            <option value="computer">Computer 电脑规则</option>
+            <option value="cxa">{t('rules.cxa')}</option>
+            <option value="axf">{t('rules.axf')}</option>
+            <option value="computer">{t('rules.computer')}</option>
           </select>
         </label>
         {f.variant === 'jieqi' && (
