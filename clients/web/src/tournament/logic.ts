@@ -102,11 +102,12 @@ export function eventIdFrom(name: string, rand = Math.random()): string {
   return slug ? `${slug}-${suffix}` : `event-${suffix}`;
 }
 
-// "0-1, 2-3" → [[0, 1], [2, 3]] (forbidden pairs, edited boards); throws on anything else.
+// "0-1, 2-3" → [[0, 1], [2, 3]] (forbidden pairs, edited boards); throws on anything else. A
+// Chinese input method's punctuation is read too: "1-4，2-3", "1－4、2：3", "5—轮空".
 export function parsePairs(text: string): [number, number][] {
   const out: [number, number][] = [];
-  for (const part of text.split(/[,;\n]+/).map((s) => s.trim()).filter(Boolean)) {
-    const m = part.match(/^(\d+)\s*[-–:\s]\s*(\d+|bye|-2|轮空)$/i);
+  for (const part of text.split(/[,;\n，、；]+/).map((s) => s.trim()).filter(Boolean)) {
+    const m = part.match(/^(\d+)\s*[-–—－:：\s]\s*(\d+|bye|-2|轮空)$/i);
     if (!m) throw new Error(part);
     out.push([Number(m[1]), /^\d+$/.test(m[2]) ? Number(m[2]) : BYE]);
   }
@@ -184,7 +185,32 @@ export interface EventNotice {
 
 export function noticeText(n: EventNotice): string {
   const key = `notice.${n.code ?? ''}`;
-  return n.code && hasKey(key) ? t(key, n.params ?? {}) : (n.text ?? '');
+  if (!n.code || !hasKey(key)) return n.text ?? '';
+  // Two parameters are codes, not words: a play-off game ("final") and the settings changed
+  // ("pairing.rounds, initial_ms"), said in the reader's language.
+  const params = { ...(n.params ?? {}) };
+  if (params.knockout) params.knockout = knockoutName(params.knockout);
+  if (n.code === 'settings_changed' && params.list) params.list = settingsList(params.list);
+  return t(key, params);
+}
+
+// A play-off game by its code (sf1, sf2, final, third); an unknown code as it is.
+export function knockoutName(code: string): string {
+  const sf = /^sf(\d)$/.exec(code);
+  if (sf) return t('semifinalN', { n: sf[1] });
+  return code === 'final' ? t('final') : code === 'third' ? t('thirdPlace') : code;
+}
+
+// An event setting by the matchmaker's field name ("pairing.rounds", "no_show_ms"); one this
+// client does not know as it is.
+export function settingName(id: string): string {
+  const key = `setting.${id}`;
+  return hasKey(key) ? t(key) : id;
+}
+
+// The server's ", "-separated setting names as a list in the reader's language.
+function settingsList(list: string): string {
+  return list.split(/,\s*/).filter(Boolean).map(settingName).join(t('listSep'));
 }
 
 // Whether the organiser has a round to start: the paired, unstarted Swiss round, or (auto_rounds

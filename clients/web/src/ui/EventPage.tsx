@@ -4,12 +4,12 @@
 // this event, after a reconnect, and by a slow poll.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { apiErrorText, t, useLang, type Key } from '../i18n';
+import { apiErrorText, reasonText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, knockoutName, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
-import { durationText, tcText } from './format';
+import { durationText, rulesetTag, tcText } from './format';
 import { EventForm, stageText, tiebreakName, variantText } from './TournamentsPage';
 
 const POLL_MS = 10_000;
@@ -126,7 +126,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         </div>
         <div class="meta">
           <span class="tag">{variantText(cfg.variant)}</span>
-          <span class="tag">{(cfg.ruleset || '').toUpperCase()}</span>
+          <span class="tag">{rulesetTag(cfg.ruleset)}</span>
           {ruleOptionTags({
             repetitions: cfg.repetitions,
             pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free,
@@ -467,7 +467,7 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
                   <td class="black-name" data-testid="board-black">{b.b === BYE ? <span class="muted">{t('bye')}</span> : name(b.b)}</td>
                   <td class="games">
                     {slots.map((g) => (
-                      <a key={g.game_id} class="game-link" data-testid="board-game" data-game={g.game_id} data-finished={g.finished ? '1' : '0'} href={`#/game/${encodeURIComponent(g.game_id)}`} title={g.reason || ''}>
+                      <a key={g.game_id} class="game-link" data-testid="board-game" data-game={g.game_id} data-finished={g.finished ? '1' : '0'} href={`#/game/${encodeURIComponent(g.game_id)}`} title={g.reason ? reasonText(g.reason) : ''}>
                         {slots.length > 1 ? `${t('gameN', { n: g.index + 1 })} ` : ''}
                         {resultCell(g)}
                         {g.forfeit ? ` (${t('forfeitShort')})` : ''}
@@ -523,9 +523,9 @@ function PlayoffView({ ev }: { ev: EventDetail }) {
       <h3>{t('playoff')}</h3>
       <p class="muted">{t('seeds')}: {p.seeds.map(name).join(', ')}</p>
       <ul class="list">
-        {p.semifinals.map((g, i) => game(`${t('semifinal')} ${i + 1}`, g, `sf${i + 1}`))}
-        {p.final && p.final.red >= 0 && game(t('final'), p.final, 'final')}
-        {p.third && p.third.red >= 0 && game(t('thirdPlace'), p.third, 'third')}
+        {p.semifinals.map((g, i) => game(knockoutName(`sf${i + 1}`), g, `sf${i + 1}`))}
+        {p.final && p.final.red >= 0 && game(knockoutName('final'), p.final, 'final')}
+        {p.third && p.third.red >= 0 && game(knockoutName('third'), p.third, 'third')}
       </ul>
     </section>
   );
@@ -771,7 +771,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   // A two-game match's games have the same board: the label names the game (G1, G2).
   const twoGames = (ev.config.pairing?.games_per_round ?? 1) > 1;
   const gameLabel = (g: GameSlot) =>
-    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
+    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : knockoutName(g.knockout ?? '')}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
 
   return (
     <section class="panel organiser" data-testid="organiser">

@@ -32,6 +32,7 @@ const PAGE = 20;
 // The game's outcome from one player's side: 'won' | 'lost' | 'drawn' | 'aborted'.
 export function outcomeFor(g: GameSummary, userId: string): 'won' | 'lost' | 'drawn' | 'aborted' {
   if (g.reason === 'abort') return 'aborted';
+  if (g.reason === 'double_forfeit') return 'lost'; // sent as a draw, scored 0–0: both lost
   if (g.result === 'draw') return 'drawn';
   const red = g.red.user_id === userId;
   return (g.result === 'red-wins') === red ? 'won' : 'lost';
