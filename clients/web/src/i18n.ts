@@ -77,7 +77,7 @@ const en = {
   spectating: 'Watching',
   resign: 'Resign',
   confirmResign: 'Really resign?',
-  confirmAbortGame: 'Really abort? The game ends for both',
+  confirmAbortGame: 'Really abort? The game ends for both.',
   offerDraw: 'Offer draw',
   acceptDraw: 'Accept draw',
   declineDraw: 'Decline',
@@ -510,7 +510,7 @@ const en = {
   address: 'Address',
   confirmAbort: 'Really abort?',
   confirmAdminAdjudicate: 'End the game: {outcome}?',
-  confirmMoveLimit: 'Impose it? It cannot be taken back',
+  confirmMoveLimit: 'Impose it? It cannot be taken back.',
   adjudicate: 'Adjudicate',
   reason: 'Reason',
   ban: 'Ban',
@@ -578,7 +578,7 @@ const en = {
   confirmReinstatePlayer: 'Take {name} back into the event? They are paired again from the next round (a round paired but not started is paired again with them); the rounds they missed stay lost, with no points.',
   confirmWithdrawPlayer: 'Withdraw {name} from the event? Their results stay; they are not paired from the next round on (a round paired but not started is paired again without them).',
   ratingHistory: 'Rating after each rated game',
-  ratingRange: '(lowest {lo}, highest {hi}, {n} games)',
+  ratingRange: ' (lowest {lo}, highest {hi}, {n} games)',
   warnPlayer: 'warn',
   warnedN: 'warned ×{n}',
   confirmWarnPlayer: 'Warn {name}? The warning is on record for everyone to see; pairing and standings do not change. The reason (optional):',
@@ -739,6 +739,15 @@ const en = {
   'setting.pairing.absent_as_bye': 'absent round\'s opponent score',
   'setting.pairing.bye_counts_as_win': 'bye as a won game',
   'setting.pairing.forfeit_win_counts_as_win': 'forfeit win as a won game',
+  // Punctuation and short forms the pages build text with: Chinese uses full-width brackets and
+  // separators (resultSep above is the colon), a crosstable's colours and a short time in words.
+  paren: ' ({text})',
+  clauseSep: '; ',
+  roundBoardShort: 'R{r}·{b}',
+  roundKnockoutShort: 'R{r}·{ko}',
+  crossRed: 'r',
+  crossBlack: 'b',
+  tcSeconds: '{s}s',
 };
 
 export type Key = keyof typeof en;
@@ -819,7 +828,7 @@ const zh: Record<Key, string> = {
   spectating: '观战中',
   resign: '认输',
   confirmResign: '确定认输？',
-  confirmAbortGame: '确定取消对局？对局将为双方结束',
+  confirmAbortGame: '确定取消对局？本局将直接作废（双方均不计结果）。',
   offerDraw: '提和',
   acceptDraw: '同意和棋',
   declineDraw: '拒绝',
@@ -1080,8 +1089,8 @@ const zh: Record<Key, string> = {
   winPoints: '胜局得分',
   drawPoints: '和局得分',
   lossPoints: '负局得分',
-  forbiddenPairs: '禁止相遇（报名顺序，从 0 起，如 0-1, 2-3）',
-  badPairs: '无法识别“{text}”：请用编排号写成 1-4, 2-3（轮空：5-bye）。',
+  forbiddenPairs: '禁止相遇（报名顺序，从 0 起，如 0-1，2-3）',
+  badPairs: '无法识别“{text}”：请用编排号写成 1-4，2-3（轮空写 5-bye 或 5-轮空）。',
   'stage.registration': '报名中',
   'stage.running': '进行中',
   'stage.paused': '已暂停',
@@ -1141,7 +1150,7 @@ const zh: Record<Key, string> = {
   running: '逐轮积分',
   finalRanking: '最终名次',
   crosstable: '交叉表',
-  crosstableHelp: '每格：对手编号、先后手（r 红 / b 黑）、得分；+ 为轮空，– 为未编排。',
+  crosstableHelp: '每格：对手编号、先后手（红 / 黑）、得分；+ 为轮空，– 为未编排。',
   organiser: '组织者',
   startEvent: '开始比赛',
   pairNextRound: '编排下一轮',
@@ -1168,7 +1177,7 @@ const zh: Record<Key, string> = {
   confirmWithdraw: '确定退出比赛？',
   confirmWithdrawRunning: '确定退出比赛？已有成绩保留，从下一轮起不再编排你。正在进行的对局（以及该轮的第二局）仍需你下完。',
   editPairing: '修改第 {n} 轮（编排号）',
-  editPairingHelp: '按“红-黑”填写编排号，如 1-4, 2-3；轮空写 5-bye。',
+  editPairingHelp: '按“红-黑”填写编排号，如 1-4，2-3；轮空写 5-bye 或 5-轮空。',
   pairByHandHelp: '第 {n} 轮尚未编排（比赛已暂停；无法避免重复对阵或重复轮空时由组织者手动编排）。保存对阵，或由系统按重复对阵最少编排（轮空仍给未轮空过的棋手）；然后点“继续”再开始本轮。',
   pairFewestRematches: '按重复对阵最少编排',
   savePairing: '保存对阵',
@@ -1248,7 +1257,7 @@ const zh: Record<Key, string> = {
   address: '地址',
   confirmAbort: '确定取消对局？',
   confirmAdminAdjudicate: '确定裁决：{outcome}？',
-  confirmMoveLimit: '确定限着？不可撤回',
+  confirmMoveLimit: '确定执行限着？执行后不可撤回。',
   adjudicate: '裁决',
   reason: '理由',
   ban: '封禁',
@@ -1476,6 +1485,15 @@ const zh: Record<Key, string> = {
   'setting.pairing.absent_as_bye': '缺席轮的对手分',
   'setting.pairing.bye_counts_as_win': '轮空计胜局',
   'setting.pairing.forfeit_win_counts_as_win': '对方弃权计胜局',
+  // Punctuation and short forms the pages build text with: Chinese uses full-width brackets and
+  // separators (resultSep above is the colon), a crosstable's colours and a short time in words.
+  paren: '（{text}）',
+  clauseSep: '；',
+  roundBoardShort: '第{r}轮第{b}台',
+  roundKnockoutShort: '{ko}',
+  crossRed: '红',
+  crossBlack: '黑',
+  tcSeconds: '{s}秒',
 };
 
 export type Lang = 'en' | 'zh';
@@ -1499,6 +1517,11 @@ export function t(key: Key, params: Record<string, string | number> = {}): strin
   // Keys built at run time (stage names, tiebreak names) that have no text come back as the key.
   const s = tables[lang][key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ''));
+}
+
+// A bracketed aside after a word: " (you)", Chinese （你） with full-width brackets and no space.
+export function paren(text: string | number): string {
+  return t('paren', { text });
 }
 
 // Whether a key built at run time has a text (an unknown one falls back to the server's words).
@@ -1555,7 +1578,7 @@ export function apiErrorText(e: unknown): string {
   if (err?.code && key in en) {
     // bad_request and bad_state carry the reason only in the message ("field 'rounds' must be a
     // number", "the current round is not finished").
-    return (err.code === 'bad_request' || err.code === 'bad_state') && err.message ? `${t(key)}: ${err.message}` : t(key);
+    return (err.code === 'bad_request' || err.code === 'bad_state') && err.message ? `${t(key)}${t('resultSep')}${err.message}` : t(key);
   }
   if (err?.status === 404 && !err.code && /not found/i.test(err.message ?? '')) return t('apierr.404');
   if (err?.status === 401 && !err.code) return t('apierr.unauthorized');
@@ -1586,5 +1609,5 @@ export function useLang(): Lang {
 // an unknown value reads as the default, the capturer).
 export function captureVisibilityText(mode: string | null | undefined): string {
   const known = mode === 'nobody' || mode === 'both' ? mode : 'capturer';
-  return `${t('captureVisibility')}: ${t(`cv.${known}` as Key)}`;
+  return `${t('captureVisibility')}${t('resultSep')}${t(`cv.${known}` as Key)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { errorText, reasonText, setLang } from '../src/i18n';
+import { apiErrorText, captureVisibilityText, errorText, paren, reasonText, setLang } from '../src/i18n';
 import { Outcome, type GameResult } from '../src/net/proto';
-import { durationText, ratingCounted, resultText, rulesetTag } from '../src/ui/format';
+import { durationText, ratingCounted, resultText, rulesetTag, tcText } from '../src/ui/format';
 import { outcomeFor } from '../src/ui/PlayerPage';
 
 describe('result reasons', () => {
@@ -41,6 +41,24 @@ describe('reasons and rule sets in Chinese', () => {
       setLang('en');
       expect(rulesetTag('cxa')).toBe('CXA');
       expect(reasonText('corrected')).toBe('result corrected');
+    } finally {
+      setLang('en');
+    }
+  });
+});
+
+describe('punctuation built in code', () => {
+  it('is full-width in Chinese: brackets, colons, seconds in words', () => {
+    try {
+      expect(paren('you')).toBe(' (you)');
+      expect(tcText({ initialMs: 30000, incrementMs: 0 })).toBe('30s+0');
+      expect(captureVisibilityText('capturer')).toBe('Captured dark pieces shown to: the capturer');
+      setLang('zh');
+      expect(paren('你')).toBe('（你）');
+      expect(tcText({ initialMs: 30000, incrementMs: 0 })).toBe('30秒+0');
+      expect(tcText({ initialMs: 300000, incrementMs: 3000 })).toBe('5+3');
+      expect(captureVisibilityText('nobody')).toBe('被吃暗子对谁可见：均不可见');
+      expect(apiErrorText({ status: 400, code: 'bad_request', message: 'rounds must be 1..30' })).toBe('服务器拒绝了请求：rounds must be 1..30');
     } finally {
       setLang('en');
     }

@@ -81,6 +81,13 @@ describe('tournament helpers', () => {
     expect(crossCellText({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('+ 2');
     expect(crossCellText({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('–');
     expect(crossCellText({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('2r');
+    try {
+      setLang('zh'); // 红/黑 in a Chinese crosstable, not r/b
+      expect(crossCellText({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('2黑 2');
+      expect(crossCellText({ opponent: 2, colour: 'red', points: 1 }, (p) => p + 1)).toBe('3红 1');
+    } finally {
+      setLang('en');
+    }
     expect(sbText({ sonneborn_berger_x2: 5 } as StandingsRow)).toBe('2.5');
     expect(sbText({ sonneborn_berger_x2: 4 } as StandingsRow)).toBe('2');
   });

@@ -54,15 +54,16 @@ export function hasResult(ev: EventDetail, r: number, p: number): boolean {
   return b.games?.length > 0 || slotsOf(ev, r, ev.rounds[r - 1].boards.indexOf(b)).some((g) => g.finished);
 }
 
-// "3b 2" = against number 3, with Black, 2 points; "+ 2" a bye; "–" not paired. Points are left
-// out while the game is unplayed (played = false).
+// "3b 2" = against number 3, with Black, 2 points (Chinese "3黑 2"); "+ 2" a bye; "–" not paired.
+// Points are left out while the game is unplayed (played = false).
 export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number) => number | undefined, played = true): string {
   if (!cell) return '';
   const pts = !played || cell.points === null || cell.points === undefined ? '' : String(cell.points);
   if (cell.opponent === BYE) return `+ ${pts}`.trim();
   if (cell.opponent < 0) return '–';
   const n = numberOf(cell.opponent) ?? cell.opponent;
-  return `${n}${colourLetter(cell.colour)} ${pts}`.trim();
+  const col = colourLetter(cell.colour);
+  return `${n}${col === 'r' ? t('crossRed') : col === 'b' ? t('crossBlack') : ''} ${pts}`.trim();
 }
 
 // Sonneborn–Berger (小分) from the doubled value the API sends.

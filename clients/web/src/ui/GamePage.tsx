@@ -6,7 +6,7 @@ import { gameFen } from '../analysis/fen';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
-import { apiErrorText, captureVisibilityText, t, useLang } from '../i18n';
+import { apiErrorText, captureVisibilityText, paren, t, useLang } from '../i18n';
 import { api } from '../net/http';
 import { Outcome, Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
@@ -177,7 +177,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         <span class="who">
           {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
         </span>
-        {you === c && <span class="you"> ({t('you')})</span>}
+        {you === c && <span class="you">{paren(t('you'))}</span>}
         {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>
       <Clock game={game} color={c} />

@@ -6,7 +6,7 @@ export function tcText(tc: { initialMs?: number; incrementMs?: number } | null |
   if (!tc) return '';
   const ms = tc.initialMs ?? 0;
   const inc = Math.round((tc.incrementMs ?? 0) / 1000);
-  if (ms < 60_000) return `${Math.round(ms / 1000)}s+${inc}`;
+  if (ms < 60_000) return `${t('tcSeconds', { s: Math.round(ms / 1000) })}+${inc}`;
   const min = ms / 60_000;
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
 }
