@@ -748,6 +748,65 @@ const en = {
   crossRed: 'r',
   crossBlack: 'b',
   tcSeconds: '{s}s',
+  // Error codes that had no text, the reasons the server words in English only (BAD_REQUEST,
+  // the SAYS_WHY codes, an event's bad_state: matched by errorText and apiErrorText below), the
+  // HTTP codes that had none. The English of why.* and badState.* is the server's own.
+  'error.ERROR_UNSPECIFIED': 'The server answered with an unknown error; try again.',
+  'error.BAD_FRAME': 'The server could not read what this page sent; reload the page and try again.',
+  'error.TOO_LARGE': 'What this page sent was too large and was not accepted.',
+  'error.UNKNOWN_MESSAGE': 'The server does not support this action; reload the page and try again.',
+  'error.NOT_AUTHENTICATED': 'Sign in first.',
+  'error.BAD_TOKEN': 'Your session has expired; sign in again.',
+  'error.NOT_YOUR_GAME': 'You do not play this game.',
+  'error.INTERNAL': 'Internal server error; try again later.',
+  'badRequest.tooManyWatched': 'Watching too many games at once (at most {n}): stop watching one first.',
+  'badRequest.ratingRange': 'Rating range: the lower bound is above the upper one.',
+  'badRequest.noSuchPlayer': 'No player has that user name.',
+  'badRequest.unwatchOwnGame': 'You play in this game: only spectators stop watching.',
+  'badRequest.watchFirst': 'Watch the game before writing in its chat.',
+  'badRequest.gameSettings': 'These game settings are not valid: {why}.',
+  'why.newAccounts': 'Too many new accounts from your address: try again in an hour.',
+  'why.wrongPasswords': 'Too many wrong passwords for this account: try again in a minute.',
+  'why.signIns': 'Too many sign-ins at once; retry in a moment.',
+  'why.frames': 'Slow down: too many frames per second.',
+  'why.waitAnswer': 'Slow down: wait for your last request\'s answer.',
+  'why.takebackTournament': 'No takebacks in tournament games.',
+  'why.takebackRated': 'No takebacks in rated games.',
+  'why.takebackMoveLimit': 'No takebacks while the move limit on request runs.',
+  'why.takebacksUsed': 'No more than {n} takebacks for a player in one game.',
+  'why.takebackNoMove': 'You have no move to take back.',
+  'why.takebackJieqi': 'A Jieqi piece revealed or captured face down cannot be hidden again.',
+  'why.takebackStands': 'Your takeback proposal still stands.',
+  'why.takebackAskAgain': 'You may ask again once your opponent has moved.',
+  'why.takebackNone': 'There is no takeback proposal from your opponent to answer.',
+  'why.giveTimeTournament': 'No time can be given in tournament games.',
+  'why.giveTimeUsed': 'No more than {n} gifts of time in one game.',
+  'why.moveNotJudged': 'The move could not be judged; try again.',
+  'apierr.unavailable': 'The tournament service is not running; nothing was done, try again later.',
+  'apierr.not_found': 'Not available on this server yet.',
+  'apierr.failed': 'The tournament service failed on this request; nothing was done, try again.',
+  'badState.roundNotFinished': 'the current round is not finished',
+  'badState.noRoundToStart': 'no paired round is waiting to start',
+  'badState.repairStarted': 'only a paired round that has not started can be re-paired',
+  'badState.allPaired': 'every round has been paired',
+  'badState.twoPlayers': 'an event needs at least two players',
+  'badState.pairedNotStarted': 'the paired round has not started yet',
+  'badState.playoffStarted': 'the play-off has started',
+  'badState.overSettings': 'the event is over: its settings stay as they were',
+  'badState.cancelled': 'the event was cancelled',
+  'badState.gameEnded': 'the game has ended: correct its result instead',
+  'badState.noResultYet': 'the game has no result to correct yet',
+  'badState.foulKnockout': 'fouls count in the Swiss standings; a knockout game has none',
+  'badState.settingBeforeStart': '"{setting}" can be changed only before the event starts',
+  'badState.fewerRounds': '{n} rounds have been paired: the event cannot have fewer',
+  'badState.playoffAfterOver': 'a play-off must follow a round not yet over ({n} are over)',
+  'badState.semifinalCorrection': 'the final and the third-place game were set up from both semifinals\' results; a semifinal can be corrected only before the other semifinal ends',
+  'badState.notStartedWithdraw': 'the event has not started: withdraw the player instead',
+  'badState.notStarted': 'the event has not started',
+  'badState.stage': 'not possible while the event is {stage}',
+  'badState.leftPlayoff': '{name} withdrew from the play-off, whose games of theirs are lost by forfeit',
+  'badState.notWithdrawn': '{name} has not withdrawn',
+  'badState.disqualified': '{name} is disqualified',
 };
 
 export type Key = keyof typeof en;
@@ -1494,6 +1553,65 @@ const zh: Record<Key, string> = {
   crossRed: '红',
   crossBlack: '黑',
   tcSeconds: '{s}秒',
+  // Error codes that had no text, the reasons the server words in English only (BAD_REQUEST,
+  // the SAYS_WHY codes, an event's bad_state: matched by errorText and apiErrorText below), the
+  // HTTP codes that had none. The English of why.* and badState.* is the server's own.
+  'error.ERROR_UNSPECIFIED': '服务器返回了未知错误，请重试。',
+  'error.BAD_FRAME': '客户端发送的数据无法识别，请刷新页面后重试。',
+  'error.TOO_LARGE': '发送的数据过大，未被接受。',
+  'error.UNKNOWN_MESSAGE': '服务器不支持此操作，请刷新页面后重试。',
+  'error.NOT_AUTHENTICATED': '请先登录。',
+  'error.BAD_TOKEN': '登录已失效，请重新登录。',
+  'error.NOT_YOUR_GAME': '你不是本局棋手，不能进行此操作。',
+  'error.INTERNAL': '服务器内部错误，请稍后重试。',
+  'badRequest.tooManyWatched': '同时观看的对局太多（最多 {n} 局），请先退出一局。',
+  'badRequest.ratingRange': '等级分范围有误：下限高于上限。',
+  'badRequest.noSuchPlayer': '没有这个用户名的棋手。',
+  'badRequest.unwatchOwnGame': '你是本局棋手，不能退出观战。',
+  'badRequest.watchFirst': '请先进入观战再发言。',
+  'badRequest.gameSettings': '对局设置无效：{why}',
+  'why.newAccounts': '你的网络地址注册账号过多，请一小时后再试。',
+  'why.wrongPasswords': '该账号密码错误次数过多，请一分钟后再试。',
+  'why.signIns': '登录人数过多，请稍后重试。',
+  'why.frames': '操作太频繁，请放慢速度。',
+  'why.waitAnswer': '请等上一个操作完成后再试。',
+  'why.takebackTournament': '比赛对局不能悔棋。',
+  'why.takebackRated': '计等级分的对局不能悔棋。',
+  'why.takebackMoveLimit': '申请限着期间不能悔棋。',
+  'why.takebacksUsed': '每局每方最多悔棋 {n} 次。',
+  'why.takebackNoMove': '你还没有可悔的着法。',
+  'why.takebackJieqi': '已翻开或被吃的暗子不能再盖回，无法悔棋。',
+  'why.takebackStands': '你的悔棋请求仍在等待对方答复。',
+  'why.takebackAskAgain': '对方走棋后才能再次请求悔棋。',
+  'why.takebackNone': '对方没有待答复的悔棋请求。',
+  'why.giveTimeTournament': '比赛对局不能送时。',
+  'why.giveTimeUsed': '本局送时次数已达上限（每方 {n} 次）。',
+  'why.moveNotJudged': '服务器未能判定这步棋，请重试。',
+  'apierr.unavailable': '赛事服务未运行，操作未执行，请稍后再试。',
+  'apierr.not_found': '此服务器尚未提供该功能。',
+  'apierr.failed': '赛事服务处理该请求时出错，操作未执行，请重试。',
+  'badState.roundNotFinished': '本轮尚未结束',
+  'badState.noRoundToStart': '没有已编排、待开始的轮次',
+  'badState.repairStarted': '只有已编排、尚未开始的轮次才能重新编排',
+  'badState.allPaired': '所有轮次均已编排',
+  'badState.twoPlayers': '比赛至少需要两名棋手',
+  'badState.pairedNotStarted': '已编排的轮次尚未开始',
+  'badState.playoffStarted': '附加赛已开始',
+  'badState.overSettings': '比赛已结束，设置不能再修改',
+  'badState.cancelled': '比赛已取消',
+  'badState.gameEnded': '该对局已结束，请改用“更正成绩”',
+  'badState.noResultYet': '该对局尚无成绩可更正',
+  'badState.foulKnockout': '犯规只计入积分编排赛成绩，附加赛对局不记犯规',
+  'badState.settingBeforeStart': '“{setting}”只能在比赛开始前修改',
+  'badState.fewerRounds': '已编排 {n} 轮，轮数不能少于此数',
+  'badState.playoffAfterOver': '附加赛须安排在尚未结束的轮次之后（已结束 {n} 轮）',
+  'badState.semifinalCorrection': '决赛与三四名决赛已按两场半决赛结果编排；半决赛成绩只能在另一场半决赛结束前更正',
+  'badState.notStartedWithdraw': '比赛尚未开始：请改为让该棋手退赛',
+  'badState.notStarted': '比赛尚未开始',
+  'badState.stage': '比赛当前状态为“{stage}”，不能进行此操作',
+  'badState.leftPlayoff': '{name} 已退出附加赛，其附加赛对局按弃权判负',
+  'badState.notWithdrawn': '{name} 并未退赛',
+  'badState.disqualified': '{name} 已被取消资格',
 };
 
 export type Lang = 'en' | 'zh';
@@ -1542,7 +1660,17 @@ export function errorText(e: unknown, language: Lang = lang): string {
   const key = `error.${codeName}` as Key;
   // RATE_LIMITED (frame floods, locked sign-ins, new-account limits) and the takeback and give-time
   // refusals have several reasons: the server's English message says which (and for how long).
-  if (codeName && SAYS_WHY.has(codeName) && language === 'en' && err.message && err.message !== codeName) return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+  // English shows it; other languages word the reasons they know, INTERNAL's two too.
+  if (codeName && SAYS_WHY.has(codeName) && err.message && err.message !== codeName) {
+    if (language === 'en') return err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.';
+  }
+  if (codeName && (SAYS_WHY.has(codeName) || codeName === 'INTERNAL') && language !== 'en' && err.message) {
+    const known = matchReason(SAYS_WHY_REASONS, err.message);
+    if (known) return known;
+  }
+  // Codes a client seldom meets (a malformed frame, a session lost): English keeps the server's
+  // words, as it always has; other languages their text.
+  if (codeName && SERVER_WORDS_IN_ENGLISH.has(codeName) && language === 'en' && err.message) return err.message;
   if (codeName && key in en) return t(key);
   if (err?.code === BAD_REQUEST && err.message) {
     const known = badRequestText(err.message);
@@ -1551,25 +1679,71 @@ export function errorText(e: unknown, language: Lang = lang): string {
   return err?.message ?? String(e);
 }
 
-// BAD_REQUEST has many reasons and no code for each: the ones a player meets in the lobby are
-// recognised by the server's words (docs/protocol.md) and said in the user's language; any other
-// keeps the server's English.
+type Reasons = [RegExp, Key, string[]][];
+function matchReason(reasons: Reasons, message: string, param: (name: string, value: string) => string = (_, v) => v): string | null {
+  for (const [re, key, names] of reasons) {
+    const m = re.exec(message);
+    if (m) return t(key, Object.fromEntries(names.map((n, i) => [n, param(n, m[i + 1])])));
+  }
+  return null;
+}
+
+// BAD_REQUEST has many reasons and no code for each: the ones a player meets are recognised by the
+// server's words (docs/protocol.md, gameserver/server/hub*.cpp) and said in the user's language;
+// any other keeps the server's English.
 const BAD_REQUEST = 9;
-const BAD_REQUEST_REASONS: [RegExp, Key, string[]][] = [
+const BAD_REQUEST_REASONS: Reasons = [
   [/^rated games need an account: register or log in/, 'badRequest.ratedNeedsAccount', []],
   [/^rated games need an account: (.+) is a guest/, 'badRequest.ratedGuestOpponent', ['name']],
   [/^your rating (\d+) is outside this seek's range/, 'badRequest.ratingOutsideRange', ['rating']],
   [/^you cannot challenge yourself/, 'badRequest.challengeSelf', []],
   [/^too many open seeks \(at most (\d+)\)/, 'badRequest.tooManySeeks', ['n']],
   [/^too many open seeks from your address \(at most (\d+)\)/, 'badRequest.tooManySeeksFromAddress', ['n']],
+  [/^watching too many games at once \(at most (\d+)\)/, 'badRequest.tooManyWatched', ['n']],
+  [/^rating range: min above max/, 'badRequest.ratingRange', []],
+  [/^user_name: not a player's name/, 'badRequest.noSuchPlayer', []],
+  [/^you play in this game: unwatch_game is for spectators/, 'badRequest.unwatchOwnGame', []],
+  [/^watch the game before writing in its chat/, 'badRequest.watchFirst', []],
+  // The sign-in form checks these first; the server's words for a client that did not.
+  [/^the password needs /, 'passwordRules', []],
+  [/^a name has 3 to 20 /, 'nameRules', []],
+  [/^names starting with 'guest' are kept for guests/, 'guestNameReserved', []],
+  // A seek's or challenge's settings (hub_seeks.cpp parse_spec, clock.h, rule_options.cpp): the
+  // detail stays the server's.
+  [/^((?:time control|variant|color|capture_visibility|repetitions|move_limit_plies|counted_checks_per_side|requested_move_limit_plies|requested_move_limit_forcing_cap): .*|unknown ruleset|capture_visibility is a Jieqi rule|pawns_advisors_elephants_free is a Jieqi rule)$/, 'badRequest.gameSettings', ['why']],
 ];
 function badRequestText(message: string): string | null {
-  for (const [re, key, names] of BAD_REQUEST_REASONS) {
-    const m = re.exec(message);
-    if (m) return t(key, Object.fromEntries(names.map((n, i) => [n, m[i + 1]])));
-  }
-  return null;
+  return matchReason(BAD_REQUEST_REASONS, message);
 }
+
+// A BAD_REQUEST's text when the server's words say one of the reasons above, else null: a caller
+// with its own general text (the chat's "one line of up to 200 characters") keeps it for the rest.
+export function knownBadRequestText(e: unknown): string | null {
+  const err = e as { code?: number; message?: string };
+  return err?.code === BAD_REQUEST && err.message ? badRequestText(err.message) : null;
+}
+
+// The reasons of the codes in SAYS_WHY, by the server's words (gameserver/game/game_session.cpp,
+// gameserver/server/hub.cpp, game_actor.cpp).
+const SAYS_WHY_REASONS: Reasons = [
+  [/^too many new accounts from your address/, 'why.newAccounts', []],
+  [/^too many wrong passwords for this account/, 'why.wrongPasswords', []],
+  [/^too many sign-ins at once/, 'why.signIns', []],
+  [/^slow down: too many frames per second/, 'why.frames', []],
+  [/^slow down: wait for your last request's answer/, 'why.waitAnswer', []],
+  [/^no takebacks in tournament games/, 'why.takebackTournament', []],
+  [/^no takebacks in rated games/, 'why.takebackRated', []],
+  [/^no takebacks while the move limit on request runs/, 'why.takebackMoveLimit', []],
+  [/^no more than (\d+) takebacks for a player in one game/, 'why.takebacksUsed', ['n']],
+  [/^you have no move to take back/, 'why.takebackNoMove', []],
+  [/^a Jieqi piece revealed or captured face down cannot be hidden again/, 'why.takebackJieqi', []],
+  [/^your takeback proposal still stands/, 'why.takebackStands', []],
+  [/^you may ask again once your opponent has moved/, 'why.takebackAskAgain', []],
+  [/^there is no takeback proposal from your opponent to answer/, 'why.takebackNone', []],
+  [/^no time can be given in tournament games/, 'why.giveTimeTournament', []],
+  [/^no more than (\d+) gifts of time in one game/, 'why.giveTimeUsed', ['n']],
+  [/^the move could not be judged/, 'why.moveNotJudged', []],
+];
 
 // A failed HTTP API call (net/http ApiError): the stable code's text, else the server's message.
 export function apiErrorText(e: unknown): string {
@@ -1577,23 +1751,71 @@ export function apiErrorText(e: unknown): string {
   const key = `apierr.${err?.code}` as Key;
   if (err?.code && key in en) {
     // bad_request and bad_state carry the reason only in the message ("field 'rounds' must be a
-    // number", "the current round is not finished").
-    return (err.code === 'bad_request' || err.code === 'bad_state') && err.message ? `${t(key)}${t('resultSep')}${err.message}` : t(key);
+    // number", "the current round is not finished"): English shows it, other languages the
+    // reasons of bad_state they know (an organiser meets these), else the server's words.
+    if ((err.code === 'bad_request' || err.code === 'bad_state') && err.message) {
+      const known = lang !== 'en' && err.code === 'bad_state' ? matchReason(BAD_STATE_REASONS, err.message, badStateParam) : null;
+      return `${t(key)}${t('resultSep')}${known ?? err.message}`;
+    }
+    return t(key);
   }
   if (err?.status === 404 && !err.code && /not found/i.test(err.message ?? '')) return t('apierr.404');
   if (err?.status === 401 && !err.code) return t('apierr.unauthorized');
   return err?.message ?? String(e);
 }
 
+// An event setting by the matchmaker's field name ("pairing.rounds", "no_show_ms"); one this
+// client does not know as it is.
+export function settingName(id: string): string {
+  const key = `setting.${id}`;
+  return hasKey(key) ? t(key) : id;
+}
+
+// The matchmaker's bad_state reasons (matchmaker/service/tournament.cpp, service.cpp), the longer
+// first where one begins as another does.
+const BAD_STATE_REASONS: Reasons = [
+  [/^the current round is not finished/, 'badState.roundNotFinished', []],
+  [/^no paired round is waiting to start/, 'badState.noRoundToStart', []],
+  [/^only a paired round that has not started can be re-paired/, 'badState.repairStarted', []],
+  [/^every round has been paired/, 'badState.allPaired', []],
+  [/^an event needs at least two players/, 'badState.twoPlayers', []],
+  [/^the paired round has not started yet/, 'badState.pairedNotStarted', []],
+  [/^the play-off has started/, 'badState.playoffStarted', []],
+  [/^the event is over: its settings stay as they were/, 'badState.overSettings', []],
+  [/^the event was cancelled/, 'badState.cancelled', []],
+  [/^the game has ended: correct its result instead/, 'badState.gameEnded', []],
+  [/^the game has no result to correct yet/, 'badState.noResultYet', []],
+  [/^fouls count in the Swiss standings; a knockout game has none/, 'badState.foulKnockout', []],
+  [/^'(.+)' can be changed only before the event starts/, 'badState.settingBeforeStart', ['setting']],
+  [/^(\d+) rounds have been paired: the event cannot have fewer/, 'badState.fewerRounds', ['n']],
+  [/^a play-off must follow a round not yet over \((\d+) are over\)/, 'badState.playoffAfterOver', ['n']],
+  [/a semifinal can be corrected only before the other semifinal ends/, 'badState.semifinalCorrection', []],
+  [/^the event has not started: withdraw the player instead/, 'badState.notStartedWithdraw', []],
+  [/^the event has not started/, 'badState.notStarted', []],
+  [/^.+ is not possible while the event is (\w+)$/, 'badState.stage', ['stage']],
+  [/^(.+) withdrew from the play-off, whose games of theirs are lost by forfeit/, 'badState.leftPlayoff', ['name']],
+  [/^(.+) has not withdrawn$/, 'badState.notWithdrawn', ['name']],
+  [/^(.+) (?:was|is) disqualified(?: already)?$/, 'badState.disqualified', ['name']],
+];
+function badStateParam(name: string, value: string): string {
+  if (name === 'setting') return settingName(value);
+  if (name === 'stage') return hasKey(`stage.${value}`) ? t(`stage.${value}` as Key) : value;
+  return value;
+}
+
 // Mirrors proto ErrorCode numbers (stable by contract) to avoid importing the wire code here.
 const ERROR_NAMES: Record<number, string> = {
-  3: 'RATE_LIMITED', 7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
+  0: 'ERROR_UNSPECIFIED', 1: 'BAD_FRAME', 2: 'TOO_LARGE', 3: 'RATE_LIMITED', 4: 'UNKNOWN_MESSAGE', 5: 'NOT_AUTHENTICATED', 6: 'BAD_TOKEN',
+  7: 'BAD_CREDENTIALS', 8: 'NAME_TAKEN', 10: 'UNKNOWN_GAME', 11: 'NOT_YOUR_GAME', 12: 'NOT_YOUR_TURN', 13: 'ILLEGAL_MOVE', 14: 'GAME_OVER',
   15: 'UNKNOWN_SEEK', 16: 'OFFER_NOT_ALLOWED', 17: 'ABORT_NOT_ALLOWED', 18: 'CLAIM_NOT_ALLOWED', 19: 'BANNED', 20: 'STORAGE_UNAVAILABLE',
-  22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED', 26: 'POSITION_CHANGED', 27: 'CHAT_BLOCKED_WORD', 28: 'USER_NOT_ONLINE',
-  29: 'NODE_NOT_ANSWERING',
+  21: 'INTERNAL', 22: 'MOVE_LIMIT_NOT_ALLOWED', 23: 'CHAT_NOT_ALLOWED', 24: 'TAKEBACK_NOT_ALLOWED', 25: 'GIVE_TIME_NOT_ALLOWED', 26: 'POSITION_CHANGED',
+  27: 'CHAT_BLOCKED_WORD', 28: 'USER_NOT_ONLINE', 29: 'NODE_NOT_ANSWERING',
 };
-// Codes whose English message says why; other languages keep the general text.
+// Codes whose English message says why; other languages word the reasons in SAYS_WHY_REASONS and
+// keep the general text for the rest.
 const SAYS_WHY = new Set(['RATE_LIMITED', 'TAKEBACK_NOT_ALLOWED', 'GIVE_TIME_NOT_ALLOWED']);
+// Codes that had no text of their own: English goes on showing the server's words.
+const SERVER_WORDS_IN_ENGLISH = new Set(['ERROR_UNSPECIFIED', 'BAD_FRAME', 'TOO_LARGE', 'UNKNOWN_MESSAGE', 'NOT_AUTHENTICATED', 'BAD_TOKEN', 'NOT_YOUR_GAME', 'INTERNAL']);
 
 export function useLang(): Lang {
   const [l, setL] = useState(lang);

@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { hasKey, lang, t } from '../i18n';
+import { hasKey, lang, settingName, t } from '../i18n';
 import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
@@ -200,13 +200,6 @@ export function knockoutName(code: string): string {
   const sf = /^sf(\d)$/.exec(code);
   if (sf) return t('semifinalN', { n: sf[1] });
   return code === 'final' ? t('final') : code === 'third' ? t('thirdPlace') : code;
-}
-
-// An event setting by the matchmaker's field name ("pairing.rounds", "no_show_ms"); one this
-// client does not know as it is.
-export function settingName(id: string): string {
-  const key = `setting.${id}`;
-  return hasKey(key) ? t(key) : id;
 }
 
 // The server's ", "-separated setting names as a list in the reader's language.
