@@ -142,7 +142,7 @@ test('review: analysis board edge positions: mate, stalemate, the side to move i
   assertEqual(await d.page.getAttribute('[data-check]', 'data-check'), 'd9', 'the mated general is ringed');
   await d.page.screenshot({ path: join(ctx.shots, 'review-desktop-analysis-mate.png'), animations: 'disabled' });
   const p = await analysisPage(ctx, { phone: true, zh: true, hash: at(mate) });
-  assertEqual(await status(p), '将死：黑方负。', 'mate in Chinese');
+  assertEqual(await status(p), '黑方被将死。', 'mate in Chinese');
   for (const [fen, en, zh] of [
     [stalemate, 'Black has no legal move and loses.', '黑方无棋可走，判负。'],
     [check, 'Black to move · Check!', '黑方走棋 · 将军！'],

@@ -1159,7 +1159,7 @@ test('an illegal click says why: not a legal move, or one that leaves the genera
   assertEqual(await black.page.locator('[data-hint=g7]').count(), 0, 'no hint on g7 while in check');
   await black.page.click('[data-square=g7]'); // the horse may not move while the general is in check
   await note(black).waitFor({ timeout: T });
-  assertEqual((await note(black).textContent()).trim(), '这步棋会让你的将帅被将军。', 'the note for a move that leaves the general in check, in Chinese');
+  assertEqual((await note(black).textContent()).trim(), '不能这样走：走后己方将（帅）受将军（送将或未应将）。', 'the note for a move that leaves the general in check, in Chinese');
   assertEqual(await moveCount(black), 3, 'nothing was sent');
   await playMove(black, 'a9b9'); // the rook takes the checking cannon
   await waitForMoves(red, 4);
@@ -1606,6 +1606,8 @@ test('chat: the players\' room and the spectators\' room stay apart; too many li
 
 test('a Chinese name: a guest signs in as 张伟 and is called so; a two-character account registers', async (ctx) => {
   const p = await newPlayer(ctx, '张伟', { locale: 'zh-CN' });
+  // The page is Chinese from the start, and says so (CJK fonts, a screen reader's voice), untoggled.
+  assertEqual(await p.page.evaluate(() => document.documentElement.lang), 'zh-CN', '<html lang> on a Chinese browser');
   assert((await p.page.textContent('[data-testid=user-name]')).includes('guest-张伟'), 'the guest keeps the Chinese name');
   // A guest is asked first: the name cannot be signed into again.
   p.page.once('dialog', (d) => void d.dismiss());
@@ -1893,7 +1895,7 @@ test('analysis board: moves for both sides by clicks, back and forward (buttons,
   const phone = { name: 'phone', context: phoneCtx, page: await phoneCtx.newPage() };
   await phone.page.goto(`${ctx.base}/#/analysis`);
   await phone.page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
-  assertEqual((await phone.page.textContent('[data-testid=nav-analysis]')).trim(), '分析', 'the header link in Chinese');
+  assertEqual((await phone.page.textContent('[data-testid=nav-analysis]')).trim(), '分析棋盘', 'the header link in Chinese');
   await playMove(phone, 'b2e2', { tap: true });
   await waitForMoves(phone, 1);
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

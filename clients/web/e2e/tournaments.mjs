@@ -243,7 +243,7 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await org.page.waitForFunction(() => /^Board 1:/.test(document.querySelector('[data-testid=explain] li')?.textContent ?? ''), null, { timeout: T });
 
   const results = await playRound(players, 1, round1);
-  // After round 1 "earlier rank" (前轮名次) has no earlier round to give: no empty column, a note.
+  // After round 1 "earlier rank" (前一轮名次) has no earlier round to give: no empty column, a note.
   await org.page.waitForSelector('[data-testid=standings][data-after-round="1"]', { timeout: 30_000 });
   assertEqual(await org.page.locator('[data-testid=standings] th[data-col=tb-prev_round_rank]').count(), 0, 'no empty "earlier rank" column after round 1');
   assert(await org.page.$('[data-testid=standings] th[data-col=tb-opp_score]'), 'the tiebreaks with values keep their columns');
@@ -307,7 +307,7 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   ctx.publish('phone-event.png', 'phone-event.png');
   // The Chinese interface names the tiebreaks the way Chinese arbiters do.
   await phone.page.tap('[data-testid=lang-toggle]');
-  for (const [col, zh] of [['opp_score', '对手分'], ['progressive', '累进分'], ['sb', '小分'], ['black_games', '后手局']]) {
+  for (const [col, zh] of [['opp_score', '对手分'], ['progressive', '累进分'], ['sb', '小分'], ['black_games', '后手局数']]) {
     const text = await phone.page.textContent(`[data-testid=standings] th[data-col=${col}]`);
     assert(text.includes(zh), `Chinese standings header ${col}: ${text}`);
   }
@@ -506,7 +506,7 @@ test('admin: the banned users panel lists a ban and Unban lifts it', { needs: ['
   assert(!(await r.json()).banned.includes(id), 'the server lifted the ban');
 });
 
-test('a ban: the banned player\'s page says so (English, Chinese); the opponent reads "opponent banned" (对方被封禁)', { needs: ['admin'] }, async (ctx) => {
+test('a ban: the banned player\'s page says so (English, Chinese); the opponent reads "opponent banned" (负方账号被封禁: not 对方, which a spectator would misread)', { needs: ['admin'] }, async (ctx) => {
   const fay = await newPlayer(ctx, 'Fay');
   const gus = await newPlayer(ctx, 'Gus');
   await startGame(ctx, fay, gus, 'xiangqi');
@@ -518,7 +518,7 @@ test('a ban: the banned player\'s page says so (English, Chinese); the opponent 
   await gus.page.waitForSelector('[data-testid=banned-notice]:has-text("该账号已被封禁")', { timeout: T });
   assertEqual(await resultText(fay), 'Red wins: opponent banned', 'the opponent reads why the game ended');
   await fay.page.click('[data-testid=lang-toggle]');
-  await fay.page.waitForSelector('[data-testid=result]:has-text("红胜：对方被封禁")', { timeout: T });
+  await fay.page.waitForSelector('[data-testid=result]:has-text("红胜：负方账号被封禁")', { timeout: T });
 });
 
 test('admin on a phone: live games before the metrics and roles; connection actions reachable without sideways scrolling; a refusal in view', { needs: ['admin'] }, async (ctx) => {
@@ -692,6 +692,9 @@ test('tournament organiser controls: join code, withdraw, custom tiebreaks, manu
     [redName, blackName],
     { timeout: T },
   );
+  // Its link in round 1's pairings names the reason in words, not by the code "corrected".
+  await org.page.click('[data-testid=round-tab-1]');
+  await org.page.waitForFunction((gid) => document.querySelector(`[data-testid=board-game][data-game="${gid}"]`)?.getAttribute('title') === 'result corrected', correctedGame, { timeout: T });
   // The game's page says the event counts the corrected result (its record keeps the board's).
   await org.page.goto(`${ctx.base}/#/game/${correctedGame}`);
   await org.page.waitForSelector('[data-testid=result-corrected]:has-text("0:2")', { timeout: T });
@@ -785,7 +788,7 @@ test('play-off: after round 1 the top two play a final; the winner heads the fin
   await org.page.waitForSelector('[data-testid=event-playoff]', { timeout: T });
   assertEqual(await org.page.textContent('[data-testid=event-playoff]'), 'Play-off after round 1: the top 2 of the standings play a final; a draw goes to the higher seed.', 'the play-off in the rules');
   await org.page.click('[data-testid=lang-toggle]');
-  await org.page.waitForFunction(() => document.querySelector('[data-testid=event-playoff]')?.textContent === '第 1 轮后积分前 2 名进行附加赛决赛；和棋由排名靠前者获胜。', null, { timeout: T });
+  await org.page.waitForFunction(() => document.querySelector('[data-testid=event-playoff]')?.textContent === '第 1 轮后积分前 2 名进行附加赛决赛；和棋判第一阶段名次列前者胜。', null, { timeout: T });
   await org.page.click('[data-testid=lang-toggle]');
   await org.page.waitForFunction(() => document.querySelector('[data-testid=event-playoff]')?.textContent.startsWith('Play-off'), null, { timeout: T });
   await clickConfirmed(org.page, '[data-testid=start-event]');

@@ -26,7 +26,7 @@ describe("the admin's live games say where a game comes from", () => {
     try {
       setLang('zh');
       expect(eventPlaceText({ event_id: 'e1', round: 2, board: 3 })).toBe('比赛 e1 · 第 2 轮 · 第 3 台');
-      expect(poolText({ pool: 'jieqi:180000+2000' })).toBe('配对池 揭棋 Jieqi 3+2');
+      expect(poolText({ pool: 'jieqi:180000+2000' })).toBe('配对池 揭棋 3+2');
     } finally {
       setLang('en');
     }

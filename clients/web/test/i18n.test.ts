@@ -1,10 +1,67 @@
 import { describe, expect, it } from 'vitest';
-import { errorText, reasonText, setLang } from '../src/i18n';
-import { durationText, ratingCounted } from '../src/ui/format';
+import { apiErrorText, captureVisibilityText, errorText, paren, reasonText, setLang } from '../src/i18n';
+import { Outcome, type GameResult } from '../src/net/proto';
+import { durationText, ratingCounted, resultText, rulesetTag, tcText } from '../src/ui/format';
+import { outcomeFor } from '../src/ui/PlayerPage';
 
 describe('result reasons', () => {
   it('a game ended by a ban reads as the opponent banned', () => {
     expect(reasonText('banned')).toBe('opponent banned');
+  });
+});
+
+describe('a double forfeit (sent as a draw, scored 0–0)', () => {
+  it('is not headed as a draw: both sides lost', () => {
+    const r = { outcome: Outcome.DRAW, reason: 'double_forfeit' } as GameResult;
+    try {
+      expect(resultText(r)).toBe('Both forfeited (both lose)');
+      setLang('zh');
+      expect(resultText(r)).toBe('双方弃权（均判负）');
+      expect(resultText({ outcome: Outcome.DRAW, reason: 'agreement' } as GameResult)).toBe('和棋：双方议和');
+    } finally {
+      setLang('en');
+    }
+    const g = { id: 'e-r1-b1-g1', result: 'draw', reason: 'double_forfeit', red: { user_id: 'u1', name: 'A' }, black: { user_id: 'u2', name: 'B' } };
+    expect(outcomeFor(g as Parameters<typeof outcomeFor>[0], 'u1')).toBe('lost');
+    expect(outcomeFor(g as Parameters<typeof outcomeFor>[0], 'u2')).toBe('lost');
+    expect(outcomeFor({ ...g, reason: 'agreement' } as Parameters<typeof outcomeFor>[0], 'u1')).toBe('drawn');
+  });
+});
+
+describe('reasons and rule sets in Chinese', () => {
+  it('has a text for the matchmaker\'s reasons and never names the reader (对方)', () => {
+    try {
+      setLang('zh');
+      expect(reasonText('corrected')).toBe('成绩更正');
+      expect(reasonText('cancelled')).toBe('比赛取消');
+      expect(reasonText('banned')).toBe('负方账号被封禁');
+      expect(reasonText('claimed_draw')).not.toContain('对方离线');
+      expect(rulesetTag('cxa')).toBe('中国象协');
+      expect(rulesetTag('something')).toBe('SOMETHING');
+      setLang('en');
+      expect(rulesetTag('cxa')).toBe('CXA');
+      expect(reasonText('corrected')).toBe('result corrected');
+    } finally {
+      setLang('en');
+    }
+  });
+});
+
+describe('punctuation built in code', () => {
+  it('is full-width in Chinese: brackets, colons, seconds in words', () => {
+    try {
+      expect(paren('you')).toBe(' (you)');
+      expect(tcText({ initialMs: 30000, incrementMs: 0 })).toBe('30s+0');
+      expect(captureVisibilityText('capturer')).toBe('Captured dark pieces shown to: the capturer');
+      setLang('zh');
+      expect(paren('你')).toBe('（你）');
+      expect(tcText({ initialMs: 30000, incrementMs: 0 })).toBe('30秒+0');
+      expect(tcText({ initialMs: 300000, incrementMs: 3000 })).toBe('5+3');
+      expect(captureVisibilityText('nobody')).toBe('被吃暗子对谁可见：均不可见');
+      expect(apiErrorText({ status: 400, code: 'bad_request', message: 'rounds must be 1..30' })).toBe('服务器拒绝了请求：rounds must be 1..30');
+    } finally {
+      setLang('en');
+    }
   });
 });
 
@@ -24,9 +81,9 @@ describe('lobby refusals (BAD_REQUEST) in the user\'s language', () => {
     const range = { code: BAD_REQUEST, message: "your rating 1500 is outside this seek's range" };
     try {
       setLang('zh');
-      expect(errorText(guest)).toBe('计分对局需要注册账号：请注册或登录。');
+      expect(errorText(guest)).toBe('计等级分的对局需要注册账号：请注册或登录。');
       expect(errorText(range)).toBe('你的等级分 1500 不在该邀请的范围内。');
-      expect(errorText({ code: BAD_REQUEST, message: 'rated games need an account: 张伟 is a guest' })).toBe('计分对局需要注册账号：张伟 是游客。');
+      expect(errorText({ code: BAD_REQUEST, message: 'rated games need an account: 张伟 is a guest' })).toBe('计等级分的对局需要注册账号：张伟 是游客。');
       setLang('en');
       expect(errorText(guest)).toBe('Rated games need an account: register or log in.');
       expect(errorText(range)).toBe("Your rating 1500 is outside this seek's range.");

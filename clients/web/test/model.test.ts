@@ -93,6 +93,24 @@ describe('GameModel', () => {
     expect(await fast).not.toBe(t('chatBlockedWord'));
   });
 
+  it('tells a chat line refused for not watching the game apart from a malformed line', async () => {
+    const { conn, g } = setup();
+    const unwatched = g.say('hello');
+    conn.answers.at(-1)!.reject(new RequestError(ErrorCode.BAD_REQUEST, 'watch the game before writing in its chat'));
+    expect(await unwatched).toBe('Watch the game before writing in its chat.');
+    const long = g.say('x'.repeat(300));
+    conn.answers.at(-1)!.reject(new RequestError(ErrorCode.BAD_REQUEST, 'a chat line has at most 200 characters'));
+    expect(await long).toBe(t('chatBadLine'));
+    setLang('zh');
+    try {
+      const again = g.say('你好');
+      conn.answers.at(-1)!.reject(new RequestError(ErrorCode.BAD_REQUEST, 'watch the game before writing in its chat'));
+      expect(await again).toBe('请先进入观战再发言。');
+    } finally {
+      setLang('en');
+    }
+  });
+
   it('a move limit request ends a standing takeback proposal', () => {
     const { conn, g } = setup();
     conn.push({ gameState: state({ version: 1, takebacksAllowed: true, takebackProposedBy: 2, moves: [{ ply: 1, iccs: 'h2e2' }] }) });
@@ -316,7 +334,11 @@ describe('GameModel', () => {
     expect(g.error).toBe('No takebacks in rated games.');
     setLang('zh');
     try {
-      expect(errorText({ code: ErrorCode.TAKEBACK_NOT_ALLOWED, message: 'no takebacks in rated games' }, 'zh')).toBe('现在不能悔棋。');
+      // The reason in Chinese too (the server words it in English only), the general text for one not known.
+      expect(errorText({ code: ErrorCode.TAKEBACK_NOT_ALLOWED, message: 'no takebacks in rated games' }, 'zh')).toBe('计等级分的对局不能悔棋。');
+      expect(errorText({ code: ErrorCode.TAKEBACK_NOT_ALLOWED, message: 'no more than 3 takebacks for a player in one game' }, 'zh')).toBe('每局每方最多悔棋 3 次。');
+      expect(errorText({ code: ErrorCode.GIVE_TIME_NOT_ALLOWED, message: 'no time can be given in tournament games' }, 'zh')).toBe('比赛对局不能送时。');
+      expect(errorText({ code: ErrorCode.TAKEBACK_NOT_ALLOWED, message: 'something new' }, 'zh')).toBe('现在不能悔棋。');
     } finally {
       setLang('en');
     }
@@ -340,14 +362,62 @@ describe('helpers', () => {
       'Too many wrong passwords for this account: try again in a minute.',
     );
     expect(errorText({ code: 7, message: 'wrong name or password' }, 'en')).toBe(t('error.BAD_CREDENTIALS'));
-    // Chinese keeps the translated general text (the server's message is English).
+    // Chinese keeps the translated general text for a reason it does not know (the server's message is English).
     expect(errorText({ code: 3, message: 'slow down' }, 'zh')).toBe(t('error.RATE_LIMITED'));
+  });
+  it('words in Chinese the codes and reasons that had only the server\'s English; English keeps them', () => {
+    const cases: [number, string, string][] = [
+      [3, 'too many wrong passwords for this account: try again in a minute', '该账号密码错误次数过多，请一分钟后再试。'],
+      [3, 'slow down: too many frames per second', '操作太频繁，请放慢速度。'],
+      [5, 'log in first', '请先登录。'],
+      [6, 'invalid or expired token', '登录已失效，请重新登录。'],
+      [1, 'binary frames only', '客户端发送的数据无法识别，请刷新页面后重试。'],
+      [11, 'you do not play this game', '你不是本局棋手，不能进行此操作。'],
+      [21, 'internal error', '服务器内部错误，请稍后重试。'],
+      [21, 'the move could not be judged', '服务器未能判定这步棋，请重试。'],
+      [9, 'watching too many games at once (at most 20): unwatch_game one first', '同时观看的对局太多（最多 20 局），请先退出一局。'],
+      [9, 'rating range: min above max', '等级分范围有误：下限高于上限。'],
+      [9, "user_name: not a player's name", '没有这个用户名的棋手。'],
+      [9, 'time control: initial 1 s..6 h, increment <= 120 s', '对局设置无效：time control: initial 1 s..6 h, increment <= 120 s'],
+      [9, 'unknown ruleset', '对局设置无效：unknown ruleset'],
+    ];
+    setLang('zh');
+    try {
+      for (const [code, message, zh] of cases) expect(errorText({ code, message }, 'zh'), message).toBe(zh);
+    } finally {
+      setLang('en');
+    }
+    // English as before: the server's words for the codes that had no text.
+    expect(errorText({ code: 5, message: 'log in first' }, 'en')).toBe('log in first');
+    expect(errorText({ code: 21, message: 'the move could not be judged' }, 'en')).toBe('the move could not be judged');
+    expect(errorText({ code: 24, message: 'no takebacks in rated games' }, 'en')).toBe('No takebacks in rated games.');
   });
   it('says why an event refused an action, in the server\'s words', () => {
     expect(apiErrorText({ status: 409, code: 'bad_state', message: 'the current round is not finished' })).toBe(
       'Not possible at this stage of the event: the current round is not finished',
     );
     expect(apiErrorText({ status: 409, code: 'bad_state' })).toBe('Not possible at this stage of the event');
+    expect(apiErrorText({ status: 503, code: 'unavailable', message: 'the tournament service is not running; nothing was done, try again later' })).toBe(
+      'The tournament service is not running; nothing was done, try again later.',
+    );
+    // In Chinese: the reasons an organiser meets, a setting by its name, a stage in words; a
+    // reason not known stays the server's; the codes that had no text.
+    setLang('zh');
+    try {
+      const refused = (message: string) => apiErrorText({ status: 409, code: 'bad_state', message });
+      expect(refused('the current round is not finished')).toBe('比赛当前阶段不能这样做：本轮尚未结束');
+      expect(refused("'pairing.games_per_round' can be changed only before the event starts (now: name, pairing.rounds)")).toBe(
+        '比赛当前阶段不能这样做：“每轮局数”只能在比赛开始前修改',
+      );
+      expect(refused('3 rounds have been paired: the event cannot have fewer')).toBe('比赛当前阶段不能这样做：已编排 3 轮，轮数不能少于此数');
+      expect(refused('pausing is not possible while the event is paused')).toBe('比赛当前阶段不能这样做：比赛当前状态为“已暂停”，不能进行此操作');
+      expect(refused('王伟 has not withdrawn')).toBe('比赛当前阶段不能这样做：王伟 并未退赛');
+      expect(refused('something new')).toBe('比赛当前阶段不能这样做：something new');
+      expect(apiErrorText({ status: 503, code: 'unavailable', message: 'the tournament service is not running' })).toBe('赛事服务未运行，操作未执行，请稍后再试。');
+      expect(apiErrorText({ status: 404, code: 'not_found', message: 'unknown event view' })).toBe('此服务器尚未提供该功能。');
+    } finally {
+      setLang('en');
+    }
   });
   it('formats clocks', () => {
     expect(clockText(605_000)).toBe('10:05');

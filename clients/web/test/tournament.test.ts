@@ -81,6 +81,13 @@ describe('tournament helpers', () => {
     expect(crossCellText({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('+ 2');
     expect(crossCellText({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('–');
     expect(crossCellText({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('2r');
+    try {
+      setLang('zh'); // 红/黑 in a Chinese crosstable, not r/b
+      expect(crossCellText({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('2黑 2');
+      expect(crossCellText({ opponent: 2, colour: 'red', points: 1 }, (p) => p + 1)).toBe('3红 1');
+    } finally {
+      setLang('en');
+    }
     expect(sbText({ sonneborn_berger_x2: 5 } as StandingsRow)).toBe('2.5');
     expect(sbText({ sonneborn_berger_x2: 4 } as StandingsRow)).toBe('2');
   });
@@ -88,6 +95,9 @@ describe('tournament helpers', () => {
     expect(parsePairs('0-1, 2-3;4 bye')).toEqual([[0, 1], [2, 3], [4, -2]]);
     expect(parsePairs('')).toEqual([]);
     expect(() => parsePairs('a-b')).toThrow();
+    // As a Chinese input method types them: full-width commas, 、 and ；, full-width dashes and colons.
+    expect(parsePairs('1-4，2-3')).toEqual([[1, 4], [2, 3]]);
+    expect(parsePairs('1－4、2：3；5—轮空')).toEqual([[1, 4], [2, 3], [5, -2]]);
     // The edit box speaks pairing numbers; the API takes places in the player list.
     const players = [{ name: 'A', number: 2 }, { name: 'B', number: 3 }, { name: 'C', number: 1 }];
     expect(pairingText([{ a: 1, b: 2 }, { a: 0, b: -2 }], players)).toBe('3-1, 2-bye');
@@ -139,12 +149,29 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
       expect(n('round_paired', { round: '3' })).toBe('第 3 轮已编排');
       expect(n('round_started', { round: '3' })).toBe('第 3 轮开始');
       expect(n('withdrew', { name: '王伟' })).toBe('王伟 退出比赛');
-      expect(n('removed_for_forfeits', { name: 'Wang', round: '4', limit: '3' })).toBe('Wang 第 4 轮后累计弃权 3 次，达到本赛上限，被取消资格');
+      expect(n('removed_for_forfeits', { name: 'Wang', round: '4', limit: '3' })).toBe('Wang 第 4 轮后累计弃权 3 轮，达到本次比赛上限，按退赛处理');
       expect(n('event_paused_because', { reason: '场地停电' })).toBe('组织者暂停了比赛：场地停电');
       expect(n('disqualified_because', { name: 'Li', reason: 'engine use' })).toBe('Li 被取消比赛资格：engine use');
       expect(n('event_finished')).toBe('比赛结束');
       // A code this client does not know yet: the server's English.
       expect(n('something_new', {}, 'something new happened')).toBe('something new happened');
+    } finally {
+      setLang('en');
+    }
+  });
+
+  // Two parameters are codes ("final", "pairing.rounds, initial_ms"): players read names.
+  it('names the play-off game and the settings changed, not their codes', () => {
+    try {
+      setLang('zh');
+      expect(n('knockout_corrected', { knockout: 'final', red: '王伟', black: '李娜', score: '2:0' })).toBe('决赛：王伟 – 李娜 成绩更正为 2:0');
+      expect(n('knockout_replayed', { knockout: 'sf2', red: '王伟', black: '李娜' })).toBe('半决赛 2：王伟 – 李娜 的对局已作废，将重赛');
+      expect(n('knockout_corrected', { knockout: 'third', red: 'A', black: 'B', score: '1:1' })).toBe('三四名决赛：A – B 成绩更正为 1:1');
+      expect(n('settings_changed', { list: 'pairing.rounds, initial_ms, no_show_ms' })).toBe('比赛设置已修改：轮数、基本用时、迟到判负时限');
+      expect(n('settings_changed', { list: 'name, something_new' })).toBe('比赛设置已修改：比赛名称、something_new');
+      setLang('en');
+      expect(n('knockout_corrected', { knockout: 'sf1', red: 'A', black: 'B', score: '2:0' })).toBe('Semi-final 1: A – B corrected to 2:0');
+      expect(n('settings_changed', { list: 'pairing.rounds, spectator_delay_ms' })).toBe("settings changed: rounds, spectators' delay");
     } finally {
       setLang('en');
     }
@@ -179,7 +206,7 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
       expect(n('playoff_drawn')).toBe('play-off drawn: its games start with the next round');
       setLang('zh');
       expect(n('withdrawn_banned', { name: '王伟' })).toBe('王伟 账号被封禁，已退赛');
-      expect(n('playoff_drawn')).toBe('附加赛已抽签：下一轮开始时开赛');
+      expect(n('playoff_drawn')).toBe('附加赛对阵已确定：下一轮开始时开赛');
     } finally {
       setLang('en');
     }
@@ -187,7 +214,7 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
 });
 
 describe('tiebreak cells', () => {
-  it('show the round before for 前轮名次 and 前轮积分, the whole list in the title', () => {
+  it('show the round before for 前一轮名次 and 前一轮积分, the whole list in the title', () => {
     expect(tiebreakCell('prev_round_rank', '3,5,2')).toEqual({ text: '3', title: '3 · 5 · 2' });
     expect(tiebreakCell('prev_round_score', '8,6')).toEqual({ text: '8', title: '8 · 6' });
     expect(tiebreakCell('prev_round_rank', '')).toEqual({ text: '', title: '' });

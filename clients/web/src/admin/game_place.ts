@@ -1,12 +1,10 @@
 // Where a game of the admin's live list comes from (GET /api/admin/games): its event, round and
 // board, or the quick-pairing pool. A server that does not send these fields gives '' for both.
 import { t } from '../i18n';
-import { placeOfGame } from '../tournament/logic';
+import { knockoutName, placeOfGame } from '../tournament/logic';
 import { poolLabel } from '../ui/format';
 
 export type GameOrigin = { id?: string; event_id?: string; round?: number; board?: number; pool?: string };
-
-const KNOCKOUT_NAMES = { sf1: ['semifinal', ' 1'], sf2: ['semifinal', ' 2'], final: ['final', ''], third: ['thirdPlace', ''] } as const;
 
 // "event E · round 2 · board 3"; round and board only when the server gives them (> 0). The game id
 // tells the rest: a play-off game's name (it has no board), a two-game match's second game ("G2").
@@ -18,8 +16,7 @@ export function eventPlaceText(g: GameOrigin): string {
   if ((g.board ?? 0) > 0) parts.push(t('adminGameBoard', { n: g.board! }));
   const place = g.id ? placeOfGame(g.id) : undefined;
   if (place && 'knockout' in place) {
-    const [key, suffix] = KNOCKOUT_NAMES[place.knockout];
-    parts.push(t(key) + suffix);
+    parts.push(knockoutName(place.knockout));
   } else if (place && place.game > 1) {
     parts.push(t('gameN', { n: place.game }));
   }

@@ -8,7 +8,7 @@
 import { Disconnected, RequestError, type Connection } from '../net/connection';
 import { ErrorCode, EventKind, Outcome, Side, type ChatLine, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
 import { applyMove, boardFen, iccsOf, parseFen, parseIccs, type Color, type Move, type PieceType, type Position } from '../rules/board';
-import { errorText, t } from '../i18n';
+import { errorText, knownBadRequestText, t } from '../i18n';
 import { Observable } from '../store';
 import { capturedNamed } from './commitment';
 import { premoveVerdict } from './premove';
@@ -585,7 +585,8 @@ export class GameModel extends Observable {
       return '';
     } catch (e) {
       const code = (e as { code?: number }).code;
-      if (code === ErrorCode.BAD_REQUEST) return t('chatBadLine');
+      // Refused for a reason the server names (not watching the game), else the line's form.
+      if (code === ErrorCode.BAD_REQUEST) return knownBadRequestText(e) ?? t('chatBadLine');
       if (code === ErrorCode.CHAT_BLOCKED_WORD) return t('chatBlockedWord');
       if (code === ErrorCode.GAME_OVER) {
         // The chat stays open a while after the end (the server keeps the game in memory); now it has closed.

@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { hasKey, lang, t } from '../i18n';
+import { hasKey, lang, settingName, t } from '../i18n';
 import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
@@ -54,15 +54,16 @@ export function hasResult(ev: EventDetail, r: number, p: number): boolean {
   return b.games?.length > 0 || slotsOf(ev, r, ev.rounds[r - 1].boards.indexOf(b)).some((g) => g.finished);
 }
 
-// "3b 2" = against number 3, with Black, 2 points; "+ 2" a bye; "–" not paired. Points are left
-// out while the game is unplayed (played = false).
+// "3b 2" = against number 3, with Black, 2 points (Chinese "3黑 2"); "+ 2" a bye; "–" not paired.
+// Points are left out while the game is unplayed (played = false).
 export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number) => number | undefined, played = true): string {
   if (!cell) return '';
   const pts = !played || cell.points === null || cell.points === undefined ? '' : String(cell.points);
   if (cell.opponent === BYE) return `+ ${pts}`.trim();
   if (cell.opponent < 0) return '–';
   const n = numberOf(cell.opponent) ?? cell.opponent;
-  return `${n}${colourLetter(cell.colour)} ${pts}`.trim();
+  const col = colourLetter(cell.colour);
+  return `${n}${col === 'r' ? t('crossRed') : col === 'b' ? t('crossBlack') : ''} ${pts}`.trim();
 }
 
 // Sonneborn–Berger (小分) from the doubled value the API sends.
@@ -102,11 +103,12 @@ export function eventIdFrom(name: string, rand = Math.random()): string {
   return slug ? `${slug}-${suffix}` : `event-${suffix}`;
 }
 
-// "0-1, 2-3" → [[0, 1], [2, 3]] (forbidden pairs, edited boards); throws on anything else.
+// "0-1, 2-3" → [[0, 1], [2, 3]] (forbidden pairs, edited boards); throws on anything else. A
+// Chinese input method's punctuation is read too: "1-4，2-3", "1－4、2：3", "5—轮空".
 export function parsePairs(text: string): [number, number][] {
   const out: [number, number][] = [];
-  for (const part of text.split(/[,;\n]+/).map((s) => s.trim()).filter(Boolean)) {
-    const m = part.match(/^(\d+)\s*[-–:\s]\s*(\d+|bye|-2|轮空)$/i);
+  for (const part of text.split(/[,;\n，、；]+/).map((s) => s.trim()).filter(Boolean)) {
+    const m = part.match(/^(\d+)\s*[-–—－:：\s]\s*(\d+|bye|-2|轮空)$/i);
     if (!m) throw new Error(part);
     out.push([Number(m[1]), /^\d+$/.test(m[2]) ? Number(m[2]) : BYE]);
   }
@@ -184,7 +186,25 @@ export interface EventNotice {
 
 export function noticeText(n: EventNotice): string {
   const key = `notice.${n.code ?? ''}`;
-  return n.code && hasKey(key) ? t(key, n.params ?? {}) : (n.text ?? '');
+  if (!n.code || !hasKey(key)) return n.text ?? '';
+  // Two parameters are codes, not words: a play-off game ("final") and the settings changed
+  // ("pairing.rounds, initial_ms"), said in the reader's language.
+  const params = { ...(n.params ?? {}) };
+  if (params.knockout) params.knockout = knockoutName(params.knockout);
+  if (n.code === 'settings_changed' && params.list) params.list = settingsList(params.list);
+  return t(key, params);
+}
+
+// A play-off game by its code (sf1, sf2, final, third); an unknown code as it is.
+export function knockoutName(code: string): string {
+  const sf = /^sf(\d)$/.exec(code);
+  if (sf) return t('semifinalN', { n: sf[1] });
+  return code === 'final' ? t('final') : code === 'third' ? t('thirdPlace') : code;
+}
+
+// The server's ", "-separated setting names as a list in the reader's language.
+function settingsList(list: string): string {
+  return list.split(/,\s*/).filter(Boolean).map(settingName).join(t('listSep'));
 }
 
 // Whether the organiser has a round to start: the paired, unstarted Swiss round, or (auto_rounds

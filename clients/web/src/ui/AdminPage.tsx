@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { eventPlaceText, poolText, type GameOrigin } from '../admin/game_place';
 import { byLabel, metric, parsePrometheus, type Sample } from '../admin/prometheus';
 import type { App } from '../app';
-import { apiErrorText, t } from '../i18n';
+import { apiErrorText, paren, t } from '../i18n';
 import { ApiError, api, apiText, type Auth } from '../net/http';
 import { clockText } from './format';
 import { useObservable } from '../store';
@@ -167,7 +167,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
         />
         <section class="panel admin-games-panel" data-testid="admin-games">
           <h3>
-            {t('liveGames')} ({games.filter((g) => !g.finished).length})
+            {t('liveGames')}{paren(games.filter((g) => !g.finished).length)}
             {games.some((g) => g.finished) && <span class="muted small"> · {t('recentlyFinished', { n: String(games.filter((g) => g.finished).length) })}</span>}
           </h3>
           {games.length === 0 && <p class="muted">{t('noGames')}</p>}
@@ -180,7 +180,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
         </section>
         <section class="panel" data-testid="admin-connections">
           <h3>
-            {t('connections')} ({conns.length}){node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
+            {t('connections')}{paren(conns.length)}{node && <span class="muted small" data-testid="admin-node"> · {t('nodeNamed', { node })}</span>}
           </h3>
           <div class="table-wrap">
             <table class="grid-table conns">
@@ -224,7 +224,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
           <BanById onBan={(id) => void post(`/api/admin/users/${encodeURIComponent(id)}/ban`, {}, t('userBanned', { name: users.get(id) ?? id }))} />
         </section>
         <section class="panel" data-testid="admin-chat-reports">
-          <h3>{t('chatReports')} ({reports.length})</h3>
+          <h3>{t('chatReports')}{paren(reports.length)}</h3>
           {reports.length === 0 ? (
             <p class="muted">{t('noChatReports')}</p>
           ) : (
@@ -248,7 +248,7 @@ function Dashboard({ app, auth, onDenied }: { app: App; auth: Auth; onDenied: ()
         </section>
         <section class="panel" data-testid="admin-banned">
           <h3>
-            {t('bannedUsers')} ({banned.length})
+            {t('bannedUsers')}{paren(banned.length)}
           </h3>
           {banned.length === 0 ? (
             <p class="muted">{t('noBannedUsers')}</p>

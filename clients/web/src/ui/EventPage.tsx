@@ -4,12 +4,12 @@
 // this event, after a reconnect, and by a slow poll.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { apiErrorText, t, useLang, type Key } from '../i18n';
+import { apiErrorText, captureVisibilityText, paren, reasonText, t, useLang, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, knockoutName, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
-import { durationText, tcText } from './format';
+import { durationText, rulesetTag, tcText } from './format';
 import { EventForm, stageText, tiebreakName, variantText } from './TournamentsPage';
 
 const POLL_MS = 10_000;
@@ -102,7 +102,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     try {
       const auth = organiser && app.adminToken && !organises ? { adminToken: app.adminToken } : { token: app.conn.token };
       const r = await api<{ ok?: boolean; warnings?: string[] }>('POST', `/api/events/${enc}/${path}`, body ?? {}, auth);
-      const warnings = r?.warnings?.length ? ` ${t('warnings')}: ${r.warnings.join('; ')}` : '';
+      const warnings = r?.warnings?.length ? ` ${t('warnings')}${t('resultSep')}${r.warnings.join(t('clauseSep'))}` : '';
       setMsg({ ok: true, text: `${t('done')}${warnings}` });
       await load();
       return true;
@@ -126,7 +126,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         </div>
         <div class="meta">
           <span class="tag">{variantText(cfg.variant)}</span>
-          <span class="tag">{(cfg.ruleset || '').toUpperCase()}</span>
+          <span class="tag">{rulesetTag(cfg.ruleset)}</span>
           {ruleOptionTags({
             repetitions: cfg.repetitions,
             pawnsAdvisorsElephantsFree: cfg.pawns_advisors_elephants_free,
@@ -222,7 +222,7 @@ function EventRules({ ev }: { ev: EventDetail }) {
       {ev.config.late_join_until_round > 1 && <li data-testid="event-late-join">{t('lateJoinRule', { n: ev.config.late_join_until_round })}</li>}
       {ev.config.auto_rounds === false && <li data-testid="event-manual-rounds">{t('manualRoundsRule')}</li>}
       {ev.config.variant === 'jieqi' && ev.config.capture_visibility && (
-        <li>{t('captureVisibility')}: {t(`cv.${ev.config.capture_visibility}` as Key)}</li>
+        <li>{captureVisibilityText(ev.config.capture_visibility)}</li>
       )}
     </ul>
   );
@@ -321,7 +321,7 @@ function Registration(props: {
   const canJoin = joinOpen(ev);
   return (
     <section class="panel" data-testid="registration">
-      <h3>{t('players')} ({ev.players.length})</h3>
+      <h3>{t('players')}{paren(ev.players.length)}</h3>
       <ol class="players" data-testid="player-list">
         {byNumber(ev).map(([p, i]) => (
           <li key={i} class={i === me ? 'me' : ''} data-player={p.name}>
@@ -467,10 +467,10 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
                   <td class="black-name" data-testid="board-black">{b.b === BYE ? <span class="muted">{t('bye')}</span> : name(b.b)}</td>
                   <td class="games">
                     {slots.map((g) => (
-                      <a key={g.game_id} class="game-link" data-testid="board-game" data-game={g.game_id} data-finished={g.finished ? '1' : '0'} href={`#/game/${encodeURIComponent(g.game_id)}`} title={g.reason || ''}>
+                      <a key={g.game_id} class="game-link" data-testid="board-game" data-game={g.game_id} data-finished={g.finished ? '1' : '0'} href={`#/game/${encodeURIComponent(g.game_id)}`} title={g.reason ? reasonText(g.reason) : ''}>
                         {slots.length > 1 ? `${t('gameN', { n: g.index + 1 })} ` : ''}
                         {resultCell(g)}
-                        {g.forfeit ? ` (${t('forfeitShort')})` : ''}
+                        {g.forfeit ? paren(t('forfeitShort')) : ''}
                         {!g.finished && ` ${t('watch')}`}
                       </a>
                     ))}
@@ -482,7 +482,7 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
         </table>
       </div>
       {rd.unavailable && rd.unavailable.length > 0 && (
-        <p class="muted">{t('absent')}: {rd.unavailable.map(name).join(', ')}</p>
+        <p class="muted">{t('absent')}{t('resultSep')}{rd.unavailable.map(name).join(t('listSep'))}</p>
       )}
       {explain.length > 0 && (
         <details class="explain" open data-testid="explain">
@@ -521,11 +521,11 @@ function PlayoffView({ ev }: { ev: EventDetail }) {
   return (
     <section class="panel" data-testid="playoff">
       <h3>{t('playoff')}</h3>
-      <p class="muted">{t('seeds')}: {p.seeds.map(name).join(', ')}</p>
+      <p class="muted">{t('seeds')}{t('resultSep')}{p.seeds.map(name).join(t('listSep'))}</p>
       <ul class="list">
-        {p.semifinals.map((g, i) => game(`${t('semifinal')} ${i + 1}`, g, `sf${i + 1}`))}
-        {p.final && p.final.red >= 0 && game(t('final'), p.final, 'final')}
-        {p.third && p.third.red >= 0 && game(t('thirdPlace'), p.third, 'third')}
+        {p.semifinals.map((g, i) => game(knockoutName(`sf${i + 1}`), g, `sf${i + 1}`))}
+        {p.final && p.final.red >= 0 && game(knockoutName('final'), p.final, 'final')}
+        {p.third && p.third.red >= 0 && game(knockoutName('third'), p.third, 'third')}
       </ul>
     </section>
   );
@@ -590,7 +590,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
                 <td>{r.number}</td>
                 <td class="name" title={r.disqualified_reason || undefined}>
                   {r.name}
-                  {r.withdrawn ? ` (${t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : r.withdrawn_reason === 'disqualified' ? 'disqualified' : 'withdrawn')})` : ''}
+                  {r.withdrawn ? paren(t(r.withdrawn_reason === 'forfeits' ? 'removedForfeits' : r.withdrawn_reason === 'disqualified' ? 'disqualified' : 'withdrawn')) : ''}
                 </td>
                 <td data-col="score"><strong>{r.score}</strong></td>
                 {tbs.shown.map(([c, i]) => {
@@ -614,7 +614,7 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
       {tbs.shown.some(([c]) => c === 'prev_round_rank') && <p class="muted note">{t('prevRoundRankHint')}</p>}
       {ev.stage === 'finished' && standings.final_ranking?.length > 0 && (
         <p data-testid="final-ranking">
-          {t('finalRanking')}: {standings.final_ranking.map((p, i) => `${i + 1}. ${playerName(ev, p)}`).join(' · ')}
+          {t('finalRanking')}{t('resultSep')}{standings.final_ranking.map((p, i) => `${i + 1}. ${playerName(ev, p)}`).join(' · ')}
         </p>
       )}
     </section>
@@ -700,7 +700,7 @@ function KeepApart({ ev, busy, act }: { ev: EventDetail; busy: boolean; act: (pa
       </div>
       {pairs.length > 0 && (
         <p class="muted small" data-testid="kept-apart">
-          {t('keptApart')}: {pairs.map(([x, y]) => `${playerName(ev, x)} – ${playerName(ev, y)}`).join('; ')}
+          {t('keptApart')}{t('resultSep')}{pairs.map(([x, y]) => `${playerName(ev, x)} – ${playerName(ev, y)}`).join(t('clauseSep'))}
         </p>
       )}
     </form>
@@ -770,8 +770,11 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
   const pts = ev.config.pairing ?? { win_points: 2, draw_points: 1, loss_points: 0 };
   // A two-game match's games have the same board: the label names the game (G1, G2).
   const twoGames = (ev.config.pairing?.games_per_round ?? 1) > 1;
-  const gameLabel = (g: GameSlot) =>
-    `${t('roundShort', { n: g.round })}·${g.board >= 0 ? g.board + 1 : g.knockout}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
+  // "R3·5 G1 A–B" (Chinese 第3轮第5台 第1局 张三–李四); a play-off game by its name.
+  const gameLabel = (g: GameSlot) => {
+    const where = g.board >= 0 ? t('roundBoardShort', { r: g.round, b: g.board + 1 }) : t('roundKnockoutShort', { r: g.round, ko: knockoutName(g.knockout ?? '') });
+    return `${where}${twoGames && g.board >= 0 ? ` ${t('gameN', { n: g.index + 1 })}` : ''} ${playerName(ev, g.red)}–${playerName(ev, g.black)}`;
+  };
 
   return (
     <section class="panel organiser" data-testid="organiser">
@@ -918,7 +921,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
             <select data-testid="foul-game" value={foulId} onChange={(e) => setFoulGame(e.currentTarget.value)}>
               {foulable.map((g) => (
                 <option key={g.game_id} value={g.game_id}>
-                  {gameLabel(g)} {g.finished ? `${g.red_points}:${g.black_points}` : `(${t('inProgress')})`}
+                  {gameLabel(g)}{g.finished ? ` ${g.red_points}:${g.black_points}` : paren(t('inProgress'))}
                 </option>
               ))}
             </select>
@@ -958,8 +961,8 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
           </label>
           <div class="row">
             <select data-testid="adjudicate-outcome" value={adjOutcome} onChange={(e) => setAdjOutcome(e.currentTarget.value as 'red-wins' | 'black-wins' | 'draw')}>
-              <option value="red-wins">{t('redWins')}{adjudicating ? ` (${playerName(ev, adjudicating.red)})` : ''}</option>
-              <option value="black-wins">{t('blackWins')}{adjudicating ? ` (${playerName(ev, adjudicating.black)})` : ''}</option>
+              <option value="red-wins">{t('redWins')}{adjudicating ? paren(playerName(ev, adjudicating.red)) : ''}</option>
+              <option value="black-wins">{t('blackWins')}{adjudicating ? paren(playerName(ev, adjudicating.black)) : ''}</option>
               <option value="draw">{t('draw')}</option>
             </select>
             <input data-testid="adjudicate-reason" maxLength={200} placeholder={t('adjudicateReason')} value={adjReason}

@@ -6,12 +6,12 @@ import { gameFen } from '../analysis/fen';
 import { turnedUpAtEnd } from '../game/commitment';
 import type { GameModel } from '../game/model';
 import { ruleOptionTags } from '../game/rule_options';
-import { apiErrorText, captureVisibilityText, t, useLang } from '../i18n';
+import { apiErrorText, captureVisibilityText, paren, t, useLang } from '../i18n';
 import { api } from '../net/http';
 import { Outcome, Variant } from '../net/proto';
 import { iccsOf, parseIccs, type Color, type Move, type Position, type Square } from '../rules/board';
 import { chineseMove } from '../rules/notation';
-import { nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
+import { knockoutName, nextGameOfMatch, placeOfGame, type GamePlace } from '../tournament/logic';
 import { useObservable } from '../store';
 import { alertPlayer } from './alerts';
 import { Board } from './Board';
@@ -21,11 +21,11 @@ import { Commitment } from './Commitment';
 import { MoveList } from './MoveList';
 import { Chat, ChatUnread } from './Chat';
 import { Rematch } from './Rematch';
-import { clockText, poolLabel, ratingCounted, resultText, tcText } from './format';
+import { clockText, poolLabel, ratingCounted, resultText, rulesetTag, tcText } from './format';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
 function slotText(s: GamePlace): string {
-  if ('knockout' in s) return s.knockout === 'final' ? t('final') : s.knockout === 'third' ? t('thirdPlace') : t('semifinal');
+  if ('knockout' in s) return knockoutName(s.knockout);
   return `${t('roundBoard', { r: s.round, b: s.board })} · ${t('gameN', { n: s.game })}`;
 }
 
@@ -178,7 +178,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
         <span class="who">
           {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
         </span>
-        {you === c && <span class="you"> ({t('you')})</span>}
+        {you === c && <span class="you">{paren(t('you'))}</span>}
         {player(c)?.bot && <span class="tag" data-testid="bot-tag">{t('computer')}</span>}
       </span>
       <Clock game={game} color={c} />
@@ -213,7 +213,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           <div class="meta">
             <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
-            <span class="tag">{st.ruleset.toUpperCase()}</span>
+            <span class="tag">{rulesetTag(st.ruleset)}</span>
             {st.variant === Variant.JIEQI && (
               <span class="tag" data-testid="game-capture-visibility">{captureVisibilityText(st.captureVisibility)}</span>
             )}
@@ -257,10 +257,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             </div>
           )}
           {!game.recordOnly && <ChatUnread game={game} me={app.user?.userId} />}
-          {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS) && (
-            // The result names a colour; a player is told which way it went for them.
+          {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS || game.result?.reason === 'double_forfeit') && (
+            // The result names a colour; a player is told which way it went for them (a double
+            // forfeit: both lost).
             <p class="result-for-you" data-testid="result-for-you">
-              {t((game.result.outcome === Outcome.RED_WINS) === (you === 'r') ? 'youWon' : 'youLost')}
+              {t(game.result!.reason !== 'double_forfeit' && (game.result!.outcome === Outcome.RED_WINS) === (you === 'r') ? 'youWon' : 'youLost')}
             </p>
           )}
           <FirstMoveDue game={game} you={you} />

@@ -7,7 +7,7 @@ import { Disconnected } from '../net/connection';
 import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { eventIdOfGame } from '../tournament/logic';
-import { tcText } from './format';
+import { RULESETS, tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 import { openTwin } from '../lobby/seek_match';
 import { RuleOptionsFields } from './RuleOptionsFields';
@@ -290,9 +290,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         <label>
           {t('ruleset')}
           <select value={ruleset} onChange={(e) => setRuleset(e.currentTarget.value)}>
-            <option value="cxa">{t('rules.cxa')}</option>
-            <option value="axf">{t('rules.axf')}</option>
-            <option value="computer">{t('rules.computer')}</option>
+            {RULESETS.map(([value, key]) => <option value={value}>{t(key)}</option>)}
           </select>
         </label>
         {/* Jieqi: who learns what a captured face-down piece was (jieqi-rules.md §5). */}

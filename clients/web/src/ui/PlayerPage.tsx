@@ -3,7 +3,7 @@
 // Data: GET /api/users/{id}/ratings, /rating-history/{variant} and /games (docs/protocol.md).
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { apiErrorText, reasonText, t } from '../i18n';
+import { apiErrorText, paren, reasonText, t } from '../i18n';
 import { ApiError, api } from '../net/http';
 import { ratingCounted, tcText } from './format';
 import { RatingChart } from './RatingChart';
@@ -32,6 +32,7 @@ const PAGE = 20;
 // The game's outcome from one player's side: 'won' | 'lost' | 'drawn' | 'aborted'.
 export function outcomeFor(g: GameSummary, userId: string): 'won' | 'lost' | 'drawn' | 'aborted' {
   if (g.reason === 'abort') return 'aborted';
+  if (g.reason === 'double_forfeit') return 'lost'; // sent as a draw, scored 0–0: both lost
   if (g.result === 'draw') return 'drawn';
   const red = g.red.user_id === userId;
   return (g.result === 'red-wins') === red ? 'won' : 'lost';
@@ -91,7 +92,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
 
   return (
     <div class="player-page" data-testid="player-page">
-      <h2 data-testid="player-name">{name || t('playerUnknownName')}{me ? ` (${t('you')})` : ''}</h2>
+      <h2 data-testid="player-name">{name || t('playerUnknownName')}{me ? paren(t('you')) : ''}</h2>
       {error && <p class="error" role="alert">{error}</p>}
       {/* Guests never play rated games: no ratings to show. */}
       {ratings && !id.startsWith('g-') && (
@@ -100,8 +101,8 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
             const r = ratings[v];
             return (
               <span key={v} class="rating" data-variant={v}>
-                {variantText(v)}: <b>{r ? Math.round(r.rating) : 1500}</b>{' '}
-                <span class="muted">({t('ratedGames', { n: r?.games ?? 0 })})</span>
+                {variantText(v)}{t('resultSep')}<b>{r ? Math.round(r.rating) : 1500}</b>
+                <span class="muted">{paren(t('ratedGames', { n: r?.games ?? 0 }))}</span>
               </span>
             );
           })}
@@ -114,7 +115,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
         </div>
       )}
       {me && !app.user!.guest && <PasswordForm app={app} />}
-      <h3>{t('finishedGames')}{total !== null ? ` (${total})` : ''}</h3>
+      <h3>{t('finishedGames')}{total !== null ? paren(total) : ''}</h3>
       {total === 0 && <p class="muted" data-testid="no-games">{t('noFinishedGames')}</p>}
       {games.length > 0 && (
         <div class="table-wrap">

@@ -46,7 +46,7 @@ export function RatingChart({ userId, variant }: { userId: string; variant: 'xia
   return (
     <figure class="rating-chart" data-testid="rating-chart" data-variant={variant} data-points={points.length}>
       <figcaption>
-        {variantText(variant)}: <b>{last.rating}</b>{' '}
+        {variantText(variant)}{t('resultSep')}<b>{last.rating}</b>
         <span class="muted">{t('ratingRange', { lo: Math.min(...ratings), hi: Math.max(...ratings), n: points.length })}</span>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('ratingHistory')}>

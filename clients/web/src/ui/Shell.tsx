@@ -2,7 +2,7 @@
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
 import { useState } from 'preact/hooks';
 import type { App } from '../app';
-import { errorText, setLang, t, useLang } from '../i18n';
+import { errorText, paren, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
 import { useObservable } from '../store';
 import { tcText } from './format';
@@ -96,7 +96,7 @@ export function Shell({ app }: { app: App }) {
           {user && (
             <span class="user" data-testid="user-name" title={user.name}>
               {user.name}
-              {user.guest ? ` (${t('guest')})` : ''}
+              {user.guest ? paren(t('guest')) : ''}
             </span>
           )}
           {user && (

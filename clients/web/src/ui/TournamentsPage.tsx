@@ -7,6 +7,7 @@ import { api } from '../net/http';
 import { BYE_OPP_POLICIES, TIEBREAK_PRESETS } from '../tournament/logic';
 import { BadPairsError, NEW_EVENT_FORM, POLICIES, eventSettingsBody, formFromConfig, formPreset } from '../tournament/event_form';
 import type { EventDetail, EventSummary } from '../tournament/types';
+import { RULESETS } from './format';
 import { RuleOptionsFields } from './RuleOptionsFields';
 
 const POLL_MS = 10_000;
@@ -176,9 +177,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         <label>
           {t('ruleset')}
           <select data-testid="ev-ruleset" value={f.ruleset} onChange={set('ruleset')}>
-            <option value="cxa">{t('rules.cxa')}</option>
-            <option value="axf">{t('rules.axf')}</option>
-            <option value="computer">{t('rules.computer')}</option>
+            {RULESETS.map(([value, key]) => <option value={value}>{t(key)}</option>)}
           </select>
         </label>
         {f.variant === 'jieqi' && (

@@ -1,12 +1,12 @@
 // Small display helpers shared by the pages.
-import { reasonText, t } from '../i18n';
+import { hasKey, reasonText, t } from '../i18n';
 import { Outcome, type GameResult } from '../net/proto';
 
 export function tcText(tc: { initialMs?: number; incrementMs?: number } | null | undefined): string {
   if (!tc) return '';
   const ms = tc.initialMs ?? 0;
   const inc = Math.round((tc.incrementMs ?? 0) / 1000);
-  if (ms < 60_000) return `${Math.round(ms / 1000)}s+${inc}`;
+  if (ms < 60_000) return `${t('tcSeconds', { s: Math.round(ms / 1000) })}+${inc}`;
   const min = ms / 60_000;
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
 }
@@ -17,6 +17,15 @@ export function poolLabel(name: string): string {
   const [ms, inc] = (tc ?? '').split('+').map(Number);
   return `${v === 'jieqi' ? t('jieqi') : t('xiangqi')} ${tcText({ initialMs: ms, incrementMs: inc })}`;
 }
+
+// A game's or event's rule set as a tag ("CXA"; 中国象协 in Chinese); an unknown one in capitals.
+export function rulesetTag(ruleset: string | undefined): string {
+  const key = `rsTag.${ruleset ?? ''}`;
+  return hasKey(key) ? t(key) : (ruleset ?? '').toUpperCase();
+}
+
+// The rule sets a seek or an event may choose, with their names.
+export const RULESETS = [['cxa', 'rules.cxa'], ['axf', 'rules.axf'], ['computer', 'rules.computer']] as const;
 
 // "10 min", "90 s", "1 min 30 s" (a rule's time, not a clock).
 export function durationText(ms: number): string {
@@ -36,8 +45,10 @@ export function clockText(ms: number): string {
   return `${m}:${String(s).padStart(2, '0')}`;
 }
 
-// "Black wins: perpetual check".
+// "Black wins: perpetual check". A double forfeit comes as a draw on the wire but is no draw: the
+// tournament scores it 0–0, both lost (docs/protocol.md), so it is named as such.
 export function resultText(r: GameResult): string {
+  if (r.reason === 'double_forfeit') return t('doubleForfeitResult');
   const head =
     r.outcome === Outcome.RED_WINS ? t('redWins') : r.outcome === Outcome.BLACK_WINS ? t('blackWins') : r.outcome === Outcome.DRAW ? t('draw') : t('aborted');
   if (r.outcome === Outcome.ABORTED) return head;
