@@ -25,8 +25,8 @@ const char* round1_mode_name(Round1Mode m) {
 
 const char* round1_mode_name_zh(Round1Mode m) {
   switch (m) {
-    case Round1Mode::Adjacent: return "相邻（1–2、3–4）";
-    case Round1Mode::AdjacentAlternating: return "相邻，先后手交替";
+    case Round1Mode::Adjacent: return "近号配对（1–2、3–4）";
+    case Round1Mode::AdjacentAlternating: return "近号配对（1–2、4–3），先后手交替";
     case Round1Mode::Fold: return "拦腰（1–n/2+1、2–n/2+2）";
     case Round1Mode::Random: return "随机";
   }

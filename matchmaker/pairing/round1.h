@@ -9,7 +9,7 @@ namespace xq::pairing {
 
 Round1Mode parse_round1_mode(const std::string& s);  // "adjacent", "adjacent-alternating", "fold", "random"
 const char* round1_mode_name(Round1Mode m);
-// The mode as the Chinese explain lines name it (相邻, 折叠…).
+// The mode as the Chinese explain lines name it (近号配对, 拦腰…).
 const char* round1_mode_name_zh(Round1Mode m);
 
 // Boards of round 1 for the available players (pp.players, in pairing-number
