@@ -607,6 +607,10 @@ const en = {
   'notice.paired_again_without': 'round {round} paired again without {name}',
   'notice.pair_again_by_hand': 'round {round} must be paired again by the organiser: {why}',
   'notice.paused_pairing_failed': 'paused: {why}; the organiser must pair the round',
+  'pairWhy.noLegal': 'round {n} cannot be paired: every pairing repeats a meeting, pairs a forbidden pair or gives a player a second bye',
+  'pairWhy.forbiddenOnly': 'round {n} cannot be paired: every pairing has a forbidden pair',
+  'pairWhy.tooManyGroups': 'round {n} cannot be paired: too many score groups',
+  'pairWhy.hint': ' (pair it with the fewest rematches, or edit the pairing)',
   'notice.playoff_started': 'play-off started',
   'notice.playoff_games_started': 'play-off games started',
   'notice.playoff_drawn': 'play-off drawn: its games start with the next round',
@@ -1412,6 +1416,10 @@ const zh: Record<Key, string> = {
   'notice.paired_again_without': '第 {round} 轮已重新编排（{name} 不在其中）',
   'notice.pair_again_by_hand': '第 {round} 轮须由组织者重新编排：{why}',
   'notice.paused_pairing_failed': '比赛暂停：{why}；须由组织者编排本轮',
+  'pairWhy.noLegal': '第 {n} 轮无法编排：任何编排都会重复对阵、遇到禁配或使棋手第二次轮空',
+  'pairWhy.forbiddenOnly': '第 {n} 轮无法编排：任何编排都有禁配的两人相遇',
+  'pairWhy.tooManyGroups': '第 {n} 轮无法编排：分数组过多',
+  'pairWhy.hint': '（可按重复对阵最少编排，或手动修改对阵）',
   'notice.playoff_started': '附加赛开始',
   'notice.playoff_games_started': '附加赛对局开始',
   'notice.playoff_drawn': '附加赛对阵已确定：下一轮开始时开赛',
@@ -1771,6 +1779,20 @@ export function apiErrorText(e: unknown): string {
 export function settingName(id: string): string {
   const key = `setting.${id}`;
   return hasKey(key) ? t(key) : id;
+}
+
+// Why the engine could not pair a round (matchmaker/pairing/swiss.cpp, service/tournament.cpp),
+// sent inside two notices as the server's English: said in the reader's language where known.
+const PAIRING_FAILURES: Reasons = [
+  [/^round (\d+) cannot be paired: no legal pairing exists: every pairing has a forbidden pair/, 'pairWhy.forbiddenOnly', ['n']],
+  [/^round (\d+) cannot be paired: no legal pairing exists/, 'pairWhy.noLegal', ['n']],
+  [/^round (\d+) cannot be paired: too many score groups/, 'pairWhy.tooManyGroups', ['n']],
+];
+export function pairingFailureText(why: string): string {
+  if (lang === 'en') return why;
+  const known = matchReason(PAIRING_FAILURES, why);
+  if (!known) return why;
+  return why.includes('(pair it with allow_rematches') ? known + t('pairWhy.hint') : known;
 }
 
 // The matchmaker's bad_state reasons (matchmaker/service/tournament.cpp, service.cpp), the longer

@@ -169,6 +169,10 @@ describe('noticeText: the matchmaker\'s notices in the page\'s language', () => 
       expect(n('knockout_corrected', { knockout: 'third', red: 'A', black: 'B', score: '1:1' })).toBe('三四名决赛：A – B 成绩更正为 1:1');
       expect(n('settings_changed', { list: 'pairing.rounds, initial_ms, no_show_ms' })).toBe('比赛设置已修改：轮数、基本用时、迟到判负时限');
       expect(n('settings_changed', { list: 'name, something_new' })).toBe('比赛设置已修改：比赛名称、something_new');
+      const why = 'round 4 cannot be paired: no legal pairing exists: every pairing repeats a meeting, pairs a forbidden pair or gives a player a second bye (pair it with allow_rematches for the fewest rematches with fresh byes, or edit the pairing)';
+      expect(n('paused_pairing_failed', { why })).toBe('比赛暂停：第 4 轮无法编排：任何编排都会重复对阵、遇到禁配或使棋手第二次轮空（可按重复对阵最少编排，或手动修改对阵）；须由组织者编排本轮');
+      expect(n('pair_again_by_hand', { round: '4', why: 'round 4 cannot be paired: too many score groups for the weight width' })).toBe('第 4 轮须由组织者重新编排：第 4 轮无法编排：分数组过多');
+      expect(n('pair_again_by_hand', { round: '4', why: 'something else' })).toBe('第 4 轮须由组织者重新编排：something else');
       setLang('en');
       expect(n('knockout_corrected', { knockout: 'sf1', red: 'A', black: 'B', score: '2:0' })).toBe('Semi-final 1: A – B corrected to 2:0');
       expect(n('settings_changed', { list: 'pairing.rounds, spectator_delay_ms' })).toBe("settings changed: rounds, spectators' delay");

@@ -1,5 +1,5 @@
 // Pure helpers for the tournament pages (unit-tested in test/tournament.test.ts).
-import { hasKey, lang, settingName, t } from '../i18n';
+import { hasKey, lang, pairingFailureText, settingName, t } from '../i18n';
 import { BYE, type CrossCell, type EventDetail, type EventPlayer, type GameSlot, type Standings, type StandingsRow } from './types';
 
 // The player id of a user in the event, or -1.
@@ -188,10 +188,12 @@ export function noticeText(n: EventNotice): string {
   const key = `notice.${n.code ?? ''}`;
   if (!n.code || !hasKey(key)) return n.text ?? '';
   // Two parameters are codes, not words: a play-off game ("final") and the settings changed
-  // ("pairing.rounds, initial_ms"), said in the reader's language.
+  // ("pairing.rounds, initial_ms"), said in the reader's language; so is the engine's English
+  // reason a round could not be paired.
   const params = { ...(n.params ?? {}) };
   if (params.knockout) params.knockout = knockoutName(params.knockout);
   if (n.code === 'settings_changed' && params.list) params.list = settingsList(params.list);
+  if ((n.code === 'pair_again_by_hand' || n.code === 'paused_pairing_failed') && params.why) params.why = pairingFailureText(params.why);
   return t(key, params);
 }
 
