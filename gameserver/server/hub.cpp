@@ -152,8 +152,8 @@ void Hub::leave_games(uint64_t conn_id, const std::set<std::string>& games, cons
   }
 }
 
-void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size) {
-  send_error(*c, 0, v1::TOO_LARGE, "frame of " + std::to_string(size) + " bytes exceeds " +
+void Hub::on_too_large(const std::shared_ptr<Connection>& c, size_t size, uint64_t request_id) {
+  send_error(*c, request_id, v1::TOO_LARGE, "frame of " + std::to_string(size) + " bytes exceeds " +
                                        std::to_string(options_.max_frame_bytes), metrics_);
 }
 
@@ -188,7 +188,7 @@ void Hub::on_frame(const std::shared_ptr<Connection>& c, const std::string& byte
   if (bytes.size() > options_.max_frame_bytes) {  // counted against the rate too: answering costs
     if (!c->take_token(options_.rate_per_second, options_.rate_burst, t0))
       return send_error(*c, 0, v1::RATE_LIMITED, "slow down: too many frames per second", metrics_);
-    return on_too_large(c, bytes.size());
+    return on_too_large(c, bytes.size(), request_id_of_undecodable(bytes));  // named, as any refusal
   }
   // Decoded before the rate check (a frame is at most --max-frame bytes) so that a refused request
   // is answered under its own request_id: the client can tell which one to send again.

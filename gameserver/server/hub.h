@@ -60,7 +60,7 @@ class Hub {
   void on_open(const std::shared_ptr<Connection>& c);
   void on_frame(const std::shared_ptr<Connection>& c, const std::string& bytes);
   void on_text_frame(const std::shared_ptr<Connection>& c);  // refused: the protocol is binary
-  void on_too_large(const std::shared_ptr<Connection>& c, size_t size);
+  void on_too_large(const std::shared_ptr<Connection>& c, size_t size, uint64_t request_id = 0);
   void on_close(const std::shared_ptr<Connection>& c);
 
   // --- HTTP API and admin (JSON text) ---

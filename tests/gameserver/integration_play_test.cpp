@@ -265,6 +265,18 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   EXPECT_EQ(logged.find("UTF-8"), std::string::npos) << "a client's bad frame filled the server's log";
   c.send_raw(std::string(64 * 1024, '\x08'));
   expect_error(TOO_LARGE);
+  // An oversized request is named by its request_id too (review, 2026-12-05: always 0).
+  {
+    ClientMessage big_chat;
+    big_chat.set_request_id(78);
+    big_chat.mutable_chat()->set_game_id("x");
+    big_chat.mutable_chat()->set_text(std::string(20 * 1024, 'a'));
+    c.send(big_chat);
+    auto named = c.wait_for([](const ServerMessage& s) { return s.has_error(); });
+    ASSERT_TRUE(named);
+    EXPECT_EQ(named->error().code(), TOO_LARGE);
+    EXPECT_EQ(named->request_id(), 78u) << named->DebugString();
+  }
   ClientMessage empty;
   empty.set_request_id(7);
   c.send(empty);
