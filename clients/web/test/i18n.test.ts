@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorText, captureVisibilityText, errorText, paren, reasonText, setLang } from '../src/i18n';
+import { apiErrorText, captureVisibilityText, errorText, paren, reasonText, setLang, warningText } from '../src/i18n';
 import { Outcome, type GameResult } from '../src/net/proto';
 import { durationText, ratingCounted, resultText, rulesetTag, tcText } from '../src/ui/format';
 import { outcomeFor } from '../src/ui/PlayerPage';
@@ -110,5 +110,27 @@ describe('a game counts for ratings', () => {
     expect(ratingCounted({ ...g, reason: 'abort', plies: 0 })).toBe(false);
     expect(ratingCounted({ ...g, plies: 1 })).toBe(false);
     expect(ratingCounted({ ...g, plies: 0, reason: 'timeout' })).toBe(false);
+  });
+});
+
+// The matchmaker's warnings come as English: an organiser reading Chinese reads them in Chinese,
+// names and numbers kept; one this client does not know stays as sent.
+describe('organiser warnings', () => {
+  it('are said in Chinese where known', () => {
+    setLang('zh');
+    try {
+      expect(warningText('rematch: #3 Wang – #8 Li')).toBe('重复对阵：#3 Wang – #8 Li');
+      expect(warningText('rematch or forbidden pair: #1 A – #2 B')).toBe('重复对阵或禁配：#1 A – #2 B');
+      expect(warningText('nothing changed')).toBe('未做任何修改');
+      expect(warningText('round 3 was already paired with the old result; later rounds are paired with the correction')).toBe('第 3 轮已按更正前的成绩编排；此后各轮按更正后的成绩编排');
+      expect(warningText('round 3 was already paired with the old result')).toBe('第 3 轮已按更正前的成绩编排');
+      expect(warningText('王伟 has 2 fouls in ev-r3-b1-g1: where the regulation makes that a loss, adjudicate the game (the event\'s adjudicate while it is played, correct once it has ended)'))
+        .toBe('王伟 在对局 ev-r3-b1-g1 中已犯规 2 次：如规程规定判负，请裁决该局（进行中用“裁决”，结束后用“更正成绩”）');
+      expect(warningText('something new')).toBe('something new');
+      setLang('en');
+      expect(warningText('rematch: #3 Wang – #8 Li')).toBe('rematch: #3 Wang – #8 Li');
+    } finally {
+      setLang('en');
+    }
   });
 });

@@ -4,7 +4,7 @@
 // this event, after a reconnect, and by a slow poll.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
-import { apiErrorText, captureVisibilityText, paren, reasonText, t, useLang, type Key } from '../i18n';
+import { apiErrorText, captureVisibilityText, paren, reasonText, t, useLang, warningText, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
 import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, knockoutName, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
@@ -102,7 +102,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     try {
       const auth = organiser && app.adminToken && !organises ? { adminToken: app.adminToken } : { token: app.conn.token };
       const r = await api<{ ok?: boolean; warnings?: string[] }>('POST', `/api/events/${enc}/${path}`, body ?? {}, auth);
-      const warnings = r?.warnings?.length ? ` ${t('warnings')}${t('resultSep')}${r.warnings.join(t('clauseSep'))}` : '';
+      const warnings = r?.warnings?.length ? ` ${t('warnings')}${t('resultSep')}${r.warnings.map(warningText).join(t('clauseSep'))}` : '';
       setMsg({ ok: true, text: `${t('done')}${warnings}` });
       await load();
       return true;
