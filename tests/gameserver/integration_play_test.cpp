@@ -308,25 +308,23 @@ TEST_F(GameServer, MalformedOversizedAndFloodingFramesGetErrorsAndServerSurvives
   auto pong = c.request(ping);
   EXPECT_TRUE(pong.has_pong());
 
+  // A flood of 100 frames on a fresh connection: how many got `answer` and how many RATE_LIMITED.
+  auto flood = [](const std::string& frame, bool binary, ErrorCode answer) {
+    WsClient w(g_servers->port());
+    for (int i = 0; i < 100; ++i) w.send_raw(frame, binary);
+    std::pair<int, int> counts{0, 0};
+    while (auto m = w.next(500)) {
+      counts.first += m->has_error() && m->error().code() == answer;
+      counts.second += m->has_error() && m->error().code() == RATE_LIMITED;
+    }
+    return counts;
+  };
   // Oversized frames count against the rate too: a flood of them is refused, not answered each.
-  WsClient big(g_servers->port());
-  for (int i = 0; i < 100; ++i) big.send_raw(std::string(9 * 1024, '\x08'));
-  int too_large = 0, rate_limited = 0;
-  while (auto m = big.next(500)) {
-    too_large += m->has_error() && m->error().code() == TOO_LARGE;
-    rate_limited += m->has_error() && m->error().code() == RATE_LIMITED;
-  }
+  const auto [too_large, big_limited] = flood(std::string(9 * 1024, '\x08'), true, TOO_LARGE);
   EXPECT_GT(too_large, 0);
-  EXPECT_GT(rate_limited, 0) << too_large << " oversized frames answered, none refused for the rate";
-
+  EXPECT_GT(big_limited, 0) << too_large << " oversized frames answered, none refused for the rate";
   // So do text frames (review, 2026-12-05: 300 were answered 300 times).
-  WsClient texts(g_servers->port());
-  for (int i = 0; i < 100; ++i) texts.send_raw("as text", false);
-  int bad_frames = 0, texts_limited = 0;
-  while (auto m = texts.next(500)) {
-    bad_frames += m->has_error() && m->error().code() == BAD_FRAME;
-    texts_limited += m->has_error() && m->error().code() == RATE_LIMITED;
-  }
+  const auto [bad_frames, texts_limited] = flood("as text", false, BAD_FRAME);
   EXPECT_GT(bad_frames, 0);
   EXPECT_GT(texts_limited, 0) << bad_frames << " text frames answered, none refused for the rate";
 
