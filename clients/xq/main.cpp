@@ -6,6 +6,7 @@
 #include <cctype>
 #include <functional>
 #include <boost/program_options.hpp>
+#include <set>
 #include <iostream>
 #include <sstream>
 #include <optional>
@@ -281,6 +282,24 @@ int cmd_bestmove(const po::variables_map& vm) {
   return 0;
 }
 
+// The options each command reads. Another command's option is refused, not ignored: a script
+// that passes --moves to perft or legal believes the moves were played (review, 2026-12-05).
+void refuse_options_of_other_commands(const std::string& command, const po::variables_map& vm) {
+  static const std::set<std::string> kPosition = {"variant", "fen", "hidden"};
+  static const std::set<std::string> kRules = {"rules", "move-limit", "counted-checks", "repetitions",
+                                               "free-pawns-advisors-elephants", "threefold-only"};
+  std::set<std::string> takes{"help"};
+  const auto add = [&takes](const std::set<std::string>& more) { takes.insert(more.begin(), more.end()); };
+  if (command == "perft") add(kPosition), add({"depth", "seed", "divide"});
+  else if (command == "legal") add(kPosition);
+  else if (command == "judge") add(kPosition), add(kRules), add({"moves", "labels"});
+  else if (command == "fen" || command == "notate") add(kPosition), add(kRules), add({"moves"});
+  else if (command == "bestmove") add({"variant", "fen", "movetime-ms", "depth", "nodes", "seed"});
+  else return;  // an unknown command is said so below
+  for (const auto& [name, value] : vm)
+    if (!value.defaulted() && !takes.count(name)) throw UsageError("--" + name + " is not an option of " + command);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,12 +328,17 @@ int main(int argc, char** argv) {
       ("labels", "judge: print the labels of a repetition window");
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc - 1, argv + 1).options(opts).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc - 1, argv + 1).options(opts).run();
+    // A word that is no option (a move list without --moves, say) is refused, not dropped.
+    if (const auto stray = po::collect_unrecognized(parsed.options, po::include_positional); !stray.empty())
+      throw UsageError("'" + stray.front() + "' is not an option (options start with --)");
+    po::store(parsed, vm);
     po::notify(vm);
     if (vm.count("help")) {
       std::cout << kUsage;
       return 0;
     }
+    refuse_options_of_other_commands(command, vm);
     if (command == "perft") return cmd_perft(vm);
     if (command == "judge") return cmd_judge(vm);
     if (command == "legal") return cmd_legal(vm);

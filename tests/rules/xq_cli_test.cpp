@@ -221,3 +221,21 @@ TEST(XqCli, LegalAndFen) {
   EXPECT_NE(flag.exit_code, 0);
   EXPECT_NE(flag.out.find("shogi"), std::string::npos);
 }
+
+// Another command's option, or a word that is no option, is an error: a script passing --moves to
+// legal or perft believed the moves were played (CLI review, 2026-12-05: all ignored, exit 0).
+TEST(XqCli, AnotherCommandsOptionOrAStrayWordIsRefused) {
+  for (const std::string& args : {std::string("legal --variant xiangqi --moves h2e2"), std::string("perft --variant xiangqi --depth 1 --moves zz99"),
+                                  std::string("perft --variant xiangqi --depth 1 --rules axf"), std::string("judge --variant xiangqi --depth 3"),
+                                  std::string("fen --variant xiangqi --divide"), std::string("bestmove --variant xiangqi --moves h2e2")}) {
+    CliRun r = xq(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("is not an option of"), std::string::npos) << args << "\n" << r.out;
+  }
+  CliRun stray = xq("perft --variant xiangqi --depth 1 extra");
+  EXPECT_EQ(stray.exit_code, 2) << stray.out;
+  EXPECT_NE(stray.out.find("'extra' is not an option"), std::string::npos) << stray.out;
+  // Defaults are not "given": the commands still run with what they take.
+  EXPECT_EQ(xq("perft --variant xiangqi --depth 1 --seed 3").last_line(), "44");
+  EXPECT_EQ(xq("judge --variant xiangqi --rules axf --moves 'h2e2 h9g7'").last_line(), "ongoing");
+}
