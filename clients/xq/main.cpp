@@ -303,9 +303,13 @@ void refuse_options_of_other_commands(const std::string& command, const po::vari
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+  if (argc < 2) {  // a mistake: the usage goes where errors go
+    std::cerr << kUsage;
+    return 1;
+  }
+  if (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     std::cout << kUsage;
-    return argc < 2 ? 1 : 0;
+    return 0;
   }
   const std::string command = argv[1];
   po::options_description opts("options");
