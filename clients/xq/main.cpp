@@ -44,7 +44,7 @@ const char* const kUsage =
     "  perft   --variant xiangqi|jieqi [--fen FEN] --depth N [--hidden a0=P,b0=C,...] [--seed S] [--divide]\n"
     "  judge   --variant xiangqi|jieqi [--rules cxa|axf|computer] [--fen FEN] --moves \"m1 m2 ...\" [--labels]\n"
     "          [--move-limit PLIES] [--counted-checks N] [--repetitions N] [--free-pawns-advisors-elephants]\n"
-    "          [--threefold-only]\n"
+    "          [--threefold-only] [--hidden a0=P,...]\n"
     "  legal   --variant xiangqi|jieqi [--fen FEN]\n"
     "  fen     --variant xiangqi|jieqi [--fen FEN] [--moves \"m1 m2 ...\"]   validate/normalise, optionally after moves\n"
     "  notate  --variant xiangqi|jieqi [--fen FEN] --moves \"m1 m2 ...\"       ICCS, WXF and Chinese for each move\n"
