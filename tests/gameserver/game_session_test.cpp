@@ -48,6 +48,11 @@ TEST(GameSession, MovesAlternateAndAreVersioned) {
   EXPECT_EQ(f.move(Color::Black, "zz"), Status::Illegal);
   for (const char* bad : {"z9z0", "a0a0", "j0j1", "a0a10", "", "h9g7h9g7", "\xff\xfe\xfd\xfc"})
     EXPECT_EQ(f.move(Color::Black, bad), Status::Illegal) << bad;
+  // A move text with bytes that are not printable ASCII is refused before the rules see it: their
+  // error quotes the move, and a NUL or a control character has no place in an answer (review).
+  std::string why;
+  EXPECT_EQ(f.s.move(Color::Black, std::string("h9\0g7", 5), "", f.now, 0, f.ev, &why), Status::Illegal);
+  EXPECT_EQ(why, "expected ICCS like h2e2");
   EXPECT_EQ(f.move(Color::Black, "h9g7", "m1"), Status::Ok);  // ids are per player
   EXPECT_EQ(f.s.version(), 2u);
   ASSERT_EQ(f.ev.size(), 2u);
