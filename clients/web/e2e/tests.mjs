@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { findHelpmate } from './lib/helpmate.mjs';
-import { T, acceptSeekOf, openAdmin, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, openAdmin, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, openMenu, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -1435,7 +1435,10 @@ test('phone 360x740 lobby: every select of the seek form shows its whole text, i
     return need > has + 0.5 ? [`${s.parentElement.firstChild.textContent}: needs ${need}px, has ${has}px`] : [];
   }));
   for (const lang of ['en', 'zh']) {
-    if (lang === 'zh') await phone.page.tap('[data-testid=lang-toggle]');
+    if (lang === 'zh') {
+      await openMenu(phone.page);  // a phone: the switch is behind the Menu button
+      await phone.page.tap('[data-testid=lang-toggle]');
+    }
     for (const variant of ['1', '2']) {  // Jieqi adds who sees captured pieces
       await phone.page.selectOption('[data-testid=seek-variant]', variant);
       assertEqual(await cut(), [], `${lang}, variant ${variant}: no select's text is cut`);
