@@ -712,6 +712,39 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   assert(await red2.page.$('[data-testid=game-page][data-over="1"]'), 'the finished game stays on screen under the banner');
 });
 
+// The first-move countdown ticks every half second: it was a live region, read out again and again.
+// Now a separate live region, there before the countdown, says it once, again when it passes to
+// the other side.
+test('the first-move countdown is announced when it appears, not at every tick; again for the other side', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ari');
+  const black = await newPlayer(ctx, 'Bao');
+  await startGame(ctx, red, black, 'xiangqi');
+  const region = (p) => p.page.locator('[data-testid=first-move-announce]');
+  const says = (p, re, what) => p.page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid=first-move-announce]')?.textContent ?? ''), re.source, { timeout: T })
+    .catch(async () => assert(false, `${what} (the region says "${await region(p).textContent().catch(() => '?')}")`));
+  await says(red, /^Make your first move within 0:[0-3]\d, or the game is aborted\.$/, 'Red is told to move');
+  await says(black, /^Red must make the first move within 0:[0-3]\d/, 'Black is told Red must move');
+  for (const p of [red, black]) {
+    assertEqual(await region(p).getAttribute('role'), 'status', `${p.name}: the announcement is a live region`);
+    const inRegion = await p.page.locator('[data-testid=first-move-due]').evaluate((n) => !!n.closest('[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off])'));
+    assertEqual(inRegion, false, `${p.name}: the ticking countdown is in no live region`);
+    await region(p).evaluate((n) => {
+      window.__e2eDueChanges = 0;
+      new MutationObserver((m) => { window.__e2eDueChanges += m.length; }).observe(n, { childList: true, subtree: true, characterData: true, attributes: true });
+    });
+  }
+  const before = await Promise.all([red, black].map(async (p) => ({ said: await region(p).textContent(), shown: await p.page.textContent('[data-testid=first-move-due]') })));
+  await sleep(2200);
+  for (const [i, p] of [red, black].entries()) {
+    assert((await p.page.textContent('[data-testid=first-move-due]')) !== before[i].shown, `${p.name}: the visible countdown ticks ("${before[i].shown}")`);
+    assertEqual(await region(p).textContent(), before[i].said, `${p.name}: the announcement stays as it was`);
+    assertEqual(await p.page.evaluate(() => window.__e2eDueChanges), 0, `${p.name}: the live region did not change while the countdown ticked`);
+  }
+  await playMove(red, 'h2e2');
+  await says(black, /^Make your first move within 0:[0-3]\d, or the game is aborted\.$/, 'then Black is told to move');
+  await says(red, /^Black must make the first move within/, 'and Red that Black must');
+});
+
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
   const a = await newAccount(ctx, 'rata');
   const b = await newAccount(ctx, 'ratb');
