@@ -1,7 +1,7 @@
 // Scenarios from a black-box review of the web client: what a person met in the lobby, on a phone
 // with a long name, after being signed out elsewhere, and opening links signed out.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, createSeek, logInElsewhere, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, logInElsewhere, newAccount, newPlayer, openMenu, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
@@ -17,7 +17,7 @@ async function register(ctx, name, opts = {}) {
   await page.fill('[data-testid=account-name]', name);
   await page.fill('[data-testid=account-password]', 'secret-pw-1');
   await page.click('[data-testid=register]');
-  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await page.waitForSelector('[data-testid=user-name]', { state: 'attached', timeout: T });  // a phone's is behind the Menu
   return { name, context, page };
 }
 
@@ -137,6 +137,7 @@ test('blackbox: lobby errors in view, in the page\'s language, following a langu
   assert(/账号/.test(zh) && !/register or log in/.test(zh), `the guest is told in Chinese (got "${zh}")`);
   const box = await err.boundingBox();
   assert(box.y >= 0 && box.y + box.height <= 844, `the message is on screen (y ${box.y})`);
+  await openMenu(guest.page);  // a phone: the switch is behind the Menu button
   await guest.page.click('[data-testid=lang-toggle]');
   await guest.page.waitForSelector('[data-testid=lobby-error]:has-text("account")', { timeout: T });
   // A challenge to nobody online: the reason in view, in English now.

@@ -194,11 +194,71 @@ test('a shared event link opens signed out: the event under the sign-in, which k
   await p.waitForSelector('[data-testid=sign-in-to-join]', { timeout: T });
   await p.fill('[data-testid=guest-name]', 'Kim');
   await p.click('[data-testid=guest-login]');
-  await p.waitForSelector('[data-testid=user-name]', { timeout: T });
+  await p.waitForSelector('[data-testid=user-name]', { state: 'attached', timeout: T });  // a phone's is behind the Menu
   await p.waitForSelector(`[data-testid=event-page][data-event=${id}]`, { timeout: T });
   assert(p.url().endsWith(`#/tournaments/${id}`), `still on the event: ${p.url()}`);
   await p.waitForSelector('[data-testid=join-event]', { timeout: T });
   assertEqual(await p.locator('[data-testid=sign-in-to-join]').count(), 0, 'no sign-in hint once signed in');
+});
+
+// The site header on a phone (360 px: it took three lines, 164 px, above every page but the game's):
+// one line with a Menu button that opens the links and switches; the desktop's header as it was.
+test('phone 360x740: the header is one line on the lobby, the tournaments and an event page; its Menu opens the links, closes on a link, by keyboard; none on a desktop', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Head_org');
+  const id = 'e2e-phone-header';
+  await apiAs(ctx, await tokenOf(org), 'POST', '/api/events', { id, name: 'Header night', variant: 'xiangqi', initial_ms: 120000, auto_rounds: false, pairing: { rounds: 3 } });
+  const phone = await newPlayer(ctx, 'Hed', { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const p = phone.page;
+  const toggle = p.locator('[data-testid=menu-toggle]');
+  // The button's state, waited for (the page renders after the event).
+  const expanded = async (v, what) => assert(await p.waitForSelector(`[data-testid=menu-toggle][aria-expanded="${v}"]`, { timeout: 3000 }).then(() => true, () => false), what);
+  const pages = [['lobby', '#/', '[data-testid=challenge-form]'], ['tournaments', '#/tournaments', '[data-testid=event-list]'], ['event', `#/tournaments/${id}`, `[data-testid=event-page][data-event=${id}]`]];
+  for (const [name, hash, ready] of pages) {
+    await p.goto(`${ctx.base}/${hash}`);
+    await p.waitForSelector(ready, { timeout: T });
+    const header = await p.locator('header.top').boundingBox();
+    assert(header.height <= 60, `${name}: the header is one line (${header.height}px)`);
+    const main = await p.locator('main').boundingBox();
+    assert(main.y <= header.y + header.height + 1, `${name}: the page starts right under it (main at ${main.y}px)`);
+    await expanded('false', `${name}: the menu starts closed`);
+    for (const sel of ['[data-testid=nav-leaderboard]', '[data-testid=my-games]', '[data-testid=lang-toggle]', '[data-testid=sign-out]']) {
+      assertEqual(await p.locator(sel).isVisible(), false, `${name}: ${sel} is behind the menu`);
+    }
+    await p.tap('[data-testid=menu-toggle]');
+    await expanded('true', `${name}: the button says the menu is open`);
+    for (const sel of ['[data-testid=nav-leaderboard]', '[data-testid=my-games]', '[data-testid=lang-toggle]', '[data-testid=sign-out]']) {
+      assert(await p.locator(sel).isVisible(), `${name}: ${sel} is shown in the open menu`);
+    }
+    await p.screenshot({ path: join(ctx.shots, `phone-header-${name}-menu.png`), animations: 'disabled' });
+  }
+  // Following a link closes the menu: to another page, and to the page already shown.
+  await p.tap('[data-testid=nav-leaderboard]');
+  await p.waitForFunction(() => location.hash.startsWith('#/leaderboard'), null, { timeout: T });
+  await expanded('false', 'closed on the leaderboard');
+  assertEqual(await p.locator('[data-testid=nav-leaderboard]').isVisible(), false, 'its links hidden again');
+  await p.tap('[data-testid=menu-toggle]');
+  await expanded('true', 'open again');
+  await p.tap('[data-testid=nav-leaderboard]');
+  await expanded('false', 'a link to the page shown closes it too');
+  // By keyboard: Enter opens it, Tab reaches its first link, Escape closes it, back on the button.
+  await toggle.focus();
+  await p.keyboard.press('Enter');
+  await expanded('true', 'Enter opens the menu');
+  await p.keyboard.press('Tab');
+  assertEqual(await p.evaluate(() => document.activeElement?.getAttribute('href')), '#/', 'Tab goes to the first link');
+  await p.keyboard.press('Escape');
+  await expanded('false', 'Escape closes it');
+  assertEqual(await p.evaluate(() => document.activeElement?.dataset.testid), 'menu-toggle', 'the focus is back on the button');
+  // A desktop: no Menu button, the links in the header.
+  const desk = await newPlayer(ctx, 'Wyd');
+  for (const [name, hash, ready] of pages) {
+    await desk.page.goto(`${ctx.base}/${hash}`);
+    await desk.page.waitForSelector(ready, { timeout: T });
+    assertEqual(await desk.page.locator('[data-testid=menu-toggle]').isVisible(), false, `${name}: no Menu button on a desktop`);
+    for (const sel of ['[data-testid=nav-leaderboard]', '[data-testid=my-games]', '[data-testid=lang-toggle]', '[data-testid=sign-out]']) {
+      assert(await desk.page.locator(sel).isVisible(), `${name}: ${sel} is in the desktop's header`);
+    }
+  }
 });
 
 test('event page before round 1 is over: no standings ranked by the lot, no crosstable of unnumbered players', { needs: ['matchmaker', 'events'] }, async (ctx) => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { findHelpmate } from './lib/helpmate.mjs';
-import { T, acceptSeekOf, openAdmin, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, openAdmin, boardPieces, createSeek, drops, lastIccs, logInElsewhere, moveCount, newAccount, newPlayer, openMenu, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -710,6 +710,39 @@ test('abort before moving; claims once the opponent is gone: too early, victory,
   await due.waitFor({ timeout: T });
   assert(/^Make your first move within 0:[0-3]\d, or the game is aborted/.test(await due.textContent()), `the banner counts down (got "${await due.textContent()}")`);
   assert(await red2.page.$('[data-testid=game-page][data-over="1"]'), 'the finished game stays on screen under the banner');
+});
+
+// The first-move countdown ticks every half second: it was a live region, read out again and again.
+// Now a separate live region, there before the countdown, says it once, again when it passes to
+// the other side.
+test('the first-move countdown is announced when it appears, not at every tick; again for the other side', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ari');
+  const black = await newPlayer(ctx, 'Bao');
+  await startGame(ctx, red, black, 'xiangqi');
+  const region = (p) => p.page.locator('[data-testid=first-move-announce]');
+  const says = (p, re, what) => p.page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid=first-move-announce]')?.textContent ?? ''), re.source, { timeout: T })
+    .catch(async () => assert(false, `${what} (the region says "${await region(p).textContent().catch(() => '?')}")`));
+  await says(red, /^Make your first move within 0:[0-3]\d, or the game is aborted\.$/, 'Red is told to move');
+  await says(black, /^Red must make the first move within 0:[0-3]\d/, 'Black is told Red must move');
+  for (const p of [red, black]) {
+    assertEqual(await region(p).getAttribute('role'), 'status', `${p.name}: the announcement is a live region`);
+    const inRegion = await p.page.locator('[data-testid=first-move-due]').evaluate((n) => !!n.closest('[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off])'));
+    assertEqual(inRegion, false, `${p.name}: the ticking countdown is in no live region`);
+    await region(p).evaluate((n) => {
+      window.__e2eDueChanges = 0;
+      new MutationObserver((m) => { window.__e2eDueChanges += m.length; }).observe(n, { childList: true, subtree: true, characterData: true, attributes: true });
+    });
+  }
+  const before = await Promise.all([red, black].map(async (p) => ({ said: await region(p).textContent(), shown: await p.page.textContent('[data-testid=first-move-due]') })));
+  await sleep(2200);
+  for (const [i, p] of [red, black].entries()) {
+    assert((await p.page.textContent('[data-testid=first-move-due]')) !== before[i].shown, `${p.name}: the visible countdown ticks ("${before[i].shown}")`);
+    assertEqual(await region(p).textContent(), before[i].said, `${p.name}: the announcement stays as it was`);
+    assertEqual(await p.page.evaluate(() => window.__e2eDueChanges), 0, `${p.name}: the live region did not change while the countdown ticked`);
+  }
+  await playMove(red, 'h2e2');
+  await says(black, /^Make your first move within 0:[0-3]\d, or the game is aborted\.$/, 'then Black is told to move');
+  await says(red, /^Black must make the first move within/, 'and Red that Black must');
 });
 
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
@@ -1435,7 +1468,10 @@ test('phone 360x740 lobby: every select of the seek form shows its whole text, i
     return need > has + 0.5 ? [`${s.parentElement.firstChild.textContent}: needs ${need}px, has ${has}px`] : [];
   }));
   for (const lang of ['en', 'zh']) {
-    if (lang === 'zh') await phone.page.tap('[data-testid=lang-toggle]');
+    if (lang === 'zh') {
+      await openMenu(phone.page);  // a phone: the switch is behind the Menu button
+      await phone.page.tap('[data-testid=lang-toggle]');
+    }
     for (const variant of ['1', '2']) {  // Jieqi adds who sees captured pieces
       await phone.page.selectOption('[data-testid=seek-variant]', variant);
       assertEqual(await cut(), [], `${lang}, variant ${variant}: no select's text is cut`);

@@ -3,7 +3,7 @@
 // under test lacks those (see harness.mjs).
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, clickConfirmed, createSeek, openAdmin, newPlayer, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, clickConfirmed, createSeek, openAdmin, newPlayer, openMenu, playMove, resultText, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 const EVENT = 'e2e-open';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -306,6 +306,7 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   await phone.page.screenshot({ path: join(ctx.shots, 'phone-event.png'), fullPage: true, animations: 'disabled' });
   ctx.publish('phone-event.png', 'phone-event.png');
   // The Chinese interface names the tiebreaks the way Chinese arbiters do.
+  await openMenu(phone.page);  // a phone: the switch is behind the Menu button
   await phone.page.tap('[data-testid=lang-toggle]');
   for (const [col, zh] of [['opp_score', '对手分'], ['progressive', '累进分'], ['sb', '小分'], ['black_games', '后手局数']]) {
     const text = await phone.page.textContent(`[data-testid=standings] th[data-col=${col}]`);

@@ -11,7 +11,8 @@ export async function newPlayer(ctx, name, opts = {}, base = ctx.base) {
   await page.goto(`${base}/`);
   await page.fill('[data-testid=guest-name]', name);
   await page.click('[data-testid=guest-login]');
-  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+  // Attached, not visible: on a phone the name is behind the header's Menu button.
+  await page.waitForSelector('[data-testid=user-name]', { state: 'attached', timeout: T });
   // Counts link drops seen by the page, so tests can tell a reconnect really happened.
   await page.evaluate(() => {
     window.__drops = 0;
@@ -20,6 +21,13 @@ export async function newPlayer(ctx, name, opts = {}, base = ctx.base) {
     });
   });
   return { name, context, page };
+}
+
+// On a phone the header's links and switches are behind its Menu button: opens it (if it is shown
+// and closed), so that a test can use them as a person would.
+export async function openMenu(page) {
+  const toggle = page.locator('[data-testid=menu-toggle]');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
 
 // Registers a new account (a unique name starting with `prefix`) in a fresh browser context.

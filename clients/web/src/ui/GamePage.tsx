@@ -455,10 +455,15 @@ function Downloads({ game, tournament }: { game: GameModel; tournament: boolean 
 // How long the side to move has left to make its first move before the no-show forfeit
 // (tournament games) or the game is aborted (others). The server decides; this only counts down
 // from what it said.
-// `quiet`: not announced (in a banner that is an alert already, a ticking status would be read out
-// every half second).
+// The countdown's text changes every half second, so it is no live region (a screen reader would
+// read it again and again); a hidden live region, always there (one added together with its text
+// is not read out by every screen reader), says it when it appears, when it passes to the other
+// side and when it becomes urgent, with the time left at that moment.
+// `quiet`: no live region, and the countdown kept out of its parent's (the "game ready" banner is
+// an alert, which would be read out again at every tick).
 export function FirstMoveDue({ game, you, quiet = false }: { game: GameModel; you: Color | null; quiet?: boolean }) {
   const [, setTick] = useState(0);
+  const [said, setSaid] = useState<{ key: string; ms: number } | null>(null);
   const left = game.firstMoveDueInMs();
   const active = left !== null;
   useEffect(() => {
@@ -466,20 +471,33 @@ export function FirstMoveDue({ game, you, quiet = false }: { game: GameModel; yo
     const id = window.setInterval(() => setTick((x) => x + 1), 500);
     return () => window.clearInterval(id);
   }, [active]);
-  if (left === null) return null;
   const side: Color = game.moves.length === 0 ? 'r' : 'b';
   // A clock shorter than the no-show time runs out first: the game is lost on time, and a
   // countdown to a forfeit that cannot come would mislead (review, 2026-12-04).
-  if (game.clockNow(side) <= left) return null;
-  const time = clockText(left);
+  const shown = left !== null && game.clockNow(side) > left;
   const aborts = game.firstMoveAborts;
+  const urgent = shown && left < (aborts ? 10_000 : 60_000);
+  const key = shown ? `${side}/${aborts ? 'abort' : 'forfeit'}/${urgent ? 'urgent' : ''}` : '';
+  // Set after the render (an effect), so that the region is there, empty, before its first text.
+  useEffect(() => { if (!quiet) setSaid(shown ? { key, ms: left } : null); }, [key, quiet]);
   const sideName = side === 'r' ? t('red') : t('black');
-  return (
-    <p class={`muted first-move-due${left < (aborts ? 10_000 : 60_000) ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} role={quiet ? undefined : 'status'}>
-      {aborts
-        ? side === you ? t('firstMoveAbortYou', { time }) : t('firstMoveAbort', { side: sideName, time })
-        : side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: sideName, time })}
+  const text = (ms: number) => {
+    const time = clockText(ms);
+    return aborts
+      ? side === you ? t('firstMoveAbortYou', { time }) : t('firstMoveAbort', { side: sideName, time })
+      : side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: sideName, time });
+  };
+  const countdown = shown && (
+    <p class={`muted first-move-due${urgent ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} aria-live={quiet ? 'off' : undefined}>
+      {text(left)}
     </p>
+  );
+  if (quiet) return countdown || null;
+  return (
+    <>
+      {countdown}
+      <p class="sr-only" role="status" data-testid="first-move-announce">{said && said.key === key ? text(said.ms) : ''}</p>
+    </>
   );
 }
 

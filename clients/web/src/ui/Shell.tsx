@@ -1,6 +1,6 @@
 // Page frame: header with navigation, language toggle and the user; the link state banner; the
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, paren, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
@@ -28,11 +28,13 @@ export function Shell({ app }: { app: App }) {
   const r = app.route;
   const challenge = app.challengeToShow;
   const readyModel = app.readyGame ? app.openGame(app.readyGame.gameId) : undefined;
-  // On a phone's game page the header is one line, its links behind a Menu button (the full
-  // header took three lines, pushing the status, the offers and the buttons below the screen).
+  // On a phone the header is one line, its links behind a Menu button (the full header took three
+  // lines, pushing the page's content, on the game page the status and buttons, below the screen).
+  // Keyed by the page, so that following a link closes it.
   const [menuFor, setMenuFor] = useState<string | null>(null);
   const routeKey = `${r.page}/${'id' in r ? r.id ?? '' : ''}`;
   const menuOpen = menuFor === routeKey;
+  const menuButton = useRef<HTMLButtonElement>(null);
   // The Admin link only for those who can use the page: an organiser or admin account, or a tab
   // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
   const role = user ? app.conn.role : 'player';
@@ -75,11 +77,15 @@ export function Shell({ app }: { app: App }) {
 
   return (
     <div class="shell" data-lang={l} data-page={r.page}>
-      <header class={menuOpen ? 'top open' : 'top'}>
+      {/* Escape closes an open menu, back on its button (a keyboard's focus was inside it). */}
+      <header class={menuOpen ? 'top open' : 'top'} onKeyDown={(e) => {
+        if (e.key === 'Escape' && menuOpen) { setMenuFor(null); menuButton.current?.focus(); }
+      }}>
         <a class="brand" href="#/">{t('appTitle')}</a>
-        <button class="menu-toggle" data-testid="menu-toggle" aria-expanded={menuOpen ? 'true' : 'false'}
-                onClick={() => setMenuFor(menuOpen ? null : routeKey)}>{t('menu')}</button>
-        <nav>
+        <button ref={menuButton} class="menu-toggle" data-testid="menu-toggle" aria-expanded={menuOpen ? 'true' : 'false'}
+                aria-controls="site-nav site-tools" onClick={() => setMenuFor(menuOpen ? null : routeKey)}>{t('menu')}</button>
+        {/* A link to the page already shown changes no route: closed here too. */}
+        <nav id="site-nav" onClick={(e) => { if ((e.target as Element).closest('a')) setMenuFor(null); }}>
           <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
           <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
           <a href="#/leaderboard" data-testid="nav-leaderboard" class={r.page === 'leaderboard' ? 'active' : ''}>{t('leaderboard')}</a>
@@ -90,7 +96,7 @@ export function Shell({ app }: { app: App }) {
           )}
           {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
         </nav>
-        <div class="right">
+        <div class="right" id="site-tools">
           <SoundToggle />
           <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
           {user && (
