@@ -132,7 +132,7 @@ Status GameSession::move(xq::Color side, const std::string& iccs, const std::str
     return Status::GameOver;
   }
   // Jieqi: up to two letters after the squares. Only printable ASCII: the error quotes the move.
-  const bool printable = std::all_of(iccs.begin(), iccs.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+  const bool printable = std::all_of(iccs.begin(), iccs.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
   if (iccs.size() < 4 || iccs.size() > 6 || !printable) {
     if (message) *message = "expected ICCS like h2e2";
     return Status::Illegal;
