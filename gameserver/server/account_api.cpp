@@ -13,12 +13,14 @@ namespace gs {
 namespace {
 
 constexpr int64_t kCloseOldSocketsAfterMs = 2000;
+constexpr const char* kSignInFirst = "sign in first (Authorization: Bearer <session token>)";
+constexpr const char* kInvalidSession = "invalid or expired credential: not a valid session token (sign in again)";
 
 }  // namespace
 
 HttpResult change_password(Hub& hub, const std::string& body, const std::string& credential, const std::string& address) {
   const Caller caller = identify_caller(hub, credential);
-  if (!caller.user) return json_error(401, "sign in first");
+  if (!caller.user) return json_error(401, caller.refused_credential ? kInvalidSession : kSignInFirst);
   if (caller.user->guest) return json_error(400, "guests have no password: register an account");
   boost::system::error_code ec;
   const json::value in = json::parse(body.empty() ? "{}" : body, ec);
@@ -27,7 +29,7 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
   const json::string* fresh = o && o->contains("new_password") ? o->at("new_password").if_string() : nullptr;
   if (!current || !fresh) return json_error(400, "body: {\"password\": the current one, \"new_password\": 6-200 bytes}");
   // A banned account gets no fresh sessions (its sign-ins are refused too).
-  if (hub.auth().banned(caller.user->id)) return json_error(403, "banned");
+  if (hub.auth().banned(caller.user->id)) return json_error(403, "this account is banned");
   // The same password again would end every session and use up one of the hour's changes for nothing.
   if (*current == *fresh) return json_error(400, "new_password: the same as the current one");
   switch (hub.auth().change_password(*caller.user, std::string(*current), std::string(*fresh), address)) {
@@ -48,9 +50,9 @@ HttpResult change_password(Hub& hub, const std::string& body, const std::string&
 
 HttpResult sign_out_everywhere(Hub& hub, const std::string& credential) {
   const Caller caller = identify_caller(hub, credential);
-  if (!caller.user) return json_error(401, "sign in first");
+  if (!caller.user) return json_error(401, caller.refused_credential ? kInvalidSession : kSignInFirst);
   if (caller.user->guest) return json_error(400, "guests have no other sessions to end: register an account");
-  if (hub.auth().banned(caller.user->id)) return json_error(403, "banned");
+  if (hub.auth().banned(caller.user->id)) return json_error(403, "this account is banned");
   hub.auth().end_sessions(*caller.user);
   hub.disconnect_later(caller.user->id, kCloseOldSocketsAfterMs);  // as after a password change
   return {200, "application/json",

@@ -154,7 +154,7 @@ void GameActor::chat(const std::shared_ptr<Connection>& c, xq::Viewer v, const v
   if (v != xq::Viewer::Spectator && !config_.event_id.empty())
     return send_error(*c, rid, v1::CHAT_NOT_ALLOWED, "players of a tournament game do not chat", deps_.metrics, config_.id);
   const auto u = c->user();
-  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "log in first", deps_.metrics, config_.id);
+  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "sign in first", deps_.metrics, config_.id);
   if (deps_.options.chat_filter.blocks(m.chat().text()))
     return send_error(*c, rid, v1::CHAT_BLOCKED_WORD, "the line contains a word this server does not allow", deps_.metrics,
                       config_.id);

@@ -288,7 +288,7 @@ void Hub::password_sign_in(const std::shared_ptr<Connection>& c, const v1::Clien
     else login_reply(c, rid, u);
   } else {
     auto err = auth_.login(m.login().name(), m.login().password(), u, address_block(c->client_address()));
-    if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "banned", metrics_);
+    if (err == Auth::Error::Banned) send_error(*c, rid, v1::BANNED, "this account is banned", metrics_);
     else if (err == Auth::Error::TooManyFailures)
       send_error(*c, rid, v1::RATE_LIMITED, "too many wrong passwords for this account: try again in a minute", metrics_);
     else if (err != Auth::Error::None) send_error(*c, rid, v1::BAD_CREDENTIALS, "wrong name or password", metrics_);
@@ -392,7 +392,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
                           "signed out: this account's sessions were ended (a password change or a sign-out "
                           "everywhere): sign in again",
                           metrics_);
-      if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "banned", metrics_);
+      if (auth_.banned(u->id)) return send_error(*c, rid, v1::BANNED, "this account is banned", metrics_);
       // A guest coming back finds its name taken by a newer guest meanwhile: it gets the suffix
       // a second guest of one name gets at sign-in (the fresh token carries it).
       if (u->guest) try {
@@ -421,7 +421,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
   }
 
   auto u = c->user();
-  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "log in first", metrics_);
+  if (!u) return send_error(*c, rid, v1::NOT_AUTHENTICATED, "sign in first", metrics_);
   switch (m.body_case()) {
     case C::kCreateSeek:
     case C::kChallenge: return create_seek(c, *u, m);

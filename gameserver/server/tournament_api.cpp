@@ -197,9 +197,9 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   const std::optional<User>& user = caller.user;
   auto need_user = [&]() -> std::optional<HttpResult> {
     if (!user && !is_admin)
-      return error(401, "unauthorized", caller.refused_credential ? "invalid or expired credential: neither a valid session token nor the admin token (log in again)"
-                                                                  : "log in first (Authorization: Bearer <session token>)");
-    if (caller.banned) return error(403, "forbidden", "banned");
+      return error(401, "unauthorized", caller.refused_credential ? "invalid or expired credential: neither a valid session token nor the admin token (sign in again)"
+                                                                  : "sign in first (Authorization: Bearer <session token>)");
+    if (caller.banned) return error(403, "forbidden", "this account is banned");
     return std::nullopt;
   };
   // Creating events and clubs is the organiser role's (or an admin's); running them is then checked

@@ -137,7 +137,7 @@ TEST_F(GameServer, TrailingSlashesReadAsWithout) {
     EXPECT_EQ(http_request(g_servers->port(), "GET", unknown, slashed, TestServers::kAdminToken), 404) << unknown << ": " << slashed;
 }
 
-// A credential that is refused says so (not "log in first"), and the Authorization scheme is read
+// A credential that is refused says so (not "sign in first"), on every kind of endpoint, and the Authorization scheme is read
 // without regard to case, as HTTP defines it; a token without the scheme is refused.
 TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
   std::string body;
@@ -146,9 +146,15 @@ TEST_F(GameServer, RefusedCredentialsAreNamedAndTheBearerSchemeHasNoCase) {
   EXPECT_EQ(g_servers->http_get("/api/admin/games", body, "u-0123456789abcdef.1.deadbeef"), 401);
   EXPECT_NE(body.find("invalid or expired credential"), std::string::npos) << body;
   EXPECT_EQ(g_servers->http_post("/api/events", "{}", body), 401);
-  EXPECT_NE(body.find("log in first"), std::string::npos) << body;
+  EXPECT_NE(body.find("sign in first"), std::string::npos) << body;
   EXPECT_EQ(g_servers->http_post("/api/events", "{}", body, "forged-session-token"), 401);
-  EXPECT_NE(body.find("neither a valid session token nor the admin token"), std::string::npos) << body;
+  EXPECT_NE(body.find("invalid or expired credential: neither a valid session token nor the admin token"), std::string::npos) << body;
+  for (const char* account : {"/api/account/password", "/api/account/sign-out-everywhere"}) {
+    EXPECT_EQ(g_servers->http_post(account, "{}", body), 401) << account;
+    EXPECT_NE(body.find("sign in first"), std::string::npos) << account << ": " << body;
+    EXPECT_EQ(g_servers->http_post(account, "{}", body, "forged-session-token"), 401) << account;
+    EXPECT_NE(body.find("invalid or expired credential: not a valid session token"), std::string::npos) << account << ": " << body;
+  }
   const std::string lower = "GET /api/admin/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                             "Authorization: bearer " + std::string(TestServers::kAdminToken) + "\r\n\r\n";
   EXPECT_EQ(http_raw(g_servers->port(), lower, body), 200) << body;
