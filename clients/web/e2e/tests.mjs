@@ -1455,6 +1455,24 @@ test('phone 360x740 lobby: "Create seek" is on the first screen, the form right 
   assert(pools.y < form.y && pools.x > 600, `desktop: quick pairing in the right column above the form (${JSON.stringify({ pools, form })})`);
 });
 
+test('phone 360x740 lobby: with many open seeks "Create seek" stays on the first screen, the seeks scroll in their box', async (ctx) => {
+  const phone = await newPlayer(ctx, 'Mny', PHONE_360);
+  await phone.page.locator('[data-testid=seek-list] li').first().waitFor({ state: 'detached', timeout: T });  // no seeks left by earlier tests
+  const desk = await newPlayer(ctx, 'Ofr');
+  for (let minutes = 1; minutes <= 8; minutes++) await createSeek(desk, { minutes });
+  await phone.page.waitForFunction(() => document.querySelectorAll('[data-testid=seek-list] li').length === 8, null, { timeout: T });
+  await onFirstScreen(phone, '[data-testid=create-seek]', 740);
+  assertEqual(await phone.page.evaluate(() => window.scrollY), 0, 'no scrolling');
+  const list = await phone.page.$eval('[data-testid=seek-list]', (ul) => ({ scroll: ul.scrollHeight, client: ul.clientHeight }));
+  assert(list.scroll > list.client, `the seeks scroll in their own box (${JSON.stringify(list)})`);
+  // The last seek is reached by scrolling the list, and accepted from there.
+  const last = phone.page.locator('[data-testid=seek-list] li').last().locator('[data-testid=accept-seek]');
+  await last.scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: join(ctx.shots, 'phone-lobby-many-seeks.png'), animations: 'disabled' });
+  await last.tap();
+  await waitForGame(phone);
+});
+
 test('phone 360x740 lobby: every select of the seek form shows its whole text, in English and Chinese', async (ctx) => {
   const phone = await newPlayer(ctx, 'Sel', PHONE_360);
   // Each select against the width its longest option needs (a copy of it at its own width).

@@ -123,7 +123,7 @@ export function LobbyPage({ app }: { app: App }) {
         {seekTotal > seeks.length && (
           <p class="muted small" data-testid="seek-list-more">{t('seeksShownOf', { n: String(seeks.length), total: String(seekTotal) })}</p>
         )}
-        <ul class="list" data-testid="seek-list">
+        <ul class="list seek-list" data-testid="seek-list">
           {seeks.map((s) => {
             const mine = s.owner?.userId === me;
             return (
