@@ -743,6 +743,19 @@ test('the first-move countdown is announced when it appears, not at every tick; 
   await playMove(red, 'h2e2');
   await says(black, /^Make your first move within 0:[0-3]\d, or the game is aborted\.$/, 'then Black is told to move');
   await says(red, /^Black must make the first move within/, 'and Red that Black must');
+  // Once more when the time turns short (under 10 s before an abort), with the time left then,
+  // and not again while it runs out.
+  await black.page.waitForFunction(() => /^Make your first move within 0:0\d\.\d, or the game is aborted\.$/.test(document.querySelector('[data-testid=first-move-announce]')?.textContent ?? ''),
+    null, { timeout: 40_000 }).catch(async () => assert(false, `Black is told when the time turns short (the region says "${await region(black).textContent()}")`));
+  assert(await black.page.$('[data-testid=first-move-due].urgent'), 'the countdown is marked urgent');
+  const urgent = await region(black).textContent();
+  await region(black).evaluate((n) => {
+    window.__e2eDueChanges = 0;
+    new MutationObserver((m) => { window.__e2eDueChanges += m.length; }).observe(n, { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+  await sleep(2200);
+  assertEqual(await region(black).textContent(), urgent, 'the urgent announcement stays as it was');
+  assertEqual(await black.page.evaluate(() => window.__e2eDueChanges), 0, 'the live region did not change while the short time ticked');
 });
 
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
