@@ -48,6 +48,8 @@ async function main() {
     secondNode: () => servers.secondNode(),
     startBot: (o) => servers.startBot(o),
     redisGet: (key) => servers.redisGet(key),
+    pauseRedis: () => servers.pauseRedis(),
+    resumeRedis: () => servers.resumeRedis(),
     browser,
     shots,
     // The screenshots a person can look at without running anything (docs/screenshots): copied

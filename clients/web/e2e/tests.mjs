@@ -758,6 +758,34 @@ test('the first-move countdown is announced when it appears, not at every tick; 
   assertEqual(await black.page.evaluate(() => window.__e2eDueChanges), 0, 'the live region did not change while the short time ticked');
 });
 
+// A reconnect while Redis does not answer: the server cannot check the session (STORAGE_UNAVAILABLE)
+// and the page dropped its token, so a guest was signed out of its game for good, its other tab
+// too (flaky-network review, 2026-12-05). The token stays; the page redials until it is answered.
+test('a reconnect while Redis stalls keeps the session: the guest comes back to its game and plays on', async (ctx) => {
+  const red = await newPlayer(ctx, 'Rst');
+  const black = await newPlayer(ctx, 'Bst');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  const token = await red.page.evaluate(() => localStorage.getItem('xq.token'));
+  assert(token, 'a guest has a token');
+  ctx.pauseRedis();
+  try {
+    await red.page.evaluate(() => window.__xq.conn.dropForTest());
+    await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+    await sleep(6000);  // long enough for hellos to be refused (the server gives Redis 2 s a call)
+  } finally {
+    ctx.resumeRedis();
+  }
+  assertEqual(await red.page.evaluate(() => localStorage.getItem('xq.token')), token, 'the token is kept');
+  await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
+  assertEqual(await red.page.$('[data-testid=guest-login]'), null, 'no sign-in form');
+  await playMove(red, 'b0c2');
+  await waitForMoves(black, 3);
+});
+
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
   const a = await newAccount(ctx, 'rata');
   const b = await newAccount(ctx, 'ratb');

@@ -164,6 +164,10 @@ export async function startServers() {
         return `${need}: ${e.message}`;
       }
     },
+    // Stops and resumes Redis's process (SIGSTOP / SIGCONT): its connections stay open and
+    // nothing answers, as in a stall or a failover. A test that pauses it resumes it.
+    pauseRedis: () => redis.kill('SIGSTOP'),
+    resumeRedis: () => redis.kill('SIGCONT'),
     // Kills the first game server with SIGKILL: a crash, no hand-over of its games.
     async killGameServer() {
       await new Promise((res) => {

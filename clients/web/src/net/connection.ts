@@ -209,7 +209,6 @@ export class Connection {
 
   private async onOpen(ws: WebSocket) {
     if (ws !== this.ws) return;
-    this.attempt = 0;
     // Resume the session before anything else goes out, so resubscriptions are authenticated.
     if (this.token) {
       try {
@@ -218,16 +217,22 @@ export class Connection {
         if (r.reply) this.role = r.reply.role || 'player';
         if (r.reply?.token) this.setToken(r.reply.token);
       } catch (e) {
-        if (e instanceof RequestError) {
+        // Only a refused session ends it (by its code: the server's words may change). Any other
+        // error (the server's storage away for a moment, a limit) leaves the token and redials
+        // with the usual back-off: dropping it signed a guest out of its game for good
+        // (flaky-network review, 2026-12-05: a Redis pause during a reconnect).
+        if (e instanceof RequestError && (e.code === ErrorCode.BAD_TOKEN || e.code === ErrorCode.BANNED)) {
           this.setToken(null);
           this.user = null;
           if (e.code === ErrorCode.BANNED) this.banned = true;
-          // By its code: the server's words for it may change.
           if (e.code === ErrorCode.BAD_TOKEN) this.sessionEnded = true;
+        } else {
+          if (e instanceof RequestError) this.abandon(ws);
+          return; // onClose schedules the next try
         }
-        else return; // socket died again; onClose schedules the next try
       }
     }
+    this.attempt = 0; // only a link that got this far is a good one: the back-off starts again
     this.setStatus('open');
     this.startPings();
     for (const fn of this.readyListeners) fn();
