@@ -71,8 +71,12 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   v1::ServerMessage m;
   m.set_request_id(request_id);
   // A catch-up across a takeback would show Move events of plies that are gone: a full state instead.
-  if (g == Greeting::Sync && last_version <= version && version - last_version <= deps_.options.max_catchup_events &&
-      last_version >= session_.last_takeback_version()) {
+  // So does a node's own follow (no request: a takeover, its owner's restart) that missed nothing:
+  // with no event and no reply it heard no clock, and the page's own count kept the gap the new
+  // owner charges to nobody (flaky-network review, 2026-12-05: seconds short until the next move).
+  const bool follow_missed_nothing = request_id == 0 && last_version == version;
+  if (g == Greeting::Sync && !follow_missed_nothing && last_version <= version &&
+      version - last_version <= deps_.options.max_catchup_events && last_version >= session_.last_takeback_version()) {
     // Catch-up: the missed events, in order, the last one with the current FEN and clock.
     for (uint64_t ver = last_version + 1; ver <= version; ++ver) {
       v1::ServerMessage ev;

@@ -331,6 +331,38 @@ TEST(GameServerMultiNode, TakeoverChargesTheTurnTheDeadNodeRanButNotTheGap) {
   EXPECT_LE(used, thought + gap - 1500) << "the takeover's wait is not charged (gap " << gap << " ms)";
 }
 
+// The connections of the taking node that followed the game on the dead owner hear its clock at
+// the takeover, without asking: their pages counted the gap on, which the new owner charges to
+// nobody, and stayed seconds short until the next move (flaky-network review, 2026-12-05).
+TEST(GameServerMultiNode, FollowersOnTheTakingNodeHearTheLiveClockAtATakeover) {
+  ClusterGame c("lc", 2, 2000, 250);
+  auto& [cluster, redis, red, black, gid] = c;
+  ASSERT_FALSE(gid.empty());
+  ASSERT_EQ(owner_of(redis, gid), TestCluster::node_id(0));
+  ASSERT_TRUE(move(red, gid, kMate[0], "l0").has_reply());
+  ASSERT_TRUE(move(black, gid, kMate[1], "l1").has_reply());
+  ASSERT_TRUE(move(red, gid, kMate[2], "l2").has_reply());
+  auto ev = black.ws->wait_for([&](const ServerMessage& s) { return is_event(s, gid, GameEvent::MOVE) && s.game_event().version() == 3; });
+  ASSERT_TRUE(ev) << last_frames(black);
+  const auto heard = std::chrono::steady_clock::now();
+  const uint32_t had = ev->game_event().clock().black_ms();
+  const uint64_t killed_wall = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                         std::chrono::system_clock::now().time_since_epoch()).count());
+  cluster.kill_node(0);
+  // Black asks for nothing: its node takes the game over at a tick once the lease has run out.
+  auto st = black.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_game_state() && s.game_state().game_id() == gid && s.game_state().clock().server_time_ms() > killed_wall;
+  }, 10000);
+  ASSERT_TRUE(st) << last_frames(black);
+  EXPECT_EQ(owner_of(redis, gid), TestCluster::node_id(1));
+  const ClockState& clock = st->game_state().clock();
+  EXPECT_EQ(clock.running(), BLACK);
+  const double counted = ms_between(heard, std::chrono::steady_clock::now());  // what the page counted down
+  const double charged = double(had) - clock.black_ms();
+  EXPECT_LT(charged, counted - 1000) << "the page hears that the gap (a 2 s lease) was not charged";
+  EXPECT_EQ(st->game_state().version(), 3u);
+}
+
 // A clean stop (SIGTERM) deletes the node's heartbeat: another node takes its games over at its
 // next tick, long before the lease would have run out.
 TEST(GameServerMultiNode, CleanStopHandsGamesOverAtOnce) {
