@@ -10,6 +10,7 @@ import './tournaments.mjs';
 import './organiser.mjs';
 import './review.mjs';
 import './blackbox.mjs';
+import './a11y.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');

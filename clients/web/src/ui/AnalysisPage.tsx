@@ -10,6 +10,7 @@ import { t, useLang } from '../i18n';
 import { parseIccs, XIANGQI_START, type Color, type Square } from '../rules/board';
 import { inCheck, legalMoves } from '../rules/movegen';
 import { Board } from './Board';
+import { MoveEntry } from './MoveEntry';
 import { MoveList } from './MoveList';
 
 function fenErrorText(e: unknown): string {
@@ -94,6 +95,12 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
     else select();
   };
 
+  const playMove = (from: Square, to: Square) => {
+    const next = play(a, { from, to });
+    setIllegal(null);
+    if (next) show(() => next);
+  };
+
   return (
     <div class="game-page analysis-page" data-testid="analysis-page" data-fen={fenNow}>
       <div class="board-col">
@@ -103,13 +110,10 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
           lastMove={last}
           checkSquare={checkSquare}
           movable={position.turn}
-          onMove={(from, to) => {
-            const next = play(a, { from, to });
-            setIllegal(null);
-            if (next) show(() => next);
-          }}
+          onMove={playMove}
           onIllegal={setIllegal}
         />
+        <MoveEntry position={position} movable={position.turn} onMove={playMove} />
       </div>
       <aside class="side-col">
         <div class="panel info">

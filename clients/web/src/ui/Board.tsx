@@ -2,9 +2,13 @@
 // check marks, legal-move dots, a premove. Moves by click/tap (select, then target) or by dragging;
 // pointer events cover mouse, pen and touch alike. While the opponent thinks a player may premove:
 // the same gestures choose it, any press on the board drops the one set.
-import { useMemo, useRef, useState } from 'preact/hooks';
+// The keyboard plays the same way: the board is a grid of 90 named points with one of them in the
+// Tab order (a roving cursor); arrow keys move the cursor as drawn, Enter or Space presses the
+// point under it as a click does, Escape lets the piece go.
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import { t, type Key } from '../i18n';
 import { premoveTargets } from '../game/premove';
-import { fileOf, rankOf, sq, squareName, type Color, type Move, type Piece, type Position, type Square } from '../rules/board';
+import { fileOf, parseSquare, rankOf, sq, squareName, type Color, type Move, type Piece, type Position, type Square } from '../rules/board';
 import { illegalReason, legalTargets } from '../rules/movegen';
 
 const CELL = 60;
@@ -38,6 +42,10 @@ export function Board(props: BoardProps) {
   const { position, orientation, lastMove, checkSquare, revealSquare, turnedAtEnd, movable, onMove, onIllegal, premove, onPremove } = props;
   const svg = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<Square | null>(null);
+  // The keyboard's cursor, from the general's point of the side at the bottom; `said`: what the
+  // board's live region says after a key (picked up, put back).
+  const [cursor, setCursor] = useState<Square>(() => sq(4, orientation === 'r' ? 0 : 9));
+  const [said, setSaid] = useState('');
   const [drag, setDrag] = useState<{ from: Square; x: number; y: number; active: boolean; reselect: boolean } | null>(null);
 
   const flip = orientation === 'b';
@@ -62,11 +70,13 @@ export function Board(props: BoardProps) {
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     return { x: p.x, y: p.y };
   };
+  // The point at a row and column as drawn (row 0 at the top).
+  const squareDrawnAt = (col: number, row: number): Square => (flip ? sq(8 - col, row) : sq(col, 9 - row));
   const squareAt = (x: number, y: number): Square | null => {
     const col = Math.round((x - MARGIN) / CELL);
     const row = Math.round((y - MARGIN) / CELL);
     if (col < 0 || col > 8 || row < 0 || row > 9) return null;
-    return flip ? sq(8 - col, row) : sq(col, 9 - row);
+    return squareDrawnAt(col, row);
   };
 
   const tryMove = (from: Square, to: Square) => {
@@ -87,24 +97,33 @@ export function Board(props: BoardProps) {
     return true;
   };
 
+  // A press on a point, by pointer or key: cancels a premove set, picks up an own piece (true:
+  // the pointer may drag it), or puts the one held down there.
+  const press = (s: Square): boolean => {
+    if (premoving && premove) {
+      // Any press cancels the premove set; on another own piece it starts choosing a new one.
+      onPremove?.(null);
+      if (s === premove.from) return false;
+    }
+    // A premove may go onto an own piece (a recapture), so there a target wins over reselecting.
+    const premoveOnOwn = premoving && sel !== null && targets.includes(s);
+    if (canMove(s) && !premoveOnOwn) {
+      setSelected(s);
+      return true;
+    }
+    if (sel !== null && !tryMove(sel, s)) setSelected(null);
+    return false;
+  };
+
   const onDown = (e: PointerEvent) => {
     if (!mover) return;
     const p = pointToSvg(e);
     const s = squareAt(p.x, p.y);
     if (s === null) return;
-    if (premoving && premove) {
-      // Any press cancels the premove set; on another own piece it starts choosing a new one.
-      onPremove?.(null);
-      if (s === premove.from) return;
-    }
-    // A premove may go onto an own piece (a recapture), so there a target wins over reselecting.
-    const premoveOnOwn = premoving && sel !== null && targets.includes(s);
-    if (canMove(s) && !premoveOnOwn) {
+    const reselect = s === sel;
+    if (press(s)) {
       (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
-      setDrag({ from: s, x: p.x, y: p.y, active: false, reselect: s === sel });
-      setSelected(s);
-    } else if (sel !== null) {
-      if (!tryMove(sel, s)) setSelected(null);
+      setDrag({ from: s, x: p.x, y: p.y, active: false, reselect });
     }
   };
   const onMoveEv = (e: PointerEvent) => {
@@ -123,6 +142,56 @@ export function Board(props: BoardProps) {
     setDrag(null);
   };
 
+  // Enter or Space: a press on the cursor's point; on the piece held, it is let go (as a second tap).
+  const pressByKey = (s: Square) => {
+    if (!mover) return;
+    if (s === sel && !(premoving && premove)) {
+      setSelected(null);
+      setSaid(t('putBack'));
+      return;
+    }
+    const picked = press(s);
+    setSaid(picked ? pickedUpText(s) : '');
+  };
+  const pickedUpText = (s: Square) => {
+    const to = premoving ? premoveTargets(position, s, mover!) : legalTargets(position, s);
+    const what = { piece: pieceName(position.board[s]!), square: squareName(s) };
+    return to.length ? t('pickedUp', { ...what, targets: to.map(squareName).join(t('listSep')) }) : t('pickedUpStuck', what);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const step = ARROWS[e.key];
+    // The focused point: keys typed faster than the page redraws each start where the last went.
+    const at = parseSquare((e.target as Element).getAttribute('data-square') ?? '') ?? cursor;
+    if (step) {
+      const col = Math.min(8, Math.max(0, (flip ? 8 - fileOf(at) : fileOf(at)) + step[0]));
+      const row = Math.min(9, Math.max(0, (flip ? rankOf(at) : 9 - rankOf(at)) + step[1]));
+      // The focus moves at once (a roving tabindex), and the cursor with it (onFocus).
+      svg.current?.querySelector<SVGElement>(`[data-square=${squareName(squareDrawnAt(col, row))}]`)?.focus();
+    } else if (e.key === 'Enter' || e.key === ' ') pressByKey(at);
+    else if (e.key === 'Escape' && sel !== null) {
+      setSelected(null);
+      setSaid(t('putBack'));
+    } else return;
+    // The page's own arrow keys step through the moves: not while they move the cursor.
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  // A new position: what was said about the old one is stale (and the same words must be able
+  // to come again).
+  useEffect(() => setSaid(''), [position]);
+
+  // What a point says to a screen reader: its name, what stands on it, and its marks.
+  const cellLabel = (s: Square) => {
+    const pc = position.board[s];
+    const marks = [pc ? pieceName(pc) : t('cellEmpty')];
+    if (s === sel) marks.push(t('cellSelected'));
+    if (targets.includes(s)) marks.push(t('cellTarget'));
+    if (premove && (s === premove.from || s === premove.to)) marks.push(t('cellPremove'));
+    if (lastMove && (s === lastMove.from || s === lastMove.to)) marks.push(t('cellLastMove'));
+    if (s === checkSquare) marks.push(t('cellCheck'));
+    return t('boardCell', { square: squareName(s), what: marks.join(t('commaSep')) });
+  };
+
   const pieces: preact.JSX.Element[] = [];
   let lifted: preact.JSX.Element | null = null;
   position.board.forEach((pc, s) => {
@@ -134,14 +203,24 @@ export function Board(props: BoardProps) {
     else pieces.push(g);
   });
 
+  const helpId = `board-help-${useId()}`;
   return (
+    <>
     <svg
       ref={svg}
       class="board"
       viewBox={`0 0 ${W} ${H}`}
-      role="img"
-      aria-label="board"
+      role="grid"
+      aria-label={t('boardLabel')}
+      aria-describedby={helpId}
       data-orientation={orientation}
+      onKeyDown={onKey}
+      // A press of the mouse leaves the focus where a click on the picture used to (on the page,
+      // not on a point): the arrow keys then still step through the moves.
+      onMouseDown={(e) => {
+        e.preventDefault();
+        if (!svg.current?.contains(document.activeElement)) (document.activeElement as HTMLElement | null)?.blur?.();
+      }}
       onPointerDown={onDown}
       onPointerMove={onMoveEv}
       onPointerUp={onUp}
@@ -173,13 +252,46 @@ export function Board(props: BoardProps) {
         );
       })}
       {lifted}
-      {/* Invisible hit areas on top: they name the squares for tests and assistive tech. */}
-      {Array.from({ length: 90 }, (_, s) => {
-        const { x, y } = toXY(s);
-        return <rect key={`h${s}`} class="hit" data-square={squareName(s)} x={x - CELL / 2} y={y - CELL / 2} width={CELL} height={CELL} />;
-      })}
+      {/* Invisible hit areas on top, in rows as drawn: the grid's cells, named for screen
+          readers (and by data-square for tests); the cursor's is in the Tab order and outlined. */}
+      {Array.from({ length: 10 }, (_, row) => (
+        <g key={`row${row}`} role="row">
+          {Array.from({ length: 9 }, (_, col) => {
+            const s = squareDrawnAt(col, row);
+            const { x, y } = toXY(s);
+            return (
+              <rect
+                key={`h${s}`}
+                class="hit"
+                role="gridcell"
+                data-square={squareName(s)}
+                aria-label={cellLabel(s)}
+                aria-selected={s === sel}
+                tabindex={s === cursor ? 0 : -1}
+                // The focused point is the cursor (moved by arrows, or a screen reader's own cursor).
+                onFocus={() => setCursor(s)}
+                x={x - CELL / 2}
+                y={y - CELL / 2}
+                width={CELL}
+                height={CELL}
+              />
+            );
+          })}
+        </g>
+      ))}
     </svg>
+    <p class="sr-only" id={helpId}>{t('boardHelp')}</p>
+    <p class="sr-only" role="status" data-testid="board-announce">{said}</p>
+    </>
   );
+}
+
+// Arrow keys as [columns, rows] on the board as drawn.
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// "red cannon 炮", "红炮", "face-down red piece": never more than the colour of a face-down piece.
+export function pieceName(pc: Piece): string {
+  return t(`piece.${pc.color}${pc.type}` as Key);
 }
 
 function PieceGlyph(props: { piece: Piece; x: number; y: number; square: string; selected: boolean; lifted: boolean; revealed: boolean }) {

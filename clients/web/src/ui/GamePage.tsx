@@ -18,6 +18,8 @@ import { Board } from './Board';
 import { Captured } from './Captured';
 import { Clock } from './Clock';
 import { Commitment } from './Commitment';
+import { GameAnnouncer } from './GameAnnouncer';
+import { MoveEntry } from './MoveEntry';
 import { MoveList } from './MoveList';
 import { Chat, ChatUnread } from './Chat';
 import { Rematch } from './Rematch';
@@ -163,12 +165,18 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
   else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
-  else if (game.pending) status = game.pending.retries ? t('sendingAgain') : t('sending');
+  // Our move on its way is already on the board: the opponent's move now, unless it takes long.
+  else if (game.pending?.retries) status = t('sendingAgain');
   else status = position.turn === you ? t('yourTurn') : t('theirTurn');
   // The side to move in the live game is in check (the server's flag on the last move): said in
   // words too, not only by the ring on the general.
   const liveCheck = !game.over && !game.pending && n > 0 && game.moves[n - 1].check;
   if (liveCheck) status = `${status} · ${t('inCheckNow')}`;
+
+  const play = (from: Square, to: Square) => {
+    setIllegal(null);
+    game.move(iccsOf({ from, to }));
+  };
 
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
@@ -197,16 +205,14 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           revealSquare={revealSquare}
           turnedAtEnd={end?.turned}
           movable={movable}
-          onMove={(from, to) => {
-            setIllegal(null);
-            game.move(iccsOf({ from, to }));
-          }}
+          onMove={play}
           onIllegal={(reason) => setIllegal({ reason, plies: n })}
           premovable={premovable}
           premove={live ? game.premove : null}
           onPremove={(m) => (m ? game.setPremove(m) : game.cancelPremove())}
         />
         {bar(bottom)}
+        {playing && <MoveEntry position={position} movable={movable} onMove={play} />}
       </div>
       <aside class="side-col">
         <div class="panel info">
@@ -234,9 +240,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
           </div>
-          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined} role="status">
+          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined}>
             {status}
           </p>
+          {/* The status is said by the announcer, together with the move that changed it. */}
+          <GameAnnouncer game={game} />
           {/* The opponent has gone: said right under the status, with the claims, so that on a phone
               both are on the first screen (they were under the buttons, below it). The region is
               always there: one added together with its text is not read out by every screen

@@ -1,0 +1,202 @@
+// Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
+// a game played without a mouse, what a screen reader is told as it goes.
+import { assert, assertEqual, test } from './lib/harness.mjs';
+import { T, lastIccs, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
+
+// The focused element's point and name, or null when the focus is not on the board.
+const focusedPoint = (p) => p.page.evaluate(() => {
+  const el = document.activeElement;
+  return el?.matches('svg.board rect.hit') ? { square: el.getAttribute('data-square'), label: el.getAttribute('aria-label') } : null;
+});
+
+// Tabs from the top of the page until the board has the focus, as a keyboard user gets there.
+async function tabToBoard(p) {
+  await p.page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+  for (let i = 0; i < 60; i++) {
+    await p.page.keyboard.press('Tab');
+    const at = await focusedPoint(p);
+    if (at) return at;
+  }
+  throw new Error(`${p.name}: Tab never reached the board`);
+}
+
+async function keys(p, ...names) {
+  for (const k of names) await p.page.keyboard.press(k);
+}
+
+const announced = (p) => p.page.textContent('[data-testid=board-announce]');
+
+test('keyboard: Tab reaches the board, arrows move the cursor as drawn (also for Black, flipped), Enter picks up and puts down, Escape puts back; points named', async (ctx) => {
+  const red = await newPlayer(ctx, 'Kira');
+  const black = await newPlayer(ctx, 'Kobe');
+  await startGame(ctx, red, black, 'xiangqi');
+
+  const start = await tabToBoard(red);
+  assertEqual(start, { square: 'e0', label: 'e0, red king 帥' }, 'the cursor starts on Red\'s general, named');
+  await keys(red, 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp');
+  assertEqual(await focusedPoint(red), { square: 'h2', label: 'h2, red cannon 炮' }, 'arrows move the cursor');
+  await keys(red, 'Enter');
+  await red.page.waitForSelector('[data-hint=e2]', { timeout: T });
+  assert(/^Picked up the red cannon 炮 on h2; it can go to .*e2/.test(await announced(red)), `pick-up said (${await announced(red)})`);
+  await keys(red, 'Escape');
+  await red.page.waitForSelector('[data-hint]', { state: 'detached', timeout: T });
+  assertEqual(await announced(red), 'Put back.', 'Escape said');
+  await keys(red, ' ', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft');
+  assertEqual(await focusedPoint(red), { square: 'e2', label: 'e2, empty, can move here' }, 'a target is named so');
+  await keys(red, 'Enter');
+  await Promise.all([waitForMoves(red, 1), waitForMoves(black, 1)]);
+  assertEqual(await lastIccs(black), 'h2e2', 'the move was played by keys');
+  assertEqual((await focusedPoint(red))?.label, 'e2, red cannon 炮, last move', 'the focus stays on the board, the point re-named');
+
+  // Black's board is drawn with Black at the bottom: left on the screen is towards file i.
+  assertEqual(await tabToBoard(black), { square: 'e9', label: 'e9, black king 將' }, 'Black\'s cursor starts on its general');
+  await keys(black, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft');
+  assertEqual((await focusedPoint(black))?.square, 'h9', 'left goes to h on a board seen from Black');
+  await keys(black, 'Enter', 'ArrowRight', 'ArrowUp', 'ArrowUp');
+  assertEqual((await focusedPoint(black))?.square, 'g7', 'up goes down the ranks for Black');
+  await keys(black, 'Enter');
+  await waitForMoves(red, 2);
+  assertEqual(await lastIccs(red), 'h9g7', 'Black\'s move by keys');
+
+  // Away from the board the arrow keys still step through the moves, as before.
+  await red.page.click('[data-testid=replay-ply]');
+  await keys(red, 'ArrowLeft');
+  await red.page.waitForSelector('[data-testid=replay-ply]:text("1/2")', { timeout: T });
+  await keys(red, 'ArrowRight');
+
+  // In Chinese the points are named as the page names pieces.
+  await black.page.click('[data-testid=lang-toggle]');
+  assertEqual(await black.page.getAttribute('[data-square=e9]', 'aria-label'), 'e9，黑将', 'a point in Chinese');
+  assertEqual(await black.page.getAttribute('svg.board', 'aria-label'), '棋盘', 'the board\'s name in Chinese');
+});
+
+test('keyboard: a move typed in squares is played on Enter; a wrong one is refused in words', async (ctx) => {
+  const red = await newPlayer(ctx, 'Tina');
+  const black = await newPlayer(ctx, 'Tom');
+  await startGame(ctx, red, black, 'xiangqi');
+  const field = (p) => p.page.locator('[data-testid=move-entry-input]');
+  const error = (p) => p.page.textContent('[data-testid=move-entry-error]');
+  assertEqual(await red.page.getAttribute('[data-testid=move-entry-error]', 'role'), 'alert', 'refusals go to an alert that is already there');
+  await field(black).fill('h9g7');
+  await field(black).press('Enter');
+  assertEqual(await error(black), 'It is not your move.', 'not Black\'s move yet');
+  await field(red).fill('e2e5');
+  await field(red).press('Enter');
+  assertEqual(await error(red), 'e2e5 is not a legal move.', 'no piece there');
+  await field(red).fill('cannon');
+  await field(red).press('Enter');
+  assertEqual(await error(red), '"cannon" is not a move: type two squares, like h2e2.', 'not a move at all');
+  assertEqual(await field(red).getAttribute('aria-invalid'), 'true', 'the field is marked invalid');
+  await field(red).fill('H2E2');
+  await field(red).press('Enter');
+  await waitForMoves(black, 1);
+  assertEqual(await lastIccs(black), 'h2e2', 'the typed move was played');
+  assertEqual(await field(red).inputValue(), '', 'the field is emptied');
+  assertEqual(await error(red), '', 'no refusal left');
+  await black.page.click('[data-testid=lang-toggle]');
+  await field(black).fill('h9h5');
+  await field(black).press('Enter');
+  assertEqual(await error(black), 'h9h5 不合规则。', 'refused in Chinese');
+});
+
+test('keyboard, Jieqi: face-down pieces are named by colour only; one is moved by keys and turns up', async (ctx) => {
+  const red = await newPlayer(ctx, 'Jade');
+  const black = await newPlayer(ctx, 'Joss');
+  await startGame(ctx, red, black, 'jieqi');
+  for (const p of [red, black]) {
+    assertEqual(await p.page.getAttribute('[data-square=a0]', 'aria-label'), 'a0, face-down red piece', `${p.name}: a face-down red piece`);
+    assertEqual(await p.page.getAttribute('[data-square=b9]', 'aria-label'), 'b9, face-down black piece', `${p.name}: a face-down black piece`);
+  }
+  await tabToBoard(red);
+  await keys(red, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowUp', 'ArrowUp');
+  assertEqual(await focusedPoint(red), { square: 'a3', label: 'a3, face-down red piece' }, 'the cursor on a face-down piece');
+  await keys(red, 'Enter', 'ArrowUp', 'Enter');
+  await Promise.all([waitForMoves(red, 1), waitForMoves(black, 1)]);
+  const label = await red.page.getAttribute('[data-square=a4]', 'aria-label');
+  assert(/^a4, red \w+ ., last move$/.test(label), `the piece moved is face up and named (${label})`);
+});
+
+test('keyboard: the analysis board is played by keys and by a typed move', async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  const p = { name: 'analyst', context, page };
+  await page.goto(`${ctx.base}/#/analysis`);
+  await page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  await tabToBoard(p);
+  await keys(p, 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp', 'Enter', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'Enter');
+  await waitForMoves(p, 1);
+  await page.fill('[data-testid=move-entry-input]', 'h9g7');
+  await page.press('[data-testid=move-entry-input]', 'Enter');
+  await waitForMoves(p, 2);
+  assertEqual(await page.$$eval('[data-testid=move-list] li', (ls) => ls.map((l) => l.getAttribute('data-iccs'))), ['h2e2', 'h9g7'], 'both moves on the analysis board');
+});
+
+// Records what each live region says, as a screen reader would hear it: the text of a status,
+// alert or aria-live region each time it changes to something not empty.
+async function recordSaid(p) {
+  await p.page.evaluate(() => {
+    window.__said = [];
+    const live = '[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off])';
+    new MutationObserver((records) => {
+      const regions = new Set(records.map((r) => (r.target.nodeType === 1 ? r.target : r.target.parentElement)?.closest(live)).filter(Boolean));
+      for (const r of regions) {
+        const text = r.textContent.trim();
+        if (text) window.__said.push(text);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+const said = (p) => p.page.evaluate(() => window.__said);
+const announce = (p) => p.page.textContent('[data-testid=game-announce]').then((s) => s.trim());
+async function hears(p, re, what) {
+  await p.page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid=game-announce]')?.textContent.trim() ?? ''), re.source, { timeout: T })
+    .catch(async () => { throw new Error(`${p.name} should hear ${what} (${re}); the region says "${await announce(p)}"`); });
+}
+
+test('announcements: each move said once (the opponent\'s, one\'s own, a spectator\'s both), a capture, a draw offer, the result; in Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ada');
+  const black = await newPlayer(ctx, 'Ben');
+  const spec = await newPlayer(ctx, 'Cass');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await spec.page.goto(`${ctx.base}/#/game/${id}`);
+  await spec.page.waitForSelector('[data-testid=game-page][data-you=spectator]', { timeout: T });
+  for (const p of [red, black, spec]) {
+    assertEqual(await announce(p), '', `${p.name}: the region is there, quiet, before the first move`);
+    await recordSaid(p);
+  }
+  const MATE = ['h2e2', 'i9i8', 'e2e6', 'i8i9', 'b2b5', 'i9i8', 'b5e5'];
+  const move = async (i) => {
+    await playMove(i % 2 ? black : red, MATE[i]);
+    await Promise.all([red, black, spec].map((p) => waitForMoves(p, i + 1)));
+  };
+
+  await move(0);
+  await hears(black, /^Red: 炮二平五 \(h2e2\)\. Your move\.$/, 'Red\'s move and that it is Black\'s turn');
+  await hears(spec, /^Red: 炮二平五 \(h2e2\)\.$/, 'Red\'s move');
+  await hears(red, /^You: 炮二平五 \(h2e2\)\.$/, 'its own move');
+  await red.page.waitForTimeout(500);
+  // (The first-move countdown passing to Black is said by its own region.)
+  assertEqual((await said(red)).filter((s) => !/first move/.test(s)), ['You: 炮二平五 (h2e2).'], 'Red hears its own move once, and no "Sending move…"');
+
+  await move(1);
+  await hears(red, /^Black: .+ \(i9i8\)\. Your move\.$/, 'Black\'s move');
+  await hears(spec, /^Black: .+ \(i9i8\)\.$/, 'Black\'s move');
+  await black.page.click('[data-testid=offer-draw]');
+  await hears(red, /^Draw offered by Black\.$/, 'the draw offer');
+  await red.page.click('[data-testid=decline-draw]');
+
+  await black.page.click('[data-testid=lang-toggle]');
+  await move(2);
+  await hears(black, /^红方：.+ \(e2e6\)，吃黑卒。轮到你走。$/, 'the capture, in Chinese');
+  await hears(spec, /^Red: .+ \(e2e6\), takes the black pawn 卒\.$/, 'the capture');
+  for (let i = 3; i < MATE.length; i++) await move(i);
+  // The mating move and the end may come in one update or two: both are said.
+  await hears(black, /将死。你输了。$/, 'the result, in Chinese');
+  await hears(red, /Red wins: checkmate\. You won\.$/, 'the result');
+  await hears(spec, /Red wins: checkmate\.$/, 'the result');
+  const heard = await said(black);
+  assert(heard.some((s) => /^红方：.+ \(b5e5\)。/.test(s)), `Black heard the mating move (${JSON.stringify(heard)})`);
+  assert((await said(spec)).some((s) => /^Red: .+ \(b5e5\)\./.test(s)), 'the spectator heard the mating move');
+  assertEqual(heard.filter((s) => /\(h2e2\)/.test(s)).length, 1, `Black heard Red's first move once (${JSON.stringify(heard)})`);
+});
