@@ -101,6 +101,12 @@ export class GameModel extends Observable {
   chatClosed = false;
   goneSince: Record<Color, number | null> = { r: null, b: null };
   claimAfterMs = 0;
+  // When (performance.now()) a claim against each side's absence is first possible, as the
+  // server's Presence said; null when not known (then the claims are offered at once).
+  claimableAt: Record<Color, number | null> = { r: null, b: null };
+  // The last error came from a claim refused as too early: it goes when the opponent's presence
+  // changes (it stayed on screen after the claim had become possible; flaky-network review).
+  private claimRefused = false;
   spectators = 0; // people watching, as of the last state or live event
   // When (performance.now()) the side to move must have made its first move
   // (GameState.first_move_due_in_ms); null when no such deadline was given. A tournament game is
@@ -271,11 +277,26 @@ export class GameModel extends Observable {
     }
     if (m.body === 'presence' && m.presence?.gameId === this.id) {
       const side = sideColor(m.presence.side);
-      if (side) this.setPresent(side, !!m.presence.present);
-      else this.spectators = m.presence.spectators ?? 0; // SIDE_NONE: the number watching changed
+      if (side) {
+        this.setPresent(side, !!m.presence.present);
+        this.setClaimableAt(side, m.presence.present ? null : m.presence.claimAfterMs ?? null);
+        if (this.claimRefused) this.error = '';
+        this.claimRefused = false;
+      } else this.spectators = m.presence.spectators ?? 0; // SIDE_NONE: the number watching changed
       if (m.presence.claimAfterMs) this.claimAfterMs = m.presence.claimAfterMs;
       this.changed();
     }
+  }
+
+  private setClaimableAt(side: Color, inMs: number | null) {
+    this.claimableAt[side] = inMs === null ? null : performance.now() + inMs;
+    if (inMs) setTimeout(() => this.changed(), inMs + 50); // re-render when the claims open
+  }
+
+  // Milliseconds until this player may claim against the opponent's absence (0: now, or unknown).
+  claimWaitMs(now = performance.now()): number {
+    const at = this.you ? this.claimableAt[this.you === 'r' ? 'b' : 'r'] : null;
+    return at === null ? 0 : Math.max(0, at - now);
   }
 
   private setPresent(side: Color, present: boolean) {
@@ -565,10 +586,12 @@ export class GameModel extends Observable {
     kind: 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'abort' | 'claimVictory' | 'claimDraw' | 'requestMoveLimit' | 'proposeTakeback' | 'acceptTakeback' | 'declineTakeback' | 'giveTime',
   ) {
     this.error = '';
+    this.claimRefused = false;
     try {
       await this.conn.request({ [kind]: { gameId: this.id } });
     } catch (e) {
       this.error = errorText(e);
+      this.claimRefused = kind === 'claimVictory' || kind === 'claimDraw';
     }
     this.changed();
   }

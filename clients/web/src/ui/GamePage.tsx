@@ -161,6 +161,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   // and says why, until the link is back. (A move is different: it waits and is sent then.)
   const offline = app.link !== 'open';
   const offlineTitle = offline ? t('notConnectedTitle') : undefined;
+  // The claims open when the server says they may (Presence.claim_after_ms), not before: a click
+  // before that was refused, and the refusal stayed on screen (flaky-network review, 2026-12-05).
+  const claimWait = opponentGone ? game.claimWaitMs() : 0;
+  const claimTitle = offlineTitle ?? (claimWait > 0 ? t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) }) : undefined);
 
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
@@ -260,8 +264,8 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               tournament games, and not while a first move is due: without it the game is aborted. */}
           {opponentGone && !eventId && !firstMoveAborts && (
             <div class="actions claims">
-              <button data-testid="claim-victory" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
-              <button data-testid="claim-draw" disabled={offline} title={offlineTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
+              <button data-testid="claim-victory" disabled={offline || claimWait > 0} title={claimTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+              <button data-testid="claim-draw" disabled={offline || claimWait > 0} title={claimTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
             </div>
           )}
           {!game.recordOnly && <ChatUnread game={game} me={app.user?.userId} />}
