@@ -1,7 +1,7 @@
 // Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
 // a game played without a mouse, what a screen reader is told as it goes.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, lastIccs, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, lastIccs, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 // The focused element's point and name, or null when the focus is not on the board.
 const focusedPoint = (p) => p.page.evaluate(() => {
@@ -199,4 +199,30 @@ test('announcements: each move said once (the opponent\'s, one\'s own, a spectat
   assert(heard.some((s) => /^红方：.+ \(b5e5\)。/.test(s)), `Black heard the mating move (${JSON.stringify(heard)})`);
   assert((await said(spec)).some((s) => /^Red: .+ \(b5e5\)\./.test(s)), 'the spectator heard the mating move');
   assertEqual(heard.filter((s) => /\(h2e2\)/.test(s)).length, 1, `Black heard Red's first move once (${JSON.stringify(heard)})`);
+});
+
+test('clocks and colours: each clock named with its side, each bar says Red/Black in words; one\'s own low time said once at 20 and 10 s, not to the opponent; in Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Lena');
+  const black = await newPlayer(ctx, 'Lars');
+  // 24 seconds each: Red's clock passes 20 and 10 seconds while Red waits.
+  await createSeek(red, { minutes: 0.4 });
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const [c, side] of [['red', 'Red'], ['black', 'Black']]) {
+    assertEqual((await red.page.textContent(`[data-testid=bar-${c}] [data-testid=bar-side]`)).trim(), side, `the ${c} bar says its colour in words`);
+    assertEqual(await red.page.getByRole('timer', { name: new RegExp(`^${side} clock \\d:\\d\\d`) }).count(), 1, `the ${c} clock is named with its side`);
+  }
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  for (const p of [red, black]) await recordSaid(p);
+  await black.page.click('[data-testid=lang-toggle]');
+  assertEqual((await black.page.textContent('[data-testid=bar-red] [data-testid=bar-side]')).trim(), '红方', 'the colour in Chinese');
+  assertEqual(await black.page.getByRole('timer', { name: /^黑方 \d:\d\d/ }).count(), 1, 'the clock\'s name in Chinese');
+
+  await red.page.waitForSelector('[data-testid=result]', { timeout: 45_000 });
+  const low = (await said(red)).filter((s) => /seconds left/.test(s));
+  assertEqual(low, ['Your clock: 20 seconds left.', 'Your clock: 10 seconds left.'], 'Red hears its low time once at each mark, not every tick');
+  assertEqual((await said(black)).filter((s) => /秒/.test(s)), [], 'Black is not told Red\'s low time');
 });

@@ -180,8 +180,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
-      <span class="side-dot" />
+      <span class="side-dot" aria-hidden="true" />
       <span class="name" title={player(c)?.name}>
+        {/* The colour in words too, not only by the dot (red and black look alike to some). */}
+        <span class="side" data-testid="bar-side">{t(c === 'r' ? 'red' : 'black')}</span>
         {/* Only the name itself is cut short: "(you)" and the computer tag always show. */}
         <span class="who">
           {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
