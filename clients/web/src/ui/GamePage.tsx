@@ -214,7 +214,6 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           onPremove={(m) => (m ? game.setPremove(m) : game.cancelPremove())}
         />
         {bar(bottom)}
-        {playing && <MoveEntry position={position} movable={movable} onMove={play} />}
       </div>
       <aside class="side-col">
         <div class="panel info">
@@ -371,6 +370,9 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               ))}
             </div>
           )}
+          {/* Under the actions, not under the board: on a phone it pushed the status, the
+              opponent-gone note and the claims below the first screen. */}
+          {playing && <MoveEntry position={position} movable={movable} onMove={play} />}
           {app.requeued?.gameId === game.id && app.pool === app.requeued.pool && <Requeued app={app} pool={app.requeued.pool} />}
           {/* Tournament games are paired by the event, not by the players. */}
           {game.over && you && !eventId && <Rematch app={app} game={game} />}
