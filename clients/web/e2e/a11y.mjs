@@ -226,3 +226,69 @@ test('clocks and colours: each clock named with its side, each bar says Red/Blac
   assertEqual(low, ['Your clock: 20 seconds left.', 'Your clock: 10 seconds left.'], 'Red hears its low time once at each mark, not every tick');
   assertEqual((await said(black)).filter((s) => /秒/.test(s)), [], 'Black is not told Red\'s low time');
 });
+
+// What has the focus: its test id (or tag), 'BODY' when the focus was lost.
+const focused = (p) => p.page.evaluate(() => {
+  const el = document.activeElement;
+  return !el || el === document.body ? 'BODY' : el.getAttribute('data-testid') || el.tagName;
+});
+// Waits a moment for the focus to land on `id` (it is moved once the page is drawn again).
+async function focusOn(p, id, what) {
+  await p.page.waitForFunction((x) => (document.activeElement?.getAttribute('data-testid') ?? '') === x, id, { timeout: 3000 })
+    .catch(async () => { throw new Error(`${what}: the focus should be on ${id}, is on ${await focused(p)}`); });
+}
+const waitTitle = (p, title) => p.page.waitForFunction((s) => document.title === s, title, { timeout: T })
+  .catch(async () => { throw new Error(`${p.name}: the title should be "${title}", is "${await p.page.title()}"`); });
+const currentLink = (p) => p.page.$$eval('#site-nav [aria-current=page]', (as) => as.map((a) => a.textContent));
+
+test('focus and orientation: a title per page, aria-current on the header link; the focus goes to the heading after a sign-in, a header link, an accepted seek, and stays after Resign, its confirmation, an answered draw offer', async (ctx) => {
+  const red = await newPlayer(ctx, 'Fay');
+  await waitTitle(red, 'Lobby · Xiangqi · Jieqi');
+  await focusOn(red, 'page-heading', 'after signing in the focus is on the page\'s heading, not lost');
+  assertEqual(await red.page.textContent('[data-testid=page-heading]'), 'Lobby', 'the heading names the page');
+  assertEqual(await currentLink(red), ['Lobby'], 'the active header link is marked');
+  await red.page.focus('#site-nav a[href="#/tournaments"]');
+  await red.page.keyboard.press('Enter');
+  await waitTitle(red, 'Tournaments · Xiangqi · Jieqi');
+  await focusOn(red, 'page-heading', 'a header link leads to the new page\'s heading');
+  assertEqual(await currentLink(red), ['Tournaments'], 'aria-current follows the page');
+  await red.page.click('#site-nav a[href="#/"]');
+  await waitTitle(red, 'Lobby · Xiangqi · Jieqi');
+
+  const black = await newPlayer(ctx, 'Gil');
+  await createSeek(red, {});
+  await black.page.focus(`[data-testid=seek-list] li:has-text("${red.name}") [data-testid=accept-seek]`);
+  await black.page.keyboard.press('Enter');
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  const game = 'Game: guest-Fay vs guest-Gil';
+  await waitTitle(black, `${game} · Xiangqi · Jieqi`);
+  await waitTitle(red, `● Your move · ${game} · Xiangqi · Jieqi`);
+  for (const p of [red, black]) {
+    await focusOn(p, 'page-heading', `${p.name}: the new game page has the focus on its heading`);
+    assertEqual(await p.page.textContent('[data-testid=page-heading]'), game, `${p.name}: the game page's heading names the game`);
+  }
+  assertEqual(await currentLink(red), [], 'no header link is current on a game page');
+
+  await black.page.click('[data-testid=offer-draw]');
+  await red.page.focus('[data-testid=decline-draw]');
+  await red.page.keyboard.press('Enter');
+  await red.page.waitForSelector('[data-testid=draw-offer]', { state: 'detached', timeout: T });
+  await focusOn(red, 'status', 'after declining the draw the focus is on the status line');
+
+  await red.page.focus('[data-testid=resign]');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'confirm-resign', 'Resign hands the focus to "Really resign?"');
+  await red.page.keyboard.press('Tab');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'resign', 'Cancel gives it back to Resign');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'confirm-resign', 'Resign again');
+  await red.page.keyboard.press('Enter');
+  await red.page.waitForSelector('[data-testid=result]', { timeout: T });
+  await focusOn(red, 'result', 'after resigning the focus is on the result');
+
+  await black.page.click('[data-testid=lang-toggle]');
+  await waitTitle(black, '对局：guest-Fay 对 guest-Gil · 象棋 · 揭棋');
+  await black.page.click('#site-nav a[href="#/leaderboard"]');
+  await waitTitle(black, '排行榜 · 象棋 · 揭棋');
+});

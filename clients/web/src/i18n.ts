@@ -874,6 +874,8 @@ const en = {
   saidReveals: 'turns up the {piece}',
   clockLabel: '{side} clock {time}',
   lowTime: 'Your clock: {s} seconds left.',
+  // A game page's name (its tab title and heading).
+  gameTitle: 'Game: {red} vs {black}',
   fullStop: '.',
   commaSep: ', ',
   sentenceGap: ' ',
@@ -1743,6 +1745,7 @@ const zh: Record<Key, string> = {
   saidReveals: '翻出{piece}',
   clockLabel: '{side} {time}',
   lowTime: '你的时间只剩 {s} 秒。',
+  gameTitle: '对局：{red} 对 {black}',
   fullStop: '。',
   commaSep: '，',
   sentenceGap: '',
