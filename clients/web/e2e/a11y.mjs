@@ -292,3 +292,31 @@ test('focus and orientation: a title per page, aria-current on the header link; 
   await black.page.click('#site-nav a[href="#/leaderboard"]');
   await waitTitle(black, '排行榜 · 象棋 · 揭棋');
 });
+
+// The contrast ratio (WCAG) of an element's text on its button's background.
+const contrastOnButton = (el) => {
+  const rgb = (s) => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const a = lum(rgb(getComputedStyle(el).color));
+  const b = lum(rgb(getComputedStyle(el.closest('button')).backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+};
+
+test('small fixes: the quick-pairing game select is named; a computer\'s rating is readable on its button', { needs: ['bot'] }, async (ctx) => {
+  const stopBot = await ctx.startBot({ seeks: 'xiangqi 600+0' });
+  try {
+    const me = await newPlayer(ctx, 'Hana');
+    assertEqual(await me.page.locator('[data-testid=pools]').getByRole('combobox', { name: 'Game' }).getAttribute('data-testid'), 'pool-variant', 'the quick-pairing select has a name');
+    const rating = me.page.locator('[data-testid=play-computer-rating]').first();
+    await rating.waitFor({ timeout: T });
+    const ratio = await rating.evaluate(contrastOnButton);
+    assert(ratio >= 4.5, `"· Rating" on its button has ${ratio.toFixed(2)}:1, at least 4.5:1 needed`);
+    await me.page.click('[data-testid=lang-toggle]');
+    assertEqual(await me.page.locator('[data-testid=pools]').getByRole('combobox', { name: '棋种' }).count(), 1, 'named in Chinese');
+  } finally {
+    await stopBot();
+  }
+});
