@@ -320,3 +320,39 @@ test('small fixes: the quick-pairing game select is named; a computer\'s rating 
     await stopBot();
   }
 });
+
+test('replay: the moves are buttons reached by Tab; stepping (a move picked, arrows, ◀) says the move now shown, not a move coming in; in Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ines');
+  const black = await newPlayer(ctx, 'Ivo');
+  await startGame(ctx, red, black, 'xiangqi');
+  const moves = ['h2e2', 'h9g7', 'b0c2'];
+  for (const [i, m] of moves.entries()) {
+    await playMove(i % 2 ? black : red, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  const shown = (p) => p.page.textContent('[data-testid=replay-announce]');
+  assertEqual(await shown(red), '', 'the region is there, quiet, while the game is followed');
+  const moveButton = (p, ply) => p.page.locator(`[data-testid=move-list] li[data-ply="${ply}"] button`);
+  await moveButton(red, 1).focus();
+  await keys(red, 'Tab');
+  assertEqual(await red.page.evaluate(() => document.activeElement.closest('li')?.getAttribute('data-ply')), '2', 'Tab goes from move to move');
+  await keys(red, 'Enter');
+  await red.page.waitForSelector('[data-testid=replay-ply]:text("2/3")', { timeout: T });
+  assert(/^Move 1, Black: .+ \(h9g7\)\. 2 of 3\.$/.test(await shown(red)), `the move picked is said (${await shown(red)})`);
+  assertEqual(await moveButton(red, 2).getAttribute('aria-current'), 'true', 'the move shown is marked current');
+  await keys(red, 'ArrowLeft');
+  await red.page.waitForFunction(() => document.querySelector('[data-testid=replay-announce]').textContent === 'Move 1, Red: 炮二平五 (h2e2). 1 of 3.', null, { timeout: T });
+  await keys(red, 'ArrowLeft');
+  await red.page.waitForFunction(() => document.querySelector('[data-testid=replay-announce]').textContent === 'Start position. 0 of 3.', null, { timeout: T });
+  // A move coming in while the record is stepped through is not the move shown.
+  await playMove(black, 'a6a5');
+  await waitForMoves(red, 4);
+  assertEqual(await shown(red), 'Start position. 0 of 3.', 'a move coming in is not said as the move shown');
+  await keys(red, 'ArrowRight');
+  await red.page.waitForFunction(() => /^Move 1, Red: .+ \(h2e2\)\. 1 of \d\.$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T });
+
+  await black.page.click('[data-testid=lang-toggle]');
+  await black.page.click('[data-testid=replay-prev]');
+  await black.page.waitForFunction(() => /^第 2 回合，红方：.+ \(b0c2\)。第 3 步，共 \d 步。$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T })
+    .catch(async () => { throw new Error(`Chinese step: "${await shown(black)}"`); });
+});
