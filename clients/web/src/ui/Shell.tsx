@@ -141,8 +141,7 @@ export function Shell({ app }: { app: App }) {
           {!!app.challengeError && <span class="error">{errorText(app.challengeError)}</span>}
         </div>
       )}
-      {/* Focusable by script only: where the focus waits while a new page loads. */}
-      <main tabIndex={-1}>
+      <main>
         {/* The game page names itself (its players). */}
         {name && <h1 class="sr-only" tabIndex={-1} data-testid="page-heading">{name}</h1>}
         {page}

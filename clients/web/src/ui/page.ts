@@ -7,17 +7,17 @@ import { t } from '../i18n';
 // "Lobby · Xiangqi · Jieqi": the page first, as a tab strip cuts titles from the end.
 export const pageTitle = (name: string) => `${name} · ${t('appTitle')}`;
 
-// The focus went nowhere: to the body (its element was removed) or to <main> (the page it was
-// moved to had no heading yet, still loading).
+// The focus went nowhere: to the body, its element removed.
 export function focusLost(): boolean {
   const el = document.activeElement;
-  return !el || el === document.body || el.tagName === 'MAIN';
+  return !el || el === document.body;
 }
 
-// To the page's heading (its h1), or to <main> while the page has none yet.
+// To the page's heading (its h1). A game page still loading has none yet: it takes the focus
+// itself once loaded, if the focus is still lost then. (<main> is not made focusable to wait
+// there: a mouse press anywhere on the page would then focus it.)
 export function focusPageHeading() {
-  const main = document.querySelector<HTMLElement>('main');
-  (main?.querySelector<HTMLElement>('h1') ?? main)?.focus();
+  document.querySelector<HTMLElement>('main h1')?.focus();
 }
 
 // Focus on `selector` once the page is drawn again (a button that replaces the one pressed is
