@@ -1,7 +1,7 @@
 // Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
 // a game played without a mouse, what a screen reader is told as it goes.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, lastIccs, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, lastIccs, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
 // The focused element's point and name, or null when the focus is not on the board.
 const focusedPoint = (p) => p.page.evaluate(() => {
@@ -199,4 +199,160 @@ test('announcements: each move said once (the opponent\'s, one\'s own, a spectat
   assert(heard.some((s) => /^红方：.+ \(b5e5\)。/.test(s)), `Black heard the mating move (${JSON.stringify(heard)})`);
   assert((await said(spec)).some((s) => /^Red: .+ \(b5e5\)\./.test(s)), 'the spectator heard the mating move');
   assertEqual(heard.filter((s) => /\(h2e2\)/.test(s)).length, 1, `Black heard Red's first move once (${JSON.stringify(heard)})`);
+});
+
+test('clocks and colours: each clock named with its side, each bar says Red/Black in words; one\'s own low time said once at 20 and 10 s, not to the opponent; in Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Lena');
+  const black = await newPlayer(ctx, 'Lars');
+  // 24 seconds each: Red's clock passes 20 and 10 seconds while Red waits.
+  await createSeek(red, { minutes: 0.4 });
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const [c, side] of [['red', 'Red'], ['black', 'Black']]) {
+    assertEqual((await red.page.textContent(`[data-testid=bar-${c}] [data-testid=bar-side]`)).trim(), side, `the ${c} bar says its colour in words`);
+    assertEqual(await red.page.getByRole('timer', { name: new RegExp(`^${side} clock \\d:\\d\\d`) }).count(), 1, `the ${c} clock is named with its side`);
+  }
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  for (const p of [red, black]) await recordSaid(p);
+  await black.page.click('[data-testid=lang-toggle]');
+  assertEqual((await black.page.textContent('[data-testid=bar-red] [data-testid=bar-side]')).trim(), '红方', 'the colour in Chinese');
+  assertEqual(await black.page.getByRole('timer', { name: /^黑方 \d:\d\d/ }).count(), 1, 'the clock\'s name in Chinese');
+
+  await red.page.waitForSelector('[data-testid=result]', { timeout: 45_000 });
+  const low = (await said(red)).filter((s) => /seconds left/.test(s));
+  assertEqual(low, ['Your clock: 20 seconds left.', 'Your clock: 10 seconds left.'], 'Red hears its low time once at each mark, not every tick');
+  assertEqual((await said(black)).filter((s) => /秒/.test(s)), [], 'Black is not told Red\'s low time');
+});
+
+// What has the focus: its test id (or tag), 'BODY' when the focus was lost.
+const focused = (p) => p.page.evaluate(() => {
+  const el = document.activeElement;
+  return !el || el === document.body ? 'BODY' : el.getAttribute('data-testid') || el.tagName;
+});
+// Waits a moment for the focus to land on `id` (it is moved once the page is drawn again).
+async function focusOn(p, id, what) {
+  await p.page.waitForFunction((x) => (document.activeElement?.getAttribute('data-testid') ?? '') === x, id, { timeout: 3000 })
+    .catch(async () => { throw new Error(`${what}: the focus should be on ${id}, is on ${await focused(p)}`); });
+}
+const waitTitle = (p, title) => p.page.waitForFunction((s) => document.title === s, title, { timeout: T })
+  .catch(async () => { throw new Error(`${p.name}: the title should be "${title}", is "${await p.page.title()}"`); });
+const currentLink = (p) => p.page.$$eval('#site-nav [aria-current=page]', (as) => as.map((a) => a.textContent));
+
+test('focus and orientation: a title per page, aria-current on the header link; the focus goes to the heading after a sign-in, a header link, an accepted seek, and stays after Resign, its confirmation, an answered draw offer', async (ctx) => {
+  const red = await newPlayer(ctx, 'Fay');
+  await waitTitle(red, 'Lobby · Xiangqi · Jieqi');
+  await focusOn(red, 'page-heading', 'after signing in the focus is on the page\'s heading, not lost');
+  assertEqual(await red.page.textContent('[data-testid=page-heading]'), 'Lobby', 'the heading names the page');
+  assertEqual(await currentLink(red), ['Lobby'], 'the active header link is marked');
+  await red.page.focus('#site-nav a[href="#/tournaments"]');
+  await red.page.keyboard.press('Enter');
+  await waitTitle(red, 'Tournaments · Xiangqi · Jieqi');
+  await focusOn(red, 'page-heading', 'a header link leads to the new page\'s heading');
+  assertEqual(await currentLink(red), ['Tournaments'], 'aria-current follows the page');
+  await red.page.click('#site-nav a[href="#/"]');
+  await waitTitle(red, 'Lobby · Xiangqi · Jieqi');
+
+  const black = await newPlayer(ctx, 'Gil');
+  await createSeek(red, {});
+  await black.page.focus(`[data-testid=seek-list] li:has-text("${red.name}") [data-testid=accept-seek]`);
+  await black.page.keyboard.press('Enter');
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  const game = 'Game: guest-Fay vs guest-Gil';
+  await waitTitle(black, `${game} · Xiangqi · Jieqi`);
+  await waitTitle(red, `● Your move · ${game} · Xiangqi · Jieqi`);
+  for (const p of [red, black]) {
+    await focusOn(p, 'page-heading', `${p.name}: the new game page has the focus on its heading`);
+    assertEqual(await p.page.textContent('[data-testid=page-heading]'), game, `${p.name}: the game page's heading names the game`);
+  }
+  assertEqual(await currentLink(red), [], 'no header link is current on a game page');
+
+  await black.page.click('[data-testid=offer-draw]');
+  await red.page.focus('[data-testid=decline-draw]');
+  await red.page.keyboard.press('Enter');
+  await red.page.waitForSelector('[data-testid=draw-offer]', { state: 'detached', timeout: T });
+  await focusOn(red, 'status', 'after declining the draw the focus is on the status line');
+
+  await red.page.focus('[data-testid=resign]');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'confirm-resign', 'Resign hands the focus to "Really resign?"');
+  await red.page.keyboard.press('Tab');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'resign', 'Cancel gives it back to Resign');
+  await red.page.keyboard.press('Enter');
+  await focusOn(red, 'confirm-resign', 'Resign again');
+  await red.page.keyboard.press('Enter');
+  await red.page.waitForSelector('[data-testid=result]', { timeout: T });
+  await focusOn(red, 'result', 'after resigning the focus is on the result');
+
+  await black.page.click('[data-testid=lang-toggle]');
+  await waitTitle(black, '对局：guest-Fay 对 guest-Gil · 象棋 · 揭棋');
+  await black.page.click('#site-nav a[href="#/leaderboard"]');
+  await waitTitle(black, '排行榜 · 象棋 · 揭棋');
+});
+
+// The contrast ratio (WCAG) of an element's text on its button's background.
+const contrastOnButton = (el) => {
+  const rgb = (s) => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const a = lum(rgb(getComputedStyle(el).color));
+  const b = lum(rgb(getComputedStyle(el.closest('button')).backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+};
+
+test('small fixes: the quick-pairing game select is named; a computer\'s rating is readable on its button', { needs: ['bot'] }, async (ctx) => {
+  const stopBot = await ctx.startBot({ seeks: 'xiangqi 600+0' });
+  try {
+    const me = await newPlayer(ctx, 'Hana');
+    assertEqual(await me.page.locator('[data-testid=pools]').getByRole('combobox', { name: 'Game' }).getAttribute('data-testid'), 'pool-variant', 'the quick-pairing select has a name');
+    const rating = me.page.locator('[data-testid=play-computer-rating]').first();
+    await rating.waitFor({ timeout: T });
+    const ratio = await rating.evaluate(contrastOnButton);
+    assert(ratio >= 4.5, `"· Rating" on its button has ${ratio.toFixed(2)}:1, at least 4.5:1 needed`);
+    await me.page.click('[data-testid=lang-toggle]');
+    assertEqual(await me.page.locator('[data-testid=pools]').getByRole('combobox', { name: '棋种' }).count(), 1, 'named in Chinese');
+  } finally {
+    await stopBot();
+  }
+});
+
+test('replay: the moves are buttons reached by Tab; stepping (a move picked, arrows, ◀) says the move now shown, not a move coming in; in Chinese', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ines');
+  const black = await newPlayer(ctx, 'Ivo');
+  await startGame(ctx, red, black, 'xiangqi');
+  const moves = ['h2e2', 'h9g7', 'b0c2'];
+  for (const [i, m] of moves.entries()) {
+    await playMove(i % 2 ? black : red, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  const shown = (p) => p.page.textContent('[data-testid=replay-announce]');
+  assertEqual(await shown(red), '', 'the region is there, quiet, while the game is followed');
+  const moveButton = (p, ply) => p.page.locator(`[data-testid=move-list] li[data-ply="${ply}"] button`);
+  await moveButton(red, 1).focus();
+  await keys(red, 'Tab');
+  assertEqual(await red.page.evaluate(() => document.activeElement.closest('li')?.getAttribute('data-ply')), '2', 'Tab goes from move to move');
+  await keys(red, 'Enter');
+  await red.page.waitForSelector('[data-testid=replay-ply]:text("2/3")', { timeout: T });
+  assert(/^Move 1, Black: .+ \(h9g7\)\. 2 of 3\.$/.test(await shown(red)), `the move picked is said (${await shown(red)})`);
+  assertEqual(await moveButton(red, 2).getAttribute('aria-current'), 'true', 'the move shown is marked current');
+  await keys(red, 'ArrowLeft');
+  await red.page.waitForFunction(() => document.querySelector('[data-testid=replay-announce]').textContent === 'Move 1, Red: 炮二平五 (h2e2). 1 of 3.', null, { timeout: T });
+  await keys(red, 'ArrowLeft');
+  await red.page.waitForFunction(() => document.querySelector('[data-testid=replay-announce]').textContent === 'Start position. 0 of 3.', null, { timeout: T });
+  // A move coming in while the record is stepped through is not the move shown.
+  await playMove(black, 'a6a5');
+  await waitForMoves(red, 4);
+  assertEqual(await shown(red), 'Start position. 0 of 3.', 'a move coming in is not said as the move shown');
+  await keys(red, 'ArrowRight');
+  await red.page.waitForFunction(() => /^Move 1, Red: .+ \(h2e2\)\. 1 of \d\.$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T });
+
+  await black.page.click('[data-testid=lang-toggle]');
+  await black.page.click('[data-testid=replay-prev]');
+  await black.page.waitForFunction(() => /^第 2 回合，红方：.+ \(b0c2\)。第 3 步，共 \d 步。$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T })
+    .catch(async () => { throw new Error(`Chinese step: "${await shown(black)}"`); });
 });

@@ -874,6 +874,11 @@ const en = {
   saidReveals: 'turns up the {piece}',
   clockLabel: '{side} clock {time}',
   lowTime: 'Your clock: {s} seconds left.',
+  // A game page's name (its tab title and heading).
+  gameTitle: 'Game: {red} vs {black}',
+  // Said when the record is stepped through (ui/MoveList.tsx).
+  replayAt: 'Move {no}, {side}: {move}. {ply} of {n}.',
+  replayStart: 'Start position. 0 of {n}.',
   fullStop: '.',
   commaSep: ', ',
   sentenceGap: ' ',
@@ -1743,6 +1748,9 @@ const zh: Record<Key, string> = {
   saidReveals: '翻出{piece}',
   clockLabel: '{side} {time}',
   lowTime: '你的时间只剩 {s} 秒。',
+  gameTitle: '对局：{red} 对 {black}',
+  replayAt: '第 {no} 回合，{side}：{move}。第 {ply} 步，共 {n} 步。',
+  replayStart: '开局局面。共 {n} 步。',
   fullStop: '。',
   commaSep: '，',
   sentenceGap: '',

@@ -6,6 +6,7 @@
 // opponent; the result. The region is always there, empty, before it first speaks: one added
 // together with its text is not read out by every screen reader (as FirstMoveDue in GamePage).
 // The visible status line is therefore no live region itself: it would say the turn a second time.
+// The player's own time running low is said here too, once at each of LOW_TIME_MARKS.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GameModel } from '../game/model';
 import { t, type Key } from '../i18n';
@@ -38,8 +39,10 @@ export function GameAnnouncer({ game }: { game: GameModel }) {
     // What was there when the page opened is not news.
     if (!before) return;
     const news = newsSince(game, before, now);
-    if (news.length) setSaid((s) => ({ text: news.join(t('sentenceGap')), count: s.count + 1 }));
+    if (news.length) say(news.join(t('sentenceGap')));
   }, [now.moves, now.over, now.pending, now.retrying, now.offers]);
+  const say = (text: string) => setSaid((s) => ({ text, count: s.count + 1 }));
+  useLowTimeWarnings(game, say);
   // The same words twice in a row (a second draw offer) must still be read: every other time
   // they carry a space at the end, so that the region's text changes.
   return <p class="sr-only" role="status" data-testid="game-announce">{said.text + (said.count % 2 ? ' ' : '')}</p>;
@@ -102,4 +105,36 @@ function resultForYou(game: GameModel): string[] {
   const you = game.you;
   if (!you || !(r.outcome === Outcome.RED_WINS || r.outcome === Outcome.BLACK_WINS || r.reason === 'double_forfeit')) return [];
   return [t(r.reason !== 'double_forfeit' && (r.outcome === Outcome.RED_WINS) === (you === 'r') ? 'youWon' : 'youLost')];
+}
+
+// Seconds left on one's own clock at which it is said, once each: a clock read out at every tick
+// would drown everything else.
+export const LOW_TIME_MARKS = [60, 20, 10] as const;
+
+// The marks the clock is at or under that were not said yet.
+export function lowTimeMarksReached(ms: number, said: readonly number[]): number[] {
+  return LOW_TIME_MARKS.filter((s) => ms <= s * 1000 && !said.includes(s));
+}
+
+// Watches the player's own clock while it runs; a mark already passed when the page opened is not
+// news. Marks passed together (a tab asleep) are said as the lowest of them.
+function useLowTimeWarnings(game: GameModel, say: (text: string) => void) {
+  const said = useRef<number[] | null>(null);
+  const you = game.you;
+  const running = !!you && !game.over && game.clock.running === you;
+  useEffect(() => {
+    if (!you || game.over) return;
+    const check = () => {
+      const reached = lowTimeMarksReached(game.clockNow(you), said.current ?? []);
+      if (said.current === null) said.current = reached;
+      else if (reached.length) {
+        said.current.push(...reached);
+        say(t('lowTime', { s: Math.min(...reached) }));
+      }
+    };
+    check();
+    if (!running) return;
+    const id = window.setInterval(check, 250);
+    return () => window.clearInterval(id);
+  }, [you, running, game.over]);
 }

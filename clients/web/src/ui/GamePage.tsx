@@ -23,6 +23,7 @@ import { MoveEntry } from './MoveEntry';
 import { MoveList } from './MoveList';
 import { Chat, ChatUnread } from './Chat';
 import { Rematch } from './Rematch';
+import { focusLost, focusSoon, pageTitle } from './page';
 import { clockText, poolLabel, ratingCounted, resultText, rulesetTag, tcText } from './format';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
@@ -117,7 +118,14 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
     return () => window.removeEventListener('keydown', onKey);
   }, [game, viewPly]);
 
-  useMoveAlerts(game);
+  const name = t('gameTitle', { red: game.red?.name ?? '…', black: game.black?.name ?? '…' });
+  useMoveAlerts(game, name);
+  // Opened from the lobby (a seek accepted, a pairing) the focus was on a button of the page left:
+  // it goes to this page's heading, which names the game.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (game.loaded && focusLost()) heading.current?.focus();
+  }, [game.loaded]);
 
   if (!game.loaded) {
     // The server's refusal in words ("No such game.", or why else the game cannot be shown), once.
@@ -184,8 +192,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   const bar = (c: Color) => (
     <div class={`player-bar ${c === 'r' ? 'red' : 'black'} ${position.turn === c && !game.over ? 'to-move' : ''}`} data-testid={`bar-${c === 'r' ? 'red' : 'black'}`}>
-      <span class="side-dot" />
+      <span class="side-dot" aria-hidden="true" />
       <span class="name" title={player(c)?.name}>
+        {/* The colour in words too, not only by the dot (red and black look alike to some). */}
+        <span class="side" data-testid="bar-side">{t(c === 'r' ? 'red' : 'black')}</span>
         {/* Only the name itself is cut short: "(you)" and the computer tag always show. */}
         <span class="who">
           {player(c)?.userId ? <a href={`#/player/${encodeURIComponent(player(c)!.userId)}`} title={player(c)?.name}>{player(c)?.name}</a> : player(c)?.name}
@@ -199,6 +209,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   return (
     <div class="game-page" data-testid="game-page" data-game-id={game.id} data-you={you ?? 'spectator'} data-over={game.over ? '1' : '0'}>
+      <h1 class="sr-only" tabIndex={-1} ref={heading} data-testid="page-heading">{name}</h1>
       <div class="board-col">
         {bar(top)}
         <Board
@@ -216,7 +227,6 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           onPremove={(m) => (m ? game.setPremove(m) : game.cancelPremove())}
         />
         {bar(bottom)}
-        {playing && <MoveEntry position={position} movable={movable} onMove={play} />}
       </div>
       <aside class="side-col">
         <div class="panel info">
@@ -244,7 +254,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               <a class="tag" data-testid="back-to-event" href={`#/tournaments/${encodeURIComponent(eventId)}`}>{t('backToEvent')}</a>
             )}
           </div>
-          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined}>
+          <p class={`status ${game.over ? 'over' : ''}${liveCheck ? ' in-check' : ''}`} tabIndex={-1} data-testid={game.over ? 'result' : 'status'} data-in-check={liveCheck ? '1' : undefined}>
             {status}
           </p>
           {/* The status is said by the announcer, together with the move that changed it. */}
@@ -337,11 +347,11 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
             <div class="actions">
               {confirmResign ? (
                 <>
-                  <button class="danger" data-testid="confirm-resign" disabled={offline} title={offlineTitle} onClick={() => { setConfirmResign(false); void game.action('resign'); }}>{t('confirmResign')}</button>
-                  <button onClick={() => setConfirmResign(false)}>{t('cancel')}</button>
+                  <button class="danger" data-testid="confirm-resign" disabled={offline} title={offlineTitle} onClick={() => { setConfirmResign(false); void game.action('resign'); focusSoon(STATUS); }}>{t('confirmResign')}</button>
+                  <button data-testid="cancel-resign" onClick={() => { setConfirmResign(false); focusSoon('[data-testid=resign]'); }}>{t('cancel')}</button>
                 </>
               ) : (
-                <button data-testid="resign" disabled={offline} title={offlineTitle} onClick={() => setConfirmResign(true)}>{t('resign')}</button>
+                <button data-testid="resign" disabled={offline} title={offlineTitle} onClick={() => { setConfirmResign(true); focusSoon('[data-testid=confirm-resign]'); }}>{t('resign')}</button>
               )}
               <button data-testid="offer-draw" disabled={offline || !!game.drawOfferBy} title={offlineTitle} onClick={() => void game.action('offerDraw')}>{t('offerDraw')}</button>
               {/* Casual games: take back one's last move (and the reply to it) if the opponent agrees. */}
@@ -365,14 +375,17 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
               {/* Asked first, as resigning is: a slip of the finger ends the game for both. */}
               {n < 2 && !eventId && (confirmAbort ? (
                 <>
-                  <button class="danger" data-testid="confirm-abort" disabled={offline} title={offlineTitle} onClick={() => { setConfirmAbort(false); void game.action('abort'); }}>{t('confirmAbortGame')}</button>
-                  <button data-testid="cancel-abort" onClick={() => setConfirmAbort(false)}>{t('cancel')}</button>
+                  <button class="danger" data-testid="confirm-abort" disabled={offline} title={offlineTitle} onClick={() => { setConfirmAbort(false); void game.action('abort'); focusSoon(STATUS); }}>{t('confirmAbortGame')}</button>
+                  <button data-testid="cancel-abort" onClick={() => { setConfirmAbort(false); focusSoon('[data-testid=abort]'); }}>{t('cancel')}</button>
                 </>
               ) : (
-                <button data-testid="abort" disabled={offline} title={offlineTitle} onClick={() => setConfirmAbort(true)}>{t('abort')}</button>
+                <button data-testid="abort" disabled={offline} title={offlineTitle} onClick={() => { setConfirmAbort(true); focusSoon('[data-testid=confirm-abort]'); }}>{t('abort')}</button>
               ))}
             </div>
           )}
+          {/* Under the actions, not under the board: on a phone it pushed the status, the
+              opponent-gone note and the claims below the first screen. */}
+          {playing && <MoveEntry position={position} movable={movable} onMove={play} />}
           {app.requeued?.gameId === game.id && app.pool === app.requeued.pool && <Requeued app={app} pool={app.requeued.pool} />}
           {/* Tournament games are paired by the event, not by the players. */}
           {game.over && you && !eventId && <Rematch app={app} game={game} />}
@@ -411,6 +424,11 @@ function premoveText(position: Position, m: Move): string {
 
 const sideName = (c: Color | null) => (c === 'r' ? t('red') : t('black'));
 
+// Where the focus goes after a button that goes away (a confirmed resignation, an answered offer):
+// the status line, which then says the turn or the result (the buttons' swaps and answers left
+// the focus on the page's body).
+const STATUS = '[data-testid=game-page] p.status';
+
 // A standing draw offer or takeback proposal: what it is, and Accept / Decline for the player it
 // is put to; after a decline, a note until the next move (so the one who asked sees the answer).
 // The answers' names are both the model's actions and their labels' keys.
@@ -431,8 +449,8 @@ function Offer({ game, offline, what, by, declined, text }: { game: GameModel; o
           {text}
           {answers && (
             <>
-              <button class="primary" data-testid={`accept-${what}`} disabled={offline} title={offlineTitle} onClick={() => void game.action(o.accept)}>{t(o.accept)}</button>
-              <button data-testid={`decline-${what}`} disabled={offline} title={offlineTitle} onClick={() => void game.action(o.decline)}>{t(o.decline)}</button>
+              <button class="primary" data-testid={`accept-${what}`} disabled={offline} title={offlineTitle} onClick={() => { void game.action(o.accept); focusSoon(STATUS); }}>{t(o.accept)}</button>
+              <button data-testid={`decline-${what}`} disabled={offline} title={offlineTitle} onClick={() => { void game.action(o.decline); focusSoon(STATUS); }}>{t(o.decline)}</button>
             </>
           )}
         </div>
@@ -526,8 +544,9 @@ async function reportChatLine(app: App, gameId: string, seq: number): Promise<st
 const PAGE_TITLE = document.title; // index.html's
 
 // A sound when a move of the other side (or anyone's, for a spectator) arrives and when the game
-// ends, not for what was there when the page opened; the tab's title says "your move".
-function useMoveAlerts(game: GameModel) {
+// ends, not for what was there when the page opened; the tab's title names the game and says
+// "your move" first.
+function useMoveAlerts(game: GameModel, name: string) {
   const seen = useRef<{ moves: number; over: boolean } | null>(null);
   const n = game.moves.length;
   useEffect(() => {
@@ -552,11 +571,11 @@ function useMoveAlerts(game: GameModel) {
   }, [game.loaded, offered]);
   const yourMove = game.loaded && !game.over && !!game.you && game.myTurn();
   useEffect(() => {
-    document.title = yourMove ? `● ${t('yourTurn')} · ${PAGE_TITLE}` : PAGE_TITLE;
+    document.title = yourMove ? `● ${t('yourTurn')} · ${pageTitle(name)}` : pageTitle(name);
     return () => {
       document.title = PAGE_TITLE;
     };
-  }, [yourMove]);
+  }, [yourMove, name]);
 }
 
 // The opponent aborted our quick-pairing game: we wait in its pool again, and the next game opens here.

@@ -1,6 +1,7 @@
 // Move list in Chinese notation and ICCS; clicking a move (or the step buttons) shows that position.
-// The game page's moves and the analysis board's line alike.
-import { useEffect, useRef } from 'preact/hooks';
+// The game page's moves and the analysis board's line alike. Each move is a button (reachable by
+// Tab, the one shown marked aria-current), and a step says the move now shown in a polite region.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n';
 
 export interface ListedMove {
@@ -26,6 +27,7 @@ export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readon
   }, [ply, n]);
   return (
     <div class="panel moves">
+      <ReplayAnnouncer moves={moves} ply={ply} firstPly={firstPly} />
       <h3>{t('moves')}</h3>
       <ol class="move-list" ref={list} data-testid="move-list">
         {moves.map((m, i) => {
@@ -38,15 +40,16 @@ export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readon
               data-ply={m.ply}
               data-iccs={m.iccs}
               data-reveal={m.reveal}
-              onClick={() => onSelect(m.ply)}
             >
-              <span class="num">{abs % 2 ? `${(abs + 1) / 2}.` : ''}</span>
-              {/* a reveal is in the server's notation: 兵九进一(翻车) */}
-              <span class="zh">{m.chinese}</span>
-              {/* Jieqi letters after the squares (h2h9Bp): what the moved face-down piece turned out to be,
-                  then a captured face-down piece's identity where this viewer knows it, so two
-                  viewers may read different letters (UX review, 2026-12-04: unexplained). */}
-              <span class="iccs" title={m.iccs.length > 4 ? t('iccsLettersHelp') : undefined}>{m.iccs}</span>
+              <button type="button" class="move" aria-current={m.ply === ply ? 'true' : undefined} onClick={() => onSelect(m.ply)}>
+                <span class="num">{abs % 2 ? `${(abs + 1) / 2}.` : ''}</span>
+                {/* a reveal is in the server's notation: 兵九进一(翻车) */}
+                <span class="zh">{m.chinese}</span>
+                {/* Jieqi letters after the squares (h2h9Bp): what the moved face-down piece turned out to be,
+                    then a captured face-down piece's identity where this viewer knows it, so two
+                    viewers may read different letters (UX review, 2026-12-04: unexplained). */}
+                <span class="iccs" title={m.iccs.length > 4 ? t('iccsLettersHelp') : undefined}>{m.iccs}</span>
+              </button>
             </li>
           );
         })}
@@ -60,4 +63,30 @@ export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readon
       </div>
     </div>
   );
+}
+
+// Says the move now shown when the record is stepped through (arrow keys, the buttons, a move
+// picked): the "4/5" counter and the board said nothing. Not when a move comes in while the live
+// game is followed (the list grows with the position shown): the game's announcer says that. The
+// region is there, empty, before it first speaks (one added with its text is not always read).
+function ReplayAnnouncer({ moves, ply, firstPly }: { moves: readonly ListedMove[]; ply: number; firstPly: number }) {
+  const n = moves.length;
+  const [said, setSaid] = useState('');
+  const before = useRef({ ply, n });
+  useEffect(() => {
+    const b = before.current;
+    before.current = { ply, n };
+    if (b.ply !== ply && b.n === n) setSaid(shownText(moves, ply, firstPly));
+  }, [ply, n]);
+  return <p class="sr-only" role="status" data-testid="replay-announce">{said}</p>;
+}
+
+// "Move 2, Black: 马８进７ (h9g7). 4 of 5." or "Start position. 0 of 5."
+function shownText(moves: readonly ListedMove[], ply: number, firstPly: number): string {
+  const n = moves.length;
+  const m = moves.find((x) => x.ply === ply);
+  if (!m) return t('replayStart', { n });
+  const abs = firstPly + ply; // odd: Red's move
+  const move = m.chinese ? `${m.chinese} (${m.iccs})` : m.iccs;
+  return t('replayAt', { no: Math.ceil(abs / 2), side: t(abs % 2 ? 'red' : 'black'), move, ply, n });
 }

@@ -70,10 +70,14 @@ export function PoolPanel({ app }: { app: App }) {
       ) : (
         <>
           <div class="row">
-            <select data-testid="pool-variant" value={variant} onChange={(e) => setVariant(e.currentTarget.value)}>
-              <option value="xiangqi">{t('xiangqi')}</option>
-              <option value="jieqi">{t('jieqi')}</option>
-            </select>
+            {/* Named (it was a bare "combobox, Xiangqi" to a screen reader). */}
+            <label>
+              {t('variant')}{' '}
+              <select data-testid="pool-variant" value={variant} onChange={(e) => setVariant(e.currentTarget.value)}>
+                <option value="xiangqi">{t('xiangqi')}</option>
+                <option value="jieqi">{t('jieqi')}</option>
+              </select>
+            </label>
           </div>
           <div class="pool-grid">
             {POOL_TIMES.map(([ms, inc]) => {

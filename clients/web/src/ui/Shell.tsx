@@ -1,6 +1,6 @@
 // Page frame: header with navigation, language toggle and the user; the link state banner; the
 // "your game is ready" offer; a direct challenge to us (wherever we are); the page.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { errorText, paren, setLang, t, useLang } from '../i18n';
 import { Side, Variant } from '../net/proto';
@@ -16,6 +16,7 @@ import { LeaderboardPage } from './LeaderboardPage';
 import { PlayerPage } from './PlayerPage';
 import { setSoundOn, soundOn } from './alerts';
 import { SignIn } from './SignIn';
+import { focusLost, focusPageHeading, pageTitle } from './page';
 
 function readableSignedOut(r: App['route']): boolean {
   return (r.page === 'tournaments' && !!r.id) || (r.page === 'player' && !!r.id) || r.page === 'leaderboard';
@@ -39,6 +40,8 @@ export function Shell({ app }: { app: App }) {
   // holding the admin token (or on the page already). #/admin itself opens for anyone, by its URL.
   const role = user ? app.conn.role : 'player';
   const showAdmin = role === 'admin' || role === 'organiser' || !!app.adminToken || r.page === 'admin';
+  const name = pageName(app);
+  usePageChange(app, name);
   let page;
   // The admin dashboard needs the admin token, not a player session.
   if (r.page === 'admin') page = <AdminPage app={app} />;
@@ -86,15 +89,14 @@ export function Shell({ app }: { app: App }) {
                 aria-controls="site-nav site-tools" onClick={() => setMenuFor(menuOpen ? null : routeKey)}>{t('menu')}</button>
         {/* A link to the page already shown changes no route: closed here too. */}
         <nav id="site-nav" onClick={(e) => { if ((e.target as Element).closest('a')) setMenuFor(null); }}>
-          <a href="#/" class={r.page === 'lobby' ? 'active' : ''}>{t('lobby')}</a>
-          <a href="#/tournaments" class={r.page === 'tournaments' ? 'active' : ''}>{t('tournaments')}</a>
-          <a href="#/leaderboard" data-testid="nav-leaderboard" class={r.page === 'leaderboard' ? 'active' : ''}>{t('leaderboard')}</a>
-          <a href="#/analysis" data-testid="nav-analysis" class={r.page === 'analysis' ? 'active' : ''}>{t('analysisBoard')}</a>
+          <NavLink href="#/" active={r.page === 'lobby'}>{t('lobby')}</NavLink>
+          <NavLink href="#/tournaments" active={r.page === 'tournaments'}>{t('tournaments')}</NavLink>
+          <NavLink href="#/leaderboard" testid="nav-leaderboard" active={r.page === 'leaderboard'}>{t('leaderboard')}</NavLink>
+          <NavLink href="#/analysis" testid="nav-analysis" active={r.page === 'analysis'}>{t('analysisBoard')}</NavLink>
           {user && (
-            <a href={`#/player/${encodeURIComponent(user.userId)}`} data-testid="my-games"
-               class={r.page === 'player' && r.id === user.userId ? 'active' : ''}>{t('myGames')}</a>
+            <NavLink href={`#/player/${encodeURIComponent(user.userId)}`} testid="my-games" active={r.page === 'player' && r.id === user.userId}>{t('myGames')}</NavLink>
           )}
-          {showAdmin && <a href="#/admin" class={r.page === 'admin' ? 'active' : ''}>{t('admin')}</a>}
+          {showAdmin && <NavLink href="#/admin" active={r.page === 'admin'}>{t('admin')}</NavLink>}
         </nav>
         <div class="right" id="site-tools">
           <SoundToggle />
@@ -139,9 +141,49 @@ export function Shell({ app }: { app: App }) {
           {!!app.challengeError && <span class="error">{errorText(app.challengeError)}</span>}
         </div>
       )}
-      <main>{page}</main>
+      <main>
+        {/* The game page names itself (its players). */}
+        {name && <h1 class="sr-only" tabIndex={-1} data-testid="page-heading">{name}</h1>}
+        {page}
+      </main>
     </div>
   );
+}
+
+// The active page's link says so in words too (aria-current), not only by its look.
+function NavLink({ href, active, testid, children }: { href: string; active: boolean; testid?: string; children: string }) {
+  return <a href={href} data-testid={testid} class={active ? 'active' : ''} aria-current={active ? 'page' : undefined}>{children}</a>;
+}
+
+// The page's name, its tab title and its (hidden) heading; null on a game page, which names
+// itself after its players.
+function pageName(app: App): string | null {
+  const r = app.route;
+  if (r.page === 'game') return null;
+  if (r.page === 'admin') return t('admin');
+  if (r.page === 'analysis') return t('analysisBoard');
+  if (!app.user && !readableSignedOut(r)) return t('signIn');
+  if (r.page === 'tournaments') return t('tournaments');
+  if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : t('player');
+  if (r.page === 'leaderboard') return t('leaderboard');
+  return t('lobby');
+}
+
+// The tab's title follows the page; when the page changes (a link, a sign-in or out) the focus
+// goes to its heading if it was lost or was on a header link, not when the app first opens.
+function usePageChange(app: App, name: string | null) {
+  useEffect(() => {
+    if (name) document.title = pageTitle(name);
+  }, [name]);
+  const r = app.route;
+  const place = `${r.page}/${'id' in r ? r.id ?? '' : ''}|${app.user?.userId ?? ''}`;
+  const placed = useRef<string | null>(null);
+  useEffect(() => {
+    const before = placed.current;
+    placed.current = place;
+    if (before === null) return;
+    if (focusLost() || document.querySelector('header.top')?.contains(document.activeElement)) focusPageHeading();
+  }, [place]);
 }
 
 // A game opened signed out: its replay if it is over, else a line asking to sign in to watch.
