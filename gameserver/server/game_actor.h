@@ -62,7 +62,9 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // (`resume`: until when the previous owner ran it; game/clock_resume.h).
   void start(bool reloaded = true, ResumeFacts resume = {});
   // Sends the viewer what it needs: game_started/game_state, or the events after last_version.
-  enum class Greeting { None, Started, State, Sync };
+  // Follow: a sync no client asked for (a node following a game to its new owner after a takeover
+  // or its owner's restart): as Sync, but with nothing missed the whole state, with the live clock.
+  enum class Greeting { None, Started, State, Sync, Follow };
   void subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
                  uint64_t last_version = 0);
   void unsubscribe(uint64_t connection_id);

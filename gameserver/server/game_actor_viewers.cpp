@@ -35,6 +35,8 @@ void GameActor::note_present(xq::Color side) {
   }
 }
 
+static bool is_sync(GameActor::Greeting g) { return g == GameActor::Greeting::Sync || g == GameActor::Greeting::Follow; }
+
 void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Greeting g, uint64_t request_id,
                           uint64_t last_version) {
   if (lost_)
@@ -71,11 +73,11 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
   v1::ServerMessage m;
   m.set_request_id(request_id);
   // A catch-up across a takeback would show Move events of plies that are gone: a full state instead.
-  // So does a node's own follow (no request: a takeover, its owner's restart) that missed nothing:
-  // with no event and no reply it heard no clock, and the page's own count kept the gap the new
-  // owner charges to nobody (flaky-network review, 2026-12-05: seconds short until the next move).
-  const bool follow_missed_nothing = request_id == 0 && last_version == version;
-  if (g == Greeting::Sync && !follow_missed_nothing && last_version <= version &&
+  // So does a node's own follow (a takeover, its owner's restart) that missed nothing: with no
+  // event and no reply it heard no clock, and the page's own count kept the gap the new owner
+  // charges to nobody (flaky-network review, 2026-12-05: seconds short until the next move).
+  const bool follow_missed_nothing = g == Greeting::Follow && last_version == version;
+  if (is_sync(g) && !follow_missed_nothing && last_version <= version &&
       version - last_version <= deps_.options.max_catchup_events && last_version >= session_.last_takeback_version()) {
     // Catch-up: the missed events, in order, the last one with the current FEN and clock.
     for (uint64_t ver = last_version + 1; ver <= version; ++ver) {
@@ -114,7 +116,7 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
     r.mutable_reply()->set_game_id(config_.id);
     r.mutable_reply()->set_version(version);
     // With nothing missed, the clocks the client shows ran on while it (or the server) was away.
-    if (g == Greeting::Sync) fill_live_clock(r.mutable_reply()->mutable_clock(), session_, now, wall);
+    if (is_sync(g)) fill_live_clock(r.mutable_reply()->mutable_clock(), session_, now, wall);
     send_message(*c, r, deps_.metrics);
   }
   if (g != Greeting::None) send_chat_history(*c, v);
@@ -202,7 +204,7 @@ void GameActor::subscribe_delayed(const std::shared_ptr<Connection>& c, Greeting
   GameSession past(config_);
   for (uint64_t i = 0; i < visible; ++i) past.replay(events[i]);
   const xq::Viewer v = xq::Viewer::Spectator;
-  if (g == Greeting::Sync && last_version <= visible && visible - last_version <= deps_.options.max_catchup_events &&
+  if (is_sync(g) && last_version <= visible && visible - last_version <= deps_.options.max_catchup_events &&
       last_version >= past.last_takeback_version()) {
     for (uint64_t ver = last_version + 1; ver <= visible; ++ver) {
       v1::ServerMessage ev;

@@ -483,7 +483,7 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
       }
     }
     if (too_many) return refuse_too_many_followed(*c, rid, gid);
-    if (catch_up_from) resubscribe(c, gid, *catch_up_from);  // forwarded before the action: it arrives first
+    if (catch_up_from) resubscribe(c, gid, *catch_up_from, false);  // forwarded before the action: it arrives first
     auto unreachable = [this, c, rid, gid, owner] {
       {  // followed again at the next tick (follow_moved_games), not left pointing at a node that did not hear it
         std::lock_guard l(mu_);
@@ -609,8 +609,8 @@ void Hub::game_request(const std::shared_ptr<Connection>& c, const User& u, cons
   }
   if (m.has_sync()) {
     uint64_t last = m.sync().last_version();
-    return actor->post(
-        [c, viewer, rid, last](GameActor& a) { a.subscribe(c, viewer, GameActor::Greeting::Sync, rid, last); });
+    const auto g = m.sync().follow() ? GameActor::Greeting::Follow : GameActor::Greeting::Sync;
+    return actor->post([c, viewer, rid, last, g](GameActor& a) { a.subscribe(c, viewer, g, rid, last); });
   }
   actor->post([c, viewer, m, t0, was_subscribed, followed_elsewhere_to](GameActor& a) {
     // Followed on another node until this one took the game over: the events since are sent

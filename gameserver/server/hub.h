@@ -262,7 +262,9 @@ class Hub {
   std::string node_request(const std::shared_ptr<Connection>& c, const User& u, const std::string& node,
                            const xq::v1::ClientMessage& m, int hops);  // encoded; empty if c closed
   void drop_game(const std::string& id);  // another node took it
-  void resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version);
+  // `follow`: the game moved (a takeover, its owner's restart): with nothing missed the client
+  // still gets the whole state, whose clock no event carried (else nothing is sent).
+  void resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version, bool follow);
   void sweep_dead_nodes_seeks();
   void send_stored_game(const std::shared_ptr<Connection>& c, const User& u, const std::string& gid, uint64_t rid);
   std::shared_ptr<GameActor> find_game(const std::string& id);

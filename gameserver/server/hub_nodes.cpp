@@ -154,13 +154,13 @@ void Hub::drop_game(const std::string& id) {
   }
   std::cerr << "node " << options_.node_id << ": lost game " << id << '\n';
   a->post([this, id](GameActor& g) {
-    for (auto& [c, version] : g.retire()) resubscribe(c, id, version);
+    for (auto& [c, version] : g.retire()) resubscribe(c, id, version, true);
   });
 }
 
 // A subscriber of a game this node lost: it follows the game to its new owner (or to this node
 // again), catching up from the version it had.
-void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version) {
+void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& gid, uint64_t version, bool follow) {
   auto u = c->user();
   if (!u) return;
   {
@@ -172,6 +172,7 @@ void Hub::resubscribe(const std::shared_ptr<Connection>& c, const std::string& g
   v1::ClientMessage m;
   m.mutable_sync()->set_game_id(gid);
   m.mutable_sync()->set_last_version(version);
+  m.mutable_sync()->set_follow(follow);
   try {
     if (is_proxy_id(c->id())) {
       // A connection of another node: if the game went elsewhere, its node follows it there by
@@ -289,7 +290,7 @@ void Hub::serve_followers_here(const std::string& gid, uint64_t except_conn) {
     if (it == ci.remote_games.end()) return;
     if (auto c = ci.conn.lock()) followers.emplace_back(c, it->second.version);
   });
-  for (const auto& [c, version] : followers) resubscribe(c, gid, version);
+  for (const auto& [c, version] : followers) resubscribe(c, gid, version, true);
 }
 
 void Hub::follow_moved_games() {
@@ -332,7 +333,7 @@ void Hub::follow_moved_games() {
     std::cerr << "node " << options_.node_id << ": connection " << f.conn->id() << " follows game " << f.gid << " from "
               << f.node << (restarted.count(f.node) ? " (restarted)" : "") << " to "
               << (owners[f.gid].empty() ? "(free)" : owners[f.gid]) << " at version " << f.version << '\n';
-    resubscribe(f.conn, f.gid, f.version);  // to the new owner, or taken over here
+    resubscribe(f.conn, f.gid, f.version, true);  // to the new owner, or taken over here
   }
 }
 
