@@ -118,6 +118,7 @@ export class GameModel extends Observable {
   private offs: (() => void)[] = [];
   private syncing = false;
   private syncRetries = 0;
+  private watchRetries = 0; // watches refused as unknown while the game's record says it is live
 
   constructor(private conn: Connection, readonly id: string, initial?: GameState, readonly recordOnly = false) {
     super();
@@ -206,6 +207,14 @@ export class GameModel extends Observable {
       if (e instanceof RequestError) {
         // Not live (any more): a finished game is still served as a record for the replay.
         const st = e.code === ErrorCode.UNKNOWN_GAME ? await fetchRecord(this.id).catch(() => null) : null;
+        // A record still being played: the game began between the refusal and the record (a page
+        // opened on a tournament game as it starts). Shown as a finished record it had no player
+        // and never moved on (a player read "Watching" in a browser test); it is watched again.
+        if (st && st !== 'withheld' && (st.result?.outcome ?? Outcome.ONGOING) === Outcome.ONGOING && this.watchRetries < RETRIES) {
+          this.watchRetries++;
+          setTimeout(() => void this.watch(), RETRY_MS / 4);
+          return;
+        }
         if (st && st !== 'withheld') {
           this.archived = true;
           this.applyState(st);
