@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
        "outside tournaments, a side that has not made its first move this long after its turn began aborts the game (0: never)")
       ("idle-timeout-ms", po::value(&opt.idle_timeout_ms)->default_value(opt.idle_timeout_ms),
        "close a WebSocket silent this long (the server pings it halfway; a live client's pong keeps it)")
+      ("heartbeat-idle-ms", po::value(&opt.heartbeat_idle_ms)->default_value(opt.heartbeat_idle_ms),
+       "the same for a WebSocket that has sent an application ping (web client: every 5 s), so a dead link is "
+       "found sooner; the shorter of the two applies (0: no shorter period)")
       ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),
        "close a WebSocket not signed in this long after it opened")
       ("trusted-proxies", po::value(&trusted_proxies)->default_value("127.0.0.1,::1"),

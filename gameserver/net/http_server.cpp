@@ -131,10 +131,11 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   // for half the idle time is pinged (browsers and WebSocket libraries answer by themselves), and
   // one that leaves the ping unanswered for half the idle time is a dead link (lost Wi-Fi, a frozen
   // client): reset, so that its slot is free and its player counts as gone. Silent 1–1.5 idle
-  // times in all.
+  // times in all (idle_ms(): shorter for a client that pings by itself).
   void watch() {
     const ServerOptions& o = hub_.options();
-    const int64_t period = o.idle_timeout_ms > 0 ? std::max<int64_t>(1, o.idle_timeout_ms / 2) : o.login_deadline_ms;
+    const int64_t idle = idle_ms();
+    const int64_t period = idle > 0 ? std::max<int64_t>(1, idle / 2) : o.login_deadline_ms;
     const int64_t until_deadline = opened_ms_ + o.login_deadline_ms - steady_ms();
     const bool signed_in = user().has_value();
     watch_timer_.expires_after(std::chrono::milliseconds(signed_in ? period : std::max<int64_t>(1, std::min(period, until_deadline))));
@@ -149,8 +150,8 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       // A link is dead only after a ping went unanswered for half the idle time. (Judging by the
       // silence alone dropped live clients: a pong heard just after one check left the next check
       // short of "ping", and the one after past "dead", with no ping in between.)
-      if (o.idle_timeout_ms > 0) {
-        const int64_t half = o.idle_timeout_ms / 2;
+      if (const int64_t idle = self->idle_ms(); idle > 0) {
+        const int64_t half = idle / 2;
         const bool awaiting_pong = self->ping_sent_ms_ > self->last_heard_ms_;
         if (awaiting_pong && now - self->ping_sent_ms_ >= half) return self->drop_dead_link();
         if (!awaiting_pong && now - self->last_heard_ms_ >= half) {
@@ -159,6 +160,22 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
         }
       }
       self->watch();
+    });
+  }
+
+  // The silence after which this link counts as dead: shorter once the client has shown that it
+  // pings by itself (Connection::heartbeat).
+  int64_t idle_ms() const {
+    const ServerOptions& o = hub_.options();
+    if (!heartbeat() || o.heartbeat_idle_ms <= 0) return o.idle_timeout_ms;
+    return o.idle_timeout_ms > 0 ? std::min(o.idle_timeout_ms, o.heartbeat_idle_ms) : o.heartbeat_idle_ms;
+  }
+
+  // Re-arms the watch at once with the shorter period (the wait in progress may be 15 s long).
+  void on_heartbeat_start() override {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closed_ || !self->opened_) return;
+      self->watch();  // replaces the pending wait, which ends as cancelled
     });
   }
 

@@ -49,8 +49,17 @@ class Connection {
   // back in order. Kept here for the same reason as the tokens: read without the hub's lock on
   // every frame. Set only while a frame of this connection is being routed, cleared by the pool
   // under the hub's lock: a false read is final, a true one is checked again under the lock.
+  // The client has sent an application ping, so it pings every few seconds (the web client) and a
+  // shorter silence means a dead link (ServerOptions::heartbeat_idle_ms). Called by the hub on each.
+  void note_heartbeat() {
+    if (!heartbeat_.exchange(true, std::memory_order_relaxed)) on_heartbeat_start();
+  }
+  bool heartbeat() const { return heartbeat_.load(std::memory_order_relaxed); }
   bool request_off_io() const { return off_io_.load(std::memory_order_acquire); }
   void set_request_off_io(bool on) { off_io_.store(on, std::memory_order_release); }
+
+ protected:
+  virtual void on_heartbeat_start() {}  // the socket's watch starts using the shorter period
 
  private:
   const uint64_t id_;
@@ -61,6 +70,7 @@ class Connection {
   double tokens_ = 0;       // full at the first frame (refill from time 0)
   int64_t refill_ms_ = 0;
   std::atomic<bool> off_io_{false};
+  std::atomic<bool> heartbeat_{false};
 };
 
 }  // namespace gs

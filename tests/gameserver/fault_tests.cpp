@@ -1494,6 +1494,48 @@ TEST(GameServerFaults, SocketsThatNeverSignInOrGoSilentAreClosed) {
   EXPECT_TRUE(r.has_reply()) << "Black's dead link never counted as gone: " << r.DebugString();
 }
 
+// 11b. A client that pings by itself (the web client, every 5 s) is judged by the shorter
+// --heartbeat-idle-ms: its dead link is found in seconds, where one that never pinged keeps the
+// whole idle timeout. A quiet pinging client that still reads (so answers the server's WebSocket
+// ping, as a frozen tab's browser does) stays.
+TEST(GameServerFaults, AClientThatPingsIsFoundDeadSooner) {
+  TestServers srv(TestServers::Options{
+      .gameserver_args = {"--idle-timeout-ms", "600000", "--heartbeat-idle-ms", "1000", "--claim-after-ms", "300"}});
+  const uint16_t port = srv.port();
+  ClientMessage ping;
+  ping.mutable_ping()->set_client_time_ms(1);
+  Peer quiet = guest(port, "hb_quiet");
+  ASSERT_TRUE(quiet.ws->request(ping).has_pong());
+  EXPECT_FALSE(quiet.ws->next(2500)) << "nothing to say to it";
+  EXPECT_TRUE(quiet.ws->request(ping).has_pong()) << "a quiet client that answers the server's ping was closed";
+
+  // Two games; in each Black's link dies (its client stops reading) after the first moves. Black of
+  // the first game had pinged, Black of the second never did.
+  auto game_with_silent_black = [&](const std::string& tag, bool black_pings) {
+    Peer red = guest(port, tag + "_red"), black = guest(port, tag + "_black");
+    const std::string gid = try_start_game(red, black);
+    EXPECT_FALSE(gid.empty());
+    EXPECT_TRUE(move(red, gid, "h2e2", "i1").has_reply());
+    EXPECT_TRUE(move(black, gid, "h9g7", "i2").has_reply());
+    if (black_pings) EXPECT_TRUE(black.ws->request(ping).has_pong());
+    return std::make_tuple(std::move(red), std::move(black), gid);
+  };
+  auto [red1, black1, gid1] = game_with_silent_black("hb_one", true);
+  auto [red2, black2, gid2] = game_with_silent_black("hb_two", false);
+  auto claim_within = [](Peer& red, const std::string& gid, int ms) {
+    ClientMessage claim;
+    claim.mutable_claim_victory()->set_game_id(gid);
+    const auto t0 = Clock::now();
+    while (ms_since(t0) < ms) {
+      if (red.ws->request(claim).has_reply()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return false;
+  };
+  EXPECT_TRUE(claim_within(red1, gid1, 8000)) << "a pinging client's dead link was not found by the heartbeat period";
+  EXPECT_FALSE(claim_within(red2, gid2, 2000)) << "a client that never pinged was judged by the heartbeat period";
+}
+
 // The admin's disconnect while Redis is down: the other nodes cannot be told, so the answer is 503
 // (retry), not a 200 that closed nothing there (review, 2026-12-04).
 TEST(GameServerFaults, AnAdminDisconnectWithoutRedisSaysTheOtherNodesWereNotTold) {
