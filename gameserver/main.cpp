@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
       ("idle-timeout-ms", po::value(&opt.idle_timeout_ms)->default_value(opt.idle_timeout_ms),
        "close a WebSocket silent this long (the server pings it halfway; a live client's pong keeps it)")
       ("heartbeat-idle-ms", po::value(&opt.heartbeat_idle_ms)->default_value(opt.heartbeat_idle_ms),
-       "the same for a WebSocket that has sent an application ping (web client: every 5 s), so a dead link is "
-       "found sooner; the shorter of the two applies (0: no shorter period)")
+       "the same for a WebSocket that sends application pings regularly (two within this period; the web "
+       "client pings every 5 s), so its dead link is found sooner; the shorter of the two applies (0: off)")
       ("login-deadline-ms", po::value(&opt.login_deadline_ms)->default_value(opt.login_deadline_ms),
        "close a WebSocket not signed in this long after it opened")
       ("trusted-proxies", po::value(&trusted_proxies)->default_value("127.0.0.1,::1"),

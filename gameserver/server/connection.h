@@ -49,10 +49,13 @@ class Connection {
   // back in order. Kept here for the same reason as the tokens: read without the hub's lock on
   // every frame. Set only while a frame of this connection is being routed, cleared by the pool
   // under the hub's lock: a false read is final, a true one is checked again under the lock.
-  // The client has sent an application ping, so it pings every few seconds (the web client) and a
-  // shorter silence means a dead link (ServerOptions::heartbeat_idle_ms). Called by the hub on each.
-  void note_heartbeat() {
-    if (!heartbeat_.exchange(true, std::memory_order_relaxed)) on_heartbeat_start();
+  // Application pings that come regularly (two within `within_ms`: the web client pings every
+  // 5 s; a load generator's idle connections once a minute do not count) promise more of them, so
+  // a shorter silence means a dead link (ServerOptions::heartbeat_idle_ms). Called by the hub.
+  void note_ping(int64_t now_ms, int64_t within_ms) {
+    const int64_t last = last_ping_ms_.exchange(now_ms, std::memory_order_relaxed);
+    if (last > 0 && now_ms - last <= within_ms && !heartbeat_.exchange(true, std::memory_order_relaxed))
+      on_heartbeat_start();
   }
   bool heartbeat() const { return heartbeat_.load(std::memory_order_relaxed); }
   bool request_off_io() const { return off_io_.load(std::memory_order_acquire); }
@@ -71,6 +74,7 @@ class Connection {
   int64_t refill_ms_ = 0;
   std::atomic<bool> off_io_{false};
   std::atomic<bool> heartbeat_{false};
+  std::atomic<int64_t> last_ping_ms_{0};
 };
 
 }  // namespace gs

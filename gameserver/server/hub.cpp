@@ -378,7 +378,7 @@ void Hub::dispatch(const std::shared_ptr<Connection>& c, const v1::ClientMessage
   using C = v1::ClientMessage;
   switch (m.body_case()) {
     case C::kPing: {
-      c->note_heartbeat();
+      c->note_ping(steady_ms(), options_.heartbeat_idle_ms);
       v1::ServerMessage r;
       r.set_request_id(rid);
       r.mutable_pong()->set_client_time_ms(m.ping().client_time_ms());
