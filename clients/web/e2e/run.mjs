@@ -11,6 +11,7 @@ import './organiser.mjs';
 import './review.mjs';
 import './blackbox.mjs';
 import './a11y.mjs';
+import './network.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');
