@@ -70,7 +70,7 @@ test('keyboard: Tab reaches the board, arrows move the cursor as drawn (also for
   assertEqual(await black.page.getAttribute('svg.board', 'aria-label'), '棋盘', 'the board\'s name in Chinese');
 });
 
-test('keyboard: a move typed in squares is played on Enter; a wrong one is refused in words', async (ctx) => {
+test('keyboard: a move typed in squares or in Chinese is played on Enter; a wrong one is refused in words', async (ctx) => {
   const red = await newPlayer(ctx, 'Tina');
   const black = await newPlayer(ctx, 'Tom');
   await startGame(ctx, red, black, 'xiangqi');
@@ -85,7 +85,7 @@ test('keyboard: a move typed in squares is played on Enter; a wrong one is refus
   assertEqual(await error(red), 'e2e5 is not a legal move.', 'no piece there');
   await field(red).fill('cannon');
   await field(red).press('Enter');
-  assertEqual(await error(red), '"cannon" is not a move: type two squares, like h2e2.', 'not a move at all');
+  assertEqual(await error(red), '"cannon" is not a move: type two squares, like h2e2, or the move in Chinese, like 炮二平五.', 'not a move at all');
   assertEqual(await field(red).getAttribute('aria-invalid'), 'true', 'the field is marked invalid');
   await field(red).fill('H2E2');
   await field(red).press('Enter');
@@ -97,6 +97,18 @@ test('keyboard: a move typed in squares is played on Enter; a wrong one is refus
   await field(black).fill('h9h5');
   await field(black).press('Enter');
   assertEqual(await error(black), 'h9h5 不合规则。', 'refused in Chinese');
+  // The move's Chinese name, as Chinese players write it (full-width digits, traditional characters).
+  await field(black).fill('马８进７');
+  await field(black).press('Enter');
+  await waitForMoves(red, 2);
+  assertEqual(await lastIccs(red), 'h9g7', '马８进７ was played');
+  await field(red).fill('炮五平九');
+  await field(red).press('Enter');
+  assertEqual(await error(red), 'No legal move of yours is called 炮五平九.', 'a name no legal move has (the other cannon is in the way)');
+  await field(red).fill('傌二進三');
+  await field(red).press('Enter');
+  await waitForMoves(black, 3);
+  assertEqual(await lastIccs(black), 'h0g2', '傌二進三 was played');
 });
 
 test('keyboard, Jieqi: face-down pieces are named by colour only; one is moved by keys and turns up', async (ctx) => {

@@ -1,12 +1,14 @@
-// "Type a move": a move typed as two squares (h2e2, as the move list's ICCS), played on Enter the
-// way a click on the board plays it, or refused in words. For keyboard and screen-reader users,
-// and anyone faster at typing. The client sends a move as its two squares only (GameModel.move):
-// the server turns up a face-down Jieqi piece and names it, so letters after the squares (the
-// move list's h2e2C) are accepted and left out.
+// "Type a move": a move typed as two squares (h2e2, as the move list's ICCS) or by its Chinese
+// name (炮二平五: rules/typed_move.ts), played on Enter the way a click on the board plays it, or
+// refused in words. For keyboard and screen-reader users, and anyone faster at typing. The client
+// sends a move as its two squares only (GameModel.move): the server turns up a face-down Jieqi
+// piece and names it, so letters after the squares (the move list's h2e2C) are accepted and left
+// out.
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
-import { parseIccs, type Color, type Position, type Square } from '../rules/board';
+import { type Color, type Position, type Square } from '../rules/board';
 import { illegalReason } from '../rules/movegen';
+import { parseTypedMove, type TypedMove } from '../rules/typed_move';
 
 export function MoveEntry({ position, movable, onMove }: { position: Position; movable: Color | null; onMove: (from: Square, to: Square) => void }) {
   const [text, setText] = useState('');
@@ -15,12 +17,12 @@ export function MoveEntry({ position, movable, onMove }: { position: Position; m
     e.preventDefault();
     const typed = text.trim();
     if (!typed) return;
-    const why = refusal(position, movable, typed);
+    const parsed = parseTypedMove(position, typed);
+    const why = refusal(position, movable, typed, parsed);
     setError(why);
-    if (why) return;
-    const m = parseIccs(typed.toLowerCase())!;
+    if (why || (parsed.kind !== 'iccs' && parsed.kind !== 'chinese')) return;
     setText('');
-    onMove(m.from, m.to);
+    onMove(parsed.move.from, parsed.move.to);
   };
   return (
     <form class="move-entry row" data-testid="move-entry" onSubmit={submit}>
@@ -50,12 +52,13 @@ export function MoveEntry({ position, movable, onMove }: { position: Position; m
 }
 
 // Why the typed move cannot be played now, or '' if it can.
-function refusal(position: Position, movable: Color | null, typed: string): string {
-  const m = /^[a-i][0-9][a-i][0-9][a-z]{0,2}$/i.test(typed) ? parseIccs(typed.toLowerCase()) : null;
-  if (!m) return t('typedNotAMove', { text: typed });
+function refusal(position: Position, movable: Color | null, typed: string, parsed: TypedMove): string {
+  if (parsed.kind === 'none') return t('typedNotAMove', { text: typed });
   if (!movable || position.turn !== movable) return t('typedNotYourMove');
+  if (parsed.kind === 'unknown-chinese') return t('typedNoSuchMove', { text: typed });
+  if (parsed.kind === 'chinese') return ''; // the name of one of the legal moves
   const move = typed.slice(0, 4).toLowerCase();
-  const why = illegalReason(position, m.from, m.to);
+  const why = illegalReason(position, parsed.move.from, parsed.move.to);
   if (why === 'check') return t('typedIllegalCheck', { move });
   if (why) return t('typedIllegal', { move });
   return '';
