@@ -1076,6 +1076,41 @@ test('game server restart mid-game: clients reconnect, resume and go on without 
   assertEqual(await boardPieces(red), await boardPieces(black), 'both boards agree');
 });
 
+// After a restart or a takeover the players came back within about a second, spectators only after
+// the plain back-off (up to 8 s + 50 %), their boards stale meanwhile (flaky-network review).
+test('spectator reconnect: a spectator of a live game redials about a second apart while the game server is down, and is back soon after it', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ria');
+  const black = await newPlayer(ctx, 'Ben');
+  const spec = await newPlayer(ctx, 'Sia');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await spec.page.goto(`${ctx.base}/#/game/${id}`);
+  await spec.page.waitForSelector('[data-testid=game-page][data-you=spectator]', { timeout: T });
+  await playMove(red, 'h2e2');
+  await Promise.all([waitForMoves(black, 1), waitForMoves(spec, 1)]);
+  // The spectator's dials that failed, by when the page learnt it.
+  await spec.page.evaluate(() => {
+    window.__downAt = [];
+    window.__xq.conn.onStatus((s) => {
+      if (s === 'reconnecting') window.__downAt.push(performance.now());
+    });
+  });
+  await ctx.killGameServer();
+  // Long enough for the plain back-off to wait 2-3 s between two dials (after 0.25, 0.5 and 1 s).
+  await sleep(6000);
+  await ctx.restartGameServer();
+  const up = Date.now();
+  await spec.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
+  const back = Date.now() - up;
+  const at = await spec.page.evaluate(() => window.__downAt);
+  const gaps = at.slice(1).map((t, i) => Math.round(t - at[i]));
+  assert(gaps.length >= 4, `the spectator redialled while the server was down (gaps ${gaps})`);
+  assert(Math.max(...gaps) < 1900, `the spectator redialled at most about a second apart (gaps ${gaps} ms)`);
+  assert(back < 3000, `the spectator was back ${back} ms after the server`);
+  await playMove(black, 'h9g7');
+  await waitForMoves(spec, 2);
+  assertEqual(await iccsList(spec), ['h2e2', 'h9g7'], 'the spectator follows the game on');
+});
+
 test('a dead link (frames stop arriving and no close event comes, as with a lost Wi-Fi) is noticed by the pings: banner, redial, catch-up', async (ctx) => {
   const red = await newPlayer(ctx, 'Sil');
   const black = await newPlayer(ctx, 'Ent');

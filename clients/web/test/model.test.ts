@@ -113,11 +113,19 @@ describe('GameModel', () => {
     expect(other.g.error).toBe(''); // its own move, however the event came
   });
 
-  it('asks for quick reconnects while its game is live, not once it is over, nor for a spectator', () => {
+  it('asks for quick reconnects while its game is live, for a player or a spectator, not once it is over nor before it is loaded', () => {
     const watcher = new FakeConn();
     new GameModel(watcher as never, 'g1');
+    const [watching] = [...watcher.urgent];
+    expect(watching()).toBe(false); // nothing known yet: maybe a finished game
     watcher.push({ gameState: state({ you: 0 }) });
-    expect([...watcher.urgent][0]()).toBe(false);
+    expect(watching()).toBe(true);
+    watcher.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });
+    expect(watching()).toBe(false);
+    const finished = new FakeConn();
+    new GameModel(finished as never, 'g1');
+    finished.push({ gameState: state({ you: 0, result: { outcome: 2, reason: 'resignation' } }) });
+    expect([...finished.urgent][0]()).toBe(false);
     const { conn } = setup();
     const [live] = [...conn.urgent];
     expect(live()).toBe(true);

@@ -137,7 +137,11 @@ export class GameModel extends Observable {
     this.offs.push(conn.onMessage((m) => this.onMessage(m)));
     this.offs.push(conn.onReady(() => void this.resync()));
     this.offs.push(conn.onStatus((s) => this.onLink(s)));
-    this.offs.push(conn.urgentReconnectsWhile(() => !this.over && this.you !== null)); // a player's clock may run
+    // A player's clock may run, and a spectator's board goes stale: both come back within about a
+    // second after a restart or a takeover (a spectator waited up to 12 s). Only a game followed
+    // live counts: a finished one, or one not loaded yet, keeps the plain back-off. A spectator's
+    // reconnect costs the server a hello and a sync, and the jitter still spreads them.
+    this.offs.push(conn.urgentReconnectsWhile(() => this.loaded && !this.over && !this.archived));
     if (initial) this.applyState(initial);
     if (conn.status === 'open') void (initial ? Promise.resolve() : this.watch());
   }
