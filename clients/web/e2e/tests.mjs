@@ -818,6 +818,7 @@ test('link down: the clocks stop where they were, marked paused, and the status 
     assertEqual(await status(), 'Reconnecting — clocks paused', 'the status says the page is reconnecting, not "Your move"');
     // The board stays: a move can still be chosen (it waits for the link, as before).
     assertEqual((await boardPieces(red)).length, 32, 'the board is still shown');
+    await red.page.screenshot({ path: join(ctx.shots, 'desktop-link-down-clocks-paused.png'), animations: 'disabled' });
     await red.page.click('[data-testid=lang-toggle]');
     assertEqual(await status(), '正在重连，棋钟暂停', 'the status in Chinese');
     assertEqual(await timer(/^红方 \d+:\d\d，已暂停：正在重连$/), 1, 'the paused timer\'s name in Chinese');
