@@ -3,6 +3,8 @@
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { T, acceptSeekOf, createSeek, lastIccs, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 // The focused element's point and name, or null when the focus is not on the board.
 const focusedPoint = (p) => p.page.evaluate(() => {
   const el = document.activeElement;
@@ -237,6 +239,36 @@ test('clocks and colours: each clock named with its side, each bar says Red/Blac
   const low = (await said(red)).filter((s) => /seconds left/.test(s));
   assertEqual(low, ['Your clock: 20 seconds left.', 'Your clock: 10 seconds left.'], 'Red hears its low time once at each mark, not every tick');
   assertEqual((await said(black)).filter((s) => /秒/.test(s)), [], 'Black is not told Red\'s low time');
+});
+
+// A clock stopped by a lost link must not be read as running down: the low-time marks are said
+// from the server's reading once the page is back, once each.
+test('low time and a lost link: offline across the 20 s mark nothing is said and the clock stands still; back, the server\'s clock says it once, then 10 s', async (ctx) => {
+  const red = await newPlayer(ctx, 'Nora');
+  const black = await newPlayer(ctx, 'Nils');
+  await createSeek(red, { minutes: 0.4 }); // 24 s each
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await recordSaid(red);
+  const redMs = () => red.page.getAttribute('[data-testid=clock-red]', 'data-ms').then(Number);
+  await red.page.waitForFunction(() => Number(document.querySelector('[data-testid=clock-red]')?.getAttribute('data-ms')) < 23_000, null, { timeout: T });
+  await red.context.setOffline(true);
+  await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+  const frozen = await redMs();
+  assert(frozen > 20_500, `the link went down before the 20 s mark (${frozen} ms)`);
+  await sleep(4000); // the page counting on by itself would pass 20 s now
+  assertEqual((await said(red)).filter((s) => /seconds left/.test(s)), [], 'nothing said while the page is offline');
+  assertEqual(await redMs(), frozen, 'Red\'s clock stands still while the page is offline');
+  assertEqual(await red.page.locator('[data-testid=clock-red].paused').count(), 1, 'and is marked paused');
+  await red.context.setOffline(false);
+  await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+  await red.page.waitForSelector('[data-testid=result]', { timeout: 45_000 });
+  const low = (await said(red)).filter((s) => /seconds left/.test(s));
+  assertEqual(low, ['Your clock: 20 seconds left.', 'Your clock: 10 seconds left.'], 'once back, each mark said once from the server\'s clock');
 });
 
 // What has the focus: its test id (or tag), 'BODY' when the focus was lost.

@@ -788,6 +788,57 @@ test('a reconnect while Redis stalls keeps the session: the guest comes back to 
   await waitForMoves(black, 3);
 });
 
+// While the page's own link was down it carried on as if connected: "Your move", and the mover's
+// clock ran on (32 s gone on the page during a 27 s Redis stall, then it jumped back; flaky-network
+// review). Now the clocks stand where they were, paused, and the status says it is reconnecting.
+test('link down: the clocks stop where they were, marked paused, and the status says reconnecting (a Redis stall; Chinese too); back, the server\'s clocks run again', async (ctx) => {
+  const red = await newPlayer(ctx, 'Fro');
+  const black = await newPlayer(ctx, 'Zen');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T }); // Red to move: its clock runs
+  const ms = (c) => red.page.getAttribute(`[data-testid=clock-${c}]`, 'data-ms').then(Number);
+  const status = () => red.page.textContent('[data-testid=status]').then((s) => s.trim());
+  const timer = (name) => red.page.getByRole('timer', { name }).count();
+  assertEqual(await status(), 'Your move', 'connected, Red reads its turn');
+  ctx.pauseRedis();
+  try {
+    await red.page.evaluate(() => window.__xq.conn.dropForTest());
+    await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+    const frozen = [await ms('red'), await ms('black')];
+    await sleep(3000);
+    assertEqual([await ms('red'), await ms('black')], frozen, 'both clocks stand still on the page while its link is down');
+    assertEqual(await red.page.locator('[data-testid=clock-red].running, [data-testid=clock-black].running').count(), 0, 'no clock shown running');
+    assertEqual(await red.page.locator('[data-testid=clock-red].paused, [data-testid=clock-black].paused').count(), 2, 'both clocks are marked paused');
+    assert(/^Paused on this page/.test(await red.page.getAttribute('[data-testid=clock-red]', 'title')), 'the paused clock says why when pointed at');
+    assertEqual(await timer(/^Red clock \d+:\d\d, paused: reconnecting$/), 1, 'the timer keeps its role and side in its name, and says it is paused');
+    assertEqual(await status(), 'Reconnecting — clocks paused', 'the status says the page is reconnecting, not "Your move"');
+    // The board stays: a move can still be chosen (it waits for the link, as before).
+    assertEqual((await boardPieces(red)).length, 32, 'the board is still shown');
+    await red.page.screenshot({ path: join(ctx.shots, 'desktop-link-down-clocks-paused.png'), animations: 'disabled' });
+    await red.page.click('[data-testid=lang-toggle]');
+    assertEqual(await status(), '正在重连，棋钟暂停', 'the status in Chinese');
+    assertEqual(await timer(/^红方 \d+:\d\d，已暂停：正在重连$/), 1, 'the paused timer\'s name in Chinese');
+    await red.page.click('[data-testid=lang-toggle]');
+  } finally {
+    ctx.resumeRedis();
+  }
+  await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
+  // The sync's answer brings the server's clocks: Red's runs again, unmarked.
+  await red.page.waitForSelector('[data-testid=clock-red].running:not(.paused)', { timeout: T });
+  assertEqual(await red.page.locator('.clock.paused').count(), 0, 'no clock marked paused once back');
+  assertEqual(await timer(/^Red clock \d+:\d\d$/), 1, 'the timer\'s name as before');
+  assertEqual(await status(), 'Your move', 'the status says the turn again');
+  const a = await ms('red');
+  await sleep(1200);
+  assert((await ms('red')) < a - 500, 'Red\'s clock counts down again');
+  await playMove(red, 'b0c2');
+  await waitForMoves(black, 3);
+});
+
 test('rated seek: the toggle, the tag in the list and on the game; guests cannot take it', async (ctx) => {
   const a = await newAccount(ctx, 'rata');
   const b = await newAccount(ctx, 'ratb');
@@ -1024,6 +1075,41 @@ test('game server restart mid-game: clients reconnect, resume and go on without 
   assertEqual(lr.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'red move list');
   assertEqual(lb.map((m) => m.slice(0, 4)), ['a3a4', 'a6a5', 'i3i4'], 'black move list');
   assertEqual(await boardPieces(red), await boardPieces(black), 'both boards agree');
+});
+
+// After a restart or a takeover the players came back within about a second, spectators only after
+// the plain back-off (up to 8 s + 50 %), their boards stale meanwhile (flaky-network review).
+test('spectator reconnect: a spectator of a live game redials about a second apart while the game server is down, and is back soon after it', async (ctx) => {
+  const red = await newPlayer(ctx, 'Ria');
+  const black = await newPlayer(ctx, 'Ben');
+  const spec = await newPlayer(ctx, 'Sia');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await spec.page.goto(`${ctx.base}/#/game/${id}`);
+  await spec.page.waitForSelector('[data-testid=game-page][data-you=spectator]', { timeout: T });
+  await playMove(red, 'h2e2');
+  await Promise.all([waitForMoves(black, 1), waitForMoves(spec, 1)]);
+  // The spectator's dials that failed, by when the page learnt it.
+  await spec.page.evaluate(() => {
+    window.__downAt = [];
+    window.__xq.conn.onStatus((s) => {
+      if (s === 'reconnecting') window.__downAt.push(performance.now());
+    });
+  });
+  await ctx.killGameServer();
+  // Long enough for the plain back-off to wait 2-3 s between two dials (after 0.25, 0.5 and 1 s).
+  await sleep(6000);
+  await ctx.restartGameServer();
+  const up = Date.now();
+  await spec.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
+  const back = Date.now() - up;
+  const at = await spec.page.evaluate(() => window.__downAt);
+  const gaps = at.slice(1).map((t, i) => Math.round(t - at[i]));
+  assert(gaps.length >= 4, `the spectator redialled while the server was down (gaps ${gaps})`);
+  assert(Math.max(...gaps) < 1900, `the spectator redialled at most about a second apart (gaps ${gaps} ms)`);
+  assert(back < 3000, `the spectator was back ${back} ms after the server`);
+  await playMove(black, 'h9g7');
+  await waitForMoves(spec, 2);
+  assertEqual(await iccsList(spec), ['h2e2', 'h9g7'], 'the spectator follows the game on');
 });
 
 test('a dead link (frames stop arriving and no close event comes, as with a lost Wi-Fi) is noticed by the pings: banner, redial, catch-up', async (ctx) => {

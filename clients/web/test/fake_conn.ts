@@ -25,6 +25,17 @@ export class FakeConn {
   reconnect() {
     for (const fn of this.ready) fn();
   }
+  private statusFns = new Set<(s: string) => void>();
+  onStatus(fn: (s: string) => void) {
+    this.statusFns.add(fn);
+    return () => this.statusFns.delete(fn);
+  }
+  // The link's state changes ('reconnecting' while it is down, 'open' once back, before the
+  // ready listeners: reconnect() then resyncs).
+  setStatus(s: string) {
+    this.status = s;
+    for (const fn of this.statusFns) fn(s);
+  }
   urgent = new Set<() => boolean>();
   urgentReconnectsWhile(live: () => boolean) {
     this.urgent.add(live);

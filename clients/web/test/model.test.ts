@@ -46,6 +46,60 @@ describe('GameModel', () => {
     expect(g.clock.running).toBe('r');
   });
 
+  it('while the link is down the clocks stand still, paused; the sync\'s answer runs them again', async () => {
+    const now = vi.spyOn(performance, 'now');
+    try {
+      let t = 1000;
+      now.mockImplementation(() => t);
+      const { conn, g } = setup(); // Red's clock runs from 60 s
+      t += 5000;
+      expect(g.clockNow('r')).toBe(54980); // and the half round trip the reading was old
+      conn.setStatus('reconnecting');
+      expect(g.reconnecting).toBe(true);
+      expect(g.clock.running).toBeNull();
+      t += 30000;
+      expect(g.clockNow('r')).toBe(54980);
+      expect(g.clockNow('b')).toBe(60000);
+      conn.setStatus('reconnecting'); // each failed dial says so again: nothing changes
+      expect(g.clockNow('r')).toBe(54980);
+      conn.setStatus('open');
+      expect(g.reconnecting).toBe(true); // until the server's reading
+      conn.reconnect();
+      const i = conn.sent.findIndex((b) => b.sync);
+      conn.answers[i].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0, clock: { redMs: 50000, blackMs: 60000, running: 1, serverTimeMs: 9 } } }).finish()));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(g.reconnecting).toBe(false);
+      expect(g.clock.running).toBe('r');
+      t += 1000;
+      expect(g.clockNow('r')).toBe(48980);
+
+      // An answer without the clocks: they run on from where they stopped.
+      conn.setStatus('reconnecting');
+      t += 10000;
+      conn.setStatus('open');
+      conn.reconnect();
+      const j = conn.sent.length - 1;
+      expect(conn.sent[j].sync).toBeTruthy();
+      conn.answers[j].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0 } }).finish()));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(g.reconnecting).toBe(false);
+      expect(g.clock.running).toBe('r');
+      t += 1000;
+      expect(g.clockNow('r')).toBe(47980);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('a finished game is not paused when the link goes down', () => {
+    const { conn, g } = setup();
+    conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });
+    conn.setStatus('reconnecting');
+    expect(g.reconnecting).toBe(false);
+  });
+
   it('a move of ours made in another tab first: this page says its own was not played', () => {
     const { conn, g } = setup();
     g.move('h2e2');
@@ -59,11 +113,19 @@ describe('GameModel', () => {
     expect(other.g.error).toBe(''); // its own move, however the event came
   });
 
-  it('asks for quick reconnects while its game is live, not once it is over, nor for a spectator', () => {
+  it('asks for quick reconnects while its game is live, for a player or a spectator, not once it is over nor before it is loaded', () => {
     const watcher = new FakeConn();
     new GameModel(watcher as never, 'g1');
+    const [watching] = [...watcher.urgent];
+    expect(watching()).toBe(false); // nothing known yet: maybe a finished game
     watcher.push({ gameState: state({ you: 0 }) });
-    expect([...watcher.urgent][0]()).toBe(false);
+    expect(watching()).toBe(true);
+    watcher.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });
+    expect(watching()).toBe(false);
+    const finished = new FakeConn();
+    new GameModel(finished as never, 'g1');
+    finished.push({ gameState: state({ you: 0, result: { outcome: 2, reason: 'resignation' } }) });
+    expect([...finished.urgent][0]()).toBe(false);
     const { conn } = setup();
     const [live] = [...conn.urgent];
     expect(live()).toBe(true);

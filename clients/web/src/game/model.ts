@@ -5,7 +5,7 @@
 // reconnect; the server acks a re-sent id instead of playing it twice. A premove (game/premove.ts)
 // waits here until the opponent's move arrives and then becomes an ordinary pending move, with a
 // client_move_id of its own.
-import { Disconnected, RequestError, type Connection } from '../net/connection';
+import { Disconnected, RequestError, type Connection, type LinkStatus } from '../net/connection';
 import { ErrorCode, EventKind, Outcome, Side, type ChatLine, type GameEvent, type GameResult, type GameState, type MoveView, type Player, type ServerMessage } from '../net/proto';
 import { applyMove, boardFen, iccsOf, parseFen, parseIccs, type Color, type Move, type PieceType, type Position } from '../rules/board';
 import { errorText, knownBadRequestText, t } from '../i18n';
@@ -114,6 +114,14 @@ export class GameModel extends Observable {
   firstMoveDueAt: number | null = null;
   firstMoveAborts = false;
   firstMoveMs = 0; // outside tournaments: each side's time for its first move (Black's runs from Red's)
+  // The page's own link went down while the game was live, and the server has not given a reading
+  // of the game since: the clocks stand where they were when it went down (clock.running null) and
+  // are shown paused, and the status says the page is reconnecting. The next reading (the sync's
+  // answer after the reconnect, an event, a state) runs them again. Counting on by itself the page
+  // showed the mover's time running out while the server's clock had stopped, then jumped back
+  // (flaky-network review: 32 s gone on the page during a 27 s Redis stall).
+  reconnecting = false;
+  private pausedRunning: Color | null = null; // the clock that ran when they stopped
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -128,7 +136,12 @@ export class GameModel extends Observable {
     }
     this.offs.push(conn.onMessage((m) => this.onMessage(m)));
     this.offs.push(conn.onReady(() => void this.resync()));
-    this.offs.push(conn.urgentReconnectsWhile(() => !this.over && this.you !== null)); // a player's clock may run
+    this.offs.push(conn.onStatus((s) => this.onLink(s)));
+    // A player's clock may run, and a spectator's board goes stale: both come back within about a
+    // second after a restart or a takeover (a spectator waited up to 12 s). Only a game followed
+    // live counts: a finished one, or one not loaded yet, keeps the plain back-off. A spectator's
+    // reconnect costs the server a hello and a sync, and the jitter still spreads them.
+    this.offs.push(conn.urgentReconnectsWhile(() => this.loaded && !this.over && !this.archived));
     if (initial) this.applyState(initial);
     if (conn.status === 'open') void (initial ? Promise.resolve() : this.watch());
   }
@@ -241,11 +254,30 @@ export class GameModel extends Observable {
     this.changed();
   }
 
+  // The link went down: the clocks stop where they are (see `reconnecting`).
+  private onLink(s: LinkStatus) {
+    if (s === 'open' || this.reconnecting || !this.loaded || this.over || this.archived) return;
+    this.pausedRunning = this.clock.running;
+    this.clock = { red: this.clockNow('r'), black: this.clockNow('b'), running: null, at: performance.now() };
+    this.reconnecting = true;
+    this.changed();
+  }
+
+  // Back, with no reading of the clocks from the server (a sync answer without them, a refusal):
+  // they run on from where they stopped; the next event sets them right.
+  private resumeClocks() {
+    if (!this.reconnecting || this.conn.status !== 'open') return;
+    this.reconnecting = false;
+    this.clock = { ...this.clock, running: this.over ? null : this.pausedRunning, at: performance.now() };
+    this.changed();
+  }
+
   private async resync() {
     if (!this.loaded) return this.watch();
-    if (this.archived) return;
+    if (this.archived) return this.resumeClocks();
     if (this.syncing) return;
     this.syncing = true;
+    let retrying = false;
     try {
       const r = await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
       this.syncRetries = 0;
@@ -259,6 +291,7 @@ export class GameModel extends Observable {
     } catch (e) {
       if (e instanceof RequestError && retryable(e.code) && this.syncRetries < RETRIES) {
         this.syncRetries++;
+        retrying = true;
         setTimeout(() => void this.resync(), RETRY_MS);
       } else if (e instanceof RequestError) {
         this.error = errorText(e);
@@ -267,6 +300,7 @@ export class GameModel extends Observable {
     } finally {
       this.syncing = false;
     }
+    if (!retrying) this.resumeClocks();
     this.resendPending();
   }
 
@@ -344,6 +378,7 @@ export class GameModel extends Observable {
     this.captured = st.captured.map((c) => ({ owner: sideColor(c.owner) ?? 'r', type: c.type, wasDark: c.wasDark }));
     // The end makes the shuffle public: every captured face-down piece has a name from then on.
     if (st.result?.assignment) this.captured = capturedNamed(st.startFen, st.moves, this.captured, st.result.assignment);
+    this.reconnecting = false; // the whole game as the server has it
     this.setClock(st.clock, true);
     if (!this.openedAtServerMs) this.openedAtServerMs = Number(st.clock?.serverTimeMs ?? 0);
     this.drawOfferBy = sideColor(st.drawOfferBy);
@@ -485,6 +520,7 @@ export class GameModel extends Observable {
 
   private setClock(c: GameState['clock'], live: boolean) {
     if (!c) return;
+    this.reconnecting = false; // the server's reading
     // The reading is about half a round trip old when it arrives.
     this.clock = {
       red: c.redMs,

@@ -53,7 +53,7 @@ export class Connection {
   private statusListeners = new Set<(s: LinkStatus) => void>();
   private readyListeners = new Set<() => void>();
   private attempt = 0;
-  private urgent = new Set<() => boolean>(); // live games open: see urgentReconnectsWhile
+  private urgent = new Set<() => boolean>(); // live games open (played or watched): see urgentReconnectsWhile
   private pingTimer: number | undefined;
   private linkWaiters = 0; // requests held until the link is up
 
@@ -88,9 +88,10 @@ export class Connection {
     this.statusListeners.add(fn);
     return () => this.statusListeners.delete(fn);
   }
-  // While `live()` holds for a game open here (its clocks may run), reconnects are tried at most
-  // about a second apart, not up to 8-12 s (review, 2026-12-04: players came back 10 s after a
-  // server restart while their clocks ran). Returns the release.
+  // While `live()` holds for a game open here (played: its clocks may run; or watched live: the
+  // spectator's board goes stale), reconnects are tried at most about a second apart, not up to
+  // 8-12 s (review, 2026-12-04: players came back 10 s after a server restart while their clocks
+  // ran; a later review: spectators still did). Returns the release.
   urgentReconnectsWhile(live: () => boolean): () => void {
     this.urgent.add(live);
     return () => this.urgent.delete(live);

@@ -117,13 +117,16 @@ export function lowTimeMarksReached(ms: number, said: readonly number[]): number
 }
 
 // Watches the player's own clock while it runs; a mark already passed when the page opened is not
-// news. Marks passed together (a tab asleep) are said as the lowest of them.
+// news. Marks passed together (a tab asleep) are said as the lowest of them. Not while the page's
+// link is down: its clock then stands at the last value it knew, and the server's own reading,
+// once back, says how much is left (a mark passed meanwhile is said then).
 function useLowTimeWarnings(game: GameModel, say: (text: string) => void) {
   const said = useRef<number[] | null>(null);
   const you = game.you;
-  const running = !!you && !game.over && game.clock.running === you;
+  const paused = game.reconnecting;
+  const running = !!you && !game.over && !paused && game.clock.running === you;
   useEffect(() => {
-    if (!you || game.over) return;
+    if (!you || game.over || paused) return;
     const check = () => {
       const reached = lowTimeMarksReached(game.clockNow(you), said.current ?? []);
       if (said.current === null) said.current = reached;
@@ -136,5 +139,5 @@ function useLowTimeWarnings(game: GameModel, say: (text: string) => void) {
     if (!running) return;
     const id = window.setInterval(check, 250);
     return () => window.clearInterval(id);
-  }, [you, running, game.over]);
+  }, [you, running, game.over, paused]);
 }

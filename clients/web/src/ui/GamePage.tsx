@@ -176,13 +176,16 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
 
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
+  // The page's own link is down (or the game not read again since): the turn may have passed
+  // meanwhile, and the clocks stand still here (GameModel.reconnecting).
+  else if (game.reconnecting) status = you ? t('gameReconnecting') : `${t('spectating')} · ${t('gameReconnecting')}`;
   else if (!you) status = `${t('spectating')} · ${position.turn === 'r' ? t('redToMove') : t('blackToMove')}`;
   // Our move on its way is already on the board: the opponent's move now, unless it takes long.
   else if (game.pending?.retries) status = t('sendingAgain');
   else status = position.turn === you ? t('yourTurn') : t('theirTurn');
   // The side to move in the live game is in check (the server's flag on the last move): said in
   // words too, not only by the ring on the general.
-  const liveCheck = !game.over && !game.pending && n > 0 && game.moves[n - 1].check;
+  const liveCheck = !game.over && !game.reconnecting && !game.pending && n > 0 && game.moves[n - 1].check;
   if (liveCheck) status = `${status} · ${t('inCheckNow')}`;
 
   const play = (from: Square, to: Square) => {
