@@ -1,7 +1,8 @@
 // Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
 // a game played without a mouse, what a screen reader is told as it goes.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, createSeek, lastIccs, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, lastIccs, newAccount, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { newOrganiser } from './tournaments.mjs';
 
 // The focused element's point and name, or null when the focus is not on the board.
 const focusedPoint = (p) => p.page.evaluate(() => {
@@ -355,4 +356,91 @@ test('replay: the moves are buttons reached by Tab; stepping (a move picked, arr
   await black.page.click('[data-testid=replay-prev]');
   await black.page.waitForFunction(() => /^第 2 回合，红方：.+ \(b0c2\)。第 3 步，共 \d 步。$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T })
     .catch(async () => { throw new Error(`Chinese step: "${await shown(black)}"`); });
+});
+
+// A field's error tied to it: the field is marked invalid and among what describes it is the
+// message (an alert), whose text matches `re`; `false`: the field is not marked.
+async function fieldError(page, field, re, what) {
+  const sel = `[data-testid=${field}]`;
+  await page.waitForSelector(`${sel}[aria-invalid=true]`, { timeout: T })
+    .catch(async () => { throw new Error(`${what}: ${field} should be marked invalid, aria-invalid is ${await page.getAttribute(sel, 'aria-invalid')}`); });
+  const said = await page.$eval(sel, (f) => (f.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+    .map((id) => document.getElementById(id)).filter((e) => e && e.closest('[role=alert]')).map((e) => e.textContent.trim()));
+  assert(said.some((s) => re.test(s)), `${what}: ${field} is described by the message ${re} (it is by ${JSON.stringify(said)})`);
+}
+async function noFieldError(page, field, what) {
+  const a = await page.$eval(`[data-testid=${field}]`, (f) => [f.getAttribute('aria-invalid'), f.getAttribute('aria-describedby')]);
+  assertEqual(a[0] === 'true', false, `${what}: ${field} is not marked invalid (${a})`);
+}
+
+test('form errors tied to their fields: sign-in (guest name, register), a seek a guest may not make, a challenge, the password change; in Chinese', async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/`);
+  await page.fill('[data-testid=guest-name]', 'x');
+  await page.click('[data-testid=guest-login]');
+  await fieldError(page, 'guest-name', /^A name has 3 to 20/, 'a guest name too short');
+  await noFieldError(page, 'account-name', 'the account fields are not what is wrong');
+  await page.fill('[data-testid=account-name]', 'formcheck');
+  await page.fill('[data-testid=account-password]', '123');
+  await page.click('[data-testid=register]');
+  await fieldError(page, 'account-password', /password/, 'a password too short');
+  await noFieldError(page, 'guest-name', 'the guest name\'s error is gone with its message');
+  await noFieldError(page, 'account-name', 'the name is fine');
+  await page.click('[data-testid=lang-toggle]');
+  await fieldError(page, 'account-password', /密码/, 'in Chinese');
+  await page.click('[data-testid=lang-toggle]');
+  await page.fill('[data-testid=guest-name]', 'Formy');
+  await page.click('[data-testid=guest-login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+
+  // A guest may not open a rated seek: the Rated box is what is wrong.
+  await page.setChecked('[data-testid=seek-rated]', true);
+  await page.click('[data-testid=create-seek]');
+  await fieldError(page, 'seek-rated', /^Rated games need an account/i, 'a rated seek by a guest');
+  await noFieldError(page, 'seek-minutes', 'the minutes are fine');
+  await page.setChecked('[data-testid=seek-rated]', false);
+  await page.fill('[data-testid=challenge-name]', 'guest-Formy');
+  await page.click('[data-testid=challenge]');
+  await fieldError(page, 'challenge-name', /challenge yourself/, 'a challenge to oneself');
+  await noFieldError(page, 'seek-rated', 'the Rated box is no longer marked');
+
+  const a = await newAccount(ctx, 'pwf');
+  await a.page.click('[data-testid=my-games]');
+  await a.page.click('[data-testid=password-form] summary');
+  await a.page.fill('[data-testid=password-current]', 'secret-pw-1');
+  await a.page.fill('[data-testid=password-new]', 'brand-new-2');
+  await a.page.fill('[data-testid=password-again]', 'brand-new-3');
+  await a.page.click('[data-testid=password-save]');
+  await fieldError(a.page, 'password-again', /^The two new passwords differ/, 'the repeated password');
+  await a.page.fill('[data-testid=password-current]', 'not-it');
+  await a.page.fill('[data-testid=password-again]', 'brand-new-2');
+  await a.page.click('[data-testid=password-save]');
+  await fieldError(a.page, 'password-current', /^That is not the current password/, 'a wrong current password');
+  await noFieldError(a.page, 'password-again', 'the repeated one is fine now');
+});
+
+test('form errors tied to their fields: the event form (forbidden pairs it cannot read, an id taken)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'form_org');
+  const taken = 'a11y-taken';
+  const made = await fetch(`${ctx.base}/api/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': ctx.adminToken },
+    body: JSON.stringify({ id: taken, name: taken, variant: 'xiangqi', initial_ms: 60000, pairing: { rounds: 1 } }),
+  });
+  assert(made.ok, `event made: ${made.status}`);
+  const p = org.page;
+  await p.goto(`${ctx.base}/#/tournaments`);
+  await p.click('[data-testid=new-event]');
+  await p.fill('[data-testid=ev-name]', 'Form check');
+  await p.fill('[data-testid=ev-id]', taken);
+  await p.click('[data-testid=event-form] details.wide summary');
+  await p.fill('[data-testid=ev-forbidden]', '1-x');
+  await p.click('[data-testid=create-event]');
+  await fieldError(p, 'ev-forbidden', /^Cannot read "1-x"/, 'forbidden pairs it cannot read');
+  await p.fill('[data-testid=ev-forbidden]', '');
+  await p.click('[data-testid=create-event]');
+  await fieldError(p, 'ev-id', /id is taken/, 'an event id taken');
+  await noFieldError(p, 'ev-forbidden', 'the pairs are fine now');
 });

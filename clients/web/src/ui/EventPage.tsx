@@ -11,6 +11,7 @@ import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, rulesetTag, tcText } from './format';
 import { EventForm, stageText, tiebreakName, variantText } from './TournamentsPage';
+import { errorProps } from './form_validity';
 
 const POLL_MS = 10_000;
 
@@ -848,7 +849,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
         >
           <label>
             {t('editPairing', { n: editRound })}
-            <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
+            <input data-testid="edit-boards" {...errorProps('edit-pairing-error', !!editErr)} value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
           {byHand && <p class="muted small" data-testid="pair-by-hand">{t('pairByHandHelp', { n: editRound })}</p>}
@@ -860,7 +861,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
           )}
           <p class="muted small" data-testid="pairing-numbers">{byNumber(ev).map(([p, i]) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
-          {editErr && <p class="error">{editErr}</p>}
+          {editErr && <p class="error" role="alert" id="edit-pairing-error">{editErr}</p>}
         </form>
       )}
       {finished.length > 0 && (
