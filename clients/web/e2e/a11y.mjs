@@ -444,3 +444,73 @@ test('form errors tied to their fields: the event form (forbidden pairs it canno
   await fieldError(p, 'ev-id', /id is taken/, 'an event id taken');
   await noFieldError(p, 'ev-forbidden', 'the pairs are fine now');
 });
+
+// An analysis board of its own (no sign-in needed).
+async function analysisPage(ctx, name, opts = {}) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/#/analysis`);
+  await page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  return { name, context, page };
+}
+
+// The contrast (WCAG) of each mark on the board against the wood it is drawn on: its fill or
+// stroke as computed, a translucent one laid over the wood.
+const markContrast = (page, marks) => page.evaluate((marks) => {
+  const parse = (s) => { const m = s.match(/[\d.]+/g).map(Number); return { c: m.slice(0, 3), a: m.length > 3 ? m[3] : 1 }; };
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const svg = document.querySelector('svg.board');
+  const wood = parse(getComputedStyle(svg.querySelector('.board-bg')).fill).c;
+  const out = {};
+  for (const [what, sel, prop] of marks) {
+    const el = svg.querySelector(sel);
+    if (!el) { out[what] = `no ${sel}`; continue; }
+    const cs = getComputedStyle(el);
+    const v = parse(cs[prop]);
+    let a = v.a * Number(cs[`${prop}Opacity`]);
+    for (let e = el; e && e !== svg; e = e.parentElement) a *= Number(getComputedStyle(e).opacity);
+    const c = v.c.map((x, i) => a * x + (1 - a) * wood[i]);
+    const [hi, lo] = [lum(c), lum(wood)].sort((x, y) => y - x);
+    out[what] = Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+  }
+  return out;
+}, marks);
+
+test('non-text contrast: the legal-move dots, capture and selection rings, last-move, check and reveal marks are 3:1 against the board', async (ctx) => {
+  const p = await analysisPage(ctx, 'marks');
+  await p.page.click('[data-square=h2]');
+  await p.page.waitForSelector('[data-hint=h9].capture', { timeout: T });
+  const before = await markContrast(p.page, [
+    ['legal-move dot', '[data-hint]:not(.capture)', 'fill'],
+    ['capture ring', '[data-hint].capture', 'stroke'],
+    ['selected piece', '.piece.selected .piece-body', 'stroke'],
+  ]);
+  await p.page.click('[data-square=e2]');
+  await waitForMoves(p, 1);
+  // A check and a Jieqi reveal drawn as the board draws them, for their colours.
+  await p.page.evaluate(() => {
+    const svg = document.querySelector('svg.board');
+    const ns = 'http://www.w3.org/2000/svg';
+    const check = document.createElementNS(ns, 'circle');
+    check.setAttribute('class', 'check test-mark');
+    check.setAttribute('r', '32');
+    const g = document.createElementNS(ns, 'g');
+    g.setAttribute('class', 'piece red revealed test-mark');
+    const body = document.createElementNS(ns, 'circle');
+    body.setAttribute('class', 'piece-body');
+    g.append(body);
+    svg.append(check, g);
+  });
+  const after = await markContrast(p.page, [
+    ['last move', '[data-last-move]', 'stroke'],
+    ['check ring', '.check.test-mark', 'stroke'],
+    ['reveal ring', '.piece.revealed.test-mark .piece-body', 'stroke'],
+  ]);
+  const all = { ...before, ...after };
+  const low = Object.entries(all).filter(([, r]) => !(r >= 3));
+  assertEqual(low, [], `every mark at 3:1 or more against the board (${JSON.stringify(all)})`);
+});
