@@ -108,6 +108,13 @@ test('keyboard, Jieqi: face-down pieces are named by colour only; one is moved b
     assertEqual(await p.page.getAttribute('[data-square=a0]', 'aria-label'), 'a0, face-down red piece', `${p.name}: a face-down red piece`);
     assertEqual(await p.page.getAttribute('[data-square=b9]', 'aria-label'), 'b9, face-down black piece', `${p.name}: a face-down black piece`);
   }
+  // Told apart by more than colour: the ring's pattern (whole for Red, dashed for Black).
+  const ring = (at) => red.page.$eval(`g.piece[data-at=${at}] .piece-ring`, (r) => {
+    const cs = getComputedStyle(r);
+    return { dashes: cs.strokeDasharray, width: cs.strokeWidth };
+  });
+  const [redRing, blackRing] = [await ring('a0'), await ring('b9')];
+  assert(redRing.dashes === 'none' && blackRing.dashes !== 'none', `a face-down red piece's ring is whole, a black one's dashed (${JSON.stringify([redRing, blackRing])})`);
   await tabToBoard(red);
   await keys(red, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowUp', 'ArrowUp');
   assertEqual(await focusedPoint(red), { square: 'a3', label: 'a3, face-down red piece' }, 'the cursor on a face-down piece');
