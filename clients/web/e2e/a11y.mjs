@@ -521,3 +521,41 @@ test('non-text contrast: the legal-move dots, capture and selection rings, last-
   const low = Object.entries(all).filter(([, r]) => !(r >= 3));
   assertEqual(low, [], `every mark at 3:1 or more against the board (${JSON.stringify(all)})`);
 });
+
+// Text in Chinese characters on an English page that is not marked as Chinese (lang="zh…" on it
+// or an element around it): "tag.class: text" of each. (An <option> holds text only: its
+// select is named in English.)
+const unmarkedChinese = (page) => page.evaluate(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!/[\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]/.test(n.data)) continue;
+    const el = n.parentElement;
+    if (el.closest('option, script, style')) continue;
+    const lang = el.closest('[lang]')?.getAttribute('lang') ?? '';
+    if (!/^zh/.test(lang)) out.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}: ${n.data.trim()}`);
+  }
+  return [...new Set(out)];
+});
+
+test('language of parts: Chinese words on English pages are marked lang="zh-CN" (lobby, a Jieqi game and its moves, the language switch), English on Chinese ones; <html lang> follows the language', async (ctx) => {
+  const red = await newPlayer(ctx, 'Lian');
+  const black = await newPlayer(ctx, 'Lou');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'en', 'an English page');
+  await createSeek(red, { variant: 'jieqi', color: 'red' });
+  await black.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red.name}")`, { timeout: T });
+  assertEqual(await unmarkedChinese(black.page), [], 'the lobby, with a Jieqi seek listed');
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const [i, m] of ['b2b9', 'i9i8'].entries()) {
+    await playMove(i % 2 ? black : red, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  await black.page.waitForFunction(() => document.querySelector('[data-testid=game-announce]')?.textContent.trim(), null, { timeout: T });
+  for (const p of [red, black]) assertEqual(await unmarkedChinese(p.page), [], `${p.name}: the game page, its moves, captures and announcements`);
+  await red.page.click('[data-testid=lang-toggle]');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'zh-CN', 'a Chinese page');
+  assertEqual(await red.page.getAttribute('[data-testid=lang-toggle]', 'lang'), 'en', 'the switch to English is marked English');
+  await red.page.click('[data-testid=lang-toggle]');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'en', 'English again');
+});

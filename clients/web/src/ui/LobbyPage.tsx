@@ -12,6 +12,7 @@ import { PoolPanel } from './PoolPanel';
 import { openTwin } from '../lobby/seek_match';
 import { RuleOptionsFields } from './RuleOptionsFields';
 import { errorProps } from './form_validity';
+import { zhParts } from './lang';
 
 const POLL_MS = 2000;
 
@@ -110,7 +111,7 @@ export function LobbyPage({ app }: { app: App }) {
               {row.map((s) => (
                 <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
                   key={s.seekId} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
-                  {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
+                  {zhParts(s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))} {tcText(s.timeControl)}
                   {s.owner?.rating ? <span class="muted small" data-testid="play-computer-rating"> · {t('rating')} {s.owner.rating}</span> : null}
                 </button>
               ))}
@@ -134,7 +135,7 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="who">{s.owner?.name}</span>
                 {!!s.owner?.rating && <span class="muted small" data-testid="seek-rating">({s.owner.rating})</span>}
                 {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
-                <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+                <span class="tag">{zhParts(s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))}</span>
                 {s.variant === Variant.JIEQI && (
                   <span class="tag" data-testid="seek-capture-visibility-tag">{captureVisibilityText(s.captureVisibility)}</span>
                 )}
@@ -179,7 +180,7 @@ export function LobbyPage({ app }: { app: App }) {
               <span class="who">
                 {g.red?.name} {t('vs')} {g.black?.name}
               </span>
-              <span class="tag">{g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+              <span class="tag">{zhParts(g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))}</span>
               <span class="tag">{tcText(g.timeControl)}</span>
               {eventIdOfGame(g.gameId) && <span class="tag" data-testid="tournament-game">{t('tournamentTag')}</span>}
               <span class="muted">{t('moveNo', { n: Math.floor(g.plies / 2) + 1 })}</span>

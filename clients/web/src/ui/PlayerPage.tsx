@@ -9,6 +9,7 @@ import { ratingCounted, tcText } from './format';
 import { RatingChart } from './RatingChart';
 import { errorProps } from './form_validity';
 import { variantText } from './TournamentsPage';
+import { zhParts } from './lang';
 
 type Rating = { rating: number; deviation: number; games: number };
 type Ratings = { xiangqi?: Rating; jieqi?: Rating };
@@ -102,7 +103,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
             const r = ratings[v];
             return (
               <span key={v} class="rating" data-variant={v}>
-                {variantText(v)}{t('resultSep')}<b>{r ? Math.round(r.rating) : 1500}</b>
+                {zhParts(variantText(v))}{t('resultSep')}<b>{r ? Math.round(r.rating) : 1500}</b>
                 <span class="muted">{paren(t('ratedGames', { n: r?.games ?? 0 }))}</span>
               </span>
             );
@@ -151,7 +152,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
                     </td>
                     <td class={red ? 'red-cell' : ''}>{red ? t('red') : t('black')}</td>
                     <td data-testid="game-rated-cell" data-rated={ratingCounted(g) ? '1' : '0'}>
-                      {variantText(g.variant)} · {tcText({ initialMs: g.initial_ms, incrementMs: g.increment_ms })}
+                      {zhParts(variantText(g.variant))} · {tcText({ initialMs: g.initial_ms, incrementMs: g.increment_ms })}
                       {ratingCounted(g) ? ` · ${t('rated')}` : ''}
                       {g.event_id ? ' · 🏆' : ''}
                     </td>

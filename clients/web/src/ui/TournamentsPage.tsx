@@ -10,6 +10,7 @@ import type { EventDetail, EventSummary } from '../tournament/types';
 import { RULESETS } from './format';
 import { RuleOptionsFields } from './RuleOptionsFields';
 import { errorProps } from './form_validity';
+import { zhParts } from './lang';
 
 const POLL_MS = 10_000;
 
@@ -78,7 +79,7 @@ export function TournamentsPage({ app }: { app: App }) {
           {(events ?? []).map((e) => (
             <li key={e.id} data-event={e.id}>
               <a class="who" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{e.name || e.id}</a>
-              <span class="tag">{variantText(e.variant)}</span>
+              <span class="tag">{zhParts(variantText(e.variant))}</span>
               <span class={`tag stage-${e.stage}`}>{stageText(e.stage)}</span>
               <span class="muted">{e.players === 1 ? t('onePlayer') : t('nPlayers', { n: e.players })}</span>
               <span class="muted">{t('roundsOf', { n: e.rounds_paired, of: e.rounds })}</span>
@@ -237,11 +238,11 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             <option value="custom">{t('tbp.custom')}</option>
           </select>
           {f.tiebreak_mode === 'preset' && (
-            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › ')}</span>
+            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{zhParts((TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › '))}</span>
           )}
         </label>
         <label>
-          {t('byeOpp')}
+          {zhParts(t('byeOpp'))}
           <select data-testid="ev-bye-opp" value={f.bye_opp} onChange={set('bye_opp')}>
             {BYE_OPP_POLICIES.map((p, i) => (
               <option value={i}>{t(`byeOpp.${p}` as Key)}</option>
@@ -350,7 +351,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             <label class="check" key={k}>
               <input data-testid={`ev-policy-${k}`} type="checkbox" checked={f.policies[k]}
                 onChange={(e) => setF({ ...f, policies: { ...f.policies, [k]: e.currentTarget.checked } })} />
-              {t(`policy.${k}`)}
+              {zhParts(t(`policy.${k}`))}
             </label>
           ))}
         </details>
