@@ -559,3 +559,33 @@ test('language of parts: Chinese words on English pages are marked lang="zh-CN" 
   await red.page.click('[data-testid=lang-toggle]');
   assertEqual(await red.page.getAttribute('html', 'lang'), 'en', 'English again');
 });
+
+test('reduced motion: the Jieqi flip and the waiting spinner stand still for those who ask for less motion, and move for the others', async (ctx) => {
+  const motion = async (opts) => {
+    const p = await analysisPage(ctx, 'motion', opts);
+    return p.page.evaluate(() => {
+      const ns = 'http://www.w3.org/2000/svg';
+      const g = document.createElementNS(ns, 'g');
+      g.setAttribute('class', 'piece red revealed');
+      const face = document.createElementNS(ns, 'g');
+      face.setAttribute('class', 'face');
+      g.append(face);
+      document.querySelector('svg.board').append(g);
+      const spinner = document.createElement('span');
+      spinner.className = 'spinner';
+      document.querySelector('main').append(spinner);
+      // How long each moves: none, or its duration times its repetitions.
+      const moving = (el) => {
+        const cs = getComputedStyle(el);
+        if (cs.animationName === 'none') return 0;
+        const n = cs.animationIterationCount === 'infinite' ? Infinity : Number(cs.animationIterationCount);
+        return parseFloat(cs.animationDuration) * n;
+      };
+      return { flip: moving(face), spinner: moving(spinner) };
+    });
+  };
+  const normal = await motion({});
+  assert(normal.flip >= 0.3 && normal.spinner === Infinity, `they move by default (${JSON.stringify(normal)})`);
+  const reduced = await motion({ reducedMotion: 'reduce' });
+  assertEqual(reduced, { flip: 0, spinner: 0 }, 'nothing moves with reduced motion');
+});
