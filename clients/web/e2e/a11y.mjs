@@ -589,3 +589,30 @@ test('reduced motion: the Jieqi flip and the waiting spinner stand still for tho
   const reduced = await motion({ reducedMotion: 'reduce' });
   assertEqual(reduced, { flip: 0, spinner: 0 }, 'nothing moves with reduced motion');
 });
+
+test('page titles: an event\'s page and a player\'s page are titled (and headed) by the event\'s and the player\'s name; in Chinese', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const made = await fetch(`${ctx.base}/api/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': ctx.adminToken },
+    body: JSON.stringify({ id: 'a11y-titled', name: 'Title Cup', variant: 'xiangqi', initial_ms: 60000, pairing: { rounds: 1 } }),
+  });
+  assert(made.ok, `event made: ${made.status}`);
+  const acc = await newAccount(ctx, 'ttl');
+  const accId = await acc.page.evaluate(() => window.__xq.user.userId);
+  const p = await newPlayer(ctx, 'Tia');
+  await p.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await waitTitle(p, 'Title Cup · Tournaments · Xiangqi · Jieqi');
+  assertEqual(await p.page.textContent('[data-testid=page-heading]'), 'Title Cup · Tournaments', 'the heading names the event');
+  await p.page.goto(`${ctx.base}/#/player/${accId}`);
+  await waitTitle(p, `${acc.name} · Player · Xiangqi · Jieqi`);
+  assertEqual(await p.page.textContent('[data-testid=page-heading]'), `${acc.name} · Player`, 'the heading names the player');
+  await p.page.click('[data-testid=lang-toggle]');
+  await p.page.waitForFunction((n) => document.title.startsWith(`${n} · `) && /象棋/.test(document.title), acc.name, { timeout: T });
+  await p.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await p.page.waitForFunction(() => /^Title Cup · \S+ · 象棋 · 揭棋$/.test(document.title), null, { timeout: T })
+    .catch(async () => { throw new Error(`the event's title in Chinese: "${await p.page.title()}"`); });
+  // Signed out, a shared link to the event is titled by it too.
+  const out = await analysisPage(ctx, 'reader');
+  await out.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await waitTitle(out, 'Title Cup · Tournaments · Xiangqi · Jieqi');
+});

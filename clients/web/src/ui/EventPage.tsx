@@ -84,6 +84,8 @@ export function EventPage({ app, id }: { app: App; id: string }) {
   }, [app, id, load]);
 
   const ev = data.ev;
+  const evName = ev ? ev.config.name || ev.config.id : '';
+  useEffect(() => app.namePage(`tournaments/${id}`, evName), [app, id, evName]);
   if (!ev) return <p class={data.error ? 'error' : 'muted'} data-testid="event-error">{data.error || t('loading')}</p>;
 
   const me = playerOf(ev, app.user?.userId);

@@ -79,6 +79,9 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
         (e) => setNoAccount(e instanceof ApiError && e.status === 404),
       );
   }, [id]);
+  // The name the page is titled with (the player's own page is "My games").
+  const known = !wellFormed || noAccount ? '' : accountName || (games[0] ? (games[0].red.user_id === id ? games[0].red.name : games[0].black.name) : '');
+  useEffect(() => app.namePage(`player/${id}`, known), [app, id, known]);
   if (!wellFormed || noAccount)
     return (
       <div class="player-page" data-testid="player-page">

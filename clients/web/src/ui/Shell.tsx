@@ -164,8 +164,10 @@ function pageName(app: App): string | null {
   if (r.page === 'admin') return t('admin');
   if (r.page === 'analysis') return t('analysisBoard');
   if (!app.user && !readableSignedOut(r)) return t('signIn');
-  if (r.page === 'tournaments') return t('tournaments');
-  if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : t('player');
+  // An event's and another player's page by its name, once loaded ("Spring Open · Tournaments").
+  const subject = 'id' in r && r.id && app.pageSubject?.page === `${r.page}/${r.id}` ? app.pageSubject.name : '';
+  if (r.page === 'tournaments') return subject ? `${subject} · ${t('tournaments')}` : t('tournaments');
+  if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : subject ? `${subject} · ${t('player')}` : t('player');
   if (r.page === 'leaderboard') return t('leaderboard');
   return t('lobby');
 }
