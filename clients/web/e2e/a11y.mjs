@@ -1,7 +1,8 @@
 // Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
 // a game played without a mouse, what a screen reader is told as it goes.
 import { assert, assertEqual, test } from './lib/harness.mjs';
-import { T, acceptSeekOf, createSeek, lastIccs, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { T, acceptSeekOf, createSeek, lastIccs, newAccount, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
+import { newOrganiser } from './tournaments.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -121,6 +122,13 @@ test('keyboard, Jieqi: face-down pieces are named by colour only; one is moved b
     assertEqual(await p.page.getAttribute('[data-square=a0]', 'aria-label'), 'a0, face-down red piece', `${p.name}: a face-down red piece`);
     assertEqual(await p.page.getAttribute('[data-square=b9]', 'aria-label'), 'b9, face-down black piece', `${p.name}: a face-down black piece`);
   }
+  // Told apart by more than colour: the ring's pattern (whole for Red, dashed for Black).
+  const ring = (at) => red.page.$eval(`g.piece[data-at=${at}] .piece-ring`, (r) => {
+    const cs = getComputedStyle(r);
+    return { dashes: cs.strokeDasharray, width: cs.strokeWidth };
+  });
+  const [redRing, blackRing] = [await ring('a0'), await ring('b9')];
+  assert(redRing.dashes === 'none' && blackRing.dashes !== 'none', `a face-down red piece's ring is whole, a black one's dashed (${JSON.stringify([redRing, blackRing])})`);
   await tabToBoard(red);
   await keys(red, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowUp', 'ArrowUp');
   assertEqual(await focusedPoint(red), { square: 'a3', label: 'a3, face-down red piece' }, 'the cursor on a face-down piece');
@@ -399,4 +407,256 @@ test('replay: the moves are buttons reached by Tab; stepping (a move picked, arr
   await black.page.click('[data-testid=replay-prev]');
   await black.page.waitForFunction(() => /^第 2 回合，红方：.+ \(b0c2\)。第 3 步，共 \d 步。$/.test(document.querySelector('[data-testid=replay-announce]').textContent), null, { timeout: T })
     .catch(async () => { throw new Error(`Chinese step: "${await shown(black)}"`); });
+});
+
+// A field's error tied to it: the field is marked invalid and among what describes it is the
+// message (an alert), whose text matches `re`; `false`: the field is not marked.
+async function fieldError(page, field, re, what) {
+  const sel = `[data-testid=${field}]`;
+  await page.waitForSelector(`${sel}[aria-invalid=true]`, { timeout: T })
+    .catch(async () => { throw new Error(`${what}: ${field} should be marked invalid, aria-invalid is ${await page.getAttribute(sel, 'aria-invalid')}`); });
+  const said = await page.$eval(sel, (f) => (f.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+    .map((id) => document.getElementById(id)).filter((e) => e && e.closest('[role=alert]')).map((e) => e.textContent.trim()));
+  assert(said.some((s) => re.test(s)), `${what}: ${field} is described by the message ${re} (it is by ${JSON.stringify(said)})`);
+}
+async function noFieldError(page, field, what) {
+  const a = await page.$eval(`[data-testid=${field}]`, (f) => [f.getAttribute('aria-invalid'), f.getAttribute('aria-describedby')]);
+  assertEqual(a[0] === 'true', false, `${what}: ${field} is not marked invalid (${a})`);
+}
+
+test('form errors tied to their fields: sign-in (guest name, register), a seek a guest may not make, a challenge, the password change; in Chinese', async (ctx) => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/`);
+  await page.fill('[data-testid=guest-name]', 'x');
+  await page.click('[data-testid=guest-login]');
+  await fieldError(page, 'guest-name', /^A name has 3 to 20/, 'a guest name too short');
+  await noFieldError(page, 'account-name', 'the account fields are not what is wrong');
+  await page.fill('[data-testid=account-name]', 'formcheck');
+  await page.fill('[data-testid=account-password]', '123');
+  await page.click('[data-testid=register]');
+  await fieldError(page, 'account-password', /password/, 'a password too short');
+  await noFieldError(page, 'guest-name', 'the guest name\'s error is gone with its message');
+  await noFieldError(page, 'account-name', 'the name is fine');
+  await page.click('[data-testid=lang-toggle]');
+  await fieldError(page, 'account-password', /密码/, 'in Chinese');
+  await page.click('[data-testid=lang-toggle]');
+  await page.fill('[data-testid=guest-name]', 'Formy');
+  await page.click('[data-testid=guest-login]');
+  await page.waitForSelector('[data-testid=user-name]', { timeout: T });
+
+  // A guest may not open a rated seek: the Rated box is what is wrong.
+  await page.setChecked('[data-testid=seek-rated]', true);
+  await page.click('[data-testid=create-seek]');
+  await fieldError(page, 'seek-rated', /^Rated games need an account/i, 'a rated seek by a guest');
+  await noFieldError(page, 'seek-minutes', 'the minutes are fine');
+  await page.setChecked('[data-testid=seek-rated]', false);
+  await page.fill('[data-testid=challenge-name]', 'guest-Formy');
+  await page.click('[data-testid=challenge]');
+  await fieldError(page, 'challenge-name', /challenge yourself/, 'a challenge to oneself');
+  await noFieldError(page, 'seek-rated', 'the Rated box is no longer marked');
+
+  const a = await newAccount(ctx, 'pwf');
+  await a.page.click('[data-testid=my-games]');
+  await a.page.click('[data-testid=password-form] summary');
+  await a.page.fill('[data-testid=password-current]', 'secret-pw-1');
+  await a.page.fill('[data-testid=password-new]', 'brand-new-2');
+  await a.page.fill('[data-testid=password-again]', 'brand-new-3');
+  await a.page.click('[data-testid=password-save]');
+  await fieldError(a.page, 'password-again', /^The two new passwords differ/, 'the repeated password');
+  await a.page.fill('[data-testid=password-current]', 'not-it');
+  await a.page.fill('[data-testid=password-again]', 'brand-new-2');
+  await a.page.click('[data-testid=password-save]');
+  await fieldError(a.page, 'password-current', /^That is not the current password/, 'a wrong current password');
+  await noFieldError(a.page, 'password-again', 'the repeated one is fine now');
+});
+
+test('form errors tied to their fields: the event form (forbidden pairs it cannot read, an id taken)', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'form_org');
+  const taken = 'a11y-taken';
+  const made = await fetch(`${ctx.base}/api/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': ctx.adminToken },
+    body: JSON.stringify({ id: taken, name: taken, variant: 'xiangqi', initial_ms: 60000, pairing: { rounds: 1 } }),
+  });
+  assert(made.ok, `event made: ${made.status}`);
+  const p = org.page;
+  await p.goto(`${ctx.base}/#/tournaments`);
+  await p.click('[data-testid=new-event]');
+  await p.fill('[data-testid=ev-name]', 'Form check');
+  await p.fill('[data-testid=ev-id]', taken);
+  await p.click('[data-testid=event-form] details.wide summary');
+  await p.fill('[data-testid=ev-forbidden]', '1-x');
+  await p.click('[data-testid=create-event]');
+  await fieldError(p, 'ev-forbidden', /^Cannot read "1-x"/, 'forbidden pairs it cannot read');
+  await p.fill('[data-testid=ev-forbidden]', '');
+  await p.click('[data-testid=create-event]');
+  await fieldError(p, 'ev-id', /id is taken/, 'an event id taken');
+  await noFieldError(p, 'ev-forbidden', 'the pairs are fine now');
+});
+
+// An analysis board of its own (no sign-in needed).
+async function analysisPage(ctx, name, opts = {}) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...opts });
+  ctx.contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/#/analysis`);
+  await page.waitForSelector('[data-testid=analysis-page]', { timeout: T });
+  return { name, context, page };
+}
+
+// The contrast (WCAG) of each mark on the board against the wood it is drawn on: its fill or
+// stroke as computed, a translucent one laid over the wood.
+const markContrast = (page, marks) => page.evaluate((marks) => {
+  const parse = (s) => { const m = s.match(/[\d.]+/g).map(Number); return { c: m.slice(0, 3), a: m.length > 3 ? m[3] : 1 }; };
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const svg = document.querySelector('svg.board');
+  const wood = parse(getComputedStyle(svg.querySelector('.board-bg')).fill).c;
+  const out = {};
+  for (const [what, sel, prop] of marks) {
+    const el = svg.querySelector(sel);
+    if (!el) { out[what] = `no ${sel}`; continue; }
+    const cs = getComputedStyle(el);
+    const v = parse(cs[prop]);
+    let a = v.a * Number(cs[`${prop}Opacity`]);
+    for (let e = el; e && e !== svg; e = e.parentElement) a *= Number(getComputedStyle(e).opacity);
+    const c = v.c.map((x, i) => a * x + (1 - a) * wood[i]);
+    const [hi, lo] = [lum(c), lum(wood)].sort((x, y) => y - x);
+    out[what] = Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+  }
+  return out;
+}, marks);
+
+test('non-text contrast: the legal-move dots, capture and selection rings, last-move, check and reveal marks are 3:1 against the board', async (ctx) => {
+  const p = await analysisPage(ctx, 'marks');
+  await p.page.click('[data-square=h2]');
+  await p.page.waitForSelector('[data-hint=h9].capture', { timeout: T });
+  const before = await markContrast(p.page, [
+    ['legal-move dot', '[data-hint]:not(.capture)', 'fill'],
+    ['capture ring', '[data-hint].capture', 'stroke'],
+    ['selected piece', '.piece.selected .piece-body', 'stroke'],
+  ]);
+  await p.page.click('[data-square=e2]');
+  await waitForMoves(p, 1);
+  // A check and a Jieqi reveal drawn as the board draws them, for their colours.
+  await p.page.evaluate(() => {
+    const svg = document.querySelector('svg.board');
+    const ns = 'http://www.w3.org/2000/svg';
+    const check = document.createElementNS(ns, 'circle');
+    check.setAttribute('class', 'check test-mark');
+    check.setAttribute('r', '32');
+    const g = document.createElementNS(ns, 'g');
+    g.setAttribute('class', 'piece red revealed test-mark');
+    const body = document.createElementNS(ns, 'circle');
+    body.setAttribute('class', 'piece-body');
+    g.append(body);
+    svg.append(check, g);
+  });
+  const after = await markContrast(p.page, [
+    ['last move', '[data-last-move]', 'stroke'],
+    ['check ring', '.check.test-mark', 'stroke'],
+    ['reveal ring', '.piece.revealed.test-mark .piece-body', 'stroke'],
+  ]);
+  const all = { ...before, ...after };
+  const low = Object.entries(all).filter(([, r]) => !(r >= 3));
+  assertEqual(low, [], `every mark at 3:1 or more against the board (${JSON.stringify(all)})`);
+});
+
+// Text in Chinese characters on an English page that is not marked as Chinese (lang="zh…" on it
+// or an element around it): "tag.class: text" of each. (An <option> holds text only: its
+// select is named in English.)
+const unmarkedChinese = (page) => page.evaluate(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!/[\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]/.test(n.data)) continue;
+    const el = n.parentElement;
+    if (el.closest('option, script, style')) continue;
+    const lang = el.closest('[lang]')?.getAttribute('lang') ?? '';
+    if (!/^zh/.test(lang)) out.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}: ${n.data.trim()}`);
+  }
+  return [...new Set(out)];
+});
+
+test('language of parts: Chinese words on English pages are marked lang="zh-CN" (lobby, a Jieqi game and its moves, the language switch), English on Chinese ones; <html lang> follows the language', async (ctx) => {
+  const red = await newPlayer(ctx, 'Lian');
+  const black = await newPlayer(ctx, 'Lou');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'en', 'an English page');
+  await createSeek(red, { variant: 'jieqi', color: 'red' });
+  await black.page.waitForSelector(`[data-testid=seek-list] li:has-text("${red.name}")`, { timeout: T });
+  assertEqual(await unmarkedChinese(black.page), [], 'the lobby, with a Jieqi seek listed');
+  await acceptSeekOf(black, red.name);
+  await Promise.all([waitForGame(red), waitForGame(black)]);
+  for (const [i, m] of ['b2b9', 'i9i8'].entries()) {
+    await playMove(i % 2 ? black : red, m);
+    await Promise.all([waitForMoves(red, i + 1), waitForMoves(black, i + 1)]);
+  }
+  await black.page.waitForFunction(() => document.querySelector('[data-testid=game-announce]')?.textContent.trim(), null, { timeout: T });
+  for (const p of [red, black]) assertEqual(await unmarkedChinese(p.page), [], `${p.name}: the game page, its moves, captures and announcements`);
+  await red.page.click('[data-testid=lang-toggle]');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'zh-CN', 'a Chinese page');
+  assertEqual(await red.page.getAttribute('[data-testid=lang-toggle]', 'lang'), 'en', 'the switch to English is marked English');
+  await red.page.click('[data-testid=lang-toggle]');
+  assertEqual(await red.page.getAttribute('html', 'lang'), 'en', 'English again');
+});
+
+test('reduced motion: the Jieqi flip and the waiting spinner stand still for those who ask for less motion, and move for the others', async (ctx) => {
+  const motion = async (opts) => {
+    const p = await analysisPage(ctx, 'motion', opts);
+    return p.page.evaluate(() => {
+      const ns = 'http://www.w3.org/2000/svg';
+      const g = document.createElementNS(ns, 'g');
+      g.setAttribute('class', 'piece red revealed');
+      const face = document.createElementNS(ns, 'g');
+      face.setAttribute('class', 'face');
+      g.append(face);
+      document.querySelector('svg.board').append(g);
+      const spinner = document.createElement('span');
+      spinner.className = 'spinner';
+      document.querySelector('main').append(spinner);
+      // How long each moves: none, or its duration times its repetitions.
+      const moving = (el) => {
+        const cs = getComputedStyle(el);
+        if (cs.animationName === 'none') return 0;
+        const n = cs.animationIterationCount === 'infinite' ? Infinity : Number(cs.animationIterationCount);
+        return parseFloat(cs.animationDuration) * n;
+      };
+      return { flip: moving(face), spinner: moving(spinner) };
+    });
+  };
+  const normal = await motion({});
+  assert(normal.flip >= 0.3 && normal.spinner === Infinity, `they move by default (${JSON.stringify(normal)})`);
+  const reduced = await motion({ reducedMotion: 'reduce' });
+  assertEqual(reduced, { flip: 0, spinner: 0 }, 'nothing moves with reduced motion');
+});
+
+test('page titles: an event\'s page and a player\'s page are titled (and headed) by the event\'s and the player\'s name; in Chinese', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const made = await fetch(`${ctx.base}/api/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': ctx.adminToken },
+    body: JSON.stringify({ id: 'a11y-titled', name: 'Title Cup', variant: 'xiangqi', initial_ms: 60000, pairing: { rounds: 1 } }),
+  });
+  assert(made.ok, `event made: ${made.status}`);
+  const acc = await newAccount(ctx, 'ttl');
+  const accId = await acc.page.evaluate(() => window.__xq.user.userId);
+  const p = await newPlayer(ctx, 'Tia');
+  await p.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await waitTitle(p, 'Title Cup · Tournaments · Xiangqi · Jieqi');
+  assertEqual(await p.page.textContent('[data-testid=page-heading]'), 'Title Cup · Tournaments', 'the heading names the event');
+  await p.page.goto(`${ctx.base}/#/player/${accId}`);
+  await waitTitle(p, `${acc.name} · Player · Xiangqi · Jieqi`);
+  assertEqual(await p.page.textContent('[data-testid=page-heading]'), `${acc.name} · Player`, 'the heading names the player');
+  await p.page.click('[data-testid=lang-toggle]');
+  await p.page.waitForFunction((n) => document.title.startsWith(`${n} · `) && /象棋/.test(document.title), acc.name, { timeout: T });
+  await p.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await p.page.waitForFunction(() => /^Title Cup · \S+ · 象棋 · 揭棋$/.test(document.title), null, { timeout: T })
+    .catch(async () => { throw new Error(`the event's title in Chinese: "${await p.page.title()}"`); });
+  // Signed out, a shared link to the event is titled by it too.
+  const out = await analysisPage(ctx, 'reader');
+  await out.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
+  await waitTitle(out, 'Title Cup · Tournaments · Xiangqi · Jieqi');
 });

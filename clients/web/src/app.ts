@@ -373,6 +373,15 @@ export class App extends Observable {
   notify() {
     this.changed();
   }
+
+  // What an event or player page is about (the event's, the player's name), once it has loaded:
+  // the tab's title and the page's heading name it. `page`: the route it is for ("tournaments/ID").
+  pageSubject: { page: string; name: string } | null = null;
+  namePage(page: string, name: string) {
+    if (this.pageSubject?.page === page && this.pageSubject.name === name) return;
+    this.pageSubject = name ? { page, name } : null;
+    this.notify();
+  }
 }
 
 function poolPath(name: string, action: 'join' | 'leave'): string {

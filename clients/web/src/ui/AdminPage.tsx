@@ -10,6 +10,7 @@ import { apiErrorText, paren, t } from '../i18n';
 import { ApiError, api, apiText, type Auth } from '../net/http';
 import { clockText } from './format';
 import { useObservable } from '../store';
+import { zhParts } from './lang';
 
 const POLL_MS = 3000;
 
@@ -398,7 +399,7 @@ function AdminGameRow({
       <span class="who">
         {g.red} {t('vs')} {g.black}
       </span>
-      <span class="tag">{g.variant === 'jieqi' ? t('jieqi') : t('xiangqi')}</span>
+      <span class="tag">{zhParts(g.variant === 'jieqi' ? t('jieqi') : t('xiangqi'))}</span>
       {/* Which event, round and board (the admin is asked about "board 3"), or which pool. */}
       {g.event_id && (
         <a class="tag" data-testid="admin-game-event" href={`#/tournaments/${encodeURIComponent(g.event_id)}`}>{eventPlaceText(g)}</a>

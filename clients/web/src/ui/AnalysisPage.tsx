@@ -12,6 +12,7 @@ import { inCheck, legalMoves } from '../rules/movegen';
 import { Board } from './Board';
 import { MoveEntry } from './MoveEntry';
 import { MoveList } from './MoveList';
+import { errorProps } from './form_validity';
 
 function fenErrorText(e: unknown): string {
   return e instanceof FenError ? t('badFen', { why: t(e.why, e.params) }) : String(e);
@@ -129,6 +130,7 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
             <span>{t('fen')}</span>
             <input
               data-testid="analysis-fen"
+              {...errorProps('analysis-fen-error', !!fenError)}
               spellcheck={false}
               autocomplete="off"
               title={t('fenHelp')}
@@ -155,7 +157,7 @@ export function AnalysisPage({ app, fen }: { app: App; fen?: string }) {
             <button data-testid="analysis-flip" onClick={() => setFlipped((flippedBefore = !flipped))}>{t('flip')}</button>
             <button data-testid="analysis-reset" onClick={() => load(XIANGQI_START)}>{t('analysisStart')}</button>
           </div>
-          {fenError && <p class="error" data-testid="analysis-fen-error" role="alert">{fenError}</p>}
+          {fenError && <p class="error" id="analysis-fen-error" data-testid="analysis-fen-error" role="alert">{fenError}</p>}
           {note && <p class="muted" role="status">{note}</p>}
         </div>
         <MoveList moves={a.moves} ply={a.ply} firstPly={(a.start.fullmove - 1) * 2 + (a.start.position.turn === 'b' ? 1 : 0)} onSelect={(p) => show((x) => goTo(x, p))} />

@@ -10,6 +10,7 @@ import { t, type Key } from '../i18n';
 import { premoveTargets } from '../game/premove';
 import { fileOf, parseSquare, rankOf, sq, squareName, type Color, type Move, type Piece, type Position, type Square } from '../rules/board';
 import { illegalReason, legalTargets } from '../rules/movegen';
+import { ZH, zhParts } from './lang';
 
 const CELL = 60;
 const MARGIN = 46; // room for the file numbers outside the pieces
@@ -281,7 +282,7 @@ export function Board(props: BoardProps) {
       ))}
     </svg>
     <p class="sr-only" id={helpId}>{t('boardHelp')}</p>
-    <p class="sr-only" role="status" data-testid="board-announce">{said}</p>
+    <p class="sr-only" role="status" data-testid="board-announce">{zhParts(said)}</p>
     </>
   );
 }
@@ -301,7 +302,7 @@ function PieceGlyph(props: { piece: Piece; x: number; y: number; square: string;
   // A face-down piece carries no identity at all in the DOM: only its colour.
   return (
     <g class={cls} data-piece={`${piece.color}${dark ? 'X' : piece.type}`} data-at={square} transform={`translate(${x} ${y})`}>
-      <g class="face">
+      <g class="face" lang={ZH}>
       <circle r={R} class="piece-body" />
       <circle r={R - 4} class="piece-ring" />
       {dark ? <text class="piece-back" dy="0.35em">?</text> : <text dy="0.35em">{PIECE_CHARS[piece.color][piece.type]}</text>}
@@ -336,7 +337,7 @@ function Grid({ flip }: { flip: boolean }) {
   const bottomNums = flip ? [...blackNums].reverse() : redNums;
   const topNums = flip ? [...redNums].reverse() : blackNums;
   return (
-    <g class="grid">
+    <g class="grid" lang={ZH}>
       {lines}
       <text class="river" x={x0 + 2 * CELL} y={riverY} dy="0.35em">楚 河</text>
       <text class="river" x={x0 + 6 * CELL} y={riverY} dy="0.35em">漢 界</text>

@@ -3,6 +3,7 @@ import type { GameModel } from '../game/model';
 import { t } from '../i18n';
 import type { Color } from '../rules/board';
 import { PIECE_CHARS } from './Board';
+import { ZH } from './lang';
 
 export function Captured({ game }: { game: GameModel }) {
   const row = (owner: Color) => (
@@ -16,6 +17,7 @@ export function Captured({ game }: { game: GameModel }) {
             data-captured={`${owner}${c.type ? c.type.toUpperCase() : '?'}`}
             data-was-dark={c.wasDark ? '1' : '0'}
             title={c.type ? undefined : t('unknownPiece')}
+            lang={c.type ? ZH : undefined}
           >
             {c.type ? PIECE_CHARS[owner][c.type.toUpperCase()] ?? c.type : '?'}
           </span>

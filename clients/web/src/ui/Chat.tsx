@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatHidden, muteUser, mutedUsers, setChatHidden, unmuteAll } from '../game/chat_prefs';
 import type { GameModel } from '../game/model';
 import { t } from '../i18n';
+import { errorProps } from './form_validity';
 
 // `onReport` sends a line's report to the moderators; it resolves to '' or the reason it failed.
 export function Chat({ game, tournament, me, onReport }: { game: GameModel; tournament: boolean; me?: string; onReport?: (seq: number) => Promise<string> }) {
@@ -93,11 +94,11 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
             </p>
           )}
           {game.over && (game.chatClosed || game.archived) ? <p class="muted small" data-testid="chat-over">{t('chatOver')}</p> : <form class="chat-form" onSubmit={send}>
-            <input data-testid="chat-input" maxLength={200} value={text} aria-label={t('chatPlaceholder')} placeholder={t('chatPlaceholder')}
+            <input data-testid="chat-input" {...errorProps('chat-error', !!error)} maxLength={200} value={text} aria-label={t('chatPlaceholder')} placeholder={t('chatPlaceholder')}
                    onInput={(e) => setText((e.target as HTMLInputElement).value)} />
             <button type="submit" data-testid="chat-send" disabled={sending || !text.trim()}>{t('chatSend')}</button>
           </form>}
-          {error && <p class="error" data-testid="chat-error" role="alert">{error}</p>}
+          {error && <p class="error" id="chat-error" data-testid="chat-error" role="alert">{error}</p>}
         </>
       )}
     </div>

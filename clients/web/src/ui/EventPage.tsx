@@ -11,6 +11,8 @@ import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, rulesetTag, tcText } from './format';
 import { EventForm, stageText, tiebreakName, variantText } from './TournamentsPage';
+import { errorProps } from './form_validity';
+import { zhParts } from './lang';
 
 const POLL_MS = 10_000;
 
@@ -82,6 +84,8 @@ export function EventPage({ app, id }: { app: App; id: string }) {
   }, [app, id, load]);
 
   const ev = data.ev;
+  const evName = ev ? ev.config.name || ev.config.id : '';
+  useEffect(() => app.namePage(`tournaments/${id}`, evName), [app, id, evName]);
   if (!ev) return <p class={data.error ? 'error' : 'muted'} data-testid="event-error">{data.error || t('loading')}</p>;
 
   const me = playerOf(ev, app.user?.userId);
@@ -125,7 +129,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           <a class="button" href="#/tournaments">{t('allEvents')}</a>
         </div>
         <div class="meta">
-          <span class="tag">{variantText(cfg.variant)}</span>
+          <span class="tag">{zhParts(variantText(cfg.variant))}</span>
           <span class="tag">{rulesetTag(cfg.ruleset)}</span>
           {ruleOptionTags({
             repetitions: cfg.repetitions,
@@ -206,7 +210,7 @@ function EventRules({ ev }: { ev: EventDetail }) {
     <ul class="event-rules muted" data-testid="event-rules">
       <li data-testid="event-points">{t('pointsWDL', { w: p.win_points, d: p.draw_points, l: p.loss_points })}</li>
       {tbs && <li data-testid="event-tiebreaks">{t('rankedBy', { list: tbs })}</li>}
-      {bye && (p.tiebreaks ?? []).includes('opp_score') && <li>{t('byeOppRule', { rule: t(`byeOpp.${bye}` as Key) })}</li>}
+      {bye && (p.tiebreaks ?? []).includes('opp_score') && <li>{zhParts(t('byeOppRule', { rule: t(`byeOpp.${bye}` as Key) }))}</li>}
       {ev.config.no_show_ms > 0 && <li data-testid="event-no-show">{t('noShowRule', { time: durationText(ev.config.no_show_ms) })}</li>}
       {(p.max_forfeits ?? 0) > 0 && <li data-testid="event-max-forfeits">{t('maxForfeitsRule', { n: p.max_forfeits! })}</li>}
       {(ev.config.spectator_delay_ms ?? 0) > 0 && (
@@ -574,11 +578,11 @@ function StandingsView({ ev, standings, me }: { ev: EventDetail; standings: Stan
               <th data-col="score">{t('score')}</th>
               {tbs.shown.map(([c, i]) => (
                 <th key={i} class="event-tb" data-col={`tb-${c}`} title={t('eventTiebreak')}>
-                  {i + 1}. {tiebreakName(c)}
+                  {i + 1}. {zhParts(tiebreakName(c))}
                 </th>
               ))}
               {STANDINGS_FIGURES.map(([col, tb]) => (
-                <th data-col={col} class={cols.includes(tb) ? 'shown-in-order' : ''}>{t(`tb.${tb}` as Key)}</th>
+                <th data-col={col} class={cols.includes(tb) ? 'shown-in-order' : ''}>{zhParts(t(`tb.${tb}` as Key))}</th>
               ))}
               <th data-col="running">{t('running')}</th>
             </tr>
@@ -848,7 +852,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
         >
           <label>
             {t('editPairing', { n: editRound })}
-            <input data-testid="edit-boards" value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
+            <input data-testid="edit-boards" {...errorProps('edit-pairing-error', !!editErr)} value={boards || lastBoards} onInput={(e) => setBoards(e.currentTarget.value)} />
           </label>
           <p class="muted small">{t('editPairingHelp')}</p>
           {byHand && <p class="muted small" data-testid="pair-by-hand">{t('pairByHandHelp', { n: editRound })}</p>}
@@ -860,7 +864,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
           )}
           <p class="muted small" data-testid="pairing-numbers">{byNumber(ev).map(([p, i]) => `${p.number ?? i + 1}=${p.name}`).join(' · ')}</p>
           <button data-testid="save-pairing" disabled={busy}>{t('savePairing')}</button>
-          {editErr && <p class="error">{editErr}</p>}
+          {editErr && <p class="error" role="alert" id="edit-pairing-error">{editErr}</p>}
         </form>
       )}
       {finished.length > 0 && (
@@ -917,7 +921,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
           }}
         >
           <label>
-            {t('recordFoul')}
+            {zhParts(t('recordFoul'))}
             <select data-testid="foul-game" value={foulId} onChange={(e) => setFoulGame(e.currentTarget.value)}>
               {foulable.map((g) => (
                 <option key={g.game_id} value={g.game_id}>
@@ -969,7 +973,7 @@ function OrganiserControls({ ev, busy, act, app, saveSettings }: {
                    onInput={(e) => setAdjReason(e.currentTarget.value)} />
             <button data-testid="adjudicate-save" disabled={busy || !adjId}>{t('adjudicateButton')}</button>
           </div>
-          <p class="muted small" data-testid="adjudicate-help">{t('adjudicateHelp')}</p>
+          <p class="muted small" data-testid="adjudicate-help">{zhParts(t('adjudicateHelp'))}</p>
         </form>
       )}
     </section>

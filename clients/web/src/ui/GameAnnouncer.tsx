@@ -14,6 +14,7 @@ import { Outcome, type MoveView } from '../net/proto';
 import { parseIccs, type Color, type PieceType, type Position } from '../rules/board';
 import { pieceName } from './Board';
 import { resultText } from './format';
+import { zhParts } from './lang';
 
 interface Seen {
   moves: number;
@@ -45,7 +46,7 @@ export function GameAnnouncer({ game }: { game: GameModel }) {
   useLowTimeWarnings(game, say);
   // The same words twice in a row (a second draw offer) must still be read: every other time
   // they carry a space at the end, so that the region's text changes.
-  return <p class="sr-only" role="status" data-testid="game-announce">{said.text + (said.count % 2 ? ' ' : '')}</p>;
+  return <p class="sr-only" role="status" data-testid="game-announce">{zhParts(said.text + (said.count % 2 ? ' ' : ''))}</p>;
 }
 
 // The opponent's standing offers, by the keys of their announcements.

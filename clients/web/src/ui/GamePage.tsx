@@ -25,6 +25,7 @@ import { Chat, ChatUnread } from './Chat';
 import { Rematch } from './Rematch';
 import { focusLost, focusSoon, pageTitle } from './page';
 import { clockText, poolLabel, ratingCounted, resultText, rulesetTag, tcText } from './format';
+import { zhParts } from './lang';
 
 // "Round 2, board 1 · G2" or the play-off game's name: a tournament game says where it belongs.
 function slotText(s: GamePlace): string {
@@ -234,7 +235,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
       <aside class="side-col">
         <div class="panel info">
           <div class="meta">
-            <span class="tag">{st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+            <span class="tag">{zhParts(st.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))}</span>
             <span class="tag">{tcText(st.timeControl)}</span>
             <span class="tag">{rulesetTag(st.ruleset)}</span>
             {st.variant === Variant.JIEQI && (
@@ -587,7 +588,7 @@ function Requeued({ app, pool }: { app: App; pool: string }) {
   return (
     <div class="row pool-waiting" data-testid="requeued" role="status">
       <span class="spinner" aria-hidden="true" />
-      <span>{t('requeued', { pool: poolLabel(pool) })}</span>
+      <span>{zhParts(t('requeued', { pool: poolLabel(pool) }))}</span>
       <button data-testid="requeued-leave" onClick={() => app.leavePool(pool).catch((e) => setError(apiErrorText(e)))}>{t('leavePool')}</button>
       {error && <span class="error" role="alert">{error}</span>}
     </div>

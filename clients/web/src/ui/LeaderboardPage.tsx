@@ -6,6 +6,7 @@ import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
 import { api } from '../net/http';
 import { variantText } from './TournamentsPage';
+import { zhParts } from './lang';
 
 type Entry = { rank: number; user_id: string; name: string; rating: number; deviation: number; games: number; provisional: boolean };
 
@@ -31,7 +32,7 @@ export function LeaderboardPage({ app, variant }: { app: App; variant: 'xiangqi'
         <h2>{t('leaderboard')}</h2>
         <div class="tabs">
           {(['xiangqi', 'jieqi'] as const).map((v) => (
-            <a key={v} class={`button${v === variant ? ' primary' : ''}`} href={`#/leaderboard/${v}`} data-testid={`leaderboard-${v}`}>{variantText(v)}</a>
+            <a key={v} class={`button${v === variant ? ' primary' : ''}`} href={`#/leaderboard/${v}`} data-testid={`leaderboard-${v}`}>{zhParts(variantText(v))}</a>
           ))}
         </div>
       </div>

@@ -4,13 +4,15 @@ import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { captureVisibilityText, errorText, t, useLang } from '../i18n';
 import { Disconnected } from '../net/connection';
-import { Side, Variant, type GameSummary, type Seek } from '../net/proto';
+import { ErrorCode, Side, Variant, type GameSummary, type Seek } from '../net/proto';
 import { DEFAULT_RULE_OPTIONS, ruleOptions, ruleOptionTags } from '../game/rule_options';
 import { eventIdOfGame } from '../tournament/logic';
 import { RULESETS, tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 import { openTwin } from '../lobby/seek_match';
 import { RuleOptionsFields } from './RuleOptionsFields';
+import { errorProps } from './form_validity';
+import { zhParts } from './lang';
 
 const POLL_MS = 2000;
 
@@ -28,7 +30,8 @@ export function LobbyPage({ app }: { app: App }) {
   // A refused action, kept as the error itself (code and message) and worded at each render, so a
   // language switch re-words it. `link`: it failed for want of a connection, so it goes once the
   // link is back.
-  const [error, setError] = useState<{ err: unknown; link: boolean } | null>(null);
+  // `field`: the seek form's field it is about, if any (marked invalid, described by the message).
+  const [error, setError] = useState<{ err: unknown; link: boolean; field?: SeekField | null } | null>(null);
   const [twin, setTwin] = useState<string | null>(null); // the open seek a new one would repeat
   const [gameId, setGameId] = useState('');
 
@@ -82,7 +85,7 @@ export function LobbyPage({ app }: { app: App }) {
       const s = await app.conn.request({ listSeeks: {} });
       setSeeks(s.seeks);
     } catch (e) {
-      setError({ err: e, link: e instanceof Disconnected });
+      setError({ err: e, link: e instanceof Disconnected, field: seekFieldOf(body, e) });
     }
   };
 
@@ -108,7 +111,7 @@ export function LobbyPage({ app }: { app: App }) {
               {row.map((s) => (
                 <button class="primary" data-testid="play-computer-seek" data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
                   key={s.seekId} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
-                  {s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} {tcText(s.timeControl)}
+                  {zhParts(s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))} {tcText(s.timeControl)}
                   {s.owner?.rating ? <span class="muted small" data-testid="play-computer-rating"> · {t('rating')} {s.owner.rating}</span> : null}
                 </button>
               ))}
@@ -132,7 +135,7 @@ export function LobbyPage({ app }: { app: App }) {
                 <span class="who">{s.owner?.name}</span>
                 {!!s.owner?.rating && <span class="muted small" data-testid="seek-rating">({s.owner.rating})</span>}
                 {s.owner?.bot && <span class="tag" data-testid="seek-bot-tag">{t('computer')}</span>}
-                <span class="tag">{s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+                <span class="tag">{zhParts(s.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))}</span>
                 {s.variant === Variant.JIEQI && (
                   <span class="tag" data-testid="seek-capture-visibility-tag">{captureVisibilityText(s.captureVisibility)}</span>
                 )}
@@ -162,7 +165,7 @@ export function LobbyPage({ app }: { app: App }) {
         </ul>
       </section>
       <PoolPanel app={app} />
-      <SeekForm onSubmit={(body) => void act(body)} />
+      <SeekForm onSubmit={(body) => void act(body)} invalid={error?.field ?? null} />
       <section class="panel live-games">
         <h2>{t('liveGames')}</h2>
         {games.length === 0 && <p class="muted">{t('noGames')}</p>}
@@ -177,7 +180,7 @@ export function LobbyPage({ app }: { app: App }) {
               <span class="who">
                 {g.red?.name} {t('vs')} {g.black?.name}
               </span>
-              <span class="tag">{g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')}</span>
+              <span class="tag">{zhParts(g.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))}</span>
               <span class="tag">{tcText(g.timeControl)}</span>
               {eventIdOfGame(g.gameId) && <span class="tag" data-testid="tournament-game">{t('tournamentTag')}</span>}
               <span class="muted">{t('moveNo', { n: Math.floor(g.plies / 2) + 1 })}</span>
@@ -213,7 +216,7 @@ export function LobbyPage({ app }: { app: App }) {
         </div>
       )}
       {error && (
-        <div class="action-note error" role="alert" data-testid="lobby-error">
+        <div class="action-note error" role="alert" id={LOBBY_ERROR_ID} data-testid="lobby-error">
           <span>{errorText(error.err)}</span>
           <button class="link" data-testid="lobby-error-close" aria-label={t('close')} onClick={() => setError(null)}>×</button>
         </div>
@@ -235,7 +238,21 @@ function seekColorText(color: number, mine: boolean): string {
   return mine ? side : t('youPlay', { side });
 }
 
-function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['request']>[0]) => void }) {
+// The seek form's fields a refusal of the server may be about (its words: hub_seeks.cpp).
+type SeekField = 'minutes' | 'rated' | 'opponent';
+const LOBBY_ERROR_ID = 'lobby-error';
+function seekFieldOf(body: Parameters<App['conn']['request']>[0], e: unknown): SeekField | null {
+  if (!body.createSeek && !body.challenge) return null;
+  const { code, message = '' } = e as { code?: number; message?: string };
+  if (/^rated games need an account: register or log in/.test(message)) return 'rated';
+  if (/^time control: /.test(message)) return 'minutes';
+  if (body.challenge && (code === ErrorCode.USER_NOT_ONLINE || /^(user_name: |you cannot challenge yourself|rated games need an account: .+ is a guest)/.test(message)))
+    return 'opponent';
+  return null;
+}
+
+function SeekForm({ onSubmit, invalid }: { onSubmit: (body: Parameters<App['conn']['request']>[0]) => void; invalid: SeekField | null }) {
+  const errorOf = (f: SeekField) => errorProps(LOBBY_ERROR_ID, invalid === f);
   const [variant, setVariant] = useState<number>(Variant.XIANGQI);
   const [minutes, setMinutes] = useState(10);
   const [inc, setInc] = useState(5);
@@ -273,7 +290,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
         </label>
         <label>
           {t('minutes')}
-          <input data-testid="seek-minutes" type="number" min="0.05" max="360" step="any" value={minutes} onInput={(e) => setMinutes(Number(e.currentTarget.value))} />
+          <input data-testid="seek-minutes" {...errorOf('minutes')} type="number" min="0.05" max="360" step="any" value={minutes} onInput={(e) => setMinutes(Number(e.currentTarget.value))} />
         </label>
         <label>
           {t('increment')}
@@ -311,7 +328,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
           </div>
         </details>
         <label class="check">
-          <input data-testid="seek-rated" type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
+          <input data-testid="seek-rated" {...errorOf('rated')} type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}
         </label>
         <div class="row seek-submit">
@@ -328,7 +345,7 @@ function SeekForm({ onSubmit }: { onSubmit: (body: Parameters<App['conn']['reque
           if (opponent.trim()) onSubmit({ challenge: { userName: opponent.trim(), ...spec() } });
         }}
       >
-        <input data-testid="challenge-name" aria-label={t('challengeUser')} placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
+        <input data-testid="challenge-name" {...errorOf('opponent')} aria-label={t('challengeUser')} placeholder={t('challengeUser')} value={opponent} onInput={(e) => setOpponent(e.currentTarget.value)} />
         <button data-testid="challenge" disabled={!opponent.trim()}>
           {t('challenge')}
         </button>

@@ -3,6 +3,7 @@
 // Tab, the one shown marked aria-current), and a step says the move now shown in a polite region.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n';
+import { ZH, zhParts } from './lang';
 
 export interface ListedMove {
   ply: number; // 1 = the first move
@@ -44,7 +45,7 @@ export function MoveList({ moves, ply, firstPly = 0, onSelect }: { moves: readon
               <button type="button" class="move" aria-current={m.ply === ply ? 'true' : undefined} onClick={() => onSelect(m.ply)}>
                 <span class="num">{abs % 2 ? `${(abs + 1) / 2}.` : ''}</span>
                 {/* a reveal is in the server's notation: 兵九进一(翻车) */}
-                <span class="zh">{m.chinese}</span>
+                <span class="zh" lang={ZH}>{m.chinese}</span>
                 {/* Jieqi letters after the squares (h2h9Bp): what the moved face-down piece turned out to be,
                     then a captured face-down piece's identity where this viewer knows it, so two
                     viewers may read different letters (UX review, 2026-12-04: unexplained). */}
@@ -78,7 +79,7 @@ function ReplayAnnouncer({ moves, ply, firstPly }: { moves: readonly ListedMove[
     before.current = { ply, n };
     if (b.ply !== ply && b.n === n) setSaid(shownText(moves, ply, firstPly));
   }, [ply, n]);
-  return <p class="sr-only" role="status" data-testid="replay-announce">{said}</p>;
+  return <p class="sr-only" role="status" data-testid="replay-announce">{zhParts(said)}</p>;
 }
 
 // "Move 2, Black: 马８进７ (h9g7). 4 of 5." or "Start position. 0 of 5."

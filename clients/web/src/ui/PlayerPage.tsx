@@ -7,7 +7,9 @@ import { apiErrorText, paren, reasonText, t } from '../i18n';
 import { ApiError, api } from '../net/http';
 import { ratingCounted, tcText } from './format';
 import { RatingChart } from './RatingChart';
+import { errorProps } from './form_validity';
 import { variantText } from './TournamentsPage';
+import { zhParts } from './lang';
 
 type Rating = { rating: number; deviation: number; games: number };
 type Ratings = { xiangqi?: Rating; jieqi?: Rating };
@@ -77,6 +79,9 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
         (e) => setNoAccount(e instanceof ApiError && e.status === 404),
       );
   }, [id]);
+  // The name the page is titled with (the player's own page is "My games").
+  const known = !wellFormed || noAccount ? '' : accountName || (games[0] ? (games[0].red.user_id === id ? games[0].red.name : games[0].black.name) : '');
+  useEffect(() => app.namePage(`player/${id}`, known), [app, id, known]);
   if (!wellFormed || noAccount)
     return (
       <div class="player-page" data-testid="player-page">
@@ -101,7 +106,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
             const r = ratings[v];
             return (
               <span key={v} class="rating" data-variant={v}>
-                {variantText(v)}{t('resultSep')}<b>{r ? Math.round(r.rating) : 1500}</b>
+                {zhParts(variantText(v))}{t('resultSep')}<b>{r ? Math.round(r.rating) : 1500}</b>
                 <span class="muted">{paren(t('ratedGames', { n: r?.games ?? 0 }))}</span>
               </span>
             );
@@ -150,7 +155,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
                     </td>
                     <td class={red ? 'red-cell' : ''}>{red ? t('red') : t('black')}</td>
                     <td data-testid="game-rated-cell" data-rated={ratingCounted(g) ? '1' : '0'}>
-                      {variantText(g.variant)} · {tcText({ initialMs: g.initial_ms, incrementMs: g.increment_ms })}
+                      {zhParts(variantText(g.variant))} · {tcText({ initialMs: g.initial_ms, incrementMs: g.increment_ms })}
                       {ratingCounted(g) ? ` · ${t('rated')}` : ''}
                       {g.event_id ? ' · 🏆' : ''}
                     </td>
@@ -175,13 +180,15 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
 function PasswordForm({ app }: { app: App }) {
   const [f, setF] = useState({ current: '', fresh: '', again: '' });
   // The text is worded at each render (a thunk), so a language switch re-words it.
-  const [msg, setMsg] = useState<{ ok: boolean; text: () => string } | null>(null);
+  // `field`: the field a refusal is about (marked invalid, described by the message).
+  const [msg, setMsg] = useState<{ ok: boolean; text: () => string; field?: keyof typeof f } | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
+  const errorOf = (k: keyof typeof f) => errorProps('password-msg', !!msg && !msg.ok && msg.field === k);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (f.fresh !== f.again) return setMsg({ ok: false, text: () => t('passwordsDiffer') });
-    if (f.fresh.length < 6) return setMsg({ ok: false, text: () => t('passwordTooShort') });
+    if (f.fresh !== f.again) return setMsg({ ok: false, text: () => t('passwordsDiffer'), field: 'again' });
+    if (f.fresh.length < 6) return setMsg({ ok: false, text: () => t('passwordTooShort'), field: 'fresh' });
     setBusy(true);
     try {
       const r = await api<{ token: string }>('POST', '/api/account/password', { password: f.current, new_password: f.fresh }, { token: app.conn.token });
@@ -189,7 +196,8 @@ function PasswordForm({ app }: { app: App }) {
       setF({ current: '', fresh: '', again: '' });
       setMsg({ ok: true, text: () => t('passwordChanged') });
     } catch (err) {
-      setMsg({ ok: false, text: () => (err as { status?: number }).status === 403 ? t('wrongPassword') : apiErrorText(err) });
+      const wrong = (err as { status?: number }).status === 403;
+      setMsg({ ok: false, text: () => (wrong ? t('wrongPassword') : apiErrorText(err)), field: wrong ? 'current' : undefined });
     } finally {
       setBusy(false);
     }
@@ -214,19 +222,19 @@ function PasswordForm({ app }: { app: App }) {
       <form onSubmit={submit}>
         <label>
           {t('currentPassword')}
-          <input type="password" autocomplete="current-password" data-testid="password-current" value={f.current} onInput={set('current')} />
+          <input type="password" autocomplete="current-password" data-testid="password-current" {...errorOf('current')} value={f.current} onInput={set('current')} />
         </label>
         <label>
           {t('newPassword')}
-          <input type="password" autocomplete="new-password" data-testid="password-new" value={f.fresh} onInput={set('fresh')} />
+          <input type="password" autocomplete="new-password" data-testid="password-new" {...errorOf('fresh')} value={f.fresh} onInput={set('fresh')} />
         </label>
         <label>
           {t('newPasswordAgain')}
-          <input type="password" autocomplete="new-password" data-testid="password-again" value={f.again} onInput={set('again')} />
+          <input type="password" autocomplete="new-password" data-testid="password-again" {...errorOf('again')} value={f.again} onInput={set('again')} />
         </label>
         <button class="primary" data-testid="password-save" disabled={busy || !f.current || !f.fresh}>{t('changePassword')}</button>
       </form>
-      {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} data-testid="password-msg">{msg.text()}</p>}
+      {msg && <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} id="password-msg" data-testid="password-msg">{msg.text()}</p>}
       <p>
         <button data-testid="sign-out-everywhere" disabled={busy} onClick={() => void signOutElsewhere()}>{t('signOutEverywhere')}</button>
       </p>

@@ -8,6 +8,7 @@ import { useObservable } from '../store';
 import { poolName } from '../tournament/logic';
 import type { PoolInfo } from '../tournament/types';
 import { poolLabel, tcText } from './format';
+import { zhParts } from './lang';
 
 const POLL_MS = 3000;
 // Common pools: minutes + increment seconds.
@@ -64,7 +65,7 @@ export function PoolPanel({ app }: { app: App }) {
       {inPool ? (
         <div class="row pool-waiting" data-testid="pool-waiting" data-pool={inPool}>
           <span class="spinner" aria-hidden="true" />
-          <span>{t('poolWaiting', { pool: poolLabel(inPool) })}</span>
+          <span>{zhParts(t('poolWaiting', { pool: poolLabel(inPool) }))}</span>
           <button data-testid="pool-leave" disabled={busy} onClick={() => void act(inPool, 'leave')}>{t('leavePool')}</button>
         </div>
       ) : (

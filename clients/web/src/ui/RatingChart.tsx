@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { api } from '../net/http';
 import { variantText } from './TournamentsPage';
+import { zhParts } from './lang';
 
 export type RatingPoint = { at: number; rating: number; game_id: string };
 
@@ -46,7 +47,7 @@ export function RatingChart({ userId, variant }: { userId: string; variant: 'xia
   return (
     <figure class="rating-chart" data-testid="rating-chart" data-variant={variant} data-points={points.length}>
       <figcaption>
-        {variantText(variant)}{t('resultSep')}<b>{last.rating}</b>
+        {zhParts(variantText(variant))}{t('resultSep')}<b>{last.rating}</b>
         <span class="muted">{t('ratingRange', { lo: Math.min(...ratings), hi: Math.max(...ratings), n: points.length })}</span>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('ratingHistory')}>

@@ -17,6 +17,7 @@ import { PlayerPage } from './PlayerPage';
 import { setSoundOn, soundOn } from './alerts';
 import { SignIn } from './SignIn';
 import { focusLost, focusPageHeading, pageTitle } from './page';
+import { ZH, zhParts } from './lang';
 
 function readableSignedOut(r: App['route']): boolean {
   return (r.page === 'tournaments' && !!r.id) || (r.page === 'player' && !!r.id) || r.page === 'leaderboard';
@@ -100,7 +101,7 @@ export function Shell({ app }: { app: App }) {
         </nav>
         <div class="right" id="site-tools">
           <SoundToggle />
-          <button class="link" data-testid="lang-toggle" onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
+          <button class="link" data-testid="lang-toggle" lang={l === 'en' ? ZH : 'en'} onClick={() => setLang(l === 'en' ? 'zh' : 'en')}>{t('language')}</button>
           {user && (
             <span class="user" data-testid="user-name" title={user.name}>
               {user.name}
@@ -132,7 +133,7 @@ export function Shell({ app }: { app: App }) {
         <div class="ready-game challenge-notice" data-testid="challenge-notice" data-seek={challenge.seekId} role="alert">
           <span>{t('challengeNotice', { name: challenge.owner?.name ?? '' })}</span>
           <span>
-            {challenge.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi')} · {tcText(challenge.timeControl)} ·{' '}
+            {zhParts(challenge.variant === Variant.JIEQI ? t('jieqi') : t('xiangqi'))} · {tcText(challenge.timeControl)} ·{' '}
             {challenge.color === Side.RED ? t('youPlay', { side: t('black') }) : challenge.color === Side.BLACK ? t('youPlay', { side: t('red') }) : t('random')} ·{' '}
             {challenge.rated ? t('rated') : t('casual')}
           </span>
@@ -163,8 +164,10 @@ function pageName(app: App): string | null {
   if (r.page === 'admin') return t('admin');
   if (r.page === 'analysis') return t('analysisBoard');
   if (!app.user && !readableSignedOut(r)) return t('signIn');
-  if (r.page === 'tournaments') return t('tournaments');
-  if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : t('player');
+  // An event's and another player's page by its name, once loaded ("Spring Open · Tournaments").
+  const subject = 'id' in r && r.id && app.pageSubject?.page === `${r.page}/${r.id}` ? app.pageSubject.name : '';
+  if (r.page === 'tournaments') return subject ? `${subject} · ${t('tournaments')}` : t('tournaments');
+  if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : subject ? `${subject} · ${t('player')}` : t('player');
   if (r.page === 'leaderboard') return t('leaderboard');
   return t('lobby');
 }

@@ -9,6 +9,8 @@ import { BadPairsError, NEW_EVENT_FORM, POLICIES, eventSettingsBody, formFromCon
 import type { EventDetail, EventSummary } from '../tournament/types';
 import { RULESETS } from './format';
 import { RuleOptionsFields } from './RuleOptionsFields';
+import { errorProps } from './form_validity';
+import { zhParts } from './lang';
 
 const POLL_MS = 10_000;
 
@@ -77,7 +79,7 @@ export function TournamentsPage({ app }: { app: App }) {
           {(events ?? []).map((e) => (
             <li key={e.id} data-event={e.id}>
               <a class="who" href={`#/tournaments/${encodeURIComponent(e.id)}`}>{e.name || e.id}</a>
-              <span class="tag">{variantText(e.variant)}</span>
+              <span class="tag">{zhParts(variantText(e.variant))}</span>
               <span class={`tag stage-${e.stage}`}>{stageText(e.stage)}</span>
               <span class="muted">{e.players === 1 ? t('onePlayer') : t('nPlayers', { n: e.players })}</span>
               <span class="muted">{t('roundsOf', { n: e.rounds_paired, of: e.rounds })}</span>
@@ -100,8 +102,12 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
   const mode = !editing ? 'create' : editing.stage === 'registration' ? 'registration' : 'running';
   const full = mode !== 'running';
   const [f, setF] = useState(() => (editing ? formFromConfig(editing.config) : NEW_EVENT_FORM));
-  // Worded at each render (a thunk), so a language switch re-words it.
-  const [error, setError] = useState<(() => string) | null>(null);
+  // Worded at each render (a thunk), so a language switch re-words it; with the field it is about
+  // (marked invalid, described by it), if any.
+  const [error, setErrorOnly] = useState<{ text: () => string; field: EventField | null } | null>(null);
+  const setError = (text: (() => string) | null, field: EventField | null = null) => setErrorOnly(text && { text, field });
+  const errorId = `${editing ? 'event-settings' : 'event-form'}-error`;
+  const errorOf = (k: EventField) => errorProps(errorId, error?.field === k);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: Event) => {
     const el = e.currentTarget as HTMLInputElement;
@@ -120,7 +126,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
       body = eventSettingsBody(f, mode, randomSeed);
     } catch (e) {
       if (!(e instanceof BadPairsError)) throw e;
-      setError(() => () => t('badPairs', { text: e.message }));
+      setError(() => t('badPairs', { text: e.message }), 'forbidden');
       return;
     }
     setBusy(true);
@@ -132,7 +138,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
       const r = await api<{ ok: boolean; event_id: string }>('POST', '/api/events', body, { token: app.conn.token });
       app.navigate(`#/tournaments/${encodeURIComponent(r.event_id || String(body.id))}`);
     } catch (e) {
-      setError(() => () => apiErrorText(e));
+      setError(() => apiErrorText(e), eventFieldOf(e));
     } finally {
       setBusy(false);
     }
@@ -152,18 +158,18 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
       >
         <label class="wide">
           {t('eventName')}
-          <input data-testid="ev-name" required maxLength={80} value={f.name} onInput={set('name')} />
+          <input data-testid="ev-name" {...errorOf('name')} required maxLength={80} value={f.name} onInput={set('name')} />
         </label>
         {!editing && (
           <label>
             {t('eventId')}
-            <input data-testid="ev-id" placeholder={t('optional')} pattern="[A-Za-z0-9_\-]*" maxLength={40} value={f.id} onInput={set('id')} />
+            <input data-testid="ev-id" {...errorOf('id')} placeholder={t('optional')} pattern="[A-Za-z0-9_\-]*" maxLength={40} value={f.id} onInput={set('id')} />
           </label>
         )}
         {!editing && (
           <label>
             {t('clubId')}
-            <input value={f.club_id} placeholder={t('optional')} onInput={set('club_id')} />
+            <input data-testid="ev-club" {...errorOf('club_id')} value={f.club_id} placeholder={t('optional')} onInput={set('club_id')} />
           </label>
         )}
         {full && (<>
@@ -232,11 +238,11 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             <option value="custom">{t('tbp.custom')}</option>
           </select>
           {f.tiebreak_mode === 'preset' && (
-            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{(TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › ')}</span>
+            <span class="muted note" data-testid="ev-tiebreak-preset-list" data-ids={(TIEBREAK_PRESETS[preset] ?? []).join(',')}>{zhParts((TIEBREAK_PRESETS[preset] ?? []).map(tiebreakName).join(' › '))}</span>
           )}
         </label>
         <label>
-          {t('byeOpp')}
+          {zhParts(t('byeOpp'))}
           <select data-testid="ev-bye-opp" value={f.bye_opp} onChange={set('bye_opp')}>
             {BYE_OPP_POLICIES.map((p, i) => (
               <option value={i}>{t(`byeOpp.${p}` as Key)}</option>
@@ -246,7 +252,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         {f.tiebreak_mode === 'custom' && (
           <label class="wide">
             {t('tiebreakList')}
-            <input data-testid="ev-tiebreaks" value={f.tiebreaks} onInput={set('tiebreaks')} />
+            <input data-testid="ev-tiebreaks" {...errorOf('tiebreaks')} value={f.tiebreaks} onInput={set('tiebreaks')} />
           </label>
         )}
         </>)}
@@ -319,7 +325,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             </label>
             <label>
               {t('seed')}
-              <input data-testid="ev-seed" type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
+              <input data-testid="ev-seed" {...errorOf('seed')} type="number" min="0" placeholder={t('optional')} value={f.seed} onInput={set('seed')} />
             </label>
             <label>
               {t('winPoints')}
@@ -335,7 +341,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             </label>
             <label class="wide">
               {t('forbiddenPairs')}
-              <input placeholder="0-1, 2-3" value={f.forbidden} onInput={set('forbidden')} />
+              <input data-testid="ev-forbidden" {...errorOf('forbidden')} placeholder="0-1, 2-3" value={f.forbidden} onInput={set('forbidden')} />
             </label>
           </div>
         </details>
@@ -345,7 +351,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
             <label class="check" key={k}>
               <input data-testid={`ev-policy-${k}`} type="checkbox" checked={f.policies[k]}
                 onChange={(e) => setF({ ...f, policies: { ...f.policies, [k]: e.currentTarget.checked } })} />
-              {t(`policy.${k}`)}
+              {zhParts(t(`policy.${k}`))}
             </label>
           ))}
         </details>
@@ -353,10 +359,27 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
         <div class="row">
           <button class="primary" data-testid={editing ? 'save-settings' : 'create-event'} disabled={busy || !f.name.trim()}>{editing ? t('saveSettings') : t('createEvent')}</button>
         </div>
-        {error && <p class="error wide" role="alert">{error()}</p>}
+        {error && <p class="error wide" role="alert" id={errorId} data-testid="event-form-error">{error.text()}</p>}
       </form>
     </section>
   );
+}
+
+// The event form's fields a refusal may be about: its own check of the forbidden pairs, and the
+// tournament service's answers that name one (matchmaker/service: an id or club taken or unknown,
+// a tiebreak or seed it cannot read).
+type EventField = 'name' | 'id' | 'club_id' | 'tiebreaks' | 'seed' | 'forbidden';
+function eventFieldOf(e: unknown): EventField | null {
+  const { code, message = '' } = (e ?? {}) as { code?: string; message?: string };
+  if (code === 'exists') return /club/.test(message) ? 'club_id' : 'id';
+  if (code === 'unknown_club' || code === 'not_member') return 'club_id';
+  if (code !== 'bad_request') return null;
+  if (/tiebreak/.test(message)) return 'tiebreaks';
+  if (/'seed'/.test(message)) return 'seed';
+  if (/forbidden/.test(message)) return 'forbidden';
+  if (/'name'/.test(message)) return 'name';
+  if (/'id'/.test(message)) return 'id';
+  return null;
 }
 
 // 1 … 2^31 − 1, from the browser's CSPRNG.

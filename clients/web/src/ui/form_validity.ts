@@ -39,3 +39,12 @@ export function localizeFormChecks(doc: Document = document): void {
   doc.addEventListener('input', clear, true);
   doc.addEventListener('change', clear, true);
 }
+
+// A field's own error message tied to the field (WCAG 3.3.1, review of 2026-12-05): while the
+// error stands the field is marked invalid and the message is among what describes it, so that a
+// screen reader coming back to the field reads why it was refused. `describedBy`: the field's
+// other descriptions (a help text), kept.
+export function errorProps(errorId: string, invalid: boolean, describedBy?: string) {
+  const ids = [describedBy, invalid ? errorId : ''].filter(Boolean).join(' ');
+  return { 'aria-invalid': invalid ? ('true' as const) : undefined, 'aria-describedby': ids || undefined };
+}
