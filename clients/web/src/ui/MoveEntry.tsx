@@ -9,6 +9,7 @@ import { t } from '../i18n';
 import { type Color, type Position, type Square } from '../rules/board';
 import { illegalReason } from '../rules/movegen';
 import { parseTypedMove, type TypedMove } from '../rules/typed_move';
+import { zhParts } from './lang';
 
 export function MoveEntry({ position, movable, onMove }: { position: Position; movable: Color | null; onMove: (from: Square, to: Square) => void }) {
   const [text, setText] = useState('');
@@ -44,9 +45,9 @@ export function MoveEntry({ position, movable, onMove }: { position: Position; m
         />
       </label>
       <button type="submit" data-testid="move-entry-play">{t('playTyped')}</button>
-      <span class="sr-only" id="move-entry-help">{t('typeMoveHelp')}</span>
+      <span class="sr-only" id="move-entry-help">{zhParts(t('typeMoveHelp'))}</span>
       {/* Always there, so that a refusal is read out when it comes. */}
-      <span class={error ? 'error' : undefined} role="alert" data-testid="move-entry-error">{error}</span>
+      <span class={error ? 'error' : undefined} role="alert" data-testid="move-entry-error">{zhParts(error)}</span>
     </form>
   );
 }
