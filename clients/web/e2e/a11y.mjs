@@ -1,5 +1,6 @@
 // Accessibility scenarios (review of 2026-12-05, /docs/web-client.md "Keyboard and screen readers"):
 // a game played without a mouse, what a screen reader is told as it goes.
+import { join } from 'node:path';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { T, acceptSeekOf, createSeek, lastIccs, newAccount, newPlayer, playMove, startGame, waitForGame, waitForMoves } from './lib/ui.mjs';
 import { newOrganiser } from './tournaments.mjs';
@@ -659,4 +660,30 @@ test('page titles: an event\'s page and a player\'s page are titled (and headed)
   const out = await analysisPage(ctx, 'reader');
   await out.page.goto(`${ctx.base}/#/tournaments/a11y-titled`);
   await waitTitle(out, 'Title Cup · Tournaments · Xiangqi · Jieqi');
+});
+
+test('reflow: a desktop zoomed to 200 % and 400 % (640x450, 320x256) shows the game and the analysis board without sideways scrolling, no bar over the board', async (ctx) => {
+  const red = await newPlayer(ctx, 'Zoe');
+  const black = await newPlayer(ctx, 'Zed');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (const viewport of [{ width: 640, height: 450 }, { width: 320, height: 256 }]) {
+    const context = await ctx.browser.newContext({ viewport, locale: 'en-US', storageState: await red.context.storageState() });
+    ctx.contexts.push(context);
+    const page = await context.newPage();
+    for (const [hash, what] of [[`#/game/${id}`, 'game'], ['#/analysis', 'analysis board']]) {
+      await page.goto(`${ctx.base}/${hash}`);
+      await page.waitForSelector('svg.board', { timeout: T });
+      if (what === 'game') await page.waitForSelector('[data-testid=bar-red] [role=timer]', { timeout: T });
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert(wide <= 1, `${what} at ${viewport.width}x${viewport.height}: ${wide} px of sideways scrolling`);
+      if (what !== 'game') continue;
+      await page.screenshot({ path: join(ctx.shots, `zoom-${viewport.width}x${viewport.height}-game.png`), animations: 'disabled' });
+      const board = await page.locator('svg.board').boundingBox();
+      for (const bar of ['[data-testid=bar-red]', '[data-testid=bar-black]']) {
+        const b = await page.locator(bar).boundingBox();
+        assert(!overlap(board, b), `${what} at ${viewport.width}x${viewport.height}: ${bar} ${JSON.stringify(b)} covers the board ${JSON.stringify(board)}`);
+      }
+    }
+  }
 });
