@@ -687,3 +687,46 @@ test('reflow: a desktop zoomed to 200 % and 400 % (640x450, 320x256) shows the g
     }
   }
 });
+
+test('names and chat: each Accept and Watch names its seek or game, Mute and Report their writer; the sound switch says its state; a new chat line is said once as "name: text", without its buttons, the history not at all', async (ctx) => {
+  const red = await newPlayer(ctx, 'Nia');
+  const black = await newPlayer(ctx, 'Ned');
+  await createSeek(red, { variant: 'xiangqi', color: 'red' });
+  const accept = black.page.locator('[data-testid=seek-list] li:has-text("Nia") [data-testid=accept-seek]');
+  await accept.waitFor({ timeout: T });
+  assertEqual(await accept.getAttribute('aria-label'), "Accept guest-Nia's seek", 'the seek\'s Accept names its maker');
+  await acceptSeekOf(black, 'Nia');
+  const id = await waitForGame(red);
+  await waitForGame(black);
+  const visitor = await newPlayer(ctx, 'Vic');
+  const watch = visitor.page.locator(`[data-testid=game-list] li[data-game="${id}"] [data-testid=watch-game]`);
+  await watch.waitFor({ timeout: T });
+  assertEqual(await watch.getAttribute('aria-label'), 'Watch guest-Nia vs guest-Ned', 'Watch names the game');
+  const sound = red.page.locator('[data-testid=sound-toggle]');
+  assertEqual(await sound.getAttribute('aria-label'), 'Sound', 'the switch is named for what it switches');
+  const before = await sound.getAttribute('aria-pressed');
+  await sound.click();
+  assertEqual(await sound.getAttribute('aria-pressed'), before === 'true' ? 'false' : 'true', 'its state is aria-pressed');
+
+  await black.page.fill('[data-testid=chat-input]', 'good luck');
+  await black.page.click('[data-testid=chat-send]');
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'good luck' }).waitFor({ timeout: T });
+  await recordSaid(red);
+  await black.page.fill('[data-testid=chat-input]', 'have fun');
+  await black.page.click('[data-testid=chat-send]');
+  await red.page.waitForFunction(() => document.querySelector('[data-testid=chat-announce]')?.textContent === 'guest-Ned: have fun', null, { timeout: T });
+  await red.page.fill('[data-testid=chat-input]', 'thanks');
+  await red.page.click('[data-testid=chat-send]');
+  await black.page.locator('[data-testid=chat-line]', { hasText: 'thanks' }).waitFor({ timeout: T });
+  await sleep(300);
+  const heard = (await said(red)).filter((s) => /luck|fun|thanks/.test(s));
+  assertEqual(JSON.stringify(heard), JSON.stringify(['guest-Ned: have fun']), 'the new line said once, no buttons, not one\'s own');
+  const mute = red.page.locator('[data-testid=chat-line]', { hasText: 'have fun' }).locator('[data-testid=chat-mute]');
+  assertEqual(await mute.getAttribute('aria-label'), 'Mute guest-Ned', 'Mute names the writer');
+  assertEqual(await red.page.locator('[data-testid=chat-line]', { hasText: 'have fun' }).locator('[data-testid=chat-report]').getAttribute('aria-label'), "Report guest-Ned's line", 'Report names the writer');
+  // Reopened, the history is shown and not said.
+  await red.page.reload();
+  await red.page.locator('[data-testid=chat-line]', { hasText: 'have fun' }).waitFor({ timeout: T });
+  await sleep(500);
+  assertEqual(await red.page.textContent('[data-testid=chat-announce]'), '', 'the history is not news');
+});

@@ -47,6 +47,22 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
   const shown = game.chat.filter((l) => !l.from?.userId || l.from.userId === me || !muted.has(l.from.userId));
   const silenced = game.chat.length - shown.length;
 
+  // A line that comes from someone else is said once, "name: text", in a region of its own: a live
+  // list said each new line with its buttons ("… hello there Mute Report"). The lines there when
+  // the page opened (the history) are not news.
+  const [said, setSaid] = useState('');
+  const heard = useRef<number | null>(null);
+  useEffect(() => {
+    const newest = game.chat.reduce((m, l) => Math.max(m, Number(l.seq)), 0);
+    if (heard.current === null) {
+      heard.current = newest;
+      return;
+    }
+    const fresh = shown.filter((l) => Number(l.seq) > heard.current! && l.from?.userId !== me);
+    heard.current = Math.max(heard.current, newest);
+    if (fresh.length) setSaid(fresh.map((l) => `${l.from?.name ?? ''}: ${l.text}`).join(' '));
+  }, [game.chat.length]);
+
   return (
     <div class="panel chat" data-testid="chat" data-room={spectator ? 'spectators' : 'players'} data-hidden={hidden ? '1' : '0'}>
       <div class="row spread">
@@ -61,7 +77,8 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
         <p class="muted small" data-testid="chat-hidden">{t('chatHiddenNote')}</p>
       ) : (
         <>
-          <ol class="chat-lines" ref={list} aria-live="polite">
+          <p class="sr-only" aria-live="polite" data-testid="chat-announce">{said}</p>
+          <ol class="chat-lines" ref={list}>
             {shown.length === 0 && <li class="muted">{t('chatEmpty')}</li>}
             {shown.map((l) => (
               <li key={String(l.seq)} data-testid="chat-line">
@@ -70,11 +87,12 @@ export function Chat({ game, tournament, me, onReport }: { game: GameModel; tour
                 {l.from?.userId && l.from.userId !== me && (
                   <span class="line-actions">
                     <button class="link small mute" data-testid="chat-mute" title={t('chatMuteTitle', { name: l.from.name ?? '' })}
-                            onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
+                            aria-label={t('chatMuteName', { name: l.from.name ?? '' })} onClick={() => mute(l.from!.userId!)}>{t('chatMute')}</button>
                     {onReport && (reported.has(Number(l.seq)) ? (
                       <span class="muted small mute" data-testid="chat-reported">{t('chatReported')}</span>
                     ) : (
-                      <button class="link small mute" data-testid="chat-report" title={t('chatReportTitle')} onClick={() => {
+                      <button class="link small mute" data-testid="chat-report" title={t('chatReportTitle')}
+                              aria-label={t('chatReportName', { name: l.from?.name ?? '' })} onClick={() => {
                         if (!window.confirm(t('chatReportConfirm', { name: l.from?.name ?? '' }))) return;
                         void onReport(Number(l.seq)).then((why) => {
                           setError(why);

@@ -155,7 +155,7 @@ export function LobbyPage({ app }: { app: App }) {
                     <button onClick={() => void act({ cancelSeek: { seekId: s.seekId } })}>{t('cancel')}</button>
                   </>
                 ) : (
-                  <button class="primary" data-testid="accept-seek" onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
+                  <button class="primary" data-testid="accept-seek" aria-label={t('acceptSeekOf', { name: s.owner?.name ?? '' })} onClick={() => void act({ acceptSeek: { seekId: s.seekId } })}>
                     {t('accept')}
                   </button>
                 )}
@@ -191,7 +191,8 @@ export function LobbyPage({ app }: { app: App }) {
               {me && (g.red?.userId === me || g.black?.userId === me) ? (
                 <a class="button primary" data-testid="return-to-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('returnToGame')}</a>
               ) : (
-                <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}>{t('watch')}</a>
+                <a class="button" data-testid="watch-game" href={`#/game/${encodeURIComponent(g.gameId)}`}
+                   aria-label={t('watchGameOf', { red: g.red?.name ?? '', black: g.black?.name ?? '' })}>{t('watch')}</a>
               )}
             </li>
           ))}

@@ -202,7 +202,7 @@ function SoundToggle() {
   const [on, setOn] = useState(soundOn());
   return (
     <button class="link" data-testid="sound-toggle" data-on={on ? '1' : '0'} title={on ? t('soundOff') : t('soundOn')}
-            aria-label={on ? t('soundOff') : t('soundOn')} onClick={() => { setSoundOn(!on); setOn(!on); }}>
+            aria-label={t('sound')} aria-pressed={on ? 'true' : 'false'} onClick={() => { setSoundOn(!on); setOn(!on); }}>
       <SpeakerIcon on={on} />
     </button>
   );
