@@ -283,6 +283,10 @@ test('event page before round 1 is over: no standings ranked by the lot, no cros
   await p.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
   await noRanking('round 1 being played');
   await p.waitForSelector('[data-testid=crosstable]', { timeout: T }); // the draw's numbers and round 1's opponents
+  // A cell in words for a screen reader ("2r" alone says nothing), and the table tied to its legend.
+  const said = await p.$$eval('[data-testid=crosstable] tbody td .sr-only', (cs) => cs.map((c) => c.textContent));
+  assert(said.length > 0 && said.every((w) => /^against No\. \d+, (Red|Black)$/.test(w)), `each round 1 cell said in words: ${JSON.stringify(said)}`);
+  assertEqual(await p.getAttribute('[data-testid=crosstable] table', 'aria-describedby'), 'crosstable-help', 'the legend describes the table');
 });
 
 test('organiser records a foul (犯规) from the event page; the standings count it', { needs: ['matchmaker', 'events'] }, async (ctx) => {

@@ -1671,6 +1671,8 @@ test('my games: a finished game is listed from each side (won, lost), opens from
   const text = await row.textContent();
   assert(/Hana/.test(text) && /checkmate/.test(text) && /Black/.test(text), `the row names the opponent, the reason and the colour (${text})`);
   assert(/\(you\)/.test(await black.page.textContent('[data-testid=player-name]')), 'own page says so');
+  const headers = await black.page.$$eval('[data-testid=player-games] thead th', (hs) => hs.map((h) => h.textContent.trim()));
+  assert(headers.every(Boolean), `every column has a header, the game links' one for screen readers (${JSON.stringify(headers)})`);
 
   // From the list to the game: the finished game with its seven moves.
   await row.locator('[data-testid=open-game]').click();

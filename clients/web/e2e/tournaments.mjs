@@ -284,6 +284,10 @@ test('tournament: organiser creates a 4-player Swiss, players join, play two rou
   assertEqual(await org.page.locator('[data-testid=crosstable] tbody tr').count(), 4, 'crosstable rows');
   await org.page.click('[data-testid=round-tab-1]');
   await org.page.waitForSelector('[data-testid=pairings-round-1]', { timeout: T });
+  // The round buttons say which round is shown (aria-pressed), in a group named for it.
+  assertEqual(await org.page.getAttribute('[data-testid=round-tab-1]', 'aria-pressed'), 'true', 'round 1 shown');
+  assertEqual(await org.page.getAttribute('[data-testid=round-tab-2]', 'aria-pressed'), 'false', 'round 2 not shown');
+  assertEqual(await org.page.locator('[role=group][aria-label="Round shown"] [data-testid=round-tab-1]').count(), 1, 'the buttons\' group is named');
   await org.page.click('[data-testid=round-tab-2]');
 
   await org.page.screenshot({ path: join(ctx.shots, 'desktop-event.png'), fullPage: true, animations: 'disabled' });

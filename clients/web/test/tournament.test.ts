@@ -1,7 +1,7 @@
 import noticeSource from '../../../matchmaker/service/notice.cpp?raw';
 import { describe, expect, it } from 'vitest';
 import { byLabel, metric, parsePrometheus } from '../src/admin/prometheus';
-import { joinOpen, boardScore, byRoundAndBoard, tiebreakColumns, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
+import { joinOpen, boardScore, byRoundAndBoard, tiebreakColumns, sortedByName, noticeText, tiebreakCell, eventIdOfGame, nextGameOfMatch, placeOfGame, hasResult, colourLetter, crossCellText, crossCellWords, eventIdFrom, pairingText, pairsFromNumbers, parsePairs, myPlace, playerOf, poolName, roundToStart, sbText, shownStandings, slotsOf } from '../src/tournament/logic';
 import type { EventDetail, Standings, StandingsRow } from '../src/tournament/types';
 import { setLang } from '../src/i18n';
 
@@ -81,10 +81,16 @@ describe('tournament helpers', () => {
     expect(crossCellText({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('+ 2');
     expect(crossCellText({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('–');
     expect(crossCellText({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('2r');
+    // The same cells in words, for a screen reader.
+    expect(crossCellWords({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('against No. 2, Black, 2 points');
+    expect(crossCellWords({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('bye, 2 points');
+    expect(crossCellWords({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('not paired');
+    expect(crossCellWords({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('against No. 2, Red');
     try {
       setLang('zh'); // 红/黑 in a Chinese crosstable, not r/b
       expect(crossCellText({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('2黑 2');
       expect(crossCellText({ opponent: 2, colour: 'red', points: 1 }, (p) => p + 1)).toBe('3红 1');
+      expect(crossCellWords({ opponent: 2, colour: 'red', points: 1 }, (p) => p + 1)).toBe('对 3 号，红方，得 1 分');
     } finally {
       setLang('en');
     }

@@ -66,6 +66,19 @@ export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number)
   return `${n}${col === 'r' ? t('crossRed') : col === 'b' ? t('crossBlack') : ''} ${pts}`.trim();
 }
 
+// The same cell in words, for a screen reader ("2b 2" read aloud says nothing): "against No. 2,
+// black, 2 points".
+export function crossCellWords(cell: CrossCell | undefined, numberOf: (p: number) => number | undefined, played = true): string {
+  if (!cell) return '';
+  const has = played && cell.points !== null && cell.points !== undefined;
+  const points = has ? t('crossSaidPoints', { points: String(cell.points) }) : '';
+  const join = (...parts: string[]) => parts.filter(Boolean).join(t('crossSaidSep'));
+  if (cell.opponent === BYE) return join(t('crossSaidBye'), points);
+  if (cell.opponent < 0) return t('crossSaidUnpaired');
+  const col = colourLetter(cell.colour);
+  return join(t('crossSaidOpponent', { n: numberOf(cell.opponent) ?? cell.opponent }), col === 'r' ? t('red') : col === 'b' ? t('black') : '', points);
+}
+
 // Sonneborn–Berger (小分) from the doubled value the API sends.
 // A tiebreak's cell in the standings. 前轮名次 and 前轮积分 compare the last rounds one after
 // another, and the server gives them all ("3,5,2"): the cell shows the round before (which almost

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, captureVisibilityText, paren, reasonText, t, useLang, warningText, type Key } from '../i18n';
 import { api, ApiError } from '../net/http';
-import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, hasResult, joinOpen, knockoutName, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
+import { BYE_OPP_POLICIES, type EventNotice, boardScore, byRoundAndBoard, sortedByName, noticeText, colourLetter, crossCellText, crossCellWords, hasResult, joinOpen, knockoutName, pairingText, pairsFromNumbers, playerName, myPlace, playerOf, roundToStart, sbText, shownStandings, slotsOf, tiebreakCell, tiebreakColumns } from '../tournament/logic';
 import { BYE, type Crosstable, type EventDetail, type EventPlayer, type GameSlot, type KnockoutGame, type NextGame, type Standings, type StandingsRow } from '../tournament/types';
 import { ruleOptionTags } from '../game/rule_options';
 import { durationText, rulesetTag, tcText } from './format';
@@ -438,9 +438,11 @@ function Pairings({ ev, shown, me, onRound }: { ev: EventDetail; shown: number; 
     <section class="panel" data-testid="pairings" data-round={r}>
       <div class="row spread">
         <h3>{t('pairings')}</h3>
-        <div class="round-tabs" role="tablist">
+        {/* Buttons that say which round is shown (aria-pressed): a tab list would also need its
+            panels and arrow keys (accessibility review). */}
+        <div class="round-tabs" role="group" aria-label={t('roundPicker')}>
           {ev.rounds.map((_, i) => (
-            <button key={i} role="tab" aria-selected={i + 1 === r} class={i + 1 === r ? 'primary' : ''} data-testid={`round-tab-${i + 1}`} onClick={() => onRound(i + 1)}>
+            <button key={i} aria-pressed={i + 1 === r ? 'true' : 'false'} class={i + 1 === r ? 'primary' : ''} data-testid={`round-tab-${i + 1}`} onClick={() => onRound(i + 1)}>
               {t('roundN', { n: i + 1 })}
             </button>
           ))}
@@ -633,7 +635,7 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
     <section class="panel" data-testid="crosstable">
       <h3>{t('crosstable')}</h3>
       <div class="table-wrap">
-        <table class="grid-table">
+        <table class="grid-table" aria-describedby="crosstable-help">
           <thead>
             <tr>
               <th>{t('numberShort')}</th>
@@ -655,7 +657,10 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
                   const c = r.rounds?.[i];
                   const col = colourLetter(c?.colour);
                   return (
-                    <td key={i} class={col === 'r' ? 'red-cell' : col === 'b' ? 'black-cell' : ''}>{crossCellText(c, numberOf, hasResult(ev, i + 1, r.player))}</td>
+                    <td key={i} class={col === 'r' ? 'red-cell' : col === 'b' ? 'black-cell' : ''}>
+                      <span aria-hidden="true">{crossCellText(c, numberOf, hasResult(ev, i + 1, r.player))}</span>
+                      <span class="sr-only">{crossCellWords(c, numberOf, hasResult(ev, i + 1, r.player))}</span>
+                    </td>
                   );
                 })}
               </tr>
@@ -663,7 +668,7 @@ function CrosstableView({ ev, cross, me }: { ev: EventDetail; cross: Crosstable 
           </tbody>
         </table>
       </div>
-      <p class="muted small">{t('crosstableHelp')}</p>
+      <p class="muted small" id="crosstable-help">{t('crosstableHelp')}</p>
     </section>
   );
 }

@@ -129,7 +129,7 @@ export function PlayerPage({ app, id }: { app: App; id: string }) {
               <tr>
                 <th>{t('opponent')}</th>
                 <th>{t('result')}</th>
-                <th />
+                <th><span class="sr-only">{t('gameColumn')}</span></th>
                 <th>{t('colour')}</th>
                 <th>{t('variantLabel')}</th>
                 <th class="wide-only">{t('pliesHeader')}</th>
