@@ -86,6 +86,7 @@ describe('tournament helpers', () => {
     expect(crossCellWords({ opponent: -2, colour: '', points: 2 }, () => 0)).toBe('bye, 2 points');
     expect(crossCellWords({ opponent: -1, colour: '', points: 0 }, () => 0)).toBe('not paired');
     expect(crossCellWords({ opponent: 1, colour: 'red', points: 0 }, (p) => p + 1, false)).toBe('against No. 2, Red');
+    expect(crossCellWords({ opponent: 1, colour: 'red', points: 1 }, (p) => p + 1)).toBe('against No. 2, Red, 1 point');
     try {
       setLang('zh'); // 红/黑 in a Chinese crosstable, not r/b
       expect(crossCellText({ opponent: 1, colour: 'black', points: 2 }, (p) => p + 1)).toBe('2黑 2');

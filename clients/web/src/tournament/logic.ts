@@ -71,7 +71,7 @@ export function crossCellText(cell: CrossCell | undefined, numberOf: (p: number)
 export function crossCellWords(cell: CrossCell | undefined, numberOf: (p: number) => number | undefined, played = true): string {
   if (!cell) return '';
   const has = played && cell.points !== null && cell.points !== undefined;
-  const points = has ? t('crossSaidPoints', { points: String(cell.points) }) : '';
+  const points = has ? t(Number(cell.points) === 1 ? 'crossSaidPoint' : 'crossSaidPoints', { points: String(cell.points) }) : '';
   const join = (...parts: string[]) => parts.filter(Boolean).join(t('crossSaidSep'));
   if (cell.opponent === BYE) return join(t('crossSaidBye'), points);
   if (cell.opponent < 0) return t('crossSaidUnpaired');
