@@ -532,7 +532,7 @@ const markContrast = (page, marks) => page.evaluate((marks) => {
   return out;
 }, marks);
 
-test('non-text contrast: the legal-move dots, capture and selection rings, last-move, check and reveal marks are 3:1 against the board', async (ctx) => {
+test('non-text contrast: the legal-move dots, capture and selection rings, last-move, check and reveal marks are 3:1 against the board; the current move\'s muted text 4.5:1', async (ctx) => {
   const p = await analysisPage(ctx, 'marks');
   await p.page.click('[data-square=h2]');
   await p.page.waitForSelector('[data-hint=h9].capture', { timeout: T });
@@ -565,6 +565,16 @@ test('non-text contrast: the legal-move dots, capture and selection rings, last-
   const all = { ...before, ...after };
   const low = Object.entries(all).filter(([, r]) => !(r >= 3));
   assertEqual(low, [], `every mark at 3:1 or more against the board (${JSON.stringify(all)})`);
+  // Text, 4.5:1: the current move's number and squares on its highlight, and a tag's muted text.
+  const text = await p.page.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((m, n) => n - m); return (x + 0.05) / (y + 0.05); };
+    const li = document.querySelector('[data-testid=move-list] li.current');
+    const bg = getComputedStyle(li).backgroundColor;
+    return Object.fromEntries(['.num', '.iccs'].map((sel) => [sel, Math.round(ratio(getComputedStyle(li.querySelector(sel)).color, bg) * 100) / 100]));
+  });
+  assertEqual(Object.entries(text).filter(([, r]) => !(r >= 4.5)), [], `the current move's text at 4.5:1 or more (${JSON.stringify(text)})`);
 });
 
 // Text in Chinese characters on an English page that is not marked as Chinese (lang="zh…" on it
