@@ -49,17 +49,18 @@ class Connection {
   // back in order. Kept here for the same reason as the tokens: read without the hub's lock on
   // every frame. Set only while a frame of this connection is being routed, cleared by the pool
   // under the hub's lock: a false read is final, a true one is checked again under the lock.
+  bool request_off_io() const { return off_io_.load(std::memory_order_acquire); }
+  void set_request_off_io(bool on) { off_io_.store(on, std::memory_order_release); }
+
   // Application pings that come regularly (two within `within_ms`: the web client pings every
   // 5 s; a load generator's idle connections once a minute do not count) promise more of them, so
   // a shorter silence means a dead link (ServerOptions::heartbeat_idle_ms). Called by the hub.
   void note_ping(int64_t now_ms, int64_t within_ms) {
     const int64_t last = last_ping_ms_.exchange(now_ms, std::memory_order_relaxed);
-    if (last > 0 && now_ms - last <= within_ms && !heartbeat_.exchange(true, std::memory_order_relaxed))
+    if (within_ms > 0 && last > 0 && now_ms - last <= within_ms && !heartbeat_.exchange(true, std::memory_order_relaxed))
       on_heartbeat_start();
   }
   bool heartbeat() const { return heartbeat_.load(std::memory_order_relaxed); }
-  bool request_off_io() const { return off_io_.load(std::memory_order_acquire); }
-  void set_request_off_io(bool on) { off_io_.store(on, std::memory_order_release); }
 
  protected:
   virtual void on_heartbeat_start() {}  // the socket's watch starts using the shorter period

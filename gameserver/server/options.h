@@ -31,10 +31,10 @@ struct ServerOptions {
   // closed: a dead link (lost Wi-Fi, a frozen client) frees its socket and counts as gone.
   int64_t idle_timeout_ms = 30'000;
   // The same for a connection whose application pings come regularly (two within this period; the
-  // web client pings every 5 s):
-  // a silence of a few seconds is already unusual there, so a dead link is found in 12-18 s rather
-  // than 30-45 s, and the opponent of a phone that lost its network sees it gone sooner. Still a
-  // WebSocket ping first, which a frozen tab's browser answers: only a dead link is closed. 0: off.
+  // web client pings every 5 s): a silence of a few seconds is already unusual there, so a dead
+  // link is found in 12-18 s rather than 30-45 s, and the opponent of a phone that lost its network
+  // sees it gone sooner. Still a WebSocket ping first, which a frozen tab's browser answers: only a
+  // dead link is closed. 0: off.
   int64_t heartbeat_idle_ms = 12'000;
   int64_t login_deadline_ms = 30'000;        // a connection not signed in by then is closed
   // A client further behind than this (frames or bytes queued for it) is not reading: its socket
