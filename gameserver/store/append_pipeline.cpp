@@ -9,6 +9,7 @@
 #include "store/lua_script.h"
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
+#include "store/resp_command.h"
 
 namespace gs {
 
@@ -67,7 +68,7 @@ void AppendPipeline::process(std::vector<Item>& batch) {
         for (const auto& key : batch[todo[k]].part.keys) argv.push_back(key.data()), lens.push_back(key.size());
       for (size_t k = from; k < to; ++k)
         for (const auto& arg : batch[todo[k]].part.args) argv.push_back(arg.data()), lens.push_back(arg.size());
-      redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data());
+      append_command(ctx, argv.size(), argv.data(), lens.data());
     }
     calls.push_back(todo.size());
     const auto t0 = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 
 #include "store/redis.h"
 #include "store/redis_endpoint.h"
+#include "store/resp_command.h"
 
 namespace gs {
 
@@ -34,7 +35,7 @@ void Publisher::process(std::vector<Item>& batch) {
     for (size_t i = from; i < batch.size(); ++i) {
       const char* argv[3] = {"PUBLISH", batch[i].channel.data(), batch[i].message.data()};
       const size_t lens[3] = {7, batch[i].channel.size(), batch[i].message.size()};
-      redisAppendCommandArgv(ctx, 3, argv, lens);
+      append_command(ctx, 3, argv, lens);
     }
     const size_t sent_from = from;
     for (; from < batch.size(); ++from) {

@@ -1,6 +1,7 @@
 #include "store/redis.h"
 
 #include "store/redis_endpoint.h"
+#include "store/resp_command.h"
 
 #include <hiredis/hiredis.h>
 
@@ -134,7 +135,9 @@ RedisReply Redis::command_on(Slot& slot, const std::vector<std::string>& args) {
     const bool reused = ctx_ && !ctx_->err;
     connect_locked(slot);
     auto t0 = std::chrono::steady_clock::now();
-    auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
+    void* raw = nullptr;
+    if (append_command(ctx_, argv.size(), argv.data(), lens.data())) redisGetReply(ctx_, &raw);
+    auto* r = static_cast<redisReply*>(raw);
     if (observer_) observer_(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
       const std::string why = ctx_->errstr;
