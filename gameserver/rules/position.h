@@ -10,6 +10,8 @@
 
 namespace xq {
 
+struct Geometry;
+
 // Room for every move of any position the FEN parser accepts: in Jieqi, face-down pieces on a0/i0
 // and b2/h2 move as rooks and cannons beside two revealed rooks and cannons, and revealed advisors
 // and elephants roam, so counts above 128 occur (fuzzing found 131); the bound is far below 256.
@@ -71,6 +73,7 @@ class Position {
   bool in_check() const { return in_check(side_); }
   void generate_legal(MoveList& out) const;
   void generate_pseudo(MoveList& out) const;  // obeys piece movement only
+  void generate_pseudo_from(Square from, MoveList& out) const;  // the same, for one square's piece
   bool is_legal(Move m) const;                // m must be pseudo-legal
   bool is_pseudo_legal(Move m) const;
   bool has_legal_move() const;
@@ -92,6 +95,7 @@ class Position {
  private:
   bool advisor_free(Piece p) const { return variant_ == Variant::Jieqi && !is_dark(p); }
   bool king_attacked_after_probe(Color c) const;
+  void add_pseudo_moves(const Geometry& g, Square s, Piece p, MoveList& out) const;
 
   Piece board_[kSquares];
   PieceType identity_[kSquares];

@@ -1,12 +1,14 @@
 // What a game session keeps per ply: the heap a live game holds grows with its length, and a
-// server holds thousands of live games. And what a takeback costs: it replays the game from the
-// start. Run: build/bin/session_bench
+// server holds thousands of live games. What a takeback costs: it replays the game from the
+// start. And what storing a move's event costs (its JSON for Redis, once a move). Run:
+// build/bin/session_bench
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <memory>
 #include <random>
 
+#include "game/codec.h"
 #include "game/game_session.h"
 
 using namespace gs;
@@ -76,5 +78,21 @@ static void BM_TakebackAtPly200(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TakebackAtPly200)->Unit(benchmark::kMicrosecond);
+
+// A move's event as the append script stores it.
+static void BM_EncodeMoveEvent(benchmark::State& state) {
+  GameEvent e;
+  e.version = 123;
+  e.kind = EventKind::Move;
+  e.side = xq::Color::Black;
+  e.red_ms = 1'234'567;
+  e.black_ms = 1'198'004;
+  e.at_ms = 1'764'950'000'123;
+  e.iccs = "h9g7";
+  e.client_move_id = "lg-122";
+  e.lag_ms = 12;
+  for (auto _ : state) benchmark::DoNotOptimize(encode_event(e));
+}
+BENCHMARK(BM_EncodeMoveEvent);
 
 BENCHMARK_MAIN();
