@@ -1,56 +1,91 @@
 // Links that die without a word, as a phone's does when it loses its network or changes from Wi-Fi
 // to mobile data: no FIN, no RST, the bytes simply stop. Only the server's pings can find it.
 import { createServer, connect } from 'node:net';
-import { assert, test } from './lib/harness.mjs';
+import { assert, assertEqual, test } from './lib/harness.mjs';
 import { freePort } from './lib/servers.mjs';
 import { T, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// A TCP relay to the game server whose links can be cut silently: after cut(), bytes in either
-// direction are swallowed and a close on either side is not passed on (a dead network carries no
-// FIN either); new dials are held unanswered.
-async function silentRelay(targetBase) {
+// A TCP relay to the game server, whose links can be made to fail the ways a phone's do:
+// - cut(): silently: bytes in either direction are swallowed and a close on either side is not
+//   passed on (a dead network carries no FIN either); new dials are held unanswered.
+// - sever() / heal(): at once, with a word: every link is closed and new dials are refused, until
+//   heal() (the page knows at once and redials; the server's game goes on without it).
+// - stall() / unstall(): half-open for a while: bytes are held in both directions, then delivered
+//   in order. `heldSince` is when the first byte from the page was held (its next ping).
+// `delayMs` delays every chunk in both directions (a slow link: 2 × delayMs round trip).
+async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
   const target = Number(new URL(targetBase).port);
   const links = new Set();
   const held = [];
-  let down = false;
+  let mode = 'up'; // up | cut | severed
+  let stalled = null; // while stalled: the held writes, in order
+  const r = { heldSince: 0 };
+  const pass = (link, to, d) => {
+    if (link.dead) return;
+    const write = () => link.dead || to.write(d);
+    if (stalled) {
+      if (to === link.upstream && !r.heldSince) r.heldSince = Date.now();
+      return void stalled.push(write);
+    }
+    if (delayMs) setTimeout(write, delayMs);
+    else write();
+  };
   const server = createServer((client) => {
     client.on('error', () => {});
-    if (down) return void held.push(client);
+    if (mode === 'cut') return void held.push(client);
+    if (mode === 'severed') return void client.destroy();
     const upstream = connect(target, '127.0.0.1');
     upstream.on('error', () => {});
     const link = { client, upstream, dead: false };
     links.add(link);
-    client.on('data', (d) => link.dead || upstream.write(d));
-    upstream.on('data', (d) => link.dead || client.write(d));
+    client.on('data', (d) => pass(link, upstream, d));
+    upstream.on('data', (d) => pass(link, client, d));
     const end = () => {
       if (link.dead) return;
       links.delete(link);
-      client.destroy();
-      upstream.destroy();
+      // After the last bytes (a slow link delivers them late, not never).
+      setTimeout(() => (client.destroy(), upstream.destroy()), delayMs);
     };
     client.on('close', end);
     upstream.on('close', end);
   });
   const port = await freePort();
   await new Promise((res) => server.listen(port, '127.0.0.1', res));
-  return {
+  return Object.assign(r, {
     base: `http://127.0.0.1:${port}`,
     cut() {
-      down = true;
+      mode = 'cut';
       for (const l of links) l.dead = true;
+    },
+    sever() {
+      mode = 'severed';
+      for (const l of links) (l.dead = true, l.client.destroy(), l.upstream.destroy());
+      links.clear();
+    },
+    heal() {
+      mode = 'up';
+    },
+    stall() {
+      stalled = [];
+      r.heldSince = 0;
+    },
+    unstall() {
+      const writes = stalled ?? [];
+      stalled = null;
+      for (const w of writes) w();
     },
     close() {
       for (const l of links) (l.client.destroy(), l.upstream.destroy());
       for (const c of held) c.destroy();
       server.close();
     },
-  };
+  });
 }
 
 test('a player whose network dies silently is shown gone to the opponent within 20 s (the page pings, so the server judges it sooner)', async (ctx) => {
-  const relay = await silentRelay(ctx.base);
+  const relay = await flakyRelay(ctx.base);
   try {
     const red = await newPlayer(ctx, 'nr_red', {}, relay.base);
     const black = await newPlayer(ctx, 'nr_black');
@@ -70,6 +105,44 @@ test('a player whose network dies silently is shown gone to the opponent within 
     assert(seconds > 8, `the opponent saw Red gone after ${seconds.toFixed(1)} s: sooner than the server can know`);
     // Red's own page knows its link is down (its ping went unanswered) and says so.
     await red.page.waitForFunction(() => window.__drops > 0, null, { timeout: T });
+  } finally {
+    relay.close();
+  }
+});
+
+// The page's own link down, the server's game going on: the first-move countdown counted on by
+// itself, as the clocks once did (review). It stands still, greyed, and once back it is the
+// server's: Red moved meanwhile, so Black's own countdown started then, not when Black's page heard.
+test('link down: the first-move countdown stands still, greyed; back, it is the server\'s (Black\'s runs from Red\'s move made meanwhile)', async (ctx) => {
+  const relay = await flakyRelay(ctx.base);
+  try {
+    const red = await newPlayer(ctx, 'fm_red');
+    const black = await newPlayer(ctx, 'fm_black', {}, relay.base);
+    await startGame(ctx, red, black, 'xiangqi');
+    const due = black.page.locator('[data-testid=first-move-due]');
+    await black.page.waitForSelector('[data-testid=first-move-due][data-side=r]', { timeout: T });
+    relay.sever();
+    await black.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+    await black.page.waitForSelector('[data-testid=first-move-due].paused', { timeout: T });
+    const frozen = Number(await due.getAttribute('data-ms'));
+    assert(/^Paused on this page/.test(await due.getAttribute('title')), 'the paused countdown says why when pointed at');
+    await sleep(2500);
+    assertEqual(Number(await due.getAttribute('data-ms')), frozen, 'the countdown stands still while the link is down');
+    await playMove(red, 'h2e2');
+    await waitForMoves(red, 1);
+    const moved = Date.now();
+    await sleep(3000);
+    relay.heal();
+    await black.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: T });
+    await black.page.waitForSelector('[data-testid=first-move-due][data-side=b]:not(.paused)', { timeout: T });
+    const left = Number(await black.page.getAttribute('[data-testid=first-move-due]', 'data-ms'));
+    const since = Date.now() - moved;
+    // The server's deadline: 30 s from Red's move (the page heard of it only now).
+    assert(left <= 30_000 - since + 1000, `Black's countdown runs from Red's move ${since} ms ago (shows ${left} ms)`);
+    assert(left > 30_000 - since - 3000, `Black's countdown is not short either (shows ${left} ms, ${since} ms after Red's move)`);
+    const a = Number(await black.page.getAttribute('[data-testid=first-move-due]', 'data-ms'));
+    await sleep(1200);
+    assert(Number(await black.page.getAttribute('[data-testid=first-move-due]', 'data-ms')) < a - 500, 'it counts down again');
   } finally {
     relay.close();
   }

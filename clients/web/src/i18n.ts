@@ -891,6 +891,9 @@ const en = {
   clockLabel: '{side} clock {time}',
   clockLabelPaused: '{side} clock {time}, paused: reconnecting',
   clockPausedTitle: 'Paused on this page until the connection is back: the server keeps the real time.',
+  // The first-move countdown and the wait before a claim, while the page's link is down.
+  countdownPausedTitle: 'Paused on this page until the connection is back: the server keeps the real deadline.',
+  claimWait: 'You may claim in {time}.',
   lowTime: 'Your clock: {s} seconds left.',
   // A game page's name (its tab title and heading).
   gameTitle: 'Game: {red} vs {black}',
@@ -1782,6 +1785,8 @@ const zh: Record<Key, string> = {
   clockLabel: '{side} {time}',
   clockLabelPaused: '{side} {time}，已暂停：正在重连',
   clockPausedTitle: '连接恢复前本页棋钟暂停，以服务器的计时为准。',
+  countdownPausedTitle: '连接恢复前本页倒计时暂停，以服务器的时限为准。',
+  claimWait: '{time} 后可以要求判胜或判和。',
   lowTime: '你的时间只剩 {s} 秒。',
   gameTitle: '对局：{red} 对 {black}',
   replayAt: '第 {no} 回合，{side}：{move}。第 {ply} 步，共 {n} 步。',
