@@ -147,3 +147,34 @@ test('link down: the first-move countdown stands still, greyed; back, it is the 
     relay.close();
   }
 });
+
+// The tab's title said "● Your move" while the page was reconnecting (review): the turn may have
+// passed meanwhile, and the status already said "Reconnecting".
+test('link down: the tab title says reconnecting, not "● Your move" (Chinese too); back, the turn again', async (ctx) => {
+  const relay = await flakyRelay(ctx.base);
+  try {
+    const red = await newPlayer(ctx, 'tt_red', {}, relay.base);
+    const black = await newPlayer(ctx, 'tt_black');
+    await startGame(ctx, red, black, 'xiangqi');
+    await playMove(red, 'h2e2');
+    await waitForMoves(black, 1);
+    await playMove(black, 'h9g7');
+    await waitForMoves(red, 2);
+    const title = () => red.page.title();
+    await red.page.waitForFunction(() => document.title.startsWith('● Your move · '), null, { timeout: T });
+    relay.sever();
+    await red.page.waitForSelector('[data-testid=link-status][data-state=reconnecting]', { timeout: T });
+    await red.page.waitForFunction(() => !document.title.includes('Your move'), null, { timeout: 2000 })
+      .catch(async () => assert(false, `the title still says it is Red's move: "${await title()}"`));
+    assert((await title()).startsWith('↻ Reconnecting · '), `the title says the page is reconnecting (got "${await title()}")`);
+    await red.page.click('[data-testid=lang-toggle]');
+    await red.page.waitForFunction(() => document.title.startsWith('↻ 正在重连 · '), null, { timeout: 2000 })
+      .catch(async () => assert(false, `the title in Chinese (got "${await title()}")`));
+    await red.page.click('[data-testid=lang-toggle]');
+    relay.heal();
+    await red.page.waitForFunction(() => document.title.startsWith('● Your move · '), null, { timeout: T })
+      .catch(async () => assert(false, `back, the title says the turn again (got "${await title()}")`));
+  } finally {
+    relay.close();
+  }
+});

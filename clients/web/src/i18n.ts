@@ -71,6 +71,8 @@ const en = {
   go: 'Go',
   loading: 'Loading…',
   reconnecting: 'Connection lost — reconnecting…',
+  // The tab's title while a live game's page has lost its link (instead of "● Your move").
+  titleReconnecting: 'Reconnecting',
   connecting: 'Connecting…',
   online: 'Online',
   yourTurn: 'Your move',
@@ -976,6 +978,7 @@ const zh: Record<Key, string> = {
   go: '打开',
   loading: '加载中…',
   reconnecting: '连接中断，正在重连…',
+  titleReconnecting: '正在重连',
   connecting: '连接中…',
   online: '在线',
   yourTurn: '轮到你走',

@@ -599,12 +599,16 @@ function useMoveAlerts(game: GameModel, name: string) {
     wasOffered.current = offered;
   }, [game.loaded, offered]);
   const yourMove = game.loaded && !game.over && !!game.you && game.myTurn();
+  // While the page's link is down the turn may have passed meanwhile: the title says the page is
+  // reconnecting instead of "your move" (as the status does), and the turn again once back.
+  const linkDown = game.reconnecting && !game.over;
   useEffect(() => {
-    document.title = yourMove ? `● ${t('yourTurn')} · ${pageTitle(name)}` : pageTitle(name);
+    if (linkDown) document.title = `↻ ${t('titleReconnecting')} · ${pageTitle(name)}`;
+    else document.title = yourMove ? `● ${t('yourTurn')} · ${pageTitle(name)}` : pageTitle(name);
     return () => {
       document.title = PAGE_TITLE;
     };
-  }, [yourMove, name]);
+  }, [yourMove, linkDown, name]);
 }
 
 // The opponent aborted our quick-pairing game: we wait in its pool again, and the next game opens here.
