@@ -178,3 +178,70 @@ test('link down: the tab title says reconnecting, not "● Your move" (Chinese t
     relay.close();
   }
 });
+
+// A half-open link: the server's answers stop, the socket stays open. The clocks ran on until the
+// page's ping timed out (6 s after a ping, up to 11 s after the last answer; review). Now a ping
+// unanswered for 3.5 s pauses them and says so, without giving the socket up; a late pong resumes
+// on the same socket.
+test('a half-open link pauses the clocks 3.5 s after an unanswered ping, before the socket is given up; a late answer resumes with no redial', async (ctx) => {
+  const relay = await flakyRelay(ctx.base);
+  try {
+    const red = await newPlayer(ctx, 'ho_red', {}, relay.base);
+    const black = await newPlayer(ctx, 'ho_black');
+    await startGame(ctx, red, black, 'xiangqi');
+    await playMove(red, 'h2e2');
+    await waitForMoves(black, 1);
+    await playMove(black, 'h9g7');
+    await waitForMoves(red, 2);
+    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    relay.stall();
+    const held = Date.now();
+    while (!relay.heldSince && Date.now() - held < 7000) await sleep(50); // the page's next ping (every 5 s)
+    assert(relay.heldSince, 'the page pinged within 5 s');
+    await red.page.waitForSelector('[data-testid=link-status][data-state=stalled]', { state: 'attached', timeout: 5000 });
+    const after = (Date.now() - relay.heldSince) / 1000;
+    assert(after < 4.5, `the link was called stalled ${after.toFixed(1)} s after the unanswered ping (expected 3.5 s)`);
+    assertEqual(await red.page.evaluate(() => window.__drops), 0, 'the socket is not given up yet');
+    assertEqual(await red.page.locator('[data-testid=clock-red].paused:not(.running)').count(), 1, 'Red\'s clock stands still, marked paused');
+    assertEqual((await red.page.textContent('[data-testid=status]')).trim(), 'Reconnecting — clocks paused', 'the status says so');
+    assert(/No answer from the server/.test(await red.page.textContent('[data-testid=link-status]')), 'the bar says the server does not answer');
+    // The pong comes late, before the ping's 6 s timeout.
+    await sleep(Math.max(0, relay.heldSince + 4800 - Date.now()));
+    relay.unstall();
+    await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 3000 });
+    await red.page.waitForSelector('[data-testid=clock-red].running:not(.paused)', { timeout: T });
+    assertEqual(await red.page.evaluate(() => window.__drops), 0, 'the same socket goes on: no redial');
+    assertEqual((await red.page.textContent('[data-testid=status]')).trim(), 'Your move', 'the status says the turn again');
+    await playMove(red, 'b0c2');
+    await waitForMoves(black, 3);
+  } finally {
+    relay.close();
+  }
+});
+
+// A slow mobile link (1 s round trip) must not flap between "open" and "stalled".
+test('a slow link (1 s round trip) is never called stalled or lost while a game is played', async (ctx) => {
+  const relay = await flakyRelay(ctx.base, { delayMs: 500 });
+  try {
+    const red = await newPlayer(ctx, 'sl_red', {}, relay.base);
+    const black = await newPlayer(ctx, 'sl_black');
+    await red.page.evaluate(() => {
+      window.__seen = [];
+      window.__xq.conn.onStatus((s) => window.__seen.push(s));
+    });
+    await startGame(ctx, red, black, 'xiangqi');
+    await playMove(red, 'h2e2');
+    await waitForMoves(black, 1);
+    await playMove(black, 'h9g7');
+    await waitForMoves(red, 2);
+    await sleep(12_000); // two or three pings, each answered after a second
+    await playMove(red, 'b0c2');
+    await waitForMoves(black, 3);
+    const seen = await red.page.evaluate(() => window.__seen);
+    assertEqual(seen.filter((s) => s !== 'open'), [], 'the link stayed open');
+    const rtt = await red.page.evaluate(() => window.__xq.conn.rttMs);
+    assert(rtt > 900, `the link was slow (ping round trip ${Math.round(rtt)} ms)`);
+  } finally {
+    relay.close();
+  }
+});

@@ -71,6 +71,8 @@ const en = {
   go: 'Go',
   loading: 'Loading…',
   reconnecting: 'Connection lost — reconnecting…',
+  // The socket is open but a ping has gone unanswered for a few seconds (clocks paused meanwhile).
+  linkStalled: 'No answer from the server — waiting for the connection…',
   // The tab's title while a live game's page has lost its link (instead of "● Your move").
   titleReconnecting: 'Reconnecting',
   connecting: 'Connecting…',
@@ -978,6 +980,7 @@ const zh: Record<Key, string> = {
   go: '打开',
   loading: '加载中…',
   reconnecting: '连接中断，正在重连…',
+  linkStalled: '服务器没有回应，正在等待连接…',
   titleReconnecting: '正在重连',
   connecting: '连接中…',
   online: '在线',

@@ -160,6 +160,24 @@ describe('GameModel', () => {
     }
   });
 
+  // A link that stalled (a ping unanswered for a while, the socket still open) pauses the clocks as
+  // a lost one does; when it answers again there is no reconnect, and the page asks the sync itself.
+  it('a stalled link pauses the clocks; when it answers again the sync runs them from the server\'s reading', async () => {
+    const { conn, g } = setup();
+    conn.setStatus('stalled');
+    expect(g.reconnecting).toBe(true);
+    expect(g.clock.running).toBeNull();
+    conn.setStatus('open'); // no ready listeners: the socket was never lost
+    const i = conn.sent.findIndex((b) => b.sync);
+    expect(i).toBeGreaterThanOrEqual(0);
+    conn.answers[i].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0, clock: { redMs: 50000, blackMs: 60000, running: 1, serverTimeMs: 9 } } }).finish()));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(g.reconnecting).toBe(false);
+    expect(g.clock.running).toBe('r');
+    expect(g.clock.red).toBe(50000);
+  });
+
   it('a finished game is not paused when the link goes down', () => {
     const { conn, g } = setup();
     conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });

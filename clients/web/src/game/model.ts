@@ -124,6 +124,7 @@ export class GameModel extends Observable {
   reconnecting = false;
   private pausedRunning: Color | null = null; // the clock that ran when they stopped
   private pausedAt = 0; // performance.now() when they stopped
+  private link: LinkStatus = 'open'; // the link's last status, as onLink heard it
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -256,8 +257,13 @@ export class GameModel extends Observable {
     this.changed();
   }
 
-  // The link went down: the clocks stop where they are (see `reconnecting`).
+  // The link went down (or stalled): the clocks stop where they are (see `reconnecting`).
   private onLink(s: LinkStatus) {
+    const before = this.link;
+    this.link = s;
+    // A stalled link that answers again was never lost: no reconnect, so no resync from the ready
+    // listeners. The sync is asked here instead, for the server's clocks.
+    if (s === 'open' && before === 'stalled' && this.reconnecting) void this.resync();
     if (s === 'open' || this.reconnecting || !this.loaded || this.over || this.archived) return;
     this.pausedRunning = this.clock.running;
     this.pausedAt = performance.now();

@@ -5,7 +5,11 @@ import { ErrorCode, decodeServer, pb, type ClientBody, type Player, type ServerM
 
 // 'idle': not signed in and nothing needs the link, so none is kept (the server closes a socket
 // that has not signed in within 30 s); the next request that waits for the link dials again.
-export type LinkStatus = 'connecting' | 'open' | 'reconnecting' | 'idle';
+// 'stalled': the socket is open but a ping has gone unanswered for PING_SUSPECT_MS (a half-open
+// link: a dead Wi-Fi, a silent relay). The page behaves as if the link were down (clocks paused,
+// "reconnecting") but keeps the socket until PING_TIMEOUT_MS: a late pong makes it 'open' again
+// with no redial.
+export type LinkStatus = 'connecting' | 'open' | 'stalled' | 'reconnecting' | 'idle';
 
 export class RequestError extends Error {
   constructor(public code: number, message: string) {
@@ -27,6 +31,11 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const URGENT_BACKOFF_MS = 1000;
 const PING_EVERY_MS = 5_000;
 const PING_TIMEOUT_MS = 6_000;
+// A ping unanswered this long makes the link 'stalled'. A pong normally comes within a round trip:
+// 3.5 s is over three times a slow mobile link's (1 s), so such a link does not flap, yet the
+// clocks stop some 2.5 s before the socket is given up (the ping timeout, which redials, stays
+// long enough for a link that is only slow).
+const PING_SUSPECT_MS = 3_500;
 // From dialling to a resumed session (socket open, hello answered): a silent peer must not leave
 // the page waiting on a socket that never answers.
 const OPEN_TIMEOUT_MS = 10_000;
@@ -145,7 +154,9 @@ export class Connection {
   // With waitForLink the request is held until the link is (back) up, e.g. a sign-in clicked
   // while the first connection is still being made.
   request(body: ClientBody, opts: { waitForLink?: boolean } = {}): Promise<ServerMessage> {
-    if (this.status === 'open') return this.send(body);
+    // A stalled socket is still open: what is sent on it is answered if the link comes back, and
+    // fails with Disconnected if it is given up.
+    if (this.status === 'open' || this.status === 'stalled') return this.send(body);
     if (!opts.waitForLink) return Promise.reject(new Disconnected());
     return new Promise((resolve, reject) => {
       this.linkWaiters++;
@@ -204,7 +215,8 @@ export class Connection {
     ws.onclose = () => this.onClose(ws);
     ws.onerror = () => ws.close();
     window.setTimeout(() => {
-      if (ws === this.ws && this.status !== 'open') this.abandon(ws);
+      // Not resumed yet (a stalled link was resumed: its pings decide).
+      if (ws === this.ws && (this.status === 'connecting' || this.status === 'reconnecting')) this.abandon(ws);
     }, OPEN_TIMEOUT_MS);
   }
 
@@ -286,16 +298,23 @@ export class Connection {
     const ping = async () => {
       const t0 = performance.now();
       const ws = this.ws;
-      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is dropped and redialled.
+      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is first called stalled,
+      // then dropped and redialled.
+      const suspect = window.setTimeout(() => {
+        if (ws && ws === this.ws && this.status === 'open') this.setStatus('stalled');
+      }, PING_SUSPECT_MS);
       const deadline = window.setTimeout(() => {
         if (ws) this.abandon(ws);
       }, PING_TIMEOUT_MS);
       try {
         await this.request({ ping: { clientTimeMs: Date.now() } });
         this.rttMs = performance.now() - t0;
+        // Answered after all: the link is alive, and nothing was lost on it (no redial).
+        if (ws === this.ws && this.status === 'stalled') this.setStatus('open');
       } catch {
         /* the close handler deals with it */
       } finally {
+        window.clearTimeout(suspect);
         window.clearTimeout(deadline);
       }
     };
