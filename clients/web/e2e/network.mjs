@@ -245,3 +245,24 @@ test('a slow link (1 s round trip) is never called stalled or lost while a game 
     relay.close();
   }
 });
+
+// A reconnect whose session resume is refused with STORAGE_UNAVAILABLE (the server's Redis is
+// stalled) said only "reconnecting" for up to 20 s of retries (review): now it says why.
+test('a resume refused because the server\'s storage is unavailable says so (English and Chinese), until it succeeds', async (ctx) => {
+  const p = await newPlayer(ctx, 'st_guest');
+  const bar = () => p.page.textContent('[data-testid=link-status]').then((s) => s.trim());
+  ctx.pauseRedis();
+  try {
+    await p.page.evaluate(() => window.__xq.conn.dropForTest());
+    await p.page.waitForFunction(() => /storage is unavailable/.test(document.querySelector('[data-testid=link-status]')?.textContent ?? ''), null, { timeout: T })
+      .catch(async () => assert(false, `the bar says the server's storage is unavailable (got "${await bar()}")`));
+    assertEqual(await bar(), "Reconnecting — the server's storage is unavailable; retrying…", 'the bar in English');
+    await p.page.click('[data-testid=lang-toggle]');
+    assertEqual(await bar(), '正在重连：服务器存储暂时不可用，正在重试…', 'the bar in Chinese');
+    await p.page.click('[data-testid=lang-toggle]');
+  } finally {
+    ctx.resumeRedis();
+  }
+  await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
+  assertEqual(await bar(), '', 'the bar goes once the session is resumed');
+});

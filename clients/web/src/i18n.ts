@@ -71,6 +71,8 @@ const en = {
   go: 'Go',
   loading: 'Loading…',
   reconnecting: 'Connection lost — reconnecting…',
+  // The session's resume was refused because the server's storage does not answer: retried.
+  reconnectingStorage: "Reconnecting — the server's storage is unavailable; retrying…",
   // The socket is open but a ping has gone unanswered for a few seconds (clocks paused meanwhile).
   linkStalled: 'No answer from the server — waiting for the connection…',
   // The tab's title while a live game's page has lost its link (instead of "● Your move").
@@ -980,6 +982,7 @@ const zh: Record<Key, string> = {
   go: '打开',
   loading: '加载中…',
   reconnecting: '连接中断，正在重连…',
+  reconnectingStorage: '正在重连：服务器存储暂时不可用，正在重试…',
   linkStalled: '服务器没有回应，正在等待连接…',
   titleReconnecting: '正在重连',
   connecting: '连接中…',

@@ -1,7 +1,7 @@
 // Connection's link states without a browser: a stand-in WebSocket, fake timers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../src/net/connection';
-import { pb } from '../src/net/proto';
+import { ErrorCode, pb } from '../src/net/proto';
 
 class FakeSocket {
   static CONNECTING = 0;
@@ -96,5 +96,35 @@ describe('Connection', () => {
       await vi.advanceTimersByTimeAsync(4000);
     }
     expect(seen).toEqual(['open']);
+  });
+
+  // A resume refused because the server's Redis is stalled kept "reconnecting" for up to 20 s
+  // with no word why.
+  it('says the server\'s storage is unavailable while the resume is refused so, until one succeeds', async () => {
+    localStorage.setItem('xq.token', 'tok');
+    const c = new Connection('ws://x/ws');
+    const first = FakeSocket.all[0];
+    first.accept();
+    await flush();
+    expect(first.sent[0].hello).toBeTruthy();
+    first.answer(0, { error: { code: ErrorCode.STORAGE_UNAVAILABLE, message: 'storage unavailable' } });
+    await flush();
+    expect(c.status).toBe('reconnecting');
+    expect(c.storageUnavailable).toBe(true);
+    expect(c.token).toBe('tok'); // kept
+    await vi.advanceTimersByTimeAsync(1000); // the back-off's first wait (250 ms + jitter)
+    const second = FakeSocket.all[1];
+    second.accept();
+    await flush();
+    expect(c.storageUnavailable).toBe(true); // until an answer says otherwise
+    second.answer(0, { reply: { user: { userId: 'u1', name: 'A' } } });
+    await flush();
+    expect(c.status).toBe('open');
+    expect(c.storageUnavailable).toBe(false);
+    // A link lost for another reason says nothing about the storage.
+    first.answer(0, {}); // (a frame of the old socket is ignored)
+    second.onclose?.();
+    expect(c.status).toBe('reconnecting');
+    expect(c.storageUnavailable).toBe(false);
   });
 });

@@ -54,6 +54,10 @@ export class Connection {
   // everywhere" on another device ended it, or it expired): the sign-in form says why instead of
   // appearing with no word, until a sign-in succeeds or the user signs out here.
   sessionEnded = false;
+  // The last resume of the session was refused with STORAGE_UNAVAILABLE (the server's Redis is
+  // stalled): the page keeps the token and redials, and the status says why it is taking long.
+  // Cleared by a resume that succeeds, or a dial that fails for another reason.
+  storageUnavailable = false;
 
   private ws: WebSocket | null = null;
   private nextId = 1;
@@ -64,6 +68,7 @@ export class Connection {
   private attempt = 0;
   private urgent = new Set<() => boolean>(); // live games open (played or watched): see urgentReconnectsWhile
   private pingTimer: number | undefined;
+  private refusedForStorage: WebSocket | null = null; // see refused()
   private linkWaiters = 0; // requests held until the link is up
 
   constructor(private url: string) {
@@ -229,6 +234,7 @@ export class Connection {
         if (r.reply?.user) this.user = r.reply.user as Player;
         if (r.reply) this.role = r.reply.role || 'player';
         if (r.reply?.token) this.setToken(r.reply.token);
+        this.storageUnavailable = false;
       } catch (e) {
         // Only a refused session ends it (by its code: the server's words may change). Any other
         // error (the server's storage away for a moment, a limit) leaves the token and redials
@@ -240,7 +246,7 @@ export class Connection {
           if (e.code === ErrorCode.BANNED) this.banned = true;
           if (e.code === ErrorCode.BAD_TOKEN) this.sessionEnded = true;
         } else {
-          if (e instanceof RequestError) this.abandon(ws);
+          if (e instanceof RequestError) this.refused(ws, e.code === ErrorCode.STORAGE_UNAVAILABLE);
           return; // onClose schedules the next try
         }
       }
@@ -275,9 +281,20 @@ export class Connection {
     for (const fn of this.listeners) fn(m);
   }
 
+  // The resume of the session was refused for a passing reason: the socket is given up and the
+  // next dial tries again. Whether it was the server's storage is kept for the status line.
+  private refused(ws: WebSocket, storage: boolean) {
+    this.refusedForStorage = storage ? ws : null;
+    this.abandon(ws);
+  }
+
   private onClose(ws: WebSocket) {
     if (ws !== this.ws) return;
     this.ws = null;
+    // Set for the socket the storage refused, so the status says so until the next answer; any
+    // other end (a network failure, a dial not answered) says nothing about the storage.
+    this.storageUnavailable = this.refusedForStorage === ws;
+    this.refusedForStorage = null;
     window.clearInterval(this.pingTimer);
     for (const p of this.pending.values()) p.reject(new Disconnected());
     this.pending.clear();

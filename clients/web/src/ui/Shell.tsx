@@ -152,9 +152,11 @@ export function Shell({ app }: { app: App }) {
 }
 
 // The active page's link says so in words too (aria-current), not only by its look.
-// The bar's words while the link is not open: lost, or stalled (open, but its pings unanswered).
+// The bar's words while the link is not open. A resume refused because the server's storage
+// (Redis) is stalled can keep the page reconnecting for many seconds: it says so, not only
+// "reconnecting".
 function linkStatusText(app: App): string {
-  if (app.link === 'reconnecting') return t('reconnecting');
+  if (app.link === 'reconnecting') return app.conn.storageUnavailable ? t('reconnectingStorage') : t('reconnecting');
   if (app.link === 'stalled') return t('linkStalled');
   if (app.link === 'connecting') return t('connecting');
   return '';
