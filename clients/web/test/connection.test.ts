@@ -70,12 +70,14 @@ describe('Connection', () => {
     expect(c.status).toBe('open');
     await vi.advanceTimersByTimeAsync(1);
     expect(c.status).toBe('stalled');
+    await vi.advanceTimersByTimeAsync(1000);
     ws.answer(1, { pong: { clientTimeMs: 1, serverTimeMs: 1 } });
     await flush();
     expect(c.status).toBe('open'); // the same socket: no redial
+    expect(c.rttMs).toBe(0); // 4.5 s was the stall's, not the link's round trip
     expect(FakeSocket.all.length).toBe(1);
     // The next ping (at 5 s) is never answered: stalled at 8.5 s, given up at 11 s.
-    await vi.advanceTimersByTimeAsync(1500 + 3500);
+    await vi.advanceTimersByTimeAsync(500 + 3500);
     expect(c.status).toBe('stalled');
     await vi.advanceTimersByTimeAsync(2500);
     expect(c.status).toBe('reconnecting');

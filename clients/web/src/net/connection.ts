@@ -325,9 +325,11 @@ export class Connection {
       }, PING_TIMEOUT_MS);
       try {
         await this.request({ ping: { clientTimeMs: Date.now() } });
-        this.rttMs = performance.now() - t0;
-        // Answered after all: the link is alive, and nothing was lost on it (no redial).
+        // Answered after all: the link is alive, and nothing was lost on it (no redial). Such a
+        // late answer's time is the stall's, not the link's round trip: the clock readings (half
+        // a round trip old) and the lag sent with moves keep the last one measured.
         if (ws === this.ws && this.status === 'stalled') this.setStatus('open');
+        else this.rttMs = performance.now() - t0;
       } catch {
         /* the close handler deals with it */
       } finally {
