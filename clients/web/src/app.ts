@@ -76,7 +76,8 @@ export class App extends Observable {
       this.link = s;
       // An end learnt in the catch-up after a lost link may be minutes old (a phone asleep): only a
       // pool game followed live, or seen again as live after the reconnect, puts us back in a pool.
-      if (s !== 'open') this.poolGames.clear();
+      // (A stalled link is not lost: nothing is caught up after it.)
+      if (s !== 'open' && s !== 'stalled') this.poolGames.clear();
       this.changed();
     });
     // A game we play has started (our seek was accepted, or we accepted one): open it.

@@ -71,6 +71,12 @@ const en = {
   go: 'Go',
   loading: 'Loading…',
   reconnecting: 'Connection lost — reconnecting…',
+  // The session's resume was refused because the server's storage does not answer: retried.
+  reconnectingStorage: "Reconnecting — the server's storage is unavailable; retrying…",
+  // The socket is open but a ping has gone unanswered for a few seconds (clocks paused meanwhile).
+  linkStalled: 'No answer from the server — waiting for the connection…',
+  // The tab's title while a live game's page has lost its link (instead of "● Your move").
+  titleReconnecting: 'Reconnecting',
   connecting: 'Connecting…',
   online: 'Online',
   yourTurn: 'Your move',
@@ -891,6 +897,9 @@ const en = {
   clockLabel: '{side} clock {time}',
   clockLabelPaused: '{side} clock {time}, paused: reconnecting',
   clockPausedTitle: 'Paused on this page until the connection is back: the server keeps the real time.',
+  // The first-move countdown and the wait before a claim, while the page's link is down.
+  countdownPausedTitle: 'Paused on this page until the connection is back: the server keeps the real deadline.',
+  claimWait: 'You may claim in {time}.',
   lowTime: 'Your clock: {s} seconds left.',
   // A game page's name (its tab title and heading).
   gameTitle: 'Game: {red} vs {black}',
@@ -973,6 +982,9 @@ const zh: Record<Key, string> = {
   go: '打开',
   loading: '加载中…',
   reconnecting: '连接中断，正在重连…',
+  reconnectingStorage: '正在重连：服务器存储暂时不可用，正在重试…',
+  linkStalled: '服务器没有回应，正在等待连接…',
+  titleReconnecting: '正在重连',
   connecting: '连接中…',
   online: '在线',
   yourTurn: '轮到你走',
@@ -1782,6 +1794,8 @@ const zh: Record<Key, string> = {
   clockLabel: '{side} {time}',
   clockLabelPaused: '{side} {time}，已暂停：正在重连',
   clockPausedTitle: '连接恢复前本页棋钟暂停，以服务器的计时为准。',
+  countdownPausedTitle: '连接恢复前本页倒计时暂停，以服务器的时限为准。',
+  claimWait: '{time} 后可以要求判胜或判和。',
   lowTime: '你的时间只剩 {s} 秒。',
   gameTitle: '对局：{red} 对 {black}',
   replayAt: '第 {no} 回合，{side}：{move}。第 {ply} 步，共 {n} 步。',

@@ -93,6 +93,91 @@ describe('GameModel', () => {
     }
   });
 
+  // The first-move countdown and the claim wait counted on while the link was down (review): they
+  // stand still with the clocks, and once back show what the server counted (its deadlines ran on).
+  it('while the link is down the first-move countdown and the claim wait stand still; back, they are the server\'s', async () => {
+    const now = vi.spyOn(performance, 'now');
+    try {
+      let t = 1000;
+      now.mockImplementation(() => t);
+      const conn = new FakeConn();
+      const g = new GameModel(conn as never, 'g1');
+      conn.push({ gameState: state({ firstMoveDueInMs: 30000, firstMoveAborts: true, firstMoveMs: 30000 }) });
+      t += 5000;
+      expect(g.firstMoveDueInMs()).toBe(25000);
+      conn.setStatus('reconnecting');
+      t += 10000;
+      expect(g.firstMoveDueInMs()).toBe(25000); // stands still
+      conn.setStatus('open');
+      conn.reconnect();
+      const i = conn.sent.findIndex((b) => b.sync);
+      conn.answers[i].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0, clock: { redMs: 60000, blackMs: 60000, running: 1, serverTimeMs: 9 } } }).finish()));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(g.reconnecting).toBe(false);
+      expect(g.firstMoveDueInMs()).toBe(15000); // the server's deadline ran on
+      // The sync's answer has no deadline: the state is asked for it, and its deadline is taken.
+      const w = conn.sent.map((b, k) => (b.watchGame ? k : -1)).reduce((a, k) => Math.max(a, k));
+      expect(w).toBeGreaterThan(i);
+      conn.push({ gameState: state({ firstMoveDueInMs: 14000, firstMoveAborts: true, firstMoveMs: 30000 }) });
+      conn.answers[w].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0 } }).finish()));
+      expect(g.firstMoveDueInMs()).toBe(14000);
+      await Promise.resolve();
+
+      // Red moved while Black's page was away: a catch-up MOVE gives no countdown from "now" (the
+      // server's started with the move), until the state read after the sync says.
+      conn.setStatus('reconnecting');
+      conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: 1, side: 1, move: { ply: 1, iccs: 'h2e2' }, fen: XIANGQI_START } });
+      expect(g.firstMoveDueInMs()).toBeNull();
+
+      // The claim wait: the opponent gone, the claims open after the server's claim_after_ms.
+      const b = setupAt();
+      b.conn.push({ presence: { gameId: 'g1', side: 2, present: false, claimAfterMs: 20000 } });
+      t += 4000;
+      expect(b.g.claimWaitMs()).toBe(16000);
+      b.conn.setStatus('reconnecting');
+      t += 10000;
+      expect(b.g.claimWaitMs()).toBe(16000); // stands still
+      b.conn.setStatus('open');
+      b.conn.reconnect();
+      // The catch-up's Presence says what is left as the server counts it.
+      b.conn.push({ presence: { gameId: 'g1', side: 2, present: false, claimAfterMs: 5000 } });
+      b.conn.answers[b.conn.sent.findIndex((x) => x.sync)].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 2 } }).finish()));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(b.g.reconnecting).toBe(false);
+      expect(b.g.claimWaitMs()).toBe(5000);
+      expect(b.conn.sent.filter((x) => x.watchGame).length).toBe(1); // only the first: both have moved, no deadline to ask for
+    } finally {
+      now.mockRestore();
+    }
+    // A game after both first moves (Red to move again), as the claim test needs.
+    function setupAt() {
+      const conn = new FakeConn();
+      const g = new GameModel(conn as never, 'g1');
+      conn.push({ gameState: state({ version: 2, moves: [{ ply: 1, iccs: 'h2e2' }, { ply: 2, iccs: 'h9g7' }] }) });
+      return { conn, g };
+    }
+  });
+
+  // A link that stalled (a ping unanswered for a while, the socket still open) pauses the clocks as
+  // a lost one does; when it answers again there is no reconnect, and the page asks the sync itself.
+  it('a stalled link pauses the clocks; when it answers again the sync runs them from the server\'s reading', async () => {
+    const { conn, g } = setup();
+    conn.setStatus('stalled');
+    expect(g.reconnecting).toBe(true);
+    expect(g.clock.running).toBeNull();
+    conn.setStatus('open'); // no ready listeners: the socket was never lost
+    const i = conn.sent.findIndex((b) => b.sync);
+    expect(i).toBeGreaterThanOrEqual(0);
+    conn.answers[i].resolve(decodeServer(pb.ServerMessage.encode({ reply: { gameId: 'g1', version: 0, clock: { redMs: 50000, blackMs: 60000, running: 1, serverTimeMs: 9 } } }).finish()));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(g.reconnecting).toBe(false);
+    expect(g.clock.running).toBe('r');
+    expect(g.clock.red).toBe(50000);
+  });
+
   it('a finished game is not paused when the link goes down', () => {
     const { conn, g } = setup();
     conn.push({ gameEvent: { gameId: 'g1', version: 1, kind: EventKind.GAME_ENDED, side: 1, result: { outcome: 2, reason: 'resignation' } } });

@@ -120,8 +120,11 @@ export class GameModel extends Observable {
   // answer after the reconnect, an event, a state) runs them again. Counting on by itself the page
   // showed the mover's time running out while the server's clock had stopped, then jumped back
   // (flaky-network review: 32 s gone on the page during a 27 s Redis stall).
+  // The first-move countdown and the wait before a claim stand still with them (countdownNow).
   reconnecting = false;
   private pausedRunning: Color | null = null; // the clock that ran when they stopped
+  private pausedAt = 0; // performance.now() when they stopped
+  private link: LinkStatus = 'open'; // the link's last status, as onLink heard it
 
   private offs: (() => void)[] = [];
   private syncing = false;
@@ -254,13 +257,32 @@ export class GameModel extends Observable {
     this.changed();
   }
 
-  // The link went down: the clocks stop where they are (see `reconnecting`).
+  // The link went down (or stalled): the clocks stop where they are (see `reconnecting`).
   private onLink(s: LinkStatus) {
+    const before = this.link;
+    this.link = s;
+    // A stalled link that answers again was never lost: no reconnect, so no resync from the ready
+    // listeners. The sync is asked here instead, for the server's clocks.
+    if (s === 'open' && before === 'stalled' && this.reconnecting) void this.resync();
     if (s === 'open' || this.reconnecting || !this.loaded || this.over || this.archived) return;
     this.pausedRunning = this.clock.running;
-    this.clock = { red: this.clockNow('r'), black: this.clockNow('b'), running: null, at: performance.now() };
+    this.pausedAt = performance.now();
+    this.clock = { red: this.clockNow('r'), black: this.clockNow('b'), running: null, at: this.pausedAt };
     this.reconnecting = true;
     this.changed();
+  }
+
+  // The moment the countdowns (first move, claim wait) are read at: while the link is down, the
+  // one it went down, so they stand still with the clocks. The server's deadlines run on
+  // meanwhile, so once back they are read at the real time again, which shows what it counts
+  // (until its own reading comes: a state, a Presence in the sync's catch-up).
+  private countdownNow(now: number): number {
+    return this.reconnecting ? this.pausedAt : now;
+  }
+
+  // A first move is (or may become) due: the sync's answer does not say until when.
+  private firstMoveDue(): boolean {
+    return !this.over && this.moves.length < 2 && (this.firstMoveDueAt !== null || this.firstMoveMs > 0);
   }
 
   // Back, with no reading of the clocks from the server (a sync answer without them, a refusal):
@@ -278,6 +300,7 @@ export class GameModel extends Observable {
     if (this.syncing) return;
     this.syncing = true;
     let retrying = false;
+    const wasDown = this.reconnecting;
     try {
       const r = await this.conn.request({ sync: { gameId: this.id, lastVersion: this.version } });
       this.syncRetries = 0;
@@ -288,6 +311,10 @@ export class GameModel extends Observable {
         this.setClock(r.reply.clock as GameState['clock'], true);
         this.changed();
       }
+      // The first-move deadline comes only with the game's state: read again, so the countdown
+      // is the server's (it ran on while the page was away; Black's started with a Red move made
+      // meanwhile, not when the page heard of it).
+      if (wasDown && this.firstMoveDue()) await this.watch();
     } catch (e) {
       if (e instanceof RequestError && retryable(e.code) && this.syncRetries < RETRIES) {
         this.syncRetries++;
@@ -339,7 +366,7 @@ export class GameModel extends Observable {
   // Milliseconds until this player may claim against the opponent's absence (0: now, or unknown).
   claimWaitMs(now = performance.now()): number {
     const at = this.you ? this.claimableAt[this.you === 'r' ? 'b' : 'r'] : null;
-    return at === null ? 0 : Math.max(0, at - now);
+    return at === null ? 0 : Math.max(0, at - this.countdownNow(now));
   }
 
   private setPresent(side: Color, present: boolean) {
@@ -355,7 +382,7 @@ export class GameModel extends Observable {
   // null once both have moved, the game is over, or there is no such rule.
   firstMoveDueInMs(now = performance.now()): number | null {
     if (this.firstMoveDueAt === null || this.over || this.moves.length >= 2) return null;
-    return Math.max(0, this.firstMoveDueAt - now);
+    return Math.max(0, this.firstMoveDueAt - this.countdownNow(now));
   }
 
   // The opponent of this player has had no connection on the game for AWAY_GRACE_MS (claims are
@@ -439,10 +466,11 @@ export class GameModel extends Observable {
           this.pending = null;
         }
         // Outside tournaments Black's first-move time starts with Red's first move (a tournament's
-        // no-show time runs from the start for both). From a catch-up batch the move's time is
-        // not known: no countdown rather than a wrong one.
+        // no-show time runs from the start for both). From a catch-up batch (the last event of
+        // one carries the FEN too: the page is still `reconnecting` then) the move's time is not
+        // known: no countdown rather than a wrong one, until the state read after the sync.
         if (this.moves.length === 1 && this.firstMoveMs > 0)
-          this.firstMoveDueAt = ev.fen ? performance.now() + this.firstMoveMs : null;
+          this.firstMoveDueAt = ev.fen && !this.reconnecting ? performance.now() + this.firstMoveMs : null;
         break;
       }
       case EventKind.DRAW_OFFERED:

@@ -5,7 +5,11 @@ import { ErrorCode, decodeServer, pb, type ClientBody, type Player, type ServerM
 
 // 'idle': not signed in and nothing needs the link, so none is kept (the server closes a socket
 // that has not signed in within 30 s); the next request that waits for the link dials again.
-export type LinkStatus = 'connecting' | 'open' | 'reconnecting' | 'idle';
+// 'stalled': the socket is open but a ping has gone unanswered for PING_SUSPECT_MS (a half-open
+// link: a dead Wi-Fi, a silent relay). The page behaves as if the link were down (clocks paused,
+// "reconnecting") but keeps the socket until PING_TIMEOUT_MS: a late pong makes it 'open' again
+// with no redial.
+export type LinkStatus = 'connecting' | 'open' | 'stalled' | 'reconnecting' | 'idle';
 
 export class RequestError extends Error {
   constructor(public code: number, message: string) {
@@ -27,6 +31,11 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const URGENT_BACKOFF_MS = 1000;
 const PING_EVERY_MS = 5_000;
 const PING_TIMEOUT_MS = 6_000;
+// A ping unanswered this long makes the link 'stalled'. A pong normally comes within a round trip:
+// 3.5 s is over three times a slow mobile link's (1 s), so such a link does not flap, yet the
+// clocks stop some 2.5 s before the socket is given up (the ping timeout, which redials, stays
+// long enough for a link that is only slow).
+const PING_SUSPECT_MS = 3_500;
 // From dialling to a resumed session (socket open, hello answered): a silent peer must not leave
 // the page waiting on a socket that never answers.
 const OPEN_TIMEOUT_MS = 10_000;
@@ -45,6 +54,10 @@ export class Connection {
   // everywhere" on another device ended it, or it expired): the sign-in form says why instead of
   // appearing with no word, until a sign-in succeeds or the user signs out here.
   sessionEnded = false;
+  // The last resume of the session was refused with STORAGE_UNAVAILABLE (the server's Redis is
+  // stalled): the page keeps the token and redials, and the status says why it is taking long.
+  // Cleared by a resume that succeeds, or a dial that fails for another reason.
+  storageUnavailable = false;
 
   private ws: WebSocket | null = null;
   private nextId = 1;
@@ -55,6 +68,7 @@ export class Connection {
   private attempt = 0;
   private urgent = new Set<() => boolean>(); // live games open (played or watched): see urgentReconnectsWhile
   private pingTimer: number | undefined;
+  private refusedForStorage: WebSocket | null = null; // see refused()
   private linkWaiters = 0; // requests held until the link is up
 
   constructor(private url: string) {
@@ -145,7 +159,9 @@ export class Connection {
   // With waitForLink the request is held until the link is (back) up, e.g. a sign-in clicked
   // while the first connection is still being made.
   request(body: ClientBody, opts: { waitForLink?: boolean } = {}): Promise<ServerMessage> {
-    if (this.status === 'open') return this.send(body);
+    // A stalled socket is still open: what is sent on it is answered if the link comes back, and
+    // fails with Disconnected if it is given up.
+    if (this.status === 'open' || this.status === 'stalled') return this.send(body);
     if (!opts.waitForLink) return Promise.reject(new Disconnected());
     return new Promise((resolve, reject) => {
       this.linkWaiters++;
@@ -204,7 +220,8 @@ export class Connection {
     ws.onclose = () => this.onClose(ws);
     ws.onerror = () => ws.close();
     window.setTimeout(() => {
-      if (ws === this.ws && this.status !== 'open') this.abandon(ws);
+      // Not resumed yet (a stalled link was resumed: its pings decide).
+      if (ws === this.ws && (this.status === 'connecting' || this.status === 'reconnecting')) this.abandon(ws);
     }, OPEN_TIMEOUT_MS);
   }
 
@@ -217,6 +234,7 @@ export class Connection {
         if (r.reply?.user) this.user = r.reply.user as Player;
         if (r.reply) this.role = r.reply.role || 'player';
         if (r.reply?.token) this.setToken(r.reply.token);
+        this.storageUnavailable = false;
       } catch (e) {
         // Only a refused session ends it (by its code: the server's words may change). Any other
         // error (the server's storage away for a moment, a limit) leaves the token and redials
@@ -228,7 +246,7 @@ export class Connection {
           if (e.code === ErrorCode.BANNED) this.banned = true;
           if (e.code === ErrorCode.BAD_TOKEN) this.sessionEnded = true;
         } else {
-          if (e instanceof RequestError) this.abandon(ws);
+          if (e instanceof RequestError) this.refused(ws, e.code === ErrorCode.STORAGE_UNAVAILABLE);
           return; // onClose schedules the next try
         }
       }
@@ -263,9 +281,20 @@ export class Connection {
     for (const fn of this.listeners) fn(m);
   }
 
+  // The resume of the session was refused for a passing reason: the socket is given up and the
+  // next dial tries again. Whether it was the server's storage is kept for the status line.
+  private refused(ws: WebSocket, storage: boolean) {
+    this.refusedForStorage = storage ? ws : null;
+    this.abandon(ws);
+  }
+
   private onClose(ws: WebSocket) {
     if (ws !== this.ws) return;
     this.ws = null;
+    // Set for the socket the storage refused, so the status says so until the next answer; any
+    // other end (a network failure, a dial not answered) says nothing about the storage.
+    this.storageUnavailable = this.refusedForStorage === ws;
+    this.refusedForStorage = null;
     window.clearInterval(this.pingTimer);
     for (const p of this.pending.values()) p.reject(new Disconnected());
     this.pending.clear();
@@ -286,16 +315,25 @@ export class Connection {
     const ping = async () => {
       const t0 = performance.now();
       const ws = this.ws;
-      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is dropped and redialled.
+      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is first called stalled,
+      // then dropped and redialled.
+      const suspect = window.setTimeout(() => {
+        if (ws && ws === this.ws && this.status === 'open') this.setStatus('stalled');
+      }, PING_SUSPECT_MS);
       const deadline = window.setTimeout(() => {
         if (ws) this.abandon(ws);
       }, PING_TIMEOUT_MS);
       try {
         await this.request({ ping: { clientTimeMs: Date.now() } });
-        this.rttMs = performance.now() - t0;
+        // Answered after all: the link is alive, and nothing was lost on it (no redial). Such a
+        // late answer's time is the stall's, not the link's round trip: the clock readings (half
+        // a round trip old) and the lag sent with moves keep the last one measured.
+        if (ws === this.ws && this.status === 'stalled') this.setStatus('open');
+        else this.rttMs = performance.now() - t0;
       } catch {
         /* the close handler deals with it */
       } finally {
+        window.clearTimeout(suspect);
         window.clearTimeout(deadline);
       }
     };

@@ -170,10 +170,6 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
   // and says why, until the link is back. (A move is different: it waits and is sent then.)
   const offline = app.link !== 'open';
   const offlineTitle = offline ? t('notConnectedTitle') : undefined;
-  // The claims open when the server says they may (Presence.claim_after_ms), not before: a click
-  // before that was refused, and the refusal stayed on screen (flaky-network review, 2026-12-05).
-  const claimWait = opponentGone ? game.claimWaitMs() : 0;
-  const claimTitle = offlineTitle ?? (claimWait > 0 ? t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) }) : undefined);
 
   let status: string;
   if (game.over && game.result) status = resultText(game.result);
@@ -277,10 +273,7 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
           {/* Claims only when the opponent has no connection on the game (Presence), not in
               tournament games, and not while a first move is due: without it the game is aborted. */}
           {opponentGone && !eventId && !firstMoveAborts && (
-            <div class="actions claims">
-              <button data-testid="claim-victory" disabled={offline || claimWait > 0} title={claimTitle} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
-              <button data-testid="claim-draw" disabled={offline || claimWait > 0} title={claimTitle} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
-            </div>
+            <Claims game={game} offline={offline} />
           )}
           {!game.recordOnly && <ChatUnread game={game} me={app.user?.userId} />}
           {game.over && you && (game.result?.outcome === Outcome.RED_WINS || game.result?.outcome === Outcome.BLACK_WINS || game.result?.reason === 'double_forfeit') && (
@@ -521,8 +514,11 @@ export function FirstMoveDue({ game, you, quiet = false }: { game: GameModel; yo
       ? side === you ? t('firstMoveAbortYou', { time }) : t('firstMoveAbort', { side: sideName, time })
       : side === you ? t('firstMoveDueYou', { time }) : t('firstMoveDue', { side: sideName, time });
   };
+  // Stands still while the page's link is down, greyed as the clocks are (GameModel.countdownNow).
+  const paused = game.reconnecting;
   const countdown = shown && (
-    <p class={`muted first-move-due${urgent ? ' urgent' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)} aria-live={quiet ? 'off' : undefined}>
+    <p class={`muted first-move-due${urgent ? ' urgent' : ''}${paused ? ' paused' : ''}`} data-testid="first-move-due" data-side={side} data-aborts={aborts ? 'true' : 'false'} data-ms={Math.round(left)}
+      title={paused ? t('countdownPausedTitle') : undefined} aria-live={quiet ? 'off' : undefined}>
       {text(left)}
     </p>
   );
@@ -532,6 +528,35 @@ export function FirstMoveDue({ game, you, quiet = false }: { game: GameModel; yo
       {countdown}
       <p class="sr-only" role="status" data-testid="first-move-announce">{said && said.key === key ? text(said.ms) : ''}</p>
     </>
+  );
+}
+
+// "Claim the win" / "Claim a draw" while the opponent is gone. They open when the server says
+// they may (Presence.claim_after_ms), not before: a click before that was refused, and the refusal
+// stayed on screen (flaky-network review, 2026-12-05). Until then the time left is shown; it stands
+// still, greyed, while the page's link is down (GameModel.countdownNow). The wait is no live
+// region (it would be read out at every tick): the buttons say when they open.
+function Claims({ game, offline }: { game: GameModel; offline: boolean }) {
+  const [, setTick] = useState(0);
+  const wait = game.claimWaitMs();
+  const waiting = wait > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const id = window.setInterval(() => setTick((x) => x + 1), 500);
+    return () => window.clearInterval(id);
+  }, [waiting]);
+  const title = offline ? t('notConnectedTitle') : waiting ? t('opponentGone', { s: Math.round(game.claimAfterMs / 1000) }) : undefined;
+  const paused = game.reconnecting;
+  return (
+    <div class="actions claims">
+      <button data-testid="claim-victory" disabled={offline || waiting} title={title} onClick={() => void game.action('claimVictory')}>{t('claimVictory')}</button>
+      <button data-testid="claim-draw" disabled={offline || waiting} title={title} onClick={() => void game.action('claimDraw')}>{t('claimDraw')}</button>
+      {waiting && (
+        <p class={`muted claim-wait${paused ? ' paused' : ''}`} data-testid="claim-wait" data-ms={Math.round(wait)} title={paused ? t('countdownPausedTitle') : undefined}>
+          {t('claimWait', { time: clockText(wait) })}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -574,12 +599,16 @@ function useMoveAlerts(game: GameModel, name: string) {
     wasOffered.current = offered;
   }, [game.loaded, offered]);
   const yourMove = game.loaded && !game.over && !!game.you && game.myTurn();
+  // While the page's link is down the turn may have passed meanwhile: the title says the page is
+  // reconnecting instead of "your move" (as the status does), and the turn again once back.
+  const linkDown = game.reconnecting && !game.over;
   useEffect(() => {
-    document.title = yourMove ? `● ${t('yourTurn')} · ${pageTitle(name)}` : pageTitle(name);
+    if (linkDown) document.title = `↻ ${t('titleReconnecting')} · ${pageTitle(name)}`;
+    else document.title = yourMove ? `● ${t('yourTurn')} · ${pageTitle(name)}` : pageTitle(name);
     return () => {
       document.title = PAGE_TITLE;
     };
-  }, [yourMove, name]);
+  }, [yourMove, linkDown, name]);
 }
 
 // The opponent aborted our quick-pairing game: we wait in its pool again, and the next game opens here.

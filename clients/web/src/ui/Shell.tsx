@@ -118,7 +118,7 @@ export function Shell({ app }: { app: App }) {
         </div>
       </header>
       <div class={`link-status ${app.link}`} data-testid="link-status" data-state={app.link} role="status" aria-live="polite">
-        {app.link === 'reconnecting' ? t('reconnecting') : app.link === 'connecting' ? t('connecting') : ''}
+        {linkStatusText(app)}
       </div>
       {user && app.readyGame && (
         <div class="ready-game" data-testid="ready-game" data-game={app.readyGame.gameId} role="alert">
@@ -152,6 +152,16 @@ export function Shell({ app }: { app: App }) {
 }
 
 // The active page's link says so in words too (aria-current), not only by its look.
+// The bar's words while the link is not open. A resume refused because the server's storage
+// (Redis) is stalled can keep the page reconnecting for many seconds: it says so, not only
+// "reconnecting".
+function linkStatusText(app: App): string {
+  if (app.link === 'reconnecting') return app.conn.storageUnavailable ? t('reconnectingStorage') : t('reconnecting');
+  if (app.link === 'stalled') return t('linkStalled');
+  if (app.link === 'connecting') return t('connecting');
+  return '';
+}
+
 function NavLink({ href, active, testid, children }: { href: string; active: boolean; testid?: string; children: string }) {
   return <a href={href} data-testid={testid} class={active ? 'active' : ''} aria-current={active ? 'page' : undefined}>{children}</a>;
 }
