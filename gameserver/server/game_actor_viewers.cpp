@@ -87,16 +87,19 @@ void GameActor::subscribe(const std::shared_ptr<Connection>& c, xq::Viewer v, Gr
       send_message(*c, ev, deps_.metrics);
     }
     // A player back after a drop may have missed that its opponent left (review, 2026-12-04: the
-    // claim button never came): the catch-up says so, with the time left until it may claim.
-    if (v != xq::Viewer::Spectator && !session_.over() && !config_.tournament()) {
+    // claim button never came): the catch-up says so, with the time left until it may claim. Or
+    // that the opponent came back meanwhile (its page still showed the claims): said too.
+    if (v != xq::Viewer::Spectator && !session_.over()) {
       const xq::Color opp = xq::opposite(side_of(v));
-      if (const int64_t gone = gone_since_[xq::index(opp)]; gone != 0) {
+      const int64_t gone = gone_since_[xq::index(opp)];
+      if (gone == 0 || !config_.tournament()) {
         v1::ServerMessage pm;
         auto* p = pm.mutable_presence();
         p->set_game_id(config_.id);
         p->set_side(to_side(opp));
-        p->set_present(false);
-        p->set_claim_after_ms(static_cast<uint32_t>(std::max<int64_t>(0, deps_.options.claim_after_ms - (now - gone))));
+        p->set_present(gone == 0);
+        p->set_claim_after_ms(static_cast<uint32_t>(
+            gone == 0 ? deps_.options.claim_after_ms : std::max<int64_t>(0, deps_.options.claim_after_ms - (now - gone))));
         send_message(*c, pm, deps_.metrics);
       }
     }

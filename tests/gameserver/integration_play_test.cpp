@@ -525,6 +525,34 @@ TEST_F(GameServer, NothingAboutANewGameComesBeforeItsGameStarted) {
   }
 }
 
+// Red's page saw Black leave, then lost its own link; Black came back meanwhile. Red's catch-up
+// says Black is there (its page kept offering the claims; web review, 2026-12-05).
+TEST_F(GameServer, ACatchUpSaysTheOpponentCameBackMeanwhile) {
+  Client red = guest("cb_red"), black = guest("cb_black");
+  const std::string gid = start_game(red, black);
+  ASSERT_TRUE(move(red, gid, "h2e2").has_reply());
+  ASSERT_TRUE(move(black, gid, "h9g7").has_reply());
+  black.ws.reset();
+  ASSERT_TRUE(red.ws->wait_for([&](const ServerMessage& s) {
+    return s.has_presence() && s.presence().game_id() == gid && s.presence().side() == BLACK && !s.presence().present();
+  }));
+  red.ws.reset();
+  auto sync_game = [&](Client& who) {
+    reconnect(who);
+    ClientMessage sync;
+    sync.mutable_sync()->set_game_id(gid);
+    sync.mutable_sync()->set_last_version(2);
+    return who.ws->request(sync);
+  };
+  ASSERT_TRUE(sync_game(black).has_reply());
+  ASSERT_TRUE(sync_game(red).has_reply());
+  auto back = red.ws->wait_for(
+      [&](const ServerMessage& s) { return s.has_presence() && s.presence().game_id() == gid && s.presence().side() == BLACK; });
+  ASSERT_TRUE(back) << "the catch-up did not say where the opponent is";
+  EXPECT_TRUE(back->presence().present());
+  EXPECT_EQ(error_of(action(red, gid, "claim_victory")), CLAIM_NOT_ALLOWED);
+}
+
 TEST_F(GameServer, ClaimVictoryOnlyAfterTheOpponentLeft) {
   Client red = guest("cl_red"), black = guest("cl_black");
   std::string gid = start_game(red, black);
