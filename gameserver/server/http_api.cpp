@@ -170,6 +170,7 @@ const char* method_of(const std::vector<std::string>& parts) {
   if (n == 5 && parts[1] == "games" && parts[3] == "chat" && parts[4] == "report") return "POST";
   if (n >= 2 && parts[1] == "games") return n <= 3 || (n == 4 && parts[3] == "pgn") ? "GET" : nullptr;
   if (n == 3 && parts[1] == "users") return "GET";
+  if (n == 3 && parts[1] == "accounts") return "GET";
   if (n == 4 && parts[1] == "users") return is(3, {"ratings", "games"}) ? "GET" : nullptr;
   if (n == 5 && parts[1] == "users" && parts[3] == "rating-history") return "GET";
   if (n == 3 && parts[1] == "account") return is(2, {"password", "sign-out-everywhere"}) ? "POST" : nullptr;
@@ -334,6 +335,13 @@ HttpResult handle_http(Hub& hub, const std::string& method, const std::string& t
       auto name = is_user_id(parts[2]) ? hub.auth().account_name(parts[2]) : std::nullopt;
       if (!name) return json_error(404, "no such account (guests are not stored)");
       return {200, "application/json", json::serialize(json::object{{"user_id", parts[2]}, {"name", *name}})};
+    }
+    // The other way round: an account's id by its name (a club organiser adds a member by name;
+    // names and ids are public in every game record). Any case of the name finds it.
+    if (parts.size() == 3 && parts[1] == "accounts" && method == "GET") {
+      auto u = hub.auth().find_user(parts[2]);
+      if (!u) return json_error(404, "no such account (guests are not stored)");
+      return {200, "application/json", json::serialize(json::object{{"user_id", u->id}, {"name", u->name}})};
     }
     if (parts.size() == 4 && parts[1] == "users" && (parts[3] == "ratings" || parts[3] == "games") && method == "GET") {
       if (!is_user_id(parts[2])) return json_error(404, "no such user id (ids are g-… or u-… and 16 hex digits)");

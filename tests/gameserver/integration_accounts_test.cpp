@@ -881,6 +881,20 @@ TEST_F(GameServer, AnAccountsNameIsFoundByItsId) {
   EXPECT_EQ(g_servers->http_get("/api/users/garbage", body), 404);
 }
 
+// And its id by its name, in any case and percent-encoded (a club organiser adds members by name).
+TEST_F(GameServer, AnAccountsIdIsFoundByItsName) {
+  Client acct = register_account(g_servers->port(), "Found_By_Name"), zhao = register_account(g_servers->port(), "赵云");
+  Client visitor = guest("found_guest");
+  std::string body;
+  ASSERT_EQ(g_servers->http_get("/api/accounts/found_by_NAME", body), 200) << body;
+  EXPECT_EQ(boost::json::parse(body).at("user_id").as_string(), acct.user_id);
+  EXPECT_EQ(boost::json::parse(body).at("name").as_string(), "Found_By_Name");
+  ASSERT_EQ(g_servers->http_get("/api/accounts/%E8%B5%B5%E4%BA%91", body), 200) << body;
+  EXPECT_EQ(boost::json::parse(body).at("user_id").as_string(), zhao.user_id);
+  EXPECT_EQ(g_servers->http_get("/api/accounts/" + visitor.name, body), 404) << "guests are not stored";
+  EXPECT_EQ(g_servers->http_get("/api/accounts/nobody_has_this_name", body), 404);
+}
+
 // A player's finished games, newest first, as short summaries: what a profile page lists.
 TEST_F(GameServer, APlayersFinishedGamesAreListedNewestFirst) {
   Client ann = guest("hist_ann"), bob = guest("hist_bob"), cid = guest("hist_cid");
