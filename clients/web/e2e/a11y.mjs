@@ -452,6 +452,15 @@ test('form errors tied to their fields: sign-in (guest name, register), a seek a
   await page.click('[data-testid=create-seek]');
   await fieldError(page, 'seek-rated', /^Rated games need an account/i, 'a rated seek by a guest');
   await noFieldError(page, 'seek-minutes', 'the minutes are fine');
+  // A rated seek's range of opponents' ratings, upside down: both bounds are what is wrong.
+  await page.fill('[data-testid=seek-rating-min]', '1800');
+  await page.fill('[data-testid=seek-rating-max]', '1600');
+  await page.click('[data-testid=create-seek]');
+  await fieldError(page, 'seek-rating-min', /lower bound is above the upper/, 'a rating range upside down');
+  await fieldError(page, 'seek-rating-max', /lower bound is above the upper/, 'a rating range upside down');
+  await noFieldError(page, 'seek-rated', 'the Rated box is not what is wrong now');
+  await page.fill('[data-testid=seek-rating-min]', '');
+  await page.fill('[data-testid=seek-rating-max]', '');
   await page.setChecked('[data-testid=seek-rated]', false);
   await page.fill('[data-testid=challenge-name]', 'guest-Formy');
   await page.click('[data-testid=challenge]');

@@ -115,10 +115,8 @@ test('blackbox: lobby errors in view, in the page\'s language, following a langu
   const guest = await newPlayer(ctx, 'Gia', { ...PHONE, locale: 'zh-CN' });
   const acct = await newAccount(ctx, 'low');
   if (!(await guest.page.textContent('[data-testid=lang-toggle]')).includes('English')) await guest.page.click('[data-testid=lang-toggle]');
-  // A rated seek only for 1600 and up (no form field yet: the protocol's create_seek).
-  await host.page.evaluate(() =>
-    window.__xq.conn.request({ createSeek: { variant: 1, timeControl: { initialMs: 600000, incrementMs: 5000 }, color: 1, ruleset: 'cxa', rated: true, ratingMin: 1600 } }),
-  );
+  // A rated seek only for 1600 and up, from the seek form (the upper bound left blank: none).
+  await createSeek(host, { color: 'red', rated: true, ratingMin: 1600 });
   const row = (p) => p.page.locator('[data-testid=seek-list] li', { hasText: host.name });
   await row(acct).waitFor({ timeout: T });
   assertEqual((await row(acct).locator('[data-testid=seek-rating-range]').textContent()).trim(), '1600–', 'the range is on the seek');

@@ -59,10 +59,12 @@ export async function logInElsewhere(ctx, account, password = 'secret-pw-1') {
 }
 
 // Creates a seek from the lobby form; returns when the seek shows as ours.
-export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false, repetitions = 3, paeFree, moveLimit, countedChecks, requestedLimit, requestedLimitForcingCap, captureVisibility } = {}) {
+export async function createSeek(p, { variant = 'xiangqi', color = 'red', minutes = 10, rated = false, ratingMin, ratingMax, repetitions = 3, paeFree, moveLimit, countedChecks, requestedLimit, requestedLimitForcingCap, captureVisibility } = {}) {
   await p.page.selectOption('[data-testid=seek-variant]', variant === 'jieqi' ? '2' : '1');
   if (captureVisibility) await p.page.selectOption('[data-testid=seek-capture-visibility]', captureVisibility);
   await p.page.setChecked('[data-testid=seek-rated]', rated);
+  if (ratingMin !== undefined) await p.page.fill('[data-testid=seek-rating-min]', String(ratingMin));
+  if (ratingMax !== undefined) await p.page.fill('[data-testid=seek-rating-max]', String(ratingMax));
   if (repetitions !== 3 || paeFree !== undefined || moveLimit !== undefined || countedChecks !== undefined || requestedLimit !== undefined) {
     await p.page.click('[data-testid=seek-rule-options] summary');  // opens the rule options
     await p.page.selectOption('[data-testid=seek-repetitions]', String(repetitions));

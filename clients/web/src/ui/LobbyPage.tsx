@@ -240,13 +240,14 @@ function seekColorText(color: number, mine: boolean): string {
 }
 
 // The seek form's fields a refusal of the server may be about (its words: hub_seeks.cpp).
-type SeekField = 'minutes' | 'rated' | 'opponent';
+type SeekField = 'minutes' | 'rated' | 'opponent' | 'ratingRange';
 const LOBBY_ERROR_ID = 'lobby-error';
 function seekFieldOf(body: Parameters<App['conn']['request']>[0], e: unknown): SeekField | null {
   if (!body.createSeek && !body.challenge) return null;
   const { code, message = '' } = e as { code?: number; message?: string };
   if (/^rated games need an account: register or log in/.test(message)) return 'rated';
   if (/^time control: /.test(message)) return 'minutes';
+  if (/^rating range: /.test(message)) return 'ratingRange';
   if (body.challenge && (code === ErrorCode.USER_NOT_ONLINE || /^(user_name: |you cannot challenge yourself|rated games need an account: .+ is a guest)/.test(message)))
     return 'opponent';
   return null;
@@ -261,6 +262,9 @@ function SeekForm({ onSubmit, invalid }: { onSubmit: (body: Parameters<App['conn
   const [ruleset, setRuleset] = useState('cxa');
   const [captureVisibility, setCaptureVisibility] = useState('capturer');
   const [rated, setRated] = useState(false);
+  // The taker's rating range of a rated seek, blank = no bound (the server takes 0 for none).
+  const [ratingMin, setRatingMin] = useState('');
+  const [ratingMax, setRatingMax] = useState('');
   const [rules, setRules] = useState(DEFAULT_RULE_OPTIONS);
   const [opponent, setOpponent] = useState('');
   const spec = () => ({
@@ -269,6 +273,7 @@ function SeekForm({ onSubmit, invalid }: { onSubmit: (body: Parameters<App['conn
     color,
     ruleset,
     rated,
+    ...(rated ? { ratingMin: Number(ratingMin) || 0, ratingMax: Number(ratingMax) || 0 } : {}),
     ruleOptions: ruleOptions(rules, variant === Variant.JIEQI),
     ...(variant === Variant.JIEQI ? { captureVisibility } : {}),
   });
@@ -332,6 +337,20 @@ function SeekForm({ onSubmit, invalid }: { onSubmit: (body: Parameters<App['conn
           <input data-testid="seek-rated" {...errorOf('rated')} type="checkbox" checked={rated} onChange={(e) => setRated(e.currentTarget.checked)} />
           {t('ratedSeek')}
         </label>
+        {rated && (
+          <>
+            <label>
+              {t('ratingMin')}
+              <input data-testid="seek-rating-min" {...errorOf('ratingRange')} type="number" min="0" max="4000" step="1" placeholder={t('anyRating')}
+                value={ratingMin} onInput={(e) => setRatingMin(e.currentTarget.value)} />
+            </label>
+            <label>
+              {t('ratingMax')}
+              <input data-testid="seek-rating-max" {...errorOf('ratingRange')} type="number" min="0" max="4000" step="1" placeholder={t('anyRating')}
+                value={ratingMax} onInput={(e) => setRatingMax(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
         <div class="row seek-submit">
           <button class="primary" data-testid="create-seek">{t('createSeek')}</button>
         </div>
