@@ -88,6 +88,9 @@ struct Options {
   // set up again) at different times, as on a live server; 0: games end on the board only (the
   // move limit ends most of them at the same ply, i.e. all at once when they started together).
   int resign_at_plies = 0;
+  // The games' rule set (cxa | axf | computer): what the server judges after each move differs
+  // (CXA labels the moves of a nine-round cycle).
+  std::string ruleset = "cxa";
   // First moves spread over one move interval plus this (seconds), so that games are of different
   // ages as on a live server; 0: all games start within one interval and grow in step (their move
   // histories reach the same sizes at the same moment, e.g. plies 64 and 128).
@@ -589,6 +592,7 @@ void Game::send_seek(Conn* owner) {
   s->set_variant(opt.jieqi ? v1::JIEQI : v1::XIANGQI);
   s->mutable_time_control()->set_initial_ms(opt.initial_ms);
   s->set_color(v1::SIDE_NONE);
+  s->set_ruleset(opt.ruleset);
   owner->send(m);
 }
 
@@ -1299,6 +1303,7 @@ int main(int argc, char** argv) {
        "first moves spread over one interval plus this many seconds, so games are of different ages")
       ("resign-at-plies", po::value(&opt.resign_at_plies)->default_value(opt.resign_at_plies),
        "each game resigns at a random ply between half this and this, so games end at different times (0 = never)")
+      ("ruleset", po::value(&opt.ruleset)->default_value(opt.ruleset), "the games' rule set: cxa | axf | computer")
       ("event-is-reply", po::value(&opt.event_is_reply)->default_value(opt.event_is_reply), "moves are answered by the mover's game_event, not a separate reply (the web client's way; false: the older two-frame answer)")
       ("server-pid", po::value(&opt.server_pid)->default_value(0), "server process: RSS and CPU are reported")
       ("redis-pid", po::value(&opt.redis_pid)->default_value(0), "redis process: CPU is reported")
