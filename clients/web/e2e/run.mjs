@@ -12,6 +12,7 @@ import './review.mjs';
 import './blackbox.mjs';
 import './a11y.mjs';
 import './network.mjs';
+import './clubs.mjs';
 
 const shots = join(WEB_DIR, 'test-results/screenshots');
 const docsShots = join(WEB_DIR, '../../docs/screenshots');

@@ -1,6 +1,6 @@
 // Application-wide state: the one connection, the signed-in user, the open game models, and the
-// hash route (#/, #/game/ID, #/tournaments[/ID], #/player/ID, #/leaderboard[/VARIANT], #/admin,
-// #/analysis[?fen=FEN]) so the server only has to serve index.html;
+// hash route (#/, #/game/ID, #/tournaments[/ID], #/tournaments?club=ID (the event form for a
+// club), #/clubs, #/club/ID, #/player/ID, #/leaderboard[/VARIANT], #/admin, #/analysis[?fen=FEN]) so the server only has to serve index.html;
 // tournament notices (game ready, event news), direct challenges to us and the quick-pairing waiting
 // state.
 import { GameModel } from './game/model';
@@ -13,7 +13,9 @@ import { eventIdOfGame } from './tournament/logic';
 export type Route =
   | { page: 'lobby' }
   | { page: 'game'; id: string }
-  | { page: 'tournaments'; id?: string }
+  | { page: 'tournaments'; id?: string; club?: string }
+  | { page: 'clubs' }
+  | { page: 'club'; id: string }
   | { page: 'player'; id: string }
   | { page: 'leaderboard'; variant: 'xiangqi' | 'jieqi' }
   | { page: 'admin' }
@@ -23,9 +25,14 @@ export function parseRoute(hash: string): Route {
   // The analysis board's position is a query (a FEN holds slashes): #/analysis?fen=<encoded FEN>.
   const m = /^#?\/?analysis(?:\?(.*))?$/.exec(hash);
   if (m) return { page: 'analysis', fen: new URLSearchParams(m[1] ?? '').get('fen') ?? undefined };
+  // The event form opened for a club (its club id filled in, members only): #/tournaments?club=ID.
+  const q = /^#?\/?tournaments\/?\?(.*)$/.exec(hash);
+  if (q) return { page: 'tournaments', club: new URLSearchParams(q[1]).get('club') || undefined };
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'game' && parts[1]) return { page: 'game', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'tournaments') return { page: 'tournaments', id: parts[1] ? decodeURIComponent(parts[1]) : undefined };
+  if (parts[0] === 'clubs') return { page: 'clubs' };
+  if (parts[0] === 'club' && parts[1]) return { page: 'club', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'player' && parts[1]) return { page: 'player', id: decodeURIComponent(parts[1]) };
   if (parts[0] === 'leaderboard') return { page: 'leaderboard', variant: parts[1] === 'jieqi' ? 'jieqi' : 'xiangqi' };
   if (parts[0] === 'admin') return { page: 'admin' };

@@ -57,6 +57,11 @@ export const NEW_EVENT_FORM = {
 };
 export type EventFormState = typeof NEW_EVENT_FORM;
 
+// A new event for a club (its page's "New event for this club"): the club's id, members only.
+export function clubEventForm(clubId: string): EventFormState {
+  return { ...NEW_EVENT_FORM, club_id: clubId, access: 'members' };
+}
+
 // What the body is for: a new event; the changes to an event in registration (every setting but
 // those fixed at creation); or to one that has started (only what is about the rounds to come:
 // the matchmaker refuses the rest).

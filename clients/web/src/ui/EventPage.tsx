@@ -16,10 +16,10 @@ import { zhParts } from './lang';
 
 const POLL_MS = 10_000;
 
-type Data = { ev: EventDetail | null; standings: Standings | null; cross: Crosstable | null; next: NextGame | null; clubOrganisers: string[]; error: string };
+type Data = { ev: EventDetail | null; standings: Standings | null; cross: Crosstable | null; next: NextGame | null; clubOrganisers: string[]; clubName: string; error: string };
 
 export function EventPage({ app, id }: { app: App; id: string }) {
-  const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], error: '' });
+  const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], clubName: '', error: '' });
   const [round, setRound] = useState<number | null>(null); // null = the latest paired round
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   // A bare "Done." goes after a while: left standing under the title it read as news for the rest
@@ -51,10 +51,13 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     ]);
     const val = <T,>(r: PromiseSettledResult<T>) => (r.status === 'fulfilled' ? r.value : null);
     const e = val(ev);
-    // Organisers of the event's club may run it too.
+    // Organisers of the event's club may run it too; its name for the link to the club's page.
     let club: string[] = [];
+    let clubName = '';
     if (e?.config.club_id) {
-      club = await api<{ organisers?: string[] }>('GET', `/api/clubs/${encodeURIComponent(e.config.club_id)}`).then((c) => c.organisers ?? [], () => []);
+      const c = await api<{ name?: string; organisers?: string[] }>('GET', `/api/clubs/${encodeURIComponent(e.config.club_id)}`).catch(() => null);
+      club = c?.organisers ?? [];
+      clubName = c?.name ?? '';
     }
     if (mySeq !== seq.current) return;
     if (e) for (const g of e.games ?? []) if (g.game_id) app.eventOfGame.set(g.game_id, id);
@@ -62,7 +65,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     missing.current = ev.status === 'rejected' && (ev.reason as { status?: number })?.status === 404;
     setData((old) =>
       e
-        ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, error: '' }
+        ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, clubName, error: '' }
         : { ...old, error },
     );
   }, [app, id]);
@@ -147,6 +150,11 @@ export function EventPage({ app, id }: { app: App; id: string }) {
           <span class={`tag stage-${ev.stage}`} data-testid="event-stage">{stageText(ev.stage)}</span>
           {cfg.access !== 'open' && <span class="tag">{t(`access.${cfg.access}` as Key)}</span>}
         </div>
+        {cfg.club_id && (
+          <p class="event-club">
+            <a data-testid="event-club-link" href={`#/club/${encodeURIComponent(cfg.club_id)}`}>{t('eventClub', { name: data.clubName || cfg.club_id })}</a>
+          </p>
+        )}
         <EventRules ev={ev} />
         {ev.stage === 'paused' && (
           <p class="muted" data-testid="paused-note">

@@ -12,6 +12,7 @@ import { AdminPage } from './AdminPage';
 import { AnalysisPage } from './AnalysisPage';
 import { EventPage } from './EventPage';
 import { TournamentsPage } from './TournamentsPage';
+import { ClubPage, ClubsPage } from './ClubsPage';
 import { LeaderboardPage } from './LeaderboardPage';
 import { PlayerPage } from './PlayerPage';
 import { setSoundOn, soundOn } from './alerts';
@@ -74,7 +75,9 @@ export function Shell({ app }: { app: App }) {
   }
   else if (!user) page = app.link === 'open' || !app.conn.token ? <SignIn app={app} /> : <p class="muted">{t('connecting')}</p>;
   else if (r.page === 'game') page = <GamePage key={r.id} app={app} game={app.game(r.id)} eventId={app.eventOf(r.id)} />;
-  else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage app={app} />;
+  else if (r.page === 'tournaments') page = r.id ? <EventPage key={r.id} app={app} id={r.id} /> : <TournamentsPage key={r.club ?? ''} app={app} club={r.club} />;
+  else if (r.page === 'clubs') page = <ClubsPage app={app} />;
+  else if (r.page === 'club') page = <ClubPage key={r.id} app={app} id={r.id} />;
   else if (r.page === 'player') page = <PlayerPage key={r.id} app={app} id={r.id} />;
   else if (r.page === 'leaderboard') page = <LeaderboardPage app={app} variant={r.variant} />;
   else page = <LobbyPage app={app} />;
@@ -91,7 +94,7 @@ export function Shell({ app }: { app: App }) {
         {/* A link to the page already shown changes no route: closed here too. */}
         <nav id="site-nav" onClick={(e) => { if ((e.target as Element).closest('a')) setMenuFor(null); }}>
           <NavLink href="#/" active={r.page === 'lobby'}>{t('lobby')}</NavLink>
-          <NavLink href="#/tournaments" active={r.page === 'tournaments'}>{t('tournaments')}</NavLink>
+          <NavLink href="#/tournaments" active={r.page === 'tournaments' || r.page === 'clubs' || r.page === 'club'}>{t('tournaments')}</NavLink>
           <NavLink href="#/leaderboard" testid="nav-leaderboard" active={r.page === 'leaderboard'}>{t('leaderboard')}</NavLink>
           <NavLink href="#/analysis" testid="nav-analysis" active={r.page === 'analysis'}>{t('analysisBoard')}</NavLink>
           {user && (
@@ -177,6 +180,8 @@ function pageName(app: App): string | null {
   // An event's and another player's page by its name, once loaded ("Spring Open · Tournaments").
   const subject = 'id' in r && r.id && app.pageSubject?.page === `${r.page}/${r.id}` ? app.pageSubject.name : '';
   if (r.page === 'tournaments') return subject ? `${subject} · ${t('tournaments')}` : t('tournaments');
+  if (r.page === 'clubs') return t('clubs');
+  if (r.page === 'club') return subject ? `${subject} · ${t('club')}` : t('club');
   if (r.page === 'player') return r.id === app.user?.userId ? t('myGames') : subject ? `${subject} · ${t('player')}` : t('player');
   if (r.page === 'leaderboard') return t('leaderboard');
   return t('lobby');

@@ -5,7 +5,7 @@ import type { App } from '../app';
 import { apiErrorText, t, type Key } from '../i18n';
 import { api } from '../net/http';
 import { BYE_OPP_POLICIES, TIEBREAK_PRESETS } from '../tournament/logic';
-import { BadPairsError, NEW_EVENT_FORM, POLICIES, eventSettingsBody, formFromConfig, formPreset } from '../tournament/event_form';
+import { BadPairsError, NEW_EVENT_FORM, clubEventForm, POLICIES, eventSettingsBody, formFromConfig, formPreset } from '../tournament/event_form';
 import type { EventDetail, EventSummary } from '../tournament/types';
 import { RULESETS } from './format';
 import { RuleOptionsFields } from './RuleOptionsFields';
@@ -23,10 +23,11 @@ export function variantText(v: string): string {
   return v === 'jieqi' ? t('jieqi') : t('xiangqi');
 }
 
-export function TournamentsPage({ app }: { app: App }) {
+// `club`: opened from a club's page ("New event for this club"): the form open, for that club.
+export function TournamentsPage({ app, club }: { app: App; club?: string }) {
   const [events, setEvents] = useState<EventSummary[] | null>(null);
   const [error, setError] = useState('');
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(!!club);
   // Creating events is the organiser role's (an admin grants it); the server checks it too.
   const canOrganise = app.conn.role === 'organiser' || app.conn.role === 'admin';
 
@@ -67,6 +68,7 @@ export function TournamentsPage({ app }: { app: App }) {
       <section class="panel">
         <div class="row spread">
           <h2>{t('tournaments')}</h2>
+          <a class="button" data-testid="clubs-link" href="#/clubs">{t('clubs')}</a>
           {canOrganise ? (
             <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
           ) : (
@@ -89,7 +91,7 @@ export function TournamentsPage({ app }: { app: App }) {
         </ul>
         {error && <p class="error" role="alert">{error}</p>}
       </section>
-      {creating && canOrganise && <EventForm app={app} />}
+      {creating && canOrganise && <EventForm app={app} club={club} />}
     </div>
   );
 }
@@ -98,10 +100,11 @@ export function TournamentsPage({ app }: { app: App }) {
 // `editing` the same form changes an event's settings (POST /api/events/{id}/settings, through
 // `onSave`): in registration every setting but its id, club and variant; once it has started only
 // those about the rounds to come, and the others are not shown.
-export function EventForm({ app, editing, onSave }: { app: App; editing?: EventDetail; onSave?: (body: Record<string, unknown>) => Promise<boolean> }) {
+// `club`: a new event for that club, members only (both still editable).
+export function EventForm({ app, editing, onSave, club }: { app: App; editing?: EventDetail; onSave?: (body: Record<string, unknown>) => Promise<boolean>; club?: string }) {
   const mode = !editing ? 'create' : editing.stage === 'registration' ? 'registration' : 'running';
   const full = mode !== 'running';
-  const [f, setF] = useState(() => (editing ? formFromConfig(editing.config) : NEW_EVENT_FORM));
+  const [f, setF] = useState(() => (editing ? formFromConfig(editing.config) : club ? clubEventForm(club) : NEW_EVENT_FORM));
   // Worded at each render (a thunk), so a language switch re-words it; with the field it is about
   // (marked invalid, described by it), if any.
   const [error, setErrorOnly] = useState<{ text: () => string; field: EventField | null } | null>(null);
@@ -147,6 +150,7 @@ export function EventForm({ app, editing, onSave }: { app: App; editing?: EventD
   return (
     <section class={editing ? 'event-settings' : 'panel'}>
       {!editing && <h2>{t('createEvent')}</h2>}
+      {!editing && club && <p class="muted" data-testid="club-event-note">{t('clubEventNote', { club })}</p>}
       {mode === 'running' && <p class="muted small" data-testid="settings-running-help">{t('settingsRunningHelp')}</p>}
       <form
         class="seek-form event-form"

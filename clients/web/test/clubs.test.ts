@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  REMEMBERED_MAX,
+  displayName,
+  forgetClub,
+  loadRememberedClubs,
+  parseRemembered,
+  rememberClub,
+  validClubId,
+  withClub,
+} from '../src/tournament/clubs';
+import { clubEventForm, eventSettingsBody } from '../src/tournament/event_form';
+import { setLang, t } from '../src/i18n';
+
+// A Storage stand-in (localStorage is not there in vitest's node environment).
+function memoryStore(initial: Record<string, string> = {}) {
+  const m = new Map(Object.entries(initial));
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    raw: m,
+  };
+}
+
+describe('club ids', () => {
+  it("take the server's characters only (A-Z a-z 0-9 - _), up to 40", () => {
+    expect(validClubId('senior-club_2026')).toBe(true);
+    expect(validClubId('A')).toBe(true);
+    expect(validClubId('x'.repeat(40))).toBe(true);
+    expect(validClubId('x'.repeat(41))).toBe(false);
+    expect(validClubId('')).toBe(false);
+    expect(validClubId('bad id')).toBe(false);
+    expect(validClubId('club/1')).toBe(false);
+    expect(validClubId('象棋')).toBe(false);
+    expect(validClubId('a.b')).toBe(false);
+  });
+});
+
+describe('remembered clubs', () => {
+  it('put the club last created or opened first, once, with its latest name', () => {
+    let list = withClub([], { id: 'a', name: 'Alpha' });
+    list = withClub(list, { id: 'b', name: 'Beta' });
+    list = withClub(list, { id: 'a', name: 'Alpha club' });
+    expect(list).toEqual([
+      { id: 'a', name: 'Alpha club' },
+      { id: 'b', name: 'Beta' },
+    ]);
+  });
+
+  it('keep at most REMEMBERED_MAX, dropping the oldest', () => {
+    let list: { id: string; name: string }[] = [];
+    for (let i = 0; i < REMEMBERED_MAX + 5; i++) list = withClub(list, { id: `c${i}`, name: '' });
+    expect(list.length).toBe(REMEMBERED_MAX);
+    expect(list[0].id).toBe(`c${REMEMBERED_MAX + 4}`);
+    expect(list.some((c) => c.id === 'c0')).toBe(false);
+  });
+
+  it('never remember an id the server would not give', () => {
+    expect(withClub([], { id: 'no spaces', name: 'x' })).toEqual([]);
+  });
+
+  it('read what was stored strictly: junk, bad ids and duplicates are left out', () => {
+    expect(parseRemembered(null)).toEqual([]);
+    expect(parseRemembered('not json')).toEqual([]);
+    expect(parseRemembered('{"id":"a"}')).toEqual([]);
+    expect(parseRemembered(JSON.stringify([{ id: 'a', name: 'A' }, { id: 'bad id' }, 7, null, { id: 'a', name: 'again' }, { id: 'b', name: 3 }]))).toEqual([
+      { id: 'a', name: 'A' },
+      { id: 'b', name: '' },
+    ]);
+  });
+
+  it('survive in the storage: remembered, read back, forgotten', () => {
+    const s = memoryStore();
+    rememberClub({ id: 'east', name: 'East' }, s);
+    rememberClub({ id: 'west', name: 'West' }, s);
+    expect(loadRememberedClubs(s).map((c) => c.id)).toEqual(['west', 'east']);
+    expect(forgetClub('west', s)).toEqual([{ id: 'east', name: 'East' }]);
+    expect(loadRememberedClubs(s)).toEqual([{ id: 'east', name: 'East' }]);
+  });
+
+  it('do not break the page when the storage refuses', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    expect(loadRememberedClubs(broken)).toEqual([]);
+    expect(() => rememberClub({ id: 'a', name: '' }, broken)).not.toThrow();
+  });
+});
+
+describe('club people', () => {
+  it('are shown by name, or by id when none is known (a guest)', () => {
+    const names = new Map([['u-00000000000000a1', 'Lin']]);
+    expect(displayName('u-00000000000000a1', names)).toBe('Lin');
+    expect(displayName('g-00000000000000b2', names)).toBe('g-00000000000000b2');
+  });
+});
+
+describe('a new event for a club', () => {
+  it('sends the club id and members-only access', () => {
+    const body = eventSettingsBody({ ...clubEventForm('east'), name: 'East club night' }, 'create', () => 7);
+    expect(body.club_id).toBe('east');
+    expect(body.access).toBe('members');
+  });
+});
+
+describe('club routes', () => {
+  it('#/clubs, #/club/ID and the event form for a club', async () => {
+    const { parseRoute } = await import('../src/app');
+    expect(parseRoute('#/clubs')).toEqual({ page: 'clubs' });
+    expect(parseRoute('#/club/senior-club')).toEqual({ page: 'club', id: 'senior-club' });
+    expect(parseRoute('#/club')).toEqual({ page: 'lobby' });
+    expect(parseRoute('#/tournaments?club=senior-club')).toEqual({ page: 'tournaments', club: 'senior-club' });
+    expect(parseRoute('#/tournaments')).toEqual({ page: 'tournaments', id: undefined });
+    expect(parseRoute('#/tournaments/spring')).toEqual({ page: 'tournaments', id: 'spring' });
+  });
+});
+
+describe('club texts', () => {
+  it('say why an account name is refused, in both languages', () => {
+    setLang('en');
+    expect(t('noAccountMember', { name: 'Bob' })).toBe('No account is named “Bob” — guests cannot be members.');
+    setLang('zh');
+    expect(t('noAccountMember', { name: 'Bob' })).toContain('游客不能成为成员');
+    expect(t('clubRoleNeeded')).toContain('组织者');
+    setLang('en');
+  });
+});
