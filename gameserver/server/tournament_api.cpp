@@ -167,7 +167,10 @@ const char* method_of(const std::vector<std::string>& parts) {
   const size_t n = parts.size();
   if (parts[1] == "events")
     return n == 3 ? "GET" : n != 4 ? nullptr : kEventViews.count(parts[3]) ? "GET" : kEventActions.count(parts[3]) ? "POST" : nullptr;
-  if (parts[1] == "clubs") return n == 2 ? "POST" : n == 3 ? "GET" : n == 4 && (parts[3] == "members" || parts[3] == "organisers") ? "POST" : nullptr;
+  if (parts[1] == "clubs") {
+    const bool list = n >= 4 && (parts[3] == "members" || parts[3] == "organisers");
+    return n == 2 ? nullptr : n == 3 ? "GET" : (n == 4 && list) || (n == 5 && list && parts[4] == "remove") ? "POST" : nullptr;
+  }
   if (parts[1] == "pools") return n == 2 ? "GET" : n == 5 && (parts[4] == "join" || parts[4] == "leave") ? "POST" : nullptr;
   return nullptr;
 }
@@ -385,6 +388,21 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
   }
 
   if (kind == "clubs") {
+    // Every club, by id (a person finds theirs: the web client lists the ones they organise or
+    // belong to). Names and ids are public, as in a club's own page.
+    if (parts.size() == 2 && method == "GET") {
+      constexpr size_t kMaxClubs = 1000;
+      auto ids = redis.command({"SMEMBERS", xq::bus::kClubs}).elements;
+      std::sort(ids.begin(), ids.end(), [](const RedisReply& a, const RedisReply& b) { return a.str < b.str; });
+      json::array out;
+      for (const auto& id : ids) {
+        if (out.size() == kMaxClubs) break;
+        boost::system::error_code ec;
+        if (auto v = get_string(redis, xq::bus::club(id.str)); v)
+          if (auto club = json::parse(*v, ec); !ec && club.is_object()) out.push_back(std::move(club));
+      }
+      return ok_json(json::serialize(json::object{{"clubs", std::move(out)}}));
+    }
     if (parts.size() == 2 && method == "POST") {
       if (auto e = need_organiser()) return *e;
       if (!in.contains("club_id") || !in.at("club_id").is_string() || !valid_id(std::string(in.at("club_id").as_string())))
@@ -396,9 +414,11 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       auto v = get_string(redis, "{xq}:mm:club:" + parts[2]);
       return v ? ok_json(*v) : error(404, "unknown_club", "no such club");
     }
-    if (parts.size() == 4 && method == "POST" && (parts[3] == "members" || parts[3] == "organisers")) {
+    if ((parts.size() == 4 || (parts.size() == 5 && parts[4] == "remove")) && method == "POST" &&
+        (parts[3] == "members" || parts[3] == "organisers")) {
       if (auto e = need_user()) return *e;
-      json::object cmd = command(parts[3] == "members" ? "club_add_member" : "club_add_organiser");
+      const std::string verb = parts.size() == 5 ? "club_remove_" : "club_add_";
+      json::object cmd = command(verb + (parts[3] == "members" ? "member" : "organiser"));
       // A typo of an id would be stored as a member nobody is: only the shape can be checked
       // (guests are not stored).
       if (const auto* id = cmd.if_contains("user_id"); id && (!id->is_string() || !is_user_id(std::string(id->as_string()))))

@@ -262,7 +262,8 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       redis_.command({"HSETNX", bus::pool(pool), user, json::serialize(entry)});
       return json::object{{"ok", true}};
     }
-    if (cmd == "create_club" || cmd == "club_add_member" || cmd == "club_add_organiser") {
+    if (cmd == "create_club" || cmd == "club_add_member" || cmd == "club_add_organiser" || cmd == "club_remove_member" ||
+        cmd == "club_remove_organiser") {
       const std::string club_id = str_field(o, "club_id");
       gs::RedisReply r = redis_.command({"GET", bus::club(club_id)});
       json::object club;
@@ -285,9 +286,18 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         club = {{"id", club_id}, {"name", name}, {"organisers", organisers}, {"members", json::array{}}};
         redis_.command({"SADD", bus::kClubs, club_id});
       } else {
-        auto& list = club[cmd == "club_add_member" ? "members" : "organisers"].as_array();
+        const bool members = cmd == "club_add_member" || cmd == "club_remove_member";
+        auto& list = club[members ? "members" : "organisers"].as_array();
         json::value u(str_field(o, "user_id"));
-        if (std::find(list.begin(), list.end(), u) == list.end()) list.push_back(u);
+        const auto at = std::find(list.begin(), list.end(), u);
+        if (cmd.rfind("club_add_", 0) == 0) {
+          if (at == list.end()) list.push_back(u);
+        } else {
+          if (at == list.end()) return error_reply("unknown_user", std::string("not one of the club's ") + (members ? "members" : "organisers"));
+          // Someone must be able to run it (and add organisers again).
+          if (!members && list.size() == 1) return error_reply("bad_state", "a club keeps at least one organiser: add another first");
+          list.erase(at);
+        }
       }
       fenced_set({{bus::club(club_id), json::serialize(club)}});
       return json::object{{"ok", true}};

@@ -238,7 +238,7 @@ TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
   std::string body;
   const std::vector<std::pair<std::string, std::string>> wrong = {
       {"GET", "/api/events/ev1/join"},      {"GET", "/api/events/ev1/start-round"}, {"POST", "/api/events/ev1"},
-      {"POST", "/api/events/ev1/standings"}, {"POST", "/api/events/ev1/next"},       {"GET", "/api/clubs"},
+      {"POST", "/api/events/ev1/standings"}, {"POST", "/api/events/ev1/next"},       {"GET", "/api/clubs/c1/members/remove"},
       {"POST", "/api/clubs/c1"},             {"GET", "/api/clubs/c1/members"},       {"POST", "/api/pools"},
       {"GET", "/api/pools/xiangqi/60000+0/join"}};
   for (const auto& [method, path] : wrong) {

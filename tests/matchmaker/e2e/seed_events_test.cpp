@@ -873,6 +873,43 @@ TEST_F(QuickPairing, BadEventSettingsAreRefusedAndTheAdminCreatesClubs) {
   post("/api/events/vs-ev/cancel", json::object{{"reason", nullptr}}, admin);
 }
 
+// Clubs are listed (GET /api/clubs), and a club's organisers remove members and organisers; the
+// last organiser stays, and one who is no longer an organiser runs nothing.
+TEST_F(QuickPairing, ClubsAreListedAndTheirOrganisersRemoveMembers) {
+  add_players(3, "cm");
+  const std::string admin = TestServers::kAdminToken;
+  const std::string& org = players_[0].user_id;
+  post("/api/clubs", json::object{{"club_id", "rmclub"}, {"name", "Removals"}}, admin);
+  post("/api/clubs/rmclub/organisers", json::object{{"user_id", org}}, admin);
+  for (int i : {1, 2}) post("/api/clubs/rmclub/members", json::object{{"user_id", players_[i].user_id}}, players_[0].token);
+  auto listed = [&]() -> json::value {
+    const json::value all = get("/api/clubs");
+    for (const auto& c : all.at("clubs").as_array())
+      if (c.at("id").as_string() == "rmclub") return c;
+    return nullptr;
+  };
+  ASSERT_TRUE(listed().is_object()) << "the new club is listed";
+  EXPECT_EQ(listed().at("name").as_string(), "Removals");
+  EXPECT_EQ(listed().at("members").as_array().size(), 2u);
+
+  post("/api/clubs/rmclub/members/remove", json::object{{"user_id", players_[2].user_id}}, players_[1].token, 403);
+  post("/api/clubs/rmclub/members/remove", json::object{{"user_id", players_[2].user_id}}, players_[0].token);
+  const json::value club = get("/api/clubs/rmclub");
+  ASSERT_EQ(club.at("members").as_array().size(), 1u);
+  EXPECT_EQ(club.at("members").as_array()[0].as_string(), players_[1].user_id);
+  EXPECT_EQ(post("/api/clubs/rmclub/members/remove", json::object{{"user_id", players_[2].user_id}}, players_[0].token, 404)
+                .at("code").as_string(), "unknown_user") << "not a member any more";
+
+  EXPECT_EQ(post("/api/clubs/rmclub/organisers/remove", json::object{{"user_id", org}}, players_[0].token, 409)
+                .at("code").as_string(), "bad_state") << "the last organiser stays";
+  post("/api/clubs/rmclub/organisers", json::object{{"user_id", players_[1].user_id}}, players_[0].token);
+  post("/api/clubs/rmclub/organisers/remove", json::object{{"user_id", org}}, players_[0].token);
+  EXPECT_EQ(get("/api/clubs/rmclub").at("organisers").as_array().size(), 1u);
+  post("/api/clubs/rmclub/members", json::object{{"user_id", players_[2].user_id}}, players_[0].token, 403);
+  post("/api/clubs/rmclub/members/remove", json::object{{"user_id", players_[1].user_id}}, admin);
+  EXPECT_TRUE(get("/api/clubs/rmclub").at("members").as_array().empty()) << "the admin removes too";
+}
+
 // The tournament API under random requests from every kind of caller — the admin, the event's
 // organiser, players in the event, a registered outsider, no token and a bad one — with bodies
 // that try to speak for others ("caller", "admin", "user_id" of another player). Never a 5xx;
