@@ -117,7 +117,25 @@ test('clubs: an organiser creates a club, adds a member by name (a wrong or gues
   await member.page.waitForSelector('[data-testid=club-page][data-club=e2e-east]', { timeout: T });
   await member.page.waitForSelector(`[data-testid=club-members] li:has-text("${member.name}")`, { timeout: T });
   assert(/\(you\)/.test(await member.page.textContent('[data-testid=club-members]')), 'the member sees themselves as "you"');
-  assertEqual(await member.page.locator('[data-testid=add-club-member], [data-testid=add-club-organiser], [data-testid=new-club-event]').count(), 0, 'a member has no organiser forms');
+  assertEqual(await member.page.locator('[data-testid=add-club-member], [data-testid=add-club-organiser], [data-testid=new-club-event], [data-testid^=remove-club-]').count(), 0, 'a member has no organiser forms nor Remove buttons');
+
+  // "Your clubs" on any device: the member's (as a member) and the organiser's (as organiser).
+  await member.page.goto(`${ctx.base}/#/clubs`);
+  await member.page.waitForSelector('[data-testid=your-clubs] li[data-club=e2e-east]', { timeout: T });
+  assertEqual((await member.page.textContent('[data-testid=your-clubs] li[data-club=e2e-east] .tag')).trim(), 'member', 'listed as a member');
+  await outsider.page.goto(`${ctx.base}/#/clubs`);
+  await outsider.page.waitForSelector('[data-testid=no-your-clubs]', { timeout: T });
+
+  // The organiser removes the member; the only organiser has no Remove button of their own.
+  await org.page.goto(`${ctx.base}/#/club/e2e-east`);
+  await org.page.waitForSelector(`[data-testid=club-members] li:has-text("${member.name}")`, { timeout: T });
+  assertEqual(await org.page.locator('[data-testid=remove-club-organiser]').count(), 0, 'the last organiser stays');
+  assertEqual(await org.page.getAttribute('[data-testid=remove-club-member]', 'aria-label'), `Remove ${member.name} from the members`, 'the button names whom');
+  await org.page.click('[data-testid=remove-club-member]');
+  await org.page.waitForSelector('[data-testid=remove-club-member-msg].ok', { timeout: T });
+  assertEqual((await org.page.textContent('[data-testid=remove-club-member-msg]')).trim(), `${member.name} was removed.`, 'said');
+  await org.page.waitForSelector('[data-testid=no-club-members]', { timeout: T });
+  assertEqual((await apiAs(ctx, {}, 'GET', '/api/clubs/e2e-east')).members, [], 'the server has no member left');
 });
 
 test('clubs: a player without the organiser role reads why they cannot create a club (both languages); a demoted organiser is refused in words; an unknown club id says so', { needs: ['matchmaker', 'events'] }, async (ctx) => {

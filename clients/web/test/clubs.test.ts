@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   REMEMBERED_MAX,
+  clubsOf,
   displayName,
   forgetClub,
   loadRememberedClubs,
@@ -128,5 +129,26 @@ describe('club texts', () => {
     expect(t('noAccountMember', { name: 'Bob' })).toContain('游客不能成为成员');
     expect(t('clubRoleNeeded')).toContain('组织者');
     setLang('en');
+  });
+});
+
+describe('clubsOf', () => {
+  const club = (id: string, name: string, organisers: string[], members: string[]) => ({ id, name, organisers, members });
+  const all = [
+    club('b', 'Beta', ['u-1'], ['u-2']),
+    club('a', 'Alpha', ['u-3'], ['u-1']),
+    club('c', 'Gamma', ['u-9'], ['u-8']),
+    club('d', 'Delta', ['u-1', 'u-2'], []),
+  ];
+  it('keeps the clubs one organises first, then those one belongs to, each by name', () => {
+    expect(clubsOf(all, 'u-1').map((c) => c.id)).toEqual(['b', 'd', 'a']);
+    expect(clubsOf(all, 'u-2').map((c) => c.id)).toEqual(['d', 'b']);
+  });
+  it('is empty for nobody, or a user in no club', () => {
+    expect(clubsOf(all, '')).toEqual([]);
+    expect(clubsOf(all, 'u-7')).toEqual([]);
+  });
+  it('reads a club with missing lists as empty ones', () => {
+    expect(clubsOf([{ id: 'x', name: 'X', organisers: ['u-1'] } as never], 'u-1')[0].members).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
-// Clubs (docs/tournaments.md, /api/clubs): the id rule the server checks, and the clubs this device
-// remembers. The server has no list of clubs, so the clubs page lists those created or opened on
-// this device (localStorage), newest first.
+// Clubs (docs/tournaments.md, /api/clubs): the id rule the server checks, the clubs one organises
+// or belongs to (from the server's list), and the clubs this device remembers (created or opened
+// here, localStorage, newest first).
 
 export type ClubDetail = { id: string; name: string; organisers: string[]; members: string[] };
 export type RememberedClub = { id: string; name: string };
@@ -75,6 +75,16 @@ export function forgetClub(id: string, s: Store | null = storage()): RememberedC
   const list = withoutClub(loadRememberedClubs(s), id);
   saveRememberedClubs(list, s);
   return list;
+}
+
+// The clubs `userId` organises or belongs to, the ones it organises first, then by name.
+export function clubsOf(all: ClubDetail[], userId: string): ClubDetail[] {
+  if (!userId) return [];
+  const organises = (c: ClubDetail) => (c.organisers ?? []).includes(userId);
+  return all
+    .filter((c) => organises(c) || (c.members ?? []).includes(userId))
+    .map((c) => ({ id: c.id, name: c.name ?? '', organisers: c.organisers ?? [], members: c.members ?? [] }))
+    .sort((a, b) => Number(organises(b)) - Number(organises(a)) || (a.name || a.id).localeCompare(b.name || b.id));
 }
 
 // The names to show for a club's user ids: the resolved name, else the id itself (a guest's id,

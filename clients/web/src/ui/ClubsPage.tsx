@@ -1,8 +1,8 @@
-// Clubs (docs/tournaments.md, /api/clubs). #/clubs: the clubs this device remembers (the server
-// has no list of clubs), open one by its id, and the organiser's "create a club" form. #/club/ID:
-// the club's organisers and members by name, and for its organisers the forms that add either by
-// account name, and "New event for this club" (the event form with the club and members-only
-// access filled in).
+// Clubs (docs/tournaments.md, /api/clubs). #/clubs: the clubs one organises or belongs to (GET
+// /api/clubs), the clubs this device remembers, open one by its id, and the organiser's "create a
+// club" form. #/club/ID: the club's organisers and members by name, and for its organisers the
+// forms that add either by account name, a Remove button by each (the last organiser stays), and
+// "New event for this club" (the event form with the club and members-only access filled in).
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
@@ -10,6 +10,7 @@ import { api, ApiError } from '../net/http';
 import {
   CLUB_ID_MAX,
   CLUB_ID_PATTERN,
+  clubsOf,
   displayName,
   forgetClub,
   loadRememberedClubs,
@@ -31,6 +32,7 @@ export function ClubsPage({ app }: { app: App }) {
 
   return (
     <div class="clubs" data-testid="clubs-page">
+      {app.user && !app.user.guest && <YourClubs app={app} />}
       <section class="panel">
         <div class="row spread">
           <h2>{t('clubsHere')}</h2>
@@ -59,6 +61,36 @@ export function ClubsPage({ app }: { app: App }) {
         </section>
       )}
     </div>
+  );
+}
+
+// The clubs the signed-in account organises or belongs to, from the server's list of clubs.
+function YourClubs({ app }: { app: App }) {
+  const [mine, setMine] = useState<ClubDetail[] | null>(null);
+  const uid = app.user?.userId ?? '';
+  useEffect(() => {
+    let live = true;
+    api<{ clubs: ClubDetail[] }>('GET', '/api/clubs').then(
+      (r) => live && setMine(clubsOf(r.clubs ?? [], uid)),
+      () => live && setMine([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [uid]);
+  return (
+    <section class="panel">
+      <h2>{t('yourClubs')}</h2>
+      {mine && mine.length === 0 && <p class="muted" data-testid="no-your-clubs">{t('noYourClubs')}</p>}
+      <ul class="list" data-testid="your-clubs">
+        {(mine ?? []).map((c) => (
+          <li key={c.id} data-club={c.id}>
+            <a class="who" href={clubHref(c.id)}>{c.name || c.id}</a>
+            <span class="tag">{t(c.organisers.includes(uid) ? 'clubRoleOrganiser' : 'clubRoleMember')}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -145,6 +177,7 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
   const [missing, setMissing] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const [removal, setRemoval] = useState<{ kind: 'member' | 'organiser'; ok: boolean; text: () => string } | null>(null);
 
   const load = async () => {
     try {
@@ -206,12 +239,36 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
   }
   const uid = app.user?.userId ?? '';
   const organises = (!!uid && club.organisers.includes(uid)) || app.conn.role === 'admin';
-  const person = (u: string) => (
+  const remove = async (kind: 'member' | 'organiser', u: string) => {
+    const shown = displayName(u, names);
+    setRemoval(null);
+    try {
+      await api('POST', `/api/clubs/${encodeURIComponent(club.id)}/${kind === 'member' ? 'members' : 'organisers'}/remove`, { user_id: u }, { token: app.conn.token });
+      setRemoval({ kind, ok: true, text: () => t('clubRemoved', { name: shown }) });
+      void load();
+    } catch (e) {
+      const err = e as ApiError;
+      const text = err.code === 'bad_state' ? () => t('clubLastOrganiser') : err.status === 403 ? () => t('clubForbidden') : () => apiErrorText(e);
+      setRemoval({ kind, ok: false, text });
+      void load();
+    }
+  };
+  const person = (kind: 'member' | 'organiser') => (u: string) => (
     <li key={u} data-user={u}>
       <a class="who" href={`#/player/${encodeURIComponent(u)}`} data-testid="club-person">{displayName(u, names)}</a>
       {u === uid && <span class="muted">({t('you')})</span>}
+      {/* The last organiser stays: someone must be able to run the club. */}
+      {organises && !(kind === 'organiser' && club.organisers.length === 1) && (
+        <button class="link small" data-testid={`remove-club-${kind}`}
+                aria-label={t(kind === 'member' ? 'removeMemberNamed' : 'removeOrganiserNamed', { name: displayName(u, names) })}
+                onClick={() => void remove(kind, u)}>{t('removeFromClub')}</button>
+      )}
     </li>
   );
+  const removalNote = (kind: 'member' | 'organiser') =>
+    removal && removal.kind === kind && (
+      <p class={removal.ok ? 'ok' : 'error'} role={removal.ok ? 'status' : 'alert'} data-testid={`remove-club-${kind}-msg`}>{removal.text()}</p>
+    );
 
   return (
     <div class="club-page" data-testid="club-page" data-club={club.id}>
@@ -230,7 +287,8 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
       <section class="panel">
         <h3 id="club-organisers-title">{t('clubOrganisers')}</h3>
         {club.organisers.length === 0 && <p class="muted">{t('noClubOrganisers')}</p>}
-        <ul class="list" data-testid="club-organisers" aria-labelledby="club-organisers-title">{club.organisers.map(person)}</ul>
+        <ul class="list" data-testid="club-organisers" aria-labelledby="club-organisers-title">{club.organisers.map(person('organiser'))}</ul>
+        {removalNote('organiser')}
         {organises && (
           <AddPersonForm app={app} club={club} kind="organiser"
                          onAdded={(u, n) => { setNames((p) => new Map([...p, [u, n]])); void load(); }} />
@@ -239,7 +297,8 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
       <section class="panel">
         <h3 id="club-members-title">{t('clubMembers')}</h3>
         {club.members.length === 0 && <p class="muted" data-testid="no-club-members">{t('noClubMembers')}</p>}
-        <ul class="list" data-testid="club-members" aria-labelledby="club-members-title">{club.members.map(person)}</ul>
+        <ul class="list" data-testid="club-members" aria-labelledby="club-members-title">{club.members.map(person('member'))}</ul>
+        {removalNote('member')}
         {organises ? (
           <AddPersonForm app={app} club={club} kind="member"
                          onAdded={(u, n) => { setNames((p) => new Map([...p, [u, n]])); void load(); }} />
