@@ -394,12 +394,16 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       constexpr size_t kMaxClubs = 1000;
       auto ids = redis.command({"SMEMBERS", xq::bus::kClubs}).elements;
       std::sort(ids.begin(), ids.end(), [](const RedisReply& a, const RedisReply& b) { return a.str < b.str; });
+      if (ids.size() > kMaxClubs) ids.resize(kMaxClubs);
       json::array out;
-      for (const auto& id : ids) {
-        if (out.size() == kMaxClubs) break;
-        boost::system::error_code ec;
-        if (auto v = get_string(redis, xq::bus::club(id.str)); v)
-          if (auto club = json::parse(*v, ec); !ec && club.is_object()) out.push_back(std::move(club));
+      if (!ids.empty()) {  // one round trip: every key is under {xq}, one slot even on a Cluster
+        std::vector<std::string> mget{"MGET"};
+        for (const auto& id : ids) mget.push_back(xq::bus::club(id.str));
+        for (const auto& v : redis.command(mget).elements) {
+          boost::system::error_code ec;
+          if (v.type != RedisReply::Type::String) continue;
+          if (auto club = json::parse(v.str, ec); !ec && club.is_object()) out.push_back(std::move(club));
+        }
       }
       return ok_json(json::serialize(json::object{{"clubs", std::move(out)}}));
     }
