@@ -101,6 +101,9 @@ struct Options {
   bool server_metrics = true;  // read the server's latency histograms (GET /metrics) around the window
   int echo_size = 40;
   int echo_interval_ms = 0;
+  // --echo against `echo_server --relay true`: a message comes back to its sender and goes to the
+  // paired connection, which answers it with its own: the wire of a move without the game server.
+  bool echo_relay = false;
   double stall_ms = 10000;
   double hold_s = 0;  // keep the connections open this long after the report
   // direct: the two player connections log in, seek, accept and play.
@@ -172,6 +175,7 @@ struct Conn {
   std::string fen;                    // Jieqi: position as this player last saw it
   Timer timer;                        // connect timeout / idle ping / echo pacing
   Clock::time_point echo_sent;
+  uint64_t serial = 0;  // --echo-relay: tells this connection's messages from its partner's
   std::string payload;
   std::function<void(Conn&)> on_connected;  // connect/login outcome (logged in or failed)
 
@@ -186,6 +190,7 @@ struct Conn {
   uint64_t rid() { return next_rid++; }
   void idle_ping();
   void echo_send();
+  void on_relayed();
 };
 
 // ---------------------------------------------------------------- game
@@ -211,7 +216,12 @@ struct Game {
   }
   bool outstanding = false;
   int sent_ply = 0;
-  Clock::time_point t_sent, t_setup, last_send;
+  Clock::time_point t_sent, t_setup;
+  // The game's next move on its own fixed grid of --move-interval-ms. Not "the last send plus an
+  // interval": a send made late by a busy moment would carry its lateness into every later move,
+  // and the games delayed by one burst would go on moving together, each burst gathering more of
+  // them (the 10 s windows' p99 climbed through a minute so).
+  Clock::time_point next_due;
   bool stall_counted = false;
   Timer timer;
   uint64_t generation = 0;  // bumps on every (re)start: stale timers do nothing
@@ -313,7 +323,10 @@ struct Worker {
   void drop_setup_conn(Conn* c);
 };
 
-Conn::Conn(Worker& wk, Kind k) : w(wk), kind(k), ws(wk.ioc.get_executor()), timer(wk.ioc.get_executor()) {}
+Conn::Conn(Worker& wk, Kind k) : w(wk), kind(k), ws(wk.ioc.get_executor()), timer(wk.ioc.get_executor()) {
+  static std::atomic<uint64_t> serials{0};
+  serial = ++serials;
+}
 
 void Worker::new_setup_conn() {
   auto c = std::make_unique<Conn>(*this, Kind::Setup);
@@ -368,7 +381,7 @@ void Conn::start(const tcp::endpoint& ep) {
       if (kind != Kind::Setup) inc(w.stats.connected);
       do_read();
       if (kind == Kind::Echo) {
-        payload.assign(static_cast<size_t>(opt.echo_size), 'x');
+        payload.assign(static_cast<size_t>(std::max(opt.echo_size, opt.echo_relay ? 16 : 0)), 'x');
         if (on_connected) on_connected(*this);
         return;  // echoing starts in phase 3, once every connection is open
       }
@@ -450,10 +463,31 @@ void Conn::idle_ping() {
 
 void Conn::echo_send() {
   echo_sent = Clock::now();
+  if (opt.echo_relay) {  // the sender and the send time travel with the message
+    const uint64_t at = static_cast<uint64_t>(echo_sent.time_since_epoch().count());
+    std::memcpy(payload.data(), &serial, 8);
+    std::memcpy(payload.data() + 8, &at, 8);
+  }
   send_raw(payload);
 }
 
+// --echo-relay: a message of the partner's is a move made; the answer is this side's own.
+// A message of its own coming back (the mover's answer) is only counted as a frame.
+void Conn::on_relayed() {
+  auto data = rbuf.cdata();
+  if (data.size() < 16) return;
+  uint64_t from = 0, at = 0;
+  std::memcpy(&from, data.data(), 8);
+  std::memcpy(&at, static_cast<const char*>(data.data()) + 8, 8);
+  if (from == serial) return;
+  inc(w.stats.echoes);
+  if (g_measuring.load(std::memory_order_relaxed))
+    w.stats.move_lat.add(us_since(Clock::time_point(Clock::duration(static_cast<Clock::rep>(at)))));
+  if (!g_stopping) echo_send();
+}
+
 void Conn::on_frame() {
+  if (kind == Kind::Echo && opt.echo_relay) return on_relayed();
   if (kind == Kind::Echo) {
     inc(w.stats.echoes);
     if (g_measuring.load(std::memory_order_relaxed)) w.stats.move_lat.add(us_since(echo_sent));
@@ -740,13 +774,13 @@ void Game::play_now() {
   // Spread the games' first moves over one interval (and, at the first start, --start-spread-s).
   const int spread_ms = restarted ? 0 : static_cast<int>(opt.start_spread_s * 1000);
   std::uniform_int_distribution<int> d(0, std::max(0, opt.move_interval_ms - 1 + spread_ms));
-  last_send = Clock::now() - std::chrono::milliseconds(opt.move_interval_ms) + std::chrono::milliseconds(d(w.rng));
+  next_due = Clock::now() + std::chrono::milliseconds(d(w.rng));
   schedule_move();
 }
 
 void Game::schedule_move() {
   if (st != St::Playing || g_stopping) return;
-  auto due = std::max(last_send + std::chrono::milliseconds(opt.move_interval_ms), Clock::now());
+  auto due = std::max(next_due, Clock::now());
   uint64_t gen = generation;
   timer.expires_at(due);
   timer.async_wait([this, gen](beast::error_code ec) {
@@ -805,7 +839,11 @@ void Game::send_move() {
   outstanding = true;
   stall_counted = false;
   sent_ply = ply + 1;
-  t_sent = last_send = Clock::now();
+  t_sent = Clock::now();
+  // The next slot on the grid; a game a whole interval behind (its opponent's move came late)
+  // starts a new grid from now rather than sending its missed moves in a rush.
+  const auto interval = std::chrono::milliseconds(opt.move_interval_ms);
+  next_due = next_due + interval < t_sent ? t_sent + interval : next_due + interval;
   inc(w.stats.moves_sent);
   mover->send(m);
   // Stalls: Game::on_event (delivered late) and Worker::sweep_stalls (never delivered).
@@ -1184,9 +1222,14 @@ int run() {
   std::printf("\n==== RESULT (%s) ====\n", opt.echo ? "echo baseline" : "game server");
   if (opt.echo) {
     std::printf("connections            %d (%llu connected)\n", total, static_cast<unsigned long long>(sum(&Stats::connected)));
-    std::printf("echo messages/s        %.0f  (round trips of %d-byte binary frames, interval %d ms)\n", rate,
-                opt.echo_size, opt.echo_interval_ms);
-    std::printf("round trip             p50 %.3f ms  p99 %.3f ms  p999 %.3f ms  (n=%llu)\n", lat.quantile(0.5) / 1000,
+    if (opt.echo_relay)
+      std::printf("relay messages/s       %.0f  (%d-byte binary frames, each back to its sender and to its partner, which answers)\n",
+                  rate, static_cast<int>(std::max(opt.echo_size, 16)));
+    else
+      std::printf("echo messages/s        %.0f  (round trips of %d-byte binary frames, interval %d ms)\n", rate,
+                  opt.echo_size, opt.echo_interval_ms);
+    std::printf("%s p50 %.3f ms  p99 %.3f ms  p999 %.3f ms  (n=%llu)\n",
+                opt.echo_relay ? "send -> partner gets  " : "round trip            ", lat.quantile(0.5) / 1000,
                 lat.quantile(0.99) / 1000, lat.quantile(0.999) / 1000, static_cast<unsigned long long>(lat.count));
   } else {
     std::printf("connections            %d requested, %llu connected (%d players, %d idle), %llu closed, %llu failed\n",
@@ -1313,7 +1356,8 @@ int main(int argc, char** argv) {
       ("stall-ms", po::value(&opt.stall_ms)->default_value(opt.stall_ms), "a move not delivered after this long counts as stalled")
       ("echo", po::bool_switch(&opt.echo), "baseline: every connection sends --echo-size bytes to an echo server and waits for the echo")
       ("echo-size", po::value(&opt.echo_size)->default_value(opt.echo_size), "echo payload bytes")
-      ("echo-interval-ms", po::value(&opt.echo_interval_ms)->default_value(opt.echo_interval_ms), "echo: per-connection pause between round trips (0 = closed loop)");
+      ("echo-interval-ms", po::value(&opt.echo_interval_ms)->default_value(opt.echo_interval_ms), "echo: per-connection pause between round trips (0 = closed loop)")
+      ("echo-relay", po::bool_switch(&opt.echo_relay), "echo: against echo_server --relay true, answer the paired connection's messages (a move's wire: one frame in, two out)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);

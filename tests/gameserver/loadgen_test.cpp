@@ -1,7 +1,8 @@
 // The load generator is how every figure of docs/benchmarks.md is made, so it is tested too: its
 // parsing of the server's histograms, and short real runs against a real server (both set-up
 // modes, both variants) whose report must show moves delivered, no errors, no desync, and the
-// server's own share of the latency.
+// server's own share of the latency; and the baselines the scale issue's ratio is taken against
+// (the bare echo, and the relay that has a move's wire without the game server).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -114,6 +115,43 @@ TEST(Loadgen, PlaysJieqiDirectlyWithoutTheServersMetricsWhenAskedNotTo) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("server move time"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("errors by code         none"), std::string::npos) << r.out;
+}
+
+// The baselines, against the real echo_server: the echo (a round trip per message) and the relay
+// (a message back to its sender and to the paired connection, which answers it), each reporting
+// its rate and latency; the relay's messages are counted at the partner, so a relay that only
+// echoed (as a plain echo server does) would report none.
+TEST(Loadgen, MeasuresTheEchoAndTheRelayBaselines) {
+  for (const bool relay : {false, true}) {
+    Process echo;
+    const uint16_t port = start_listening(
+        echo, 0,
+        [&](uint16_t p) {
+          return std::vector<std::string>{ECHO_SERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(p),
+                                          "--threads", "1", "--max-seconds", "60", "--relay", relay ? "true" : "false"};
+        },
+        ::testing::TempDir() + "/echo_server.log", "echo_server listening on", "echo_server");
+    const LoadgenRun r = run_loadgen("--echo" + std::string(relay ? " --echo-relay" : "") + " --port " +
+                                     std::to_string(port) + " --connections 20 --threads 1 --warmup-s 1 --duration-s 1");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const std::string rate_line = relay ? R"(\nrelay messages/s)" : R"(\necho messages/s)";
+    EXPECT_GT(number_after(r.out, rate_line), 100) << r.out;
+    EXPECT_GT(number_after(r.out, relay ? R"(send -> partner gets.*\(n=)" : R"(round trip.*\(n=)"), 100) << r.out;
+  }
+  // The plain echo server under loadgen's relay mode: every message comes back to its own sender
+  // only, which is no move made.
+  Process echo;
+  const uint16_t port = start_listening(
+      echo, 0,
+      [&](uint16_t p) {
+        return std::vector<std::string>{ECHO_SERVER_BIN, "--listen", "127.0.0.1:" + std::to_string(p), "--threads",
+                                        "1", "--max-seconds", "60"};
+      },
+      ::testing::TempDir() + "/echo_server.log", "echo_server listening on", "echo_server");
+  const LoadgenRun r = run_loadgen("--echo --echo-relay --port " + std::to_string(port) +
+                                   " --connections 4 --threads 1 --warmup-s 1 --duration-s 1");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(number_after(r.out, R"(\nrelay messages/s)"), 0) << r.out;
 }
 
 }  // namespace
