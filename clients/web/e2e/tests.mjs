@@ -2162,6 +2162,11 @@ test('play the computer: the bot seek in the lobby, a game against it, its repli
     const offer = me.page.locator('[data-testid=play-computer] [data-testid=play-computer-seek][data-variant=xiangqi]');
     await offer.waitFor({ timeout: T });
     await me.page.waitForSelector('[data-testid=seek-list] li:has-text("e2ebot") [data-testid=seek-bot-tag]', { timeout: T });
+    // A person's seek is listed before the computer's (whose seeks have their own panel above).
+    const erin = await newPlayer(ctx, 'Erin');
+    await createSeek(erin, { color: 'red' });
+    await me.page.waitForSelector('[data-testid=seek-list] li:has-text("Erin")', { timeout: T });
+    assert(/Erin/.test(await me.page.locator('[data-testid=seek-list] li').first().textContent()), "the person's seek first");
     await offer.click();
     await waitForGame(me);
     const you = await me.page.getAttribute('[data-testid=game-page]', 'data-you');

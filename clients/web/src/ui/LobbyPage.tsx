@@ -10,6 +10,7 @@ import { eventIdOfGame } from '../tournament/logic';
 import { RULESETS, tcText } from './format';
 import { PoolPanel } from './PoolPanel';
 import { openTwin } from '../lobby/seek_match';
+import { peopleFirst } from '../lobby/seek_order';
 import { RuleOptionsFields } from './RuleOptionsFields';
 import { errorProps } from './form_validity';
 import { zhParts } from './lang';
@@ -127,7 +128,7 @@ export function LobbyPage({ app }: { app: App }) {
           <p class="muted small" data-testid="seek-list-more">{t('seeksShownOf', { n: String(seeks.length), total: String(seekTotal) })}</p>
         )}
         <ul class="list seek-list" data-testid="seek-list">
-          {seeks.map((s) => {
+          {peopleFirst(seeks).map((s) => {
             const mine = s.owner?.userId === me;
             return (
               <li key={s.seekId} data-seek={s.seekId} data-variant={s.variant === Variant.JIEQI ? 'jieqi' : 'xiangqi'}
