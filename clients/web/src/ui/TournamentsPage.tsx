@@ -68,12 +68,15 @@ export function TournamentsPage({ app, club }: { app: App; club?: string }) {
       <section class="panel">
         <div class="row spread">
           <h2>{t('tournaments')}</h2>
-          <a class="button" data-testid="clubs-link" href="#/clubs">{t('clubs')}</a>
-          {canOrganise ? (
-            <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
-          ) : (
-            <span class="muted" data-testid="organiser-needed">{t('organiserRoleNeeded')}</span>
-          )}
+          {/* One group at the right: spread alone would float the Clubs link mid-row. */}
+          <span class="row">
+            <a class="button" data-testid="clubs-link" href="#/clubs">{t('clubs')}</a>
+            {canOrganise ? (
+              <button class="primary" data-testid="new-event" onClick={() => setCreating(!creating)}>{creating ? t('cancel') : t('createEvent')}</button>
+            ) : (
+              <span class="muted" data-testid="organiser-needed">{t('organiserRoleNeeded')}</span>
+            )}
+          </span>
         </div>
         {events === null && !error && <p class="muted">{t('loading')}</p>}
         {events?.length === 0 && <p class="muted">{t('noEvents')}</p>}
