@@ -14,6 +14,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 //   heal() (the page knows at once and redials; the server's game goes on without it).
 // - stall() / unstall(): half-open for a while: bytes are held in both directions, then delivered
 //   in order. `heldSince` is when the first byte from the page was held (its next ping).
+// - stallAfterNextAnswer(): stall() as soon as the server's answer to the page's next frame has
+//   been passed on (in a quiet game: right after a pong, the worst moment for the page's pings).
+//   Resolves then.
 // `delayMs` delays every chunk in both directions (a slow link: 2 × delayMs round trip).
 async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
   const target = Number(new URL(targetBase).port);
@@ -21,6 +24,7 @@ async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
   const held = [];
   let mode = 'up'; // up | cut | severed
   let stalled = null; // while stalled: the held writes, in order
+  let stallAfter = null; // stallAfterNextAnswer: { answered: the page's frame went up, resolve }
   const r = { heldSince: 0 };
   const pass = (link, to, d) => {
     if (link.dead) return;
@@ -31,6 +35,13 @@ async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
     }
     if (delayMs) setTimeout(write, delayMs);
     else write();
+    if (stallAfter && to === link.upstream) stallAfter.asked = true;
+    else if (stallAfter?.asked && to === link.client) {
+      const { resolve } = stallAfter;
+      stallAfter = null;
+      r.stall();
+      resolve();
+    }
   };
   const server = createServer((client) => {
     client.on('error', () => {});
@@ -71,6 +82,9 @@ async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
       stalled = [];
       r.heldSince = 0;
     },
+    stallAfterNextAnswer() {
+      return new Promise((resolve) => (stallAfter = { asked: false, resolve }));
+    },
     unstall() {
       const writes = stalled ?? [];
       stalled = null;
@@ -94,7 +108,7 @@ test('a player whose network dies silently is shown gone to the opponent within 
     await waitForMoves(black, 1);
     await playMove(black, 'h9g7');
     await waitForMoves(red, 2);
-    await sleep(6_000); // the page's pings (every 5 s) have come regularly
+    await sleep(6_000); // the page's pings (every 2 s during its game) have come regularly
     relay.cut();
     const t0 = Date.now();
     await black.page.waitForSelector('[data-testid=opponent-gone]', { timeout: 30_000 }).catch(() => {});
@@ -196,8 +210,8 @@ test('a half-open link pauses the clocks 3.5 s after an unanswered ping, before 
     await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
     relay.stall();
     const held = Date.now();
-    while (!relay.heldSince && Date.now() - held < 7000) await sleep(50); // the page's next ping (every 5 s)
-    assert(relay.heldSince, 'the page pinged within 5 s');
+    while (!relay.heldSince && Date.now() - held < 7000) await sleep(50); // the page's next ping (every 2 s during its game)
+    assert(relay.heldSince, 'the page pinged within 7 s');
     await red.page.waitForSelector('[data-testid=link-status][data-state=stalled]', { state: 'attached', timeout: 5000 });
     const after = (Date.now() - relay.heldSince) / 1000;
     assert(after < 4.5, `the link was called stalled ${after.toFixed(1)} s after the unanswered ping (expected 3.5 s)`);
@@ -217,6 +231,103 @@ test('a half-open link pauses the clocks 3.5 s after an unanswered ping, before 
   } finally {
     relay.close();
   }
+});
+
+// The worst moment for a link to die is just after a pong: the page hears of it only once its next
+// ping has waited 3.5 s. With a ping every 5 s a player's clock ran on a dead link for 8.5 s; while
+// a game of theirs is on screen the page pings every 2 s, so 5.5 s.
+test('during a game of yours a half-open link is shown stalled within 6 s, even when it dies just after a pong', async (ctx) => {
+  const relay = await flakyRelay(ctx.base);
+  try {
+    const red = await newPlayer(ctx, 'fp_red', {}, relay.base);
+    const black = await newPlayer(ctx, 'fp_black');
+    await startGame(ctx, red, black, 'xiangqi');
+    await playMove(red, 'h2e2');
+    await waitForMoves(black, 1);
+    await playMove(black, 'h9g7');
+    await waitForMoves(red, 2);
+    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    await sleep(500); // the moves' answers are through: what goes up next is a ping
+    await relay.stallAfterNextAnswer();
+    const died = Date.now();
+    await red.page.waitForSelector('[data-testid=link-status][data-state=stalled]', { state: 'attached', timeout: 12_000 });
+    const after = (Date.now() - died) / 1000;
+    assert(after < 6.2, `the link was called stalled ${after.toFixed(1)} s after it died (expected at most 2 + 3.5 s)`);
+    assert(after > 3, `the link was called stalled ${after.toFixed(1)} s after it died: sooner than a ping can wait 3.5 s`);
+    assertEqual(await red.page.locator('[data-testid=clock-red].paused:not(.running)').count(), 1, 'Red\'s clock stands still');
+    relay.unstall();
+    await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 3000 });
+    assertEqual(await red.page.evaluate(() => window.__drops), 0, 'the same socket goes on: no redial');
+  } finally {
+    relay.close();
+  }
+});
+
+// A move sent on a link that had just died went unnoticed until the next ping had waited (up to
+// 2 + 3.5 s later, and 5 + 3.5 s outside a game): its own missing answer now says the same, 3.5 s
+// after it was sent.
+test('a move sent on a link that died just after a pong marks it stalled 3.5 s after the move; let through, it is played with no redial', async (ctx) => {
+  const relay = await flakyRelay(ctx.base);
+  try {
+    const red = await newPlayer(ctx, 'mv_red', {}, relay.base);
+    const black = await newPlayer(ctx, 'mv_black');
+    await startGame(ctx, red, black, 'xiangqi');
+    await playMove(red, 'h2e2');
+    await waitForMoves(black, 1);
+    await playMove(black, 'h9g7');
+    await waitForMoves(red, 2);
+    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    await sleep(500);
+    await relay.stallAfterNextAnswer();
+    const died = Date.now();
+    await playMove(red, 'b0c2');
+    const moved = Date.now();
+    assert(relay.heldSince && relay.heldSince - died < 1500, 'the first frame held is the move, not the next ping');
+    await red.page.waitForSelector('[data-testid=link-status][data-state=stalled]', { state: 'attached', timeout: 12_000 });
+    const after = (Date.now() - moved) / 1000;
+    assert(after < 4.3, `the link was called stalled ${after.toFixed(1)} s after the unanswered move (expected 3.5 s)`);
+    assert(after > 3, `the link was called stalled ${after.toFixed(1)} s after the move: sooner than 3.5 s`);
+    assertEqual(await red.page.locator('[data-testid=clock-black].paused:not(.running)').count(), 1, 'Black\'s clock (running since the move) stands still');
+    assertEqual((await red.page.textContent('[data-testid=status]')).trim(), 'Reconnecting — clocks paused', 'the status says so');
+    relay.unstall();
+    await red.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 3000 });
+    await waitForMoves(black, 3);
+    await waitForMoves(red, 3);
+    assertEqual(await red.page.evaluate(() => window.__drops), 0, 'the same socket goes on: no redial');
+  } finally {
+    relay.close();
+  }
+});
+
+// Pinging every 2 s costs a phone's battery and the server's time: only while it buys something.
+test('the page pings every 2 s only while it shows a live game its user plays (5 s in the lobby, watching, after the end)', async (ctx) => {
+  const red = await newPlayer(ctx, 'pp_red');
+  const black = await newPlayer(ctx, 'pp_black');
+  const watcher = await newPlayer(ctx, 'pp_watcher');
+  const periodIs = (p, ms, what) =>
+    p.page.waitForFunction((v) => window.__xq.conn.pingPeriodMs === v, ms, { timeout: T })
+      .catch(async () => assert(false, `${what}: a ping every ${ms} ms (got ${await p.page.evaluate(() => window.__xq.conn.pingPeriodMs)})`));
+  await periodIs(red, 5000, 'in the lobby');
+  const id = await startGame(ctx, red, black, 'xiangqi');
+  await periodIs(red, 2000, 'Red, playing');
+  await periodIs(black, 2000, 'Black, playing');
+  await watcher.page.goto(`${ctx.base}/#/game/${id}`);
+  await watcher.page.waitForSelector('[data-testid=game-page]', { timeout: T });
+  await periodIs(watcher, 5000, 'watching');
+  await red.page.evaluate(() => (location.hash = '#/'));
+  await red.page.waitForSelector('.shell[data-page=lobby]', { timeout: T });
+  await periodIs(red, 5000, 'Red, back in the lobby while the game goes on');
+  await red.page.evaluate((g) => (location.hash = `#/game/${g}`), id);
+  await periodIs(red, 2000, 'Red, back on the game');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await red.page.click('[data-testid=resign]');
+  await red.page.click('[data-testid=confirm-resign]');
+  await red.page.waitForSelector('[data-testid=result]', { timeout: T });
+  await periodIs(red, 5000, 'Red, the game over');
+  await periodIs(black, 5000, 'Black, the game over');
 });
 
 // A slow mobile link (1 s round trip) must not flap between "open" and "stalled".

@@ -5,10 +5,11 @@ import { ErrorCode, decodeServer, pb, type ClientBody, type Player, type ServerM
 
 // 'idle': not signed in and nothing needs the link, so none is kept (the server closes a socket
 // that has not signed in within 30 s); the next request that waits for the link dials again.
-// 'stalled': the socket is open but a ping has gone unanswered for PING_SUSPECT_MS (a half-open
+// 'stalled': the socket is open but a request (a ping, a move, any other) has waited
+// PING_SUSPECT_MS for its answer with nothing at all heard from the server meanwhile (a half-open
 // link: a dead Wi-Fi, a silent relay). The page behaves as if the link were down (clocks paused,
-// "reconnecting") but keeps the socket until PING_TIMEOUT_MS: a late pong makes it 'open' again
-// with no redial.
+// "reconnecting") but keeps the socket until a ping's PING_TIMEOUT_MS: anything heard from the
+// server (a late pong, a late answer) makes it 'open' again with no redial.
 export type LinkStatus = 'connecting' | 'open' | 'stalled' | 'reconnecting' | 'idle';
 
 export class RequestError extends Error {
@@ -24,17 +25,29 @@ export class Disconnected extends Error {
   }
 }
 
-type Pending = { resolve: (m: ServerMessage) => void; reject: (e: Error) => void };
+// `suspect`: the timer that calls the link stalled if no answer comes; `ping`: the request is one.
+type Pending = { resolve: (m: ServerMessage) => void; reject: (e: Error) => void; suspect: number; ping: boolean };
 type Listener = (m: ServerMessage) => void;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const URGENT_BACKOFF_MS = 1000;
 const PING_EVERY_MS = 5_000;
+// While the page shows a live game its user plays (pingOftenWhilePlaying): a link that dies just
+// after a pong is then called stalled within 2 + 3.5 = 5.5 s, not 8.5 s, while the player's clock
+// runs. A ping costs the server little (answered at once, no Redis: some 5,000 a second for 10,000
+// players) and is some 30 bytes each way. On a phone the radio stays awake for several seconds
+// after each send (a mobile network's tail time, some 10 s on LTE), so pings every 5 s keep it awake
+// through a game already: 2 s adds bytes, not wake-ups. 1 s would be as long as a slow mobile
+// link's round trip, pings overlapping for little gain.
+const PLAYING_PING_EVERY_MS = 2_000;
 const PING_TIMEOUT_MS = 6_000;
-// A ping unanswered this long makes the link 'stalled'. A pong normally comes within a round trip:
-// 3.5 s is over three times a slow mobile link's (1 s), so such a link does not flap, yet the
-// clocks stop some 2.5 s before the socket is given up (the ping timeout, which redials, stays
-// long enough for a link that is only slow).
+// A request unanswered this long, with nothing heard from the server meanwhile, makes the link
+// 'stalled'. An answer normally comes within a round trip: 3.5 s is over three times a slow mobile
+// link's (1 s), so such a link does not flap, yet the clocks stop some 2.5 s before the socket is
+// given up (the ping timeout, which redials, stays long enough for a link that is only slow).
+// While a request waits, pings come every PLAYING_PING_EVERY_MS too, so one has gone out by then:
+// its pong tells an answer that is only slow (a game on a frozen node is answered after 5 s) from
+// a dead link.
 const PING_SUSPECT_MS = 3_500;
 // From dialling to a resumed session (socket open, hello answered): a silent peer must not leave
 // the page waiting on a socket that never answers.
@@ -67,7 +80,11 @@ export class Connection {
   private readyListeners = new Set<() => void>();
   private attempt = 0;
   private urgent = new Set<() => boolean>(); // live games open (played or watched): see urgentReconnectsWhile
-  private pingTimer: number | undefined;
+  private pingTimer: number | undefined; // the next ping, while the link is up
+  private lastPingAt = 0; // performance.now() of the last ping sent
+  private playingHolds = 0; // see pingOftenWhilePlaying
+  private lastHeardAt = 0; // performance.now() of the last frame from the server
+  private stalls = 0; // times the link was called stalled: a ping answered across one measures no round trip
   private refusedForStorage: WebSocket | null = null; // see refused()
   private linkWaiters = 0; // requests held until the link is up
 
@@ -109,6 +126,28 @@ export class Connection {
   urgentReconnectsWhile(live: () => boolean): () => void {
     this.urgent.add(live);
     return () => this.urgent.delete(live);
+  }
+
+  // While the page shows a live game its user plays, pings come every PLAYING_PING_EVERY_MS, so a
+  // dead link is noticed sooner while the player's clock may run; else every PING_EVERY_MS (but for
+  // the requests waiting for an answer: see PING_SUSPECT_MS).
+  // Returns the release.
+  pingOftenWhilePlaying(): () => void {
+    this.playingHolds++;
+    this.reschedulePings();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.playingHolds--;
+      this.reschedulePings();
+    };
+  }
+
+  // The time between pings now (also read by the browser tests).
+  get pingPeriodMs(): number {
+    const awaiting = [...this.pending.values()].some((p) => !p.ping);
+    return this.playingHolds > 0 || awaiting ? PLAYING_PING_EVERY_MS : PING_EVERY_MS;
   }
 
   // Called after every (re)connect once the session is re-established: resubscribe here.
@@ -185,8 +224,21 @@ export class Connection {
         reject(new Disconnected());
         return;
       }
-      this.pending.set(requestId, { resolve, reject });
-      this.ws.send(frame);
+      // Unanswered, and nothing else heard either: the link is called stalled, as the server
+      // answers every request (any request: a move sent on a link that died between two pings
+      // must not wait for the next ping to be noticed).
+      const ws = this.ws;
+      const sentAt = performance.now();
+      const suspect = window.setTimeout(() => {
+        if (ws === this.ws && this.status === 'open' && this.pending.has(requestId) && this.lastHeardAt < sentAt) {
+          this.stalls++;
+          this.setStatus('stalled');
+        }
+      }, PING_SUSPECT_MS);
+      const ping = !!body.ping;
+      this.pending.set(requestId, { resolve, reject, suspect, ping });
+      ws.send(frame);
+      if (!ping) this.reschedulePings(); // see PING_SUSPECT_MS
     });
   }
 
@@ -259,6 +311,9 @@ export class Connection {
 
   private onFrame(data: unknown) {
     if (!(data instanceof ArrayBuffer)) return;
+    // The link carries bytes again: it was never lost, so no redial (and nothing to catch up).
+    this.lastHeardAt = performance.now();
+    if (this.status === 'stalled') this.setStatus('open');
     let m: ServerMessage;
     try {
       m = decodeServer(new Uint8Array(data));
@@ -273,6 +328,8 @@ export class Connection {
     const p = id ? this.pending.get(id) : undefined;
     if (p) {
       this.pending.delete(id);
+      window.clearTimeout(p.suspect);
+      if (!p.ping) this.reschedulePings();
       if (m.body === 'error' && m.error) p.reject(new RequestError(m.error.code, m.error.message));
       else p.resolve(m);
       // Full states that answer a request (watch, sync) are also game news for the listeners.
@@ -295,8 +352,9 @@ export class Connection {
     // other end (a network failure, a dial not answered) says nothing about the storage.
     this.storageUnavailable = this.refusedForStorage === ws;
     this.refusedForStorage = null;
-    window.clearInterval(this.pingTimer);
-    for (const p of this.pending.values()) p.reject(new Disconnected());
+    window.clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
+    for (const p of this.pending.values()) (window.clearTimeout(p.suspect), p.reject(new Disconnected()));
     this.pending.clear();
     if (!this.token && this.linkWaiters === 0) {
       this.attempt = 0;
@@ -311,34 +369,43 @@ export class Connection {
   }
 
   private startPings() {
-    window.clearInterval(this.pingTimer);
-    const ping = async () => {
-      const t0 = performance.now();
-      const ws = this.ws;
-      // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is first called stalled,
-      // then dropped and redialled.
-      const suspect = window.setTimeout(() => {
-        if (ws && ws === this.ws && this.status === 'open') this.setStatus('stalled');
-      }, PING_SUSPECT_MS);
-      const deadline = window.setTimeout(() => {
-        if (ws) this.abandon(ws);
-      }, PING_TIMEOUT_MS);
-      try {
-        await this.request({ ping: { clientTimeMs: Date.now() } });
-        // Answered after all: the link is alive, and nothing was lost on it (no redial). Such a
-        // late answer's time is the stall's, not the link's round trip: the clock readings (half
-        // a round trip old) and the lag sent with moves keep the last one measured.
-        if (ws === this.ws && this.status === 'stalled') this.setStatus('open');
-        else this.rttMs = performance.now() - t0;
-      } catch {
-        /* the close handler deals with it */
-      } finally {
-        window.clearTimeout(suspect);
-        window.clearTimeout(deadline);
-      }
-    };
-    void ping();
-    this.pingTimer = window.setInterval(ping, PING_EVERY_MS);
+    void this.ping();
+    this.reschedulePings();
+  }
+
+  // The next ping a period after the last one: the period may have changed since it was planned.
+  // Nothing while the link is not up (startPings begins again once it is).
+  private reschedulePings() {
+    if (this.status !== 'open' && this.status !== 'stalled') return;
+    window.clearTimeout(this.pingTimer);
+    const wait = Math.max(0, this.lastPingAt + this.pingPeriodMs - performance.now());
+    this.pingTimer = window.setTimeout(() => {
+      void this.ping();
+      this.reschedulePings();
+    }, wait);
+  }
+
+  private async ping() {
+    const t0 = performance.now();
+    this.lastPingAt = t0;
+    const ws = this.ws;
+    const stallsBefore = this.stalls;
+    // A link that stops answering (no close frame, e.g. a dead Wi-Fi) is first called stalled (by
+    // the request, see send), then dropped and redialled.
+    const deadline = window.setTimeout(() => {
+      if (ws) this.abandon(ws);
+    }, PING_TIMEOUT_MS);
+    try {
+      await this.request({ ping: { clientTimeMs: Date.now() } });
+      // An answer that came across a stall measures the stall, not the link's round trip: the
+      // clock readings (half a round trip old) and the lag sent with moves keep the last one
+      // measured.
+      if (ws === this.ws && this.stalls === stallsBefore) this.rttMs = performance.now() - t0;
+    } catch {
+      /* the close handler deals with it */
+    } finally {
+      window.clearTimeout(deadline);
+    }
   }
 }
 

@@ -103,6 +103,10 @@ export function GamePage({ app, game, eventId }: { app: App; game: GameModel; ev
     const timer = window.setTimeout(() => setIllegal(null), 6000);
     return () => window.clearTimeout(timer);
   }, [illegal]);
+  // A live game of this user's on screen: its clock may run, so a dead link should be noticed
+  // sooner (more frequent pings). Not for a spectator, nor once the game is over.
+  const playingLive = game.loaded && !!game.you && !game.over && !game.archived;
+  useEffect(() => (playingLive ? app.conn.pingOftenWhilePlaying() : undefined), [playingLive]);
   const nextGame = useNextGameOfMatch(game.id, game.over, eventId);
   const corrected = useCorrectedResult(game.id, game.over, eventId);
 
