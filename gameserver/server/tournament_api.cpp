@@ -169,7 +169,8 @@ const char* method_of(const std::vector<std::string>& parts) {
     return n == 3 ? "GET" : n != 4 ? nullptr : kEventViews.count(parts[3]) ? "GET" : kEventActions.count(parts[3]) ? "POST" : nullptr;
   if (parts[1] == "clubs") {
     const bool list = n >= 4 && (parts[3] == "members" || parts[3] == "organisers");
-    return n == 2 ? nullptr : n == 3 ? "GET" : (n == 4 && list) || (n == 5 && list && parts[4] == "remove") ? "POST" : nullptr;
+    const bool whole = n == 4 && (parts[3] == "rename" || parts[3] == "delete");
+    return n == 2 ? nullptr : n == 3 ? "GET" : (n == 4 && list) || (n == 5 && list && parts[4] == "remove") || whole ? "POST" : nullptr;
   }
   if (parts[1] == "pools") return n == 2 ? "GET" : n == 5 && (parts[4] == "join" || parts[4] == "leave") ? "POST" : nullptr;
   return nullptr;
@@ -427,6 +428,13 @@ HttpResult handle_tournament_api(Hub& hub, const std::string& method, const std:
       // (guests are not stored).
       if (const auto* id = cmd.if_contains("user_id"); id && (!id->is_string() || !is_user_id(std::string(id->as_string()))))
         return error(400, "bad_request", "user_id: not an id this server gives (g-… or u-… and 16 hex digits)");
+      cmd["club_id"] = parts[2];
+      return submit(hub.options().redis_url, cmd);
+    }
+    if (parts.size() == 4 && (parts[3] == "rename" || parts[3] == "delete") && method == "POST") {
+      // The matchmaker checks the club, the caller (its organisers, the admin) and the name, as at creation.
+      if (auto e = need_user()) return *e;
+      json::object cmd = command(parts[3] == "rename" ? "club_rename" : "club_delete");
       cmd["club_id"] = parts[2];
       return submit(hub.options().redis_url, cmd);
     }

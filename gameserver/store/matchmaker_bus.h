@@ -19,6 +19,9 @@
 //   xq:mm:events        ZSET    event ids scored by creation time (ms).
 //   xq:mm:club:{id}     STRING  club JSON {id, name, organisers[], members[]}.
 //   xq:mm:clubs         SET     club ids.
+//   xq:mm:clubs_deleted SET     ids of deleted clubs, never given to a new club: the finished
+//                               events of a deleted club still name its id, and a new club of
+//                               that id would pass their running to its organisers.
 //   xq:mm:pools         SET     names of quick-pairing pools ("jieqi:900000+0").
 //   xq:mm:pool:{name}   HASH    user id → JSON {rating, joined_ms, name}.
 //   xq:mm:pool_avoid:{user}  STRING  game servers → matchmaker: the opponent of the user's last
@@ -40,6 +43,7 @@ inline const std::string kGameResults = "{xq}:games:results";
 inline const std::string kNotify = "{xq}:mm:notify";
 inline const std::string kEvents = "{xq}:mm:events";
 inline const std::string kClubs = "{xq}:mm:clubs";
+inline const std::string kClubsDeleted = "{xq}:mm:clubs_deleted";
 inline const std::string kPools = "{xq}:mm:pools";
 // The lease of the one matchmaker that acts (its instance token; PX = the lease time).
 inline const std::string kLeader = "{xq}:mm:leader";

@@ -14,6 +14,7 @@
 #include "store/keys.h"
 #include "store/matchmaker_bus.h"
 #include "store/presence.h"
+#include "club.h"
 #include "pairing/trf.h"
 #include "tournament_json.h"
 
@@ -129,6 +130,35 @@ void MatchmakerService::save(Tournament& t) {
   // stream when the event was cancelled makes no game.
   if (t.stage == Stage::Cancelled) values.emplace_back(key + ":cancelled", "1");
   fenced_set(values);
+}
+
+// The club's record goes, its id leaves the list of clubs and joins the deleted ones, together.
+static const char* kFencedClubDeleteScript = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('SREM', KEYS[3], ARGV[2])
+redis.call('DEL', KEYS[4])
+return 1
+)lua";
+
+void MatchmakerService::fenced_delete_club(const std::string& club_id) {
+  const gs::RedisReply r = redis_.command({"EVAL", kFencedClubDeleteScript, "4", bus::kLeader, bus::kClubsDeleted, bus::kClubs,
+                                           bus::club(club_id), options_.instance, club_id});
+  if (r.integer != 1) throw gs::RedisError("NOT_LEADER: another matchmaker leads now");
+}
+
+std::vector<std::pair<std::string, std::string>> MatchmakerService::event_public_views() {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto ids = redis_.command({"ZRANGE", bus::kEvents, "0", "-1"}).elements;
+  constexpr size_t kBatch = 200;  // one MGET per batch: a round trip each, of bounded size
+  for (size_t from = 0; from < ids.size(); from += kBatch) {
+    std::vector<std::string> mget{"MGET"};
+    for (size_t i = from; i < ids.size() && i < from + kBatch; ++i) mget.push_back(bus::event(ids[i].str) + ":public");
+    const auto views = redis_.command(mget).elements;
+    for (size_t i = 0; i < views.size(); ++i)
+      if (views[i].type == gs::RedisReply::Type::String) out.emplace_back(ids[from + i].str, views[i].str);
+  }
+  return out;
 }
 
 bool MatchmakerService::may_organise(const Tournament& t, const json::object& cmd) {
@@ -263,7 +293,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       return json::object{{"ok", true}};
     }
     if (cmd == "create_club" || cmd == "club_add_member" || cmd == "club_add_organiser" || cmd == "club_remove_member" ||
-        cmd == "club_remove_organiser") {
+        cmd == "club_remove_organiser" || cmd == "club_rename" || cmd == "club_delete") {
       const std::string club_id = str_field(o, "club_id");
       gs::RedisReply r = redis_.command({"GET", bus::club(club_id)});
       json::object club;
@@ -274,8 +304,24 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         probe.cfg.club_id = club_id;
         if (!may_organise(probe, o)) return error_reply("forbidden", "only the club's organisers may do that");
       }
-      if (cmd == "create_club") {
+      if (cmd == "club_rename") {
+        // The rule of a club's name at creation; events name their club by id, so they show the new name.
+        const std::string name = str_field(o, "name");
+        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, no control characters");
+        club["name"] = name;
+      } else if (cmd == "club_delete") {
+        // Refused while an event of the club is not over: running it and joining it (members
+        // only) need the club. Finished and cancelled events stay, readable, naming a club that
+        // is gone; their creator and the admin still correct them, the club's organisers no
+        // longer do (the id is never given to a new club: its organisers would take them over).
+        const std::string why = club_deletion_refusal(events_blocking_club_deletion(club_id, event_public_views()));
+        if (!why.empty()) return error_reply("bad_state", why);
+        fenced_delete_club(club_id);
+        return json::object{{"ok", true}};
+      } else if (cmd == "create_club") {
         if (!club.empty()) return error_reply("exists", "a club with id '" + club_id + "' exists");
+        if (redis_.command({"SISMEMBER", bus::kClubsDeleted, club_id}).integer == 1)
+          return error_reply("exists", "a club with id '" + club_id + "' existed and was deleted: its events still name it, so choose another id");
         // Its creator organises it; a club made with the operator's admin token starts with none
         // (the admin adds them: club_add_organiser).
         json::array organisers;

@@ -75,6 +75,12 @@ class MatchmakerService {
   // SETs the keys in one step if this instance still holds the leader lease; else throws gs::RedisError.
   void fenced_set(const std::vector<std::pair<std::string, std::string>>& writes);
   bool may_organise(const Tournament& t, const boost::json::object& cmd);
+  // Every event's id and public view (events listed without a record left out), for the checks
+  // that look across events (a club's deletion).
+  std::vector<std::pair<std::string, std::string>> event_public_views();
+  // Deletes the club and keeps its id from being given again, in one step while this instance
+  // holds the leader lease; else throws gs::RedisError.
+  void fenced_delete_club(const std::string& club_id);
   void publish_effects(const Tournament& t, const Effects& fx);
   // Withdraws the event's entrants whose accounts are banned (one SMISMEMBER), before a command, a
   // result or a timed start is applied, so no pairing takes them in; stores and announces it at

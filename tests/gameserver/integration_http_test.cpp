@@ -240,7 +240,7 @@ TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
       {"GET", "/api/events/ev1/join"},      {"GET", "/api/events/ev1/start-round"}, {"POST", "/api/events/ev1"},
       {"POST", "/api/events/ev1/standings"}, {"POST", "/api/events/ev1/next"},       {"GET", "/api/clubs/c1/members/remove"},
       {"POST", "/api/clubs/c1"},             {"GET", "/api/clubs/c1/members"},       {"POST", "/api/pools"},
-      {"GET", "/api/pools/xiangqi/60000+0/join"}};
+      {"GET", "/api/pools/xiangqi/60000+0/join"}, {"GET", "/api/clubs/c1/rename"},  {"GET", "/api/clubs/c1/delete"}};
   for (const auto& [method, path] : wrong) {
     EXPECT_EQ(http_request(g_servers->port(), method, path, body), 405) << method << " " << path << ": " << body;
     const std::string other = method == "GET" ? "POST" : "GET";
@@ -248,7 +248,7 @@ TEST_F(GameServer, WrongMethodOnATournamentEndpointIs405) {
   }
   for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
            {"POST", "/api/events/ev1/join/extra"}, {"GET", "/api/events/ev1/frob"},
-           {"GET", "/api/clubs/c1/frob"}, {"POST", "/api/pools/xiangqi/60000+0/frob"}})
+           {"GET", "/api/clubs/c1/frob"}, {"POST", "/api/clubs/c1/delete/now"}, {"POST", "/api/pools/xiangqi/60000+0/frob"}})
     EXPECT_EQ(http_request(g_servers->port(), method, path, body), 404) << method << " " << path << ": " << body;
 }
 

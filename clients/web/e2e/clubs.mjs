@@ -191,3 +191,73 @@ test('clubs: the club page and the clubs page at 360 px have no sideways scrolli
   await org.page.waitForSelector(`[data-testid=remembered-clubs] li[data-club=${long}]`, { timeout: T });
   assert(await noSideways(), `the clubs page fits 360 px (scrollWidth ${await org.page.evaluate(() => document.documentElement.scrollWidth)})`);
 });
+
+test('clubs: an organiser renames the club (its page, the clubs list and its event say the new name) and deletes it once its event is over; a club organiser without the organiser role is not offered "New event for this club"', { needs: ['matchmaker', 'events'] }, async (ctx) => {
+  const org = await newOrganiser(ctx, 'Rena_org');
+  const coOrg = await newAccount(ctx, 'Cora');  // a club organiser, a plain player account-wide
+  const auth = { Authorization: `Bearer ${await tokenOf(org.page)}` };
+  await apiAs(ctx, auth, 'POST', '/api/clubs', { club_id: 'e2e-rename', name: 'Old Name Club' });
+  const { user_id } = await apiAs(ctx, {}, 'GET', `/api/accounts/${coOrg.name}`);
+  await apiAs(ctx, auth, 'POST', '/api/clubs/e2e-rename/organisers', { user_id });
+  await apiAs(ctx, auth, 'POST', '/api/events', { id: 'e2e-rename-ev', name: 'Rename night', club_id: 'e2e-rename' });
+
+  // The club organiser without the role runs the club, but creates no events: no such button.
+  await coOrg.page.goto(`${ctx.base}/#/club/e2e-rename`);
+  await coOrg.page.waitForSelector('[data-testid=club-settings] [data-testid=rename-club]', { timeout: T });
+  await coOrg.page.waitForFunction((n) => [...document.querySelectorAll('[data-testid=club-organisers] [data-testid=club-person]')].some((a) => a.textContent === n), coOrg.name, { timeout: T });
+  assertEqual(await coOrg.page.locator('[data-testid=new-club-event]').count(), 0, 'no "New event for this club" without the organiser role');
+  assertEqual(await coOrg.page.locator('[data-testid=delete-club]').count(), 1, 'but the club organiser may delete the club');
+
+  // The organiser with the role has it; a name too long is refused at the field, in words.
+  await org.page.goto(`${ctx.base}/#/club/e2e-rename`);
+  await org.page.waitForSelector('[data-testid=new-club-event]', { timeout: T });
+  assertEqual(await org.page.inputValue('[data-testid=rename-club-name]'), 'Old Name Club', 'the field starts from the name');
+  const field = '[data-testid=rename-club-name]';
+  const msg = '[data-testid=rename-club-msg]';
+  await org.page.fill(field, '象'.repeat(34));
+  await org.page.click('[data-testid=rename-club-save]');
+  await assertFieldError(org.page, field, msg, 'A club name is at most 100 bytes (about 33 Chinese characters).');
+  assertEqual((await apiAs(ctx, {}, 'GET', '/api/clubs/e2e-rename')).name, 'Old Name Club', 'nothing was sent');
+  await org.page.fill(field, '  New Name Club ');
+  await org.page.click('[data-testid=rename-club-save]');
+  await org.page.waitForSelector(`${msg}.ok`, { timeout: T });
+  assertEqual((await org.page.textContent(msg)).trim(), 'The club is now called “New Name Club”.', 'the rename is confirmed');
+  assertEqual(await org.page.getAttribute(field, 'aria-invalid'), null, 'the field is no longer invalid');
+  await org.page.waitForSelector('[data-testid=club-name-shown]:text-is("New Name Club")', { timeout: T });
+  await org.page.waitForFunction(() => document.title.startsWith('New Name Club · Club'), null, { timeout: T });
+  assertEqual((await apiAs(ctx, {}, 'GET', '/api/clubs/e2e-rename')).name, 'New Name Club', 'the server has the new name');
+
+  // The clubs page and the club's event say the new name.
+  await org.page.goto(`${ctx.base}/#/clubs`);
+  await org.page.waitForSelector('[data-testid=your-clubs] li[data-club=e2e-rename]', { timeout: T });
+  assertEqual((await org.page.textContent('[data-testid=your-clubs] li[data-club=e2e-rename] a')).trim(), 'New Name Club', 'your clubs: the new name');
+  assertEqual((await org.page.textContent('[data-testid=remembered-clubs] li[data-club=e2e-rename] a')).trim(), 'New Name Club', 'this device: the new name');
+  await org.page.goto(`${ctx.base}/#/tournaments/e2e-rename-ev`);
+  await org.page.waitForSelector('[data-testid=event-club-link]:has-text("New Name Club")', { timeout: T });
+
+  // Deleting asks first, and is refused while the event is open, in the page's language.
+  const asked = [];
+  org.page.on('dialog', (d) => { asked.push(d.message()); void d.accept(); });
+  await org.page.goto(`${ctx.base}/#/club/e2e-rename`);
+  await org.page.click('[data-testid=delete-club]', { timeout: T });
+  await org.page.waitForSelector('[data-testid=delete-club-msg].error', { timeout: T });
+  assertEqual(asked, ['Delete the club “New Name Club” with its lists of organisers and members? This cannot be undone.'], 'asked first');
+  assertEqual((await org.page.textContent('[data-testid=delete-club-msg]')).trim(), 'The club still has events not finished or cancelled: finish or cancel them first.', 'why not, in words');
+  await org.page.click('[data-testid=lang-toggle]');
+  await org.page.waitForSelector('[data-testid=delete-club-msg]:has-text("未结束或未取消")', { timeout: T });
+  await org.page.click('[data-testid=lang-toggle]');
+  assertEqual(await org.page.evaluate(() => location.hash), '#/club/e2e-rename', 'still on the club page');
+
+  // Once the event is cancelled the club goes: the page goes to the clubs, which list it no more.
+  await apiAs(ctx, auth, 'POST', '/api/events/e2e-rename-ev/cancel', { reason: 'the club closes' });
+  await org.page.click('[data-testid=delete-club]');
+  await org.page.waitForFunction(() => location.hash === '#/clubs', null, { timeout: T });
+  await org.page.waitForSelector('[data-testid=clubs-page] [data-testid=no-your-clubs]', { timeout: T });
+  assertEqual(await org.page.locator('[data-club=e2e-rename]').count(), 0, 'neither in your clubs nor on this device');
+  assertEqual((await fetch(`${ctx.base}/api/clubs/e2e-rename`)).status, 404, 'the server has no such club');
+  // The event stays readable, naming the club gone, without a link.
+  await org.page.goto(`${ctx.base}/#/tournaments/e2e-rename-ev`);
+  await org.page.waitForSelector('[data-testid=event-club-gone]', { timeout: T });
+  assertEqual((await org.page.textContent('[data-testid=event-club-gone]')).trim(), 'Club: e2e-rename (deleted)', 'the club is said to be gone');
+  assertEqual(await org.page.locator('[data-testid=event-club-link]').count(), 0, 'no link to a club that is gone');
+});

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CLUB_NAME_MAX_BYTES,
   REMEMBERED_MAX,
+  clubNameProblem,
   clubsOf,
   displayName,
   forgetClub,
   loadRememberedClubs,
+  mayCreateClubEvent,
+  mayRunClub,
   parseRemembered,
   rememberClub,
   validClubId,
@@ -150,5 +154,46 @@ describe('clubsOf', () => {
   });
   it('reads a club with missing lists as empty ones', () => {
     expect(clubsOf([{ id: 'x', name: 'X', organisers: ['u-1'] } as never], 'u-1')[0].members).toEqual([]);
+  });
+});
+
+describe('who is offered what on a club page', () => {
+  const club = { organisers: ['u-org'] };
+  it('the club is run (rename, delete, people) by its organisers, whatever their role, and admins', () => {
+    expect(mayRunClub(club, 'u-org', 'player')).toBe(true);
+    expect(mayRunClub(club, 'u-org', 'organiser')).toBe(true);
+    expect(mayRunClub(club, 'u-other', 'admin')).toBe(true);
+    expect(mayRunClub(club, 'u-other', 'organiser')).toBe(false);
+    expect(mayRunClub(club, '', 'player')).toBe(false);
+  });
+  it('"New event for this club" only to a club organiser with the organiser role, or an admin', () => {
+    expect(mayCreateClubEvent(club, 'u-org', 'organiser')).toBe(true);
+    expect(mayCreateClubEvent(club, 'u-org', 'player')).toBe(false);
+    expect(mayCreateClubEvent(club, 'u-other', 'organiser')).toBe(false);
+    expect(mayCreateClubEvent(club, 'u-other', 'admin')).toBe(true);
+    expect(mayCreateClubEvent(club, '', 'organiser')).toBe(false);
+  });
+});
+
+describe('a club name', () => {
+  it('is 1..100 bytes of UTF-8 once trimmed, as the server counts', () => {
+    expect(clubNameProblem('East Side Club')).toBeNull();
+    expect(clubNameProblem('  padded  ')).toBeNull();
+    expect(clubNameProblem('')).toBe('empty');
+    expect(clubNameProblem('   ')).toBe('empty');
+    expect(clubNameProblem('n'.repeat(CLUB_NAME_MAX_BYTES))).toBeNull();
+    expect(clubNameProblem('n'.repeat(CLUB_NAME_MAX_BYTES + 1))).toBe('tooLong');
+    expect(clubNameProblem('象'.repeat(33))).toBeNull(); // 99 bytes
+    expect(clubNameProblem('象'.repeat(34))).toBe('tooLong'); // 102 bytes, 34 characters
+  });
+  it('refusals and the deletion texts are worded in both languages', () => {
+    for (const lang of ['en', 'zh'] as const) {
+      setLang(lang);
+      for (const key of ['clubNameTooLong', 'clubNameRule', 'clubHasLiveEvents', 'clubIdWasDeleted'] as const) expect(t(key)).not.toBe(key);
+      expect(t('eventClubGone', { id: 'east' })).toContain('east');
+    }
+    expect(t('clubHasLiveEvents')).toContain('未结束或未取消');
+    setLang('en');
+    expect(t('confirmDeleteClub', { name: 'East' })).toBe('Delete the club “East” with its lists of organisers and members? This cannot be undone.');
   });
 });

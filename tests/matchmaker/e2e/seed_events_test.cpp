@@ -910,6 +910,115 @@ TEST_F(QuickPairing, ClubsAreListedAndTheirOrganisersRemoveMembers) {
   EXPECT_TRUE(get("/api/clubs/rmclub").at("members").as_array().empty()) << "the admin removes too";
 }
 
+// A club's organiser (or the admin) renames it, by the name rule of its creation; its events name
+// it by id, so they show the new name. Members, outsiders and unknown clubs are refused.
+TEST_F(QuickPairing, AClubIsRenamedByItsOrganisersOrTheAdmin) {
+  add_players(3, "rn");
+  const std::string admin = TestServers::kAdminToken;
+  post("/api/clubs", json::object{{"club_id", "rnclub"}, {"name", "Old name"}}, admin);
+  post("/api/clubs/rnclub/organisers", json::object{{"user_id", players_[0].user_id}}, admin);
+  post("/api/clubs/rnclub/members", json::object{{"user_id", players_[1].user_id}}, players_[0].token);
+  post("/api/events", json::object{{"id", "rn-ev"}, {"name", "Club night"}, {"club_id", "rnclub"}}, admin);
+
+  post("/api/clubs/rnclub/rename", json::object{{"name", "New name 新名"}}, players_[0].token);
+  EXPECT_EQ(get("/api/clubs/rnclub").at("name").as_string(), "New name 新名");
+  bool listed = false;
+  const json::value all = get("/api/clubs");
+  for (const auto& c : all.at("clubs").as_array())
+    if (c.at("id").as_string() == "rnclub") listed = c.at("name").as_string() == "New name 新名";
+  EXPECT_TRUE(listed) << "the list has the new name: " << all;
+  EXPECT_EQ(get("/api/events/rn-ev").at("config").at("club_id").as_string(), "rnclub") << "the event names its club by id";
+
+  for (const Player* who : {&players_[1], &players_[2]})
+    EXPECT_EQ(post("/api/clubs/rnclub/rename", json::object{{"name", "Taken over"}}, who->token, 403).at("code").as_string(), "forbidden")
+        << who->name;
+  post("/api/clubs/rnclub/rename", json::object{{"name", "Anonymous"}}, "", 401);
+  for (const json::object& bad : {json::object{{"name", ""}}, json::object{{"name", std::string(101, 'n')}},
+                                  json::object{{"name", "two\nlines"}}, json::object{{"name", "\u202Ereversed"}},
+                                  json::object{{"name", 5}}, json::object{}}) {
+    const json::value r = post("/api/clubs/rnclub/rename", bad, players_[0].token, 400);
+    EXPECT_EQ(r.at("code").as_string(), "bad_request") << json::serialize(bad);
+    EXPECT_NE(std::string(r.at("error").as_string()).find("name"), std::string::npos) << "says what is wrong: " << r;
+  }
+  EXPECT_EQ(get("/api/clubs/rnclub").at("name").as_string(), "New name 新名") << "nothing refused was stored";
+  post("/api/clubs/rnclub/rename", json::object{{"name", std::string(100, 'n')}}, players_[0].token);  // the longest
+  EXPECT_EQ(post("/api/clubs/noclub/rename", json::object{{"name", "Ghost"}}, players_[0].token, 404).at("code").as_string(), "unknown_club");
+  post("/api/clubs/rnclub/rename", json::object{{"name", "Named by the admin"}}, admin);
+  EXPECT_EQ(get("/api/clubs/rnclub").at("name").as_string(), "Named by the admin");
+  EXPECT_EQ(get("/api/clubs/rnclub").at("members").as_array().size(), 1u) << "a rename keeps the members";
+}
+
+// A club is deleted by its organiser (or the admin) only once none of its events is still to be
+// played: refused (409) while one is in registration or running. Its finished events stay readable
+// and name it still; its id is not given to a new club, and its organisers no longer run them.
+TEST_F(QuickPairing, AClubIsDeletedOnceItsEventsAreOver) {
+  add_players(3, "cd");
+  const std::string admin = TestServers::kAdminToken;
+  const std::string& org = players_[0].token;
+  post("/api/clubs", json::object{{"club_id", "cdclub"}, {"name", "Closing down"}}, admin);
+  post("/api/clubs/cdclub/organisers", json::object{{"user_id", players_[0].user_id}}, admin);
+  post("/api/clubs/cdclub/members", json::object{{"user_id", players_[1].user_id}}, org);
+  post("/api/events", json::object{{"id", "cd-open"}, {"name", "Still open"}, {"club_id", "cdclub"}}, admin);
+  post("/api/events", json::object{{"id", "cd-done"}, {"name", "Played out"}, {"club_id", "cdclub"}, {"pairing", json::object{{"rounds", 1}}}}, admin);
+  for (int i : {1, 2}) post("/api/events/cd-done/join", json::object{}, players_[i].token);
+  post("/api/events/cd-done/start", json::object{}, org);  // a club organiser runs the club's events
+
+  for (const Player* who : {&players_[1], &players_[2]})
+    EXPECT_EQ(post("/api/clubs/cdclub/delete", json::object{}, who->token, 403).at("code").as_string(), "forbidden") << who->name;
+  post("/api/clubs/cdclub/delete", json::object{}, "", 401);
+  EXPECT_EQ(post("/api/clubs/noclub/delete", json::object{}, org, 404).at("code").as_string(), "unknown_club");
+  json::value refused = post("/api/clubs/cdclub/delete", json::object{}, org, 409);
+  EXPECT_EQ(refused.at("code").as_string(), "bad_state");
+  std::string why(refused.at("error").as_string());
+  EXPECT_NE(why.find("not finished or cancelled"), std::string::npos) << why;
+  EXPECT_NE(why.find("cd-open"), std::string::npos) << why;
+  EXPECT_NE(why.find("cd-done"), std::string::npos) << "a running event holds it too: " << why;
+
+  // cd-done is played out (its one game adjudicated), cd-open is still in registration.
+  const json::value running = get("/api/events/cd-done");
+  const std::string gid(running.at("games").as_array().at(0).at("game_id").as_string());
+  for (int i = 0; i < 100 && !game_exists(gid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  post("/api/events/cd-done/adjudicate", json::object{{"game_id", gid}, {"outcome", "draw"}, {"reason", "agreed"}}, org);
+  std::string stage;
+  for (int i = 0; i < 100 && stage != "finished"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stage = std::string(get("/api/events/cd-done").at("stage").as_string());
+  }
+  ASSERT_EQ(stage, "finished");
+  refused = post("/api/clubs/cdclub/delete", json::object{}, org, 409);
+  why = std::string(refused.at("error").as_string());
+  EXPECT_NE(why.find("cd-open"), std::string::npos) << why;
+  EXPECT_EQ(why.find("cd-done"), std::string::npos) << "a finished event does not hold it: " << why;
+  EXPECT_EQ(get("/api/clubs/cdclub").at("name").as_string(), "Closing down") << "refused: nothing was deleted";
+
+  post("/api/events/cd-open/cancel", json::object{{"reason", "the club closes"}}, org);
+  post("/api/clubs/cdclub/delete", json::object{}, org);
+  std::string body;
+  EXPECT_EQ(servers_.http_get("/api/clubs/cdclub", body), 404) << body;
+  const json::value all = get("/api/clubs");
+  for (const auto& c : all.at("clubs").as_array()) EXPECT_NE(c.at("id").as_string(), "cdclub") << "no longer listed";
+  const json::value done = get("/api/events/cd-done");
+  EXPECT_EQ(done.at("stage").as_string(), "finished") << "the finished event stays readable";
+  EXPECT_EQ(done.at("config").at("club_id").as_string(), "cdclub");
+  get("/api/events/cd-done/standings");
+  EXPECT_EQ(get("/api/events/cd-open").at("stage").as_string(), "cancelled");
+
+  // Gone: no rename, no second delete, no new event for it; its id is not given again, and its
+  // former organisers no longer correct its events.
+  post("/api/clubs/cdclub/rename", json::object{{"name", "Back"}}, org, 404);
+  post("/api/clubs/cdclub/delete", json::object{}, org, 404);
+  post("/api/events", json::object{{"name", "Of a gone club"}, {"club_id", "cdclub"}}, admin, 404);
+  const json::value reused = post("/api/clubs", json::object{{"club_id", "cdclub"}, {"name", "Same id"}}, admin, 409);
+  EXPECT_EQ(reused.at("code").as_string(), "exists");
+  EXPECT_NE(std::string(reused.at("error").as_string()).find("deleted"), std::string::npos) << reused;
+  post("/api/events/cd-done/correct", json::object{{"game_id", gid}, {"red_points", 2}, {"black_points", 0}}, org, 403);
+
+  // The admin deletes a club with no events.
+  post("/api/clubs", json::object{{"club_id", "cdempty"}, {"name", "Never used"}}, admin);
+  post("/api/clubs/cdempty/delete", json::object{}, admin);
+  EXPECT_EQ(servers_.http_get("/api/clubs/cdempty", body), 404) << body;
+}
+
 // The tournament API under random requests from every kind of caller — the admin, the event's
 // organiser, players in the event, a registered outsider, no token and a bad one — with bodies
 // that try to speak for others ("caller", "admin", "user_id" of another player). Never a 5xx;

@@ -92,3 +92,28 @@ export function clubsOf(all: ClubDetail[], userId: string): ClubDetail[] {
 export function displayName(id: string, names: ReadonlyMap<string, string>): string {
   return names.get(id) || id;
 }
+
+// Who runs the club from its page (rename, delete, add and remove people): its organisers and
+// admin accounts, as the server checks. `role`: the account's (net/connection.ts: player |
+// organiser | admin).
+export function mayRunClub(club: Pick<ClubDetail, 'organisers'>, userId: string, role: string): boolean {
+  return role === 'admin' || (!!userId && club.organisers.includes(userId));
+}
+
+// Who is offered "New event for this club": the server wants both the organiser role (creating
+// events) and the club's organisers (its events); an admin may do either. A club organiser
+// without the role would only reach a form that is refused.
+export function mayCreateClubEvent(club: Pick<ClubDetail, 'organisers'>, userId: string, role: string): boolean {
+  return role === 'admin' || (role === 'organiser' && !!userId && club.organisers.includes(userId));
+}
+
+// The server's rule for a club's name, at creation and rename: 1..100 bytes of UTF-8 on one line.
+// What a form can tell before sending: nothing typed, or too long; the server refuses the rest
+// (control characters, line breaks, direction marks) with a 400. The name is trimmed first, as sent.
+export const CLUB_NAME_MAX_BYTES = 100;
+export function clubNameProblem(name: string): 'empty' | 'tooLong' | null {
+  const trimmed = name.trim();
+  if (!trimmed) return 'empty';
+  if (new TextEncoder().encode(trimmed).length > CLUB_NAME_MAX_BYTES) return 'tooLong';
+  return null;
+}

@@ -1,8 +1,9 @@
 // Clubs (docs/tournaments.md, /api/clubs). #/clubs: the clubs one organises or belongs to (GET
 // /api/clubs), the clubs this device remembers, open one by its id, and the organiser's "create a
 // club" form. #/club/ID: the club's organisers and members by name, and for its organisers the
-// forms that add either by account name, a Remove button by each (the last organiser stays), and
-// "New event for this club" (the event form with the club and members-only access filled in).
+// forms that add either by account name, a Remove button by each (the last organiser stays),
+// renaming and deleting the club; "New event for this club" (the event form with the club and
+// members-only access filled in) for those who may also create events.
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app';
 import { apiErrorText, t } from '../i18n';
@@ -10,10 +11,13 @@ import { api, ApiError } from '../net/http';
 import {
   CLUB_ID_MAX,
   CLUB_ID_PATTERN,
+  clubNameProblem,
   clubsOf,
   displayName,
   forgetClub,
   loadRememberedClubs,
+  mayCreateClubEvent,
+  mayRunClub,
   rememberClub,
   validClubId,
   type ClubDetail,
@@ -136,7 +140,7 @@ function CreateClubForm({ app }: { app: App }) {
     } catch (e) {
       const err = e as ApiError;
       if (err.status === 403) setError({ text: () => t('clubRoleNeeded'), field: null });
-      else if (err.code === 'exists') setError({ text: () => t('clubIdTaken'), field: 'club_id' });
+      else if (err.code === 'exists') setError({ text: () => t(/deleted/.test(err.message) ? 'clubIdWasDeleted' : 'clubIdTaken'), field: 'club_id' });
       else setError({ text: () => apiErrorText(e), field: /club_id/.test(err.message) ? 'club_id' : /name/.test(err.message) ? 'name' : null });
     } finally {
       setBusy(false);
@@ -199,6 +203,8 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
   useEffect(() => {
     void load();
   }, [id]);
+  // The account's role decides "New event for this club": asked again on opening, as on #/clubs.
+  useEffect(() => void app.conn.refreshSession().then(() => app.notify()), [app]);
 
   // Names for ids not yet known.
   useEffect(() => {
@@ -238,7 +244,7 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
     return <p class={loadError ? 'error' : 'muted'} data-testid="club-loading">{loadError ? apiErrorText(loadError) : t('loading')}</p>;
   }
   const uid = app.user?.userId ?? '';
-  const organises = (!!uid && club.organisers.includes(uid)) || app.conn.role === 'admin';
+  const organises = mayRunClub(club, uid, app.conn.role);
   const remove = async (kind: 'member' | 'organiser', u: string) => {
     const shown = displayName(u, names);
     setRemoval(null);
@@ -278,7 +284,7 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
           <a class="button" href="#/clubs">{t('allClubs')}</a>
         </div>
         <p class="muted" data-testid="club-id-shown">{t('clubIdShown', { id: club.id })}</p>
-        {organises && (
+        {mayCreateClubEvent(club, uid, app.conn.role) && (
           <div class="row">
             <a class="button primary" data-testid="new-club-event" href={`#/tournaments?club=${encodeURIComponent(club.id)}`}>{t('newClubEvent')}</a>
           </div>
@@ -306,6 +312,100 @@ export function ClubPage({ app, id }: { app: App; id: string }) {
           <p class="muted small">{t('clubOrganisersOnly')}</p>
         )}
       </section>
+      {organises && (
+        <section class="panel" data-testid="club-settings">
+          <h3>{t('clubSettings')}</h3>
+          <RenameClubForm app={app} club={club} onRenamed={() => void load()} />
+          <DeleteClub app={app} club={club} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+// The club's new name, by the rule of its creation (clubNameProblem here, the rest at the server);
+// a refusal is said at the field in the page's language.
+function RenameClubForm({ app, club, onRenamed }: { app: App; club: ClubDetail; onRenamed: () => void }) {
+  const [name, setName] = useState(club.name);
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<{ ok: boolean; text: () => string } | null>(null);
+  const errId = 'rename-club-error';
+
+  const submit = async () => {
+    const typed = name.trim();
+    const problem = clubNameProblem(typed);
+    if (problem) {
+      setMsg({ ok: false, text: () => t(problem === 'empty' ? 'fieldRequired' : 'clubNameTooLong') });
+      return;
+    }
+    setMsg(null);
+    setBusy(true);
+    try {
+      await api('POST', `/api/clubs/${encodeURIComponent(club.id)}/rename`, { name: typed }, { token: app.conn.token });
+      setName(typed);
+      rememberClub({ id: club.id, name: typed });
+      setMsg({ ok: true, text: () => t('clubRenamed', { name: typed }) });
+      onRenamed();
+    } catch (e) {
+      const err = e as ApiError;
+      const text = err.status === 400 ? () => t('clubNameRule') : err.status === 403 ? () => t('clubForbidden') : () => apiErrorText(e);
+      setMsg({ ok: false, text });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const invalid = !!msg && !msg.ok;
+  return (
+    <form class="register-account" data-testid="rename-club" onSubmit={(e) => {
+      e.preventDefault();
+      void submit();
+    }}>
+      <label class="muted small" for="rename-club-name">{t('renameClubLabel')}</label>
+      <div class="row">
+        <input id="rename-club-name" data-testid="rename-club-name" value={name} autocomplete="off" required
+               {...errorProps(errId, invalid)} onInput={(e) => setName(e.currentTarget.value)} />
+        <button data-testid="rename-club-save" disabled={busy || name.trim() === club.name}>{t('renameClub')}</button>
+      </div>
+      {msg && (
+        <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'} id={msg.ok ? undefined : errId} data-testid="rename-club-msg">
+          {msg.text()}
+        </p>
+      )}
+    </form>
+  );
+}
+
+// Deletes the club after asking; the server refuses while one of its events is not over. Deleted,
+// the club is forgotten on this device and the page goes to the clubs.
+function DeleteClub({ app, club }: { app: App; club: ClubDetail }) {
+  const [busy, setBusy] = useState(false);
+  // Kept as a thunk and worded at each render, so a language switch re-words it.
+  const [error, setError] = useState<{ text: () => string } | null>(null);
+  const errId = 'delete-club-error';
+
+  const remove = async () => {
+    if (!window.confirm(t('confirmDeleteClub', { name: club.name || club.id }))) return;
+    setError(null);
+    setBusy(true);
+    try {
+      await api('POST', `/api/clubs/${encodeURIComponent(club.id)}/delete`, {}, { token: app.conn.token });
+      forgetClub(club.id);
+      app.navigate('#/clubs');
+    } catch (e) {
+      const err = e as ApiError;
+      setError({ text: err.code === 'bad_state' ? () => t('clubHasLiveEvents') : err.status === 403 ? () => t('clubForbidden') : () => apiErrorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="delete-club">
+      <p class="muted small" id="delete-club-help">{t('deleteClubHelp')}</p>
+      <button class="danger" data-testid="delete-club" disabled={busy} onClick={() => void remove()}
+              aria-describedby={error ? `delete-club-help ${errId}` : 'delete-club-help'}>{t('deleteClub')}</button>
+      {error && <p class="error" role="alert" id={errId} data-testid="delete-club-msg">{error.text()}</p>}
     </div>
   );
 }

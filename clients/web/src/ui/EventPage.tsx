@@ -16,10 +16,10 @@ import { zhParts } from './lang';
 
 const POLL_MS = 10_000;
 
-type Data = { ev: EventDetail | null; standings: Standings | null; cross: Crosstable | null; next: NextGame | null; clubOrganisers: string[]; clubName: string; error: string };
+type Data = { ev: EventDetail | null; standings: Standings | null; cross: Crosstable | null; next: NextGame | null; clubOrganisers: string[]; clubName: string; clubGone: boolean; error: string };
 
 export function EventPage({ app, id }: { app: App; id: string }) {
-  const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], clubName: '', error: '' });
+  const [data, setData] = useState<Data>({ ev: null, standings: null, cross: null, next: null, clubOrganisers: [], clubName: '', clubGone: false, error: '' });
   const [round, setRound] = useState<number | null>(null); // null = the latest paired round
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   // A bare "Done." goes after a while: left standing under the title it read as news for the rest
@@ -52,10 +52,15 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     const val = <T,>(r: PromiseSettledResult<T>) => (r.status === 'fulfilled' ? r.value : null);
     const e = val(ev);
     // Organisers of the event's club may run it too; its name for the link to the club's page.
+    // A deleted club (its finished events stay) is named by its id, without a link.
     let club: string[] = [];
     let clubName = '';
+    let clubGone = false;
     if (e?.config.club_id) {
-      const c = await api<{ name?: string; organisers?: string[] }>('GET', `/api/clubs/${encodeURIComponent(e.config.club_id)}`).catch(() => null);
+      const c = await api<{ name?: string; organisers?: string[] }>('GET', `/api/clubs/${encodeURIComponent(e.config.club_id)}`).catch((err) => {
+        clubGone = err instanceof ApiError && err.status === 404 && err.code === 'unknown_club';
+        return null;
+      });
       club = c?.organisers ?? [];
       clubName = c?.name ?? '';
     }
@@ -65,7 +70,7 @@ export function EventPage({ app, id }: { app: App; id: string }) {
     missing.current = ev.status === 'rejected' && (ev.reason as { status?: number })?.status === 404;
     setData((old) =>
       e
-        ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, clubName, error: '' }
+        ? { ev: e, standings: val(st), cross: val(cr), next: val(nx), clubOrganisers: club, clubName, clubGone, error: '' }
         : { ...old, error },
     );
   }, [app, id]);
@@ -152,7 +157,11 @@ export function EventPage({ app, id }: { app: App; id: string }) {
         </div>
         {cfg.club_id && (
           <p class="event-club">
-            <a data-testid="event-club-link" href={`#/club/${encodeURIComponent(cfg.club_id)}`}>{t('eventClub', { name: data.clubName || cfg.club_id })}</a>
+            {data.clubGone ? (
+              <span class="muted" data-testid="event-club-gone">{t('eventClubGone', { id: cfg.club_id })}</span>
+            ) : (
+              <a data-testid="event-club-link" href={`#/club/${encodeURIComponent(cfg.club_id)}`}>{t('eventClub', { name: data.clubName || cfg.club_id })}</a>
+            )}
           </p>
         )}
         <EventRules ev={ev} />
