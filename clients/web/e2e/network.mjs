@@ -98,6 +98,20 @@ async function flakyRelay(targetBase, { delayMs = 0 } = {}) {
   });
 }
 
+// Red through the relay, Black direct, two moves played and Red's clock running: a game under way
+// whose Red link the test then breaks.
+async function gameUnderWay(ctx, relay, prefix) {
+  const red = await newPlayer(ctx, `${prefix}_red`, {}, relay.base);
+  const black = await newPlayer(ctx, `${prefix}_black`);
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+  return { red, black };
+}
+
 test('a player whose network dies silently is shown gone to the opponent within 20 s (the page pings, so the server judges it sooner)', async (ctx) => {
   const relay = await flakyRelay(ctx.base);
   try {
@@ -200,14 +214,7 @@ test('link down: the tab title says reconnecting, not "● Your move" (Chinese t
 test('a half-open link pauses the clocks 3.5 s after an unanswered ping, before the socket is given up; a late answer resumes with no redial', async (ctx) => {
   const relay = await flakyRelay(ctx.base);
   try {
-    const red = await newPlayer(ctx, 'ho_red', {}, relay.base);
-    const black = await newPlayer(ctx, 'ho_black');
-    await startGame(ctx, red, black, 'xiangqi');
-    await playMove(red, 'h2e2');
-    await waitForMoves(black, 1);
-    await playMove(black, 'h9g7');
-    await waitForMoves(red, 2);
-    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    const { red, black } = await gameUnderWay(ctx, relay, 'ho');
     relay.stall();
     const held = Date.now();
     while (!relay.heldSince && Date.now() - held < 7000) await sleep(50); // the page's next ping (every 2 s during its game)
@@ -239,14 +246,7 @@ test('a half-open link pauses the clocks 3.5 s after an unanswered ping, before 
 test('during a game of yours a half-open link is shown stalled within 6 s, even when it dies just after a pong', async (ctx) => {
   const relay = await flakyRelay(ctx.base);
   try {
-    const red = await newPlayer(ctx, 'fp_red', {}, relay.base);
-    const black = await newPlayer(ctx, 'fp_black');
-    await startGame(ctx, red, black, 'xiangqi');
-    await playMove(red, 'h2e2');
-    await waitForMoves(black, 1);
-    await playMove(black, 'h9g7');
-    await waitForMoves(red, 2);
-    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    const { red, black } = await gameUnderWay(ctx, relay, 'fp');
     await sleep(500); // the moves' answers are through: what goes up next is a ping
     await relay.stallAfterNextAnswer();
     const died = Date.now();
@@ -269,14 +269,7 @@ test('during a game of yours a half-open link is shown stalled within 6 s, even 
 test('a move sent on a link that died just after a pong marks it stalled 3.5 s after the move; let through, it is played with no redial', async (ctx) => {
   const relay = await flakyRelay(ctx.base);
   try {
-    const red = await newPlayer(ctx, 'mv_red', {}, relay.base);
-    const black = await newPlayer(ctx, 'mv_black');
-    await startGame(ctx, red, black, 'xiangqi');
-    await playMove(red, 'h2e2');
-    await waitForMoves(black, 1);
-    await playMove(black, 'h9g7');
-    await waitForMoves(red, 2);
-    await red.page.waitForSelector('[data-testid=clock-red].running', { timeout: T });
+    const { red, black } = await gameUnderWay(ctx, relay, 'mv');
     await sleep(500);
     await relay.stallAfterNextAnswer();
     const died = Date.now();
