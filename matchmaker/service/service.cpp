@@ -307,7 +307,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
       if (cmd == "club_rename") {
         // The rule of a club's name at creation; events name their club by id, so they show the new name.
         const std::string name = str_field(o, "name");
-        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, no control characters");
+        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, not blank, no control characters");
         club["name"] = name;
       } else if (cmd == "club_delete") {
         // Refused while an event of the club is not over: running it and joining it (members
@@ -328,7 +328,7 @@ json::value MatchmakerService::handle_command(const std::string& command_id, con
         if (o.contains("caller")) organisers.push_back(json::value(str_field(o, "caller")));
         else if (!may_organise(Tournament{}, o)) return error_reply("forbidden", "creating a club needs a signed-in organiser or the admin");
         const std::string name = o.contains("name") ? str_field(o, "name") : club_id;
-        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, no control characters");
+        if (!valid_display_name(name)) return error_reply("bad_request", "name: 1..100 bytes, not blank, no control characters");
         club = {{"id", club_id}, {"name", name}, {"organisers", organisers}, {"members", json::array{}}};
         redis_.command({"SADD", bus::kClubs, club_id});
       } else {

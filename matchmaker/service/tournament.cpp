@@ -241,7 +241,7 @@ std::string game_id_for(const std::string& event_id, int round, int board, int i
 }
 
 bool valid_display_name(const std::string& name) {
-  return !name.empty() && name.size() <= 100 && gs::one_line_text(name);
+  return name.size() <= 100 && gs::one_line_text(name) && gs::shows_something(name);
 }
 
 namespace {
@@ -270,7 +270,7 @@ void validate_config(EventConfig& cfg) {
   if (cfg.access == "members" && cfg.club_id.empty()) fail("bad_request", "access=members needs a club_id");
   // The same bounds as seeks and pools (gameserver/server/hub_seeks.cpp): a typo must not start
   // a tournament whose games end at once or never.
-  if (!valid_display_name(cfg.name)) fail("bad_request", "name: 1..100 bytes, no control characters");
+  if (!valid_display_name(cfg.name)) fail("bad_request", "name: 1..100 bytes, not blank, no control characters");
   if (cfg.capture_visibility != "capturer" && cfg.capture_visibility != "nobody" && cfg.capture_visibility != "both")
     fail("bad_request", "capture_visibility must be capturer, nobody or both");
   // As for a seek: Xiangqi has no face-down pieces, so another mode asked for is a mistake.

@@ -115,7 +115,8 @@ struct Effects {
   void append(Effects&& more);         // `more`'s effects after these
 };
 
-// An event's or club's name (and a cancel's reason): 1..100 bytes, no control characters (C0, C1),
+// An event's or club's name (and a cancel's reason): 1..100 bytes, something visible (not only
+// spaces, zero-width or combining marks: a list would show an empty row), no control characters (C0, C1),
 // no line breaks (Unicode's too: they would forge lines of the TRF export and of logs) and no
 // direction overrides, isolates or marks.
 bool valid_display_name(const std::string& name);

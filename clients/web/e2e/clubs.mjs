@@ -47,6 +47,15 @@ test('clubs: an organiser creates a club, adds a member by name (a wrong or gues
   assert(await org.page.$eval('[data-testid=club-id]', (el) => !el.validity.valid), 'an id with a space is invalid');
   assertEqual(await org.page.evaluate(() => location.hash), '#/clubs', 'still on the clubs page');
   await org.page.fill('[data-testid=club-id]', 'e2e-east');
+  // A name's limit is the server's 100 bytes: 40 Chinese characters (120 bytes) are refused at the
+  // field before anything is sent (the field once cut at 80 characters, which the server refused).
+  await org.page.fill('[data-testid=club-name]', '东'.repeat(40));
+  await org.page.click('[data-testid=create-club]');
+  await org.page.waitForSelector('[data-testid=club-form-error]', { timeout: T });
+  assertEqual((await org.page.textContent('[data-testid=club-form-error]')).trim(),
+    'A club name is at most 100 bytes (about 33 Chinese characters).', 'the byte limit in words, not the server\'s 400');
+  assertEqual(await org.page.getAttribute('[data-testid=club-name]', 'aria-invalid'), 'true', 'marked at the name field');
+  await org.page.fill('[data-testid=club-name]', 'East Side Club');
   await org.page.click('[data-testid=create-club]');
   await org.page.waitForSelector('[data-testid=club-page][data-club=e2e-east]', { timeout: T });
   assertEqual((await org.page.textContent('[data-testid=club-name-shown]')).trim(), 'East Side Club', 'the club page names the club');

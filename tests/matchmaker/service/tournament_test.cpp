@@ -1024,7 +1024,9 @@ TEST(Tournament, DisplayNamesAreOneLineReadInOrder) {
   EXPECT_TRUE(valid_display_name("Spring Open 春季赛"));
   for (const std::string bad : {std::string(""), std::string(101, 'x'), std::string("a\nb"), std::string("a\xC2\x85" "b"),
                                 std::string("a\xC2\x9B" "b"), std::string("a\xE2\x80\xA8" "b"), std::string("a\xE2\x80\xAEgnp.exe"),
-                                std::string("a\xE2\x81\xA6" "b"), std::string("a\xE2\x80\x8F" "b")})
+                                std::string("a\xE2\x81\xA6" "b"), std::string("a\xE2\x80\x8F" "b"),
+                                // blank: spaces, an ideographic space, a zero-width space
+                                std::string("   "), std::string("\xE3\x80\x80"), std::string(" \xE2\x80\x8B ")})
     EXPECT_FALSE(valid_display_name(bad)) << bad;
   Tournament t = with_players(config(3), 2);
   EXPECT_EQ(error_code_of([&] { cancel(t, "a\xE2\x80\xA8" "b"); }), "bad_request");

@@ -131,6 +131,10 @@ function CreateClubForm({ app }: { app: App }) {
   const submit = async () => {
     const clubId = id.trim();
     const clubName = name.trim();
+    if (clubNameProblem(clubName) === 'tooLong') {  // bytes, not characters: 100 of them are 33 Chinese ones
+      setError({ text: () => t('clubNameTooLong'), field: 'name' });
+      return;
+    }
     setError(null);
     setBusy(true);
     try {
@@ -161,7 +165,7 @@ function CreateClubForm({ app }: { app: App }) {
         </label>
         <label>
           {t('clubName')}
-          <input data-testid="club-name" required maxLength={80} value={name}
+          <input data-testid="club-name" required value={name}
                  {...errorProps(errId, error?.field === 'name')} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <p class="muted small wide" id="club-id-rule">{t('clubIdRule')}</p>
