@@ -3,7 +3,7 @@
 import { createServer, connect } from 'node:net';
 import { assert, assertEqual, test } from './lib/harness.mjs';
 import { freePort } from './lib/servers.mjs';
-import { T, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
+import { T, lastIccs, newPlayer, playMove, startGame, waitForMoves } from './lib/ui.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -369,4 +369,48 @@ test('a resume refused because the server\'s storage is unavailable says so (Eng
   }
   await p.page.waitForSelector('[data-testid=link-status][data-state=open]', { state: 'attached', timeout: 20_000 });
   assertEqual(await bar(), '', 'the bar goes once the session is resumed');
+});
+
+// A move made on a link that has just died, then a reload (what a player does when the page says
+// "reconnecting"): the page used to forget the move, and the player's clock ran on. It is kept for
+// the tab (unsent_move.ts) and sent again under the same client_move_id: played once.
+// The page's WebSocket frames go through Playwright's WebSocket route, which drops what the page
+// sends while `uplinkDead` (a relay's dead link would also hold the browser's kept-alive HTTP
+// connection, and the reload with it).
+test('a move made on a dead link survives a reload of the page: it is sent again and played once', async (ctx) => {
+  let uplinkDead = false;
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  ctx.contexts.push(context);
+  await context.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (!uplinkDead) server.send(m);
+    });
+  });
+  const page = await context.newPage();
+  await page.goto(`${ctx.base}/`);
+  await page.fill('[data-testid=guest-name]', 'ur_red');
+  await page.click('[data-testid=guest-login]');
+  await page.waitForSelector('[data-testid=user-name]', { state: 'attached', timeout: T });
+  const red = { name: 'ur_red', context, page };
+  const black = await newPlayer(ctx, 'ur_black');
+  await startGame(ctx, red, black, 'xiangqi');
+  await playMove(red, 'h2e2');
+  await waitForMoves(black, 1);
+  await playMove(black, 'h9g7');
+  await waitForMoves(red, 2);
+  uplinkDead = true;
+  await playMove(red, 'b0c2');
+  await sleep(500);
+  assertEqual(await black.page.locator('[data-testid=move-list] li').count(), 2, 'the move did not get through');
+  uplinkDead = false;
+  await red.page.reload();
+  await waitForMoves(black, 3);
+  assertEqual(await lastIccs(black), 'b0c2', 'the move made before the reload reached the opponent');
+  await waitForMoves(red, 3);
+  await playMove(black, 'b9c7');
+  await waitForMoves(red, 4);
+  assertEqual(await black.page.locator('[data-testid=move-list] li').count(), 4, 'played once: four moves, not five');
+  assertEqual(await red.page.evaluate(() => sessionStorage.getItem(`xq.unsent.${location.hash.split('/').pop()}`)), null,
+    'nothing kept once the server has it');
 });

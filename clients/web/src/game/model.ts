@@ -12,6 +12,7 @@ import { errorText, knownBadRequestText, t } from '../i18n';
 import { Observable } from '../store';
 import { capturedNamed } from './commitment';
 import { premoveVerdict } from './premove';
+import { keepUnsent, unsentMove } from './unsent_move';
 import { fetchRecord } from './record';
 
 
@@ -80,7 +81,19 @@ export class GameModel extends Observable {
   private takebackRefused: Color | null = null;
   requestedLimit: RequestedLimit | null = null; // a requested move limit ("限着") while it runs
   result: GameResult | null = null;
-  pending: Pending | null = null;
+  // The move made here that the server has not confirmed; kept across a reload (unsent_move.ts).
+  private pendingMove: Pending | null = null;
+  get pending(): Pending | null {
+    return this.pendingMove;
+  }
+  set pending(p: Pending | null) {
+    this.pendingMove = p;
+    const userId = this.conn.user?.userId;
+    if (this.recordOnly) return;
+    if (!p) keepUnsent(this.id, null);
+    else if (userId) keepUnsent(this.id, { userId, iccs: p.iccs, clientMoveId: p.clientMoveId, ply: p.ply });
+  }
+  private unsentChecked = false; // the first state looked for a move kept from before a reload
   // The move this player chose while the opponent thinks: played when the opponent's move
   // arrives, if it is legal then; dropped otherwise, at the end, or on a takeback.
   premove: Move | null = null;
@@ -422,9 +435,28 @@ export class GameModel extends Observable {
     this.firstMoveDueAt = st.firstMoveDueInMs ? performance.now() + st.firstMoveDueInMs : null;
     this.firstMoveAborts = !!st.firstMoveAborts;
     this.firstMoveMs = st.firstMoveMs ?? 0;
+    const restored = this.restoreUnsent();
     this.settlePending();
+    if (restored && this.pending) this.sendPending();
     this.playPremove();
     this.changed();
+  }
+
+  // Once, at the first state: a move this user made here before a reload, not confirmed then,
+  // becomes the pending move again. settlePending then drops it if the server has it (or another
+  // move stands at its ply); else it goes again, under its client_move_id.
+  private restoreUnsent(): boolean {
+    if (this.unsentChecked) return false;
+    this.unsentChecked = true;
+    const userId = this.conn.user?.userId;
+    const kept = userId && !this.pending ? unsentMove(this.id, userId) : null;
+    if (!kept) return false;
+    if (this.over || !this.you || kept.ply > this.moves.length) {
+      keepUnsent(this.id, null);
+      return false;
+    }
+    this.pending = { iccs: kept.iccs, clientMoveId: kept.clientMoveId, ply: kept.ply, sent: false, retries: 0 };
+    return true;
   }
 
   private applyEvent(ev: GameEvent) {
